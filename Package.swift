@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "routes",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "routes", targets: ["routes"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The json-c C library, exposed to Swift. Nothing else lives here.
+        .systemLibrary(
+            name: "CJSONC",
+            pkgConfig: "json-c",
+            providers: [.apt(["libjson-c-dev"]), .brew(["json-c"])]
+        ),
+        // One small, safe Swift layer over json-c: build, read, serialize.
+        .target(name: "RoutesJSON", dependencies: ["CJSONC"]),
+        // Source text, tokens, the resilient parser, the lossless syntax tree, line index.
+        .target(name: "RoutesSyntax"),
+        // The PathBuilder model, declarations, name resolution, programs of imported files.
+        .target(name: "RoutesModel", dependencies: ["RoutesSyntax"]),
+        .executableTarget(
+            name: "routes",
+            dependencies: [
+                "RoutesJSON", "RoutesSyntax", "RoutesModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON"]),
+        .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax"]),
+        .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax"]),
+        .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

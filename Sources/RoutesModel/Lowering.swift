@@ -1,0 +1,208 @@
+import RoutesSyntax
+
+/// Turns a syntax tree into the PathBuilder model (as rust-analyzer lowers its AST to HIR).
+/// Whatever a syntax error left incomplete becomes `.missing` or is left out; nothing here
+/// reports syntax errors again.
+public enum Lowering {
+    public static func lower(_ tree: SyntaxTree, file: FileID = 0) -> FileModel {
+        var l = Lowerer(tree: tree, file: file)
+        l.lowerFile()
+        return l.model
+    }
+}
+
+struct Lowerer {
+    let tree: SyntaxTree
+    let file: FileID
+    var model = FileModel()
+
+    init(tree: SyntaxTree, file: FileID) {
+        self.tree = tree
+        self.file = file
+    }
+
+    func name(_ token: Int?) -> Name? {
+        guard let token else { return nil }
+        let t = tree.tokens[token]
+        return Name(text: tree.source.text(t.range), range: t.range)
+    }
+
+    func identifier(in node: SyntaxNode) -> Name? {
+        name(node.firstToken(.identifier))
+    }
+
+    /// The `///` lines right before a declaration (blank lines allowed, a `//` comment or
+    /// another token ends them).
+    func docComment(before node: SyntaxNode) -> String? {
+        var i = node.tokenRange.lowerBound - 1
+        var lines: [String] = []
+        while i >= 0 {
+            let t = tree.tokens[i]
+            if t.kind == .docComment {
+                var text = tree.source.text(t.range).dropFirst(3)
+                if text.first == " " { text = text.dropFirst() }
+                lines.append(String(text))
+            } else if t.kind != .whitespace && t.kind != .byteOrderMark {
+                break
+            }
+            i -= 1
+        }
+        return lines.isEmpty ? nil : lines.reversed().joined(separator: "\n")
+    }
+
+    /// The type as written, normalized: no trivia, `: ` in dictionaries.
+    func typeText(_ node: SyntaxNode) -> String {
+        var out = ""
+        for i in node.tokenRange {
+            let t = tree.tokens[i]
+            if t.kind.isSkipped { continue }
+            if t.kind == .colon { out += ": " } else { out += tree.source.text(t.range) }
+        }
+        return out
+    }
+
+    mutating func lowerFile() {
+        for child in tree.root.childNodes {
+            switch child.kind {
+            case .importDecl:
+                // A malformed string was reported already; resolving it would only add noise.
+                if let s = child.firstToken(.string), !tree.tokens[s].isMalformed {
+                    let t = tree.tokens[s]
+                    let text = tree.source.text(t.range)
+                    model.imports.append(Import(path: Lexer.stringValue(text[...].utf8), range: t.range))
+                }
+            case .screenDecl:
+                guard let n = identifier(in: child) else { continue }
+                var d = Declaration(kind: .screen, name: n, range: child.range, doc: docComment(before: child))
+                if let list = child.firstChild(.parameterList) {
+                    var seen: [String: Range<Int>] = [:]
+                    for p in list.childNodes where p.kind == .parameter {
+                        guard let first = p.directTokens.first, tree.tokens[first].kind.isLabel,
+                              let label = name(first) else { continue }
+                        let type = p.firstChild(.type).map(typeText) ?? ""
+                        if let earlier = seen[label.text] {
+                            model.diagnostics.append(Diagnostic(
+                                .duplicateDeclaration, file: file, range: label.range,
+                                message: "parameter `\(label.text)` of screen `\(n.text)` is declared twice",
+                                related: [RelatedLocation(file: file, range: earlier, message: "`\(label.text)` first declared here")]))
+                            continue
+                        }
+                        seen[label.text] = label.range
+                        d.parameters.append(Parameter(label: label, type: type))
+                    }
+                }
+                if let p = child.firstChild(.presentation) {
+                    let kinds = p.directTokens.map { tree.tokens[$0].kind }
+                    if kinds.first == .kwSheet {
+                        d.presentation = kinds.contains(.kwFalse) ? .sheetNoPush : .sheet
+                    }
+                }
+                model.declarations.append(d)
+            case .dependencyDecl, .optionalDecl:
+                guard let n = identifier(in: child) else { continue }
+                var d = Declaration(kind: child.kind == .dependencyDecl ? .dependency : .optional,
+                                    name: n, range: child.range, doc: docComment(before: child))
+                d.type = child.firstChild(.type).map(typeText)
+                if let from = child.firstChild(.fromClause) {
+                    d.from = identifier(in: from)
+                }
+                model.declarations.append(d)
+            case .flagDecl:
+                guard let n = identifier(in: child) else { continue }
+                model.declarations.append(Declaration(kind: .flag, name: n, range: child.range, doc: docComment(before: child)))
+            case .builderDecl:
+                guard let n = identifier(in: child) else { continue }
+                var d = Declaration(kind: .builder, name: n, range: child.range, doc: docComment(before: child))
+                d.body = child.firstChild(.block).map { lowerBlock($0) }
+                model.declarations.append(d)
+            case .rootDecl:
+                guard let kw = child.firstToken(.kwRoot), let n = name(kw) else { continue }
+                var d = Declaration(kind: .root, name: n, range: child.range, doc: docComment(before: child))
+                d.body = lowerBlock(child.firstChild(.block))
+                model.declarations.append(d)
+            default:
+                continue
+            }
+        }
+    }
+
+    mutating func add(_ kind: BuilderNode.Kind, _ node: SyntaxNode, headThrough last: Int?) -> NodeID {
+        let range = node.range
+        var head = range
+        if let first = node.directTokens.first {
+            let end = last.map { tree.tokens[$0].end } ?? tree.tokens[first].end
+            head = tree.tokens[first].start..<max(end, tree.tokens[first].end)
+        }
+        model.nodes.append(BuilderNode(kind: kind, range: range, head: head))
+        return model.nodes.count - 1
+    }
+
+    mutating func missing(at node: SyntaxNode?) -> NodeID {
+        let r = node?.range ?? 0..<0
+        model.nodes.append(BuilderNode(kind: .missing, range: r, head: r))
+        return model.nodes.count - 1
+    }
+
+    static let builderKinds: Set<SyntaxKind> = [
+        .screenBuilder, .anyOfBuilder, .conditionalBuilder, .ifLetBuilder, .ifScreenBuilder,
+        .wildcardBuilder, .emptyBuilder, .referenceBuilder,
+    ]
+
+    mutating func lowerBlock(_ block: SyntaxNode?) -> NodeID {
+        guard let block, let b = block.childNodes.first(where: { Lowerer.builderKinds.contains($0.kind) }) else {
+            return missing(at: block)
+        }
+        return lowerBuilder(b)
+    }
+
+    /// The builder of an `else` clause: its block, or the `if` written after `else` by mistake.
+    mutating func lowerElse(_ clause: SyntaxNode?) -> NodeID? {
+        guard let clause else { return nil }
+        if let b = clause.childNodes.first(where: { Lowerer.builderKinds.contains($0.kind) }) {
+            return lowerBuilder(b)
+        }
+        return lowerBlock(clause.firstChild(.block))
+    }
+
+    mutating func lowerBuilder(_ node: SyntaxNode) -> NodeID {
+        let nameToken = node.firstToken(.identifier)
+        let n = name(nameToken)
+        switch node.kind {
+        case .screenBuilder:
+            var uses: [Name] = []
+            if let clause = node.firstChild(.usesClause) {
+                for t in clause.directTokens where tree.tokens[t].kind == .identifier {
+                    if let u = name(t) { uses.append(u) }
+                }
+            }
+            let nesting = node.firstChild(.block).map { lowerBlock($0) }
+            return add(.screen(n, uses: uses, nesting: nesting), node, headThrough: nameToken)
+        case .anyOfBuilder:
+            var branches: [NodeID] = []
+            for c in node.childNodes where Lowerer.builderKinds.contains(c.kind) {
+                branches.append(lowerBuilder(c))
+            }
+            return add(.anyOf(branches), node, headThrough: nil)
+        case .conditionalBuilder:
+            let then = lowerBlock(node.firstChild(.block))
+            let els = lowerElse(node.firstChild(.elseClause)) ?? missing(at: nil)
+            return add(.conditional(n, then: then, else: els), node, headThrough: nameToken)
+        case .ifLetBuilder, .ifScreenBuilder:
+            let then = lowerBlock(node.firstChild(.block))
+            let els = lowerElse(node.firstChild(.elseClause))
+            let kind: BuilderNode.Kind = node.kind == .ifLetBuilder
+                ? .ifLet(n, then: then, else: els) : .ifScreen(n, then: then, else: els)
+            return add(kind, node, headThrough: nameToken)
+        case .wildcardBuilder:
+            let body = lowerBlock(node.firstChild(.block))
+            return add(.wildcard(n, body: body), node, headThrough: nameToken)
+        case .emptyBuilder:
+            return add(.empty, node, headThrough: nil)
+        case .referenceBuilder:
+            guard let n else { return missing(at: node) }
+            return add(.reference(n), node, headThrough: nameToken)
+        default:
+            return missing(at: node)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import RoutesSyntax
+
+/// A name as written: its text and byte range in its file.
+public struct Name: Sendable, Hashable {
+    public var text: String
+    public var range: Range<Int>
+    public init(text: String, range: Range<Int>) {
+        self.text = text
+        self.range = range
+    }
+}
+
+/// How a screen is presented (SPEC §4.2).
+public enum Presentation: String, Sendable, Hashable {
+    case push
+    case sheet
+    /// `sheet(allowsPush: false)`: modal, and nothing can be pushed on it.
+    case sheetNoPush
+}
+
+/// What a declaration declares. All kinds share one namespace.
+public enum DeclarationKind: String, Sendable, Hashable, CaseIterable {
+    case screen
+    case dependency
+    case optional
+    case flag
+    case builder
+    case root
+
+    /// The word used in messages ("a screen", "an optional").
+    public var withArticle: String {
+        switch self {
+        case .optional: return "an optional"
+        default: return "a \(rawValue)"
+        }
+    }
+}
+
+/// A screen parameter: `label: Type`.
+public struct Parameter: Sendable, Hashable {
+    public var label: Name
+    public var type: String
+}
+
+/// One top-level declaration. Fields that do not apply to a kind stay empty.
+public struct Declaration: Sendable {
+    public var kind: DeclarationKind
+    /// The declared name; for `root`, the keyword.
+    public var name: Name
+    /// The whole declaration.
+    public var range: Range<Int>
+    /// The `///` doc comment before it, without the slashes.
+    public var doc: String?
+
+    /// Screens: parameters in order, and presentation.
+    public var parameters: [Parameter] = []
+    public var presentation: Presentation = .push
+    /// Dependencies and optionals: the Swift type as written, and `from P`.
+    public var type: String?
+    public var from: Name?
+    /// Builders and `root`: the body (`nil` when a syntax error left none).
+    public var body: NodeID?
+
+    public init(kind: DeclarationKind, name: Name, range: Range<Int>, doc: String? = nil) {
+        self.kind = kind
+        self.name = name
+        self.range = range
+        self.doc = doc
+    }
+}
+
+/// An index into `FileModel.nodes`.
+public typealias NodeID = Int
+
+/// One path builder (SPEC §4): the PathBuilder model, one case per builder.
+public struct BuilderNode: Sendable {
+    public enum Kind: Sendable {
+        /// `screen S uses d1, d2 { nesting }`; no nesting means `empty`.
+        case screen(Name?, uses: [Name], nesting: NodeID?)
+        case anyOf([NodeID])
+        case conditional(Name?, then: NodeID, else: NodeID)
+        /// No `else` means `empty`.
+        case ifLet(Name?, then: NodeID, else: NodeID?)
+        case ifScreen(Name?, then: NodeID, else: NodeID?)
+        case wildcard(Name?, body: NodeID)
+        case empty
+        /// A named builder.
+        case reference(Name)
+        /// A hole a syntax error left: builds nothing.
+        case missing
+    }
+
+    public var kind: Kind
+    /// The whole builder.
+    public var range: Range<Int>
+    /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
+    public var head: Range<Int>
+
+    /// The node's direct children, in source order.
+    public var children: [NodeID] {
+        switch kind {
+        case .screen(_, _, let nesting): return nesting.map { [$0] } ?? []
+        case .anyOf(let branches): return branches
+        case .conditional(_, let a, let b): return [a, b]
+        case .ifLet(_, let a, let b), .ifScreen(_, let a, let b): return [a] + (b.map { [$0] } ?? [])
+        case .wildcard(_, let body): return [body]
+        case .empty, .reference, .missing: return []
+        }
+    }
+
+    /// The name the builder mentions first (screen, flag, optional, wildcard screen, builder).
+    public var name: Name? {
+        switch kind {
+        case .screen(let n, _, _), .conditional(let n, _, _), .ifLet(let n, _, _), .ifScreen(let n, _, _), .wildcard(let n, _):
+            return n
+        case .reference(let n): return n
+        case .anyOf, .empty, .missing: return nil
+        }
+    }
+}
+
+/// `import "path"`.
+public struct Import: Sendable, Hashable {
+    /// The decoded path string.
+    public var path: String
+    /// The string literal's range.
+    public var range: Range<Int>
+}
+
+/// The model of one file: what it imports, declares and builds.
+public struct FileModel: Sendable {
+    public var imports: [Import] = []
+    public var declarations: [Declaration] = []
+    public var nodes: [BuilderNode] = []
+    /// Problems found while lowering (e.g. a parameter label given twice).
+    public var diagnostics: [Diagnostic] = []
+
+    public init() {}
+
+    public func node(_ id: NodeID) -> BuilderNode { nodes[id] }
+
+    /// Every name the file mentions as a use, with the kinds it may refer to.
+    public var nameUses: [(name: Name, expected: [DeclarationKind])] {
+        var out: [(Name, [DeclarationKind])] = []
+        for d in declarations {
+            if let f = d.from { out.append((f, [.screen])) }
+        }
+        for n in nodes {
+            switch n.kind {
+            case .screen(let s, let uses, _):
+                if let s { out.append((s, [.screen])) }
+                for u in uses { out.append((u, [.dependency, .optional])) }
+            case .conditional(let f, _, _):
+                if let f { out.append((f, [.flag])) }
+            case .ifLet(let o, _, _):
+                if let o { out.append((o, [.optional])) }
+            case .ifScreen(let s, _, _), .wildcard(let s, _):
+                if let s { out.append((s, [.screen])) }
+            case .reference(let b):
+                out.append((b, [.builder]))
+            case .anyOf, .empty, .missing:
+                break
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,342 @@
+import RoutesSyntax
+
+/// One parsed and lowered file of a project.
+public struct SourceFile: Sendable {
+    public let id: FileID
+    /// Canonical absolute path (symbolic links resolved): the file's identity.
+    public let path: String
+    /// How the file is shown to the user: as given on the command line, or the importer's
+    /// display directory joined with the import string.
+    public let displayPath: String
+    /// Sort group for output (the command-line argument that brought the file in).
+    public let group: Int
+    /// The canonical workspace root its imports may not leave.
+    public let workspaceRoot: String
+    public let syntax: SyntaxTree
+    public let model: FileModel
+
+    public var text: SourceText { syntax.source }
+}
+
+/// A declaration, by file and index into that file's `declarations`.
+public struct Symbol: Sendable, Hashable, Comparable {
+    public var file: FileID
+    public var declaration: Int
+    public init(file: FileID, declaration: Int) {
+        self.file = file
+        self.declaration = declaration
+    }
+    public static func < (a: Symbol, b: Symbol) -> Bool {
+        (a.file, a.declaration) < (b.file, b.declaration)
+    }
+}
+
+/// A file that declares `root`, with its transitive imports.
+public struct Program: Sendable {
+    /// The `root` declaration.
+    public var root: Symbol
+    /// The files of the program, imports first (inclusion order), the root's file last.
+    public var files: [FileID]
+}
+
+/// A file to start loading from.
+public struct ProjectEntry: Sendable {
+    public var canonicalPath: String
+    public var displayPath: String
+    public var group: Int
+    /// Canonical; imports of this file and of everything it imports may not leave it.
+    public var workspaceRoot: String
+    public init(canonicalPath: String, displayPath: String, group: Int, workspaceRoot: String) {
+        self.canonicalPath = canonicalPath
+        self.displayPath = displayPath
+        self.group = group
+        self.workspaceRoot = workspaceRoot
+    }
+}
+
+/// A set of files closed under imports, parsed, lowered and name-resolved, with the
+/// diagnostics that need no `root`: syntax, imports, names, kinds, duplicates, wildcards.
+public struct Project: Sendable {
+    public private(set) var files: [SourceFile] = []
+    /// For each file, for each of its imports, the imported file (nil: not loaded).
+    public private(set) var importTargets: [[FileID?]] = []
+    /// For each file, the files whose names it sees: imports first (in inclusion order,
+    /// each once), itself last.
+    public private(set) var closures: [[FileID]] = []
+    /// For each file, the declarations visible in it by name (the first declaration wins).
+    public private(set) var scopes: [[String: Symbol]] = []
+    /// For each file, what each mentioned name resolved to, keyed by the name's start offset.
+    /// Present also when the kind is wrong (so that editors can still jump to it).
+    public private(set) var resolutions: [[Int: Symbol]] = []
+    public private(set) var programs: [Program] = []
+    /// Diagnostics of every file, in no particular order.
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    private var byPath: [String: FileID] = [:]
+
+    public init(entries: [ProjectEntry], provider: SourceProvider) {
+        load(entries, provider)
+        detectImportCycles()
+        computeClosures()
+        resolveNames()
+        findPrograms()
+    }
+
+    public func file(atPath canonicalPath: String) -> FileID? { byPath[canonicalPath] }
+
+    public func declaration(_ s: Symbol) -> Declaration {
+        files[s.file].model.declarations[s.declaration]
+    }
+
+    /// The symbol a name resolves to in a file, if any.
+    public func resolve(_ name: Name, in file: FileID) -> Symbol? {
+        resolutions[file][name.range.lowerBound]
+    }
+
+    /// Diagnostics of one file, sorted by position.
+    public func diagnostics(in file: FileID) -> [Diagnostic] {
+        diagnostics.filter { $0.file == file }.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
+    }
+
+    // MARK: Loading
+
+    private mutating func addFile(path: String, display: String, group: Int, root: String, bytes: [UInt8]) -> FileID {
+        let id = files.count
+        let tree = SyntaxTree.parse(SourceText(bytes: bytes), file: id)
+        let model = Lowering.lower(tree, file: id)
+        files.append(SourceFile(id: id, path: path, displayPath: display, group: group, workspaceRoot: root, syntax: tree, model: model))
+        importTargets.append(Array(repeating: nil, count: model.imports.count))
+        byPath[path] = id
+        diagnostics.append(contentsOf: tree.diagnostics)
+        diagnostics.append(contentsOf: model.diagnostics)
+        return id
+    }
+
+    private mutating func load(_ entries: [ProjectEntry], _ provider: SourceProvider) {
+        for e in entries where byPath[e.canonicalPath] == nil {
+            if case .success(let bytes) = provider.read(e.canonicalPath) {
+                _ = addFile(path: e.canonicalPath, display: e.displayPath, group: e.group, root: e.workspaceRoot, bytes: bytes)
+            }
+        }
+        // Breadth-first over imports; files are numbered in discovery order.
+        var next = 0
+        while next < files.count {
+            let f = files[next]
+            next += 1
+            let dir = PathUtil.directory(of: f.path)
+            let displayDir = PathUtil.directory(of: f.displayPath)
+            for (i, imp) in f.model.imports.enumerated() {
+                func fail(_ message: String) {
+                    diagnostics.append(Diagnostic(.importError, file: f.id, range: imp.range, message: message))
+                }
+                if imp.path.isEmpty {
+                    fail("the import path is empty")
+                    continue
+                }
+                let lexical = PathUtil.join(dir, imp.path)
+                guard let canonical = provider.canonicalPath(lexical) else {
+                    let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
+                    fail("cannot find `\(imp.path)` (no file at \(shown))")
+                    continue
+                }
+                guard PathUtil.isInside(canonical, root: f.workspaceRoot) else {
+                    fail("`\(imp.path)` is outside the workspace root; imports cannot leave it")
+                    continue
+                }
+                if let existing = byPath[canonical] {
+                    importTargets[f.id][i] = existing
+                    continue
+                }
+                switch provider.read(canonical) {
+                case .success(let bytes):
+                    let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
+                    importTargets[f.id][i] = addFile(path: canonical, display: display, group: f.group, root: f.workspaceRoot, bytes: bytes)
+                case .failure(let why):
+                    fail("cannot read `\(imp.path)`: \(why)")
+                }
+            }
+        }
+    }
+
+    /// One depth-first search over all files in load order: an import that reaches a file
+    /// still on the search stack closes a cycle and is reported there.
+    private mutating func detectImportCycles() {
+        var state = Array(repeating: 0, count: files.count)  // 0 new, 1 on stack, 2 done
+        for start in files.indices where state[start] == 0 {
+            var stack: [(file: FileID, next: Int)] = [(start, 0)]
+            state[start] = 1
+            while !stack.isEmpty {
+                let (f, i) = stack[stack.count - 1]
+                if i >= importTargets[f].count {
+                    state[f] = 2
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                guard let t = importTargets[f][i] else { continue }
+                if state[t] == 1 {
+                    let chainStart = stack.firstIndex { $0.file == t } ?? 0
+                    let chain = stack[chainStart...].map { files[$0.file].displayPath } + [files[t].displayPath]
+                    diagnostics.append(Diagnostic(
+                        .importError, file: f, range: files[f].model.imports[i].range,
+                        message: "import cycle: \(chain.joined(separator: " → "))"))
+                } else if state[t] == 0 {
+                    state[t] = 1
+                    stack.append((t, 0))
+                }
+            }
+        }
+    }
+
+    private mutating func computeClosures() {
+        closures = files.indices.map { start in
+            var order: [FileID] = []
+            var seen = Set<FileID>([start])
+            var stack: [(file: FileID, next: Int)] = [(start, 0)]
+            while !stack.isEmpty {
+                let (f, i) = stack[stack.count - 1]
+                if i >= importTargets[f].count {
+                    order.append(f)
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                if let t = importTargets[f][i], !seen.contains(t) {
+                    seen.insert(t)
+                    stack.append((t, 0))
+                }
+            }
+            return order
+        }
+    }
+
+    // MARK: Names
+
+    private mutating func resolveNames() {
+        var duplicates = Set<Diagnostic>()
+        scopes = files.indices.map { f in
+            var scope: [String: Symbol] = [:]
+            for g in closures[f] {
+                for (i, d) in files[g].model.declarations.enumerated() {
+                    let s = Symbol(file: g, declaration: i)
+                    if let first = scope[d.name.text] {
+                        let fd = declaration(first)
+                        let message = d.kind == .root && fd.kind == .root
+                            ? "`root` is declared more than once in this program"
+                            : "invalid redeclaration of `\(d.name.text)`"
+                        let relatedMessage = fd.kind == .root ? "the first `root`" : "`\(d.name.text)` first declared here as \(fd.kind.withArticle)"
+                        duplicates.insert(Diagnostic(
+                            .duplicateDeclaration, file: g, range: d.name.range, message: message,
+                            related: [RelatedLocation(file: first.file, range: fd.name.range, message: relatedMessage)]))
+                    } else {
+                        scope[d.name.text] = s
+                    }
+                }
+            }
+            return scope
+        }
+        diagnostics.append(contentsOf: duplicates)
+
+        resolutions = files.indices.map { f in
+            var resolved: [Int: Symbol] = [:]
+            let scope = scopes[f]
+            for (name, expected) in files[f].model.nameUses {
+                guard let s = scope[name.text] else {
+                    diagnostics.append(undefinedName(name, expected: expected, file: f))
+                    continue
+                }
+                resolved[name.range.lowerBound] = s
+                let d = declaration(s)
+                if !expected.contains(d.kind) {
+                    diagnostics.append(Diagnostic(
+                        .wrongKind, file: f, range: name.range,
+                        message: wrongKindMessage(name.text, is: d.kind, expected: expected),
+                        related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(name.text)` is declared here as \(d.kind.withArticle)")]))
+                }
+            }
+            return resolved
+        }
+
+        // A wildcard needs a screen without parameters.
+        for f in files.indices {
+            for node in files[f].model.nodes {
+                guard case .wildcard(let w?, _) = node.kind, let s = resolutions[f][w.range.lowerBound] else { continue }
+                let d = declaration(s)
+                guard d.kind == .screen, !d.parameters.isEmpty else { continue }
+                let labels = d.parameters.map(\.label.text).joined(separator: ", ")
+                diagnostics.append(Diagnostic(
+                    .invalidWildcard, file: f, range: w.range,
+                    message: "`wildcard \(w.text)` needs a screen without parameters, but `\(w.text)` has (\(labels))",
+                    related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(w.text)` is declared here")]))
+            }
+        }
+    }
+
+    private func kindList(_ kinds: [DeclarationKind]) -> String {
+        kinds.map(\.rawValue).joined(separator: " or ")
+    }
+
+    private func wrongKindMessage(_ name: String, is kind: DeclarationKind, expected: [DeclarationKind]) -> String {
+        var m = "`\(name)` is \(kind.withArticle), not \(expected.first!.withArticle)"
+        if expected.count > 1 { m = "`\(name)` is \(kind.withArticle), not \(expected.map(\.withArticle).joined(separator: " or "))" }
+        if expected == [.builder] && kind == .screen {
+            m += ": write `screen \(name)` to build it"
+        } else if expected == [.optional] && kind == .dependency {
+            m += ": `if let` unwraps optionals; a dependency is always present"
+        }
+        return m
+    }
+
+    private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID) -> Diagnostic {
+        var message = "cannot find \(kindList(expected)) `\(name.text)` in scope"
+        let candidates = scopes[f].compactMap { (text, s) -> String? in
+            expected.contains(declaration(s).kind) ? text : nil
+        }
+        if let suggestion = Suggestion.closest(to: name.text, among: candidates) {
+            message += "; did you mean `\(suggestion)`?"
+        }
+        return Diagnostic(.undefinedName, file: f, range: name.range, message: message)
+    }
+
+    private mutating func findPrograms() {
+        for f in files.indices {
+            for (i, d) in files[f].model.declarations.enumerated() where d.kind == .root {
+                programs.append(Program(root: Symbol(file: f, declaration: i), files: closures[f]))
+            }
+        }
+    }
+}
+
+/// "Did you mean" suggestions.
+public enum Suggestion {
+    /// The candidate closest to `name` by edit distance (case differences cost little), if
+    /// it is close enough to be a plausible typo.
+    public static func closest(to name: String, among candidates: [String]) -> String? {
+        let target = Array(name.lowercased().unicodeScalars)
+        var best: (distance: Int, text: String)? = nil
+        for c in candidates.sorted() {
+            let d = distance(target, Array(c.lowercased().unicodeScalars))
+            let limit = max(1, max(target.count, c.unicodeScalars.count) / 3)
+            let isPrefix = c.lowercased().hasPrefix(name.lowercased()) && target.count >= 3
+            guard d <= limit || isPrefix else { continue }
+            if best == nil || d < best!.distance { best = (d, c) }
+        }
+        return best?.text
+    }
+
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

@@ -1,0 +1,723 @@
+/// A hand-written, error-resilient recursive-descent parser for the whole language (SPEC
+/// §2–4). It records events (open node, consume token, close node) and builds the flat
+/// lossless tree from them afterwards.
+///
+/// Recovery, so that each real mistake gives one `syntax-error` and the rest of the file
+/// still parses:
+/// - a missing token is reported zero-width right after the previous token, and parsing
+///   goes on as if it were there;
+/// - a run of unexpected tokens is skipped as one error node (balanced `{ }` inside it are
+///   skipped with it);
+/// - a declaration keyword (`import dependency optional flag builder root`) at the start of
+///   a line closes every open block, with one "expected `}`" error (related: the unclosed
+///   `{`). `screen` does too when it cannot be a builder there: when it is indented less than
+///   the line that opened the innermost block, or sits in column 0 after the block's one
+///   builder. Inside an `anyOf` written in column 0, `screen` in column 0 is a branch;
+/// - nesting deeper than `maxDepth` is one error, and the rest of that block is skipped
+///   without recursion, so no input can overflow the stack.
+public struct Parser {
+    public static let defaultMaxDepth = 200
+
+    enum Event {
+        case open(SyntaxKind)
+        case close
+        case advance
+    }
+
+    let source: SourceText
+    let file: FileID
+    let tokens: [Token]
+    /// Indices (into `tokens`) of the tokens the parser sees: no trivia, no lexical errors.
+    let sig: [Int32]
+    var pos = 0
+    var events: [Event] = []
+    var diagnostics: [Diagnostic]
+    let maxDepth: Int
+    var depth = 0
+    var reportedDepth = false
+    /// The `{` tokens (indices into `tokens`) currently open, with the indentation of their line.
+    var openBraces: [(token: Int, indent: Int)] = []
+    /// Byte ranges of skipped runs already reported: lexical errors inside them are dropped.
+    var garbage: [Range<Int>] = []
+    /// Set when a missing `}` was reported at `unwindAt`: every open block closes silently there.
+    var unwindAt: Int? = nil
+
+    init(source: SourceText, file: FileID, maxDepth: Int) {
+        self.source = source
+        self.file = file
+        let lexed = Lexer.tokenize(source, file: file)
+        self.tokens = lexed.tokens
+        self.diagnostics = lexed.diagnostics
+        self.maxDepth = maxDepth
+        var sig: [Int32] = []
+        sig.reserveCapacity(lexed.tokens.count / 2 + 1)
+        for (i, t) in lexed.tokens.enumerated() where !t.kind.isSkipped { sig.append(Int32(i)) }
+        self.sig = sig
+        events.reserveCapacity(sig.count * 3)
+    }
+
+    // MARK: Token access
+
+    var current: Token { tokens[Int(sig[pos])] }
+    var kind: TokenKind { current.kind }
+    func peekKind(_ n: Int = 1) -> TokenKind {
+        let p = min(pos + n, sig.count - 1)
+        return tokens[Int(sig[p])].kind
+    }
+    func at(_ k: TokenKind) -> Bool { kind == k }
+    var atEOF: Bool { kind == .eof }
+
+    mutating func advance() {
+        guard !atEOF else { return }
+        events.append(.advance)
+        pos += 1
+    }
+
+    mutating func open(_ k: SyntaxKind) { events.append(.open(k)) }
+    mutating func close() { events.append(.close) }
+
+    /// Where a missing token is reported: just after the previous token.
+    var previousEnd: Int {
+        pos > 0 ? tokens[Int(sig[pos - 1])].end : current.start
+    }
+
+    var currentText: String { source.text(current.range) }
+
+    func describeCurrent() -> String {
+        switch kind {
+        case .identifier: return "`\(currentText)`"
+        case .string: return "string \(currentText)"
+        case .number: return "number `\(currentText)`"
+        case .eof: return "end of file"
+        default:
+            return kind.isKeyword ? "keyword `\(currentText)`" : kind.display
+        }
+    }
+
+    var unwinding: Bool { unwindAt != nil }
+
+    mutating func report(_ range: Range<Int>, _ message: String, related: [RelatedLocation] = []) {
+        diagnostics.append(Diagnostic(.syntaxError, file: file, range: range, message: message, related: related))
+    }
+
+    /// A missing token: zero-width after the previous token. Silent while blocks unwind.
+    mutating func expected(_ what: String, related: [RelatedLocation] = []) {
+        guard !unwinding else { return }
+        let found = atEOF ? "" : ", found \(describeCurrent())"
+        report(previousEnd..<previousEnd, "expected \(what)\(found)", related: related)
+    }
+
+    // MARK: Layout for recovery
+
+    func indentation(ofLineContaining offset: Int) -> Int {
+        let line = source.line(containing: offset)
+        var i = source.lineStarts[line]
+        var n = 0
+        while i < source.count && (source.bytes[i] == 0x20 || source.bytes[i] == 0x09) {
+            i += 1
+            n += 1
+        }
+        return n
+    }
+
+    func column(_ token: Token) -> Int {
+        token.start - source.lineStarts[source.line(containing: token.start)]
+    }
+
+    /// True when the current token closes every open block (see the type's doc comment).
+    func atBlockCloser(blockHasBuilder: Bool) -> Bool {
+        if atEOF { return true }
+        if let u = unwindAt { return u == pos }
+        let tok = current
+        guard tok.startsLine, tok.kind.startsDeclaration else { return false }
+        if tok.kind != .kwScreen { return true }
+        let col = column(tok)
+        if col < (openBraces.last?.indent ?? 0) { return true }
+        return col == 0 && blockHasBuilder
+    }
+
+    /// Reports the missing `}` of the innermost open block once and starts unwinding.
+    mutating func missingBrace(_ brace: Int) {
+        guard !unwinding else { return }
+        let related = [RelatedLocation(file: file, range: tokens[brace].range, message: "unclosed `{`")]
+        let found = atEOF ? "" : ", found \(describeCurrent())"
+        report(previousEnd..<previousEnd, "expected `}`\(found)", related: related)
+        unwindAt = pos
+    }
+
+    // MARK: File
+
+    mutating func parseFile() -> SyntaxTree {
+        open(.sourceFile)
+        while !atEOF {
+            unwindAt = nil
+            openBraces.removeAll()
+            if kind.startsDeclaration {
+                declaration()
+            } else {
+                topLevelGarbage()
+            }
+        }
+        // The end-of-file token belongs to the file node.
+        events.append(.advance)
+        close()
+        return buildTree()
+    }
+
+    mutating func topLevelGarbage() {
+        let what: String
+        switch kind {
+        case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:
+            what = "\(describeCurrent()) is a builder: it belongs inside `root { }` or a `builder`"
+        case .rBrace:
+            what = "unexpected `}`: no block is open here"
+        default:
+            what = "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder` or `root`), found \(describeCurrent())"
+        }
+        report(current.range, what)
+        let start = current.start
+        open(.error)
+        var depth = 0
+        repeat {
+            if kind == .lBrace { depth += 1 }
+            if kind == .rBrace && depth > 0 { depth -= 1 }
+            advance()
+        } while !atEOF && !(kind.startsDeclaration && (depth == 0 || current.startsLine))
+        close()
+        garbage.append(start..<current.start)
+    }
+
+    mutating func declaration() {
+        switch kind {
+        case .kwImport:
+            open(.importDecl)
+            advance()
+            if at(.string) {
+                advance()
+            } else {
+                expected("a file path string after `import`")
+            }
+            close()
+        case .kwScreen:
+            screenDeclaration()
+        case .kwDependency:
+            valueDeclaration(.dependencyDecl)
+        case .kwOptional:
+            valueDeclaration(.optionalDecl)
+        case .kwFlag:
+            open(.flagDecl)
+            advance()
+            name("a flag name")
+            close()
+        case .kwBuilder:
+            open(.builderDecl)
+            advance()
+            if name("a builder name") || at(.lBrace) {
+                block()
+            }
+            close()
+        case .kwRoot:
+            open(.rootDecl)
+            advance()
+            block()
+            close()
+        default:
+            topLevelGarbage()
+        }
+    }
+
+    /// Expects an identifier used as a name. A keyword on the same line is reported and
+    /// skipped; otherwise the name is reported missing.
+    @discardableResult
+    mutating func name(_ what: String) -> Bool {
+        if at(.identifier) {
+            advance()
+            return true
+        }
+        if kind.isKeyword && !current.startsLine && !unwinding {
+            report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
+            open(.error)
+            advance()
+            close()
+            return false
+        }
+        expected(what)
+        return false
+    }
+
+    mutating func screenDeclaration() {
+        open(.screenDecl)
+        advance()
+        name("a screen name")
+        if at(.lParen) { parameterList() }
+        if at(.kwPush) {
+            open(.presentation)
+            advance()
+            close()
+        } else if at(.kwSheet) {
+            open(.presentation)
+            advance()
+            if at(.lParen) { sheetOptions() }
+            close()
+        }
+        close()
+    }
+
+    mutating func sheetOptions() {
+        let paren = Int(sig[pos])
+        advance()
+        var ok = false
+        if at(.identifier) {
+            if currentText != "allowsPush" {
+                report(current.range, "unknown presentation option `\(currentText)`: `sheet` takes `allowsPush: true` or `allowsPush: false`")
+                advance()
+                skipInParens()
+                return
+            }
+            advance()
+            if at(.colon) {
+                advance()
+                if at(.kwTrue) || at(.kwFalse) {
+                    advance()
+                    ok = true
+                } else {
+                    expected("`true` or `false`")
+                }
+            } else {
+                expected("`:` after `allowsPush`")
+            }
+        } else {
+            expected("`allowsPush: true` or `allowsPush: false`")
+        }
+        if ok {
+            if at(.rParen) {
+                advance()
+            } else {
+                expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
+            }
+        } else {
+            skipInParens()
+        }
+    }
+
+    /// After an error inside `( )`: skip to the `)` if it is on this line.
+    mutating func skipInParens() {
+        var any = false
+        while !atEOF && !at(.rParen) && !current.startsLine && !at(.lBrace) && !at(.rBrace) {
+            if !any { open(.error); any = true }
+            advance()
+        }
+        if any { close() }
+        if at(.rParen) && !current.startsLine { advance() }
+    }
+
+    mutating func parameterList() {
+        open(.parameterList)
+        let paren = Int(sig[pos])
+        advance()
+        while true {
+            if at(.rParen) {
+                advance()
+                break
+            }
+            if atEOF || (current.startsLine && kind.startsDeclaration && peekKind() != .colon) || at(.lBrace) || at(.rBrace) {
+                expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
+                break
+            }
+            if kind.isLabel {
+                open(.parameter)
+                advance()
+                if at(.colon) {
+                    advance()
+                    type()
+                } else {
+                    expected("`:` and a type after the parameter label")
+                    skipParameterGarbage()
+                }
+                close()
+            } else {
+                report(current.range, "expected a parameter (`label: Type`), found \(describeCurrent())")
+                skipParameterGarbage()
+            }
+            if at(.comma) {
+                advance()
+            } else if !at(.rParen) && !atEOF && !(current.startsLine && kind.startsDeclaration) && !at(.lBrace) && !at(.rBrace) {
+                expected("`,` or `)`")
+                skipParameterGarbage()
+                if at(.comma) { advance() }
+            }
+        }
+        close()
+    }
+
+    mutating func skipParameterGarbage() {
+        var any = false
+        while !atEOF && !at(.comma) && !at(.rParen) && !at(.lBrace) && !at(.rBrace)
+            && !(current.startsLine && kind.startsDeclaration && peekKind() != .colon) {
+            if !any { open(.error); any = true }
+            advance()
+        }
+        if any { close() }
+    }
+
+    mutating func type() {
+        open(.type)
+        if depth >= maxDepth {
+            tooDeep()
+            close()
+            return
+        }
+        depth += 1
+        defer { depth -= 1 }
+        if at(.identifier) {
+            advance()
+            while at(.dot) {
+                advance()
+                if at(.identifier) { advance() } else {
+                    expected("a type name after `.`")
+                    break
+                }
+            }
+        } else if at(.lBracket) {
+            let bracket = Int(sig[pos])
+            advance()
+            type()
+            if at(.colon) {
+                advance()
+                type()
+            }
+            if at(.rBracket) {
+                advance()
+            } else {
+                expected("`]`", related: [RelatedLocation(file: file, range: tokens[bracket].range, message: "to match this `[`")])
+            }
+        } else {
+            expected("a type")
+        }
+        while at(.question) { advance() }
+        close()
+    }
+
+    mutating func valueDeclaration(_ k: SyntaxKind) {
+        open(k)
+        let keyword = currentText
+        advance()
+        let named = name(k == .dependencyDecl ? "a dependency name" : "an optional name")
+        if at(.colon) {
+            advance()
+            type()
+        } else if named || !current.startsLine {
+            expected("`: Type` after the \(keyword) name")
+            if (at(.identifier) || at(.lBracket)) && !current.startsLine { type() }
+        }
+        if at(.kwFrom) {
+            open(.fromClause)
+            advance()
+            name("a screen name after `from`")
+            close()
+        }
+        close()
+    }
+
+    // MARK: Builders
+
+    /// Parses `{ builder }`. Returns false when the `{` is missing (nothing else is parsed).
+    @discardableResult
+    mutating func block() -> Bool {
+        open(.block)
+        guard at(.lBrace) else {
+            expected("`{`")
+            close()
+            return false
+        }
+        let brace = Int(sig[pos])
+        advance()
+        openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
+        defer { openBraces.removeLast() }
+
+        // The one builder.
+        if at(.rBrace) {
+            report(current.range,
+                   "a block cannot be empty: it holds exactly one builder (write `empty` for one that builds nothing)")
+            advance()
+            close()
+            return true
+        }
+        if !atBlockCloser(blockHasBuilder: false) && !kind.startsBuilder {
+            skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
+        }
+        if !atBlockCloser(blockHasBuilder: false) && kind.startsBuilder {
+            builder()
+        }
+        // After it: only `}`.
+        var reportedExtra = false
+        while true {
+            if at(.rBrace) {
+                advance()
+                break
+            }
+            if atBlockCloser(blockHasBuilder: true) {
+                missingBrace(brace)
+                break
+            }
+            if kind.startsBuilder {
+                if !reportedExtra && !unwinding {
+                    report(current.range, "a block holds exactly one builder: list several inside `anyOf { ... }`")
+                    reportedExtra = true
+                }
+                open(.error)
+                builder()
+                close()
+            } else {
+                skipGarbage("expected `}`, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
+            }
+        }
+        close()
+        return true
+    }
+
+    /// Skips a run of unexpected tokens as one error node with one diagnostic. Balanced
+    /// braces inside the run are skipped with it.
+    mutating func skipGarbage(_ message: String, stopAtBuilder: Bool, blockHasBuilder: Bool) {
+        if !unwinding { report(current.range, message) }
+        let start = current.start
+        defer { garbage.append(start..<current.start) }
+        open(.error)
+        var braces = 0
+        repeat {
+            if kind == .lBrace { braces += 1 }
+            if kind == .rBrace { braces -= 1 }
+            advance()
+            if atEOF { break }
+            if braces == 0 {
+                if at(.rBrace) { break }
+                if stopAtBuilder && kind.startsBuilder { break }
+            }
+        } while !atBlockCloser(blockHasBuilder: blockHasBuilder)
+        close()
+    }
+
+    mutating func tooDeep() {
+        if !reportedDepth {
+            report(current.range, "nesting is too deep (more than \(maxDepth) levels): this builder and the rest of its block are skipped")
+            reportedDepth = true
+        }
+        // Skip to the end of the enclosing block without recursion.
+        open(.error)
+        var braces = 0
+        while !atEOF {
+            if at(.rBrace) {
+                if braces == 0 { break }
+                braces -= 1
+            } else if at(.lBrace) {
+                braces += 1
+            } else if current.startsLine && kind.startsDeclaration && kind != .kwScreen {
+                break
+            }
+            advance()
+        }
+        close()
+    }
+
+    mutating func builder() {
+        if depth >= maxDepth {
+            tooDeep()
+            return
+        }
+        depth += 1
+        defer { depth -= 1 }
+        switch kind {
+        case .kwScreen:
+            screenBuilder()
+        case .kwAnyOf:
+            anyOf()
+        case .kwConditional:
+            open(.conditionalBuilder)
+            advance()
+            name("a flag name after `conditional`")
+            if block() {
+                if at(.kwElse) {
+                    elseClause()
+                } else {
+                    expected("`else { ... }`: a `conditional` needs both branches")
+                }
+            }
+            close()
+        case .kwIf:
+            let next = peekKind()
+            if next == .kwLet || next == .kwScreen {
+                open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
+                advance()
+                advance()
+                name(next == .kwLet ? "an optional name after `if let`" : "a screen name after `if screen`")
+            } else {
+                // Recover as `if let`: one error, and the name and blocks still parse.
+                open(.ifLetBuilder)
+                advance()
+                expected("`let` or `screen` after `if`")
+                if at(.identifier) && !current.startsLine { advance() }
+            }
+            if block() && at(.kwElse) {
+                elseClause()
+            }
+            close()
+        case .kwWildcard:
+            open(.wildcardBuilder)
+            advance()
+            name("a screen name after `wildcard`")
+            block()
+            close()
+        case .kwEmpty:
+            open(.emptyBuilder)
+            advance()
+            close()
+        case .identifier:
+            open(.referenceBuilder)
+            advance()
+            close()
+        default:
+            // Callers only call this at a token that starts a builder.
+            skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
+        }
+    }
+
+    mutating func elseClause() {
+        open(.elseClause)
+        advance()
+        if at(.kwIf) && !unwinding {
+            report(current.range, "there is no `else if`: write `else { if ... }`")
+            builder()
+        } else {
+            block()
+        }
+        close()
+    }
+
+    mutating func screenBuilder() {
+        open(.screenBuilder)
+        advance()
+        name("a screen name after `screen`")
+        if at(.kwUses) {
+            open(.usesClause)
+            advance()
+            while true {
+                if at(.identifier) {
+                    advance()
+                } else {
+                    if !unwinding {
+                        if kind.isKeyword && !current.startsLine && !atBlockCloser(blockHasBuilder: false) {
+                            report(current.range, "expected a dependency or optional name, found keyword `\(currentText)`")
+                            open(.error)
+                            advance()
+                            close()
+                        } else {
+                            expected("a dependency or optional name")
+                        }
+                    }
+                    break
+                }
+                if at(.comma) {
+                    advance()
+                } else {
+                    break
+                }
+            }
+            close()
+        }
+        if at(.lBrace) {
+            block()
+        }
+        close()
+    }
+
+    mutating func anyOf() {
+        open(.anyOfBuilder)
+        advance()
+        guard at(.lBrace) else {
+            expected("`{` after `anyOf`")
+            close()
+            return
+        }
+        let brace = Int(sig[pos])
+        advance()
+        openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
+        defer { openBraces.removeLast() }
+        var branches = 0
+        while true {
+            if at(.rBrace) {
+                if branches == 0 {
+                    report(tokens[brace].start..<current.end, "`anyOf` needs at least one branch (write `empty` for none)")
+                }
+                advance()
+                break
+            }
+            if atBlockCloser(blockHasBuilder: false) {
+                missingBrace(brace)
+                break
+            }
+            if kind.startsBuilder {
+                builder()
+                branches += 1
+            } else {
+                skipGarbage("expected a builder or `}`, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
+            }
+        }
+        close()
+    }
+
+    // MARK: Tree
+
+    func buildTree() -> SyntaxTree {
+        var nodes: [SyntaxTree.NodeData] = []
+        nodes.reserveCapacity(events.count / 3 + 1)
+        var stack: [Int] = []
+        var sigPos = 0
+        var cursor: Int32 = 0  // token index just after the last consumed token
+        for event in events {
+            switch event {
+            case .open(let k):
+                stack.append(nodes.count)
+                nodes.append(.init(kind: k, tokenStart: -1, tokenEnd: -1, subtreeEnd: -1))
+            case .advance:
+                let s = sig[sigPos]
+                sigPos += 1
+                var j = stack.count - 1
+                while j >= 0 && nodes[stack[j]].tokenStart == -1 {
+                    nodes[stack[j]].tokenStart = s
+                    j -= 1
+                }
+                cursor = s + 1
+            case .close:
+                let idx = stack.removeLast()
+                if nodes[idx].tokenStart == -1 {
+                    // An empty node: it and its still-empty ancestors start here.
+                    var j = stack.count
+                    var k = idx
+                    while true {
+                        nodes[k].tokenStart = cursor
+                        j -= 1
+                        if j < 0 || nodes[stack[j]].tokenStart != -1 { break }
+                        k = stack[j]
+                    }
+                }
+                nodes[idx].tokenEnd = max(cursor, nodes[idx].tokenStart)
+                nodes[idx].subtreeEnd = Int32(nodes.count)
+            }
+        }
+        if !nodes.isEmpty {
+            nodes[0].tokenStart = 0
+            nodes[0].tokenEnd = Int32(tokens.count)
+        }
+        // A lexical error inside a run the parser already reported is the same mistake.
+        var kept = diagnostics
+        if !garbage.isEmpty {
+            kept = diagnostics.filter { d in
+                !(d.message.hasPrefix("unexpected character") && garbage.contains { $0.contains(d.range.lowerBound) })
+            }
+        }
+        let sorted = kept.enumerated().sorted {
+            ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)
+        }.map(\.element)
+        return SyntaxTree(source: source, tokens: tokens, nodes: nodes, diagnostics: sorted)
+    }
+}

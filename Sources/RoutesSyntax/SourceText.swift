@@ -1,0 +1,239 @@
+/// How a column is counted. The CLI prints Unicode-scalar columns, LSP uses UTF-16 code
+/// units unless the client negotiates UTF-8.
+public enum PositionEncoding: Sendable, Hashable {
+    case utf8
+    case utf16
+    case scalars
+}
+
+/// A zero-based line and column, the column counted in some `PositionEncoding`.
+public struct LineColumn: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+    public static func < (a: LineColumn, b: LineColumn) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+    public var description: String { "\(line):\(column)" }
+}
+
+/// The text of one source file as valid UTF-8 bytes.
+///
+/// Invalid UTF-8 is repaired once, here: each maximal run of bytes that do not form a valid
+/// sequence becomes one U+FFFD, and its (new) range is remembered so that the lexer can
+/// report it as one `syntax-error`. Every later layer can then rely on valid UTF-8, and a
+/// run counts as one scalar and one UTF-16 unit in columns, as an editor shows it.
+public struct SourceText: Sendable {
+    /// Valid UTF-8.
+    public let bytes: [UInt8]
+    /// Ranges (in `bytes`) of the U+FFFD that replaced invalid runs, in order.
+    public let invalidUTF8: [Range<Int>]
+    /// Offsets where lines start; `lineStarts[0] == 0`.
+    public let lineStarts: [Int]
+    /// True when every byte is ASCII, so every column encoding is the byte offset.
+    public let isASCII: Bool
+
+    public init<C: Collection>(bytes raw: C) where C.Element == UInt8 {
+        let (clean, invalid) = SourceText.repair(Array(raw))
+        self.bytes = clean
+        self.invalidUTF8 = invalid
+        var starts = [0]
+        var ascii = true
+        clean.withUnsafeBufferPointer { buf in
+            let n = buf.count
+            var i = 0
+            while i < n {
+                let b = buf[i]
+                if b >= 0x80 { ascii = false }
+                if b == 0x0A {
+                    starts.append(i + 1)
+                } else if b == 0x0D {
+                    if i + 1 < n && buf[i + 1] == 0x0A {
+                        i += 1
+                    }
+                    starts.append(i + 1)
+                }
+                i += 1
+            }
+        }
+        self.lineStarts = starts
+        self.isASCII = ascii
+    }
+
+    public init(_ string: String) {
+        self.init(bytes: Array(string.utf8))
+    }
+
+    public var count: Int { bytes.count }
+    public var lineCount: Int { lineStarts.count }
+
+    /// The text as a Swift string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The text of a byte range (clamped).
+    public func text(_ range: Range<Int>) -> String {
+        let lo = max(0, min(range.lowerBound, bytes.count))
+        let hi = max(lo, min(range.upperBound, bytes.count))
+        return String(decoding: bytes[lo..<hi], as: UTF8.self)
+    }
+
+    // MARK: Lines
+
+    /// The zero-based line containing `offset` (clamped to the text).
+    public func line(containing offset: Int) -> Int {
+        let off = max(0, min(offset, bytes.count))
+        var lo = 0
+        var hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= off { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The byte range of a line without its line terminator.
+    public func lineRange(_ line: Int) -> Range<Int> {
+        guard line >= 0 && line < lineStarts.count else { return bytes.count..<bytes.count }
+        let start = lineStarts[line]
+        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
+        while end > start && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D) { end -= 1 }
+        return start..<end
+    }
+
+    /// The text of a line without its terminator.
+    public func lineText(_ line: Int) -> String { text(lineRange(line)) }
+
+    // MARK: Offsets and positions
+
+    /// The (line, column) of a byte offset. An offset inside a multi-byte character counts
+    /// as the start of that character.
+    public func position(of offset: Int, encoding: PositionEncoding) -> LineColumn {
+        let off = max(0, min(offset, bytes.count))
+        let line = self.line(containing: off)
+        let start = lineStarts[line]
+        if isASCII || encoding == .utf8 {
+            return LineColumn(line: line, column: off - start)
+        }
+        return LineColumn(line: line, column: columnWidth(from: start, to: off, encoding: encoding))
+    }
+
+    /// The byte offset of a (line, column). Out-of-range values are clamped as LSP says: a
+    /// line past the end means the end of the text, a column past the end of its line means
+    /// the end of the line; a column inside a character means the start of that character.
+    public func offset(of position: LineColumn, encoding: PositionEncoding) -> Int {
+        if position.line < 0 { return 0 }
+        if position.line >= lineStarts.count { return bytes.count }
+        let range = lineRange(position.line)
+        let column = max(0, position.column)
+        if isASCII {
+            return min(range.lowerBound + column, range.upperBound)
+        }
+        var i = range.lowerBound
+        var counted = 0
+        while i < range.upperBound {
+            let len = SourceText.sequenceLength(bytes[i])
+            let units: Int
+            switch encoding {
+            case .utf8: units = len
+            case .utf16: units = len == 4 ? 2 : 1
+            case .scalars: units = 1
+            }
+            if counted + units > column { break }
+            counted += units
+            i += len
+        }
+        return min(i, range.upperBound)
+    }
+
+    /// The width of bytes `from..<to` in the given encoding.
+    public func columnWidth(from: Int, to: Int, encoding: PositionEncoding) -> Int {
+        if encoding == .utf8 { return to - from }
+        var n = 0
+        var i = from
+        while i < to {
+            let b = bytes[i]
+            if b < 0x80 {
+                n += 1
+                i += 1
+            } else {
+                let len = SourceText.sequenceLength(b)
+                n += (encoding == .utf16 && len == 4) ? 2 : 1
+                i += len
+            }
+        }
+        return n
+    }
+
+    @inline(__always)
+    static func sequenceLength(_ lead: UInt8) -> Int {
+        if lead < 0x80 { return 1 }
+        if lead >= 0xF0 { return 4 }
+        if lead >= 0xE0 { return 3 }
+        if lead >= 0xC0 { return 2 }
+        return 1  // a continuation byte: cannot start a character in repaired text
+    }
+
+    // MARK: Repair
+
+    /// The length of the valid UTF-8 sequence starting at `i`, or 0 when none does.
+    @inline(__always)
+    static func validSequence(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let n = b.count
+        let c0 = b[i]
+        if c0 < 0x80 { return 1 }
+        @inline(__always) func cont(_ j: Int) -> Bool { j < n && b[j] & 0xC0 == 0x80 }
+        switch c0 {
+        case 0xC2...0xDF:
+            return cont(i + 1) ? 2 : 0
+        case 0xE0:
+            return i + 2 < n && (0xA0...0xBF).contains(b[i + 1]) && cont(i + 2) ? 3 : 0
+        case 0xE1...0xEC, 0xEE...0xEF:
+            return cont(i + 1) && cont(i + 2) ? 3 : 0
+        case 0xED:
+            return i + 2 < n && (0x80...0x9F).contains(b[i + 1]) && cont(i + 2) ? 3 : 0
+        case 0xF0:
+            return i + 3 < n && (0x90...0xBF).contains(b[i + 1]) && cont(i + 2) && cont(i + 3) ? 4 : 0
+        case 0xF1...0xF3:
+            return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0
+        case 0xF4:
+            return i + 3 < n && (0x80...0x8F).contains(b[i + 1]) && cont(i + 2) && cont(i + 3) ? 4 : 0
+        default:
+            return 0
+        }
+    }
+
+    static func repair(_ raw: [UInt8]) -> ([UInt8], [Range<Int>]) {
+        raw.withUnsafeBufferPointer { b -> ([UInt8], [Range<Int>]) in
+            let n = b.count
+            // Fast path: scan until the first invalid byte.
+            var i = 0
+            while i < n {
+                let len = validSequence(b, i)
+                if len == 0 { break }
+                i += len
+            }
+            if i == n { return (raw, []) }
+            var out = [UInt8]()
+            out.reserveCapacity(n + 16)
+            out.append(contentsOf: b[0..<i])
+            var invalid: [Range<Int>] = []
+            while i < n {
+                let len = validSequence(b, i)
+                if len > 0 {
+                    out.append(contentsOf: b[i..<(i + len)])
+                    i += len
+                    continue
+                }
+                // A maximal run of bytes that start no valid sequence.
+                while i < n && validSequence(b, i) == 0 { i += 1 }
+                let start = out.count
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                invalid.append(start..<out.count)
+            }
+            return (out, invalid)
+        }
+    }
+}

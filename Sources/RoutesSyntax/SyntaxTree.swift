@@ -1,0 +1,181 @@
+/// The kinds of syntax nodes.
+public enum SyntaxKind: UInt8, Sendable, Hashable {
+    case sourceFile
+    case importDecl
+    case screenDecl
+    case parameterList
+    case parameter
+    case type
+    case presentation
+    case dependencyDecl
+    case optionalDecl
+    case flagDecl
+    case builderDecl
+    case rootDecl
+    case fromClause
+
+    case block
+    case screenBuilder
+    case usesClause
+    case anyOfBuilder
+    case conditionalBuilder
+    case ifLetBuilder
+    case ifScreenBuilder
+    case elseClause
+    case wildcardBuilder
+    case emptyBuilder
+    case referenceBuilder
+
+    /// Tokens the parser skipped, or a builder that a block cannot hold: kept in the tree,
+    /// left out of the model.
+    case error
+}
+
+/// A lossless syntax tree: every token of the source, trivia and errors included, lies in
+/// exactly one node, so the concatenated token texts give back the source byte for byte.
+///
+/// Stored flat for speed: nodes in pre-order, each covering a contiguous token range. A
+/// token belongs to the innermost node whose range covers it.
+public struct SyntaxTree: Sendable {
+    public struct NodeData: Sendable, Hashable {
+        public var kind: SyntaxKind
+        /// First token index (inclusive) and last (exclusive).
+        public var tokenStart: Int32
+        public var tokenEnd: Int32
+        /// Index, in `nodes`, just after this node's last descendant.
+        public var subtreeEnd: Int32
+    }
+
+    public let source: SourceText
+    public let tokens: [Token]
+    public let nodes: [NodeData]
+    /// Lexical and syntax errors, in source order.
+    public let diagnostics: [Diagnostic]
+
+    init(source: SourceText, tokens: [Token], nodes: [NodeData], diagnostics: [Diagnostic]) {
+        self.source = source
+        self.tokens = tokens
+        self.nodes = nodes
+        self.diagnostics = diagnostics
+    }
+
+    /// Parses a text.
+    public static func parse(_ source: SourceText, file: FileID = 0, maxDepth: Int = Parser.defaultMaxDepth) -> SyntaxTree {
+        var parser = Parser(source: source, file: file, maxDepth: maxDepth)
+        return parser.parseFile()
+    }
+
+    public var root: SyntaxNode { SyntaxNode(tree: self, index: 0) }
+
+    public func text(of token: Token) -> String { source.text(token.range) }
+
+    /// The byte range covered by tokens `start..<end`; for no tokens, the empty range where
+    /// token `start` begins.
+    public func byteRange(tokens start: Int, _ end: Int) -> Range<Int> {
+        if start >= end {
+            let at = start < tokens.count ? tokens[start].start : source.count
+            return at..<at
+        }
+        return tokens[start].start..<tokens[end - 1].end
+    }
+
+    /// The source rebuilt from the tree's tokens: equal to `source.bytes` (a test checks it).
+    public func reconstructedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(source.count)
+        for t in tokens { out.append(contentsOf: source.bytes[t.range]) }
+        return out
+    }
+
+    /// The token index whose range contains `offset`, or the one starting there.
+    public func tokenIndex(at offset: Int) -> Int {
+        var lo = 0
+        var hi = tokens.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if tokens[mid].start <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// An indented outline of the tree, for tests and debugging.
+    public func debugDump() -> String {
+        var out = ""
+        func dump(_ node: SyntaxNode, _ depth: Int) {
+            out += String(repeating: "  ", count: depth) + "\(node.kind) \(node.range)\n"
+            for child in node.children {
+                switch child {
+                case .node(let n): dump(n, depth + 1)
+                case .token(let t):
+                    let tok = tokens[t]
+                    if tok.kind == .whitespace { continue }
+                    out += String(repeating: "  ", count: depth + 1) + "\(tok.kind) \(text(of: tok).debugDescription)\n"
+                }
+            }
+        }
+        dump(root, 0)
+        return out
+    }
+}
+
+/// A view of one node of a `SyntaxTree`.
+public struct SyntaxNode: Sendable {
+    public let tree: SyntaxTree
+    public let index: Int
+
+    public enum Element: Sendable {
+        case node(SyntaxNode)
+        /// A token index into `tree.tokens`.
+        case token(Int)
+    }
+
+    var data: SyntaxTree.NodeData { tree.nodes[index] }
+    public var kind: SyntaxKind { data.kind }
+    public var tokenRange: Range<Int> { Int(data.tokenStart)..<Int(data.tokenEnd) }
+    public var range: Range<Int> { tree.byteRange(tokens: Int(data.tokenStart), Int(data.tokenEnd)) }
+
+    /// Child nodes, in order.
+    public var childNodes: [SyntaxNode] {
+        var result: [SyntaxNode] = []
+        var j = index + 1
+        let end = Int(data.subtreeEnd)
+        while j < end {
+            result.append(SyntaxNode(tree: tree, index: j))
+            j = Int(tree.nodes[j].subtreeEnd)
+        }
+        return result
+    }
+
+    /// Child nodes and the tokens directly owned by this node, interleaved in source order.
+    public var children: [Element] {
+        var result: [Element] = []
+        var t = Int(data.tokenStart)
+        for child in childNodes {
+            let cs = Int(child.data.tokenStart)
+            while t < cs { result.append(.token(t)); t += 1 }
+            result.append(.node(child))
+            t = max(t, Int(child.data.tokenEnd))
+        }
+        while t < Int(data.tokenEnd) { result.append(.token(t)); t += 1 }
+        return result
+    }
+
+    /// Indices of the non-trivia tokens directly owned by this node.
+    public var directTokens: [Int] {
+        children.compactMap {
+            if case .token(let t) = $0, !tree.tokens[t].kind.isSkipped { return t }
+            return nil
+        }
+    }
+
+    /// The first direct token of a kind.
+    public func firstToken(_ kind: TokenKind) -> Int? {
+        directTokens.first { tree.tokens[$0].kind == kind }
+    }
+
+    public func firstChild(_ kind: SyntaxKind) -> SyntaxNode? {
+        childNodes.first { $0.kind == kind }
+    }
+
+    public var text: String { tree.source.text(range) }
+}

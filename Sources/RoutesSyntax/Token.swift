@@ -1,0 +1,103 @@
+/// The kinds of tokens. Trivia (whitespace, comments, the byte-order mark) and lexical
+/// errors are tokens too, so the tree keeps every byte of the source.
+public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
+    // Trivia
+    case whitespace
+    case lineComment
+    case docComment
+    case byteOrderMark
+    /// Bytes the lexer could not read (an unknown character or a run of invalid UTF-8);
+    /// the lexer has already reported them, the parser skips them.
+    case unknown
+
+    case identifier
+    case string
+    case number
+
+    case lBrace, rBrace, lParen, rParen, lBracket, rBracket
+    case comma, colon, dot, question, slash
+
+    case kwImport, kwScreen, kwDependency, kwOptional, kwFlag, kwFrom, kwBuilder, kwRoot
+    case kwUses, kwAnyOf, kwConditional, kwElse, kwIf, kwLet, kwWildcard, kwEmpty
+    case kwPush, kwSheet, kwTrue, kwFalse
+
+    case eof
+
+    /// Whitespace, comments and the byte-order mark.
+    @inlinable public var isTrivia: Bool {
+        self.rawValue <= TokenKind.byteOrderMark.rawValue
+    }
+
+    /// Tokens the parser never sees: trivia and already-reported lexical errors.
+    @inlinable public var isSkipped: Bool {
+        self.rawValue <= TokenKind.unknown.rawValue
+    }
+
+    @inlinable public var isKeyword: Bool {
+        self.rawValue >= TokenKind.kwImport.rawValue && self.rawValue <= TokenKind.kwFalse.rawValue
+    }
+
+    /// `import screen dependency optional flag builder root`: the keywords that start a
+    /// top-level declaration (and, at the start of a line, close every open block).
+    @inlinable public var startsDeclaration: Bool {
+        switch self {
+        case .kwImport, .kwScreen, .kwDependency, .kwOptional, .kwFlag, .kwBuilder, .kwRoot: return true
+        default: return false
+        }
+    }
+
+    /// Tokens that can start a builder inside a block.
+    @inlinable public var startsBuilder: Bool {
+        switch self {
+        case .kwScreen, .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty, .identifier: return true
+        default: return false
+        }
+    }
+
+    /// Identifiers and keywords: what may stand as a parameter or argument label.
+    @inlinable public var isLabel: Bool { self == .identifier || isKeyword }
+
+    /// How the token is named in messages.
+    public var display: String {
+        switch self {
+        case .whitespace: return "whitespace"
+        case .lineComment: return "comment"
+        case .docComment: return "doc comment"
+        case .byteOrderMark: return "byte-order mark"
+        case .unknown: return "unknown character"
+        case .identifier: return "identifier"
+        case .string: return "string"
+        case .number: return "number"
+        case .lBrace: return "`{`"
+        case .rBrace: return "`}`"
+        case .lParen: return "`(`"
+        case .rParen: return "`)`"
+        case .lBracket: return "`[`"
+        case .rBracket: return "`]`"
+        case .comma: return "`,`"
+        case .colon: return "`:`"
+        case .dot: return "`.`"
+        case .question: return "`?`"
+        case .slash: return "`/`"
+        case .eof: return "end of file"
+        default:
+            return "`\(Lexer.keywordText[self] ?? "?")`"
+        }
+    }
+}
+
+/// One token: a kind and a byte range. 12 bytes, so a 100k-line file stays small.
+public struct Token: Sendable, Hashable {
+    public var kind: TokenKind
+    /// True when a line break separates this token from the previous non-trivia token (or
+    /// it is the first one of the file).
+    public var startsLine: Bool
+    /// True for a string with a bad escape or no closing quote (already reported).
+    public var isMalformed: Bool
+    public var offset: UInt32
+    public var length: UInt32
+
+    @inlinable public var start: Int { Int(offset) }
+    @inlinable public var end: Int { Int(offset) + Int(length) }
+    @inlinable public var range: Range<Int> { start..<end }
+}

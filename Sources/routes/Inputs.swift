@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import RoutesModel
+
+/// Turns the paths named on the command line into project entries: directories are
+/// searched recursively for `*.routes` (hidden directories skipped, symbolic links to
+/// directories not followed), files are taken as they are.
+struct Inputs {
+    var entries: [ProjectEntry] = []
+    /// Messages for arguments that cannot be read (exit status 2).
+    var failures: [String] = []
+
+    init(paths: [String], root: String?, provider: FileSystemProvider) throws {
+        let cwd = FileManager.default.currentDirectoryPath
+        let canonicalCwd = provider.canonicalPath(cwd) ?? cwd
+        var fixedRoot: String? = nil
+        if let root {
+            guard let r = provider.canonicalPath(root), isDirectory(r) else {
+                throw ValidationError("--root \(root): not a directory")
+            }
+            fixedRoot = r
+        }
+        var resolved: [(given: String, canonical: String)] = []
+        for p in paths {
+            guard let c = provider.canonicalPath(p) else {
+                failures.append("cannot read '\(p)': no such file or directory")
+                continue
+            }
+            resolved.append((p, c))
+        }
+        if fixedRoot == nil && resolved.allSatisfy({ PathUtil.isInside($0.canonical, root: canonicalCwd) }) {
+            fixedRoot = canonicalCwd
+        }
+        var seen = Set<String>()
+        for (group, item) in resolved.enumerated() {
+            let display = Inputs.displayPath(item.given)
+            if isDirectory(item.canonical) {
+                let root = fixedRoot ?? item.canonical
+                for rel in Inputs.routesFiles(under: item.canonical) {
+                    let canonical = provider.canonicalPath(item.canonical + "/" + rel) ?? item.canonical + "/" + rel
+                    guard seen.insert(canonical).inserted else { continue }
+                    entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel),
+                                                group: group, workspaceRoot: root))
+                }
+            } else {
+                if case .failure(let why) = provider.read(item.canonical) {
+                    failures.append("cannot read '\(item.given)': \(why)")
+                    continue
+                }
+                guard seen.insert(item.canonical).inserted else { continue }
+                let root = fixedRoot ?? PathUtil.directory(of: item.canonical)
+                entries.append(ProjectEntry(canonicalPath: item.canonical, displayPath: display,
+                                            group: group, workspaceRoot: root))
+            }
+        }
+    }
+
+    /// The path as the user gave it, without a leading `./` or trailing `/`.
+    static func displayPath(_ given: String) -> String {
+        PathUtil.normalize(given)
+    }
+
+    /// Relative paths of the `*.routes` files under a directory, sorted.
+    static func routesFiles(under dir: String) -> [String] {
+        var result: [String] = []
+        var stack = [""]
+        let fm = FileManager.default
+        while let rel = stack.popLast() {
+            let full = rel.isEmpty ? dir : dir + "/" + rel
+            guard let names = try? fm.contentsOfDirectory(atPath: full) else { continue }
+            for name in names {
+                if name.hasPrefix(".") { continue }
+                let childRel = rel.isEmpty ? name : rel + "/" + name
+                let childFull = full + "/" + name
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: childFull, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    let attrs = try? fm.attributesOfItem(atPath: childFull)
+                    if attrs?[.type] as? FileAttributeType == .typeSymbolicLink { continue }
+                    stack.append(childRel)
+                } else if name.hasSuffix(".routes") {
+                    result.append(childRel)
+                }
+            }
+        }
+        return result.sorted()
+    }
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var isDir: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+}

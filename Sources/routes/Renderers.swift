@@ -1,0 +1,181 @@
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+/// `path:LINE:COL: severity: message [rule]`, the source line with a caret underline, then
+/// notes; a summary line at the end. LINE and COL are 1-based, COL in Unicode scalars.
+struct TextRenderer {
+    let report: LintReport
+    let style: Style
+
+    func render() -> String {
+        var out = ""
+        for f in report.fileOrder {
+            for d in report.diagnostics[f] ?? [] { out += render(d) }
+        }
+        out += style.bold(report.summary) + "\n"
+        return out
+    }
+
+    func location(_ file: FileID, _ offset: Int) -> String {
+        let source = report.file(file)
+        let p = source.text.position(of: offset, encoding: .scalars)
+        return "\(source.displayPath):\(p.line + 1):\(p.column + 1)"
+    }
+
+    func render(_ d: Diagnostic) -> String {
+        let severity = d.severity == .error ? style.red("error") : style.yellow("warning")
+        var out = style.bold(location(d.file, d.range.lowerBound) + ":") + " \(severity): "
+            + style.bold(d.message) + " " + style.dim("[\(d.rule.rawValue)]") + "\n"
+        out += snippet(d.file, d.range)
+        for r in d.related {
+            out += style.bold(location(r.file, r.range.lowerBound) + ":") + " " + style.cyan("note") + ": \(r.message)\n"
+        }
+        return out
+    }
+
+    /// The source line and a `^~~~` underline of the range's part on that line. Tabs are
+    /// kept in the underline so that it lines up.
+    func snippet(_ file: FileID, _ range: Range<Int>) -> String {
+        let text = report.file(file).text
+        let line = text.line(containing: range.lowerBound)
+        let lineRange = text.lineRange(line)
+        let lineText = text.text(lineRange)
+        var pad = ""
+        for ch in text.text(lineRange.lowerBound..<min(range.lowerBound, lineRange.upperBound)).unicodeScalars {
+            pad += ch == "\t" ? "\t" : " "
+        }
+        let end = min(range.upperBound, lineRange.upperBound)
+        let width = max(0, text.columnWidth(from: min(range.lowerBound, end), to: end, encoding: .scalars))
+        let underline = "^" + String(repeating: "~", count: max(0, width - 1))
+        return lineText + "\n" + pad + style.green(underline) + "\n"
+    }
+}
+
+/// LSP-style positions: 0-based lines, UTF-16 columns.
+func lspRange(_ text: SourceText, _ range: Range<Int>) -> JSONValue {
+    let s = text.position(of: range.lowerBound, encoding: .utf16)
+    let e = text.position(of: range.upperBound, encoding: .utf16)
+    return [
+        "start": ["line": .int(Int64(s.line)), "character": .int(Int64(s.column))],
+        "end": ["line": .int(Int64(e.line)), "character": .int(Int64(e.column))],
+    ]
+}
+
+enum JSONRenderer {
+    static func render(_ report: LintReport) -> String {
+        var files: [JSONValue] = []
+        for f in report.fileOrder {
+            let source = report.file(f)
+            let diagnostics: [JSONValue] = (report.diagnostics[f] ?? []).map { d in
+                var o: JSONObject = [
+                    "rule": .string(d.rule.rawValue),
+                    "severity": .string(d.severity.rawValue),
+                    "message": .string(d.message),
+                    "range": lspRange(source.text, d.range),
+                ]
+                o["related"] = .array(d.related.map { r in
+                    let rf = report.file(r.file)
+                    return ["path": .string(rf.displayPath), "range": lspRange(rf.text, r.range), "message": .string(r.message)]
+                })
+                if d.isUnnecessary { o["tags"] = ["unnecessary"] }
+                return .object(o)
+            }
+            files.append(["path": .string(source.displayPath), "diagnostics": .array(diagnostics)])
+        }
+        let root: JSONValue = [
+            "version": 1,
+            "files": .array(files),
+            "summary": [
+                "files": .int(Int64(report.fileOrder.count)),
+                "errors": .int(Int64(report.errorCount)),
+                "warnings": .int(Int64(report.warningCount)),
+            ],
+        ]
+        return JSON.serialize(root, pretty: true)
+    }
+}
+
+/// SARIF 2.1.0: one run, every rule listed, columns in UTF-16 code units.
+enum SARIFRenderer {
+    static func render(_ report: LintReport) -> String {
+        let rules = Rule.allCases
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
+        func uri(_ path: String) -> String {
+            var out = ""
+            for b in path.utf8 {
+                let c = Character(Unicode.Scalar(b))
+                if c.isLetter && b < 0x80 || c.isNumber && b < 0x80 || "-._~/".utf8.contains(b) {
+                    out.append(c)
+                } else {
+                    out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+                }
+            }
+            return out
+        }
+        func region(_ text: SourceText, _ range: Range<Int>) -> JSONValue {
+            let s = text.position(of: range.lowerBound, encoding: .utf16)
+            let e = text.position(of: range.upperBound, encoding: .utf16)
+            return [
+                "startLine": .int(Int64(s.line + 1)), "startColumn": .int(Int64(s.column + 1)),
+                "endLine": .int(Int64(e.line + 1)), "endColumn": .int(Int64(e.column + 1)),
+            ]
+        }
+        func location(_ file: FileID, _ range: Range<Int>) -> JSONValue {
+            let f = report.file(file)
+            return ["physicalLocation": [
+                "artifactLocation": ["uri": .string(uri(f.displayPath))],
+                "region": region(f.text, range),
+            ]]
+        }
+        let results: [JSONValue] = report.all.map { d in
+            var o: JSONObject = [
+                "ruleId": .string(d.rule.rawValue),
+                "ruleIndex": .int(Int64(ruleIndex[d.rule]!)),
+                "level": .string(d.severity == .error ? "error" : "warning"),
+                "message": ["text": .string(d.message)],
+                "locations": [location(d.file, d.range)],
+            ]
+            if !d.related.isEmpty {
+                o["relatedLocations"] = .array(d.related.enumerated().map { i, r in
+                    guard case .object(var l) = location(r.file, r.range) else { return .null }
+                    l["id"] = .int(Int64(i))
+                    l["message"] = ["text": .string(r.message)]
+                    return .object(l)
+                })
+            }
+            return .object(o)
+        }
+        let driver: JSONValue = [
+            "name": "routes",
+            "version": .string(Routes.version),
+            "informationUri": "https://github.com/routes-lang/routes",
+            "rules": .array(rules.map { r in
+                [
+                    "id": .string(r.rawValue),
+                    "name": .string(r.rawValue),
+                    "shortDescription": ["text": .string(r.summary)],
+                    "fullDescription": ["text": .string(r.summary)],
+                    "defaultConfiguration": ["level": .string(r.defaultSeverity == .error ? "error" : "warning")],
+                ]
+            }),
+        ]
+        let root: JSONValue = [
+            "version": "2.1.0",
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "runs": [[
+                "tool": ["driver": driver],
+                "columnKind": "utf16CodeUnits",
+                "artifacts": .array(report.fileOrder.map { ["location": ["uri": .string(uri(report.file($0).displayPath))]] }),
+                "results": .array(results),
+            ]],
+        ]
+        return JSON.serialize(root, pretty: true)
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String {
+        count >= n ? self : String(repeating: "0", count: n - count) + self
+    }
+}

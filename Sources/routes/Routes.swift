@@ -1,0 +1,50 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `routes`: lint, preview and serve navigation trees written in the Routes language.
+struct Routes: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "routes",
+        abstract: "Check, preview and serve ComposableNavigator routing trees written in .routes files.",
+        discussion: """
+            A .routes file states an app's navigation tree (screen, anyOf, conditional, \
+            if let, if screen, wildcard, empty). `routes lint` finds screens no path can \
+            reach, shadowed anyOf branches and dependencies used out of scope.
+            """,
+        version: "routes \(Routes.version)",
+        subcommands: [Lint.self]
+    )
+}
+
+/// Runs the command line. Usage errors exit with status 2 (not argument-parser's 64), as
+/// SPEC §7 asks; `--help` and `--version` exit 0.
+@main
+enum Main {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try Routes.parseAsRoot(arguments)
+            try command.run()
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            let code = Routes.exitCode(for: error)
+            let message = Routes.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                exit(0)
+            }
+            if !message.isEmpty {
+                Terminal.writeError(message.hasSuffix("\n") ? message : message + "\n")
+            }
+            exit(2)
+        }
+    }
+}

@@ -88,10 +88,10 @@ public enum Lexer {
                 let start = i
                 let b = p[i]
                 switch b {
-                case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C:
+                case 0x20, 0x09, 0x0A, 0x0D:
                     while i < n {
                         let c = p[i]
-                        if c == 0x0A || c == 0x0D { sawNewline = true } else if c != 0x20 && c != 0x09 && c != 0x0B && c != 0x0C { break }
+                        if c == 0x0A || c == 0x0D { sawNewline = true } else if c != 0x20 && c != 0x09 { break }
                         i += 1
                     }
                     push(.whitespace, start, i)
@@ -209,7 +209,7 @@ public enum Lexer {
                             let c = p[i]
                             if c < 0x80 {
                                 if isIdentStart(c) || isDigit(c) || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
-                                    || c == 0x0B || c == 0x0C || c == 0x22 || c == 0x2F || "{}()[],:.?".utf8.contains(c)
+                                    || c == 0x22 || c == 0x2F || "{}()[],:.?".utf8.contains(c)
                                     || (c == 0x2D && i + 1 < n && isDigit(p[i + 1])) {
                                     break
                                 }
@@ -222,7 +222,7 @@ public enum Lexer {
                         let end = i
                         // Identifier characters glued to the run (`Café…`) are skipped with
                         // it rather than read as a second, surprising token.
-                        if start > 0 && isIdentContinue(p[start - 1]) {
+                        if start > 0 && isIdentContinue(p[start - 1]) && p[start] >= 0x80 {
                             while i < n && isIdentContinue(p[i]) { i += 1 }
                         }
                         push(.unknown, start, i)

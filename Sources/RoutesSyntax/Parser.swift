@@ -10,9 +10,10 @@
 ///   skipped with it);
 /// - a declaration keyword (`import dependency optional flag builder root`) at the start of
 ///   a line closes every open block, with one "expected `}`" error (related: the unclosed
-///   `{`). `screen` does too when it cannot be a builder there: when it is indented less than
-///   the line that opened the innermost block, or sits in column 0 after the block's one
-///   builder. Inside an `anyOf` written in column 0, `screen` in column 0 is a branch;
+///   `{`). `screen` starts builders too, so it closes blocks only in a second parse, made when
+///   the strict one found errors: there it closes them when it is indented less than the line
+///   that opened the innermost block, or sits in column 0 after the block's one builder. The
+///   parse with fewer errors wins, so indentation never makes valid code invalid;
 /// - nesting deeper than `maxDepth` is one error, and the rest of that block is skipped
 ///   without recursion, so no input can overflow the stack.
 public struct Parser {
@@ -42,18 +43,38 @@ public struct Parser {
     /// Set when a missing `}` was reported at `unwindAt`: every open block closes silently there.
     var unwindAt: Int? = nil
 
-    init(source: SourceText, file: FileID, maxDepth: Int) {
+    /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
+    /// the first, strict parse, so that layout never makes valid code invalid.
+    let layoutRecovery: Bool
+
+    init(source: SourceText, file: FileID, tokens: [Token], lexicalDiagnostics: [Diagnostic],
+         significant: [Int32], maxDepth: Int, layoutRecovery: Bool) {
         self.source = source
         self.file = file
-        let lexed = Lexer.tokenize(source, file: file)
-        self.tokens = lexed.tokens
-        self.diagnostics = lexed.diagnostics
+        self.tokens = tokens
+        self.diagnostics = lexicalDiagnostics
         self.maxDepth = maxDepth
+        self.sig = significant
+        self.layoutRecovery = layoutRecovery
+        events.reserveCapacity(significant.count * 3)
+    }
+
+    /// Parses a text: strictly first; only when that finds syntax errors, again with layout
+    /// recovery, keeping the parse with fewer errors (layout recovery on a tie, since it keeps
+    /// the declarations after a missing `}`).
+    static func parse(_ source: SourceText, file: FileID, maxDepth: Int) -> SyntaxTree {
+        let lexed = Lexer.tokenize(source, file: file)
         var sig: [Int32] = []
         sig.reserveCapacity(lexed.tokens.count / 2 + 1)
         for (i, t) in lexed.tokens.enumerated() where !t.kind.isSkipped { sig.append(Int32(i)) }
-        self.sig = sig
-        events.reserveCapacity(sig.count * 3)
+        var strict = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
+                            significant: sig, maxDepth: maxDepth, layoutRecovery: false)
+        let first = strict.parseFile()
+        if first.diagnostics.count == lexed.diagnostics.count { return first }
+        var layout = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
+                            significant: sig, maxDepth: maxDepth, layoutRecovery: true)
+        let second = layout.parseFile()
+        return second.diagnostics.count <= first.diagnostics.count ? second : first
     }
 
     // MARK: Token access
@@ -131,6 +152,7 @@ public struct Parser {
         let tok = current
         guard tok.startsLine, tok.kind.startsDeclaration else { return false }
         if tok.kind != .kwScreen { return true }
+        guard layoutRecovery else { return false }
         let col = column(tok)
         if col < (openBraces.last?.indent ?? 0) { return true }
         return col == 0 && blockHasBuilder

@@ -61,8 +61,7 @@ public struct SyntaxTree: Sendable {
 
     /// Parses a text.
     public static func parse(_ source: SourceText, file: FileID = 0, maxDepth: Int = Parser.defaultMaxDepth) -> SyntaxTree {
-        var parser = Parser(source: source, file: file, maxDepth: maxDepth)
-        return parser.parseFile()
+        Parser.parse(source, file: file, maxDepth: maxDepth)
     }
 
     public var root: SyntaxNode { SyntaxNode(tree: self, index: 0) }

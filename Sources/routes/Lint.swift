@@ -1,4 +1,5 @@
 import ArgumentParser
+import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
@@ -74,7 +75,7 @@ struct LintReport {
             return (a.group, a.displayPath) < (b.group, b.displayPath)
         }
         var byFile: [FileID: [Diagnostic]] = [:]
-        for d in Set(project.diagnostics) { byFile[d.file, default: []].append(d) }
+        for d in Analysis.check(project) { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {
             byFile[f] = list.sorted {
                 ($0.range.lowerBound, $0.range.upperBound, $0.rule.rawValue, $0.message)

@@ -1,0 +1,27 @@
+# The two commands a newcomer needs: `make demo` and `make test`.
+SWIFT ?= swift
+BIN := .build/debug/routes
+
+.PHONY: demo test build release bootstrap clean
+
+bootstrap:
+	@bash scripts/bootstrap.sh
+
+build: bootstrap
+	$(SWIFT) build
+
+release: bootstrap
+	$(SWIFT) build -c release
+
+## Lint the example apps (the seed app and the 47-screen shop over five files).
+demo: build
+	$(BIN) lint Examples/Seed Examples/Shop
+
+## Every test: Swift unit, fixture and CLI tests, then the grammar conformance tests.
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/grammar
+
+clean:
+	rm -rf .build

@@ -1,0 +1,168 @@
+import Testing
+@testable import RoutesModel
+import RoutesSyntax
+
+/// Files in memory, for tests of imports without touching the disk.
+struct MemoryProvider: SourceProvider {
+    var files: [String: String]
+    func canonicalPath(_ path: String) -> String? {
+        let p = PathUtil.normalize(path)
+        return files[p] != nil ? p : nil
+    }
+    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        files[canonicalPath].map { .success(Array($0.utf8)) } ?? .failure(.notFound)
+    }
+}
+
+func project(_ files: [String: String], entries: [String]? = nil, root: String = "/ws") -> Project {
+    let provider = MemoryProvider(files: files)
+    let names = entries ?? files.keys.sorted()
+    return Project(entries: names.enumerated().map { i, p in
+        ProjectEntry(canonicalPath: p, displayPath: String(p.dropFirst(root.count + 1)), group: i, workspaceRoot: root)
+    }, provider: provider)
+}
+
+func lower(_ text: String) -> FileModel {
+    Lowering.lower(SyntaxTree.parse(SourceText(text)))
+}
+
+@Suite struct LoweringTests {
+    @Test func declarationsKeepKindsTypesPresentationAndDocs() {
+        let m = lower("""
+            /// The first screen.
+            /// Second line.
+            screen Home
+            screen Detail(id: String, tags: [String : Int]?) sheet
+            screen Modal sheet(allowsPush: false)
+            // a plain comment ends the doc
+            dependency store: App.Store from Home
+            optional draft: Draft
+            flag isOn
+            builder b { empty }
+            root { b }
+            """)
+        #expect(m.declarations.map(\.kind) == [.screen, .screen, .screen, .dependency, .optional, .flag, .builder, .root])
+        #expect(m.declarations[0].doc == "The first screen.\nSecond line.")
+        #expect(m.declarations[1].presentation == .sheet)
+        #expect(m.declarations[1].parameters.map(\.type) == ["String", "[String: Int]?"])
+        #expect(m.declarations[2].presentation == .sheetNoPush)
+        #expect(m.declarations[3].doc == nil)
+        #expect(m.declarations[3].type == "App.Store")
+        #expect(m.declarations[3].from?.text == "Home")
+        #expect(m.declarations[0].presentation == .push)
+    }
+
+    @Test func buildersLowerToOneCasePerBuilder() {
+        let m = lower("root { anyOf { screen A uses d, e { x } conditional f { empty } else { wildcard W { y } } if let o { empty } if screen S { empty } else { empty } } }")
+        guard case .anyOf(let branches)? = m.declarations.last?.body.map({ m.nodes[$0].kind }) else {
+            Issue.record("root is not anyOf")
+            return
+        }
+        #expect(branches.count == 4)
+        guard case .screen(let s, let uses, let nesting) = m.nodes[branches[0]].kind else {
+            Issue.record("not a screen")
+            return
+        }
+        #expect(s?.text == "A")
+        #expect(uses.map(\.text) == ["d", "e"])
+        #expect(nesting != nil)
+        if case .ifLet(let o, _, let els) = m.nodes[branches[2]].kind {
+            #expect(o?.text == "o")
+            #expect(els == nil)  // no else: empty
+        } else {
+            Issue.record("not if let")
+        }
+        if case .ifScreen(_, _, let els) = m.nodes[branches[3]].kind {
+            #expect(els != nil)
+        } else {
+            Issue.record("not if screen")
+        }
+    }
+
+    @Test func headRangeRunsFromFirstTokenThroughTheName() {
+        let text = "root { if let store { empty } }"
+        let m = lower(text)
+        let node = m.nodes[m.declarations[0].body!]
+        #expect(SourceText(text).text(node.head) == "if let store")
+    }
+
+    @Test func aHoleLeftBySyntaxErrorsIsMissing() {
+        let m = lower("root { conditional f { } else { empty } }")
+        let node = m.nodes[m.declarations[0].body!]
+        guard case .conditional(_, let then, _) = node.kind else {
+            Issue.record("not conditional")
+            return
+        }
+        if case .missing = m.nodes[then].kind {} else { Issue.record("expected a missing node") }
+    }
+}
+
+@Suite struct ProjectTests {
+    @Test func importsResolveRelativeToTheImportingFile() {
+        let p = project([
+            "/ws/App.routes": "import \"features/Feature.routes\"\nroot { screen Feature }",
+            "/ws/features/Feature.routes": "import \"../Shared.routes\"\nscreen Feature",
+            "/ws/Shared.routes": "screen Shared",
+        ], entries: ["/ws/App.routes"])
+        #expect(p.files.count == 3)
+        #expect(p.diagnostics.isEmpty)
+        #expect(p.programs.count == 1)
+        #expect(p.programs[0].files.count == 3)
+        #expect(p.files.map(\.displayPath) == ["App.routes", "features/Feature.routes", "Shared.routes"])
+    }
+
+    @Test func namesAreVisibleOnlyThroughImports() {
+        let p = project([
+            "/ws/A.routes": "screen A\nroot { screen B }",
+            "/ws/B.routes": "screen B",
+        ])
+        #expect(p.diagnostics.map(\.rule) == [.undefinedName])
+    }
+
+    @Test func importCycleIsReportedOnceAtTheClosingImport() {
+        let p = project([
+            "/ws/A.routes": "import \"B.routes\"\nscreen A",
+            "/ws/B.routes": "import \"A.routes\"\nscreen B\nroot { screen A }",
+        ], entries: ["/ws/A.routes"])
+        let cycles = p.diagnostics.filter { $0.rule == .importError }
+        #expect(cycles.count == 1)
+        #expect(cycles.first?.file == p.file(atPath: "/ws/B.routes"))
+        // Names still resolve across the cycle.
+        #expect(!p.diagnostics.contains { $0.rule == .undefinedName })
+    }
+
+    @Test func importLeavingTheWorkspaceIsRefused() {
+        let p = project([
+            "/ws/App.routes": "import \"../etc/secret.routes\"\nroot { empty }",
+            "/etc/secret.routes": "screen Secret",
+        ], entries: ["/ws/App.routes"])
+        #expect(p.files.count == 1)
+        #expect(p.diagnostics.map(\.rule) == [.importError])
+    }
+
+    @Test func duplicateAcrossImportsIsReportedAtTheLaterOne() {
+        let p = project([
+            "/ws/App.routes": "import \"A.routes\"\nimport \"B.routes\"\nroot { screen X }",
+            "/ws/A.routes": "screen X",
+            "/ws/B.routes": "flag X",
+        ], entries: ["/ws/App.routes"])
+        let dups = p.diagnostics.filter { $0.rule == .duplicateDeclaration }
+        #expect(dups.count == 1)
+        #expect(dups.first?.file == p.file(atPath: "/ws/B.routes"))
+        #expect(dups.first?.related.first?.file == p.file(atPath: "/ws/A.routes"))
+    }
+
+    @Test func resolutionRecordsTheSymbolEvenForTheWrongKind() {
+        let p = project(["/ws/A.routes": "flag f\nroot { screen f }"])
+        #expect(p.diagnostics.map(\.rule) == [.wrongKind])
+        let use = p.files[0].model.nameUses.first!.name
+        #expect(p.resolve(use, in: 0).map { p.declaration($0).kind } == .flag)
+    }
+
+    @Test func suggestionsPreferTheClosestName() {
+        #expect(Suggestion.closest(to: "Hme", among: ["Home", "Help", "Settings"]) == "Home")
+        #expect(Suggestion.closest(to: "isLogedIn", among: ["isLoggedIn", "isAdmin"]) == "isLoggedIn")
+        #expect(Suggestion.closest(to: "Xylophone", among: ["Home"]) == nil)
+        #expect(Suggestion.closest(to: "settings", among: ["Settings"]) == "Settings")
+    }
+}

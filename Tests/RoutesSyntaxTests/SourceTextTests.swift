@@ -1,0 +1,81 @@
+import Testing
+@testable import RoutesSyntax
+
+@Suite struct SourceTextTests {
+    @Test func invalidUTF8RunsBecomeOneReplacementCharacterEach() {
+        let text = SourceText(bytes: [0x61, 0xFF, 0xFE, 0x62, 0xED, 0xA0, 0x80, 0x63])
+        #expect(text.string == "a\u{FFFD}b\u{FFFD}c")
+        #expect(text.invalidUTF8.count == 2)
+    }
+
+    @Test func overlongAndOutOfRangeSequencesAreInvalid() {
+        #expect(SourceText(bytes: [0xC0, 0xAF]).invalidUTF8.count == 1)
+        #expect(SourceText(bytes: [0xF4, 0x90, 0x80, 0x80]).invalidUTF8.count == 1)
+        #expect(SourceText(bytes: [0xE2, 0x82]).invalidUTF8.count == 1)  // truncated
+        #expect(SourceText(bytes: Array("é😀".utf8)).invalidUTF8.isEmpty)
+    }
+
+    @Test func lineStartsHandleLFCRLFAndCR() {
+        let text = SourceText("a\nb\r\nc\rd")
+        #expect(text.lineStarts == [0, 2, 5, 7])
+        #expect(text.lineText(1) == "b")
+        #expect(text.lineText(3) == "d")
+    }
+
+    @Test func columnsInEachEncoding() {
+        // "😀" is 4 UTF-8 bytes, 2 UTF-16 units, 1 scalar; "é" is 2, 1, 1.
+        let text = SourceText("x\n😀é=y")
+        let offset = 1 + 1 + 4 + 2 + 1  // the `y`
+        #expect(text.position(of: offset, encoding: .utf8) == LineColumn(line: 1, column: 7))
+        #expect(text.position(of: offset, encoding: .utf16) == LineColumn(line: 1, column: 4))
+        #expect(text.position(of: offset, encoding: .scalars) == LineColumn(line: 1, column: 3))
+        for encoding in [PositionEncoding.utf8, .utf16, .scalars] {
+            let p = text.position(of: offset, encoding: encoding)
+            #expect(text.offset(of: p, encoding: encoding) == offset)
+        }
+    }
+
+    @Test func outOfRangePositionsAreClamped() {
+        let text = SourceText("ab\ncd")
+        #expect(text.offset(of: LineColumn(line: 0, column: 99), encoding: .utf16) == 2)
+        #expect(text.offset(of: LineColumn(line: 9, column: 0), encoding: .utf16) == 5)
+        #expect(text.offset(of: LineColumn(line: -1, column: 0), encoding: .utf16) == 0)
+        // A column inside a surrogate pair lands at the start of the character.
+        let emoji = SourceText("😀x")
+        #expect(emoji.offset(of: LineColumn(line: 0, column: 1), encoding: .utf16) == 0)
+        #expect(emoji.offset(of: LineColumn(line: 0, column: 2), encoding: .utf16) == 4)
+    }
+
+    @Test func byteOrderMarkIsTriviaAndColumnsCountIt() {
+        let tree = SyntaxTree.parse(SourceText(bytes: [0xEF, 0xBB, 0xBF] + Array("screen A".utf8)))
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.tokens.first?.kind == .byteOrderMark)
+    }
+}
+
+@Suite struct LexerTests {
+    func kinds(_ s: String) -> [TokenKind] {
+        Lexer.tokenize(SourceText(s)).tokens.map(\.kind).filter { !$0.isTrivia }
+    }
+
+    @Test func keywordsIdentifiersAndPunctuation() {
+        #expect(kinds("screen Home anyOf allowsPush") == [.kwScreen, .identifier, .kwAnyOf, .identifier, .eof])
+        #expect(kinds("{}()[],:.?/") == [.lBrace, .rBrace, .lParen, .rParen, .lBracket, .rBracket, .comma, .colon, .dot, .question, .slash, .eof])
+        #expect(kinds("-12 3.5 7.") == [.number, .number, .number, .dot, .eof])
+    }
+
+    @Test func docCommentsAreDistinctFromComments() {
+        let tokens = Lexer.tokenize(SourceText("/// doc\n// note\n//// not doc")).tokens.map(\.kind)
+        #expect(tokens.filter { $0 == .docComment }.count == 1)
+        #expect(tokens.filter { $0 == .lineComment }.count == 2)
+    }
+
+    @Test func stringEscapesDecode() {
+        #expect(Lexer.stringValue("\"a\\\"b\\\\c\\n\\t\\u{1F600}\"".utf8[...]) == "a\"b\\c\n\t😀")
+    }
+
+    @Test func badEscapesAreReportedOnce() {
+        let (_, diags) = Lexer.tokenize(SourceText("\"a\\qb\\u{110000}c\\u{zz}\""))
+        #expect(diags.count == 3)
+    }
+}

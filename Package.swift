@@ -23,16 +23,21 @@ let package = Package(
         .target(name: "RoutesSyntax"),
         // The PathBuilder model, declarations, name resolution, programs of imported files.
         .target(name: "RoutesModel", dependencies: ["RoutesSyntax"]),
+        // Build semantics, path resolution, the analyses of SPEC §5, the routing-tree preview.
+        .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"]),
+        // JSON encodings shared by the CLI and the language server (diagnostics, trees).
+        .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"]),
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax"]),
         .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax"]),
+        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,238 @@
+/// A small reduced ordered binary decision diagram package: boolean functions over numbered
+/// variables, shared and canonical, so that equality is identity and the analyses can reason
+/// about all 2^n environments without enumerating them.
+///
+/// Variable 0 is at the top of the order. Functions are `BDD.Ref` indices; `zero` and `one`
+/// are the constants. Not thread-safe: one manager per analysis.
+final class BDD {
+    typealias Ref = Int32
+
+    static let zero: Ref = 0
+    static let one: Ref = 1
+
+    private struct Node {
+        var variable: Int32
+        var low: Ref
+        var high: Ref
+    }
+
+    private var nodes: [Node]
+    /// Open-addressing unique table: node refs, 0 = empty slot.
+    private var table: [Ref]
+    private var tableMask: Int
+
+    // A direct-mapped cache of operation results (like CUDD's computed table).
+    private struct CacheEntry {
+        var op: Int32
+        var a: Ref
+        var b: Ref
+        var result: Ref
+    }
+    private var cache: [CacheEntry]
+    private let cacheMask: Int
+
+    private enum Op: Int32 {
+        case and = 1, or, andNot, not, exists, restrictLow, restrictHigh
+    }
+
+    /// The number of variables created so far; `variable(_:)` grows it.
+    private(set) var variableCount: Int = 0
+
+    init(cacheBits: Int = 16) {
+        let terminal = Int32.max
+        nodes = [Node(variable: terminal, low: 0, high: 0), Node(variable: terminal, low: 1, high: 1)]
+        nodes.reserveCapacity(1 << 12)
+        table = Array(repeating: 0, count: 1 << 12)
+        tableMask = (1 << 12) - 1
+        cache = Array(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
+        cacheMask = (1 << cacheBits) - 1
+    }
+
+    var nodeCount: Int { nodes.count }
+
+    @inline(__always) private func level(_ f: Ref) -> Int32 { nodes[Int(f)].variable }
+    @inline(__always) func isConstant(_ f: Ref) -> Bool { f <= 1 }
+
+    // MARK: Nodes
+
+    @inline(__always)
+    private func hash(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Int {
+        var h = UInt64(UInt32(bitPattern: v)) &* 0x9E37_79B9_7F4A_7C15
+        h ^= UInt64(UInt32(bitPattern: lo)) &* 0xC2B2_AE3D_27D4_EB4F
+        h ^= UInt64(UInt32(bitPattern: hi)) &* 0x1656_67B1_9E37_79F9
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
+    private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
+        if lo == hi { return lo }
+        var i = hash(v, lo, hi) & tableMask
+        while true {
+            let r = table[i]
+            if r == 0 { break }
+            let n = nodes[Int(r)]
+            if n.variable == v && n.low == lo && n.high == hi { return r }
+            i = (i + 1) & tableMask
+        }
+        let r = Ref(nodes.count)
+        nodes.append(Node(variable: v, low: lo, high: hi))
+        table[i] = r
+        if nodes.count * 2 > table.count { grow() }
+        return r
+    }
+
+    private func grow() {
+        let size = table.count * 2
+        table = Array(repeating: 0, count: size)
+        tableMask = size - 1
+        for r in 2..<nodes.count {
+            let n = nodes[r]
+            var i = hash(n.variable, n.low, n.high) & tableMask
+            while table[i] != 0 { i = (i + 1) & tableMask }
+            table[i] = Ref(r)
+        }
+    }
+
+    /// A new variable, below all earlier ones in the order.
+    func newVariable() -> Int {
+        variableCount += 1
+        return variableCount - 1
+    }
+
+    /// The function "variable v is true".
+    func variable(_ v: Int) -> Ref { make(Int32(v), BDD.zero, BDD.one) }
+
+    // MARK: Cache
+
+    @inline(__always)
+    private func cached(_ op: Op, _ a: Ref, _ b: Ref) -> Ref? {
+        let e = cache[(hash(op.rawValue, a, b)) & cacheMask]
+        return e.op == op.rawValue && e.a == a && e.b == b ? e.result : nil
+    }
+
+    @inline(__always)
+    private func store(_ op: Op, _ a: Ref, _ b: Ref, _ r: Ref) {
+        cache[(hash(op.rawValue, a, b)) & cacheMask] = CacheEntry(op: op.rawValue, a: a, b: b, result: r)
+    }
+
+    // MARK: Operations
+
+    func and(_ a: Ref, _ b: Ref) -> Ref {
+        if a == BDD.zero || b == BDD.zero { return BDD.zero }
+        if a == BDD.one { return b }
+        if b == BDD.one || a == b { return a }
+        let (x, y) = a < b ? (a, b) : (b, a)
+        if let r = cached(.and, x, y) { return r }
+        let (v, xl, xh, yl, yh) = split(x, y)
+        let r = make(v, and(xl, yl), and(xh, yh))
+        store(.and, x, y, r)
+        return r
+    }
+
+    func or(_ a: Ref, _ b: Ref) -> Ref {
+        if a == BDD.one || b == BDD.one { return BDD.one }
+        if a == BDD.zero { return b }
+        if b == BDD.zero || a == b { return a }
+        let (x, y) = a < b ? (a, b) : (b, a)
+        if let r = cached(.or, x, y) { return r }
+        let (v, xl, xh, yl, yh) = split(x, y)
+        let r = make(v, or(xl, yl), or(xh, yh))
+        store(.or, x, y, r)
+        return r
+    }
+
+    /// a ∧ ¬b
+    func andNot(_ a: Ref, _ b: Ref) -> Ref {
+        if a == BDD.zero || b == BDD.one || a == b { return BDD.zero }
+        if b == BDD.zero { return a }
+        if a == BDD.one { return not(b) }
+        if let r = cached(.andNot, a, b) { return r }
+        let (v, al, ah, bl, bh) = split(a, b)
+        let r = make(v, andNot(al, bl), andNot(ah, bh))
+        store(.andNot, a, b, r)
+        return r
+    }
+
+    func not(_ a: Ref) -> Ref {
+        if a == BDD.zero { return BDD.one }
+        if a == BDD.one { return BDD.zero }
+        if let r = cached(.not, a, 0) { return r }
+        let n = nodes[Int(a)]
+        let r = make(n.variable, not(n.low), not(n.high))
+        store(.not, a, 0, r)
+        return r
+    }
+
+    func or(_ fs: [Ref]) -> Ref { fs.reduce(BDD.zero) { or($0, $1) } }
+
+    @inline(__always)
+    private func split(_ a: Ref, _ b: Ref) -> (Int32, Ref, Ref, Ref, Ref) {
+        let na = nodes[Int(a)], nb = nodes[Int(b)]
+        let v = min(na.variable, nb.variable)
+        let (al, ah) = na.variable == v ? (na.low, na.high) : (a, a)
+        let (bl, bh) = nb.variable == v ? (nb.low, nb.high) : (b, b)
+        return (v, al, ah, bl, bh)
+    }
+
+    /// ∃ v0..v(count-1). f — quantifies the first `count` variables (the element bits).
+    func existsTop(_ f: Ref, count: Int) -> Ref {
+        if isConstant(f) || level(f) >= Int32(count) { return f }
+        if let r = cached(.exists, f, Ref(count)) { return r }
+        let n = nodes[Int(f)]
+        let r = or(existsTop(n.low, count: count), existsTop(n.high, count: count))
+        store(.exists, f, Ref(count), r)
+        return r
+    }
+
+    /// f with variable v fixed to a value.
+    func restrict(_ f: Ref, variable v: Int, to value: Bool) -> Ref {
+        if isConstant(f) || level(f) > Int32(v) { return f }
+        let n = nodes[Int(f)]
+        if n.variable == Int32(v) { return value ? n.high : n.low }
+        let op: Op = value ? .restrictHigh : .restrictLow
+        if let r = cached(op, f, Ref(v)) { return r }
+        let r = make(n.variable, restrict(n.low, variable: v, to: value), restrict(n.high, variable: v, to: value))
+        store(op, f, Ref(v), r)
+        return r
+    }
+
+    /// f with the first `bits.count` variables fixed to `bits` (the element code): the
+    /// cofactor, a function of the remaining variables.
+    func cofactorTop(_ f: Ref, bits: [Bool]) -> Ref {
+        var g = f
+        while !isConstant(g) {
+            let n = nodes[Int(g)]
+            let v = Int(n.variable)
+            if v >= bits.count { break }
+            g = bits[v] ? n.high : n.low
+        }
+        return g
+    }
+
+    /// The conjunction of literals: variable i has value bits[i] for i in the given list.
+    func cube(_ literals: [(variable: Int, value: Bool)]) -> Ref {
+        var r = BDD.one
+        for (v, value) in literals.sorted(by: { $0.variable > $1.variable }) {
+            r = value ? make(Int32(v), BDD.zero, r) : make(Int32(v), r, BDD.zero)
+        }
+        return r
+    }
+
+    /// One satisfying assignment of f (variables not on the chosen path are false), or nil
+    /// when f is unsatisfiable.
+    func anySatisfying(_ f: Ref) -> [Int: Bool]? {
+        if f == BDD.zero { return nil }
+        var assignment: [Int: Bool] = [:]
+        var g = f
+        while !isConstant(g) {
+            let n = nodes[Int(g)]
+            if n.low != BDD.zero {
+                assignment[Int(n.variable)] = false
+                g = n.low
+            } else {
+                assignment[Int(n.variable)] = true
+                g = n.high
+            }
+        }
+        return assignment
+    }
+}

@@ -2,11 +2,39 @@ import RoutesModel
 import RoutesSyntax
 
 /// The checker: every diagnostic of a project, the name-level ones of `Project` and the
-/// program analyses of SPEC §5, deduplicated (a file in several programs gets the union).
+/// program analyses of SPEC §5, deduplicated (a file in several programs gets the union of
+/// its diagnostics over them).
 public enum Analysis {
     public static func check(_ project: Project) -> [Diagnostic] {
-        // The program analyses land here (issue 3, in progress).
-        Array(Set(project.diagnostics)).sorted(by: Analysis.order)
+        var all = Set(project.diagnostics)
+        let semantics = Semantics(graph: BuilderGraph(project: project))
+        all.formUnion(builderCycles(semantics))
+        for program in project.programs {
+            var checker = ProgramChecker(semantics: semantics, program: program)
+            checker.run()
+            all.formUnion(checker.diagnostics)
+        }
+        return all.sorted(by: order)
+    }
+
+    /// `builder-cycle`: one diagnostic per cycle, at its first reference in source order,
+    /// related to the other references of the cycle. Checked for every builder, used or not.
+    static func builderCycles(_ semantics: Semantics) -> [Diagnostic] {
+        let graph = semantics.graph
+        return semantics.cycles.map { refs in
+            let first = refs[0]
+            let names = refs.compactMap { r -> String? in
+                if case .reference(let b?) = graph.nodes[r].kind { return graph.builders[b].name }
+                return nil
+            }
+            let chain = names.count == 1 ? "`\(names[0])` refers to itself" : names.map { "`\($0)`" }.joined(separator: ", ")
+            return Diagnostic(
+                .builderCycle, file: graph.nodes[first].file, range: graph.model(first).head,
+                message: "builder cycle: evaluating this reference can reach it again before any element is built (\(chain))",
+                related: refs.dropFirst().map {
+                    RelatedLocation(file: graph.nodes[$0].file, range: graph.model($0).head, message: "part of the cycle")
+                })
+        }
     }
 
     /// Output order within one file: position, then rule, then message.

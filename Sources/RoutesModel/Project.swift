@@ -299,8 +299,10 @@ public struct Project: Sendable {
     }
 
     private mutating func findPrograms() {
+        // One program per file that declares `root`; a second `root` in the same file is a
+        // duplicate, not another program.
         for f in files.indices {
-            for (i, d) in files[f].model.declarations.enumerated() where d.kind == .root {
+            if let i = files[f].model.declarations.firstIndex(where: { $0.kind == .root }) {
                 programs.append(Program(root: Symbol(file: f, declaration: i), files: closures[f]))
             }
         }

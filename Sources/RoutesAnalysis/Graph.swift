@@ -1,0 +1,176 @@
+import RoutesModel
+import RoutesSyntax
+
+/// The builder nodes of every file of a project in one numbering ("global ids"), with their
+/// names resolved, so that the analyses can treat references, nestings and branches
+/// uniformly. Unresolved and wrong-kind names are `nil`.
+struct BuilderGraph {
+    enum Kind {
+        /// `screen S` (element code of S) with its nesting.
+        case screen(Int?, nesting: Int?)
+        case anyOf([Int])
+        /// `conditional f` / `if let o`: a boolean variable, then, else (nil: `empty`).
+        case condition(Int, then: Int, else: Int?)
+        /// `if screen S`.
+        case ifScreen(Int?, then: Int, else: Int?)
+        case wildcard(Int?, body: Int)
+        /// A named builder (index into `builders`).
+        case reference(Int?)
+        /// `empty`, or a hole a syntax error left.
+        case nothing
+    }
+
+    struct Node {
+        var kind: Kind
+        var file: FileID
+        var local: NodeID
+        /// The syntactic parent (within one body), nil at a body's top.
+        var parent: Int?
+    }
+
+    struct Builder {
+        var symbol: Symbol
+        var name: String
+        /// Global id of the body (nil when a syntax error left none).
+        var body: Int?
+    }
+
+    let project: Project
+    private(set) var nodes: [Node] = []
+    /// Global id of a file's node 0.
+    private(set) var base: [Int] = []
+    private(set) var builders: [Builder] = []
+    private(set) var builderIndex: [Symbol: Int] = [:]
+    /// Screen symbols, by element code.
+    private(set) var screens: [Symbol] = []
+    private(set) var screenCode: [Symbol: Int] = [:]
+    /// Flag and optional symbols, and one entry per unresolved condition name, by variable
+    /// (offset by the element bits, see `Semantics`).
+    private(set) var conditions: [ConditionKey] = []
+    private(set) var conditionIndex: [ConditionKey: Int] = [:]
+    /// True for nodes whose name did not resolve to the right kind.
+    private(set) var unresolved: [Bool] = []
+
+    enum ConditionKey: Hashable {
+        case symbol(Symbol)
+        /// An unresolved flag or optional: an unknown condition (SPEC §5.3), one per name.
+        case unknown(String)
+    }
+
+    init(project: Project) {
+        self.project = project
+        for f in project.files.indices {
+            for (i, d) in project.files[f].model.declarations.enumerated() {
+                let s = Symbol(file: f, declaration: i)
+                switch d.kind {
+                case .screen:
+                    screenCode[s] = screens.count
+                    screens.append(s)
+                case .flag, .optional:
+                    conditionIndex[.symbol(s)] = conditions.count
+                    conditions.append(.symbol(s))
+                default:
+                    break
+                }
+            }
+        }
+        var total = 0
+        for f in project.files {
+            base.append(total)
+            total += f.model.nodes.count
+        }
+        nodes.reserveCapacity(total)
+        unresolved.reserveCapacity(total)
+        for f in project.files.indices {
+            for (i, d) in project.files[f].model.declarations.enumerated() where d.kind == .builder {
+                let s = Symbol(file: f, declaration: i)
+                builderIndex[s] = builders.count
+                builders.append(Builder(symbol: s, name: d.name.text, body: d.body.map { base[f] + $0 }))
+            }
+        }
+        for f in project.files.indices {
+            let model = project.files[f].model
+            for (i, n) in model.nodes.enumerated() {
+                let (kind, bad) = resolveKind(n, file: f)
+                nodes.append(Node(kind: kind, file: f, local: i, parent: nil))
+                unresolved.append(bad)
+            }
+        }
+        for g in nodes.indices {
+            for c in children(g) { nodes[c].parent = g }
+        }
+    }
+
+    private func symbol(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
+        guard let name, let s = project.resolve(name, in: file), project.declaration(s).kind == kind else { return nil }
+        return s
+    }
+
+    private mutating func condition(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Int {
+        let key: ConditionKey
+        if let s = symbol(name, in: file, kind) {
+            key = .symbol(s)
+        } else {
+            key = .unknown("\(kind.rawValue) \(name?.text ?? "?")")
+        }
+        if let i = conditionIndex[key] { return i }
+        conditionIndex[key] = conditions.count
+        conditions.append(key)
+        return conditions.count - 1
+    }
+
+    private mutating func resolveKind(_ n: BuilderNode, file f: FileID) -> (Kind, Bool) {
+        let b = base[f]
+        switch n.kind {
+        case .screen(let name, _, let nesting):
+            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            return (.screen(code, nesting: nesting.map { b + $0 }), code == nil)
+        case .anyOf(let branches):
+            return (.anyOf(branches.map { b + $0 }), false)
+        case .conditional(let name, let then, let els):
+            return (.condition(condition(name, in: f, .flag), then: b + then, else: b + els), false)
+        case .ifLet(let name, let then, let els):
+            return (.condition(condition(name, in: f, .optional), then: b + then, else: els.map { b + $0 }), false)
+        case .ifScreen(let name, let then, let els):
+            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            return (.ifScreen(code, then: b + then, else: els.map { b + $0 }), code == nil)
+        case .wildcard(let name, let body):
+            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            return (.wildcard(code, body: b + body), code == nil)
+        case .reference(let name):
+            let index = symbol(name, in: f, .builder).flatMap { builderIndex[$0] }
+            return (.reference(index), index == nil)
+        case .empty:
+            return (.nothing, false)
+        case .missing:
+            return (.nothing, true)
+        }
+    }
+
+    /// Children within one evaluation (not the nesting, not the referenced body).
+    func children(_ g: Int) -> [Int] {
+        switch nodes[g].kind {
+        case .screen: return []
+        case .anyOf(let bs): return bs
+        case .condition(_, let t, let e), .ifScreen(_, let t, let e): return e.map { [t, $0] } ?? [t]
+        case .wildcard(_, let body): return [body]
+        case .reference, .nothing: return []
+        }
+    }
+
+    func model(_ g: Int) -> BuilderNode {
+        project.files[nodes[g].file].model.nodes[nodes[g].local]
+    }
+
+    func global(_ file: FileID, _ local: NodeID) -> Int { base[file] + local }
+
+    /// The screen declaration of an element code.
+    func screenDeclaration(_ code: Int) -> Declaration { project.declaration(screens[code]) }
+
+    /// The top of the body that contains g.
+    func bodyTop(_ g: Int) -> Int {
+        var x = g
+        while let p = nodes[x].parent { x = p }
+        return x
+    }
+}

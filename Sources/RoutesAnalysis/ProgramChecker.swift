@@ -1,0 +1,560 @@
+import RoutesModel
+import RoutesSyntax
+
+/// The analyses of SPEC §5 for one program (a `root` and its imports): `unreachable-screen`,
+/// `shadowed-branch`, `wildcard-mismatch`, `push-in-sheet`, `missing-dependency`,
+/// `unused-declaration`. Exact over the (element, environment, way) triples that occur
+/// while resolving paths: contexts are sets of (element, environment) pairs (BDDs), and
+/// reachability is their fixpoint (`Flow`).
+struct ProgramChecker {
+    let semantics: Semantics
+    let graph: BuilderGraph
+    let project: Project
+    let program: Program
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// Nodes of `root` and of used builders (reachable through references and nestings,
+    /// ignoring conditions: SPEC §5.1).
+    private var used: [Bool]
+    private var usedBuilders: [Bool]
+    private var rootBody: Int?
+    /// The elements of this program: the screens declared in its files.
+    private var domain: BDD.Ref = BDD.zero
+    private var flow: Flow
+
+    // Warnings before "outermost cause once" filtering, by node.
+    private var warnings: [(node: Int, diagnostic: Diagnostic)] = []
+    private var shadowedBranches: [Int] = []
+    private var mismatchedWildcards: [Int] = []
+    private var unreachableNodes: [Int] = []
+
+    init(semantics: Semantics, program: Program) {
+        self.semantics = semantics
+        self.graph = semantics.graph
+        self.project = semantics.graph.project
+        self.program = program
+        used = Array(repeating: false, count: graph.nodes.count)
+        usedBuilders = Array(repeating: false, count: graph.builders.count)
+        flow = Flow(semantics: semantics, crossNestings: true)
+        let rootDecl = project.declaration(program.root)
+        rootBody = rootDecl.body.map { graph.global(program.root.file, $0) }
+        let files = Set(program.files)
+        domain = semantics.bdd.or(graph.screens.indices.filter { files.contains(graph.screens[$0].file) }.map { semantics.elementIs[$0] })
+    }
+
+    mutating func run() {
+        guard let rootBody else { return }
+        markUsed(from: rootBody)
+        resolvePaths(from: rootBody)
+        findShadowedBranches()
+        findWildcardMismatches()
+        findUnreachableScreens()
+        findPushInSheet()
+        applyOutermostCauseOnce()
+        findMissingDependencies(from: rootBody)
+        findUnusedDeclarations()
+        findUnplacedScreens()
+    }
+
+    // MARK: Used region
+
+    private mutating func markUsed(from root: Int) {
+        var stack = [root]
+        used[root] = true
+        while let g = stack.popLast() {
+            var next = graph.children(g)
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): next.append(nesting)
+            case .reference(let b?):
+                if !usedBuilders[b] {
+                    usedBuilders[b] = true
+                    if let body = graph.builders[b].body { next.append(body) }
+                }
+            default: break
+            }
+            for c in next where !used[c] {
+                used[c] = true
+                stack.append(c)
+            }
+        }
+    }
+
+    // MARK: Paths
+
+    /// One flow from `root` over whole paths. σ tracks the push context: 0 when pushing is
+    /// possible after the last non-push element, 1 after a `sheet(allowsPush: false)`.
+    private mutating func resolvePaths(from root: Int) {
+        let graph = self.graph
+        let hasNoPushSheets = graph.screens.indices.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
+        flow = Flow(semantics: semantics, crossNestings: true, domain: domain)
+        flow.sigmaCount = hasNoPushSheets ? 2 : 1
+        if hasNoPushSheets {
+            flow.onBuilt = { g, sigma, _ in
+                guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
+                switch graph.screenDeclaration(code).presentation {
+                case .push: return sigma
+                case .sheet: return 0
+                case .sheetNoPush: return 1
+                }
+            }
+        }
+        flow.add(root, domain, from: nil)
+        flow.run()
+    }
+
+    private func location(_ g: Int, _ message: String) -> RelatedLocation {
+        RelatedLocation(file: graph.nodes[g].file, range: graph.model(g).head, message: message)
+    }
+
+    private func position(_ g: Int) -> String {
+        let file = project.files[graph.nodes[g].file]
+        let p = file.text.position(of: graph.model(g).head.lowerBound, encoding: .scalars)
+        return "\(p.line + 1):\(p.column + 1)"
+    }
+
+    private func headText(_ g: Int) -> String {
+        project.files[graph.nodes[g].file].text.text(graph.model(g).head)
+    }
+
+    private func screenName(_ code: Int) -> String { graph.screenDeclaration(code).name.text }
+
+    private mutating func warn(_ rule: Rule, at g: Int, _ message: String, related: [RelatedLocation] = []) {
+        warnings.append((g, Diagnostic(rule, file: graph.nodes[g].file, range: graph.model(g).head,
+                                       message: message, related: related)))
+    }
+
+    // MARK: shadowed-branch
+
+    /// Branch i is shadowed when, over the pairs with which its `anyOf` is evaluated, it
+    /// would build something for some, and for every such pair an earlier branch builds
+    /// first (SPEC §5.1). Not reported when an unresolved name or a cycle is involved.
+    private mutating func findShadowedBranches() {
+        let bdd = semantics.bdd
+        for g in graph.nodes.indices where used[g] {
+            guard case .anyOf(let branches) = graph.nodes[g].kind, branches.count > 1 else { continue }
+            let context = flow.context(g)
+            if context == BDD.zero { continue }
+            let masks = semantics.branchMasks(g)
+            var uncertainSoFar = semantics.uncertain[branches[0]]
+            for i in 1..<branches.count {
+                let b = branches[i]
+                uncertainSoFar = uncertainSoFar || semantics.uncertain[b]
+                if uncertainSoFar { break }
+                let would = bdd.and(context, semantics.builds[b])
+                guard would != BDD.zero, bdd.and(would, masks[i]) == BDD.zero else { continue }
+                var related: [RelatedLocation] = []
+                var taken: [String] = []
+                for j in 0..<i where bdd.and(bdd.and(would, semantics.builds[branches[j]]), masks[j]) != BDD.zero {
+                    related.append(location(branches[j], "this earlier branch builds them first"))
+                    taken.append("`\(headText(branches[j]))`")
+                }
+                let by = taken.count == 1 ? "by \(taken[0])" : "by earlier branches"
+                warn(.shadowedBranch, at: b,
+                     "this `anyOf` branch is shadowed: everything it builds here is built first \(by)",
+                     related: related)
+                shadowedBranches.append(b)
+            }
+        }
+    }
+
+    // MARK: wildcard-mismatch
+
+    /// `wildcard W { B }` where B cannot build a W in any environment: a property of the
+    /// builder itself, over all environments (SPEC §5).
+    private mutating func findWildcardMismatches() {
+        for g in graph.nodes.indices where used[g] {
+            guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
+            if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
+                let w = screenName(code)
+                warn(.wildcardMismatch, at: g,
+                     "`wildcard \(w)` builds nothing: its builder cannot build a \(w) in any environment")
+                mismatchedWildcards.append(g)
+            }
+        }
+    }
+
+    // MARK: unreachable-screen
+
+    private mutating func findUnreachableScreens() {
+        for g in graph.nodes.indices where used[g] {
+            guard case .screen(let code?, _) = graph.nodes[g].kind else { continue }
+            if flow.builtEnvironments(g) != BDD.zero { continue }
+            let (why, related) = unreachableReason(g, code)
+            warn(.unreachableScreen, at: g, "`screen \(screenName(code))` is never built: \(why)", related: related)
+            unreachableNodes.append(g)
+        }
+    }
+
+    /// Why no path builds node g: the innermost decision on the way that rules it out.
+    private func unreachableReason(_ g: Int, _ code: Int) -> (String, [RelatedLocation]) {
+        let bdd = semantics.bdd
+        let name = screenName(code)
+        let evaluated = flow.context(g) != BDD.zero
+        var child = g
+        var parent = graph.nodes[g].parent
+        while let p = parent {
+            let pContext = flow.context(p)
+            let childContext = flow.context(child)
+            switch graph.nodes[p].kind {
+            case .ifScreen(let t?, let then, _) where then == child && t != code && (evaluated || childContext == BDD.zero):
+                let tn = screenName(t)
+                return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
+                        [location(p, "the element is a \(tn) here")])
+            case .wildcard(let w?, _) where w != code:
+                let wn = screenName(w)
+                return ("it is inside `wildcard \(wn)`, where the element is always a \(wn)",
+                        [location(p, "the element is replaced by a \(wn) here")])
+            case .anyOf(let branches) where pContext != BDD.zero:
+                let i = branches.firstIndex(of: child) ?? 0
+                if i > 0 && (!evaluated ? childContext == BDD.zero : true) {
+                    let masks = semantics.branchMasks(p)
+                    let mine = bdd.and(pContext, semantics.elementIs[code])
+                    if bdd.and(mine, masks[i]) == BDD.zero {
+                        var related: [RelatedLocation] = []
+                        for j in 0..<i where bdd.and(bdd.and(mine, semantics.builds[branches[j]]), masks[j]) != BDD.zero {
+                            related.append(location(branches[j], "builds \(name) first"))
+                        }
+                        return ("an earlier branch of the `anyOf` at \(position(p)) always builds \(name) first", related)
+                    }
+                }
+            case .condition(let c, let then, _) where pContext != BDD.zero && childContext == BDD.zero:
+                let head = headText(p)
+                let value = then == child ? "false" : "true"
+                let what: String
+                if case .symbol = graph.conditions[c] {
+                    what = head.hasPrefix("if let") ? (value == "false" ? "absent" : "present") : value
+                } else {
+                    what = value
+                }
+                return ("`\(head)` is always \(what) where it is evaluated: the conditions on the way contradict each other",
+                        [location(p, "decided here")])
+            default:
+                break
+            }
+            if !evaluated && pContext != BDD.zero { break }
+            child = p
+            parent = graph.nodes[p].parent
+        }
+        let top = graph.bodyTop(g)
+        if let owner = semantics.bodyOwner[top], flow.context(top) == BDD.zero {
+            return ("builder `\(graph.builders[owner].name)` is never evaluated where it is used", [])
+        }
+        return ("no path under any environment builds it here", [])
+    }
+
+    // MARK: push-in-sheet
+
+    /// A `push` screen that can be built, but only after a `sheet(allowsPush: false)` as the
+    /// last non-push element (SPEC §5.1).
+    private mutating func findPushInSheet() {
+        guard flow.sigmaCount == 2 else { return }
+        for g in graph.nodes.indices where used[g] {
+            guard case .screen(let code?, _) = graph.nodes[g].kind,
+                  graph.screenDeclaration(code).presentation == .push else { continue }
+            guard flow.builtEnvironments(g, sigma: 0) == BDD.zero,
+                  flow.builtEnvironments(g, sigma: 1) != BDD.zero else { continue }
+            // The sheet: the last non-push screen node on a way to g.
+            var related: [RelatedLocation] = []
+            var sheetName = "a sheet"
+            let way = flow.way(to: g * 2 + 1)
+            for w in way.dropLast().reversed() {
+                if case .screen(let c?, _) = graph.nodes[w].kind, graph.screenDeclaration(c).presentation != .push {
+                    sheetName = "`\(screenName(c))`"
+                    related.append(location(w, "`\(screenName(c))` is presented here with `allowsPush: false`"))
+                    break
+                }
+            }
+            warn(.pushInSheet, at: g,
+                 "`\(screenName(code))` is pushed, but on every path that builds it, it follows \(sheetName), a sheet that does not allow pushes",
+                 related: related)
+        }
+    }
+
+    // MARK: Outermost cause once
+
+    /// No warning inside a shadowed branch, a mismatched wildcard or an unreachable node's
+    /// nesting, nor in a named builder all of whose references lie inside such places.
+    private mutating func applyOutermostCauseOnce() {
+        var inside = [Bool](repeating: false, count: graph.nodes.count)
+        func markSubtree(_ root: Int) {
+            var stack = [root]
+            while let g = stack.popLast() {
+                if inside[g] { continue }
+                inside[g] = true
+                stack.append(contentsOf: graph.children(g))
+                if case .screen(_, let nesting?) = graph.nodes[g].kind { stack.append(nesting) }
+            }
+        }
+        for b in shadowedBranches {
+            for c in graph.children(b) { markSubtree(c) }
+            if case .screen(_, let nesting?) = graph.nodes[b].kind { markSubtree(nesting) }
+        }
+        for w in mismatchedWildcards { for c in graph.children(w) { markSubtree(c) } }
+        for u in unreachableNodes {
+            if case .screen(_, let nesting?) = graph.nodes[u].kind { markSubtree(nesting) }
+        }
+        // Builders referenced only from inside such places are inside too.
+        var references = [[Int]](repeating: [], count: graph.builders.count)
+        for g in graph.nodes.indices where used[g] {
+            if case .reference(let b?) = graph.nodes[g].kind { references[b].append(g) }
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for (b, refs) in references.enumerated() where usedBuilders[b] && !refs.isEmpty {
+                guard let body = graph.builders[b].body, !inside[body] else { continue }
+                if refs.allSatisfy({ inside[$0] }) {
+                    markSubtree(body)
+                    changed = true
+                }
+            }
+        }
+        // A shadowed branch is reported as such, not again as an unreachable node.
+        var shadowedHere = Set(shadowedBranches)
+        for (g, d) in warnings where !inside[g] {
+            if d.rule != .shadowedBranch && shadowedHere.contains(g) { continue }
+            diagnostics.append(d)
+        }
+        shadowedHere.removeAll()
+        warnings.removeAll()
+    }
+
+    // MARK: missing-dependency
+
+    private enum ScopeItem: Hashable {
+        /// A `from P` provider: in scope after an element built by a `screen P` node.
+        case provider(Int)
+        /// An optional: in scope inside the then-branch of `if let o`.
+        case optional(Int)
+    }
+
+    /// A `uses d` needs d in scope on every way its node is built (SPEC §5.2). Per scope item,
+    /// one flow of the ways on which the item is NOT in scope (scope is never lost along a
+    /// way, so those ways stop where it is gained), restricted to the nodes that can lead to
+    /// a user.
+    private mutating func findMissingDependencies(from root: Int) {
+        struct Use {
+            var node: Int
+            var name: Name
+            var declaration: Declaration
+            var items: [ScopeItem]
+        }
+        var uses: [Use] = []
+        for g in graph.nodes.indices where used[g] {
+            let model = graph.model(g)
+            let file = graph.nodes[g].file
+            switch (model.kind, graph.nodes[g].kind) {
+            case (.screen(_, let names, _), .screen(_?, _)):
+                for name in names {
+                    guard let s = project.resolve(name, in: file) else { continue }
+                    let d = project.declaration(s)
+                    var items: [ScopeItem] = []
+                    if d.kind == .optional, let c = graph.conditionIndex[.symbol(s)] { items.append(.optional(c)) }
+                    if d.kind == .dependency || d.kind == .optional, let p = provider(d, file: s.file) { items.append(.provider(p)) }
+                    if !items.isEmpty { uses.append(Use(node: g, name: name, declaration: d, items: items)) }
+                }
+            case (.ifLet(let name?, _, _), _):
+                guard let s = project.resolve(name, in: file) else { continue }
+                let d = project.declaration(s)
+                if d.kind == .optional, let p = provider(d, file: s.file) {
+                    uses.append(Use(node: g, name: name, declaration: d, items: [.provider(p)]))
+                }
+            default:
+                break
+            }
+        }
+        if uses.isEmpty { return }
+
+        var users: [ScopeItem: [Int]] = [:]
+        for u in uses { for item in u.items { users[item, default: []].append(u.node) } }
+        let predecessors = wayPredecessors()
+        var failing: [ScopeItem: Flow] = [:]
+        for (item, nodes) in users {
+            var flow = Flow(semantics: semantics, crossNestings: true, domain: domain)
+            flow.region = backwardRegion(from: nodes, predecessors)
+            let graph = self.graph
+            switch item {
+            case .provider(let p):
+                flow.onBuilt = { g, sigma, _ in
+                    if case .screen(let c?, _) = graph.nodes[g].kind, c == p { return nil }
+                    return sigma
+                }
+            case .optional(let c):
+                flow.entersThen = { g in
+                    if case .condition(let v, _, _) = graph.nodes[g].kind, v == c,
+                       case .ifLet = graph.model(g).kind { return false }
+                    return true
+                }
+            }
+            flow.add(root, domain, from: nil)
+            flow.run()
+            failing[item] = flow
+        }
+
+        for u in uses {
+            var reasons: [String] = []
+            var wayNode: Int? = nil
+            for item in u.items {
+                guard let flow = failing[item] else { continue }
+                let reached: Bool
+                if case .ifLet = graph.model(u.node).kind {
+                    reached = flow.context(u.node) != BDD.zero
+                } else {
+                    reached = flow.builtEnvironments(u.node) != BDD.zero
+                }
+                guard reached else { continue }
+                if wayNode == nil {
+                    wayNode = flow.way(to: u.node).first { if case .reference = graph.nodes[$0].kind { return true } else { return false } }
+                }
+                switch item {
+                case .provider(let p):
+                    reasons.append("it is provided by `\(screenName(p))`, and a way reaches this point with no \(screenName(p)) before it")
+                case .optional:
+                    reasons.append("it is optional, and a way reaches this point outside `if let \(u.name.text)`")
+                }
+            }
+            guard !reasons.isEmpty else { continue }
+            let target: String
+            if case .screen(let code?, _) = graph.nodes[u.node].kind {
+                target = "`\(screenName(code))`"
+            } else {
+                target = "`\(headText(u.node))`"
+            }
+            var related: [RelatedLocation] = []
+            if let w = wayNode { related.append(location(w, "a way without `\(u.name.text)` in scope passes here")) }
+            let declFile = project.resolve(u.name, in: graph.nodes[u.node].file)?.file ?? graph.nodes[u.node].file
+            related.append(RelatedLocation(file: declFile, range: u.declaration.name.range, message: "`\(u.name.text)` is declared here"))
+            diagnostics.append(Diagnostic(
+                .missingDependency, file: graph.nodes[u.node].file, range: u.name.range,
+                message: "`\(u.name.text)` is not in scope on every way \(target) is built: \(reasons.joined(separator: "; also "))",
+                related: related))
+        }
+    }
+
+    private func provider(_ d: Declaration, file: FileID) -> Int? {
+        guard let from = d.from, let s = project.resolve(from, in: file),
+              project.declaration(s).kind == .screen else { return nil }
+        return graph.screenCode[s]
+    }
+
+    /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
+    private func wayPredecessors() -> [[Int]] {
+        var preds = [[Int]](repeating: [], count: graph.nodes.count)
+        for g in graph.nodes.indices where used[g] {
+            for c in graph.children(g) { preds[c].append(g) }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): preds[nesting].append(g)
+            case .reference(let b?): if let body = graph.builders[b].body { preds[body].append(g) }
+            default: break
+            }
+        }
+        return preds
+    }
+
+    private func backwardRegion(from nodes: [Int], _ preds: [[Int]]) -> [Bool] {
+        var region = [Bool](repeating: false, count: graph.nodes.count)
+        var stack = nodes
+        for n in nodes { region[n] = true }
+        while let g = stack.popLast() {
+            for p in preds[g] where !region[p] {
+                region[p] = true
+                stack.append(p)
+            }
+        }
+        return region
+    }
+
+    // MARK: unused-declaration
+
+    /// A dependency, optional, flag or builder that neither `root` nor a used builder
+    /// mentions (SPEC §5.1).
+    private mutating func findUnusedDeclarations() {
+        let mentioned = mentionedSymbols()
+        for f in program.files {
+            for (i, d) in project.files[f].model.declarations.enumerated() {
+                let s = Symbol(file: f, declaration: i)
+                guard !mentioned.contains(s), !isDuplicate(s) else { continue }
+                switch d.kind {
+                case .dependency, .optional, .flag:
+                    diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
+                                                  message: "\(d.kind.rawValue) `\(d.name.text)` is never used"))
+                case .builder:
+                    if let b = graph.builderIndex[s], !usedBuilders[b] {
+                        diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
+                                                      message: "builder `\(d.name.text)` is never used: nothing reachable from `root` refers to it"))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// What `root` and the used builders mention. A name of the wrong kind still mentions
+    /// its declaration, and an undefined name mentions the declaration it was most likely
+    /// meant to be (the suggestion of its `undefined-name`), so that a typo is one error,
+    /// not also an unused or unplaced warning (SPEC §5.3).
+    private func mentionedSymbols() -> Set<Symbol> {
+        var mentioned = Set<Symbol>()
+        var usedFiles = Set<FileID>()
+        for g in graph.nodes.indices where used[g] { usedFiles.insert(graph.nodes[g].file) }
+        for f in usedFiles {
+            let model = project.files[f].model
+            var usedNames = Set<Int>()
+            for (local, _) in model.nodes.enumerated() where used[graph.global(f, local)] {
+                if let n = model.nodes[local].name { usedNames.insert(n.range.lowerBound) }
+                if case .screen(_, let names, _) = model.nodes[local].kind {
+                    for n in names { usedNames.insert(n.range.lowerBound) }
+                }
+            }
+            for (name, expected) in model.nameUses where usedNames.contains(name.range.lowerBound) {
+                if let s = project.resolve(name, in: f) {
+                    mentioned.insert(s)
+                } else {
+                    let scope = project.scopes[f]
+                    let candidates = scope.compactMap { expected.contains(project.declaration($0.value).kind) ? $0.key : nil }
+                    if let guess = Suggestion.closest(to: name.text, among: candidates), let s = scope[guess] {
+                        mentioned.insert(s)
+                    }
+                }
+            }
+        }
+        return mentioned
+    }
+
+    /// A later declaration of a name already declared in this program (reported as
+    /// `duplicate-declaration`; nothing refers to it).
+    private func isDuplicate(_ s: Symbol) -> Bool {
+        let d = project.declaration(s)
+        return project.scopes[program.root.file][d.name.text] != s
+    }
+
+    // MARK: unreachable-screen (declarations)
+
+    /// A declared screen that no `screen S` node of `root` or a used builder places.
+    private mutating func findUnplacedScreens() {
+        var placed = Set<Int>()
+        for g in graph.nodes.indices where used[g] {
+            if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
+        }
+        let mentioned = mentionedSymbols()
+        for f in program.files {
+            for (i, d) in project.files[f].model.declarations.enumerated() where d.kind == .screen {
+                let s = Symbol(file: f, declaration: i)
+                guard let code = graph.screenCode[s], !placed.contains(code), !isDuplicate(s) else { continue }
+                // A screen some used node meant to place, under a misspelt name.
+                if mentioned.contains(s) && !isPlacedByName(s) { continue }
+                diagnostics.append(Diagnostic(.unreachableScreen, file: f, range: d.name.range,
+                                              message: "screen `\(d.name.text)` is never placed in the routing tree: no `screen \(d.name.text)` in `root` or a builder it uses"))
+            }
+        }
+    }
+
+    /// True when some used node names the screen correctly (so a mention is not a typo).
+    private func isPlacedByName(_ s: Symbol) -> Bool {
+        for g in graph.nodes.indices where used[g] {
+            if let n = graph.model(g).name, project.resolve(n, in: graph.nodes[g].file) == s { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,310 @@
+import RoutesModel
+import RoutesSyntax
+
+/// The build semantics of SPEC §4.1 as boolean functions.
+///
+/// Variables: the element's screen type in binary on top (`elementBits` variables), then
+/// one variable per flag and optional (and per unresolved condition name). A BDD over them
+/// is a set of (element, environment) pairs. `builds[g]` is the set of pairs for which
+/// `build(g, element)` yields a screen node: computed bottom-up, with named builders as a
+/// least fixpoint, so that a reference that recursion would reach again builds nothing.
+final class Semantics {
+    let graph: BuilderGraph
+    let bdd = BDD()
+    let elementBits: Int
+    /// [element == code], per element code.
+    private(set) var elementIs: [BDD.Ref] = []
+    /// Per condition index, its variable.
+    private(set) var conditionVariable: [BDD.Ref] = []
+    /// Every element code of the project.
+    private(set) var allElements: BDD.Ref = BDD.zero
+    /// Per node: the (element, environment) pairs for which it builds something.
+    private(set) var builds: [BDD.Ref] = []
+    /// Per builder: `builds` of its body.
+    private(set) var builderBuilds: [BDD.Ref] = []
+    /// Per node: its build involves an unresolved name, a syntax hole or a builder cycle
+    /// (SPEC §5.3: warnings caused by those are not reported).
+    private(set) var uncertain: [Bool] = []
+    /// Per builder: on a builder cycle.
+    private(set) var cyclic: [Bool] = []
+    /// The builder cycles: the references (global ids) of each, in source order.
+    private(set) var cycles: [[Int]] = []
+    /// Per body top: the screen node whose nesting it is.
+    private(set) var nestingOwner: [Int: Int] = [:]
+    /// Per body top: the builder whose body it is.
+    private(set) var bodyOwner: [Int: Int] = [:]
+    private var masks: [Int: [BDD.Ref]] = [:]
+
+    init(graph: BuilderGraph) {
+        self.graph = graph
+        var bits = 1
+        while (1 << bits) < graph.screens.count { bits += 1 }
+        elementBits = bits
+        for _ in 0..<bits { _ = bdd.newVariable() }
+        for code in graph.screens.indices {
+            elementIs.append(bdd.cube((0..<bits).map { ($0, (code >> $0) & 1 == 1) }))
+        }
+        allElements = bdd.or(elementIs)
+        for _ in graph.conditions.indices { conditionVariable.append(bdd.variable(bdd.newVariable())) }
+        for (g, n) in graph.nodes.enumerated() {
+            if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
+        }
+        for (i, b) in graph.builders.enumerated() {
+            if let body = b.body { bodyOwner[body] = i }
+        }
+        computeBuilds()
+        findCycles()
+        computeUncertainty()
+    }
+
+    /// The bits of an element code, for cofactors.
+    func bits(_ code: Int) -> [Bool] { (0..<elementBits).map { (code >> $0) & 1 == 1 } }
+
+    /// ∃ element. f — the environments of a set of pairs.
+    func environments(_ f: BDD.Ref) -> BDD.Ref { bdd.existsTop(f, count: elementBits) }
+
+    /// The environments in which f holds for element `code`.
+    func environments(_ f: BDD.Ref, element code: Int) -> BDD.Ref { bdd.cofactorTop(f, bits: bits(code)) }
+
+    // MARK: Builds
+
+    /// The builders a body can reach within one evaluation (not through nestings).
+    private func references(inBodyOf b: Int) -> [Int] {
+        guard let body = graph.builders[b].body else { return [] }
+        var out: [Int] = []
+        var stack = [body]
+        while let g = stack.popLast() {
+            if case .reference(let t?) = graph.nodes[g].kind { out.append(t) }
+            stack.append(contentsOf: graph.children(g))
+        }
+        return out
+    }
+
+    private func evaluate(_ g: Int, memo: inout [BDD.Ref?]) -> BDD.Ref {
+        if let m = memo[g] { return m }
+        let r: BDD.Ref
+        switch graph.nodes[g].kind {
+        case .screen(let code, _):
+            r = code.map { elementIs[$0] } ?? BDD.zero
+        case .anyOf(let bs):
+            r = bs.reduce(BDD.zero) { bdd.or($0, evaluate($1, memo: &memo)) }
+        case .condition(let c, let t, let e):
+            let v = conditionVariable[c]
+            let els = e.map { evaluate($0, memo: &memo) } ?? BDD.zero
+            r = bdd.or(bdd.and(v, evaluate(t, memo: &memo)), bdd.andNot(els, v))
+        case .ifScreen(let code, let t, let e):
+            let els = e.map { evaluate($0, memo: &memo) } ?? BDD.zero
+            if let code {
+                r = bdd.or(bdd.and(elementIs[code], evaluate(t, memo: &memo)), bdd.andNot(els, elementIs[code]))
+            } else {
+                r = BDD.zero  // an unresolved screen is never the element
+                _ = evaluate(t, memo: &memo)
+            }
+        case .wildcard(let code, let body):
+            let inner = evaluate(body, memo: &memo)
+            if let code {
+                // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
+                let env = environments(inner, element: code)
+                r = bdd.and(env, allElements)
+            } else {
+                r = BDD.zero
+            }
+        case .reference(let b):
+            r = b.map { builderBuilds[$0] } ?? BDD.zero
+        case .nothing:
+            r = BDD.zero
+        }
+        memo[g] = r
+        return r
+    }
+
+    private func computeBuilds() {
+        let n = graph.builders.count
+        builderBuilds = Array(repeating: BDD.zero, count: n)
+        let edges = (0..<n).map { references(inBodyOf: $0) }
+        var memo = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
+        // Callees before callers, so that a body is evaluated once with final values. Within
+        // a recursive component, iterate to the least fixpoint first (all builds start empty
+        // and only grow), with a scratch memo since values change between rounds.
+        for component in stronglyConnectedComponents(count: n, edges: edges) {
+            let recursive = component.count > 1 || edges[component[0]].contains(component[0])
+            if recursive {
+                var changed = true
+                while changed {
+                    changed = false
+                    var scratch = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
+                    for b in component {
+                        guard let body = graph.builders[b].body else { continue }
+                        let value = evaluate(body, memo: &scratch)
+                        if value != builderBuilds[b] {
+                            builderBuilds[b] = value
+                            changed = true
+                        }
+                    }
+                }
+            }
+            for b in component {
+                guard let body = graph.builders[b].body else { continue }
+                builderBuilds[b] = evaluate(body, memo: &memo)
+            }
+        }
+        for g in graph.nodes.indices where memo[g] == nil { _ = evaluate(g, memo: &memo) }
+        builds = memo.map { $0 ?? BDD.zero }
+    }
+
+    /// For an `anyOf`, per branch: the pairs no earlier branch builds (¬(B1 ∨ … ∨ Bi-1)).
+    func branchMasks(_ g: Int) -> [BDD.Ref] {
+        if let m = masks[g] { return m }
+        guard case .anyOf(let bs) = graph.nodes[g].kind else { return [] }
+        var out: [BDD.Ref] = []
+        var taken = BDD.zero
+        for b in bs {
+            out.append(bdd.not(taken))
+            taken = bdd.or(taken, builds[b])
+        }
+        masks[g] = out
+        return out
+    }
+
+    // MARK: Cycles
+
+    /// `builder-cycle` (SPEC §4.1): evaluating a builder's body, over all elements and
+    /// environments, reaches a reference to the builder again. Only builders on a cycle of
+    /// the static reference graph can; for those, propagate the evaluation contexts
+    /// exactly (anyOf masks, conditions, element tests, wildcards) through references.
+    /// One cycle is reported per strongly connected component, with all its references.
+    private func findCycles() {
+        let n = graph.builders.count
+        cyclic = Array(repeating: false, count: n)
+        let edges = (0..<n).map { references(inBodyOf: $0) }
+        for component in stronglyConnectedComponents(count: n, edges: edges) {
+            guard component.count > 1 || edges[component[0]].contains(component[0]) else { continue }
+            var refs = Set<Int>()
+            for b in component {
+                let found = cycleReferences(returningTo: b)
+                if !found.isEmpty {
+                    cyclic[b] = true
+                    refs.formUnion(found)
+                }
+            }
+            if !refs.isEmpty {
+                cycles.append(refs.sorted { sourceOrder($0, $1) })
+            }
+        }
+    }
+
+    func sourceOrder(_ a: Int, _ b: Int) -> Bool {
+        (graph.nodes[a].file, graph.model(a).range.lowerBound) < (graph.nodes[b].file, graph.model(b).range.lowerBound)
+    }
+
+    /// The references on the ways by which evaluating `start` reaches `start` again.
+    private func cycleReferences(returningTo start: Int) -> Set<Int> {
+        guard let body = graph.builders[start].body else { return [] }
+        var flow = Flow(semantics: self, crossNestings: false)
+        flow.add(body, allElements, from: nil)
+        var entry: [Int: Int] = [:]  // builder → the reference that first entered it
+        var closing: [Int] = []
+        flow.onReference = { ref, target in
+            if target == start {
+                closing.append(ref)
+                return false
+            }
+            if entry[target] == nil { entry[target] = ref }
+            return true
+        }
+        flow.run()
+        var result = Set<Int>()
+        for ref in closing {
+            result.insert(ref)
+            var top = graph.bodyTop(ref)
+            var steps = 0
+            while let owner = bodyOwner[top], owner != start, let via = entry[owner], steps < graph.builders.count {
+                result.insert(via)
+                top = graph.bodyTop(via)
+                steps += 1
+            }
+        }
+        return result
+    }
+
+    // MARK: Uncertainty
+
+    private func computeUncertainty() {
+        let n = graph.builders.count
+        var builderUncertain = cyclic
+        var cyclicReference = Set<Int>()
+        for c in cycles { cyclicReference.formUnion(c) }
+        var result = [Bool](repeating: false, count: graph.nodes.count)
+        func visit(_ g: Int) -> Bool {
+            var u = graph.unresolved[g] || cyclicReference.contains(g)
+            switch graph.nodes[g].kind {
+            case .reference(let b?): u = u || builderUncertain[b]
+            default: break
+            }
+            for c in graph.children(g) where visit(c) { u = true }
+            result[g] = u
+            return u
+        }
+        // Builders in dependency order, iterated to a fixpoint on recursion.
+        let edges = (0..<n).map { references(inBodyOf: $0) }
+        for component in stronglyConnectedComponents(count: n, edges: edges) {
+            var changed = true
+            while changed {
+                changed = false
+                for b in component {
+                    guard let body = graph.builders[b].body else { continue }
+                    let u = visit(body)
+                    if u && !builderUncertain[b] {
+                        builderUncertain[b] = true
+                        changed = true
+                    }
+                }
+            }
+        }
+        for g in graph.nodes.indices where graph.nodes[g].parent == nil { _ = visit(g) }
+        uncertain = result
+    }
+}
+
+/// Tarjan's algorithm, iterative. Components come out callees first (reverse topological
+/// order of the condensation), which is the order a bottom-up computation needs.
+func stronglyConnectedComponents(count n: Int, edges: [[Int]]) -> [[Int]] {
+    var index = [Int](repeating: -1, count: n)
+    var low = [Int](repeating: 0, count: n)
+    var onStack = [Bool](repeating: false, count: n)
+    var stack: [Int] = []
+    var result: [[Int]] = []
+    var counter = 0
+    for root in 0..<n where index[root] == -1 {
+        var work: [(v: Int, next: Int)] = [(root, 0)]
+        index[root] = counter; low[root] = counter; counter += 1
+        stack.append(root); onStack[root] = true
+        while !work.isEmpty {
+            let (v, i) = work[work.count - 1]
+            if i < edges[v].count {
+                work[work.count - 1].next += 1
+                let w = edges[v][i]
+                if index[w] == -1 {
+                    index[w] = counter; low[w] = counter; counter += 1
+                    stack.append(w); onStack[w] = true
+                    work.append((w, 0))
+                } else if onStack[w] {
+                    low[v] = min(low[v], index[w])
+                }
+            } else {
+                work.removeLast()
+                if let parent = work.last { low[parent.v] = min(low[parent.v], low[v]) }
+                if low[v] == index[v] {
+                    var component: [Int] = []
+                    while let w = stack.popLast() {
+                        onStack[w] = false
+                        component.append(w)
+                        if w == v { break }
+                    }
+                    result.append(component)
+                }
+            }
+        }
+    }
+    return result
+}

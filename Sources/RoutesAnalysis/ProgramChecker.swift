@@ -190,26 +190,37 @@ struct ProgramChecker {
         let bdd = semantics.bdd
         let name = screenName(code)
         let evaluated = flow.context(g) != BDD.zero
+        // An enclosing `wildcard W` or `if screen T` that fixes the element explains it best.
+        var inner = g
+        var outer = graph.nodes[g].parent
+        while let p = outer {
+            switch graph.nodes[p].kind {
+            case .wildcard(let w?, _) where w != code:
+                let wn = screenName(w)
+                return ("it is inside `wildcard \(wn)`, where the element is always a \(wn)",
+                        [location(p, "the element is replaced by a \(wn) here")])
+            case .ifScreen(let t?, let then, _) where then == inner && t != code:
+                let tn = screenName(t)
+                return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
+                        [location(p, "the element is a \(tn) here")])
+            default:
+                break
+            }
+            inner = p
+            outer = graph.nodes[p].parent
+        }
         var child = g
         var parent = graph.nodes[g].parent
         while let p = parent {
             let pContext = flow.context(p)
             let childContext = flow.context(child)
             switch graph.nodes[p].kind {
-            case .ifScreen(let t?, let then, _) where then == child && t != code && (evaluated || childContext == BDD.zero):
-                let tn = screenName(t)
-                return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
-                        [location(p, "the element is a \(tn) here")])
-            case .wildcard(let w?, _) where w != code:
-                let wn = screenName(w)
-                return ("it is inside `wildcard \(wn)`, where the element is always a \(wn)",
-                        [location(p, "the element is replaced by a \(wn) here")])
             case .anyOf(let branches) where pContext != BDD.zero:
                 let i = branches.firstIndex(of: child) ?? 0
                 if i > 0 && (!evaluated ? childContext == BDD.zero : true) {
                     let masks = semantics.branchMasks(p)
                     let mine = bdd.and(pContext, semantics.elementIs[code])
-                    if bdd.and(mine, masks[i]) == BDD.zero {
+                    if mine != BDD.zero && bdd.and(mine, masks[i]) == BDD.zero {
                         var related: [RelatedLocation] = []
                         for j in 0..<i where bdd.and(bdd.and(mine, semantics.builds[branches[j]]), masks[j]) != BDD.zero {
                             related.append(location(branches[j], "builds \(name) first"))
@@ -416,9 +427,9 @@ struct ProgramChecker {
             guard !reasons.isEmpty else { continue }
             let target: String
             if case .screen(let code?, _) = graph.nodes[u.node].kind {
-                target = "`\(screenName(code))`"
+                target = "`\(screenName(code))` is built"
             } else {
-                target = "`\(headText(u.node))`"
+                target = "`\(headText(u.node))` is evaluated"
             }
             var related: [RelatedLocation] = []
             if let w = wayNode { related.append(location(w, "a way without `\(u.name.text)` in scope passes here")) }
@@ -426,7 +437,7 @@ struct ProgramChecker {
             related.append(RelatedLocation(file: declFile, range: u.declaration.name.range, message: "`\(u.name.text)` is declared here"))
             diagnostics.append(Diagnostic(
                 .missingDependency, file: graph.nodes[u.node].file, range: u.name.range,
-                message: "`\(u.name.text)` is not in scope on every way \(target) is built: \(reasons.joined(separator: "; also "))",
+                message: "`\(u.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))",
                 related: related))
         }
     }

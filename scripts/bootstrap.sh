@@ -26,6 +26,16 @@ if ! pkg-config --exists json-c 2>/dev/null; then
     fi
 fi
 
+# Graphviz renders `routes tree --format dot` in the tests.
+if ! command -v dot >/dev/null 2>&1; then
+    echo "bootstrap: installing graphviz" >&2
+    if command -v apt-get >/dev/null 2>&1; then
+        apt_install graphviz
+    elif command -v brew >/dev/null 2>&1; then
+        brew install graphviz
+    fi
+fi
+
 if ! python3 -c "import lark, pytest" >/dev/null 2>&1; then
     echo "bootstrap: installing Python test packages (lark, pytest)" >&2
     python3 -m pip install --quiet lark pytest

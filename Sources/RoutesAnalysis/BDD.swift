@@ -16,9 +16,13 @@ final class BDD {
         var high: Ref
     }
 
-    private var nodes: [Node]
+    // Raw buffers: these are the innermost loops of every analysis, and arrays held by a
+    // class pay a dynamic exclusivity check and a bounds check on every access.
+    private var nodes: UnsafeMutablePointer<Node>
+    private var nodeCapacity: Int
+    private(set) var nodeCount: Int
     /// Open-addressing unique table: node refs, 0 = empty slot.
-    private var table: [Ref]
+    private var table: UnsafeMutablePointer<Ref>
     private var tableMask: Int
 
     // A direct-mapped cache of operation results (like CUDD's computed table).
@@ -28,7 +32,7 @@ final class BDD {
         var b: Ref
         var result: Ref
     }
-    private var cache: [CacheEntry]
+    private let cache: UnsafeMutablePointer<CacheEntry>
     private let cacheMask: Int
 
     private enum Op: Int32 {
@@ -38,17 +42,27 @@ final class BDD {
     /// The number of variables created so far; `variable(_:)` grows it.
     private(set) var variableCount: Int = 0
 
-    init(cacheBits: Int = 16) {
+    init(cacheBits: Int = 18) {
         let terminal = Int32.max
-        nodes = [Node(variable: terminal, low: 0, high: 0), Node(variable: terminal, low: 1, high: 1)]
-        nodes.reserveCapacity(1 << 12)
-        table = Array(repeating: 0, count: 1 << 12)
-        tableMask = (1 << 12) - 1
-        cache = Array(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
+        nodeCapacity = 1 << 12
+        nodes = .allocate(capacity: nodeCapacity)
+        nodes[0] = Node(variable: terminal, low: 0, high: 0)
+        nodes[1] = Node(variable: terminal, low: 1, high: 1)
+        nodeCount = 2
+        let tableSize = 1 << 13
+        table = .allocate(capacity: tableSize)
+        table.initialize(repeating: 0, count: tableSize)
+        tableMask = tableSize - 1
+        cache = .allocate(capacity: 1 << cacheBits)
+        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
         cacheMask = (1 << cacheBits) - 1
     }
 
-    var nodeCount: Int { nodes.count }
+    deinit {
+        nodes.deallocate()
+        table.deallocate()
+        cache.deallocate()
+    }
 
     @inline(__always) private func level(_ f: Ref) -> Int32 { nodes[Int(f)].variable }
     @inline(__always) func isConstant(_ f: Ref) -> Bool { f <= 1 }
@@ -73,18 +87,28 @@ final class BDD {
             if n.variable == v && n.low == lo && n.high == hi { return r }
             i = (i + 1) & tableMask
         }
-        let r = Ref(nodes.count)
-        nodes.append(Node(variable: v, low: lo, high: hi))
+        if nodeCount == nodeCapacity {
+            let bigger = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
+            bigger.moveInitialize(from: nodes, count: nodeCount)
+            nodes.deallocate()
+            nodes = bigger
+            nodeCapacity *= 2
+        }
+        let r = Ref(nodeCount)
+        nodes[nodeCount] = Node(variable: v, low: lo, high: hi)
+        nodeCount += 1
         table[i] = r
-        if nodes.count * 2 > table.count { grow() }
+        if nodeCount * 2 > tableMask + 1 { grow() }
         return r
     }
 
     private func grow() {
-        let size = table.count * 2
-        table = Array(repeating: 0, count: size)
+        let size = (tableMask + 1) * 2
+        table.deallocate()
+        table = .allocate(capacity: size)
+        table.initialize(repeating: 0, count: size)
         tableMask = size - 1
-        for r in 2..<nodes.count {
+        for r in 2..<nodeCount {
             let n = nodes[r]
             var i = hash(n.variable, n.low, n.high) & tableMask
             while table[i] != 0 { i = (i + 1) & tableMask }

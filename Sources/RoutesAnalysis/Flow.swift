@@ -2,7 +2,8 @@
 /// (element, environment) pairs with which the node is evaluated while resolving paths.
 ///
 /// Transfer rules follow SPEC §4.1: an `anyOf` branch gets the pairs no earlier branch
-/// builds; a condition splits on its variable; `if screen S` on [element == S]; a wildcard
+/// builds (computed incrementally, ctx(i+1) = ctx(i) ∧ ¬builds(Bi), so that an `anyOf` of n
+/// branches costs O(n), not O(n²)); a condition splits on its variable; `if screen S` on [element == S]; a wildcard
 /// replaces the element by its screen; a reference passes its context to the body. With
 /// `crossNestings`, a built screen node starts its nesting with any element of `domain` in
 /// the environments it was built in (the next path element). σ is an analysis-specific
@@ -14,19 +15,97 @@
 /// Unresolved names (SPEC §5.3) are read optimistically here, so that no warning is caused
 /// by them: an unresolved `screen` node's nesting, an unresolved `if screen`'s branches and
 /// an unresolved `wildcard`'s body get every context that reaches them.
+/// Storage for flows, reused across them: per state a context, pending delta, built
+/// environments and predecessor, valid only when stamped with the current generation, so
+/// that starting a new flow is O(1) however large the graph.
+final class FlowStorage {
+    let size: Int
+    private(set) var generation: UInt32 = 0
+    let stamp: UnsafeMutablePointer<UInt32>
+    let contexts: UnsafeMutablePointer<BDD.Ref>
+    let pending: UnsafeMutablePointer<BDD.Ref>
+    let built: UnsafeMutablePointer<BDD.Ref>
+    let predecessor: UnsafeMutablePointer<Int32>
+
+    init(size: Int) {
+        self.size = size
+        stamp = .allocate(capacity: max(size, 1))
+        stamp.initialize(repeating: 0, count: max(size, 1))
+        contexts = .allocate(capacity: max(size, 1))
+        pending = .allocate(capacity: max(size, 1))
+        built = .allocate(capacity: max(size, 1))
+        predecessor = .allocate(capacity: max(size, 1))
+    }
+
+    deinit {
+        stamp.deallocate()
+        contexts.deallocate()
+        pending.deallocate()
+        built.deallocate()
+        predecessor.deallocate()
+    }
+
+    /// Forgets every state: a new flow.
+    func reset() { generation &+= 1 }
+
+    @inline(__always) func touch(_ key: Int) {
+        if stamp[key] != generation {
+            stamp[key] = generation
+            contexts[key] = BDD.zero
+            pending[key] = BDD.zero
+            built[key] = BDD.zero
+            predecessor[key] = -1
+        }
+    }
+
+    @inline(__always) func isLive(_ key: Int) -> Bool { stamp[key] == generation }
+}
+
+/// The nodes a flow may visit, and for each `anyOf` among them the branches that are in the
+/// region, so that a flow through a small region never walks a huge `anyOf`.
+final class Region {
+    private let marks: UnsafeMutablePointer<UInt32>
+    private var generation: UInt32 = 0
+    private(set) var branches: [Int: [Int]] = [:]
+
+    init(size: Int) {
+        marks = .allocate(capacity: max(size, 1))
+        marks.initialize(repeating: 0, count: max(size, 1))
+    }
+
+    deinit { marks.deallocate() }
+
+    func reset() {
+        generation &+= 1
+        branches.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always) func contains(_ g: Int) -> Bool { marks[g] == generation }
+
+    /// Adds g; false when it was already there.
+    @discardableResult
+    func insert(_ g: Int) -> Bool {
+        if marks[g] == generation { return false }
+        marks[g] = generation
+        return true
+    }
+
+    func addBranch(_ branchIndex: Int, of anyOf: Int) {
+        branches[anyOf, default: []].append(branchIndex)
+    }
+}
+
 struct Flow {
     let semantics: Semantics
     let crossNestings: Bool
     /// The elements of the program: what a path element can be.
     var domain: BDD.Ref
-    var sigmaCount = 1
-    /// State = node * sigmaCount + σ.
-    private(set) var contexts: [Int: BDD.Ref] = [:]
-    /// For each state, the state that first contributed to it (a shortest way back).
-    private(set) var predecessor: [Int: Int] = [:]
-    /// The environments in which each screen node state was built.
-    private(set) var built: [Int: BDD.Ref] = [:]
-    private var pending: [Int: BDD.Ref] = [:]
+    let sigmaCount: Int
+    /// When set, only these nodes are visited.
+    var region: Region? = nil
+    /// How uncertain leaves build (see `Semantics.Reading`).
+    var reading: Semantics.Reading = .nothing
+    private let storage: FlowStorage
     private var queue: [Int] = []
     private var head = 0
 
@@ -37,31 +116,42 @@ struct Flow {
     var onReference: ((Int, Int) -> Bool)? = nil
     /// Called at a `conditional`/`if let` node: false keeps the way out of its then-branch.
     var entersThen: ((Int) -> Bool)? = nil
-    /// When set, only these nodes are visited.
-    var region: [Bool]? = nil
 
-    init(semantics: Semantics, crossNestings: Bool, domain: BDD.Ref? = nil) {
+    /// A new flow over `storage` (which it resets); `storage.size` must be at least
+    /// nodes × sigmaCount.
+    init(semantics: Semantics, crossNestings: Bool, domain: BDD.Ref? = nil, sigmaCount: Int = 1, storage: FlowStorage) {
         self.semantics = semantics
         self.crossNestings = crossNestings
         self.domain = domain ?? semantics.allElements
+        self.sigmaCount = sigmaCount
+        precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
+        self.storage = storage
+        storage.reset()
+    }
+
+    @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }
+
+    @inline(__always) private func contextOf(_ key: Int) -> BDD.Ref {
+        storage.isLive(key) ? storage.contexts[key] : BDD.zero
+    }
+
+    @inline(__always) private func builtOf(_ key: Int) -> BDD.Ref {
+        storage.isLive(key) ? storage.built[key] : BDD.zero
     }
 
     mutating func add(_ g: Int, sigma: Int = 0, _ c: BDD.Ref, from: Int?) {
-        if c == BDD.zero { return }
-        if let region, !region[g] { return }
+        if c == BDD.zero || !inRegion(g) { return }
         let bdd = semantics.bdd
         let key = g * sigmaCount + sigma
-        let old = contexts[key] ?? BDD.zero
+        storage.touch(key)
+        let old = storage.contexts[key]
         let new = bdd.andNot(c, old)
         if new == BDD.zero { return }
-        contexts[key] = bdd.or(old, new)
-        if let from, predecessor[key] == nil { predecessor[key] = from }
-        if let p = pending[key] {
-            pending[key] = bdd.or(p, new)
-        } else {
-            pending[key] = new
-            queue.append(key)
-        }
+        storage.contexts[key] = bdd.or(old, new)
+        if let from, storage.predecessor[key] < 0 { storage.predecessor[key] = Int32(from) }
+        let p = storage.pending[key]
+        storage.pending[key] = bdd.or(p, new)
+        if p == BDD.zero { queue.append(key) }
     }
 
     mutating func run() {
@@ -70,43 +160,52 @@ struct Flow {
         while head < queue.count {
             let key = queue[head]
             head += 1
-            guard let delta = pending.removeValue(forKey: key) else { continue }
+            let delta = storage.pending[key]
+            storage.pending[key] = BDD.zero
+            if delta == BDD.zero { continue }
             let g = key / sigmaCount, sigma = key % sigmaCount
             switch graph.nodes[g].kind {
             case .screen(let code, let nesting):
                 let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
                 if envs == BDD.zero { break }
-                built[key] = bdd.or(built[key] ?? BDD.zero, envs)
+                storage.built[key] = bdd.or(storage.built[key], envs)
                 guard crossNestings else { break }
                 let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
                 if let next, let nesting {
                     add(nesting, sigma: next, bdd.and(envs, domain), from: key)
                 }
             case .anyOf(let branches):
-                let masks = semantics.branchMasks(g)
-                for (i, b) in branches.enumerated() {
-                    add(b, sigma: sigma, bdd.and(delta, masks[i]), from: key)
+                let contexts = semantics.branchContexts(g, delta, reading: reading)
+                if let region {
+                    for i in region.branches[g] ?? [] where i < contexts.count {
+                        add(branches[i], sigma: sigma, contexts[i], from: key)
+                    }
+                } else {
+                    for (i, b) in branches.enumerated() where i < contexts.count {
+                        add(b, sigma: sigma, contexts[i], from: key)
+                    }
                 }
             case .condition(let c, let then, let els):
                 let v = semantics.conditionVariable[c]
-                if entersThen?(g) ?? true {
+                if inRegion(then) && entersThen?(g) ?? true {
                     add(then, sigma: sigma, bdd.and(delta, v), from: key)
                 }
-                if let els { add(els, sigma: sigma, bdd.andNot(delta, v), from: key) }
+                if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(delta, v), from: key) }
             case .ifScreen(let code, let then, let els):
                 if let code {
                     let isS = semantics.elementIs[code]
-                    add(then, sigma: sigma, bdd.and(delta, isS), from: key)
-                    if let els { add(els, sigma: sigma, bdd.andNot(delta, isS), from: key) }
+                    if inRegion(then) { add(then, sigma: sigma, bdd.and(delta, isS), from: key) }
+                    if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(delta, isS), from: key) }
                 } else {
                     add(then, sigma: sigma, delta, from: key)
                     if let els { add(els, sigma: sigma, delta, from: key) }
                 }
             case .wildcard(let code, let body):
+                guard inRegion(body) else { break }
                 let envs = semantics.environments(delta)
                 add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? domain), from: key)
             case .reference(let target):
-                guard let target, let body = graph.builders[target].body else { break }
+                guard let target, let body = graph.builders[target].body, inRegion(body) else { break }
                 if let onReference, !onReference(g, target) { break }
                 add(body, sigma: sigma, delta, from: key)
             case .nothing:
@@ -118,30 +217,30 @@ struct Flow {
     /// The context of a node over all σ.
     func context(_ g: Int) -> BDD.Ref {
         var r = BDD.zero
-        for s in 0..<sigmaCount { r = semantics.bdd.or(r, contexts[g * sigmaCount + s] ?? BDD.zero) }
+        for s in 0..<sigmaCount { r = semantics.bdd.or(r, contextOf(g * sigmaCount + s)) }
         return r
     }
 
-    func context(_ g: Int, sigma: Int) -> BDD.Ref { contexts[g * sigmaCount + sigma] ?? BDD.zero }
+    func context(_ g: Int, sigma: Int) -> BDD.Ref { contextOf(g * sigmaCount + sigma) }
 
-    /// The environments a screen node was built in, over all σ or for one.
+    /// The environments a screen node was built in, over all σ.
     func builtEnvironments(_ g: Int) -> BDD.Ref {
         var r = BDD.zero
-        for s in 0..<sigmaCount { r = semantics.bdd.or(r, built[g * sigmaCount + s] ?? BDD.zero) }
+        for s in 0..<sigmaCount { r = semantics.bdd.or(r, builtOf(g * sigmaCount + s)) }
         return r
     }
 
-    func builtEnvironments(_ g: Int, sigma: Int) -> BDD.Ref { built[g * sigmaCount + sigma] ?? BDD.zero }
+    func builtEnvironments(_ g: Int, sigma: Int) -> BDD.Ref { builtOf(g * sigmaCount + sigma) }
 
-    /// The way back from a state to where the flow started: node ids, outermost first.
-    func way(to key: Int) -> [Int] {
+    /// The way back from a node's state to where the flow started: node ids, outermost first.
+    func way(to g: Int, sigma: Int = 0) -> [Int] {
         var out: [Int] = []
-        var k = key
+        var k = g * sigmaCount + sigma
         var seen = Set<Int>()
         while seen.insert(k).inserted {
             out.append(k / sigmaCount)
-            guard let p = predecessor[k] else { break }
-            k = p
+            guard storage.isLive(k), storage.predecessor[k] >= 0 else { break }
+            k = Int(storage.predecessor[k])
         }
         return out.reversed()
     }

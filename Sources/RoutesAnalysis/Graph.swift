@@ -26,6 +26,8 @@ struct BuilderGraph {
         var local: NodeID
         /// The syntactic parent (within one body), nil at a body's top.
         var parent: Int?
+        /// The position among the parent's children (an `anyOf` branch's index).
+        var indexInParent: Int = 0
     }
 
     struct Builder {
@@ -97,7 +99,10 @@ struct BuilderGraph {
             }
         }
         for g in nodes.indices {
-            for c in children(g) { nodes[c].parent = g }
+            for (i, c) in children(g).enumerated() {
+                nodes[c].parent = g
+                nodes[c].indexInParent = i
+            }
         }
     }
 

@@ -21,12 +21,16 @@ struct ProgramChecker {
     /// The elements of this program: the screens declared in its files.
     private var domain: BDD.Ref = BDD.zero
     private var flow: Flow
+    /// The same flow reading uncertain leaves as building everything, when there are any.
+    private var maximalFlow: Flow? = nil
 
     // Warnings before "outermost cause once" filtering, by node.
     private var warnings: [(node: Int, diagnostic: Diagnostic)] = []
     private var shadowedBranches: [Int] = []
     private var mismatchedWildcards: [Int] = []
     private var unreachableNodes: [Int] = []
+    /// What `root` and the used builders mention (see `mentionedSymbols`).
+    private var mentioned = Set<Symbol>()
 
     init(semantics: Semantics, program: Program) {
         self.semantics = semantics
@@ -35,11 +39,16 @@ struct ProgramChecker {
         self.program = program
         used = Array(repeating: false, count: graph.nodes.count)
         usedBuilders = Array(repeating: false, count: graph.builders.count)
-        flow = Flow(semantics: semantics, crossNestings: true)
+        let graph = semantics.graph
+        let hasNoPushSheets = graph.screens.indices.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
+        let sigmaCount = hasNoPushSheets ? 2 : 1
+        flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
+                    storage: FlowStorage(size: graph.nodes.count * sigmaCount))
         let rootDecl = project.declaration(program.root)
         rootBody = rootDecl.body.map { graph.global(program.root.file, $0) }
         let files = Set(program.files)
         domain = semantics.bdd.or(graph.screens.indices.filter { files.contains(graph.screens[$0].file) }.map { semantics.elementIs[$0] })
+        flow.domain = domain
     }
 
     mutating func run() {
@@ -52,6 +61,7 @@ struct ProgramChecker {
         findPushInSheet()
         applyOutermostCauseOnce()
         findMissingDependencies(from: rootBody)
+        mentioned = mentionedSymbols()
         findUnusedDeclarations()
         findUnplacedScreens()
     }
@@ -85,10 +95,7 @@ struct ProgramChecker {
     /// possible after the last non-push element, 1 after a `sheet(allowsPush: false)`.
     private mutating func resolvePaths(from root: Int) {
         let graph = self.graph
-        let hasNoPushSheets = graph.screens.indices.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
-        flow = Flow(semantics: semantics, crossNestings: true, domain: domain)
-        flow.sigmaCount = hasNoPushSheets ? 2 : 1
-        if hasNoPushSheets {
+        if flow.sigmaCount == 2 {
             flow.onBuilt = { g, sigma, _ in
                 guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
                 switch graph.screenDeclaration(code).presentation {
@@ -100,6 +107,15 @@ struct ProgramChecker {
         }
         flow.add(root, domain, from: nil)
         flow.run()
+        if semantics.hasUncertainty && flow.sigmaCount == 2 {
+            var other = Flow(semantics: semantics, crossNestings: true, domain: domain, sigmaCount: 2,
+                             storage: FlowStorage(size: graph.nodes.count * 2))
+            other.reading = .everything
+            other.onBuilt = flow.onBuilt
+            other.add(root, domain, from: nil)
+            other.run()
+            maximalFlow = other
+        }
     }
 
     private func location(_ g: Int, _ message: String) -> RelatedLocation {
@@ -134,17 +150,18 @@ struct ProgramChecker {
             guard case .anyOf(let branches) = graph.nodes[g].kind, branches.count > 1 else { continue }
             let context = flow.context(g)
             if context == BDD.zero { continue }
-            let masks = semantics.branchMasks(g)
             var uncertainSoFar = semantics.uncertain[branches[0]]
             for i in 1..<branches.count {
                 let b = branches[i]
                 uncertainSoFar = uncertainSoFar || semantics.uncertain[b]
                 if uncertainSoFar { break }
+                // Would build something for some pair of the anyOf's context, but for none
+                // of the pairs that reach it (its own context is what earlier branches left).
                 let would = bdd.and(context, semantics.builds[b])
-                guard would != BDD.zero, bdd.and(would, masks[i]) == BDD.zero else { continue }
+                guard would != BDD.zero, bdd.and(flow.context(b), semantics.builds[b]) == BDD.zero else { continue }
                 var related: [RelatedLocation] = []
                 var taken: [String] = []
-                for j in 0..<i where bdd.and(bdd.and(would, semantics.builds[branches[j]]), masks[j]) != BDD.zero {
+                for j in 0..<i where bdd.and(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero {
                     related.append(location(branches[j], "this earlier branch builds them first"))
                     taken.append("`\(headText(branches[j]))`")
                 }
@@ -218,11 +235,10 @@ struct ProgramChecker {
             case .anyOf(let branches) where pContext != BDD.zero:
                 let i = branches.firstIndex(of: child) ?? 0
                 if i > 0 && (!evaluated ? childContext == BDD.zero : true) {
-                    let masks = semantics.branchMasks(p)
                     let mine = bdd.and(pContext, semantics.elementIs[code])
-                    if mine != BDD.zero && bdd.and(mine, masks[i]) == BDD.zero {
+                    if mine != BDD.zero && bdd.and(childContext, semantics.elementIs[code]) == BDD.zero {
                         var related: [RelatedLocation] = []
-                        for j in 0..<i where bdd.and(bdd.and(mine, semantics.builds[branches[j]]), masks[j]) != BDD.zero {
+                        for j in 0..<i where bdd.and(bdd.and(mine, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero {
                             related.append(location(branches[j], "builds \(name) first"))
                         }
                         return ("an earlier branch of the `anyOf` at \(position(p)) always builds \(name) first", related)
@@ -264,10 +280,13 @@ struct ProgramChecker {
                   graph.screenDeclaration(code).presentation == .push else { continue }
             guard flow.builtEnvironments(g, sigma: 0) == BDD.zero,
                   flow.builtEnvironments(g, sigma: 1) != BDD.zero else { continue }
+            // It must hold however the uncertain leaves build (SPEC §5.3).
+            if let other = maximalFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
+                || other.builtEnvironments(g, sigma: 1) == BDD.zero { continue }
             // The sheet: the last non-push screen node on a way to g.
             var related: [RelatedLocation] = []
             var sheetName = "a sheet"
-            let way = flow.way(to: g * 2 + 1)
+            let way = flow.way(to: g, sigma: 1)
             for w in way.dropLast().reversed() {
                 if case .screen(let c?, _) = graph.nodes[w].kind, graph.screenDeclaration(c).presentation != .push {
                     sheetName = "`\(screenName(c))`"
@@ -296,6 +315,7 @@ struct ProgramChecker {
                 if case .screen(_, let nesting?) = graph.nodes[g].kind { stack.append(nesting) }
             }
         }
+        let shadowed = Set(shadowedBranches)
         for b in shadowedBranches {
             for c in graph.children(b) { markSubtree(c) }
             if case .screen(_, let nesting?) = graph.nodes[b].kind { markSubtree(nesting) }
@@ -314,19 +334,17 @@ struct ProgramChecker {
             changed = false
             for (b, refs) in references.enumerated() where usedBuilders[b] && !refs.isEmpty {
                 guard let body = graph.builders[b].body, !inside[body] else { continue }
-                if refs.allSatisfy({ inside[$0] }) {
+                if refs.allSatisfy({ inside[$0] || shadowed.contains($0) }) {
                     markSubtree(body)
                     changed = true
                 }
             }
         }
         // A shadowed branch is reported as such, not again as an unreachable node.
-        var shadowedHere = Set(shadowedBranches)
         for (g, d) in warnings where !inside[g] {
-            if d.rule != .shadowedBranch && shadowedHere.contains(g) { continue }
+            if d.rule != .shadowedBranch && shadowed.contains(g) { continue }
             diagnostics.append(d)
         }
-        shadowedHere.removeAll()
         warnings.removeAll()
     }
 
@@ -379,10 +397,14 @@ struct ProgramChecker {
         var users: [ScopeItem: [Int]] = [:]
         for u in uses { for item in u.items { users[item, default: []].append(u.node) } }
         let predecessors = wayPredecessors()
-        var failing: [ScopeItem: Flow] = [:]
+        let storage = FlowStorage(size: graph.nodes.count)
+        let region = Region(size: graph.nodes.count)
+        // Per item and user: nil when in scope on every way, else a way that lacks it.
+        var failures: [ScopeItem: [Int: [Int]]] = [:]
         for (item, nodes) in users {
-            var flow = Flow(semantics: semantics, crossNestings: true, domain: domain)
-            flow.region = backwardRegion(from: nodes, predecessors)
+            var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
+            fillBackwardRegion(region, from: nodes, predecessors)
+            flow.region = region
             let graph = self.graph
             switch item {
             case .provider(let p):
@@ -399,23 +421,24 @@ struct ProgramChecker {
             }
             flow.add(root, domain, from: nil)
             flow.run()
-            failing[item] = flow
+            for n in Set(nodes) {
+                let reached: Bool
+                if case .ifLet = graph.model(n).kind {
+                    reached = flow.context(n) != BDD.zero
+                } else {
+                    reached = flow.builtEnvironments(n) != BDD.zero
+                }
+                if reached { failures[item, default: [:]][n] = flow.way(to: n) }
+            }
         }
 
         for u in uses {
             var reasons: [String] = []
             var wayNode: Int? = nil
             for item in u.items {
-                guard let flow = failing[item] else { continue }
-                let reached: Bool
-                if case .ifLet = graph.model(u.node).kind {
-                    reached = flow.context(u.node) != BDD.zero
-                } else {
-                    reached = flow.builtEnvironments(u.node) != BDD.zero
-                }
-                guard reached else { continue }
+                guard let way = failures[item]?[u.node] else { continue }
                 if wayNode == nil {
-                    wayNode = flow.way(to: u.node).first { if case .reference = graph.nodes[$0].kind { return true } else { return false } }
+                    wayNode = way.first { if case .reference = graph.nodes[$0].kind { return true } else { return false } }
                 }
                 switch item {
                 case .provider(let p):
@@ -462,17 +485,20 @@ struct ProgramChecker {
         return preds
     }
 
-    private func backwardRegion(from nodes: [Int], _ preds: [[Int]]) -> [Bool] {
-        var region = [Bool](repeating: false, count: graph.nodes.count)
-        var stack = nodes
-        for n in nodes { region[n] = true }
+    /// The nodes from which some user can be reached on a way (so the flow for an item
+    /// visits nothing else), with the in-region branches of each `anyOf`.
+    private func fillBackwardRegion(_ region: Region, from nodes: [Int], _ preds: [[Int]]) {
+        region.reset()
+        var stack: [Int] = []
+        for n in nodes where region.insert(n) { stack.append(n) }
         while let g = stack.popLast() {
-            for p in preds[g] where !region[p] {
-                region[p] = true
-                stack.append(p)
+            for p in preds[g] {
+                if case .anyOf = graph.nodes[p].kind, graph.nodes[g].parent == p {
+                    region.addBranch(graph.nodes[g].indexInParent, of: p)
+                }
+                if region.insert(p) { stack.append(p) }
             }
         }
-        return region
     }
 
     // MARK: unused-declaration
@@ -480,7 +506,7 @@ struct ProgramChecker {
     /// A dependency, optional, flag or builder that neither `root` nor a used builder
     /// mentions (SPEC §5.1).
     private mutating func findUnusedDeclarations() {
-        let mentioned = mentionedSymbols()
+        let mentioned = mentioned
         for f in program.files {
             for (i, d) in project.files[f].model.declarations.enumerated() {
                 let s = Symbol(file: f, declaration: i)
@@ -548,7 +574,6 @@ struct ProgramChecker {
         for g in graph.nodes.indices where used[g] {
             if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
         }
-        let mentioned = mentionedSymbols()
         for f in program.files {
             for (i, d) in project.files[f].model.declarations.enumerated() where d.kind == .screen {
                 let s = Symbol(file: f, declaration: i)

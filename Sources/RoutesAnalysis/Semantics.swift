@@ -18,8 +18,15 @@ final class Semantics {
     private(set) var conditionVariable: [BDD.Ref] = []
     /// Every element code of the project.
     private(set) var allElements: BDD.Ref = BDD.zero
-    /// Per node: the (element, environment) pairs for which it builds something.
+    /// Per node: the (element, environment) pairs for which it builds something, reading
+    /// uncertain leaves as building nothing.
     private(set) var builds: [BDD.Ref] = []
+    /// The same, reading uncertain leaves as building everything.
+    private(set) var maximalBuilds: [BDD.Ref] = []
+    /// Whether any node is an uncertain leaf (then the two readings may differ).
+    private(set) var hasUncertainty = false
+    /// The references that take part in a builder cycle.
+    private(set) var cyclicReferences = Set<Int>()
     /// Per builder: `builds` of its body.
     private(set) var builderBuilds: [BDD.Ref] = []
     /// Per node: its build involves an unresolved name, a syntax hole or a builder cycle
@@ -33,7 +40,6 @@ final class Semantics {
     private(set) var nestingOwner: [Int: Int] = [:]
     /// Per body top: the builder whose body it is.
     private(set) var bodyOwner: [Int: Int] = [:]
-    private var masks: [Int: [BDD.Ref]] = [:]
 
     init(graph: BuilderGraph) {
         self.graph = graph
@@ -52,9 +58,18 @@ final class Semantics {
         for (i, b) in graph.builders.enumerated() {
             if let body = b.body { bodyOwner[body] = i }
         }
-        computeBuilds()
+        // Cycles are found with the least-fixpoint builds (a cycle's own references do not
+        // yet build nothing); then both readings are computed with them known.
+        (builds, builderBuilds) = computeBuilds(.nothing)
         findCycles()
+        for c in cycles { cyclicReferences.formUnion(c) }
         computeUncertainty()
+        if !cycles.isEmpty {
+            (builds, builderBuilds) = computeBuilds(.nothing)
+            branchContextCache.removeAll()
+        }
+        hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
+        maximalBuilds = hasUncertainty ? computeBuilds(.everything).nodes : builds
     }
 
     /// The bits of an element code, for cofactors.
@@ -80,37 +95,58 @@ final class Semantics {
         return out
     }
 
-    private func evaluate(_ g: Int, memo: inout [BDD.Ref?]) -> BDD.Ref {
+    /// How an uncertain leaf (a cyclic or unresolved reference, a syntax hole) builds: the
+    /// analysis reads it as building nothing (SPEC §5.3) and reports a warning only when it
+    /// also holds if the leaf built everything.
+    enum Reading {
+        case nothing
+        case everything
+    }
+
+    private func isUncertainLeaf(_ g: Int) -> Bool {
+        switch graph.nodes[g].kind {
+        case .reference(nil): return true
+        case .reference: return cyclicReferences.contains(g)
+        case .nothing: return graph.unresolved[g]
+        default: return false
+        }
+    }
+
+    private func evaluate(_ g: Int, memo: inout [BDD.Ref?], reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
         if let m = memo[g] { return m }
         let r: BDD.Ref
+        if isUncertainLeaf(g) {
+            r = reading == .nothing ? BDD.zero : allElements
+            memo[g] = r
+            return r
+        }
         switch graph.nodes[g].kind {
         case .screen(let code, _):
             r = code.map { elementIs[$0] } ?? BDD.zero
         case .anyOf(let bs):
-            r = bs.reduce(BDD.zero) { bdd.or($0, evaluate($1, memo: &memo)) }
+            r = bs.reduce(BDD.zero) { bdd.or($0, evaluate($1, memo: &memo, reading: reading, values: values)) }
         case .condition(let c, let t, let e):
             let v = conditionVariable[c]
-            let els = e.map { evaluate($0, memo: &memo) } ?? BDD.zero
-            r = bdd.or(bdd.and(v, evaluate(t, memo: &memo)), bdd.andNot(els, v))
+            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
+            r = bdd.or(bdd.and(v, evaluate(t, memo: &memo, reading: reading, values: values)), bdd.andNot(els, v))
         case .ifScreen(let code, let t, let e):
-            let els = e.map { evaluate($0, memo: &memo) } ?? BDD.zero
+            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
+            let then = evaluate(t, memo: &memo, reading: reading, values: values)
             if let code {
-                r = bdd.or(bdd.and(elementIs[code], evaluate(t, memo: &memo)), bdd.andNot(els, elementIs[code]))
+                r = bdd.or(bdd.and(elementIs[code], then), bdd.andNot(els, elementIs[code]))
             } else {
                 r = BDD.zero  // an unresolved screen is never the element
-                _ = evaluate(t, memo: &memo)
             }
         case .wildcard(let code, let body):
-            let inner = evaluate(body, memo: &memo)
+            let inner = evaluate(body, memo: &memo, reading: reading, values: values)
             if let code {
                 // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
-                let env = environments(inner, element: code)
-                r = bdd.and(env, allElements)
+                r = bdd.and(environments(inner, element: code), allElements)
             } else {
                 r = BDD.zero
             }
         case .reference(let b):
-            r = b.map { builderBuilds[$0] } ?? BDD.zero
+            r = b.map { values[$0] } ?? BDD.zero
         case .nothing:
             r = BDD.zero
         }
@@ -118,14 +154,15 @@ final class Semantics {
         return r
     }
 
-    private func computeBuilds() {
+    /// `builds` per node and per builder for one reading, builders as a least fixpoint:
+    /// callees before callers, so that a body is evaluated once with final values; within a
+    /// recursive component, iterate first (all builds start empty and only grow), with a
+    /// scratch memo since values change between rounds.
+    private func computeBuilds(_ reading: Reading) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
         let n = graph.builders.count
-        builderBuilds = Array(repeating: BDD.zero, count: n)
+        var values = [BDD.Ref](repeating: BDD.zero, count: n)
         let edges = (0..<n).map { references(inBodyOf: $0) }
         var memo = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
-        // Callees before callers, so that a body is evaluated once with final values. Within
-        // a recursive component, iterate to the least fixpoint first (all builds start empty
-        // and only grow), with a scratch memo since values change between rounds.
         for component in stronglyConnectedComponents(count: n, edges: edges) {
             let recursive = component.count > 1 || edges[component[0]].contains(component[0])
             if recursive {
@@ -135,9 +172,9 @@ final class Semantics {
                     var scratch = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
                     for b in component {
                         guard let body = graph.builders[b].body else { continue }
-                        let value = evaluate(body, memo: &scratch)
-                        if value != builderBuilds[b] {
-                            builderBuilds[b] = value
+                        let value = evaluate(body, memo: &scratch, reading: reading, values: values)
+                        if value != values[b] {
+                            values[b] = value
                             changed = true
                         }
                     }
@@ -145,26 +182,37 @@ final class Semantics {
             }
             for b in component {
                 guard let body = graph.builders[b].body else { continue }
-                builderBuilds[b] = evaluate(body, memo: &memo)
+                values[b] = evaluate(body, memo: &memo, reading: reading, values: values)
             }
         }
-        for g in graph.nodes.indices where memo[g] == nil { _ = evaluate(g, memo: &memo) }
-        builds = memo.map { $0 ?? BDD.zero }
+        for g in graph.nodes.indices where memo[g] == nil {
+            _ = evaluate(g, memo: &memo, reading: reading, values: values)
+        }
+        return (memo.map { $0 ?? BDD.zero }, values)
     }
 
-    /// For an `anyOf`, per branch: the pairs no earlier branch builds (¬(B1 ∨ … ∨ Bi-1)).
-    func branchMasks(_ g: Int) -> [BDD.Ref] {
-        if let m = masks[g] { return m }
+    /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
+    /// context that no earlier branch builds. Built incrementally, ctx(i+1) = ctx(i) ∧
+    /// ¬builds(Bi), and stopped once nothing is left; the last result per node is kept,
+    /// since the flows of one program mostly bring the same context again.
+    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .nothing) -> [BDD.Ref] {
+        let cacheKey = reading == .nothing ? g : -1 - g
+        if let (c, result) = branchContextCache[cacheKey], c == context { return result }
         guard case .anyOf(let bs) = graph.nodes[g].kind else { return [] }
+        let values = reading == .nothing ? builds : maximalBuilds
         var out: [BDD.Ref] = []
-        var taken = BDD.zero
+        out.reserveCapacity(bs.count)
+        var running = context
         for b in bs {
-            out.append(bdd.not(taken))
-            taken = bdd.or(taken, builds[b])
+            if running == BDD.zero { break }
+            out.append(running)
+            running = bdd.andNot(running, values[b])
         }
-        masks[g] = out
+        branchContextCache[cacheKey] = (context, out)
         return out
     }
+    private var branchContextCache: [Int: (BDD.Ref, [BDD.Ref])] = [:]
+    private lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
 
     // MARK: Cycles
 
@@ -200,7 +248,7 @@ final class Semantics {
     /// The references on the ways by which evaluating `start` reaches `start` again.
     private func cycleReferences(returningTo start: Int) -> Set<Int> {
         guard let body = graph.builders[start].body else { return [] }
-        var flow = Flow(semantics: self, crossNestings: false)
+        var flow = Flow(semantics: self, crossNestings: false, storage: cycleStorage)
         flow.add(body, allElements, from: nil)
         var entry: [Int: Int] = [:]  // builder → the reference that first entered it
         var closing: [Int] = []
@@ -232,8 +280,7 @@ final class Semantics {
     private func computeUncertainty() {
         let n = graph.builders.count
         var builderUncertain = cyclic
-        var cyclicReference = Set<Int>()
-        for c in cycles { cyclicReference.formUnion(c) }
+        let cyclicReference = cyclicReferences
         var result = [Bool](repeating: false, count: graph.nodes.count)
         func visit(_ g: Int) -> Bool {
             var u = graph.unresolved[g] || cyclicReference.contains(g)

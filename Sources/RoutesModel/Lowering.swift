@@ -129,7 +129,9 @@ struct Lowerer {
     mutating func add(_ kind: BuilderNode.Kind, _ node: SyntaxNode, headThrough last: Int?) -> NodeID {
         let range = node.range
         var head = range
-        if let first = node.directTokens.first {
+        var firstToken: Int? = nil
+        node.forEachDirectToken { firstToken = $0; return false }
+        if let first = firstToken {
             let end = last.map { tree.tokens[$0].end } ?? tree.tokens[first].end
             head = tree.tokens[first].start..<max(end, tree.tokens[first].end)
         }

@@ -142,26 +142,36 @@ public struct FileModel: Sendable {
     /// Every name the file mentions as a use, with the kinds it may refer to.
     public var nameUses: [(name: Name, expected: [DeclarationKind])] {
         var out: [(Name, [DeclarationKind])] = []
+        out.reserveCapacity(nodes.count + declarations.count)
         for d in declarations {
-            if let f = d.from { out.append((f, [.screen])) }
+            if let f = d.from { out.append((f, Kinds.screen)) }
         }
         for n in nodes {
             switch n.kind {
             case .screen(let s, let uses, _):
-                if let s { out.append((s, [.screen])) }
-                for u in uses { out.append((u, [.dependency, .optional])) }
+                if let s { out.append((s, Kinds.screen)) }
+                for u in uses { out.append((u, Kinds.value)) }
             case .conditional(let f, _, _):
-                if let f { out.append((f, [.flag])) }
+                if let f { out.append((f, Kinds.flag)) }
             case .ifLet(let o, _, _):
-                if let o { out.append((o, [.optional])) }
+                if let o { out.append((o, Kinds.optional)) }
             case .ifScreen(let s, _, _), .wildcard(let s, _):
-                if let s { out.append((s, [.screen])) }
+                if let s { out.append((s, Kinds.screen)) }
             case .reference(let b):
-                out.append((b, [.builder]))
+                out.append((b, Kinds.builder))
             case .anyOf, .empty, .missing:
                 break
             }
         }
         return out
     }
+}
+
+/// Shared arrays of expected kinds (so that listing a file's name uses allocates none).
+enum Kinds {
+    static let screen: [DeclarationKind] = [.screen]
+    static let value: [DeclarationKind] = [.dependency, .optional]
+    static let flag: [DeclarationKind] = [.flag]
+    static let optional: [DeclarationKind] = [.optional]
+    static let builder: [DeclarationKind] = [.builder]
 }

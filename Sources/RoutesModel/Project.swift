@@ -1,3 +1,4 @@
+import Dispatch
 import RoutesSyntax
 
 /// One parsed and lowered file of a project.
@@ -100,63 +101,102 @@ public struct Project: Sendable {
 
     // MARK: Loading
 
-    private mutating func addFile(path: String, display: String, group: Int, root: String, bytes: [UInt8]) -> FileID {
-        let id = files.count
-        let tree = SyntaxTree.parse(SourceText(bytes: bytes), file: id)
-        let model = Lowering.lower(tree, file: id)
-        files.append(SourceFile(id: id, path: path, displayPath: display, group: group, workspaceRoot: root, syntax: tree, model: model))
-        importTargets.append(Array(repeating: nil, count: model.imports.count))
-        byPath[path] = id
-        diagnostics.append(contentsOf: tree.diagnostics)
-        diagnostics.append(contentsOf: model.diagnostics)
-        return id
+    private struct Pending: Sendable {
+        var path: String
+        var display: String
+        var group: Int
+        var root: String
+        var bytes: [UInt8]
+        /// Which import of which file asked for it (set on the importer once loaded).
+        var importer: (file: FileID, index: Int)?
+    }
+
+    /// Parses and lowers a wave of files in parallel (each file is independent), then adds
+    /// them in order, so file ids are the same as a sequential breadth-first load.
+    private mutating func addFiles(_ wave: [Pending]) {
+        let first = files.count
+        let results = ParallelResults<(SyntaxTree, FileModel)>(count: wave.count)
+        DispatchQueue.concurrentPerform(iterations: wave.count) { i in
+            let id = first + i
+            let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: id)
+            results.set(i, (tree, Lowering.lower(tree, file: id)))
+        }
+        for (i, p) in wave.enumerated() {
+            let (tree, model) = results.get(i)
+            let id = first + i
+            files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
+                                    workspaceRoot: p.root, syntax: tree, model: model))
+            importTargets.append(Array(repeating: nil, count: model.imports.count))
+            byPath[p.path] = id
+            diagnostics.append(contentsOf: tree.diagnostics)
+            diagnostics.append(contentsOf: model.diagnostics)
+            if let importer = p.importer { importTargets[importer.file][importer.index] = id }
+        }
     }
 
     private mutating func load(_ entries: [ProjectEntry], _ provider: SourceProvider) {
-        for e in entries where byPath[e.canonicalPath] == nil {
+        var wave: [Pending] = []
+        var queued = Set<String>()
+        for e in entries where queued.insert(e.canonicalPath).inserted {
             if case .success(let bytes) = provider.read(e.canonicalPath) {
-                _ = addFile(path: e.canonicalPath, display: e.displayPath, group: e.group, root: e.workspaceRoot, bytes: bytes)
+                wave.append(Pending(path: e.canonicalPath, display: e.displayPath, group: e.group,
+                                    root: e.workspaceRoot, bytes: bytes, importer: nil))
             }
         }
-        // Breadth-first over imports; files are numbered in discovery order.
+        // Breadth-first over imports, one wave at a time.
         var next = 0
-        while next < files.count {
-            let f = files[next]
-            next += 1
-            let dir = PathUtil.directory(of: f.path)
-            let displayDir = PathUtil.directory(of: f.displayPath)
-            for (i, imp) in f.model.imports.enumerated() {
-                func fail(_ message: String) {
-                    diagnostics.append(Diagnostic(.importError, file: f.id, range: imp.range, message: message))
-                }
-                if imp.path.isEmpty {
-                    fail("the import path is empty")
-                    continue
-                }
-                let lexical = PathUtil.join(dir, imp.path)
-                guard let canonical = provider.canonicalPath(lexical) else {
-                    let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
-                    fail("cannot find `\(imp.path)` (no file at \(shown))")
-                    continue
-                }
-                guard PathUtil.isInside(canonical, root: f.workspaceRoot) else {
-                    fail("`\(imp.path)` is outside the workspace root; imports cannot leave it")
-                    continue
-                }
-                if let existing = byPath[canonical] {
-                    importTargets[f.id][i] = existing
-                    continue
-                }
-                switch provider.read(canonical) {
-                case .success(let bytes):
-                    let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
-                    importTargets[f.id][i] = addFile(path: canonical, display: display, group: f.group, root: f.workspaceRoot, bytes: bytes)
-                case .failure(let why):
-                    fail("cannot read `\(imp.path)`: \(why)")
+        while !wave.isEmpty {
+            addFiles(wave)
+            wave = []
+            var waiting: [String: Int] = [:]  // path → index in the next wave
+            while next < files.count {
+                let f = files[next]
+                next += 1
+                let dir = PathUtil.directory(of: f.path)
+                let displayDir = PathUtil.directory(of: f.displayPath)
+                for (i, imp) in f.model.imports.enumerated() {
+                    func fail(_ message: String) {
+                        diagnostics.append(Diagnostic(.importError, file: f.id, range: imp.range, message: message))
+                    }
+                    if imp.path.isEmpty {
+                        fail("the import path is empty")
+                        continue
+                    }
+                    let lexical = PathUtil.join(dir, imp.path)
+                    guard let canonical = provider.canonicalPath(lexical) else {
+                        let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
+                        fail("cannot find `\(imp.path)` (no file at \(shown))")
+                        continue
+                    }
+                    guard PathUtil.isInside(canonical, root: f.workspaceRoot) else {
+                        fail("`\(imp.path)` is outside the workspace root; imports cannot leave it")
+                        continue
+                    }
+                    if let existing = byPath[canonical] {
+                        importTargets[f.id][i] = existing
+                        continue
+                    }
+                    if let w = waiting[canonical] {
+                        // Another file of this wave imports it too: point there once loaded.
+                        lateImports.append((f.id, i, w + files.count))
+                        continue
+                    }
+                    switch provider.read(canonical) {
+                    case .success(let bytes):
+                        let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
+                        waiting[canonical] = wave.count
+                        wave.append(Pending(path: canonical, display: display, group: f.group, root: f.workspaceRoot,
+                                            bytes: bytes, importer: (f.id, i)))
+                    case .failure(let why):
+                        fail("cannot read `\(imp.path)`: \(why)")
+                    }
                 }
             }
         }
+        for (file, index, target) in lateImports { importTargets[file][index] = target }
+        lateImports.removeAll()
     }
+    private var lateImports: [(FileID, Int, FileID)] = []
 
     /// One depth-first search over all files in load order: an import that reaches a file
     /// still on the search stack closes a cycle and is reported there.
@@ -341,4 +381,22 @@ public enum Suggestion {
         }
         return prev[b.count]
     }
+}
+
+/// Results written by parallel workers: one slot each, so no two threads touch the same
+/// memory and no lock is needed; read after `concurrentPerform` returns.
+private final class ParallelResults<T>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<T?>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: max(count, 1))
+        slots.initialize(repeating: nil, count: max(count, 1))
+    }
+    deinit {
+        slots.deinitialize(count: max(count, 1))
+        slots.deallocate()
+    }
+    func set(_ i: Int, _ value: T) { slots[i] = value }
+    func get(_ i: Int) -> T { slots[i]! }
 }

@@ -35,8 +35,9 @@ public enum SyntaxKind: UInt8, Sendable, Hashable {
 /// exactly one node, so the concatenated token texts give back the source byte for byte.
 ///
 /// Stored flat for speed: nodes in pre-order, each covering a contiguous token range. A
-/// token belongs to the innermost node whose range covers it.
-public struct SyntaxTree: Sendable {
+/// token belongs to the innermost node whose range covers it. A class, so that node views
+/// share it without copying its arrays.
+public final class SyntaxTree: Sendable {
     public struct NodeData: Sendable, Hashable {
         public var kind: SyntaxKind
         /// First token index (inclusive) and last (exclusive).
@@ -145,6 +146,16 @@ public struct SyntaxNode: Sendable {
         return result
     }
 
+    /// Calls `body` with each child node, in order, without building an array.
+    public func forEachChild(_ body: (SyntaxNode) -> Void) {
+        var j = index + 1
+        let end = Int(tree.nodes[index].subtreeEnd)
+        while j < end {
+            body(SyntaxNode(tree: tree, index: j))
+            j = Int(tree.nodes[j].subtreeEnd)
+        }
+    }
+
     /// Child nodes and the tokens directly owned by this node, interleaved in source order.
     public var children: [Element] {
         var result: [Element] = []
@@ -159,21 +170,53 @@ public struct SyntaxNode: Sendable {
         return result
     }
 
+    /// Calls `body` with each non-trivia token directly owned by this node; stops when it
+    /// returns false.
+    public func forEachDirectToken(_ body: (Int) -> Bool) {
+        var t = Int(data.tokenStart)
+        let end = Int(data.tokenEnd)
+        var j = index + 1
+        let subtreeEnd = Int(data.subtreeEnd)
+        while t < end {
+            if j < subtreeEnd && Int(tree.nodes[j].tokenStart) <= t && tree.nodes[j].tokenEnd > tree.nodes[j].tokenStart {
+                t = Int(tree.nodes[j].tokenEnd)
+                j = Int(tree.nodes[j].subtreeEnd)
+                continue
+            }
+            if j < subtreeEnd && Int(tree.nodes[j].tokenStart) <= t {
+                j = Int(tree.nodes[j].subtreeEnd)  // an empty child node
+                continue
+            }
+            if !tree.tokens[t].kind.isSkipped && !body(t) { return }
+            t += 1
+        }
+    }
+
     /// Indices of the non-trivia tokens directly owned by this node.
     public var directTokens: [Int] {
-        children.compactMap {
-            if case .token(let t) = $0, !tree.tokens[t].kind.isSkipped { return t }
-            return nil
-        }
+        var out: [Int] = []
+        forEachDirectToken { out.append($0); return true }
+        return out
     }
 
     /// The first direct token of a kind.
     public func firstToken(_ kind: TokenKind) -> Int? {
-        directTokens.first { tree.tokens[$0].kind == kind }
+        var found: Int? = nil
+        forEachDirectToken { t in
+            if tree.tokens[t].kind == kind { found = t; return false }
+            return true
+        }
+        return found
     }
 
     public func firstChild(_ kind: SyntaxKind) -> SyntaxNode? {
-        childNodes.first { $0.kind == kind }
+        var j = index + 1
+        let end = Int(data.subtreeEnd)
+        while j < end {
+            if tree.nodes[j].kind == kind { return SyntaxNode(tree: tree, index: j) }
+            j = Int(tree.nodes[j].subtreeEnd)
+        }
+        return nil
     }
 
     public var text: String { tree.source.text(range) }

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Times `routes lint` (release build, whole process) on generated programs of 1k, 10k and
+100k lines: median wall time of 5 runs and peak resident memory. Prints a Markdown table.
+
+    python3 Benchmarks/run.py            # builds release, generates, measures
+    python3 Benchmarks/run.py --no-build # reuse .build/release/routes
+"""
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SIZES = [("1k", 1000), ("10k", 10000), ("100k", 100000)]
+
+
+def peak_rss_kb(cmd):
+    """Peak RSS of a child process, via GNU time (falls back to resource accounting)."""
+    try:
+        out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, check=False)
+        return int(out.stderr.strip().splitlines()[-1])
+    except (FileNotFoundError, ValueError, IndexError):
+        import resource
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "routes"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    binary = os.path.join(ROOT, ".build", "release", "routes")
+    rows = []
+    for name, lines in SIZES:
+        out = os.path.join(HERE, "generated", name)
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--lines", str(lines), "--out", out],
+                       check=True, stdout=subprocess.DEVNULL)
+        size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+        nlines = sum(open(os.path.join(out, f), "rb").read().count(b"\n") for f in os.listdir(out))
+        cmd = [binary, "lint", out]
+        first = subprocess.run(cmd, capture_output=True, text=True)
+        summary = first.stdout.strip().splitlines()[-1] if first.stdout.strip() else "?"
+        times = []
+        for _ in range(args.runs):
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append(time.perf_counter() - t)
+        rss = peak_rss_kb(cmd)
+        rows.append((name, nlines, size, statistics.median(times), min(times), rss, summary))
+    print(f"`routes lint`, release build, median of {args.runs} runs, {time.strftime('%Y-%m-%d')}, "
+          f"{platform.machine()} {os.cpu_count()} cores\n")
+    print("| program | lines | bytes | median wall | min wall | peak RSS | result |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for name, nlines, size, med, best, rss, summary in rows:
+        print(f"| {name} | {nlines} | {size} | {med * 1000:.0f} ms | {best * 1000:.0f} ms | {rss / 1024:.0f} MB | {summary} |")
+    if len(rows) >= 3:
+        ratio = rows[2][3] / rows[1][3]
+        print(f"\n100k / 10k time ratio: {ratio:.1f} (10.0 would be linear)")
+
+
+if __name__ == "__main__":
+    main()

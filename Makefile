@@ -13,9 +13,11 @@ build: bootstrap
 release: bootstrap
 	$(SWIFT) build -c release
 
-## Lint the example apps (the seed app and the 47-screen shop over five files).
+## Lint the example apps (the seed app and the 47-screen shop over five files) and print
+## the seed app's routing tree.
 demo: build
 	$(BIN) lint Examples/Seed Examples/Shop
+	$(BIN) tree Examples/Seed/App.routes
 
 ## Every test: Swift unit, fixture and CLI tests, then the grammar conformance tests.
 test: bootstrap

@@ -21,8 +21,8 @@ struct ProgramChecker {
     /// The elements of this program: the screens declared in its files.
     private var domain: BDD.Ref = BDD.zero
     private var flow: Flow
-    /// The same flow reading uncertain leaves as building everything, when there are any.
-    private var maximalFlow: Flow? = nil
+    /// The same flow in the alternative reading of uncertain leaves, when there are any.
+    private var alternativeFlow: Flow? = nil
 
     // Warnings before "outermost cause once" filtering, by node.
     private var warnings: [(node: Int, diagnostic: Diagnostic)] = []
@@ -107,14 +107,14 @@ struct ProgramChecker {
         }
         flow.add(root, domain, from: nil)
         flow.run()
-        if semantics.hasUncertainty && flow.sigmaCount == 2 {
-            var other = Flow(semantics: semantics, crossNestings: true, domain: domain, sigmaCount: 2,
-                             storage: FlowStorage(size: graph.nodes.count * 2))
-            other.reading = .everything
+        if semantics.hasUncertainty {
+            var other = Flow(semantics: semantics, crossNestings: true, domain: domain, sigmaCount: flow.sigmaCount,
+                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount))
+            other.reading = .alternative
             other.onBuilt = flow.onBuilt
             other.add(root, domain, from: nil)
             other.run()
-            maximalFlow = other
+            alternativeFlow = other
         }
     }
 
@@ -150,15 +150,21 @@ struct ProgramChecker {
             guard case .anyOf(let branches) = graph.nodes[g].kind, branches.count > 1 else { continue }
             let context = flow.context(g)
             if context == BDD.zero { continue }
-            var uncertainSoFar = semantics.uncertain[branches[0]]
             for i in 1..<branches.count {
                 let b = branches[i]
-                uncertainSoFar = uncertainSoFar || semantics.uncertain[b]
-                if uncertainSoFar { break }
+                // What a branch that itself meets a cycle or an unresolved name would build is
+                // not known (SPEC §5.3).
+                if semantics.uncertain[b] { continue }
                 // Would build something for some pair of the anyOf's context, but for none
-                // of the pairs that reach it (its own context is what earlier branches left).
+                // of the pairs that reach it (its own context is what earlier branches left);
+                // in both readings of cycles and unresolved names (SPEC §5.3).
                 let would = bdd.and(context, semantics.builds[b])
                 guard would != BDD.zero, bdd.and(flow.context(b), semantics.builds[b]) == BDD.zero else { continue }
+                if let other = alternativeFlow {
+                    let builds = semantics.alternativeBuilds[b]
+                    guard bdd.and(other.context(g), builds) != BDD.zero,
+                          bdd.and(other.context(b), builds) == BDD.zero else { continue }
+                }
                 var related: [RelatedLocation] = []
                 var taken: [String] = []
                 for j in 0..<i where bdd.and(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero {
@@ -196,6 +202,8 @@ struct ProgramChecker {
         for g in graph.nodes.indices where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind else { continue }
             if flow.builtEnvironments(g) != BDD.zero { continue }
+            // It must hold however the uncertain leaves build (SPEC §5.3).
+            if let other = alternativeFlow, other.builtEnvironments(g) != BDD.zero { continue }
             let (why, related) = unreachableReason(g, code)
             warn(.unreachableScreen, at: g, "`screen \(screenName(code))` is never built: \(why)", related: related)
             unreachableNodes.append(g)
@@ -281,7 +289,7 @@ struct ProgramChecker {
             guard flow.builtEnvironments(g, sigma: 0) == BDD.zero,
                   flow.builtEnvironments(g, sigma: 1) != BDD.zero else { continue }
             // It must hold however the uncertain leaves build (SPEC §5.3).
-            if let other = maximalFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
+            if let other = alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
                 || other.builtEnvironments(g, sigma: 1) == BDD.zero { continue }
             // The sheet: the last non-push screen node on a way to g.
             var related: [RelatedLocation] = []
@@ -324,21 +332,30 @@ struct ProgramChecker {
         for u in unreachableNodes {
             if case .screen(_, let nesting?) = graph.nodes[u].kind { markSubtree(nesting) }
         }
-        // Builders referenced only from inside such places are inside too.
+        // Builders referenced only from inside such places, or from each other, are inside
+        // too: the greatest set of used builders none of whose references is live.
         var references = [[Int]](repeating: [], count: graph.builders.count)
         for g in graph.nodes.indices where used[g] {
             if case .reference(let b?) = graph.nodes[g].kind { references[b].append(g) }
         }
+        var candidate = usedBuilders
         var changed = true
         while changed {
             changed = false
-            for (b, refs) in references.enumerated() where usedBuilders[b] && !refs.isEmpty {
-                guard let body = graph.builders[b].body, !inside[body] else { continue }
-                if refs.allSatisfy({ inside[$0] || shadowed.contains($0) }) {
-                    markSubtree(body)
+            for b in graph.builders.indices where candidate[b] {
+                let live = references[b].contains { r in
+                    if inside[r] || shadowed.contains(r) { return false }
+                    if let owner = lexicalBuilder(r), candidate[owner] { return false }
+                    return true
+                }
+                if live {
+                    candidate[b] = false
                     changed = true
                 }
             }
+        }
+        for b in graph.builders.indices where candidate[b] {
+            if let body = graph.builders[b].body { markSubtree(body) }
         }
         // A shadowed branch is reported as such, not again as an unreachable node.
         for (g, d) in warnings where !inside[g] {
@@ -346,6 +363,17 @@ struct ProgramChecker {
             diagnostics.append(d)
         }
         warnings.removeAll()
+    }
+
+    /// The named builder whose body lexically contains g (through nestings), if any.
+    private func lexicalBuilder(_ g: Int) -> Int? {
+        var top = graph.bodyTop(g)
+        var steps = 0
+        while let owner = semantics.nestingOwner[top], steps < graph.nodes.count {
+            top = graph.bodyTop(owner)
+            steps += 1
+        }
+        return semantics.bodyOwner[top]
     }
 
     // MARK: missing-dependency

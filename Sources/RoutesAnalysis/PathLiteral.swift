@@ -1,0 +1,296 @@
+import RoutesModel
+import RoutesSyntax
+
+/// A path literal (SPEC §6): `Home/Detail(id: "42", count: 3, flag: true)/Settings`.
+///
+/// Screen names are separated by `/`; each may carry named arguments (strings with the
+/// language's escapes, numbers `-?[0-9]+(\.[0-9]+)?`, `true`/`false`). Whitespace may separate
+/// tokens; comments are not allowed. `Detail()` means the same as `Detail`.
+///
+/// Parsing checks only the syntax; ``validate(in:program:)`` checks the names against a
+/// program's declarations.
+public struct PathLiteral: Sendable, Hashable {
+    /// The value of an argument.
+    public enum Value: Sendable, Hashable, CustomStringConvertible {
+        /// The decoded string.
+        case string(String)
+        /// The number as written (`-3`, `1.50`).
+        case number(String)
+        case bool(Bool)
+
+        /// The value as it would be written in a path literal.
+        public var description: String {
+            switch self {
+            case .string(let s): return PathLiteral.quoted(s)
+            case .number(let n): return n
+            case .bool(let b): return b ? "true" : "false"
+            }
+        }
+    }
+
+    /// `label: value`.
+    public struct Argument: Sendable, Hashable {
+        public var label: String
+        public var value: Value
+        /// The label's byte range in the literal.
+        public var labelRange: Range<Int>
+        /// The whole argument (label through value).
+        public var range: Range<Int>
+    }
+
+    /// One element: a screen name and its arguments.
+    public struct Element: Sendable, Hashable {
+        public var screen: String
+        public var arguments: [Argument]
+        /// The screen name's byte range in the literal.
+        public var nameRange: Range<Int>
+        /// The element's range (the name through the closing parenthesis, if any).
+        public var range: Range<Int>
+        /// The element as written (without surrounding whitespace).
+        public var text: String
+    }
+
+    /// The text the literal was parsed from.
+    public var source: String
+    /// At least one element.
+    public var elements: [Element]
+
+    /// Parses a path literal. Throws a ``PathLiteralError`` that names the offending part.
+    public static func parse(_ text: String) throws(PathLiteralError) -> PathLiteral {
+        var parser = PathLiteralParser(text)
+        return try parser.parse()
+    }
+
+    /// Checks every element against the screens visible from `program`'s root file: the
+    /// screen must be declared (as a screen), and the labels must be parameters of it, each
+    /// given at most once, in declared order (any subset is fine). Returns the screen
+    /// declaration of each element.
+    public func validate(in project: Project, program: Program) throws(PathLiteralError) -> [Symbol] {
+        let scope = project.scopes[program.root.file]
+        var symbols: [Symbol] = []
+        for element in elements {
+            guard let symbol = scope[element.screen] else {
+                let screens = scope.compactMap { project.declaration($0.value).kind == .screen ? $0.key : nil }
+                var message = "unknown screen `\(element.screen)`"
+                if let s = Suggestion.closest(to: element.screen, among: screens) {
+                    message += "; did you mean `\(s)`?"
+                } else if screens.isEmpty {
+                    message += " (the program declares no screens)"
+                }
+                throw PathLiteralError(message, element.nameRange)
+            }
+            let declaration = project.declaration(symbol)
+            guard declaration.kind == .screen else {
+                throw PathLiteralError("`\(element.screen)` is \(declaration.kind.withArticle), not a screen", element.nameRange)
+            }
+            let labels = declaration.parameters.map(\.label.text)
+            var seen: [String: Int] = [:]  // label -> declared index
+            var previous: (label: String, index: Int)? = nil
+            for argument in element.arguments {
+                guard let index = labels.firstIndex(of: argument.label) else {
+                    let message = labels.isEmpty
+                        ? "screen `\(element.screen)` has no parameters, so it takes no argument `\(argument.label)`"
+                        : "screen `\(element.screen)` has no parameter `\(argument.label)` (its parameters: \(labels.joined(separator: ", ")))"
+                    throw PathLiteralError(message, argument.labelRange)
+                }
+                if seen[argument.label] != nil {
+                    throw PathLiteralError("argument `\(argument.label)` of `\(element.screen)` is given twice", argument.labelRange)
+                }
+                if let previous, index < previous.index {
+                    throw PathLiteralError(
+                        "argument `\(argument.label)` must come before `\(previous.label)`: arguments follow the declared order (\(labels.joined(separator: ", ")))",
+                        argument.labelRange)
+                }
+                seen[argument.label] = index
+                previous = (argument.label, index)
+            }
+            symbols.append(symbol)
+        }
+        return symbols
+    }
+
+    /// A string as a quoted literal, with the language's escapes.
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// A malformed or invalid path literal: a message and the offending part.
+public struct PathLiteralError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    /// Byte range (UTF-8) in the literal; empty where something is missing.
+    public var range: Range<Int>
+
+    public init(_ message: String, _ range: Range<Int>) {
+        self.message = message
+        self.range = range
+    }
+
+    public var description: String { message }
+
+    /// The message, then the literal and a caret line under the offending part:
+    ///
+    ///     unknown screen `Setings`; did you mean `Settings`?
+    ///       Home/Setings
+    ///            ^~~~~~~
+    public func rendered(literal: String, indent: String = "  ") -> String {
+        let source = SourceText(literal)
+        // A literal spread over lines: show the line of the offending part.
+        let line = source.line(containing: range.lowerBound)
+        let lineRange = source.lineRange(line)
+        let start = max(lineRange.lowerBound, min(range.lowerBound, lineRange.upperBound))
+        let end = max(start, min(range.upperBound, lineRange.upperBound))
+        var pad = ""
+        for ch in source.text(lineRange.lowerBound..<start).unicodeScalars { pad += ch == "\t" ? "\t" : " " }
+        let width = source.columnWidth(from: start, to: end, encoding: .scalars)
+        let underline = "^" + String(repeating: "~", count: max(0, width - 1))
+        return message + "\n" + indent + source.text(lineRange) + "\n" + indent + pad + underline
+    }
+}
+
+/// A small recursive-descent parser over the language's tokens.
+struct PathLiteralParser {
+    let source: SourceText
+    let text: String
+    var tokens: [Token] = []
+    var lexicalError: PathLiteralError?
+    var position = 0
+
+    init(_ text: String) {
+        self.text = text
+        source = SourceText(text)
+        let (all, diagnostics) = Lexer.tokenize(source)
+        if let first = diagnostics.min(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            lexicalError = PathLiteralError(first.message, first.range)
+        }
+        for t in all {
+            switch t.kind {
+            case .whitespace, .byteOrderMark:
+                continue
+            case .lineComment, .docComment:
+                if lexicalError == nil || lexicalError!.range.lowerBound > t.start {
+                    lexicalError = PathLiteralError(
+                        "`//` starts a comment, and a path cannot contain comments (is a screen name missing between two `/`?)",
+                        t.start..<(t.start + 2))
+                }
+            default:
+                tokens.append(t)
+            }
+        }
+    }
+
+    var current: Token { tokens[position] }
+
+    func describe(_ t: Token) -> String {
+        switch t.kind {
+        case .eof: return "the end of the path"
+        case .identifier, .number, .string: return "`\(source.text(t.range))`"
+        default: return t.kind.display
+        }
+    }
+
+    mutating func expect(_ kind: TokenKind, _ what: String, after: String) throws(PathLiteralError) -> Token {
+        let t = current
+        guard t.kind == kind else {
+            throw PathLiteralError("expected \(what) after \(after), found \(describe(t))", current.kind == .eof ? t.start..<t.start : t.range)
+        }
+        position += 1
+        return t
+    }
+
+    mutating func parse() throws(PathLiteralError) -> PathLiteral {
+        if let lexicalError { throw lexicalError }
+        if current.kind == .eof {
+            throw PathLiteralError("the path is empty: write screen names separated by `/`, e.g. `Home/Detail(id: \"42\")`", 0..<0)
+        }
+        var elements: [PathLiteral.Element] = []
+        while true {
+            elements.append(try element(after: elements.isEmpty ? nil : "`/`"))
+            let t = current
+            if t.kind == .eof { break }
+            guard t.kind == .slash else {
+                let hint = t.kind == .lParen ? " (arguments go right after the screen name)" : ""
+                throw PathLiteralError("expected `/` or the end of the path after `\(elements.last!.text)`, found \(describe(t))\(hint)", t.range)
+            }
+            position += 1
+        }
+        return PathLiteral(source: text, elements: elements)
+    }
+
+    mutating func element(after: String?) throws(PathLiteralError) -> PathLiteral.Element {
+        let t = current
+        guard t.kind == .identifier else {
+            let place = after.map { " after \($0)" } ?? ""
+            var message = "expected a screen name\(place), found \(describe(t))"
+            if t.kind.isKeyword { message = "`\(source.text(t.range))` is a keyword, not a screen name" }
+            throw PathLiteralError(message, t.kind == .eof ? t.start..<t.start : t.range)
+        }
+        position += 1
+        let name = source.text(t.range)
+        var arguments: [PathLiteral.Argument] = []
+        var end = t.end
+        if current.kind == .lParen {
+            position += 1
+            if current.kind != .rParen {
+                while true {
+                    arguments.append(try argument(of: name))
+                    if current.kind == .comma {
+                        position += 1
+                        if current.kind == .rParen {
+                            throw PathLiteralError("unexpected `,` before `)`: no trailing comma", tokens[position - 1].range)
+                        }
+                        continue
+                    }
+                    break
+                }
+            }
+            let close = try expect(.rParen, "`,` or `)`", after: arguments.isEmpty ? "`(`" : "the argument `\(arguments.last!.label)`")
+            end = close.end
+        }
+        return PathLiteral.Element(screen: name, arguments: arguments, nameRange: t.range, range: t.start..<end,
+                                   text: source.text(t.start..<end))
+    }
+
+    mutating func argument(of screen: String) throws(PathLiteralError) -> PathLiteral.Argument {
+        let l = current
+        guard l.kind.isLabel else {
+            throw PathLiteralError("expected an argument label (`label: value`) in `\(screen)(...)`, found \(describe(l))",
+                                   l.kind == .eof ? l.start..<l.start : l.range)
+        }
+        position += 1
+        let label = source.text(l.range)
+        _ = try expect(.colon, "`:`", after: "the label `\(label)`")
+        let v = current
+        let value: PathLiteral.Value
+        switch v.kind {
+        case .string:
+            value = .string(Lexer.stringValue(source.text(v.range)[...].utf8))
+        case .number:
+            value = .number(source.text(v.range))
+        case .kwTrue:
+            value = .bool(true)
+        case .kwFalse:
+            value = .bool(false)
+        default:
+            throw PathLiteralError("expected a value (a string, a number, `true` or `false`) after `\(label):`, found \(describe(v))",
+                                   v.kind == .eof ? v.start..<v.start : v.range)
+        }
+        position += 1
+        return PathLiteral.Argument(label: label, value: value, labelRange: l.range, range: l.start..<v.end)
+    }
+}

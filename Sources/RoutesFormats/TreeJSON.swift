@@ -1,0 +1,98 @@
+import RoutesAnalysis
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+/// The JSON shapes of SPEC §6, shared by `routes tree --format json` and the language
+/// server's `routes/preview`.
+///
+/// Paths are written by a caller-supplied function (the CLI shows paths as given, the
+/// language server may prefer URIs); by default, each file's display path.
+public enum TreeJSON {
+    public typealias PathWriter = @Sendable (SourceFile) -> String
+
+    public static let displayPath: PathWriter = { $0.displayPath }
+
+    /// `{"start": {"line", "character"}, "end": {...}}`: 0-based lines, UTF-16 columns (LSP).
+    public static func range(_ range: Range<Int>, in text: SourceText) -> JSONValue {
+        let s = text.position(of: range.lowerBound, encoding: .utf16)
+        let e = text.position(of: range.upperBound, encoding: .utf16)
+        return [
+            "start": ["line": .int(Int64(s.line)), "character": .int(Int64(s.column))],
+            "end": ["line": .int(Int64(e.line)), "character": .int(Int64(e.column))],
+        ]
+    }
+
+    /// `{"path", "range"}` of a byte range in a file.
+    public static func location(file: FileID, range r: Range<Int>, project: Project,
+                                path: PathWriter = displayPath) -> JSONValue {
+        let f = project.files[file]
+        return ["path": .string(path(f)), "range": range(r, in: f.text)]
+    }
+
+    /// The location of a builder node: its head (`screen Home`, `anyOf`).
+    public static func location(_ node: NodeRef, project: Project, path: PathWriter = displayPath) -> JSONValue {
+        location(file: node.file, range: project.files[node.file].model.nodes[node.node].head, project: project, path: path)
+    }
+
+    /// `"push"`, `"sheet"` or `"sheetNoPush"`.
+    public static func presentation(_ p: Presentation) -> JSONValue { .string(p.rawValue) }
+
+    /// One tree node (and its subtree):
+    /// `{"kind", "name"?, "label"?, "presentation"? (screens), "uses" (screens), "location",
+    /// "children", "truncated"? (descendants cut by the limits)}`. Keys that do not apply
+    /// are left out.
+    public static func tree(_ tree: RoutingTree, project: Project, path: PathWriter = displayPath) -> JSONValue {
+        guard !tree.nodes.isEmpty else { return .null }
+        // Children come after their parent in pre-order: build from the end, no recursion.
+        var built = [JSONValue?](repeating: nil, count: tree.nodes.count)
+        for i in tree.nodes.indices.reversed() {
+            let n = tree.nodes[i]
+            var o: JSONObject = ["kind": .string(n.kind.rawValue)]
+            if let name = n.name { o["name"] = .string(name) }
+            if let label = n.label { o["label"] = .string(label) }
+            if n.kind == .screen {
+                if let p = n.presentation { o["presentation"] = presentation(p) }
+                o["uses"] = .array(n.uses.map { .string($0) })
+            }
+            o["location"] = location(file: n.file, range: n.range, project: project, path: path)
+            var children: [JSONValue] = []
+            children.reserveCapacity(n.children.count)
+            for c in n.children {
+                children.append(built[c]!)
+                built[c] = nil
+            }
+            o["children"] = .array(children)
+            if n.omitted > 0 { o["truncated"] = .int(Int64(n.omitted)) }
+            built[i] = .object(o)
+        }
+        return built[0]!
+    }
+
+    /// `{"flags": {name: bool}, "optionals": {name: bool}}` (optionals: `true` = present).
+    public static func environment(_ env: ProgramEnvironment) -> JSONValue {
+        [
+            "flags": .object(JSONObject(env.flags.map { ($0.name, .bool($0.value)) })),
+            "optionals": .object(JSONObject(env.optionals.map { ($0.name, .bool($0.value)) })),
+        ]
+    }
+
+    /// `{"environment": {...}, "elements": [{"screen", "built", "node", "presentation",
+    /// "reason"?, "builtAs"?}]}`: `node` and `presentation` are null when not built, `reason`
+    /// only when not built, `builtAs` only when a `wildcard` replaced the element by another
+    /// screen.
+    public static func resolution(_ r: PathResolution, project: Project, path: PathWriter = displayPath) -> JSONValue {
+        let elements: [JSONValue] = r.elements.map { e in
+            var o: JSONObject = [
+                "screen": .string(e.screen),
+                "built": .bool(e.built),
+                "node": e.node.map { location($0, project: project, path: path) } ?? .null,
+                "presentation": e.presentation.map(presentation) ?? .null,
+            ]
+            if let reason = e.reason { o["reason"] = .string(reason) }
+            if let builtAs = e.builtAs { o["builtAs"] = .string(builtAs) }
+            return .object(o)
+        }
+        return ["environment": environment(r.environment), "elements": .array(elements)]
+    }
+}

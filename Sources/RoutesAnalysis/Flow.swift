@@ -104,7 +104,7 @@ struct Flow {
     /// When set, only these nodes are visited.
     var region: Region? = nil
     /// How uncertain leaves build (see `Semantics.Reading`).
-    var reading: Semantics.Reading = .nothing
+    var reading: Semantics.Reading = .primary
     private let storage: FlowStorage
     private var queue: [Int] = []
     private var head = 0

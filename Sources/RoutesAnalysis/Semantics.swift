@@ -18,11 +18,11 @@ final class Semantics {
     private(set) var conditionVariable: [BDD.Ref] = []
     /// Every element code of the project.
     private(set) var allElements: BDD.Ref = BDD.zero
-    /// Per node: the (element, environment) pairs for which it builds something, reading
-    /// uncertain leaves as building nothing.
+    /// Per node: the (element, environment) pairs for which it builds something (or, for
+    /// a cycle, never returns), in the primary reading.
     private(set) var builds: [BDD.Ref] = []
-    /// The same, reading uncertain leaves as building everything.
-    private(set) var maximalBuilds: [BDD.Ref] = []
+    /// The same in the alternative reading.
+    private(set) var alternativeBuilds: [BDD.Ref] = []
     /// Whether any node is an uncertain leaf (then the two readings may differ).
     private(set) var hasUncertainty = false
     /// The references that take part in a builder cycle.
@@ -60,16 +60,16 @@ final class Semantics {
         }
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
-        (builds, builderBuilds) = computeBuilds(.nothing)
+        (builds, builderBuilds) = computeBuilds(.primary)
         findCycles()
         for c in cycles { cyclicReferences.formUnion(c) }
         computeUncertainty()
         if !cycles.isEmpty {
-            (builds, builderBuilds) = computeBuilds(.nothing)
+            (builds, builderBuilds) = computeBuilds(.primary)
             branchContextCache.removeAll()
         }
         hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
-        maximalBuilds = hasUncertainty ? computeBuilds(.everything).nodes : builds
+        alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
     }
 
     /// The bits of an element code, for cofactors.
@@ -95,12 +95,15 @@ final class Semantics {
         return out
     }
 
-    /// How an uncertain leaf (a cyclic or unresolved reference, a syntax hole) builds: the
-    /// analysis reads it as building nothing (SPEC §5.3) and reports a warning only when it
-    /// also holds if the leaf built everything.
+    /// How uncertain leaves build. `primary` is the semantics: a reference on a builder
+    /// cycle never returns (it diverges: the element is not built and no later `anyOf`
+    /// branch is tried, so for masking it "builds" everything), and an unresolved builder
+    /// or a syntax hole builds nothing (SPEC §5.3). `alternative` reads each the other way.
+    /// Errors follow `primary`; a warning is reported only if it holds under both, so that
+    /// no warning depends on how a cycle or an unresolved name is read.
     enum Reading {
-        case nothing
-        case everything
+        case primary
+        case alternative
     }
 
     private func isUncertainLeaf(_ g: Int) -> Bool {
@@ -116,7 +119,8 @@ final class Semantics {
         if let m = memo[g] { return m }
         let r: BDD.Ref
         if isUncertainLeaf(g) {
-            r = reading == .nothing ? BDD.zero : allElements
+            let cyclic = cyclicReferences.contains(g)
+            r = (reading == .primary) == cyclic ? allElements : BDD.zero
             memo[g] = r
             return r
         }
@@ -195,11 +199,11 @@ final class Semantics {
     /// context that no earlier branch builds. Built incrementally, ctx(i+1) = ctx(i) ∧
     /// ¬builds(Bi), and stopped once nothing is left; the last result per node is kept,
     /// since the flows of one program mostly bring the same context again.
-    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .nothing) -> [BDD.Ref] {
-        let cacheKey = reading == .nothing ? g : -1 - g
+    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> [BDD.Ref] {
+        let cacheKey = reading == .primary ? g : -1 - g
         if let (c, result) = branchContextCache[cacheKey], c == context { return result }
         guard case .anyOf(let bs) = graph.nodes[g].kind else { return [] }
-        let values = reading == .nothing ? builds : maximalBuilds
+        let values = reading == .primary ? builds : alternativeBuilds
         var out: [BDD.Ref] = []
         out.reserveCapacity(bs.count)
         var running = context

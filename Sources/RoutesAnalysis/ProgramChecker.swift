@@ -160,6 +160,13 @@ struct ProgramChecker {
                 // in both readings of cycles and unresolved names (SPEC §5.3).
                 let would = bdd.and(context, semantics.builds[b])
                 guard would != BDD.zero, bdd.and(flow.context(b), semantics.builds[b]) == BDD.zero else { continue }
+                // An earlier branch must build first, not diverge first (a cycle builds
+                // nothing; the branch is then unreachable, not shadowed).
+                if !semantics.cycles.isEmpty, (0..<i).contains(where: { k in
+                    let e = branches[k]
+                    let diverges = bdd.andNot(semantics.builds[e], semantics.realBuilds[e])
+                    return diverges != BDD.zero && bdd.and(bdd.and(would, flow.context(e)), diverges) != BDD.zero
+                }) { continue }
                 if let other = alternativeFlow {
                     let builds = semantics.alternativeBuilds[b]
                     guard bdd.and(other.context(g), builds) != BDD.zero,

@@ -23,6 +23,8 @@ final class Semantics {
     private(set) var builds: [BDD.Ref] = []
     /// The same in the alternative reading.
     private(set) var alternativeBuilds: [BDD.Ref] = []
+    /// The pairs for which a node really yields a screen node (cycles yield none).
+    private(set) var realBuilds: [BDD.Ref] = []
     /// Whether any node is an uncertain leaf (then the two readings may differ).
     private(set) var hasUncertainty = false
     /// The references that take part in a builder cycle.
@@ -70,6 +72,7 @@ final class Semantics {
         }
         hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
+        realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
     }
 
     /// The bits of an element code, for cofactors.
@@ -101,9 +104,12 @@ final class Semantics {
     /// or a syntax hole builds nothing (SPEC §5.3). `alternative` reads each the other way.
     /// Errors follow `primary`; a warning is reported only if it holds under both, so that
     /// no warning depends on how a cycle or an unresolved name is read.
+    /// `real` reads every uncertain leaf as building nothing: what really yields a node
+    /// (a diverging cycle yields none), used to tell building first from diverging first.
     enum Reading {
         case primary
         case alternative
+        case real
     }
 
     private func isUncertainLeaf(_ g: Int) -> Bool {
@@ -120,7 +126,7 @@ final class Semantics {
         let r: BDD.Ref
         if isUncertainLeaf(g) {
             let cyclic = cyclicReferences.contains(g)
-            r = (reading == .primary) == cyclic ? allElements : BDD.zero
+            r = reading != .real && (reading == .primary) == cyclic ? allElements : BDD.zero
             memo[g] = r
             return r
         }
@@ -128,7 +134,20 @@ final class Semantics {
         case .screen(let code, _):
             r = code.map { elementIs[$0] } ?? BDD.zero
         case .anyOf(let bs):
-            r = bs.reduce(BDD.zero) { bdd.or($0, evaluate($1, memo: &memo, reading: reading, values: values)) }
+            if reading == .real {
+                // What really yields a node: branch i is tried only where no earlier branch
+                // built or diverged (the primary builds), and yields what it really yields.
+                var result = BDD.zero
+                var running = BDD.one
+                for b in bs {
+                    if running == BDD.zero { break }
+                    result = bdd.or(result, bdd.and(running, evaluate(b, memo: &memo, reading: reading, values: values)))
+                    running = bdd.andNot(running, builds[b])
+                }
+                r = result
+            } else {
+                r = bs.reduce(BDD.zero) { bdd.or($0, evaluate($1, memo: &memo, reading: reading, values: values)) }
+            }
         case .condition(let c, let t, let e):
             let v = conditionVariable[c]
             let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
@@ -200,10 +219,20 @@ final class Semantics {
     /// ¬builds(Bi), and stopped once nothing is left; the last result per node is kept,
     /// since the flows of one program mostly bring the same context again.
     func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> [BDD.Ref] {
-        let cacheKey = reading == .primary ? g : -1 - g
+        let cacheKey: Int
+        switch reading {
+        case .primary: cacheKey = g
+        case .alternative: cacheKey = -1 - g
+        case .real: cacheKey = Int.min / 2 + g
+        }
         if let (c, result) = branchContextCache[cacheKey], c == context { return result }
         guard case .anyOf(let bs) = graph.nodes[g].kind else { return [] }
-        let values = reading == .primary ? builds : alternativeBuilds
+        let values: [BDD.Ref]
+        switch reading {
+        case .primary: values = builds
+        case .alternative: values = alternativeBuilds
+        case .real: values = realBuilds
+        }
         var out: [BDD.Ref] = []
         out.reserveCapacity(bs.count)
         var running = context

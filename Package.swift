@@ -25,12 +25,16 @@ let package = Package(
         .target(name: "RoutesModel", dependencies: ["RoutesSyntax"]),
         // Build semantics, path resolution, the analyses of SPEC §5, the routing-tree preview.
         .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"]),
+        // Editor features as plain Swift values over a project and byte offsets.
+        .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
+        // The language server: framing, JSON-RPC, lifecycle, documents, dispatch.
+        .target(name: "RoutesLSP", dependencies: ["RoutesIDE", "RoutesFormats", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"]),
         // JSON encodings shared by the CLI and the language server (diagnostics, trees).
         .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"]),
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,6 +42,8 @@ let package = Package(
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax"]),
         .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax"]),
         .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
+        .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
+        .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON"]),
     ],
     swiftLanguageModes: [.v6]

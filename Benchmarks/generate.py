@@ -78,14 +78,41 @@ builder {f} {{
 """
 
 
+ROOT = """
+root {{
+  conditional isLoggedIn {{
+    wildcard Home {{
+      screen Home uses appStore {{
+        anyOf {{
+{branches}
+        }}
+      }}
+    }}
+  }} else {{
+    wildcard Login {{ screen Login }}
+  }}
+}}
+"""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lines", type=int, required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--per-file", type=int, default=20, help="features per file")
+    ap.add_argument("--single-file", action="store_true", help="one file: shared declarations, features and root")
     args = ap.parse_args()
     per_feature = feature(0, 0, 2).count("\n")
     n = max(2, args.lines // per_feature)
+    if args.single_file:
+        with open(args.out, "w") as out:
+            out.write(SHARED)
+            for k in range(n):
+                out.write(feature(k, 0, n))
+            branches = "\n".join(f"          f{k}" for k in range(n))
+            out.write(ROOT.format(branches=branches))
+        print(f"{args.out}: {n} features, 1 file")
+        return
     os.makedirs(args.out, exist_ok=True)
     for name in os.listdir(args.out):
         if name.endswith(".routes"):
@@ -104,23 +131,7 @@ def main():
     branches = "\n".join(f"          f{k}" for k in range(n))
     imports = "\n".join(f'import "{name}"' for name in files)
     with open(os.path.join(args.out, "App.routes"), "w") as out:
-        out.write(f"""{imports}
-import "Shared.routes"
-
-root {{
-  conditional isLoggedIn {{
-    wildcard Home {{
-      screen Home uses appStore {{
-        anyOf {{
-{branches}
-        }}
-      }}
-    }}
-  }} else {{
-    wildcard Login {{ screen Login }}
-  }}
-}}
-""")
+        out.write(imports + '\nimport "Shared.routes"\n' + ROOT.format(branches=branches))
     total = 0
     size = 0
     for name in os.listdir(args.out):

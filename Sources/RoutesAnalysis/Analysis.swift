@@ -6,15 +6,7 @@ import RoutesSyntax
 /// its diagnostics over them).
 public enum Analysis {
     public static func check(_ project: Project) -> [Diagnostic] {
-        var all = Set(project.diagnostics)
-        let semantics = Semantics(graph: BuilderGraph(project: project))
-        all.formUnion(builderCycles(semantics))
-        for program in project.programs {
-            var checker = ProgramChecker(semantics: semantics, program: program)
-            checker.run()
-            all.formUnion(checker.diagnostics)
-        }
-        return all.sorted(by: order)
+        AnalysisSession(project: project).diagnostics
     }
 
     /// `builder-cycle`: one diagnostic per cycle, at its first reference in source order,

@@ -15,12 +15,12 @@ struct ProgramChecker {
 
     /// Nodes of `root` and of used builders (reachable through references and nestings,
     /// ignoring conditions: SPEC §5.1).
-    private var used: [Bool]
+    private(set) var used: [Bool]
     private var usedBuilders: [Bool]
-    private var rootBody: Int?
+    private(set) var rootBody: Int?
     /// The elements of this program: the screens declared in its files.
-    private var domain: BDD.Ref = BDD.zero
-    private var flow: Flow
+    private(set) var domain: BDD.Ref = BDD.zero
+    private(set) var flow: Flow
     /// The same flow in the alternative reading of uncertain leaves, when there are any.
     private var alternativeFlow: Flow? = nil
 
@@ -29,6 +29,8 @@ struct ProgramChecker {
     private var shadowedBranches: [Int] = []
     private var mismatchedWildcards: [Int] = []
     private var unreachableNodes: [Int] = []
+    /// `wayPredecessors()`, kept for queries.
+    private var predecessorCache: [[Int]]? = nil
     /// What `root` and the used builders mention (see `mentionedSymbols`).
     private var mentioned = Set<Symbol>()
 
@@ -385,7 +387,7 @@ struct ProgramChecker {
 
     // MARK: missing-dependency
 
-    private enum ScopeItem: Hashable {
+    enum ScopeItem: Hashable {
         /// A `from P` provider: in scope after an element built by a `screen P` node.
         case provider(Int)
         /// An optional: in scope inside the then-branch of `if let o`.
@@ -498,6 +500,53 @@ struct ProgramChecker {
                 message: "`\(u.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))",
                 related: related))
         }
+    }
+
+    /// A way from `root` on which `item` is not in scope when node g is built (a screen
+    /// node) or evaluated (an `if let`), or nil when there is none (SPEC §5.2).
+    /// `region` must hold the nodes that lead to g (see `fillRegion(_:leadingTo:)`).
+    func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region) -> [Int]? {
+        guard let root = rootBody, used[g] else { return nil }
+        var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
+        flow.region = region
+        let graph = self.graph
+        switch item {
+        case .provider(let p):
+            flow.onBuilt = { n, sigma, _ in
+                if case .screen(let c?, _) = graph.nodes[n].kind, c == p { return nil }
+                return sigma
+            }
+        case .optional(let c):
+            flow.entersThen = { n in
+                if case .condition(let v, _, _) = graph.nodes[n].kind, v == c,
+                   case .ifLet = graph.model(n).kind { return false }
+                return true
+            }
+        }
+        flow.add(root, domain, from: nil)
+        flow.run()
+        let reached: Bool
+        if case .screen = graph.nodes[g].kind {
+            reached = flow.builtEnvironments(g) != BDD.zero
+        } else {
+            reached = flow.context(g) != BDD.zero
+        }
+        return reached ? flow.way(to: g) : nil
+    }
+
+    /// Fills `region` with the nodes from which a way leads to g.
+    mutating func fillRegion(_ region: Region, leadingTo g: Int) {
+        if predecessorCache == nil { predecessorCache = wayPredecessors() }
+        fillBackwardRegion(region, from: [g], predecessorCache!)
+    }
+
+    /// The scope items a dependency or optional needs, or nil when it is always in scope.
+    func scopeItems(_ s: Symbol) -> [ScopeItem]? {
+        let d = project.declaration(s)
+        var items: [ScopeItem] = []
+        if d.kind == .optional, let c = graph.conditionIndex[.symbol(s)] { items.append(.optional(c)) }
+        if d.kind == .dependency || d.kind == .optional, let p = provider(d, file: s.file) { items.append(.provider(p)) }
+        return items.isEmpty ? nil : items
     }
 
     private func provider(_ d: Declaration, file: FileID) -> Int? {

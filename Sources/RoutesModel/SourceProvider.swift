@@ -107,3 +107,33 @@ public enum PathUtil {
         return path == root || path.hasPrefix(root + "/")
     }
 }
+
+/// Finding source files on disk.
+public enum SourceFiles {
+    /// Relative paths of the `*.routes` files under a directory, sorted. Hidden directories
+    /// are skipped and symbolic links to directories are not followed (no loops).
+    public static func routesFiles(under dir: String) -> [String] {
+        var result: [String] = []
+        var stack = [""]
+        let fm = FileManager.default
+        while let rel = stack.popLast() {
+            let full = rel.isEmpty ? dir : dir + "/" + rel
+            guard let names = try? fm.contentsOfDirectory(atPath: full) else { continue }
+            for name in names {
+                if name.hasPrefix(".") { continue }
+                let childRel = rel.isEmpty ? name : rel + "/" + name
+                let childFull = full + "/" + name
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: childFull, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    let attrs = try? fm.attributesOfItem(atPath: childFull)
+                    if attrs?[.type] as? FileAttributeType == .typeSymbolicLink { continue }
+                    stack.append(childRel)
+                } else if name.hasSuffix(".routes") {
+                    result.append(childRel)
+                }
+            }
+        }
+        return result.sorted()
+    }
+}

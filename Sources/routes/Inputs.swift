@@ -60,31 +60,7 @@ struct Inputs {
         PathUtil.normalize(given)
     }
 
-    /// Relative paths of the `*.routes` files under a directory, sorted.
-    static func routesFiles(under dir: String) -> [String] {
-        var result: [String] = []
-        var stack = [""]
-        let fm = FileManager.default
-        while let rel = stack.popLast() {
-            let full = rel.isEmpty ? dir : dir + "/" + rel
-            guard let names = try? fm.contentsOfDirectory(atPath: full) else { continue }
-            for name in names {
-                if name.hasPrefix(".") { continue }
-                let childRel = rel.isEmpty ? name : rel + "/" + name
-                let childFull = full + "/" + name
-                var isDir: ObjCBool = false
-                guard fm.fileExists(atPath: childFull, isDirectory: &isDir) else { continue }
-                if isDir.boolValue {
-                    let attrs = try? fm.attributesOfItem(atPath: childFull)
-                    if attrs?[.type] as? FileAttributeType == .typeSymbolicLink { continue }
-                    stack.append(childRel)
-                } else if name.hasSuffix(".routes") {
-                    result.append(childRel)
-                }
-            }
-        }
-        return result.sorted()
-    }
+    static func routesFiles(under dir: String) -> [String] { SourceFiles.routesFiles(under: dir) }
 }
 
 func isDirectory(_ path: String) -> Bool {

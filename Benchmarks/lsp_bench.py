@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Measures `routes lsp` over pipes, as an editor uses it, on generated single-file
+documents of 1k and 10k lines: initialize round trip, didOpen → publishDiagnostics,
+didChange → publishDiagnostics (median of 20 one-character edits), completion after
+`uses ` (median of 20), and the server's peak RSS. Prints a Markdown table.
+
+    python3 Benchmarks/lsp_bench.py [--binary .build/release/routes]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+class Client:
+    def __init__(self, binary, cwd):
+        self.p = subprocess.Popen([binary, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, cwd=cwd)
+        self.next_id = 0
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def read(self):
+        headers = {}
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("server closed its output")
+            line = line.strip()
+            if not line:
+                break
+            k, v = line.split(b":", 1)
+            headers[k.strip().lower()] = v.strip()
+        return json.loads(self.p.stdout.read(int(headers[b"content-length"])))
+
+    def request(self, method, params):
+        self.next_id += 1
+        rid = self.next_id
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            m = self.read()
+            if m.get("id") == rid and "method" not in m:
+                return m
+            if "method" in m and "id" in m:  # a request from the server: answer it
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def wait_diagnostics(self, uri, version=None):
+        while True:
+            m = self.read()
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
+                if version is None or m["params"].get("version") == version:
+                    return m
+            elif "method" in m and "id" in m:
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+
+    def peak_rss_kb(self):
+        with open(f"/proc/{self.p.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        return 0
+
+    def close(self):
+        self.request("shutdown", None)
+        self.notify("exit", None)
+        self.p.wait(timeout=10)
+
+
+def measure(binary, lines, directory):
+    path = os.path.join(directory, f"App{lines}.routes")
+    subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--lines", str(lines), "--single-file",
+                    "--out", path], check=True, stdout=subprocess.DEVNULL)
+    text = open(path).read()
+    uri = "file://" + path
+    c = Client(binary, directory)
+    t = time.perf_counter()
+    c.request("initialize", {"processId": None, "rootUri": "file://" + directory, "capabilities": {}})
+    init_ms = (time.perf_counter() - t) * 1000
+    c.notify("initialized", {})
+    t = time.perf_counter()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "routes", "version": 1, "text": text}})
+    c.wait_diagnostics(uri, 1)
+    open_ms = (time.perf_counter() - t) * 1000
+    # One-character edits in a comment line at the end, each answered by diagnostics.
+    doc_lines = text.split("\n")
+    line = len(doc_lines) - 1
+    changes = []
+    version = 1
+    for i in range(20):
+        version += 1
+        t = time.perf_counter()
+        c.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"range": {"start": {"line": line, "character": i}, "end": {"line": line, "character": i}},
+                                "text": "/" if i < 2 else "x"}]})
+        c.wait_diagnostics(uri, version)
+        changes.append((time.perf_counter() - t) * 1000)
+    # Completion after `uses ` on a screen node of the first feature.
+    target = next(i for i, l in enumerate(doc_lines) if "uses appStore, analytics" in l)
+    col = doc_lines[target].index("uses ") + len("uses ")
+    completions = []
+    for _ in range(20):
+        t = time.perf_counter()
+        r = c.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": target, "character": col}})
+        completions.append((time.perf_counter() - t) * 1000)
+        assert "result" in r, r
+    rss = c.peak_rss_kb()
+    c.close()
+    return {"lines": text.count("\n"), "initialize": init_ms, "open": open_ms,
+            "change": statistics.median(changes), "completion": statistics.median(completions), "rss": rss / 1024}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "routes"))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        rows = [measure(args.binary, n, os.path.realpath(d)) for n in (1000, 10000)]
+    print(f"`routes lsp` over pipes, release build, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores\n")
+    print("| document | initialize | didOpen → diagnostics | didChange → diagnostics (median of 20) | completion (median of 20) | peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['lines']} lines | {r['initialize']:.1f} ms | {r['open']:.1f} ms | {r['change']:.1f} ms | "
+              f"{r['completion']:.1f} ms | {r['rss']:.0f} MB |")
+
+
+if __name__ == "__main__":
+    main()

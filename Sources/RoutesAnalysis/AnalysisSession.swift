@@ -1,0 +1,217 @@
+import RoutesModel
+import RoutesSyntax
+
+/// One analysis of a project, kept for questions editors ask: its diagnostics, which
+/// dependencies are in scope at a node, an example path that builds a screen. Not
+/// thread-safe; one per snapshot of the project.
+public final class AnalysisSession {
+    public let project: Project
+    let semantics: Semantics
+    private var checkers: [ProgramChecker] = []
+    /// Every diagnostic of the project, sorted (see `Analysis.order`).
+    public let diagnostics: [Diagnostic]
+    private lazy var queryStorage = FlowStorage(size: semantics.graph.nodes.count)
+    private lazy var queryRegion = Region(size: semantics.graph.nodes.count)
+    /// The (checker, node) `queryRegion` holds the region of.
+    private var regionFor: (Int, Int)? = nil
+
+    public init(project: Project) {
+        self.project = project
+        semantics = Semantics(graph: BuilderGraph(project: project))
+        var all = Set(project.diagnostics)
+        all.formUnion(Analysis.builderCycles(semantics))
+        for program in project.programs {
+            var checker = ProgramChecker(semantics: semantics, program: program)
+            checker.run()
+            all.formUnion(checker.diagnostics)
+            checkers.append(checker)
+        }
+        diagnostics = all.sorted(by: Analysis.order)
+    }
+
+    /// Whether a dependency or optional is in scope at a node (SPEC §5.2).
+    public enum ScopeStatus: Sendable, Hashable {
+        /// In scope on every way the node is built (or it needs no scope).
+        case inScope
+        /// Some way builds the node without it; the text says why.
+        case notInScope(String)
+        /// The node is in no program's used builders: no way is known.
+        case unknown
+    }
+
+    /// For a `screen` node (or an `if let`) of a file: each dependency and optional visible in
+    /// the file, and whether it is in scope there on every way, over the programs that use it.
+    public func scope(atNode node: NodeID, file: FileID) -> [(symbol: Symbol, status: ScopeStatus)] {
+        let graph = semantics.graph
+        let g = graph.global(file, node)
+        let programs = checkers.indices.filter { checkers[$0].used[g] }
+        var out: [(Symbol, ScopeStatus)] = []
+        for (_, s) in project.scopes[file].sorted(by: { $0.key < $1.key }) {
+            let d = project.declaration(s)
+            guard d.kind == .dependency || d.kind == .optional else { continue }
+            if programs.isEmpty {
+                out.append((s, .unknown))
+                continue
+            }
+            var status = ScopeStatus.inScope
+            for c in programs {
+                if regionFor.map({ $0 != (c, g) }) ?? true {
+                    checkers[c].fillRegion(queryRegion, leadingTo: g)
+                    regionFor = (c, g)
+                }
+                guard let items = checkers[c].scopeItems(s) else { continue }
+                for item in items where checkers[c].wayWithout(item, at: g, storage: queryStorage, region: queryRegion) != nil {
+                    switch item {
+                    case .provider(let p):
+                        status = .notInScope("provided by `\(graph.screenDeclaration(p).name.text)`, and some way reaches this node before any \(graph.screenDeclaration(p).name.text)")
+                    case .optional:
+                        status = .notInScope("optional: in scope only inside `if let \(d.name.text)`")
+                    }
+                    break
+                }
+                if case .notInScope = status { break }
+            }
+            out.append((s, status))
+        }
+        return out
+    }
+
+    /// An example of how a screen can be shown.
+    public enum ScreenExample: Sendable, Hashable {
+        /// A path literal and the environment values that matter (flags: true/false;
+        /// optionals: true = present).
+        case reached(path: [String], flags: [(String, Bool)], optionals: [(String, Bool)])
+        /// Why no path builds it.
+        case unreachable(String)
+
+        public static func == (a: ScreenExample, b: ScreenExample) -> Bool {
+            switch (a, b) {
+            case let (.reached(p1, f1, o1), .reached(p2, f2, o2)):
+                return p1 == p2 && f1.map(\.0) == f2.map(\.0) && f1.map(\.1) == f2.map(\.1)
+                    && o1.map(\.0) == o2.map(\.0) && o1.map(\.1) == o2.map(\.1)
+            case let (.unreachable(x), .unreachable(y)):
+                return x == y
+            default:
+                return false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .reached(let p, _, _): hasher.combine(p)
+            case .unreachable(let r): hasher.combine(r)
+            }
+        }
+    }
+
+    /// An example path and environment that build a `screen` node, or why none does.
+    public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {
+        let graph = semantics.graph
+        let g = graph.global(file, node)
+        guard case .screen(let code?, _) = graph.nodes[g].kind else {
+            return .unreachable("the screen name does not resolve")
+        }
+        var sawUsed = false
+        for c in checkers.indices where checkers[c].used[g] {
+            sawUsed = true
+            let envs = checkers[c].flow.builtEnvironments(g)
+            if envs == BDD.zero { continue }
+            if let example = concreteExample(checker: c, target: g, code: code, environments: envs) {
+                return example
+            }
+        }
+        if !sawUsed {
+            return .unreachable("it is in no program's routing tree (no `root` uses this builder)")
+        }
+        let head = graph.model(g).head
+        if let d = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
+            return .unreachable(d.message)
+        }
+        return .unreachable("no path under any environment builds it")
+    }
+
+    /// An example for a screen declaration: through any of its nodes.
+    public func example(screen: Symbol) -> ScreenExample {
+        let graph = semantics.graph
+        guard let code = graph.screenCode[screen] else { return .unreachable("not a screen") }
+        var firstReason: ScreenExample? = nil
+        var placed = false
+        for (g, n) in graph.nodes.enumerated() {
+            guard case .screen(code?, _) = n.kind, checkers.contains(where: { $0.used[g] }) else { continue }
+            placed = true
+            let e = example(screenNode: n.local, file: n.file)
+            if case .reached = e { return e }
+            if firstReason == nil { firstReason = e }
+        }
+        if !placed { return .unreachable("it is never placed in the routing tree of any program") }
+        return firstReason ?? .unreachable("no path under any environment builds it")
+    }
+
+    /// A concrete path under one environment of `environments`, found breadth-first with the
+    /// §4.1 interpreter (bounded effort).
+    private func concreteExample(checker c: Int, target g: Int, code: Int, environments: BDD.Ref) -> ScreenExample? {
+        let graph = semantics.graph
+        let program = checkers[c].program
+        guard let assignment = semantics.bdd.anySatisfying(environments) else { return nil }
+        var flags: [(String, Bool)] = []
+        var optionals: [(String, Bool)] = []
+        var environment = Environment()
+        for (v, value) in assignment.sorted(by: { $0.key < $1.key }) {
+            let index = v - semantics.elementBits
+            guard index >= 0, index < graph.conditions.count, case .symbol(let s) = graph.conditions[index] else { continue }
+            let d = project.declaration(s)
+            if d.kind == .flag {
+                flags.append((d.name.text, value))
+                environment.flags[d.name.text] = value
+            } else {
+                optionals.append((d.name.text, value))
+                environment.optionals[d.name.text] = value
+            }
+        }
+        guard let rootBody = checkers[c].rootBody else { return nil }
+        let target = NodeRef(file: graph.nodes[g].file, node: graph.nodes[g].local)
+        // First the way the analysis found (its screen nodes are the elements), checked with
+        // the interpreter under the chosen environment.
+        var wayPath: [Symbol] = []
+        for w in checkers[c].flow.way(to: g) {
+            if case .screen(let e?, _) = graph.nodes[w].kind { wayPath.append(graph.screens[e]) }
+        }
+        if wayPath.last != graph.screens[code] { wayPath.append(graph.screens[code]) }
+        if let programEnvironment = try? ProgramEnvironment(environment, program: program, project: project),
+           case let resolution = Resolution.resolve(screens: wayPath, texts: wayPath.map { project.declaration($0).name.text },
+                                                    program: program, project: project, environment: programEnvironment),
+           resolution.elements.last?.node == target, resolution.elements.allSatisfy(\.built) {
+            return .reached(path: wayPath.map { project.declaration($0).name.text }, flags: flags, optionals: optionals)
+        }
+        let programFiles = Set(program.files)
+        let screens = graph.screens.filter { programFiles.contains($0.file) }
+        struct Step { var body: Int; var path: [String] }
+        var queue = [Step(body: rootBody, path: [])]
+        var seen = Set([rootBody])
+        var budget = 2_000
+        var head = 0
+        while head < queue.count && budget > 0 {
+            let step = queue[head]
+            head += 1
+            if step.path.count > 50 { continue }
+            let ref = NodeRef(file: graph.nodes[step.body].file, node: graph.nodes[step.body].local)
+            for s in screens {
+                budget -= 1
+                guard case .built(let node, let screen, _) = Resolution.build(ref, element: s, project: project, environment: environment) else { continue }
+                let path = step.path + [project.declaration(screen).name.text]
+                if node == target { return .reached(path: path, flags: flags, optionals: optionals) }
+                let builtGlobal = graph.global(node.file, node.node)
+                if case .screen(_, let nesting?) = graph.nodes[builtGlobal].kind, seen.insert(nesting).inserted {
+                    queue.append(Step(body: nesting, path: path))
+                }
+            }
+        }
+        // Over the budget: the way the analysis found (its screen nodes are the elements).
+        var path: [String] = []
+        for w in checkers[c].flow.way(to: g) {
+            if case .screen(let e?, _) = graph.nodes[w].kind { path.append(graph.screenDeclaration(e).name.text) }
+        }
+        if path.last != graph.screenDeclaration(code).name.text { path.append(graph.screenDeclaration(code).name.text) }
+        return .reached(path: path, flags: flags, optionals: optionals)
+    }
+}

@@ -1,0 +1,342 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Context-aware completion (SPEC §9), read from the tokens before the cursor and the
+/// recovered syntax tree around them, so that it works on the half-written text an editor
+/// sends while the user types.
+///
+/// The context is decided by the last significant token before the word being completed
+/// (see ``IDE/wordRange(project:file:offset:)``), `P`, and the node that owns it:
+///
+/// | P | completes |
+/// |---|---|
+/// | `screen` of a `screen` builder or of `if screen` | screens |
+/// | `wildcard` | screens, those without parameters first |
+/// | `from` of a `dependency`/`optional` | screens |
+/// | `conditional` | flags |
+/// | `let` of `if let` | optionals |
+/// | `if` | `let`, `screen` |
+/// | `uses`, or `,` in a uses list | dependencies and optionals: in scope at that node on every way first, then the others with the reason; names already listed left out |
+/// | `{` of a block or `anyOf` | builder keywords and named builders (a builder position) |
+/// | the end of an `anyOf` branch | a builder position, plus `uses` after a screen's name and `else` after an `if`'s block |
+/// | the end of a block's builder | `uses` after a screen's name, `else` after an `if`'s or `conditional`'s block |
+/// | the end of a declaration, or nothing | declaration keywords (plus `push`/`sheet`, `from` on the same line) |
+///
+/// Nothing in comments or strings, inside a declaration's head, or where a new name is being
+/// declared. Items are filtered by the part of the word before the cursor (a case-insensitive
+/// subsequence match) and sorted by `sortText`.
+enum Completion {
+    enum Context: Equatable {
+        case none
+        /// Declaration keywords, after the given continuation keywords of the declaration
+        /// before the cursor.
+        case topLevel(continuations: [String])
+        /// Builder keywords and named builders, with extra keywords continuing the builder
+        /// before the cursor (`uses`, `else`); `extrasFirst` when they are the likelier choice.
+        case builderPosition(extras: [String], extrasFirst: Bool)
+        /// Only keywords continuing the builder before the cursor.
+        case continuation([String])
+        case screens(wildcard: Bool)
+        case flags
+        case optionals
+        /// `usesClause` and its `screenBuilder`: syntax node indices.
+        case uses(clause: Int, screen: Int)
+        /// After `if`.
+        case ifKind
+    }
+
+    static let builderKeywords = ["screen", "anyOf", "conditional", "if let", "if screen", "wildcard", "empty"]
+    static let declarationKeywords = ["import", "screen", "dependency", "optional", "flag", "builder", "root"]
+
+    // MARK: Word
+
+    /// The identifier or keyword token the cursor is in or right after.
+    static func wordToken(_ q: TreeQuery, _ offset: Int) -> Int? {
+        guard !q.tokens.isEmpty else { return nil }
+        let i = q.tree.tokenIndex(at: offset)
+        let t = q.tokens[i]
+        if t.start < offset && offset <= t.end && t.kind.isWord { return i }
+        if t.start >= offset && i > 0 && q.tokens[i - 1].end == offset && q.tokens[i - 1].kind.isWord { return i - 1 }
+        return nil
+    }
+
+    static func wordRange(_ q: TreeQuery, _ offset: Int) -> Range<Int> {
+        wordToken(q, offset).map { q.tokens[$0].range } ?? offset..<offset
+    }
+
+    // MARK: Items
+
+    static func items(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool) -> [CompletionItem] {
+        let project = session.project
+        guard project.files.indices.contains(file) else { return [] }
+        let q = TreeQuery(project.files[file].syntax)
+        let cursor = q.clamp(offset)
+        if q.isInsideCommentOrString(cursor) { return [] }
+        let word = wordRange(q, cursor)
+        let ctx = context(q, pos: word.lowerBound)
+        let filter = Filter(typed: q.source.bytes[word.lowerBound..<cursor])
+        var items = build(ctx, session: session, file: file, q: q, word: word, filter: filter, snippets: snippets)
+        items.removeAll { !filter.matches($0.label) }
+        // Sorted through indices: moving the items themselves costs more than comparing.
+        let keys = items.map { $0.sortText ?? $0.label }
+        let order = items.indices.sorted { i, j in
+            keys[i] != keys[j] ? keys[i] < keys[j] : items[i].label < items[j].label
+        }
+        return order.map { items[$0] }
+    }
+
+    /// Editors' filtering: the typed part of the word must be a case-insensitive subsequence of
+    /// the label that starts with the label's first character.
+    struct Filter {
+        let typed: [UInt8]
+        init<C: Collection>(typed: C) where C.Element == UInt8 {
+            self.typed = typed.map(Filter.lower)
+        }
+        static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
+        func matches(_ label: String) -> Bool {
+            guard let first = typed.first else { return true }
+            var i = 0
+            var isFirst = true
+            for c in label.utf8 {
+                let l = Filter.lower(c)
+                if isFirst {
+                    guard l == first else { return false }
+                    isFirst = false
+                    i = 1
+                    continue
+                }
+                if i < typed.count && l == typed[i] { i += 1 }
+            }
+            return !isFirst && i == typed.count
+        }
+    }
+
+    // MARK: Context
+
+    static func context(_ q: TreeQuery, pos: Int) -> Context {
+        guard let p = q.previousToken(before: pos) else { return .topLevel(continuations: []) }
+        let path = q.ancestors(ofToken: p)
+        let owner = path[path.count - 1]
+        let ownerKind = q.kind(owner)
+        let parent = path.count >= 2 ? path[path.count - 2] : 0
+
+        switch q.tokens[p].kind {
+        case .kwScreen:
+            if ownerKind == .screenBuilder || ownerKind == .ifScreenBuilder { return .screens(wildcard: false) }
+            if ownerKind == .screenDecl { return .none }
+        case .kwWildcard:
+            if ownerKind == .wildcardBuilder { return .screens(wildcard: true) }
+        case .kwConditional:
+            if ownerKind == .conditionalBuilder { return .flags }
+        case .kwLet:
+            if ownerKind == .ifLetBuilder { return .optionals }
+        case .kwIf:
+            if ownerKind == .ifLetBuilder || ownerKind == .ifScreenBuilder { return .ifKind }
+        case .kwFrom:
+            return ownerKind == .fromClause ? .screens(wildcard: false) : .none
+        case .kwUses, .comma:
+            if ownerKind == .usesClause && q.kind(parent) == .screenBuilder { return .uses(clause: owner, screen: parent) }
+            return .none
+        case .kwDependency, .kwOptional, .kwFlag, .kwBuilder, .kwImport:
+            // A name (or a path) is being declared.
+            if q.kind(owner) != .error { return .none }
+        default:
+            break
+        }
+        return structural(q, p: p, path: path, pos: pos)
+    }
+
+    /// The context from the structure around `p`: the innermost `{ ... }` still open there.
+    static func structural(_ q: TreeQuery, p: Int, path: [Int], pos: Int) -> Context {
+        var containerDepth: Int? = nil
+        for i in stride(from: path.count - 1, through: 0, by: -1) {
+            let n = path[i]
+            let k = q.kind(n)
+            guard k == .block || k == .anyOfBuilder else { continue }
+            if let close = q.closingBrace(n), close <= p { continue }
+            guard let open = q.openingBrace(n), open <= p else { continue }
+            containerDepth = i
+            break
+        }
+        guard let ci = containerDepth else { return topLevel(q, p: p, path: path, pos: pos) }
+        let container = path[ci]
+        guard ci + 1 < path.count else {
+            // `p` is the container's own `{`.
+            return q.tokens[p].kind == .lBrace ? .builderPosition(extras: [], extrasFirst: false) : .none
+        }
+        let child = path[ci + 1]
+        guard q.lastToken(child) == p else { return .none }  // in the middle of a builder
+        let sameLine = !q.lineBreak(after: p, before: pos)
+        var extras: [String] = []
+        var needsElse = false
+        // `uses` after a screen's name.
+        let owner = path[path.count - 1]
+        if q.kind(owner) == .screenBuilder, q.tokens[p].kind == .identifier,
+           q.children(owner).allSatisfy({ q.kind($0) != .usesClause && q.kind($0) != .block }) {
+            extras.append("uses")
+        }
+        // `else` after the block of an `if` or a `conditional` that has none.
+        if q.tokens[p].kind == .rBrace, path.count >= 2 {
+            let blockOwner = path[path.count - 1]
+            let decision = path[path.count - 2]
+            let dk = q.kind(decision)
+            if q.kind(blockOwner) == .block,
+               dk == .conditionalBuilder || dk == .ifLetBuilder || dk == .ifScreenBuilder,
+               !q.children(decision).contains(where: { q.kind($0) == .elseClause }) {
+                extras.append("else")
+                needsElse = dk == .conditionalBuilder
+            }
+        }
+        if q.kind(container) == .anyOfBuilder && TreeQuery.builderKinds.contains(q.kind(child)) && !needsElse {
+            return .builderPosition(extras: extras, extrasFirst: sameLine)
+        }
+        return extras.isEmpty ? .none : .continuation(extras)
+    }
+
+    /// Outside every block: after a declaration, a new one may start.
+    static func topLevel(_ q: TreeQuery, p: Int, path: [Int], pos: Int) -> Context {
+        guard path.count >= 2 else { return .topLevel(continuations: []) }
+        let declaration = path[1]
+        guard q.lastToken(declaration) == p else { return .none }
+        if q.lineBreak(after: p, before: pos) { return .topLevel(continuations: []) }
+        let end = q.tokens[p].end
+        if q.tree.diagnostics.contains(where: { $0.range.lowerBound == end && $0.range.isEmpty }) {
+            return .none  // something required is still missing after `p`
+        }
+        var continuations: [String] = []
+        switch q.kind(declaration) {
+        case .screenDecl:
+            if !q.children(declaration).contains(where: { q.kind($0) == .presentation }) {
+                continuations = ["push", "sheet"]
+            }
+        case .dependencyDecl, .optionalDecl:
+            let children = q.children(declaration)
+            if children.contains(where: { q.kind($0) == .type }) && !children.contains(where: { q.kind($0) == .fromClause }) {
+                continuations = ["from"]
+            }
+        default:
+            break
+        }
+        return .topLevel(continuations: continuations)
+    }
+
+    // MARK: Building items
+
+    static func build(_ ctx: Context, session: AnalysisSession, file: FileID, q: TreeQuery, word: Range<Int>,
+                      filter: Filter, snippets: Bool) -> [CompletionItem] {
+        let project = session.project
+        /// Visible declarations of some kinds whose names pass the filter (unsorted).
+        func visible(_ kinds: Set<DeclarationKind>) -> [(String, Symbol, Declaration)] {
+            var out: [(String, Symbol, Declaration)] = []
+            for (name, s) in project.scopes[file] where filter.matches(name) {
+                let d = project.files[s.file].model.declarations[s.declaration]
+                if kinds.contains(d.kind) { out.append((name, s, d)) }
+            }
+            return out
+        }
+        func keywords(_ words: [String], group: String) -> [CompletionItem] {
+            words.enumerated().map { i, w in
+                keywordItem(w, sortText: group + String(format2(i)), snippets: snippets)
+            }
+        }
+
+        switch ctx {
+        case .none:
+            return []
+        case .topLevel(let continuations):
+            return keywords(continuations, group: "0") + keywords(declarationKeywords, group: "1")
+        case .continuation(let words):
+            return keywords(words, group: "0")
+        case .builderPosition(let extras, let extrasFirst):
+            var items = keywords(builderKeywords, group: "1")
+            items += visible([.builder]).map { name, _, d in
+                nameItem(name, d, sortText: "2" + name)
+            }
+            items += keywords(extras, group: extrasFirst ? "0" : "3")
+            return items
+        case .screens(let wildcard):
+            return visible([.screen]).map { name, _, d in
+                var item = nameItem(name, d, sortText: "0" + name)
+                if wildcard && !d.parameters.isEmpty {
+                    item.sortText = "1" + name
+                    let labels = d.parameters.map(\.label.text).joined(separator: ", ")
+                    item.detail = "screen with parameters (\(labels)): a wildcard needs one without"
+                }
+                return item
+            }
+        case .flags:
+            return visible([.flag]).map { name, _, d in nameItem(name, d, sortText: "0" + name) }
+        case .optionals:
+            return visible([.optional]).map { name, _, d in nameItem(name, d, sortText: "0" + name) }
+        case .ifKind:
+            return ["let", "screen"].enumerated().map { i, w in
+                var item = CompletionItem(label: w, kind: .keyword, documentation: Keywords.explanation(w == "let" ? "if let" : "if screen"),
+                                          sortText: "0" + format2(i))
+                if snippets {
+                    item.insertText = w == "let" ? "let ${1:optional} {\n\t$0\n}" : "screen ${1:Screen} {\n\t$0\n}"
+                    item.isSnippet = true
+                }
+                return item
+            }
+        case .uses(let clause, let screen):
+            return usesItems(session: session, file: file, q: q, clause: clause, screen: screen, word: word, filter: filter)
+        }
+    }
+
+    static func format2(_ i: Int) -> String { i < 10 ? "0\(i)" : "\(i)" }
+
+    static func usesItems(session: AnalysisSession, file: FileID, q: TreeQuery, clause: Int, screen: Int,
+                          word: Range<Int>, filter: Filter) -> [CompletionItem] {
+        let project = session.project
+        var listed = Set<String>()
+        for t in q.directTokens(clause) where q.tokens[t].kind == .identifier && q.tokens[t].range != word {
+            listed.insert(q.source.text(q.tokens[t].range))
+        }
+        let model = project.files[file].model
+        let statuses: [(symbol: Symbol, status: AnalysisSession.ScopeStatus)]
+        if let node = model.node(startingAt: q.range(screen).lowerBound, kind: .screenBuilder) {
+            statuses = session.scope(atNode: node, file: file)
+        } else {
+            statuses = project.scopes[file].compactMap { _, s in
+                let k = project.declaration(s).kind
+                return k == .dependency || k == .optional ? (s, .unknown) : nil
+            }
+        }
+        var items: [CompletionItem] = []
+        for (s, status) in statuses {
+            let d = project.declaration(s)
+            let name = d.name.text
+            guard !listed.contains(name), filter.matches(name) else { continue }
+            var item = nameItem(name, d, sortText: "0" + name)
+            if case .notInScope(let why) = status {
+                item.sortText = "1" + name
+                item.detail = "not in scope: \(why)"
+            }
+            items.append(item)
+        }
+        return items
+    }
+
+    static func nameItem(_ name: String, _ d: Declaration, sortText: String) -> CompletionItem {
+        let kind: CompletionItem.Kind
+        switch d.kind {
+        case .screen: kind = .screen
+        case .builder, .root: kind = .builder
+        case .dependency: kind = .dependency
+        case .optional: kind = .optional
+        case .flag: kind = .flag
+        }
+        return CompletionItem(label: name, kind: kind, detail: DeclarationText.detail(d), documentation: d.doc,
+                              sortText: sortText)
+    }
+
+    static func keywordItem(_ word: String, sortText: String, snippets: Bool) -> CompletionItem {
+        var item = CompletionItem(label: word, kind: .keyword, documentation: Keywords.explanation(word), sortText: sortText)
+        if snippets, let snippet = Keywords.snippet(word) {
+            item.insertText = snippet
+            item.isSnippet = true
+        }
+        return item
+    }
+}

@@ -1,0 +1,166 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Hover: Markdown for a name (declaration or use), a parameter label, an import string or a
+/// keyword. For a declared name: the declaration as one line of source in a ```routes
+/// block, its doc comment, then what the analysis knows about it.
+enum Hover {
+    /// The tree shown for a builder or `root` is cut to this many nodes.
+    static let treeLimits = RoutingTree.Limits(maxNodes: 40, maxDepth: 12, maxCounted: 10_000)
+
+    static func info(session: AnalysisSession, file: FileID, offset: Int) -> HoverInfo? {
+        let project = session.project
+        guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return nil }
+        switch target {
+        case .symbol(let s, let range, let isDeclaration):
+            let markdown = symbol(session: session, s, file: file, range: range, isDeclaration: isDeclaration)
+            return HoverInfo(markdown: markdown, range: range)
+        case .unresolved:
+            return nil
+        case .parameter(let s, let index, let range):
+            let d = project.declaration(s)
+            let p = d.parameters[index]
+            let markdown = code("\(p.label.text): \(p.type.isEmpty ? "?" : p.type)")
+                + "\n\nParameter of screen `\(d.name.text)`: a path literal may give it, e.g. `\(d.name.text)(\(p.label.text): …)`."
+            return HoverInfo(markdown: markdown, range: range)
+        case .importString(let index, let range):
+            return HoverInfo(markdown: importText(project, file: file, index: index), range: range)
+        case .keyword(let t):
+            guard let text = keywordText(project.files[file].syntax, token: t) else { return nil }
+            return HoverInfo(markdown: text, range: project.files[file].syntax.tokens[t].range)
+        }
+    }
+
+    static func code(_ text: String) -> String {
+        "```routes\n\(text.hasSuffix("\n") ? text : text + "\n")```"
+    }
+
+    static func symbol(session: AnalysisSession, _ s: Symbol, file: FileID, range: Range<Int>, isDeclaration: Bool) -> String {
+        let project = session.project
+        let d = project.declaration(s)
+        var sections = [code(DeclarationText.line(d))]
+        var more: [String] = []
+        if let doc = d.doc, !doc.isEmpty { more.append(doc) }
+        switch d.kind {
+        case .screen:
+            switch d.presentation {
+            case .push: more.append("Presented by push on the current navigation stack.")
+            case .sheet: more.append("Presented modally as a sheet, with its own navigation stack.")
+            case .sheetNoPush: more.append("Presented modally as a sheet on which nothing can be pushed.")
+            }
+            let model = project.files[file].model
+            let example: AnalysisSession.ScreenExample
+            if !isDeclaration, let node = model.node(namedAt: range), case .screen = model.nodes[node].kind {
+                example = session.example(screenNode: node, file: file)
+            } else {
+                example = session.example(screen: s)
+            }
+            more.append(exampleText(example))
+        case .builder, .root:
+            let tree: RoutingTree
+            if d.kind == .root, let program = project.programs.first(where: { $0.root == s }) {
+                tree = RoutingTree(program: program, project: project, limits: treeLimits)
+            } else {
+                tree = RoutingTree(builder: s, project: project, limits: treeLimits)
+            }
+            if tree.nodes.isEmpty {
+                more.append("Builds nothing yet (its block holds no builder).")
+            } else {
+                more.append("Builds:\n\n" + code(tree.text))
+            }
+        case .dependency, .optional:
+            more.append(scopeText(d))
+            if !isDeclaration, let here = scopeHere(session: session, s, file: file, range: range) {
+                more.append(here)
+            }
+        case .flag:
+            let uses = project.uses(of: s).count
+            more.append("A runtime condition: `conditional \(d.name.text) { A } else { B }` builds with A when it is true, with B when it is false.")
+            more.append(uses == 0 ? "Not tested anywhere yet." : "Tested in \(uses) place\(uses == 1 ? "" : "s").")
+        }
+        if !more.isEmpty { sections.append(more.joined(separator: "\n\n")) }
+        return sections.joined(separator: "\n\n---\n\n")
+    }
+
+    static func exampleText(_ example: AnalysisSession.ScreenExample) -> String {
+        switch example {
+        case .reached(let path, let flags, let optionals):
+            var env = flags.map { "`\($0.0)=\($0.1)`" }
+            env += optionals.map { "`\($0.0)=\($0.1 ? "present" : "absent")`" }
+            let environment = env.isEmpty ? "in any environment" : "with " + env.joined(separator: ", ")
+            return "**Example:** the path `\(path.joined(separator: "/"))` reaches it \(environment)."
+        case .unreachable(let why):
+            return "**Unreachable:** \(why.hasSuffix(".") ? String(why.dropLast()) : why)."
+        }
+    }
+
+    static func scopeText(_ d: Declaration) -> String {
+        let name = d.name.text
+        switch (d.kind, d.from) {
+        case (.dependency, nil):
+            return "Always in scope: any screen may use it."
+        case (.dependency, let p?):
+            return "Provided by a `\(p.text)` screen to what is built after it (not to `\(p.text)` itself): in scope where an earlier path element was built by `screen \(p.text)`."
+        case (_, nil):
+            return "May be nil: in scope only inside `if let \(name) { }`."
+        case (_, let p?):
+            return "Provided by a `\(p.text)` screen to what is built after it, and may be nil: in scope only inside `if let \(name) { }`, which itself needs a `\(p.text)` before it."
+        }
+    }
+
+    /// At a name in a `uses` list: whether it is in scope at that screen node.
+    static func scopeHere(session: AnalysisSession, _ s: Symbol, file: FileID, range: Range<Int>) -> String? {
+        let model = session.project.files[file].model
+        guard let node = model.nodes.firstIndex(where: { n in
+            if case .screen(_, let uses, _) = n.kind { return uses.contains { $0.range == range } }
+            return false
+        }) else { return nil }
+        guard let status = session.scope(atNode: node, file: file).first(where: { $0.symbol == s })?.status else { return nil }
+        switch status {
+        case .inScope: return "**Here:** in scope on every way this screen node is built."
+        case .notInScope(let why): return "**Here:** not in scope on every way: \(why)."
+        case .unknown: return "**Here:** this node is in no program's routing tree, so no way to it is known."
+        }
+    }
+
+    static func importText(_ project: Project, file: FileID, index: Int) -> String {
+        let imp = project.files[file].model.imports[index]
+        var text = code("import \(PathLiteral.quoted(imp.path))")
+        guard index < project.importTargets[file].count, let target = project.importTargets[file][index] else {
+            return text + "\n\n---\n\nThis file could not be loaded."
+        }
+        let f = project.files[target]
+        var counts: [DeclarationKind: Int] = [:]
+        for d in f.model.declarations { counts[d.kind, default: 0] += 1 }
+        let parts: [String] = DeclarationKind.allCases.compactMap { k in
+            guard let n = counts[k] else { return nil }
+            if k == .root { return "`root`" }
+            let plural = k == .dependency ? (n == 1 ? "dependency" : "dependencies") : k.rawValue + (n == 1 ? "" : "s")
+            return "\(n) \(plural)"
+        }
+        text += "\n\n---\n\n`\(f.displayPath)`"
+        text += parts.isEmpty ? ": declares nothing." : ": declares " + parts.joined(separator: ", ") + "."
+        return text
+    }
+
+    static func keywordText(_ tree: SyntaxTree, token t: Int) -> String? {
+        let q = TreeQuery(tree)
+        let kind = q.tokens[t].kind
+        guard let word = Lexer.keywordText[kind] else { return nil }
+        let path = q.ancestors(ofToken: t)
+        let owner = q.kind(path[path.count - 1])
+        var key = word
+        switch kind {
+        case .kwScreen:
+            if owner == .screenDecl { key = "screen-declaration" } else if owner == .ifScreenBuilder { key = "if screen" }
+        case .kwIf:
+            key = owner == .ifScreenBuilder ? "if screen" : owner == .ifLetBuilder ? "if let" : "if"
+        case .kwLet:
+            key = "if let"
+        default:
+            break
+        }
+        return Keywords.explanation(key)
+    }
+}

@@ -1,0 +1,107 @@
+import RoutesModel
+import RoutesSyntax
+
+/// What the name-like token at an offset stands for: the shared first step of hover,
+/// definition, references and rename.
+enum NameTarget {
+    /// A declared name (or `root`), written at its declaration (`isDeclaration`) or at a use
+    /// that resolves to it (whatever kind the use expected).
+    case symbol(Symbol, range: Range<Int>, isDeclaration: Bool)
+    /// A use whose name is not declared.
+    case unresolved(Name)
+    /// A screen parameter's label.
+    case parameter(Symbol, index: Int, range: Range<Int>)
+    /// An `import` string: index into the file's `model.imports`.
+    case importString(index: Int, range: Range<Int>)
+    /// A keyword that is none of the above.
+    case keyword(token: Int)
+
+    var range: Range<Int> {
+        switch self {
+        case .symbol(_, let r, _), .parameter(_, _, let r), .importString(_, let r): return r
+        case .unresolved(let n): return n.range
+        case .keyword: return 0..<0
+        }
+    }
+
+    static func find(project: Project, file: FileID, offset: Int) -> (NameTarget, token: Int)? {
+        guard project.files.indices.contains(file) else { return nil }
+        let source = project.files[file]
+        let q = TreeQuery(source.syntax)
+        let offset = q.clamp(offset)
+        guard let t = q.nameToken(at: offset) else { return nil }
+        let token = q.tokens[t]
+        let model = source.model
+
+        if token.kind == .string {
+            if let i = model.imports.firstIndex(where: { $0.range == token.range }) {
+                return (.importString(index: i, range: token.range), t)
+            }
+            return nil
+        }
+        for (i, d) in model.declarations.enumerated() {
+            if d.name.range == token.range {
+                return (.symbol(Symbol(file: file, declaration: i), range: token.range, isDeclaration: true), t)
+            }
+            if d.kind == .screen, d.range.contains(token.start),
+               let p = d.parameters.firstIndex(where: { $0.label.range == token.range }) {
+                return (.parameter(Symbol(file: file, declaration: i), index: p, range: token.range), t)
+            }
+        }
+        if token.kind == .identifier {
+            if let s = project.resolutions[file][token.start] {
+                return (.symbol(s, range: token.range, isDeclaration: false), t)
+            }
+            if let use = model.nameUses.first(where: { $0.name.range == token.range }) {
+                return (.unresolved(use.name), t)
+            }
+            return nil
+        }
+        return (.keyword(token: t), t)
+    }
+}
+
+extension Project {
+    /// Every use of a symbol in the project, by file, in source order.
+    func uses(of symbol: Symbol) -> [SourceLocation] {
+        let name = declaration(symbol).name.text
+        var out: [SourceLocation] = []
+        for f in files.indices where scopes[f][name] != nil || f == symbol.file {
+            var here: [Range<Int>] = []
+            for (n, _) in files[f].model.nameUses where resolutions[f][n.range.lowerBound] == symbol {
+                here.append(n.range)
+            }
+            here.sort { $0.lowerBound < $1.lowerBound }
+            out.append(contentsOf: here.map { SourceLocation(file: f, range: $0) })
+        }
+        return out
+    }
+
+    /// The screen declaration a builder node of a file names, if it resolves to one.
+    func screenSymbol(_ name: Name?, in file: FileID) -> Symbol? {
+        guard let name, let s = resolve(name, in: file), declaration(s).kind == .screen else { return nil }
+        return s
+    }
+}
+
+extension FileModel {
+    /// The builder node that `name` (a range) is the name of.
+    func node(namedAt range: Range<Int>) -> NodeID? {
+        nodes.firstIndex { $0.name?.range == range }
+    }
+
+    /// The builder node that starts at a byte offset and has the given syntax kind.
+    func node(startingAt offset: Int, kind: SyntaxKind) -> NodeID? {
+        nodes.firstIndex { n in
+            guard n.range.lowerBound == offset else { return false }
+            switch (n.kind, kind) {
+            case (.screen, .screenBuilder), (.anyOf, .anyOfBuilder), (.conditional, .conditionalBuilder),
+                 (.ifLet, .ifLetBuilder), (.ifScreen, .ifScreenBuilder), (.wildcard, .wildcardBuilder),
+                 (.empty, .emptyBuilder), (.reference, .referenceBuilder):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}

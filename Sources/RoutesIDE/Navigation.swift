@@ -1,0 +1,120 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+extension IDE {
+    static func definitionImpl(project: Project, file: FileID, offset: Int) -> [SourceLocation] {
+        guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
+        switch target {
+        case .symbol(let s, _, _):
+            return [SourceLocation(file: s.file, range: project.declaration(s).name.range)]
+        case .parameter(_, _, let range):
+            return [SourceLocation(file: file, range: range)]
+        case .importString(let i, _):
+            guard i < project.importTargets[file].count, let target = project.importTargets[file][i] else { return [] }
+            return [SourceLocation(file: target, range: 0..<0)]
+        case .unresolved, .keyword:
+            return []
+        }
+    }
+
+    static func referencesImpl(project: Project, file: FileID, offset: Int, includeDeclaration: Bool) -> [SourceLocation] {
+        guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
+        switch target {
+        case .symbol(let s, _, _):
+            var out: [SourceLocation] = []
+            if includeDeclaration {
+                out.append(SourceLocation(file: s.file, range: project.declaration(s).name.range))
+            }
+            out.append(contentsOf: project.uses(of: s))
+            return out
+        case .parameter(_, _, let range):
+            // Labels are used only in path literals, outside the sources.
+            return includeDeclaration ? [SourceLocation(file: file, range: range)] : []
+        case .importString, .unresolved, .keyword:
+            return []
+        }
+    }
+
+    static func prepareRenameImpl(project: Project, file: FileID, offset: Int) -> (range: Range<Int>, placeholder: String)? {
+        guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset),
+              case .symbol(let s, let range, _) = target,
+              project.declaration(s).kind != .root else { return nil }
+        return (range, project.files[file].text.text(range))
+    }
+
+    static func renameImpl(project: Project, file: FileID, offset: Int, newName: String) throws(RenameError) -> [FileID: [TextEdit]] {
+        guard let found = NameTarget.find(project: project, file: file, offset: offset) else {
+            throw RenameError("there is no name here to rename")
+        }
+        guard case .symbol(let symbol, _, _) = found.0 else {
+            switch found.0 {
+            case .unresolved(let n): throw RenameError("`\(n.text)` is not declared, so it cannot be renamed")
+            case .parameter: throw RenameError("parameter labels cannot be renamed")
+            case .importString: throw RenameError("an import path cannot be renamed")
+            default: throw RenameError("a keyword cannot be renamed")
+            }
+        }
+        let declaration = project.declaration(symbol)
+        guard declaration.kind != .root else { throw RenameError("`root` is a keyword and cannot be renamed") }
+        guard Identifier.isValid(newName) else {
+            throw RenameError("`\(newName)` is not a valid name: a name is a letter or `_`, then letters, digits or `_`")
+        }
+        if Lexer.keyword(newName) != nil {
+            throw RenameError("`\(newName)` is a keyword and cannot be a name")
+        }
+        // Every file that sees the declaration must not see another `newName`.
+        if newName != declaration.name.text {
+            for f in project.files.indices where project.closures[f].contains(symbol.file) {
+                if let other = project.scopes[f][newName], other != symbol {
+                    let d = project.declaration(other)
+                    let at = project.locationText(file: other.file, offset: d.name.range.lowerBound)
+                    let whereSeen = f == symbol.file ? "" : " (visible in \(project.files[f].displayPath))"
+                    throw RenameError("`\(newName)` is already declared as \(d.kind.withArticle) at \(at)\(whereSeen)")
+                }
+            }
+        }
+        var edits: [FileID: [TextEdit]] = [:]
+        edits[symbol.file, default: []].append(TextEdit(range: declaration.name.range, newText: newName))
+        for use in project.uses(of: symbol) {
+            edits[use.file, default: []].append(TextEdit(range: use.range, newText: newName))
+        }
+        for (f, list) in edits {
+            var seen = Set<Range<Int>>()
+            edits[f] = list.filter { seen.insert($0.range).inserted }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        }
+        return edits
+    }
+
+    static func documentSymbolsImpl(project: Project, file: FileID) -> [DocumentSymbol] {
+        guard project.files.indices.contains(file) else { return [] }
+        return project.files[file].model.declarations.map { d in
+            let kind: DocumentSymbol.Kind
+            var detail: String? = nil
+            switch d.kind {
+            case .screen:
+                kind = .struct
+                detail = d.presentation.sourceText
+            case .builder, .root:
+                kind = .function
+            case .dependency, .optional:
+                kind = .variable
+                detail = d.type
+            case .flag:
+                kind = .boolean
+            }
+            return DocumentSymbol(name: d.name.text, kind: kind, detail: detail, range: d.range, selectionRange: d.name.range)
+        }
+    }
+}
+
+extension Presentation {
+    /// How the presentation is written in a declaration.
+    var sourceText: String {
+        switch self {
+        case .push: return "push"
+        case .sheet: return "sheet"
+        case .sheetNoPush: return "sheet(allowsPush: false)"
+        }
+    }
+}

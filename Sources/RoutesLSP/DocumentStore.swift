@@ -1,0 +1,64 @@
+import RoutesSyntax
+
+/// The documents the editor has open: their text (the editor's, not the disk's), version
+/// and path. Incremental changes are applied here.
+struct DocumentStore {
+    struct Document {
+        var uri: String
+        /// Canonical file-system path (symbolic links resolved when the file exists).
+        var path: String
+        var version: Int
+        var text: SourceText
+    }
+
+    private(set) var documents: [String: Document] = [:]
+    /// Canonical path → uri.
+    private(set) var uriByPath: [String: String] = [:]
+    /// The limit on open documents; past it `didOpen` is refused (logged) rather than
+    /// letting a hostile client exhaust memory.
+    let maxDocuments = 10_000
+
+    func document(_ uri: String) -> Document? { documents[uri] }
+
+    @discardableResult
+    mutating func open(uri: String, path: String, version: Int, text: String) -> Bool {
+        if documents[uri] == nil && documents.count >= maxDocuments { return false }
+        if let old = documents[uri] { uriByPath[old.path] = nil }
+        documents[uri] = Document(uri: uri, path: path, version: version, text: SourceText(text))
+        uriByPath[path] = uri
+        return true
+    }
+
+    mutating func close(uri: String) {
+        if let old = documents.removeValue(forKey: uri) { uriByPath[old.path] = nil }
+    }
+
+    /// One content change: a range in the encoding the client speaks (clamped as LSP says)
+    /// and its replacement, or the whole text when `range` is nil.
+    struct Change {
+        var range: (start: LineColumn, end: LineColumn)?
+        var text: String
+    }
+
+    /// Applies changes in order. Returns false when the document is not open.
+    mutating func change(uri: String, version: Int, changes: [Change], encoding: PositionEncoding) -> Bool {
+        guard var doc = documents[uri] else { return false }
+        var text = doc.text
+        for c in changes {
+            guard let range = c.range else {
+                text = SourceText(c.text)
+                continue
+            }
+            var start = text.offset(of: range.start, encoding: encoding)
+            var end = text.offset(of: range.end, encoding: encoding)
+            if end < start { swap(&start, &end) }
+            var bytes = text.bytes
+            bytes.replaceSubrange(start..<end, with: Array(c.text.utf8))
+            text = SourceText(bytes: bytes)
+        }
+        doc.text = text
+        doc.version = version
+        documents[uri] = doc
+        return true
+    }
+}

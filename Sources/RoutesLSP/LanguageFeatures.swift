@@ -1,0 +1,369 @@
+import RoutesAnalysis
+import RoutesFormats
+import RoutesIDE
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+/// Binds the editor features to the server's dispatch table: each LSP method is decoded
+/// here, answered by a plain function of `RoutesIDE` or `RoutesAnalysis`, and encoded back.
+/// Knows nothing about how the analyses work.
+public final class LanguageFeatures {
+    let server: Server
+    let workspace = LSPWorkspace()
+    var encoding: PositionEncoding = .utf16
+    var snippets = false
+
+    public init(server: Server) {
+        self.server = server
+        register()
+    }
+
+    // MARK: Positions
+
+    func position(_ text: SourceText, _ offset: Int) -> JSONValue {
+        let p = text.position(of: offset, encoding: encoding)
+        return ["line": .int(Int64(p.line)), "character": .int(Int64(p.column))]
+    }
+
+    func range(_ text: SourceText, _ r: Range<Int>) -> JSONValue {
+        ["start": position(text, r.lowerBound), "end": position(text, r.upperBound)]
+    }
+
+    func lineColumn(_ v: JSONValue?) throws(ResponseError) -> LineColumn {
+        guard let line = v?["line"]?.intValue, let character = v?["character"]?.intValue else {
+            throw ResponseError.invalidParams("expected a position {line, character}")
+        }
+        // Negative values are invalid JSON-RPC params (LSP uses uinteger).
+        guard line >= 0, character >= 0 else { throw ResponseError.invalidParams("negative position") }
+        return LineColumn(line: Int(clamping: line), column: Int(clamping: character))
+    }
+
+    func location(_ file: FileID, _ r: Range<Int>) -> JSONValue {
+        let s = workspace.session
+        return ["uri": .string(workspace.uri(for: file)), "range": range(s.project.files[file].text, r)]
+    }
+
+    /// The document and byte offset of `textDocument` + `position` params.
+    func target(_ params: JSONValue?) throws(ResponseError) -> (file: FileID, offset: Int) {
+        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
+            throw ResponseError.invalidParams("expected textDocument.uri")
+        }
+        let lc = try lineColumn(params?["position"])
+        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
+            throw ResponseError.invalidParams("unknown document \(uri)")
+        }
+        let text = workspace.session.project.files[file].text
+        return (file, text.offset(of: lc, encoding: encoding))
+    }
+
+    // MARK: Registration
+
+    func register() {
+        server.onInitialize = { [unowned self] params throws(ResponseError) in try self.initialize(params) }
+        server.onInitialized = { [unowned self] in self.registerFileWatchers() }
+        server.onNotification("textDocument/didOpen") { [unowned self] in self.didOpen($0) }
+        server.onNotification("textDocument/didChange") { [unowned self] in self.didChange($0) }
+        server.onNotification("textDocument/didClose") { [unowned self] in self.didClose($0) }
+        server.onNotification("textDocument/didSave") { [unowned self] _ in self.republish() }
+        server.onNotification("workspace/didChangeWatchedFiles") { [unowned self] in self.didChangeWatchedFiles($0) }
+        server.onNotification("workspace/didChangeWorkspaceFolders") { [unowned self] in self.didChangeFolders($0) }
+        server.onRequest("textDocument/completion") { [unowned self] p throws(ResponseError) in try self.completion(p) }
+        server.onRequest("textDocument/hover") { [unowned self] p throws(ResponseError) in try self.hover(p) }
+        server.onRequest("textDocument/definition") { [unowned self] p throws(ResponseError) in try self.definition(p) }
+        server.onRequest("textDocument/references") { [unowned self] p throws(ResponseError) in try self.references(p) }
+        server.onRequest("textDocument/documentSymbol") { [unowned self] p throws(ResponseError) in try self.documentSymbols(p) }
+        server.onRequest("textDocument/prepareRename") { [unowned self] p throws(ResponseError) in try self.prepareRename(p) }
+        server.onRequest("textDocument/rename") { [unowned self] p throws(ResponseError) in try self.rename(p) }
+        server.onRequest("routes/preview") { [unowned self] p throws(ResponseError) in try self.preview(p) }
+    }
+
+    // MARK: Lifecycle
+
+    func initialize(_ params: JSONValue?) throws(ResponseError) -> JSONObject {
+        if let params, params.objectValue == nil { throw ResponseError.invalidParams("initialize params must be an object") }
+        let encodings = params?["capabilities"]?["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        encoding = encodings.contains("utf-8") ? .utf8 : .utf16
+        snippets = params?["capabilities"]?["textDocument"]?["completion"]?["completionItem"]?["snippetSupport"]?.boolValue ?? false
+        var roots: [String] = []
+        if let folders = params?["workspaceFolders"]?.arrayValue {
+            roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
+        }
+        if roots.isEmpty, let uri = params?["rootUri"]?.stringValue, let p = FileURI.path(uri) { roots = [p] }
+        if roots.isEmpty, let p = params?["rootPath"]?.stringValue { roots = [p] }
+        workspace.setRoots(roots)
+        return [
+            "positionEncoding": .string(encoding == .utf8 ? "utf-8" : "utf-16"),
+            "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
+            "completionProvider": ["triggerCharacters": [" ", ","], "resolveProvider": false],
+            "hoverProvider": true,
+            "definitionProvider": true,
+            "referencesProvider": true,
+            "documentSymbolProvider": true,
+            "renameProvider": ["prepareProvider": true],
+            "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+            "experimental": ["routesPreview": true],
+        ]
+    }
+
+    /// Asks the client to tell us about `.routes` files changed on disk.
+    func registerFileWatchers() {
+        server.sendRequest("client/registerCapability", [
+            "registrations": [[
+                "id": "routes-watch",
+                "method": "workspace/didChangeWatchedFiles",
+                "registerOptions": ["watchers": [["globPattern": "**/*.routes"]]],
+            ]],
+        ])
+    }
+
+    // MARK: Documents
+
+    func didOpen(_ params: JSONValue?) {
+        guard let doc = params?["textDocument"], let uri = doc["uri"]?.stringValue,
+              let text = doc["text"]?.stringValue, let path = workspace.path(forURI: uri) else { return }
+        let version = Int(clamping: doc["version"]?.intValue ?? 0)
+        guard workspace.store.open(uri: uri, path: path, version: version, text: text) else {
+            Log.error("too many open documents; ignoring \(uri)")
+            return
+        }
+        workspace.invalidate()
+        republish()
+    }
+
+    func didChange(_ params: JSONValue?) {
+        guard let uri = params?["textDocument"]?["uri"]?.stringValue,
+              let changes = params?["contentChanges"]?.arrayValue else { return }
+        let version = Int(clamping: params?["textDocument"]?["version"]?.intValue ?? 0)
+        var decoded: [DocumentStore.Change] = []
+        for c in changes {
+            guard let text = c["text"]?.stringValue else { return }
+            if let r = c["range"] {
+                guard let start = try? lineColumn(r["start"]), let end = try? lineColumn(r["end"]) else { return }
+                decoded.append(.init(range: (start, end), text: text))
+            } else {
+                decoded.append(.init(range: nil, text: text))
+            }
+        }
+        guard workspace.store.change(uri: uri, version: version, changes: decoded, encoding: encoding) else { return }
+        workspace.invalidate()
+        republish()
+    }
+
+    func didClose(_ params: JSONValue?) {
+        guard let uri = params?["textDocument"]?["uri"]?.stringValue else { return }
+        workspace.store.close(uri: uri)
+        if let path = workspace.path(forURI: uri) { workspace.provider.invalidate(path) }
+        workspace.invalidate()
+        server.sendNotification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []])
+        republish()
+    }
+
+    func didChangeWatchedFiles(_ params: JSONValue?) {
+        var structural = false
+        for change in params?["changes"]?.arrayValue ?? [] {
+            guard let uri = change["uri"]?.stringValue, let raw = FileURI.path(uri) else { continue }
+            workspace.provider.invalidate(workspace.path(forURI: uri) ?? raw)
+            // 1 created, 2 changed, 3 deleted.
+            if let type = change["type"]?.intValue, type != 2 { structural = true }
+        }
+        if structural { workspace.rescan() } else { workspace.invalidate() }
+        republish()
+    }
+
+    func didChangeFolders(_ params: JSONValue?) {
+        var roots = Set(workspace.roots)
+        for f in params?["event"]?["removed"]?.arrayValue ?? [] {
+            if let p = f["uri"]?.stringValue.flatMap(FileURI.path) { roots.remove(p) }
+        }
+        for f in params?["event"]?["added"]?.arrayValue ?? [] {
+            if let p = f["uri"]?.stringValue.flatMap(FileURI.path) { roots.insert(p) }
+        }
+        workspace.setRoots(roots.sorted())
+        republish()
+    }
+
+    /// Publishes the diagnostics of every open document (those of every program they are
+    /// part of), with its current version: after every change, as SPEC §8 asks.
+    func republish() {
+        let session = workspace.session
+        var byFile: [FileID: [Diagnostic]] = [:]
+        for d in session.diagnostics { byFile[d.file, default: []].append(d) }
+        for doc in workspace.store.documents.values.sorted(by: { $0.uri < $1.uri }) {
+            guard let file = workspace.fileID(doc.path) else { continue }
+            let text = session.project.files[file].text
+            let list: [JSONValue] = (byFile[file] ?? []).map { d in
+                var o: JSONObject = [
+                    "range": range(text, d.range),
+                    "severity": .int(d.severity == .error ? 1 : 2),
+                    "code": .string(d.rule.rawValue),
+                    "source": "routes",
+                    "message": .string(d.message),
+                ]
+                if !d.related.isEmpty {
+                    o["relatedInformation"] = .array(d.related.map { r in
+                        ["location": location(r.file, r.range), "message": .string(r.message)]
+                    })
+                }
+                if d.isUnnecessary { o["tags"] = [1] }
+                return .object(o)
+            }
+            let value = JSONValue.array(list)
+            server.sendNotification("textDocument/publishDiagnostics", [
+                "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": value,
+            ])
+        }
+    }
+
+    // MARK: Requests
+
+    func completion(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let (file, offset) = try target(params)
+        let session = workspace.session
+        let text = session.project.files[file].text
+        let replace = IDE.wordRange(project: session.project, file: file, offset: offset)
+        let items: [JSONValue] = IDE.completions(session: session, file: file, offset: offset, snippets: snippets).map { item in
+            var o: JSONObject = ["label": .string(item.label), "kind": .int(Int64(completionKind(item.kind)))]
+            if let d = item.detail { o["detail"] = .string(d) }
+            if let doc = item.documentation { o["documentation"] = ["kind": "markdown", "value": .string(doc)] }
+            if let s = item.sortText { o["sortText"] = .string(s) }
+            let insert = item.insertText ?? item.label
+            o["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
+            o["textEdit"] = ["range": range(text, replace), "newText": .string(insert)]
+            return .object(o)
+        }
+        return ["isIncomplete": false, "items": .array(items)]
+    }
+
+    func completionKind(_ k: CompletionItem.Kind) -> Int {
+        switch k {
+        case .keyword: return 14
+        case .snippet: return 15
+        case .screen: return 22  // Struct
+        case .builder: return 3  // Function
+        case .dependency, .optional: return 6  // Variable
+        case .flag: return 21  // Constant
+        }
+    }
+
+    func hover(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let (file, offset) = try target(params)
+        let session = workspace.session
+        guard let h = IDE.hover(session: session, file: file, offset: offset) else { return .null }
+        return ["contents": ["kind": "markdown", "value": .string(h.markdown)],
+                "range": range(session.project.files[file].text, h.range)]
+    }
+
+    func definition(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let (file, offset) = try target(params)
+        let found = IDE.definition(project: workspace.session.project, file: file, offset: offset)
+        if found.isEmpty { return .null }
+        return .array(found.map { location($0.file, $0.range) })
+    }
+
+    func references(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let (file, offset) = try target(params)
+        let include = params?["context"]?["includeDeclaration"]?.boolValue ?? true
+        let found = IDE.references(project: workspace.session.project, file: file, offset: offset, includeDeclaration: include)
+        return .array(found.map { location($0.file, $0.range) })
+    }
+
+    func documentSymbols(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
+            throw ResponseError.invalidParams("expected textDocument.uri")
+        }
+        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
+            throw ResponseError.invalidParams("unknown document \(uri)")
+        }
+        let text = workspace.session.project.files[file].text
+        func encode(_ s: DocumentSymbol) -> JSONValue {
+            var o: JSONObject = [
+                "name": .string(s.name), "kind": .int(Int64(s.kind.rawValue)),
+                "range": range(text, s.range), "selectionRange": range(text, s.selectionRange),
+            ]
+            if let d = s.detail { o["detail"] = .string(d) }
+            if !s.children.isEmpty { o["children"] = .array(s.children.map(encode)) }
+            return .object(o)
+        }
+        return .array(IDE.documentSymbols(project: workspace.session.project, file: file).map(encode))
+    }
+
+    func prepareRename(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let (file, offset) = try target(params)
+        let project = workspace.session.project
+        guard let r = IDE.prepareRename(project: project, file: file, offset: offset) else { return .null }
+        return ["range": range(project.files[file].text, r.range), "placeholder": .string(r.placeholder)]
+    }
+
+    func rename(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let (file, offset) = try target(params)
+        guard let newName = params?["newName"]?.stringValue else { throw ResponseError.invalidParams("expected newName") }
+        let project = workspace.session.project
+        let edits: [FileID: [TextEdit]]
+        do {
+            edits = try IDE.rename(project: project, file: file, offset: offset, newName: newName)
+        } catch {
+            throw ResponseError.requestFailed(error.message)
+        }
+        var changes = JSONObject()
+        for (f, list) in edits.sorted(by: { $0.key < $1.key }) {
+            let text = project.files[f].text
+            changes[workspace.uri(for: f)] = .array(list.sorted { $0.range.lowerBound < $1.range.lowerBound }.map {
+                ["range": range(text, $0.range), "newText": .string($0.newText)]
+            })
+        }
+        return ["changes": .object(changes)]
+    }
+
+    // MARK: routes/preview
+
+    /// `{"textDocument": {"uri"}, "path": "Home/Detail" | null, "flags": {...}, "optionals": {...}}`
+    /// → `{"text", "tree"}` (SPEC §8), rendered as `routes tree` renders it.
+    func preview(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
+            throw ResponseError.invalidParams("expected textDocument.uri")
+        }
+        let session = workspace.session
+        let project = session.project
+        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
+            throw ResponseError.invalidParams("unknown document \(uri)")
+        }
+        guard let program = project.programs.first(where: { $0.root.file == file })
+                ?? project.programs.first(where: { $0.files.contains(file) }) else {
+            throw ResponseError.invalidParams("\(uri) belongs to no program (no `root` declares or imports it)")
+        }
+        func assignments(_ key: String) throws(ResponseError) -> [String: Bool] {
+            guard let v = params?[key], !v.isNull else { return [:] }
+            guard let o = v.objectValue else { throw ResponseError.invalidParams("\(key) must be an object of booleans") }
+            var out: [String: Bool] = [:]
+            for (k, value) in o {
+                guard let b = value.boolValue else { throw ResponseError.invalidParams("\(key).\(k) must be a boolean") }
+                out[k] = b
+            }
+            return out
+        }
+        let given = Environment(flags: try assignments("flags"), optionals: try assignments("optionals"))
+        let environment: ProgramEnvironment
+        do {
+            environment = try ProgramEnvironment(given, program: program, project: project)
+        } catch {
+            throw ResponseError.invalidParams(error.message)
+        }
+        let pathValue = params?["path"]
+        let toPath: @Sendable (SourceFile) -> String = { $0.path }
+        if let literal = pathValue?.stringValue {
+            let resolution: PathResolution
+            do {
+                let parsed = try PathLiteral.parse(literal)
+                resolution = try Resolution.resolve(parsed, program: program, project: project, environment: environment)
+            } catch {
+                throw ResponseError.invalidParams("path: " + error.message)
+            }
+            return ["text": .string(resolution.text(project: project)),
+                    "tree": TreeJSON.resolution(resolution, project: project, path: toPath)]
+        }
+        if let pathValue, !pathValue.isNull { throw ResponseError.invalidParams("path must be a string or null") }
+        let tree = RoutingTree(program: program, project: project)
+        return ["text": .string(tree.text), "tree": TreeJSON.tree(tree, project: project, path: toPath)]
+    }
+}

@@ -1,0 +1,140 @@
+import RoutesJSON
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One item of input, as the reader thread hands it to the server's loop.
+enum Incoming: Sendable {
+    /// A message body that parsed as JSON (not yet checked to be JSON-RPC).
+    case message(JSONValue)
+    /// A message body that is not JSON.
+    case invalidJSON(JSONError)
+    /// The input ended.
+    case endOfInput
+
+    /// Parses a message body.
+    static func decode(_ body: [UInt8], with parser: JSONParser) -> Incoming {
+        do {
+            return .message(try parser.parse(bytes: body))
+        } catch {
+            return .invalidJSON(error)
+        }
+    }
+}
+
+/// The queue between the reader thread and the server's loop, and the record of cancellations.
+///
+/// When a batch of messages is pushed, every `$/cancelRequest` in it is recorded at once, before
+/// the loop can see any of the batch; so when the loop takes a request it can tell whether a
+/// cancellation of it has arrived — even one queued behind it, or one that arrived while its
+/// handler ran. A recorded cancellation is forgotten when the loop reaches the `$/cancelRequest`
+/// itself (every request before it has been answered by then).
+final class Inbox: @unchecked Sendable {
+    private let lock = ConditionLock()
+    // All guarded by `lock`.
+    private var items: [Incoming] = []
+    private var head = 0
+    /// Request id → number of `$/cancelRequest`s for it queued and not yet reached by the loop.
+    private var pendingCancels: [JSONValue: Int] = [:]
+
+    /// Appends a batch (all the messages of one read, say) atomically.
+    func push(_ batch: [Incoming]) {
+        guard !batch.isEmpty else { return }
+        lock.withLock {
+            for item in batch {
+                if case .message(let message) = item, let id = Self.cancelledID(in: message) {
+                    pendingCancels[id, default: 0] += 1
+                }
+            }
+            items.append(contentsOf: batch)
+            lock.broadcast()
+        }
+    }
+
+    /// The next item, waiting for one if `waiting`; `nil` if there is none and not `waiting`.
+    func next(waiting: Bool) -> Incoming? {
+        lock.withLock {
+            while head == items.count {
+                guard waiting else { return nil }
+                lock.wait()
+            }
+            let item = items[head]
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: items.count <= 4096)
+                head = 0
+            } else if head >= 1024 && head * 2 >= items.count {
+                items.removeSubrange(0 ..< head)
+                head = 0
+            }
+            return item
+        }
+    }
+
+    /// Whether a `$/cancelRequest` for `id` has arrived and the loop has not reached it yet.
+    func isCancelled(_ id: JSONValue) -> Bool {
+        lock.withLock { pendingCancels[id] != nil }
+    }
+
+    /// The loop reached a `$/cancelRequest` for `id`.
+    func cancellationReached(_ id: JSONValue) {
+        lock.withLock {
+            guard let count = pendingCancels[id] else { return }
+            pendingCancels[id] = count > 1 ? count - 1 : nil
+        }
+    }
+
+    /// The request id a message cancels, if it is a well-formed `$/cancelRequest` notification.
+    static func cancelledID(in message: JSONValue) -> JSONValue? {
+        guard case .object(let object) = message,
+              object["jsonrpc"] == .string("2.0"),
+              object["method"] == .string("$/cancelRequest"),
+              object["id"] == nil,
+              case .object(let params) = object["params"],
+              let id = params["id"], Server.isValidID(id) else { return nil }
+        return id
+    }
+}
+
+/// The reader thread: reads the input, frames it, parses each body, and pushes what it finds.
+enum InputReader {
+    /// Starts the reader thread on `descriptor`. Returns false if no thread could be started.
+    static func start(reading descriptor: Int32, into inbox: Inbox) -> Bool {
+        startDetachedThread { readLoop(descriptor, inbox) }
+    }
+
+    private static func readLoop(_ descriptor: Int32, _ inbox: Inbox) {
+        var framer = MessageFramer()
+        let parser = JSONParser()  // owned by this thread
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                Log.error("cannot read the input (errno \(errno)); treating it as ended")
+                break
+            }
+            if count == 0 { break }
+            framer.feed(chunk[0 ..< count])
+            var batch: [Incoming] = []
+            while let event = framer.next() {
+                switch event {
+                case .message(let body):
+                    batch.append(Incoming.decode(body, with: parser))
+                case .error(let problem):
+                    Log.warning("input: \(problem)")
+                }
+            }
+            inbox.push(batch)
+        }
+        if framer.isInsideMessage {
+            Log.warning("input: the input ended inside a message (\(framer.bufferedByteCount) bytes dropped)")
+        }
+        inbox.push([.endOfInput])
+    }
+}

@@ -1,0 +1,107 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Reads open documents from the editor and everything else from disk (cached until the
+/// client says the file changed). Never writes.
+final class OverlayProvider: SourceProvider, @unchecked Sendable {
+    // Mutated only by the server's single request thread, between analyses.
+    var open: [String: [UInt8]] = [:]
+    private var disk: [String: Result<[UInt8], SourceReadError>] = [:]
+    private let fileSystem = FileSystemProvider()
+
+    func canonicalPath(_ path: String) -> String? {
+        if open[path] != nil { return path }
+        return fileSystem.canonicalPath(path) ?? (open[PathUtil.normalize(path)] != nil ? PathUtil.normalize(path) : nil)
+    }
+
+    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        if let text = open[canonicalPath] { return .success(text) }
+        if let cached = disk[canonicalPath] { return cached }
+        let r = fileSystem.read(canonicalPath)
+        disk[canonicalPath] = r
+        return r
+    }
+
+    func invalidate(_ path: String) { disk[path] = nil }
+    func invalidateAll() { disk.removeAll() }
+}
+
+/// The server's view of the workspace: the `.routes` files under the workspace folders,
+/// the open documents over them, and the analysis of the current snapshot.
+final class LSPWorkspace {
+    private(set) var roots: [String] = []
+    /// Canonical paths of the `.routes` files found under the roots.
+    private(set) var files: [String] = []
+    let provider = OverlayProvider()
+    var store = DocumentStore()
+    private var cached: AnalysisSession?
+    private var cachedByPath: [String: FileID] = [:]
+
+    func setRoots(_ paths: [String]) {
+        roots = paths.compactMap { provider.canonicalPath($0) ?? PathUtil.normalize($0) }
+        rescan()
+    }
+
+    /// Finds the `.routes` files under the roots again (at start, and when files are
+    /// created or deleted).
+    func rescan() {
+        var found: [String] = []
+        var seen = Set<String>()
+        for root in roots {
+            for rel in SourceFiles.routesFiles(under: root) {
+                let full = root == "/" ? "/" + rel : root + "/" + rel
+                let canonical = FileSystemProvider().canonicalPath(full) ?? full
+                if seen.insert(canonical).inserted { found.append(canonical) }
+            }
+        }
+        files = found
+        invalidate()
+    }
+
+    func invalidate() { cached = nil }
+
+    /// The workspace root an import of `path` may not leave: the innermost workspace folder
+    /// containing it, else its own directory.
+    func workspaceRoot(for path: String) -> String {
+        roots.filter { PathUtil.isInside(path, root: $0) }.max { $0.count < $1.count } ?? PathUtil.directory(of: path)
+    }
+
+    /// The analysis of the current snapshot (computed on demand, kept until a change).
+    var session: AnalysisSession {
+        if let cached { return cached }
+        provider.open = [:]
+        for doc in store.documents.values { provider.open[doc.path] = doc.text.bytes }
+        var paths = files
+        var seen = Set(files)
+        for doc in store.documents.values.sorted(by: { $0.path < $1.path }) where seen.insert(doc.path).inserted {
+            paths.append(doc.path)
+        }
+        let entries = paths.enumerated().map { i, p in
+            ProjectEntry(canonicalPath: p, displayPath: p, group: i, workspaceRoot: workspaceRoot(for: p))
+        }
+        let s = AnalysisSession(project: Project(entries: entries, provider: provider))
+        cached = s
+        cachedByPath = [:]
+        for f in s.project.files { cachedByPath[f.path] = f.id }
+        return s
+    }
+
+    /// The file id of a path in the current snapshot.
+    func fileID(_ path: String) -> FileID? {
+        _ = session
+        return cachedByPath[path]
+    }
+
+    /// The canonical path for a document URI (the path itself when the file does not exist).
+    func path(forURI uri: String) -> String? {
+        guard let raw = FileURI.path(uri) else { return nil }
+        return FileSystemProvider().canonicalPath(raw) ?? PathUtil.normalize(raw)
+    }
+
+    /// The URI to report for a file: the open document's own URI when there is one.
+    func uri(for file: FileID) -> String {
+        let path = session.project.files[file].path
+        return store.uriByPath[path] ?? FileURI.uri(path)
+    }
+}

@@ -76,6 +76,8 @@ public final class LanguageFeatures {
         server.onRequest("textDocument/prepareRename") { [unowned self] p throws(ResponseError) in try self.prepareRename(p) }
         server.onRequest("textDocument/rename") { [unowned self] p throws(ResponseError) in try self.rename(p) }
         server.onRequest("routes/preview") { [unowned self] p throws(ResponseError) in try self.preview(p) }
+        server.onRequest("textDocument/semanticTokens/full") { [unowned self] p throws(ResponseError) in try self.semanticTokens(p) }
+        server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
     }
 
     // MARK: Lifecycle
@@ -101,6 +103,14 @@ public final class LanguageFeatures {
             "referencesProvider": true,
             "documentSymbolProvider": true,
             "renameProvider": ["prepareProvider": true],
+            "semanticTokensProvider": [
+                "legend": [
+                    "tokenTypes": .array(SemanticToken.Kind.allCases.map { .string($0.legendName) }),
+                    "tokenModifiers": .array(SemanticToken.Modifiers.legendNames.map { .string($0) }),
+                ],
+                "full": true,
+            ],
+            "foldingRangeProvider": true,
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["routesPreview": true],
         ]
@@ -313,6 +323,50 @@ public final class LanguageFeatures {
             })
         }
         return ["changes": .object(changes)]
+    }
+
+    /// The document of `textDocument` params.
+    func document(_ params: JSONValue?) throws(ResponseError) -> FileID {
+        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
+            throw ResponseError.invalidParams("expected textDocument.uri")
+        }
+        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
+            throw ResponseError.invalidParams("unknown document \(uri)")
+        }
+        return file
+    }
+
+    /// `{data: [Δline, Δstart, length, type, modifiers]*}` in the negotiated encoding.
+    func semanticTokens(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let file = try document(params)
+        let project = workspace.session.project
+        let text = project.files[file].text
+        var data: [JSONValue] = []
+        var lastLine = 0, lastStart = 0
+        for t in IDE.semanticTokens(project: project, file: file) {
+            let start = text.position(of: t.range.lowerBound, encoding: encoding)
+            let end = text.position(of: t.range.upperBound, encoding: encoding)
+            // Tokens never span lines; cut one that would at its line's end.
+            let length = end.line == start.line ? end.column - start.column
+                : text.columnWidth(from: t.range.lowerBound, to: text.lineRange(start.line).upperBound, encoding: encoding)
+            if length <= 0 { continue }
+            let deltaLine = start.line - lastLine
+            let deltaStart = deltaLine == 0 ? start.column - lastStart : start.column
+            data.append(contentsOf: [.int(Int64(deltaLine)), .int(Int64(deltaStart)), .int(Int64(length)),
+                                     .int(Int64(t.kind.rawValue)), .int(Int64(t.modifiers.rawValue))])
+            lastLine = start.line
+            lastStart = start.column
+        }
+        return ["data": .array(data)]
+    }
+
+    func foldingRanges(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let file = try document(params)
+        return .array(IDE.foldingRanges(project: workspace.session.project, file: file).map { r in
+            var o: JSONObject = ["startLine": .int(Int64(r.startLine)), "endLine": .int(Int64(r.endLine))]
+            if let k = r.kind { o["kind"] = .string(k.rawValue) }
+            return .object(o)
+        })
     }
 
     // MARK: routes/preview

@@ -67,6 +67,9 @@ public final class SyntaxTree: Sendable {
 
     public var root: SyntaxNode { SyntaxNode(tree: self, index: 0) }
 
+    /// The view of node `index` (an index into `nodes`).
+    public func node(_ index: Int) -> SyntaxNode { SyntaxNode(tree: self, index: index) }
+
     public func text(of token: Token) -> String { source.text(token.range) }
 
     /// The byte range covered by tokens `start..<end`; for no tokens, the empty range where

@@ -439,25 +439,8 @@ struct ProgramChecker {
         // Per item and user: nil when in scope on every way, else a way that lacks it.
         var failures: [ScopeItem: [Int: [Int]]] = [:]
         for (item, nodes) in users {
-            var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
             fillBackwardRegion(region, from: nodes, predecessors)
-            flow.region = region
-            let graph = self.graph
-            switch item {
-            case .provider(let p):
-                flow.onBuilt = { g, sigma, _ in
-                    if case .screen(let c?, _) = graph.nodes[g].kind, c == p { return nil }
-                    return sigma
-                }
-            case .optional(let c):
-                flow.entersThen = { g in
-                    if case .condition(let v, _, _) = graph.nodes[g].kind, v == c,
-                       case .ifLet = graph.model(g).kind { return false }
-                    return true
-                }
-            }
-            flow.add(root, domain, from: nil)
-            flow.run()
+            let flow = waysWithout(item, root: root, storage: storage, region: region)
             for n in Set(nodes) {
                 let reached: Bool
                 if case .ifLet = graph.model(n).kind {
@@ -507,6 +490,20 @@ struct ProgramChecker {
     /// `region` must hold the nodes that lead to g (see `fillRegion(_:leadingTo:)`).
     func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region) -> [Int]? {
         guard let root = rootBody, used[g] else { return nil }
+        let flow = waysWithout(item, root: root, storage: storage, region: region)
+        let reached: Bool
+        if case .screen = graph.nodes[g].kind {
+            reached = flow.builtEnvironments(g) != BDD.zero
+        } else {
+            reached = flow.context(g) != BDD.zero
+        }
+        return reached ? flow.way(to: g) : nil
+    }
+
+    /// The ways (within `region`) on which `item` is not in scope. Scope is never lost
+    /// along a way, so a way stops where it gains it: after a `screen P` node is built for
+    /// a provider, at the then-branch of `if let o` for an optional.
+    private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region) -> Flow {
         var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
         flow.region = region
         let graph = self.graph
@@ -525,13 +522,7 @@ struct ProgramChecker {
         }
         flow.add(root, domain, from: nil)
         flow.run()
-        let reached: Bool
-        if case .screen = graph.nodes[g].kind {
-            reached = flow.builtEnvironments(g) != BDD.zero
-        } else {
-            reached = flow.context(g) != BDD.zero
-        }
-        return reached ? flow.way(to: g) : nil
+        return flow
     }
 
     /// Fills `region` with the nodes from which a way leads to g.

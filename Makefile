@@ -19,11 +19,12 @@ demo: build
 	$(BIN) lint Examples/Seed Examples/Shop
 	$(BIN) tree Examples/Seed/App.routes
 
-## Every test: Swift unit, fixture and CLI tests, then the grammar conformance tests.
+## Every test: Swift unit, fixture, CLI and protocol tests, then the grammar conformance and
+## editor-file tests.
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
-	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/grammar
+	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/grammar Tests/editors
 
 clean:
 	rm -rf .build

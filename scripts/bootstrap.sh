@@ -36,7 +36,9 @@ if ! command -v dot >/dev/null 2>&1; then
     fi
 fi
 
-if ! python3 -c "import lark, pytest" >/dev/null 2>&1; then
-    echo "bootstrap: installing Python test packages (lark, pytest)" >&2
-    python3 -m pip install --quiet lark pytest
+# Python packages of the grammar and editor tests (pinned where a test depends on a version).
+PY_PACKAGES="lark pytest pyyaml textmate-grammar-python==0.6.1"
+if ! python3 -c "import lark, pytest, yaml, textmate_grammar" >/dev/null 2>&1; then
+    echo "bootstrap: installing Python test packages ($PY_PACKAGES)" >&2
+    python3 -m pip install --quiet $PY_PACKAGES
 fi

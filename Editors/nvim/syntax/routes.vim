@@ -1,0 +1,46 @@
+" Syntax highlighting for `.routes` files (ComposableNavigator navigation trees).
+if exists('b:current_syntax')
+  finish
+endif
+
+syntax case match
+
+" Keywords are matches, not `syntax keyword`s, so that a keyword used as a
+" parameter or argument label (`screen Transfer(from: Account)`) can be
+" highlighted as a label by the later, higher-priority `routesLabel` match.
+syntax match routesDeclKeyword    /\<\%(import\|screen\|dependency\|optional\|flag\|builder\|root\)\>/
+syntax match routesBuilderKeyword /\<\%(anyOf\|conditional\|else\|if\|let\|wildcard\|empty\|uses\|from\)\>/
+syntax match routesPresentation   /\<\%(push\|sheet\|allowsPush\)\>/
+syntax match routesBoolean        /\<\%(true\|false\)\>/
+
+" Names introduced by a declaration, and screen names where a screen is expected.
+syntax match routesDeclName   /\%(\<\%(dependency\|optional\|flag\|builder\)\s\+\)\@<=\h\w*/
+syntax match routesScreenName /\%(\<\%(screen\|wildcard\|from\)\s\+\)\@<=\h\w*/
+" Swift type names after `name:`.
+syntax match routesType /\%(:\s*\)\@<=\[\?\u[A-Za-z0-9_.]*/
+syntax match routesLabel /\<\h\w*\ze\s*:/
+
+syntax match routesNumber /\<-\?\d\+\%(\.\d\+\)\?\>/
+syntax match routesEscape contained /\\\%(["\\nt]\|u{\x\+}\)/
+syntax region routesString start=/"/ skip=/\\\\\|\\"/ end=/"/ oneline contains=routesEscape
+
+syntax keyword routesTodo contained TODO FIXME XXX NOTE
+syntax match routesComment    /\/\/.*$/  contains=routesTodo,@Spell
+syntax match routesDocComment /\/\/\/.*$/ contains=routesTodo,@Spell
+
+highlight default link routesDeclKeyword    Keyword
+highlight default link routesBuilderKeyword Statement
+highlight default link routesPresentation   StorageClass
+highlight default link routesBoolean        Boolean
+highlight default link routesDeclName       Identifier
+highlight default link routesScreenName     Type
+highlight default link routesType           Type
+highlight default link routesLabel          Identifier
+highlight default link routesNumber         Number
+highlight default link routesString         String
+highlight default link routesEscape         SpecialChar
+highlight default link routesTodo           Todo
+highlight default link routesComment        Comment
+highlight default link routesDocComment     SpecialComment
+
+let b:current_syntax = 'routes'

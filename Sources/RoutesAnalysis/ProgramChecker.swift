@@ -29,6 +29,8 @@ struct ProgramChecker {
     private var shadowedBranches: [Int] = []
     private var mismatchedWildcards: [Int] = []
     private var unreachableNodes: [Int] = []
+    /// `gainingNodes(_:)`, kept for queries (a box, so that the non-mutating query can fill it).
+    private let gainingCache = Box<[ScopeItem: [Int]]>([:])
     /// `wayPredecessors()`, kept for queries.
     private var predecessorCache: [[Int]]? = nil
     /// What `root` and the used builders mention (see `mentionedSymbols`).
@@ -490,6 +492,17 @@ struct ProgramChecker {
     /// `region` must hold the nodes that lead to g (see `fillRegion(_:leadingTo:)`).
     func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region) -> [Int]? {
         guard let root = rootBody, used[g] else { return nil }
+        // No node that would put the item in scope lies on any way to g: every way that
+        // builds g lacks it, so the main flow answers (no flow of its own needed).
+        if !gainingNodes(item).contains(where: { region.contains($0) }) {
+            let reached: Bool
+            if case .screen = graph.nodes[g].kind {
+                reached = flow.builtEnvironments(g) != BDD.zero
+            } else {
+                reached = flow.context(g) != BDD.zero
+            }
+            return reached ? flow.way(to: g) : nil
+        }
         let flow = waysWithout(item, root: root, storage: storage, region: region)
         let reached: Bool
         if case .screen = graph.nodes[g].kind {
@@ -523,6 +536,25 @@ struct ProgramChecker {
         flow.add(root, domain, from: nil)
         flow.run()
         return flow
+    }
+
+    /// The nodes at which a way gains a scope item: the `screen P` nodes of a provider, the
+    /// `if let o` nodes of an optional.
+    private func gainingNodes(_ item: ScopeItem) -> [Int] {
+        if let cached = gainingCache.value[item] { return cached }
+        var out: [Int] = []
+        for (g, n) in graph.nodes.enumerated() where used[g] {
+            switch (item, n.kind) {
+            case (.provider(let p), .screen(let c?, _)) where c == p:
+                out.append(g)
+            case (.optional(let o), .condition(let v, _, _)) where v == o:
+                if case .ifLet = graph.model(g).kind { out.append(g) }
+            default:
+                break
+            }
+        }
+        gainingCache.value[item] = out
+        return out
     }
 
     /// Fills `region` with the nodes from which a way leads to g.
@@ -668,4 +700,10 @@ struct ProgramChecker {
         }
         return false
     }
+}
+
+/// A mutable cell shared by copies of a value.
+final class Box<T> {
+    var value: T
+    init(_ value: T) { self.value = value }
 }

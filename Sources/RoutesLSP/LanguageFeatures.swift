@@ -1,3 +1,4 @@
+import Foundation
 import RoutesAnalysis
 import RoutesFormats
 import RoutesIDE
@@ -13,6 +14,11 @@ public final class LanguageFeatures {
     let workspace = LSPWorkspace()
     var encoding: PositionEncoding = .utf16
     var snippets = false
+    /// What the client can render (`hover.contentFormat`, `completionItem.documentationFormat`).
+    var markdownHover = true
+    var markdownDocumentation = true
+    /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
+    var canWatchFiles = false
 
     public init(server: Server) {
         self.server = server
@@ -86,7 +92,16 @@ public final class LanguageFeatures {
         if let params, params.objectValue == nil { throw ResponseError.invalidParams("initialize params must be an object") }
         let encodings = params?["capabilities"]?["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []
         encoding = encodings.contains("utf-8") ? .utf8 : .utf16
-        snippets = params?["capabilities"]?["textDocument"]?["completion"]?["completionItem"]?["snippetSupport"]?.boolValue ?? false
+        let textDocument = params?["capabilities"]?["textDocument"]
+        snippets = textDocument?["completion"]?["completionItem"]?["snippetSupport"]?.boolValue ?? false
+        // Markdown unless the client lists the formats it renders without it.
+        func rendersMarkdown(_ formats: JSONValue?) -> Bool {
+            guard let list = formats?.arrayValue?.compactMap(\.stringValue) else { return true }
+            return list.contains("markdown")
+        }
+        markdownHover = rendersMarkdown(textDocument?["hover"]?["contentFormat"])
+        markdownDocumentation = rendersMarkdown(textDocument?["completion"]?["completionItem"]?["documentationFormat"])
+        canWatchFiles = params?["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
         var roots: [String] = []
         if let folders = params?["workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
@@ -118,6 +133,7 @@ public final class LanguageFeatures {
 
     /// Asks the client to tell us about `.routes` files changed on disk.
     func registerFileWatchers() {
+        guard canWatchFiles else { return }
         server.sendRequest("client/registerCapability", [
             "registrations": [[
                 "id": "routes-watch",
@@ -235,7 +251,7 @@ public final class LanguageFeatures {
         let items: [JSONValue] = IDE.completions(session: session, file: file, offset: offset, snippets: snippets).map { item in
             var o: JSONObject = ["label": .string(item.label), "kind": .int(Int64(completionKind(item.kind)))]
             if let d = item.detail { o["detail"] = .string(d) }
-            if let doc = item.documentation { o["documentation"] = ["kind": "markdown", "value": .string(doc)] }
+            if let doc = item.documentation { o["documentation"] = markup(doc, markdown: markdownDocumentation) }
             if let s = item.sortText { o["sortText"] = .string(s) }
             let insert = item.insertText ?? item.label
             o["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
@@ -243,6 +259,17 @@ public final class LanguageFeatures {
             return .object(o)
         }
         return ["isIncomplete": false, "items": .array(items)]
+    }
+
+    /// MarkupContent: markdown as is, or plain text with the markdown syntax taken out.
+    func markup(_ markdown: String, markdown allowed: Bool) -> JSONValue {
+        if allowed { return ["kind": "markdown", "value": .string(markdown)] }
+        var lines: [String] = []
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") || line == "---" { continue }
+            lines.append(line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "`", with: ""))
+        }
+        return ["kind": "plaintext", "value": .string(lines.joined(separator: "\n"))]
     }
 
     func completionKind(_ k: CompletionItem.Kind) -> Int {
@@ -260,7 +287,7 @@ public final class LanguageFeatures {
         let (file, offset) = try target(params)
         let session = workspace.session
         guard let h = IDE.hover(session: session, file: file, offset: offset) else { return .null }
-        return ["contents": ["kind": "markdown", "value": .string(h.markdown)],
+        return ["contents": markup(h.markdown, markdown: markdownHover),
                 "range": range(session.project.files[file].text, h.range)]
     }
 

@@ -96,7 +96,15 @@ final class LSPWorkspace {
     /// The canonical path for a document URI (the path itself when the file does not exist).
     func path(forURI uri: String) -> String? {
         guard let raw = FileURI.path(uri) else { return nil }
-        return FileSystemProvider().canonicalPath(raw) ?? PathUtil.normalize(raw)
+        let fs = FileSystemProvider()
+        if let canonical = fs.canonicalPath(raw) { return canonical }
+        // A file not on disk (unsaved): resolve its directory, so that imports, which resolve
+        // from canonical directories, find it even through symbolic links.
+        let normalized = PathUtil.normalize(raw)
+        let dir = PathUtil.directory(of: normalized)
+        guard let canonicalDir = fs.canonicalPath(dir) else { return normalized }
+        let name = String(normalized.dropFirst(dir == "/" ? 1 : dir.count + 1))
+        return canonicalDir == "/" ? "/" + name : canonicalDir + "/" + name
     }
 
     /// The URI to report for a file: the open document's own URI when there is one.

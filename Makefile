@@ -20,11 +20,12 @@ demo: build
 	$(BIN) tree Examples/Seed/App.routes
 
 ## Every test: Swift unit, fixture, CLI and protocol tests, then the grammar conformance and
-## editor-file tests.
+## editor-file tests, then an independent language-server client (pytest-lsp).
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/grammar Tests/editors
+	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/lsp
 
 clean:
 	rm -rf .build

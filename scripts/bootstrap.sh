@@ -42,3 +42,9 @@ if ! python3 -c "import lark, pytest, yaml, textmate_grammar" >/dev/null 2>&1; t
     echo "bootstrap: installing Python test packages ($PY_PACKAGES)" >&2
     python3 -m pip install --quiet $PY_PACKAGES
 fi
+
+# The independent language-server client suite (pytest-lsp).
+if ! python3 -c "import pytest_lsp, pytest_asyncio, pygls, lsprotocol" >/dev/null 2>&1; then
+    echo "bootstrap: installing pytest-lsp (Tests/lsp/requirements.txt)" >&2
+    python3 -m pip install --quiet -r "$(dirname "$0")/../Tests/lsp/requirements.txt"
+fi

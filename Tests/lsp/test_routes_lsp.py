@@ -1,0 +1,331 @@
+"""`routes lsp` driven by pytest-lsp: a second, independent client (pygls + lsprotocol).
+
+Run from the repository root, after `swift build`:
+
+    python3 -m pip install -r Tests/lsp/requirements.txt
+    ROUTES_BIN=.build/debug/routes python3 -m pytest -q Tests/lsp
+
+pytest-lsp checks every result against the capabilities the client declared
+(LspSpecificationWarning); those warnings are errors here.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def server_command() -> list[str]:
+    """`$ROUTES_BIN lsp`; ROUTES_BIN defaults to .build/debug/routes in the repository."""
+    binary = Path(os.environ.get("ROUTES_BIN", ".build/debug/routes"))
+    return [str(binary if binary.is_absolute() else REPO / binary), "lsp"]
+
+
+try:
+    import pytest_lsp
+    from lsprotocol import types
+    from pygls.exceptions import JsonRpcInvalidParams
+    from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities, make_test_lsp_client
+except ImportError as error:  # pragma: no cover - depends on the machine
+    if in_ci():
+        raise
+    pytest.skip(f"pytest-lsp is not installed ({error}): pip install -r Tests/lsp/requirements.txt",
+                allow_module_level=True)
+
+pytestmark = [
+    pytest.mark.asyncio,
+    pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning"),
+]
+
+# SPEC §6: the routing tree of the seed app, verbatim.
+SEED_TREE = """\
+root
+└─ conditional isLoggedIn
+   ├─ true: wildcard Home
+   │  └─ Home  uses appStore
+   │     └─ anyOf
+   │        ├─ Settings  uses settingsStore
+   │        └─ if let detailStore
+   │           ├─ then: Detail (sheet)  uses detailStore
+   │           │  └─ ↻ detail
+   │           └─ else: empty
+   └─ false: wildcard Login
+      └─ Login  uses loginStore
+"""
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's test client, also answering the server's `client/registerCapability` (it
+    registers a watcher for `**/*.routes` after `initialized`) and keeping what was registered."""
+    client = make_test_lsp_client()
+    client.registrations = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(ls: LanguageClient, params: types.RegistrationParams):
+        ls.registrations.extend(params.registrations)
+        return None
+
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=server_command(), client_factory=make_client)
+
+
+def file_name(uri: str) -> str:
+    return Path(unquote(urlparse(uri).path)).name
+
+
+def position(text: str, needle: str, delta: int = 0, occurrence: int = 0) -> types.Position:
+    """The position of `needle` (its `occurrence`-th appearance) in `text`, `delta` further
+    right (UTF-16 units; the examples' code is ASCII)."""
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(needle, index + 1)
+    before = text[:index]
+    line = before.count("\n")
+    column = len(before) - (before.rfind("\n") + 1)
+    return types.Position(line=line, character=column + delta)
+
+
+def open_document(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="routes", version=version,
+                                             text=path.read_text(encoding="utf-8") if text is None else text)))
+    return uri
+
+
+async def initialize(client: LanguageClient, workspace: Path, capabilities: types.ClientCapabilities):
+    return await client.initialize_session(types.InitializeParams(
+        capabilities=capabilities,
+        root_uri=workspace.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="workspace")],
+        client_info=types.ClientInfo(name="pytest-lsp"),
+    ))
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def client(lsp_client: LanguageClient, workspace: Path):
+    """A session as VS Code 1.65 would start it (UTF-16, snippets, markdown)."""
+    lsp_client.initialize_result = await initialize(lsp_client, workspace, client_capabilities("visual-studio-code"))
+    lsp_client.workspace = workspace
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def neovim(lsp_client: LanguageClient, workspace: Path):
+    """A session as Neovim 0.11 would start it (it offers UTF-8 positions)."""
+    lsp_client.initialize_result = await initialize(lsp_client, workspace, client_capabilities("neovim@v0.11.0"))
+    lsp_client.workspace = workspace
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def bare(lsp_client: LanguageClient):
+    """A started server, nothing sent yet: the test does the lifecycle itself."""
+    yield
+
+
+async def test_initialize_announces_the_capabilities(client: LanguageClient):
+    result: types.InitializeResult = client.initialize_result
+    assert result.server_info is not None and result.server_info.name == "routes"
+    capabilities = result.capabilities
+    assert capabilities.position_encoding == types.PositionEncodingKind.Utf16
+    sync = capabilities.text_document_sync
+    assert isinstance(sync, types.TextDocumentSyncOptions)
+    assert sync.open_close is True
+    assert sync.change == types.TextDocumentSyncKind.Incremental
+    assert capabilities.completion_provider is not None
+    assert " " in (capabilities.completion_provider.trigger_characters or [])
+    assert capabilities.hover_provider
+    assert capabilities.definition_provider
+    assert capabilities.references_provider
+    assert capabilities.document_symbol_provider
+    rename = capabilities.rename_provider
+    assert isinstance(rename, types.RenameOptions) and rename.prepare_provider is True
+
+
+async def test_a_client_offering_utf8_gets_utf8(neovim: LanguageClient):
+    assert neovim.initialize_result.capabilities.position_encoding == types.PositionEncodingKind.Utf8
+
+
+async def test_diagnostics_on_open(client: LanguageClient):
+    seed = (client.workspace / "Seed.routes").read_text(encoding="utf-8")
+    broken = seed.replace("uses loginStore", "uses nobody")
+    path = client.workspace / "Broken.routes"
+    path.write_text(broken, encoding="utf-8")
+    uri = open_document(client, path, version=4)
+    published = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert published.uri == uri
+    assert published.version == 4
+    diagnostics = {d.code: d for d in client.diagnostics[uri]}
+    assert set(diagnostics) == {"undefined-name", "unused-declaration"}
+    assert all(d.source == "routes" for d in diagnostics.values())
+
+    undefined = diagnostics["undefined-name"]
+    assert undefined.severity == types.DiagnosticSeverity.Error
+    start = position(broken, "uses nobody", delta=5)
+    assert undefined.range == types.Range(start=start, end=types.Position(line=start.line, character=start.character + 6))
+    assert "nobody" in undefined.message
+
+    unused = diagnostics["unused-declaration"]
+    assert unused.severity == types.DiagnosticSeverity.Warning
+    assert list(unused.tags or []) == [types.DiagnosticTag.Unnecessary]
+    assert "loginStore" in unused.message
+
+    # A change is republished with its version; fixing it clears the list.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=5),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=start, end=types.Position(line=start.line, character=start.character + 6)),
+            text="loginStore")],
+    ))
+    republished = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert republished.version == 5
+    assert list(client.diagnostics[uri]) == []
+
+
+async def test_completion_after_screen_lists_the_screens(client: LanguageClient):
+    seed = (client.workspace / "Seed.routes").read_text(encoding="utf-8")
+    anchor = "screen Settings uses settingsStore\n"
+    text = seed.replace(anchor, anchor + "          screen \n")
+    path = client.workspace / "Edit.routes"
+    path.write_text(text, encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(text, "          screen \n", delta=17)
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    items = result.items if isinstance(result, types.CompletionList) else result
+    assert {item.label for item in items} == {"Home", "Settings", "Detail", "Login"}
+    assert all(item.kind == types.CompletionItemKind.Struct for item in items)
+
+
+async def test_completion_after_uses_puts_what_is_in_scope_first(client: LanguageClient):
+    seed = (client.workspace / "Seed.routes").read_text(encoding="utf-8")
+    text = seed.replace("screen Home uses appStore {", "screen Home uses  {")
+    path = client.workspace / "Edit.routes"
+    path.write_text(text, encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(text, "screen Home uses  {", delta=17)
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    items = sorted(result.items, key=lambda item: item.sort_text or item.label)
+    assert [item.label for item in items][:2] == ["appStore", "loginStore"]
+    later = {item.label: item for item in items[2:]}
+    assert set(later) == {"settingsStore", "detailStore"}
+    assert all("not in scope" in (item.detail or "") for item in later.values())
+
+
+async def test_hover_shows_the_declaration_and_its_doc(client: LanguageClient):
+    path = client.workspace / "Seed.routes"
+    seed = path.read_text(encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(seed, "screen Home uses", delta=8)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert hover is not None
+    assert isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert "screen Home" in hover.contents.value
+    assert "The landing screen of a signed-in user." in hover.contents.value
+    assert "Home" in hover.contents.value and "Example" in hover.contents.value
+    assert hover.range == types.Range(start=types.Position(line=at.line, character=at.character - 1),
+                                      end=types.Position(line=at.line, character=at.character + 3))
+
+
+async def test_definition_goes_to_another_file(client: LanguageClient):
+    path = client.workspace / "App.routes"
+    app = path.read_text(encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(app, "      signIn\n", delta=8)
+    result = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    locations = result if isinstance(result, list) else [result]
+    assert len(locations) == 1
+    location = locations[0]
+    assert file_name(location.uri) == "Account.routes"
+    account = (client.workspace / "Account.routes").read_text(encoding="utf-8")
+    declared = position(account, "builder signIn", delta=8)
+    assert location.range.start == declared
+    assert location.range.end == types.Position(line=declared.line, character=declared.character + 6)
+
+
+async def test_rename_edits_every_file(client: LanguageClient):
+    path = client.workspace / "App.routes"
+    app = path.read_text(encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(app, "      webPage\n", delta=9)
+    prepared = await client.text_document_prepare_rename_async(types.PrepareRenameParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert isinstance(prepared, types.PrepareRenamePlaceholder)
+    assert prepared.placeholder == "webPage"
+
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at, new_name="helpPage"))
+    assert edit is not None and edit.changes is not None
+    files = {file_name(u): edits for u, edits in edit.changes.items()}
+    assert set(files) == {"Shared.routes", "App.routes", "Account.routes", "Catalog.routes", "Checkout.routes"}
+    for name, edits in files.items():
+        lines = (client.workspace / name).read_text(encoding="utf-8").split("\n")
+        for e in edits:
+            assert e.new_text == "helpPage"
+            assert e.range.start.line == e.range.end.line
+            assert lines[e.range.start.line][e.range.start.character:e.range.end.character] == "webPage"
+
+
+async def test_document_symbols_and_the_file_watcher_registration(client: LanguageClient):
+    uri = open_document(client, client.workspace / "Seed.routes")
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    kinds = {s.name: s.kind for s in symbols}
+    assert kinds["Home"] == types.SymbolKind.Struct
+    assert kinds["detail"] == types.SymbolKind.Function
+    assert kinds["root"] == types.SymbolKind.Function
+    assert kinds["appStore"] == types.SymbolKind.Variable
+    assert kinds["detailStore"] == types.SymbolKind.Variable
+    assert kinds["isLoggedIn"] == types.SymbolKind.Boolean
+    # VS Code allows dynamic registration of file watchers; the server asked for `*.routes`
+    # after `initialized` (long before this answer).
+    watchers = [r for r in client.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    assert len(watchers) == 1
+    # registerOptions is `LSPAny` in lsprotocol: it stays a plain dict.
+    assert watchers[0].register_options == {"watchers": [{"globPattern": "**/*.routes"}]}
+
+
+async def test_routes_preview_of_the_seed_app_is_spec_section_6s_tree(client: LanguageClient):
+    uri = open_document(client, client.workspace / "Seed.routes")
+    # pygls gives the untyped result of a custom request as nested named tuples.
+    result = await client.protocol.send_request_async("routes/preview", {"textDocument": {"uri": uri}, "path": None})
+    assert result.text == SEED_TREE
+    assert result.tree.kind == "root"
+
+    resolved = await client.protocol.send_request_async(
+        "routes/preview", {"textDocument": {"uri": uri}, "path": "Home/Settings", "flags": {"isLoggedIn": True}})
+    elements = resolved.tree.elements
+    assert [e.screen for e in elements] == ["Home", "Settings"]
+    assert all(e.built for e in elements)
+
+    with pytest.raises(JsonRpcInvalidParams):
+        await client.protocol.send_request_async("routes/preview", {"textDocument": {"uri": uri}, "flags": {"nope": True}})
+    with pytest.raises(JsonRpcInvalidParams):
+        await client.protocol.send_request_async("routes/preview", {"textDocument": {"uri": uri}, "path": "Home/Nowhere"})
+
+
+async def test_shutdown_then_exit_ends_the_server_with_status_zero(bare: LanguageClient, workspace: Path):
+    await initialize(bare, workspace, types.ClientCapabilities())
+    assert await bare.shutdown_async(None) is None
+    bare.exit(None)
+    server = bare._server  # the server's asyncio subprocess (pygls keeps it here)
+    assert server is not None
+    assert await server.wait() == 0

@@ -33,8 +33,10 @@ struct ProgramChecker {
     private let gainingCache = Box<[ScopeItem: [Int]]>([:])
     /// `wayPredecessors()`, kept for queries.
     private var predecessorCache: [[Int]]? = nil
-    /// What `root` and the used builders mention (see `mentionedSymbols`).
+    /// What `root` and the used builders mention by name, and what they most likely meant by
+    /// an undefined name (see `mentionedSymbols`).
     private var mentioned = Set<Symbol>()
+    private var guessed = Set<Symbol>()
 
     init(semantics: Semantics, program: Program) {
         self.semantics = semantics
@@ -65,7 +67,7 @@ struct ProgramChecker {
         findPushInSheet()
         applyOutermostCauseOnce()
         findMissingDependencies(from: rootBody)
-        mentioned = mentionedSymbols()
+        (mentioned, guessed) = mentionedSymbols()
         findUnusedDeclarations()
         findUnplacedScreens()
     }
@@ -444,13 +446,7 @@ struct ProgramChecker {
             fillBackwardRegion(region, from: nodes, predecessors)
             let flow = waysWithout(item, root: root, storage: storage, region: region)
             for n in Set(nodes) {
-                let reached: Bool
-                if case .ifLet = graph.model(n).kind {
-                    reached = flow.context(n) != BDD.zero
-                } else {
-                    reached = flow.builtEnvironments(n) != BDD.zero
-                }
-                if reached { failures[item, default: [:]][n] = flow.way(to: n) }
+                if isReached(n, in: flow) { failures[item, default: [:]][n] = flow.way(to: n) }
             }
         }
 
@@ -495,22 +491,10 @@ struct ProgramChecker {
         // No node that would put the item in scope lies on any way to g: every way that
         // builds g lacks it, so the main flow answers (no flow of its own needed).
         if !gainingNodes(item).contains(where: { region.contains($0) }) {
-            let reached: Bool
-            if case .screen = graph.nodes[g].kind {
-                reached = flow.builtEnvironments(g) != BDD.zero
-            } else {
-                reached = flow.context(g) != BDD.zero
-            }
-            return reached ? flow.way(to: g) : nil
+            return isReached(g, in: flow) ? flow.way(to: g) : nil
         }
         let flow = waysWithout(item, root: root, storage: storage, region: region)
-        let reached: Bool
-        if case .screen = graph.nodes[g].kind {
-            reached = flow.builtEnvironments(g) != BDD.zero
-        } else {
-            reached = flow.context(g) != BDD.zero
-        }
-        return reached ? flow.way(to: g) : nil
+        return isReached(g, in: flow) ? flow.way(to: g) : nil
     }
 
     /// The ways (within `region`) on which `item` is not in scope. Scope is never lost
@@ -536,6 +520,12 @@ struct ProgramChecker {
         flow.add(root, domain, from: nil)
         flow.run()
         return flow
+    }
+
+    /// Whether a flow reaches node g: a screen node built, any other node evaluated.
+    private func isReached(_ g: Int, in flow: Flow) -> Bool {
+        if case .screen = graph.nodes[g].kind { return flow.builtEnvironments(g) != BDD.zero }
+        return flow.context(g) != BDD.zero
     }
 
     /// The nodes at which a way gains a scope item: the `screen P` nodes of a provider, the
@@ -617,7 +607,7 @@ struct ProgramChecker {
         for f in program.files {
             for (i, d) in project.files[f].model.declarations.enumerated() {
                 let s = Symbol(file: f, declaration: i)
-                guard !mentioned.contains(s), !isDuplicate(s) else { continue }
+                guard !mentioned.contains(s), !guessed.contains(s), !isDuplicate(s) else { continue }
                 switch d.kind {
                 case .dependency, .optional, .flag:
                     diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
@@ -638,8 +628,9 @@ struct ProgramChecker {
     /// its declaration, and an undefined name mentions the declaration it was most likely
     /// meant to be (the suggestion of its `undefined-name`), so that a typo is one error,
     /// not also an unused or unplaced warning (SPEC §5.3).
-    private func mentionedSymbols() -> Set<Symbol> {
+    private func mentionedSymbols() -> (resolved: Set<Symbol>, guessed: Set<Symbol>) {
         var mentioned = Set<Symbol>()
+        var guessed = Set<Symbol>()
         var usedFiles = Set<FileID>()
         for g in graph.nodes.indices where used[g] { usedFiles.insert(graph.nodes[g].file) }
         for f in usedFiles {
@@ -658,12 +649,12 @@ struct ProgramChecker {
                     let scope = project.scopes[f]
                     let candidates = scope.compactMap { expected.contains(project.declaration($0.value).kind) ? $0.key : nil }
                     if let guess = Suggestion.closest(to: name.text, among: candidates), let s = scope[guess] {
-                        mentioned.insert(s)
+                        guessed.insert(s)
                     }
                 }
             }
         }
-        return mentioned
+        return (mentioned, guessed)
     }
 
     /// A later declaration of a name already declared in this program (reported as
@@ -686,20 +677,13 @@ struct ProgramChecker {
                 let s = Symbol(file: f, declaration: i)
                 guard let code = graph.screenCode[s], !placed.contains(code), !isDuplicate(s) else { continue }
                 // A screen some used node meant to place, under a misspelt name.
-                if mentioned.contains(s) && !isPlacedByName(s) { continue }
+                if guessed.contains(s) && !mentioned.contains(s) { continue }
                 diagnostics.append(Diagnostic(.unreachableScreen, file: f, range: d.name.range,
                                               message: "screen `\(d.name.text)` is never placed in the routing tree: no `screen \(d.name.text)` in `root` or a builder it uses"))
             }
         }
     }
 
-    /// True when some used node names the screen correctly (so a mention is not a typo).
-    private func isPlacedByName(_ s: Symbol) -> Bool {
-        for g in graph.nodes.indices where used[g] {
-            if let n = graph.model(g).name, project.resolve(n, in: graph.nodes[g].file) == s { return true }
-        }
-        return false
-    }
 }
 
 /// A mutable cell shared by copies of a value.

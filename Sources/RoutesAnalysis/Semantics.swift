@@ -60,6 +60,8 @@ final class Semantics {
         for (i, b) in graph.builders.enumerated() {
             if let body = b.body { bodyOwner[body] = i }
         }
+        referenceEdges = graph.builders.indices.map { references(inBodyOf: $0) }
+        components = stronglyConnectedComponents(count: graph.builders.count, edges: referenceEdges)
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
         (builds, builderBuilds) = computeBuilds(.primary)
@@ -184,10 +186,9 @@ final class Semantics {
     private func computeBuilds(_ reading: Reading) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
         let n = graph.builders.count
         var values = [BDD.Ref](repeating: BDD.zero, count: n)
-        let edges = (0..<n).map { references(inBodyOf: $0) }
         var memo = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
-        for component in stronglyConnectedComponents(count: n, edges: edges) {
-            let recursive = component.count > 1 || edges[component[0]].contains(component[0])
+        for component in components {
+            let recursive = component.count > 1 || referenceEdges[component[0]].contains(component[0])
             if recursive {
                 var changed = true
                 while changed {
@@ -245,6 +246,10 @@ final class Semantics {
         return out
     }
     private var branchContextCache: [Int: (BDD.Ref, [BDD.Ref])] = [:]
+    /// Per builder, the builders its body reaches within one evaluation; and their strongly
+    /// connected components, callees first.
+    private var referenceEdges: [[Int]] = []
+    private var components: [[Int]] = []
     private lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
 
     // MARK: Cycles
@@ -257,9 +262,8 @@ final class Semantics {
     private func findCycles() {
         let n = graph.builders.count
         cyclic = Array(repeating: false, count: n)
-        let edges = (0..<n).map { references(inBodyOf: $0) }
-        for component in stronglyConnectedComponents(count: n, edges: edges) {
-            guard component.count > 1 || edges[component[0]].contains(component[0]) else { continue }
+        for component in components {
+            guard component.count > 1 || referenceEdges[component[0]].contains(component[0]) else { continue }
             var refs = Set<Int>()
             for b in component {
                 let found = cycleReferences(returningTo: b)
@@ -311,7 +315,6 @@ final class Semantics {
     // MARK: Uncertainty
 
     private func computeUncertainty() {
-        let n = graph.builders.count
         var builderUncertain = cyclic
         let cyclicReference = cyclicReferences
         var result = [Bool](repeating: false, count: graph.nodes.count)
@@ -326,8 +329,7 @@ final class Semantics {
             return u
         }
         // Builders in dependency order, iterated to a fixpoint on recursion.
-        let edges = (0..<n).map { references(inBodyOf: $0) }
-        for component in stronglyConnectedComponents(count: n, edges: edges) {
+        for component in components {
             var changed = true
             while changed {
                 changed = false

@@ -52,13 +52,8 @@ public final class LanguageFeatures {
 
     /// The document and byte offset of `textDocument` + `position` params.
     func target(_ params: JSONValue?) throws(ResponseError) -> (file: FileID, offset: Int) {
-        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
-            throw ResponseError.invalidParams("expected textDocument.uri")
-        }
+        let file = try document(params)
         let lc = try lineColumn(params?["position"])
-        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
-            throw ResponseError.invalidParams("unknown document \(uri)")
-        }
         let text = workspace.session.project.files[file].text
         return (file, text.offset(of: lc, encoding: encoding))
     }
@@ -306,12 +301,7 @@ public final class LanguageFeatures {
     }
 
     func documentSymbols(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
-        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
-            throw ResponseError.invalidParams("expected textDocument.uri")
-        }
-        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
-            throw ResponseError.invalidParams("unknown document \(uri)")
-        }
+        let file = try document(params)
         let text = workspace.session.project.files[file].text
         func encode(_ s: DocumentSymbol) -> JSONValue {
             var o: JSONObject = [
@@ -401,14 +391,10 @@ public final class LanguageFeatures {
     /// `{"textDocument": {"uri"}, "path": "Home/Detail" | null, "flags": {...}, "optionals": {...}}`
     /// → `{"text", "tree"}` (SPEC §8), rendered as `routes tree` renders it.
     func preview(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
-        guard let uri = params?["textDocument"]?["uri"]?.stringValue else {
-            throw ResponseError.invalidParams("expected textDocument.uri")
-        }
+        let file = try document(params)
+        let uri = params?["textDocument"]?["uri"]?.stringValue ?? ""
         let session = workspace.session
         let project = session.project
-        guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
-            throw ResponseError.invalidParams("unknown document \(uri)")
-        }
         guard let program = project.programs.first(where: { $0.root.file == file })
                 ?? project.programs.first(where: { $0.files.contains(file) }) else {
             throw ResponseError.invalidParams("\(uri) belongs to no program (no `root` declares or imports it)")

@@ -36,7 +36,7 @@ struct Inputs {
             let display = Inputs.displayPath(item.given)
             if isDirectory(item.canonical) {
                 let root = fixedRoot ?? item.canonical
-                for rel in Inputs.routesFiles(under: item.canonical) {
+                for rel in SourceFiles.routesFiles(under: item.canonical) {
                     let canonical = provider.canonicalPath(item.canonical + "/" + rel) ?? item.canonical + "/" + rel
                     guard seen.insert(canonical).inserted else { continue }
                     entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel),
@@ -60,7 +60,6 @@ struct Inputs {
         PathUtil.normalize(given)
     }
 
-    static func routesFiles(under dir: String) -> [String] { SourceFiles.routesFiles(under: dir) }
 }
 
 func isDirectory(_ path: String) -> Bool {

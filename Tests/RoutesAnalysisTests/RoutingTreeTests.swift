@@ -10,22 +10,9 @@ import Testing
         return RoutingTree(program: ResolutionTestSupport.program(project), project: project, limits: limits)
     }
 
-    /// The routing tree of SPEC §6, exactly.
-    static let specTree = """
-        root
-        └─ conditional isLoggedIn
-           ├─ true: wildcard Home
-           │  └─ Home  uses appStore
-           │     └─ anyOf
-           │        ├─ Settings  uses settingsStore
-           │        └─ if let detailStore
-           │           ├─ then: Detail (sheet)  uses detailStore
-           │           │  └─ ↻ detail
-           │           └─ else: empty
-           └─ false: wildcard Login
-              └─ Login  uses loginStore
-
-        """
+    /// The routing tree of SPEC §6, verbatim: `Examples/Seed/App.tree`.
+    static let specTree = (try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Seed/App.tree"), encoding: .utf8)) ?? "missing Examples/Seed/App.tree"
 
     @Test func theSeedAppPrintsTheTreeOfTheSpec() {
         let t = tree(ResolutionTestSupport.seedSource)

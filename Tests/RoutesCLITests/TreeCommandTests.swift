@@ -3,21 +3,9 @@ import RoutesJSON
 import Testing
 
 @Suite struct TreeCommandTests {
-    static let specTree = """
-        root
-        └─ conditional isLoggedIn
-           ├─ true: wildcard Home
-           │  └─ Home  uses appStore
-           │     └─ anyOf
-           │        ├─ Settings  uses settingsStore
-           │        └─ if let detailStore
-           │           ├─ then: Detail (sheet)  uses detailStore
-           │           │  └─ ↻ detail
-           │           └─ else: empty
-           └─ false: wildcard Login
-              └─ Login  uses loginStore
-
-        """
+    /// The routing tree of SPEC §6, verbatim: `Examples/Seed/App.tree`.
+    static let specTree = (try? String(contentsOf: Support.packageRoot.appendingPathComponent("Examples/Seed/App.tree"), encoding: .utf8))
+        ?? "missing Examples/Seed/App.tree"
 
     static let seed = "Examples/Seed/App.routes"
 

@@ -224,22 +224,8 @@ struct FeatureNavigationTests {
 /// -32602 for what cannot be resolved.
 @Suite("Feature: routes/preview")
 struct FeaturePreviewTests {
-    /// SPEC §6's routing tree, verbatim.
-    static let seedTree = """
-        root
-        └─ conditional isLoggedIn
-           ├─ true: wildcard Home
-           │  └─ Home  uses appStore
-           │     └─ anyOf
-           │        ├─ Settings  uses settingsStore
-           │        └─ if let detailStore
-           │           ├─ then: Detail (sheet)  uses detailStore
-           │           │  └─ ↻ detail
-           │           └─ else: empty
-           └─ false: wildcard Login
-              └─ Login  uses loginStore
-
-        """
+    /// The routing tree of SPEC §6, verbatim: `Examples/Seed/App.tree`.
+    static let seedTree = (try? FeatureWorkspace.example("Seed/App.tree")) ?? "missing Examples/Seed/App.tree"
 
     static func session() throws -> FeatureSession {
         let session = try FeatureSession(try FeatureWorkspace(["App.routes": try FeatureWorkspace.example("Seed/App.routes")]))

@@ -47,20 +47,7 @@ pytestmark = [
 ]
 
 # SPEC §6: the routing tree of the seed app, verbatim.
-SEED_TREE = """\
-root
-└─ conditional isLoggedIn
-   ├─ true: wildcard Home
-   │  └─ Home  uses appStore
-   │     └─ anyOf
-   │        ├─ Settings  uses settingsStore
-   │        └─ if let detailStore
-   │           ├─ then: Detail (sheet)  uses detailStore
-   │           │  └─ ↻ detail
-   │           └─ else: empty
-   └─ false: wildcard Login
-      └─ Login  uses loginStore
-"""
+SEED_TREE = (REPO / "Examples" / "Seed" / "App.tree").read_text(encoding="utf-8")
 
 
 def make_client() -> LanguageClient:

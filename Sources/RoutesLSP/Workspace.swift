@@ -16,7 +16,11 @@ final class OverlayProvider: SourceProvider, @unchecked Sendable {
     }
 
     func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        if let text = open[canonicalPath] { return .success(text) }
+        if let text = open[canonicalPath] {
+            // The editor keeps the whole text; the analyses skip a document this large.
+            if text.count > SourceLimits.maxFileBytes { return .failure(.tooLarge(text.count)) }
+            return .success(text)
+        }
         if let cached = disk[canonicalPath] { return cached }
         let r = fileSystem.read(canonicalPath)
         disk[canonicalPath] = r
@@ -35,6 +39,9 @@ final class LSPWorkspace {
     private(set) var files: [String] = []
     let provider = OverlayProvider()
     var store = DocumentStore()
+    /// At most this many directory entries are looked at per scan of the workspace folders
+    /// (a folder such as `/` or a home directory must not stall the server).
+    var scanLimit = 200_000
     private var cached: AnalysisSession?
     private var cachedByPath: [String: FileID] = [:]
 
@@ -48,8 +55,14 @@ final class LSPWorkspace {
     func rescan() {
         var found: [String] = []
         var seen = Set<String>()
+        var budget = scanLimit
         for root in roots {
-            for rel in SourceFiles.routesFiles(under: root) {
+            let scan = SourceFiles.scan(under: root, maxEntries: budget)
+            if !scan.complete {
+                Log.warning("stopped looking for .routes files under \(root) after \(scanLimit) directory entries; open files are still analysed")
+            }
+            budget -= scan.entries
+            for rel in scan.files {
                 let full = root == "/" ? "/" + rel : root + "/" + rel
                 let canonical = FileSystemProvider().canonicalPath(full) ?? full
                 if seen.insert(canonical).inserted { found.append(canonical) }

@@ -3,20 +3,39 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// Why a file could not be read.
 public enum SourceReadError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound
     case isDirectory
     case unreadable(String)
+    /// A device, FIFO or socket: reading it could block forever or never end.
+    case notRegularFile
+    /// Larger than ``SourceLimits/maxFileBytes``; the size in bytes.
+    case tooLarge(Int)
 
     public var description: String {
         switch self {
         case .notFound: return "no such file"
         case .isDirectory: return "is a directory"
         case .unreadable(let why): return why
+        case .notRegularFile: return "not a regular file"
+        case .tooLarge(let size):
+            return "the file is too large (\(SourceLimits.mebibytes(size)); the limit is \(SourceLimits.mebibytes(SourceLimits.maxFileBytes)))"
         }
+    }
+}
+
+/// Limits on what `routes` reads, so that no input makes it hang or exhaust memory.
+public enum SourceLimits {
+    /// The largest source file read or analysed: 16 MiB (a generated 100,000-line program is
+    /// about 2 MiB).
+    public static let maxFileBytes = 16 << 20
+
+    /// `12.3 MiB`.
+    public static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 }
 
@@ -39,15 +58,33 @@ public struct FileSystemProvider: SourceProvider {
         return String(cString: resolved)
     }
 
+    /// Why ``read(_:)`` would fail, found with `stat` alone (nil: it looks readable), so that
+    /// callers can report unreadable inputs before reading anything.
+    public func problem(_ canonicalPath: String) -> SourceReadError? {
+        var st = stat()
+        guard stat(canonicalPath, &st) == 0 else { return .notFound }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .isDirectory }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .notRegularFile }
+        if Int(st.st_size) > SourceLimits.maxFileBytes { return .tooLarge(Int(st.st_size)) }
+        guard access(canonicalPath, R_OK) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        return nil
+    }
+
     public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
         var st = stat()
         guard stat(canonicalPath, &st) == 0 else { return .failure(.notFound) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(.isDirectory) }
-        let fd = open(canonicalPath, O_RDONLY)
+        // Devices, FIFOs and sockets could block or never end (`/dev/zero`, a named pipe).
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
+        if Int(st.st_size) > SourceLimits.maxFileBytes { return .failure(.tooLarge(Int(st.st_size))) }
+        let fd = open(canonicalPath, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
         defer { close(fd) }
+        // The file may be swapped for something else between `stat` and `open`.
+        var opened = stat()
+        guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(st.st_size))
+        bytes.reserveCapacity(min(Int(opened.st_size), SourceLimits.maxFileBytes))
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
@@ -57,6 +94,8 @@ public struct FileSystemProvider: SourceProvider {
             }
             if n == 0 { break }
             bytes.append(contentsOf: buffer[0..<n])
+            // A file that grows while it is read (or a /proc file that lies about its size).
+            if bytes.count > SourceLimits.maxFileBytes { return .failure(.tooLarge(bytes.count)) }
         }
         return .success(bytes)
     }
@@ -113,27 +152,67 @@ public enum SourceFiles {
     /// Relative paths of the `*.routes` files under a directory, sorted. Hidden directories
     /// are skipped and symbolic links to directories are not followed (no loops).
     public static func routesFiles(under dir: String) -> [String] {
+        scan(under: dir, maxEntries: .max).files
+    }
+
+    /// What ``scan(under:maxEntries:)`` found.
+    public struct Scan: Sendable {
+        /// Relative paths of the `*.routes` files, sorted.
+        public var files: [String]
+        /// False when the scan stopped at `maxEntries` directory entries.
+        public var complete: Bool
+        /// How many directory entries were looked at.
+        public var entries: Int
+    }
+
+    /// Like ``routesFiles(under:)``, but looks at no more than `maxEntries` directory entries,
+    /// so that a workspace folder such as `/` or a home directory cannot stall the caller.
+    public static func scan(under dir: String, maxEntries: Int) -> Scan {
         var result: [String] = []
         var stack = [""]
-        let fm = FileManager.default
+        var budget = maxEntries
         while let rel = stack.popLast() {
             let full = rel.isEmpty ? dir : dir + "/" + rel
-            guard let names = try? fm.contentsOfDirectory(atPath: full) else { continue }
-            for name in names {
+            for name in directoryEntries(full) {
+                if budget == 0 { return Scan(files: result.sorted(), complete: false, entries: maxEntries) }
+                budget -= 1
                 if name.hasPrefix(".") { continue }
                 let childRel = rel.isEmpty ? name : rel + "/" + name
                 let childFull = full + "/" + name
-                var isDir: ObjCBool = false
-                guard fm.fileExists(atPath: childFull, isDirectory: &isDir) else { continue }
-                if isDir.boolValue {
-                    let attrs = try? fm.attributesOfItem(atPath: childFull)
-                    if attrs?[.type] as? FileAttributeType == .typeSymbolicLink { continue }
+                // `lstat` first: a symbolic link to a directory is not followed (no loops).
+                var st = stat()
+                guard lstat(childFull, &st) == 0 else { continue }
+                var mode = st.st_mode & S_IFMT
+                if mode == S_IFLNK {
+                    guard stat(childFull, &st) == 0 else { continue }
+                    mode = st.st_mode & S_IFMT
+                    if mode == S_IFDIR { continue }
+                }
+                if mode == S_IFDIR {
                     stack.append(childRel)
                 } else if name.hasSuffix(".routes") {
                     result.append(childRel)
                 }
             }
         }
-        return result.sorted()
+        return Scan(files: result.sorted(), complete: true, entries: maxEntries - budget)
     }
+}
+
+/// The names in a directory (without `.` and `..`), in no particular order; empty when it
+/// cannot be read. (Plain `opendir`, so that `routes` needs no Foundation: loading it and ICU
+/// took most of the process start.)
+func directoryEntries(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let length = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: bytes[..<length], as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
 }

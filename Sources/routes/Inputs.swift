@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RoutesModel
 
 /// Turns the paths named on the command line into project entries: directories are
@@ -11,7 +15,7 @@ struct Inputs {
     var failures: [String] = []
 
     init(paths: [String], root: String?, provider: FileSystemProvider) throws {
-        let cwd = FileManager.default.currentDirectoryPath
+        let cwd = currentDirectory()
         let canonicalCwd = provider.canonicalPath(cwd) ?? cwd
         var fixedRoot: String? = nil
         if let root {
@@ -39,11 +43,16 @@ struct Inputs {
                 for rel in SourceFiles.routesFiles(under: item.canonical) {
                     let canonical = provider.canonicalPath(item.canonical + "/" + rel) ?? item.canonical + "/" + rel
                     guard seen.insert(canonical).inserted else { continue }
+                    // A file found in a directory that cannot be read is reported, not skipped.
+                    if let why = provider.problem(canonical) {
+                        failures.append("cannot read '\(PathUtil.join(display, rel))': \(why)")
+                        continue
+                    }
                     entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel),
                                                 group: group, workspaceRoot: root))
                 }
             } else {
-                if case .failure(let why) = provider.read(item.canonical) {
+                if let why = provider.problem(item.canonical) {
                     failures.append("cannot read '\(item.given)': \(why)")
                     continue
                 }
@@ -63,6 +72,13 @@ struct Inputs {
 }
 
 func isDirectory(_ path: String) -> Bool {
-    var isDir: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// The working directory ("." if it cannot be found).
+func currentDirectory() -> String {
+    guard let raw = getcwd(nil, 0) else { return "." }
+    defer { free(raw) }
+    return String(cString: raw)
 }

@@ -59,6 +59,28 @@ import Testing
         #expect(r.status == 2)
     }
 
+    @Test func filesTooLargeOrNotRegularAreReportedNotSkippedOrAwaited() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["Bad.routes": "root { screen Nope }"], in: dir)
+        let big = dir.appendingPathComponent("big.routes").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, 17 << 20) == 0)
+        #expect(mkfifo(dir.appendingPathComponent("pipe.routes").path, 0o600) == 0)
+        // Found in a directory: each is named, the rest is still linted, and nothing blocks on
+        // the FIFO (which has no writer).
+        let r = try Support.run(["lint", "."], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("routes: error: cannot read 'big.routes': the file is too large (17.0 MiB; the limit is 16.0 MiB)"))
+        #expect(r.stderr.contains("routes: error: cannot read 'pipe.routes': not a regular file"))
+        #expect(r.stdout.contains("undefined-name"))
+        // Named on the command line, and devices.
+        let named = try Support.run(["lint", "big.routes", "/dev/zero"], in: dir)
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("cannot read '/dev/zero': not a regular file"))
+        #expect(try Support.run(["tree", "big.routes"], in: dir).stderr.contains("too large"))
+    }
+
     @Test func badUsageExitsTwo() throws {
         #expect(try Support.run(["lint", "--format", "yaml"]).status == 2)
         #expect(try Support.run(["lint", "--no-such-flag"]).status == 2)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RoutesModel
 import RoutesSyntax
@@ -164,5 +165,67 @@ func lower(_ text: String) -> FileModel {
         #expect(Suggestion.closest(to: "isLogedIn", among: ["isLoggedIn", "isAdmin"]) == "isLoggedIn")
         #expect(Suggestion.closest(to: "Xylophone", among: ["Home"]) == nil)
         #expect(Suggestion.closest(to: "settings", among: ["Settings"]) == "Settings")
+    }
+}
+
+/// What `routes` refuses to read, so that no file makes it hang or run out of memory.
+@Suite struct ReadLimitTests {
+    func temporaryDirectory() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routes-limits-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func devicesAndFIFOsAreNotReadAndDoNotBlock() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/pipe.routes"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opening a FIFO with no writer would block forever; it is refused before that.
+        #expect(FileSystemProvider().read(fifo) == .failure(.notRegularFile))
+        #expect(FileSystemProvider().read("/dev/zero") == .failure(.notRegularFile))
+        #expect(FileSystemProvider().read("/dev/null") == .failure(.notRegularFile))
+    }
+
+    @Test func aFileOverTheSizeLimitIsRefusedWithItsSize() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let big = dir + "/big.routes", atLimit = dir + "/limit.routes"
+        // Sparse files: the size is what counts, not the disk they take.
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, off_t(SourceLimits.maxFileBytes + 1)) == 0)
+        #expect(FileSystemProvider().read(big) == .failure(.tooLarge(SourceLimits.maxFileBytes + 1)))
+        #expect(SourceReadError.tooLarge(SourceLimits.maxFileBytes + 1).description
+                == "the file is too large (16.0 MiB; the limit is 16.0 MiB)")
+        #expect(SourceReadError.tooLarge(20 << 20).description == "the file is too large (20.0 MiB; the limit is 16.0 MiB)")
+        #expect(FileManager.default.createFile(atPath: atLimit, contents: nil))
+        #expect(truncate(atLimit, off_t(SourceLimits.maxFileBytes)) == 0)
+        #expect((try? FileSystemProvider().read(atLimit).get().count) == SourceLimits.maxFileBytes)
+    }
+
+    @Test func anImportOfAFileTooLargeIsAnImportError() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "import \"big.routes\"\nscreen Home\nroot { screen Home }\n".write(toFile: dir + "/App.routes", atomically: true, encoding: .utf8)
+        #expect(FileManager.default.createFile(atPath: dir + "/big.routes", contents: nil))
+        #expect(truncate(dir + "/big.routes", off_t(SourceLimits.maxFileBytes + 4096)) == 0)
+        let fs = FileSystemProvider()
+        let app = try #require(fs.canonicalPath(dir + "/App.routes"))
+        let project = Project(entries: [ProjectEntry(canonicalPath: app, displayPath: "App.routes", group: 0,
+                                                     workspaceRoot: PathUtil.directory(of: app))], provider: fs)
+        let errors = project.diagnostics.filter { $0.rule == .importError }
+        #expect(errors.map(\.message) == ["cannot read `big.routes`: the file is too large (16.0 MiB; the limit is 16.0 MiB)"])
+    }
+
+    @Test func aWorkspaceScanStopsAtItsBudget() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for i in 0..<10 { try "screen S\(i)\n".write(toFile: dir + "/f\(i).routes", atomically: true, encoding: .utf8) }
+        let partial = SourceFiles.scan(under: dir, maxEntries: 4)
+        #expect(!partial.complete)
+        #expect(partial.files.count == 4)
+        let whole = SourceFiles.scan(under: dir, maxEntries: 100)
+        #expect(whole.complete && whole.files.count == 10 && whole.entries == 10)
+        #expect(SourceFiles.routesFiles(under: dir) == whole.files)
     }
 }

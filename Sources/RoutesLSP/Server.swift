@@ -1,3 +1,4 @@
+import CMalloc
 import RoutesJSON
 
 #if canImport(Glibc)
@@ -161,8 +162,21 @@ public final class Server {
             Log.error("cannot start the reader thread")
             return finish(1)
         }
+        var sinceTrim = 0
         while true {
-            guard let item = inbox.next(waiting: true) else { continue }
+            var item = inbox.next(waiting: false)
+            if item == nil {
+                // Idle after a burst (a client that sent thousands of edits at once, say): give
+                // the memory the queue and the old snapshots took back to the system, so that
+                // the resident size follows what the server holds, not its busiest moment.
+                if sinceTrim >= 256 {
+                    sinceTrim = 0
+                    _ = routes_malloc_trim()
+                }
+                item = inbox.next(waiting: true)
+            }
+            guard let item else { continue }
+            sinceTrim += 1
             if let code = process(item) { return code }
         }
     }
@@ -179,7 +193,7 @@ public final class Server {
     /// Queues one message body as the reader thread would (a `$/cancelRequest` among them is
     /// recorded at once), without handling it. See ``processQueued()``.
     public func enqueue(messageBody: [UInt8]) {
-        inbox.push([Incoming.decode(messageBody, with: parser)])
+        inbox.push([Incoming.queued(messageBody, with: parser)])
     }
 
     /// Queues the end of the input, as the reader thread does when the input ends.
@@ -203,6 +217,8 @@ public final class Server {
     private func process(_ item: Incoming) -> Int32? {
         if let exitCode { return exitCode }
         switch item {
+        case .body(let bytes):
+            return process(Incoming.decode(bytes, with: parser))
         case .endOfInput:
             Log.warning("the input ended without an exit notification")
             return finish(1)

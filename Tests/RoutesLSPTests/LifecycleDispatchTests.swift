@@ -329,3 +329,28 @@ struct LifecycleDispatchTests {
         #expect(harness.server.lifecycle == .running)
     }
 }
+
+/// The reader thread queues raw bodies (parsed by the loop when it gets there), except those
+/// that may cancel a request: those are parsed at once, so that the cancellation is recorded
+/// before the loop reaches the request.
+@Suite("Inbox: what is parsed when")
+struct InboxQueueingTests {
+    @Test func onlyBodiesMentioningCancelRequestAreParsedAtOnce() {
+        let parser = JSONParser()
+        let cancel = Array(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}}"#.utf8)
+        let change = Array(#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{}}"#.utf8)
+        guard case .message(let parsed) = Incoming.queued(cancel, with: parser) else {
+            Issue.record("a $/cancelRequest must be parsed when it arrives")
+            return
+        }
+        #expect(Inbox.cancelledID(in: parsed) == .int(7))
+        guard case .body(let raw) = Incoming.queued(change, with: parser) else {
+            Issue.record("other bodies wait as bytes")
+            return
+        }
+        #expect(raw == change)
+        #expect(Incoming.mentionsCancel(Array("$/cancelReques".utf8)) == false)
+        #expect(Incoming.mentionsCancel(Array("xx$$/cancelRequest".utf8)) == true)
+        #expect(Incoming.mentionsCancel([]) == false)
+    }
+}

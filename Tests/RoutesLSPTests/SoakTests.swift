@@ -219,6 +219,15 @@ struct SoakEditor {
 
 enum Soak {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
+    /// The resident set size of a process, from /proc (nil where unavailable).
+    static func residentKilobytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.dropFirst(6).filter(\.isNumber))
+        }
+        return nil
+    }
+
     static func edits(default value: Int) -> Int { environment["ROUTES_SOAK_EDITS"].flatMap(Int.init) ?? value }
     static var seed: UInt64 { environment["ROUTES_SOAK_SEED"].flatMap(UInt64.init) ?? 0x5EED_2026 }
 
@@ -257,6 +266,8 @@ struct SoakTests {
         let session = try FeatureSession(workspace)
         defer { session.stop() }
         try session.open(file, text: original, version: 1)
+        _ = try session.diagnostics(file)
+        let rssStart = Soak.residentKilobytes(of: session.client.process.processIdentifier)
         let started = ContinuousClock.now
         var version = 1, sent = 0, notifications = 0
         var requestIDs: [JSONValue] = []
@@ -288,8 +299,21 @@ struct SoakTests {
         session.client.sendRaw(batch)
         let end = try session.sync()
         let elapsed = ContinuousClock.now - started
+        // The server gives memory back when it goes idle after the burst (just after answering
+        // the last request), so look a few times rather than racing it.
+        var rssEnd = Soak.residentKilobytes(of: session.client.process.processIdentifier)
+        for _ in 0..<20 where (rssEnd ?? 0) - (rssStart ?? 0) >= 16 * 1024 {
+            Thread.sleep(forTimeInterval: 0.1)
+            rssEnd = Soak.residentKilobytes(of: session.client.process.processIdentifier)
+        }
         print("soak: \(sent) edits in \(notifications) didChange notifications, \(requestIDs.count) requests, "
-              + "final text \(text.scalars.count) scalars in \(text.lineCount) lines, \(elapsed)")
+              + "final text \(text.scalars.count) scalars in \(text.lineCount) lines, \(elapsed); "
+              + "server RSS \(rssStart.map { "\($0 / 1024)" } ?? "?") MB after open, \(rssEnd.map { "\($0 / 1024)" } ?? "?") MB at the end")
+        // Memory stays bounded: the server keeps one text and one analysis, not a history. (Not
+        // under AddressSanitizer, whose quarantine holds freed memory on purpose.)
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil, let rssStart, let rssEnd {
+            #expect(rssEnd - rssStart < 64 * 1024, "the server grew from \(rssStart) kB to \(rssEnd) kB")
+        }
 
         // Every request was answered, none with an error.
         let responses = session.client.responses

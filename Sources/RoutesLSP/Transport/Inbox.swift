@@ -14,8 +14,14 @@ enum Incoming: Sendable {
     case message(JSONValue)
     /// A message body that is not JSON.
     case invalidJSON(JSONError)
+    /// A message body not parsed yet: the loop parses it when it gets there. Raw bytes take a
+    /// fraction of the memory of a parsed value, so a client that sends a long burst faster
+    /// than it is handled costs little while the burst waits in the queue.
+    case body([UInt8])
     /// The input ended.
     case endOfInput
+
+    private static let cancelMethod = Array("$/cancelRequest".utf8)
 
     /// Parses a message body.
     static func decode(_ body: [UInt8], with parser: JSONParser) -> Incoming {
@@ -23,6 +29,32 @@ enum Incoming: Sendable {
             return .message(try parser.parse(bytes: body))
         } catch {
             return .invalidJSON(error)
+        }
+    }
+
+    /// What the reader thread queues for a body: parsed at once if it may be a
+    /// `$/cancelRequest` (which must be recorded the moment it arrives), else the raw bytes.
+    static func queued(_ body: [UInt8], with parser: JSONParser) -> Incoming {
+        mentionsCancel(body) ? decode(body, with: parser) : .body(body)
+    }
+
+    /// Whether the body contains `$/cancelRequest` (as written; an escaped spelling of the
+    /// method name is parsed later, like any other message, and then simply not pre-recorded).
+    static func mentionsCancel(_ body: [UInt8]) -> Bool {
+        let pattern = cancelMethod
+        guard body.count >= pattern.count else { return false }
+        return body.withUnsafeBufferPointer { b in
+            var i = 0
+            let last = b.count - pattern.count
+            while i <= last {
+                if b[i] == 0x24 /* $ */ {
+                    var j = 1
+                    while j < pattern.count && b[i + j] == pattern[j] { j += 1 }
+                    if j == pattern.count { return true }
+                }
+                i += 1
+            }
+            return false
         }
     }
 }
@@ -125,7 +157,7 @@ enum InputReader {
             while let event = framer.next() {
                 switch event {
                 case .message(let body):
-                    batch.append(Incoming.decode(body, with: parser))
+                    batch.append(Incoming.queued(body, with: parser))
                 case .error(let problem):
                     Log.warning("input: \(problem)")
                 }

@@ -197,8 +197,9 @@ public final class AnalysisSession {
             let ref = NodeRef(file: graph.nodes[step.body].file, node: graph.nodes[step.body].local)
             for s in screens {
                 budget -= 1
-                guard case .built(let node, let screen, _) = Resolution.build(ref, element: s, project: project, environment: environment) else { continue }
-                let path = step.path + [project.declaration(screen).name.text]
+                guard case .built(let node, _, _) = Resolution.build(ref, element: s, project: project, environment: environment) else { continue }
+                // The element as written in the path: a `wildcard` may have built another screen.
+                let path = step.path + [project.declaration(s).name.text]
                 if node == target { return .reached(path: path, flags: flags, optionals: optionals) }
                 let builtGlobal = graph.global(node.file, node.node)
                 if case .screen(_, let nesting?) = graph.nodes[builtGlobal].kind, seen.insert(nesting).inserted {

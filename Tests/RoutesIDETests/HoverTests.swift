@@ -69,6 +69,9 @@ private let cases: [HoverCase] = [
     .init(name: "the screen keyword of an if screen", source: "screen S\nroot { if scr|een S { empty } }", contains: ["`if screen S { A } [else { B }]`"]),
     .init(name: "a screen used in a wildcard: the declaration's example", source: "screen Home\nroot { wildcard Ho|me { screen Home } }",
           contains: ["```routes\nscreen Home\n```", "**Example:** the path `Home` reaches it in any environment."]),
+    // Found by fuzz-programs: the example named the screen built instead of the element written.
+    .init(name: "a screen reached only through a wildcard: the example names the element", source: "screen S0\nscreen S2\nroot { if screen S2 { wildcard S0 { screen S|0 } } }",
+          contains: ["**Example:** the path `S2` reaches it"], lacks: ["the path `S0`"]),
     .init(name: "a wrong-kind use shows what the name is", source: "screen Home\nroot { conditional Ho|me { empty } else { screen Home } }",
           contains: ["```routes\nscreen Home\n```"]),
     .init(name: "a library builder's screen: in no program", source: "screen Home\nbuilder lib { screen Ho|me }",

@@ -1,4 +1,3 @@
-import Foundation
 import RoutesAnalysis
 import RoutesFormats
 import RoutesIDE
@@ -19,6 +18,13 @@ public final class LanguageFeatures {
     var markdownDocumentation = true
     /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
     var canWatchFiles = false
+
+    /// At most this many directory entries are looked at when the workspace folders are
+    /// scanned for `.routes` files (200,000 by default).
+    public var workspaceScanLimit: Int {
+        get { workspace.scanLimit }
+        set { workspace.scanLimit = newValue }
+    }
 
     public init(server: Server) {
         self.server = server
@@ -211,7 +217,20 @@ public final class LanguageFeatures {
         var byFile: [FileID: [Diagnostic]] = [:]
         for d in session.diagnostics { byFile[d.file, default: []].append(d) }
         for doc in workspace.store.documents.values.sorted(by: { $0.uri < $1.uri }) {
-            guard let file = workspace.fileID(doc.path) else { continue }
+            guard let file = workspace.fileID(doc.path) else {
+                // Only a document over the size limit is left out of the snapshot: say so, at
+                // its start, instead of leaving the user with no diagnostics and no reason.
+                if doc.text.bytes.count > SourceLimits.maxFileBytes {
+                    let zero: JSONValue = ["line": 0, "character": 0]
+                    server.sendNotification("textDocument/publishDiagnostics", [
+                        "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": [[
+                            "range": ["start": zero, "end": zero], "severity": 2, "source": "routes",
+                            "message": .string("routes does not analyse this file: \(SourceReadError.tooLarge(doc.text.bytes.count))"),
+                        ]],
+                    ])
+                }
+                continue
+            }
             let text = session.project.files[file].text
             let list: [JSONValue] = (byFile[file] ?? []).map { d in
                 var o: JSONObject = [
@@ -262,7 +281,20 @@ public final class LanguageFeatures {
         var lines: [String] = []
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") || line == "---" { continue }
-            lines.append(line.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "`", with: ""))
+            // Drop `**` and the backticks (a lone `*` stays).
+            var plain = ""
+            var previousStar = false
+            for c in line {
+                if c == "`" { continue }
+                if c == "*" {
+                    if previousStar { plain.removeLast(); previousStar = false; continue }
+                    previousStar = true
+                } else {
+                    previousStar = false
+                }
+                plain.append(c)
+            }
+            lines.append(plain)
         }
         return ["kind": "plaintext", "value": .string(lines.joined(separator: "\n"))]
     }
@@ -348,6 +380,10 @@ public final class LanguageFeatures {
             throw ResponseError.invalidParams("expected textDocument.uri")
         }
         guard let path = workspace.path(forURI: uri), let file = workspace.fileID(path) else {
+            if let path = workspace.path(forURI: uri), let uriOpen = workspace.store.uriByPath[path], let doc = workspace.store.document(uriOpen),
+               doc.text.bytes.count > SourceLimits.maxFileBytes {
+                throw ResponseError.invalidParams("\(uri) is not analysed: \(SourceReadError.tooLarge(doc.text.bytes.count))")
+            }
             throw ResponseError.invalidParams("unknown document \(uri)")
         }
         return file

@@ -399,6 +399,34 @@ struct FeatureWorkspaceTests {
         try session.finish()
     }
 
+    @Test func aDocumentOverTheSizeLimitIsKeptButNotAnalysedAndTheUserIsTold() throws {
+        let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("App.routes")
+        // 17 MiB of comment lines, over the 16 MiB limit.
+        let line = "// " + String(repeating: "x", count: 1020) + "\n"
+        let huge = String(repeating: line, count: 17 * 1024)
+        let mark = session.mark
+        try session.open("Big.routes", text: huge)
+        let published = try #require(try session.diagnostics("Big.routes", from: mark))
+        #expect(published.count == 1)
+        #expect(published.first?["code"] == nil)
+        #expect(published.first?["severity"] == 2)
+        #expect(published.first?["message"]?.stringValue == "routes does not analyse this file: the file is too large (17.0 MiB; the limit is 16.0 MiB)")
+        #expect(published.first?["range"] == lspRange(0, 0, 0, 0))
+        let hover = try session.client.call("textDocument/hover", session.at("Big.routes", 0, 0))
+        #expect(hover["error"]?["code"] == -32602)
+        #expect(hover["error"]?["message"]?.stringValue?.contains("is not analysed: the file is too large") == true)
+        // The text is kept: an edit that brings it under the limit is analysed again.
+        let shrink = session.mark
+        session.change("Big.routes", version: 2, [FeatureSession.fullText("root { screen Nope }\n")])
+        #expect(ruleCodes(try session.diagnostics("Big.routes", from: shrink)) == ["undefined-name"])
+        // The other document was analysed all along.
+        #expect(try session.diagnostics("App.routes", from: mark) == [])
+        try session.finish()
+    }
+
     @Test func aWorkspaceFolderWithSpacesAndNonASCIICharactersInItsNameRoundTrips() throws {
         let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app],
                                              name: "my routes é")

@@ -159,8 +159,6 @@ import Testing
         var source = "screen X\n"
         for i in 1...30 { source += "builder b\(i) { anyOf { b\(i + 1) b\(i + 1) } }\n" }
         source += "builder b31 { screen X }\nroot { b1 }\n"
-        let clock = ContinuousClock()
-        let start = clock.now
         let t = tree(source, limits: RoutingTree.Limits(maxNodes: 20_000, maxDepth: 256, maxCounted: 100_000))
         #expect(t.nodes.count == 20_000)
         #expect(t.omittedIsLowerBound)
@@ -168,7 +166,6 @@ import Testing
         let text = t.text
         #expect(text.split(separator: "\n").count > 20_000)
         #expect(text.contains("… (truncated: at least "))
-        #expect(clock.now - start < .seconds(30))
     }
 
     @Test func truncationCountsWhatIsLeftOutExactly() {

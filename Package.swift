@@ -1,5 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
+import Foundation
+
+// Release builds skip the run-time exclusivity checks (the compile-time ones stay): they took
+// about a tenth of the instructions of a lint (Benchmarks/Pipeline under callgrind). Debug
+// builds, and so the tests, keep them.
+let release: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "routes",
@@ -17,26 +23,29 @@ let package = Package(
             pkgConfig: "json-c",
             providers: [.apt(["libjson-c-dev"]), .brew(["json-c"])]
         ),
+        // glibc's malloc_trim, for the language server's idle moments.
+        .systemLibrary(name: "CMalloc"),
         // One small, safe Swift layer over json-c: build, read, serialize.
-        .target(name: "RoutesJSON", dependencies: ["CJSONC"]),
+        .target(name: "RoutesJSON", dependencies: ["CJSONC"], swiftSettings: release),
         // Source text, tokens, the resilient parser, the lossless syntax tree, line index.
-        .target(name: "RoutesSyntax"),
+        .target(name: "RoutesSyntax", swiftSettings: release),
         // The PathBuilder model, declarations, name resolution, programs of imported files.
-        .target(name: "RoutesModel", dependencies: ["RoutesSyntax"]),
+        .target(name: "RoutesModel", dependencies: ["RoutesSyntax"], swiftSettings: release),
         // Build semantics, path resolution, the analyses of SPEC §5, the routing-tree preview.
-        .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"]),
+        .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // Editor features as plain Swift values over a project and byte offsets.
-        .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
+        .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // The language server: framing, JSON-RPC, lifecycle, documents, dispatch.
-        .target(name: "RoutesLSP", dependencies: ["RoutesIDE", "RoutesFormats", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"]),
+        .target(name: "RoutesLSP", dependencies: ["CMalloc", "RoutesIDE", "RoutesFormats", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         // JSON encodings shared by the CLI and the language server (diagnostics, trees).
-        .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"]),
+        .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         .executableTarget(
             name: "routes",
             dependencies: [
                 "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: release
         ),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax"]),
@@ -48,3 +57,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (SPEC-independent robustness work, see docs/fuzzing.md). Declared only when
+// ROUTES_FUZZ is set, because they have no `main` of their own: libFuzzer supplies it when they
+// are built with `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
+if ProcessInfo.processInfo.environment["ROUTES_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON"], path: "Fuzz/Support"),
+        .executableTarget(name: "fuzz-analysis", dependencies: ["FuzzSupport"], path: "Fuzz/Analysis"),
+        .executableTarget(name: "fuzz-server", dependencies: ["FuzzSupport", "RoutesLSP", "RoutesJSON"], path: "Fuzz/Server"),
+        .executableTarget(name: "fuzz-programs", dependencies: ["FuzzSupport"], path: "Fuzz/Programs"),
+    ]
+}
+
+// The pipeline's phases timed in process (Benchmarks/Pipeline): `ROUTES_BENCH=1 swift run -c
+// release routes-pipeline FILE…`.
+if ProcessInfo.processInfo.environment["ROUTES_BENCH"] != nil {
+    package.targets.append(.executableTarget(name: "routes-pipeline", dependencies: ["RoutesAnalysis", "RoutesIDE", "RoutesModel", "RoutesSyntax"], path: "Benchmarks/Pipeline"))
+}

@@ -44,6 +44,18 @@ public final class AnalysisSession {
     public func scope(atNode node: NodeID, file: FileID) -> [(symbol: Symbol, status: ScopeStatus)] {
         let graph = semantics.graph
         let g = graph.global(file, node)
+        // The session is one snapshot: a node's answer never changes (a completion list asked
+        // for again, or hover after completion, costs nothing the second time).
+        if let known = scopeCache[g] { return known }
+        let answer = computeScope(g, file: file)
+        scopeCache[g] = answer
+        return answer
+    }
+
+    private var scopeCache: [Int: [(symbol: Symbol, status: ScopeStatus)]] = [:]
+
+    private func computeScope(_ g: Int, file: FileID) -> [(symbol: Symbol, status: ScopeStatus)] {
+        let graph = semantics.graph
         let programs = checkers.indices.filter { checkers[$0].used[g] }
         var out: [(Symbol, ScopeStatus)] = []
         for (_, s) in project.scopes[file].sorted(by: { $0.key < $1.key }) {

@@ -116,6 +116,11 @@ struct Flow {
     var onReference: ((Int, Int) -> Bool)? = nil
     /// Called at a `conditional`/`if let` node: false keeps the way out of its then-branch.
     var entersThen: ((Int) -> Bool)? = nil
+    /// When set, the flow stops as soon as this node is reached (a screen node built, any
+    /// other node evaluated): for questions that need one way to it, not every environment.
+    var target: Int? = nil
+    /// Whether `target` was reached (and the flow stopped there).
+    private(set) var targetReached = false
 
     /// A new flow over `storage` (which it resets); `storage.size` must be at least
     /// nodes × sigmaCount.
@@ -130,6 +135,11 @@ struct Flow {
     }
 
     @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }
+
+    @inline(__always) private func graphNodeIsScreen(_ g: Int) -> Bool {
+        if case .screen = semantics.graph.nodes[g].kind { return true }
+        return false
+    }
 
     @inline(__always) private func contextOf(_ key: Int) -> BDD.Ref {
         storage.isLive(key) ? storage.contexts[key] : BDD.zero
@@ -149,6 +159,7 @@ struct Flow {
         if new == BDD.zero { return }
         storage.contexts[key] = bdd.or(old, new)
         if let from, storage.predecessor[key] < 0 { storage.predecessor[key] = Int32(from) }
+        if g == target, !graphNodeIsScreen(g) { targetReached = true }
         let p = storage.pending[key]
         storage.pending[key] = bdd.or(p, new)
         if p == BDD.zero { queue.append(key) }
@@ -157,9 +168,18 @@ struct Flow {
     mutating func run() {
         let bdd = semantics.bdd
         let graph = semantics.graph
-        while head < queue.count {
-            let key = queue[head]
-            head += 1
+        // With a target, depth first: every node of a region leads to the target, so diving
+        // reaches it after about one way's length instead of after the whole region's breadth.
+        // (The fixpoint does not depend on the order; only when it stops does.)
+        let depthFirst = target != nil
+        while head < queue.count && !targetReached {
+            let key: Int
+            if depthFirst {
+                key = queue.removeLast()
+            } else {
+                key = queue[head]
+                head += 1
+            }
             let delta = storage.pending[key]
             storage.pending[key] = BDD.zero
             if delta == BDD.zero { continue }
@@ -169,6 +189,7 @@ struct Flow {
                 let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
                 if envs == BDD.zero { break }
                 storage.built[key] = bdd.or(storage.built[key], envs)
+                if g == target { targetReached = true; return }
                 guard crossNestings else { break }
                 let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
                 if let next, let nesting {

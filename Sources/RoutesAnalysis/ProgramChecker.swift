@@ -493,16 +493,18 @@ struct ProgramChecker {
         if !gainingNodes(item).contains(where: { region.contains($0) }) {
             return isReached(g, in: flow) ? flow.way(to: g) : nil
         }
-        let flow = waysWithout(item, root: root, storage: storage, region: region)
+        let flow = waysWithout(item, root: root, storage: storage, region: region, target: g)
         return isReached(g, in: flow) ? flow.way(to: g) : nil
     }
 
     /// The ways (within `region`) on which `item` is not in scope. Scope is never lost
     /// along a way, so a way stops where it gains it: after a `screen P` node is built for
     /// a provider, at the then-branch of `if let o` for an optional.
-    private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region) -> Flow {
+    /// With a `target`, the flow stops once it reaches it (one way is all that is asked).
+    private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil) -> Flow {
         var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
         flow.region = region
+        flow.target = target
         let graph = self.graph
         switch item {
         case .provider(let p):
@@ -531,20 +533,23 @@ struct ProgramChecker {
     /// The nodes at which a way gains a scope item: the `screen P` nodes of a provider, the
     /// `if let o` nodes of an optional.
     private func gainingNodes(_ item: ScopeItem) -> [Int] {
-        if let cached = gainingCache.value[item] { return cached }
-        var out: [Int] = []
-        for (g, n) in graph.nodes.enumerated() where used[g] {
-            switch (item, n.kind) {
-            case (.provider(let p), .screen(let c?, _)) where c == p:
-                out.append(g)
-            case (.optional(let o), .condition(let v, _, _)) where v == o:
-                if case .ifLet = graph.model(g).kind { out.append(g) }
-            default:
-                break
+        if gainingCache.value.isEmpty {
+            // Every item's nodes in one pass over the graph (a completion asks for hundreds).
+            var all: [ScopeItem: [Int]] = [:]
+            for (g, n) in graph.nodes.enumerated() where used[g] {
+                switch n.kind {
+                case .screen(let c?, _):
+                    all[.provider(c), default: []].append(g)
+                case .condition(let v, _, _):
+                    if case .ifLet = graph.model(g).kind { all[.optional(v), default: []].append(g) }
+                default:
+                    break
+                }
             }
+            all[.provider(-1)] = []  // never empty again, even for a program without such nodes
+            gainingCache.value = all
         }
-        gainingCache.value[item] = out
-        return out
+        return gainingCache.value[item] ?? []
     }
 
     /// Fills `region` with the nodes from which a way leads to g.

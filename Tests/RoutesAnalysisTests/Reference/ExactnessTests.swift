@@ -236,3 +236,38 @@ func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: Stri
         Issue.record(Comment(rawValue: report))
     }
 }
+
+/// Editors ask `AnalysisSession.scope(atNode:file:)` whether a dependency is in scope at a
+/// node (completion, hover). It answers with its own, target-directed flows; here it must agree
+/// with the checker's `missing-dependency` errors (which agree with the reference above) at
+/// every `uses` entry of every generated program.
+@Suite struct ScopeQueryAgreementTests {
+    @Test func scopeAtAUsingNodeAgreesWithMissingDependency() {
+        var compared = 0, notInScope = 0
+        for entry in Corpus.entries {
+            let project = entry.project
+            let session = AnalysisSession(project: project)
+            let missing = Set(session.diagnostics.filter { $0.rule == .missingDependency }.map { FindingKey(rule: $0.rule, file: $0.file, lower: $0.range.lowerBound, upper: $0.range.upperBound) })
+            for file in project.files {
+                for (id, node) in file.model.nodes.enumerated() {
+                    guard case .screen(_, let uses, _) = node.kind, !uses.isEmpty else { continue }
+                    let statuses = session.scope(atNode: id, file: file.id)
+                    for name in uses {
+                        guard let symbol = project.resolve(name, in: file.id),
+                              let status = statuses.first(where: { $0.symbol == symbol })?.status else { continue }
+                        if case .unknown = status { continue }
+                        compared += 1
+                        let reported = missing.contains(FindingKey(rule: .missingDependency, file: file.id, lower: name.range.lowerBound, upper: name.range.upperBound))
+                        var isOut = false
+                        if case .notInScope = status { isOut = true; notInScope += 1 }
+                        #expect(isOut == reported, "seed \(entry.program.seed): `\(name.text)` at \(ReferenceSupport.position(name.range.lowerBound, in: project, file: file.id)): scope says \(status), missing-dependency \(reported ? "reported" : "not reported")\n\(ReferenceSupport.numbered(entry.program.text))")
+                    }
+                }
+            }
+        }
+        print("scope query vs missing-dependency: \(compared) uses entries compared, \(notInScope) out of scope")
+        // Not vacuous: many entries compared, a good share of them out of scope.
+        #expect(compared > 500)
+        #expect(notInScope > 50)
+    }
+}

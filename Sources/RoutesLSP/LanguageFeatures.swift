@@ -261,19 +261,30 @@ public final class LanguageFeatures {
         let (file, offset) = try target(params)
         let session = workspace.session
         let text = session.project.files[file].text
-        let replace = IDE.wordRange(project: session.project, file: file, offset: offset)
-        let items: [JSONValue] = IDE.completions(session: session, file: file, offset: offset, snippets: snippets).map { item in
+        let replace = range(text, IDE.wordRange(project: session.project, file: file, offset: offset))
+        var all = IDE.completions(session: session, file: file, offset: offset, snippets: snippets)
+        // Like clangd, at most `maxCompletionItems`, best first, marked incomplete so that the
+        // client asks again as the user types (a large app has hundreds of dependencies).
+        let incomplete = all.count > Self.maxCompletionItems
+        if incomplete {
+            all.sort { ($0.sortText ?? $0.label, $0.label) < ($1.sortText ?? $1.label, $1.label) }
+            all.removeSubrange(Self.maxCompletionItems...)
+        }
+        let items: [JSONValue] = all.map { item in
             var o: JSONObject = ["label": .string(item.label), "kind": .int(Int64(completionKind(item.kind)))]
             if let d = item.detail { o["detail"] = .string(d) }
             if let doc = item.documentation { o["documentation"] = markup(doc, markdown: markdownDocumentation) }
             if let s = item.sortText { o["sortText"] = .string(s) }
             let insert = item.insertText ?? item.label
             o["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
-            o["textEdit"] = ["range": range(text, replace), "newText": .string(insert)]
+            o["textEdit"] = ["range": replace, "newText": .string(insert)]
             return .object(o)
         }
-        return ["isIncomplete": false, "items": .array(items)]
+        return ["isIncomplete": .bool(incomplete), "items": .array(items)]
     }
+
+    /// The most completion items in one answer.
+    static let maxCompletionItems = 100
 
     /// MarkupContent: markdown as is, or plain text with the markdown syntax taken out.
     func markup(_ markdown: String, markdown allowed: Bool) -> JSONValue {

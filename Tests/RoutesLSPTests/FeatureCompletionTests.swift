@@ -48,6 +48,35 @@ struct FeatureCompletionTests {
         #expect(home?["documentation"]?["value"]?.stringValue?.contains("The landing screen") == true)
     }
 
+    @Test func aLongListIsCutToTheBestHundredAndMarkedIncomplete() throws {
+        // 150 dependencies provided by Other (not in scope at Home) and 3 always in scope.
+        var text = "screen Home\nscreen Other\n"
+        for i in 0..<150 { text += "dependency late\(i): T from Other\n" }
+        text += "dependency a1: T\ndependency a2: T\ndependency a3: T\n"
+        text += "root { screen Home uses \(Self.cursor) }\n"
+        let at = lspPosition(of: Self.cursor, in: text)
+        let workspace = try FeatureWorkspace(["Edit.routes": text.replacingOccurrences(of: Self.cursor, with: "")])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("Edit.routes")
+        let result = try session.result("textDocument/completion", session.at("Edit.routes", at.line, at.character))
+        let items = result["items"]?.arrayValue ?? []
+        #expect(items.count == 100)
+        #expect(result["isIncomplete"] == true)
+        // Best first: the ones in scope are kept.
+        #expect(Array(Self.labels(items).prefix(3)) == ["a1", "a2", "a3"])
+        // A prefix narrows it to a complete list.
+        let typed = text.replacingOccurrences(of: "uses \(Self.cursor)", with: "uses late14\(Self.cursor)")
+        let typedAt = lspPosition(of: Self.cursor, in: typed)
+        session.change("Edit.routes", version: 2, [FeatureSession.fullText(typed.replacingOccurrences(of: Self.cursor, with: ""))])
+        let narrowed = try session.result("textDocument/completion", session.at("Edit.routes", typedAt.line, typedAt.character))
+        #expect(narrowed["isIncomplete"] == false)
+        let narrowedLabels = Self.labels(narrowed["items"]?.arrayValue ?? [])
+        #expect(narrowedLabels.contains("late14") && narrowedLabels.contains("late149") && narrowedLabels.count < 100)
+        #expect(!narrowedLabels.contains("late20") && !narrowedLabels.contains("a1"))
+        try session.finish()
+    }
+
     @Test func aTypedPrefixFiltersAndIsReplaced() throws {
         let text = try Self.seed(replacing: "screen Settings uses settingsStore",
                                  with: "screen Se\(Self.cursor)ttings uses settingsStore")

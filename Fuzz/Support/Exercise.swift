@@ -1,0 +1,128 @@
+import RoutesAnalysis
+import RoutesFormats
+import RoutesIDE
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+/// Files in memory under `/fuzz`, so that a fuzz input never touches the disk.
+public struct MemoryProvider: SourceProvider {
+    public var files: [String: [UInt8]]
+    public init(files: [String: [UInt8]]) { self.files = files }
+    public func canonicalPath(_ path: String) -> String? {
+        let p = PathUtil.normalize(path)
+        return files[p] != nil ? p : nil
+    }
+    public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        files[canonicalPath].map { .success($0) } ?? .failure(.notFound)
+    }
+}
+
+/// Stops the fuzzer with a message: a broken invariant is a finding like a crash.
+public func invariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() { fatalError("invariant broken: \(message())") }
+}
+
+/// Splits a fuzz input into files: the parts between lines `%%%` are `/fuzz/App.routes`,
+/// `/fuzz/F1.routes`, `/fuzz/F2.routes`, … so that mutations can create imports between them.
+public func splitFiles(_ data: [UInt8]) -> [(path: String, bytes: [UInt8])] {
+    let separator = Array("\n%%%\n".utf8)
+    var parts: [[UInt8]] = []
+    var start = 0, i = 0
+    while i + separator.count <= data.count, parts.count < 7 {
+        if data[i] == separator[0] && Array(data[i..<(i + separator.count)]) == separator {
+            parts.append(Array(data[start..<i]))
+            i += separator.count
+            start = i
+        } else {
+            i += 1
+        }
+    }
+    parts.append(Array(data[start...]))
+    return parts.enumerated().map { index, bytes in (index == 0 ? "/fuzz/App.routes" : "/fuzz/F\(index).routes", bytes) }
+}
+
+/// Everything `routes` does with source text, with the invariants that must hold for any
+/// input: parse (lossless), model, every analysis, hover/completion/navigation at a few
+/// offsets, the routing tree in every format, and the resolution of each screen's example
+/// path (which must build that screen).
+public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []) {
+    let provider = MemoryProvider(files: Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a }))
+    let entries = files.enumerated().map { i, f in
+        ProjectEntry(canonicalPath: f.path, displayPath: String(f.path.dropFirst("/fuzz/".count)), group: i, workspaceRoot: "/fuzz")
+    }
+    let session = AnalysisSession(project: Project(entries: entries, provider: provider))
+    let project = session.project
+
+    for file in project.files {
+        // Lossless: the tree gives back the text (after the one-time UTF-8 repair).
+        invariant(file.syntax.reconstructedBytes() == file.text.bytes, "the syntax tree of \(file.path) is not lossless")
+        let size = file.text.bytes.count
+        for d in project.diagnostics(in: file.id) {
+            invariant(d.range.lowerBound >= 0 && d.range.upperBound <= size && d.range.lowerBound <= d.range.upperBound,
+                      "diagnostic range \(d.range) outside \(file.path) (\(size) bytes)")
+        }
+    }
+    for d in session.diagnostics {
+        let size = project.files[d.file].text.bytes.count
+        invariant(d.range.upperBound <= size && d.range.lowerBound <= d.range.upperBound, "analysis diagnostic range \(d.range) out of bounds")
+        _ = project.locationText(file: d.file, offset: d.range.lowerBound)
+    }
+
+    // Editor features at a few offsets of each file.
+    for file in project.files.prefix(3) {
+        let size = file.text.bytes.count
+        let offsets = ([0, size, size / 2] + probes.map { size == 0 ? 0 : $0 % (size + 1) }).prefix(8)
+        for offset in offsets {
+            _ = IDE.completions(session: session, file: file.id, offset: offset, snippets: true)
+            _ = IDE.hover(session: session, file: file.id, offset: offset)
+            _ = IDE.definition(project: project, file: file.id, offset: offset)
+            _ = IDE.references(project: project, file: file.id, offset: offset, includeDeclaration: true)
+            if IDE.prepareRename(project: project, file: file.id, offset: offset) != nil {
+                _ = try? IDE.rename(project: project, file: file.id, offset: offset, newName: "renamed")
+            }
+            let word = IDE.wordRange(project: project, file: file.id, offset: offset)
+            invariant(word.lowerBound >= 0 && word.upperBound <= size, "word range out of bounds")
+        }
+        _ = IDE.documentSymbols(project: project, file: file.id)
+        _ = IDE.semanticTokens(project: project, file: file.id)
+        _ = IDE.foldingRanges(project: project, file: file.id)
+    }
+
+    let hasErrors = (project.diagnostics + session.diagnostics).contains { $0.severity == .error }
+
+    // Previews: every format of the tree, and each screen's example path resolved.
+    for program in project.programs.prefix(2) {
+        let tree = RoutingTree(program: program, project: project)
+        _ = tree.text
+        _ = JSON.serialize(TreeJSON.tree(tree, project: project), pretty: true)
+        _ = PreviewGraph.dot(tree)
+        _ = PreviewGraph.mermaid(tree)
+        guard let environment = try? ProgramEnvironment(Environment(flags: [:], optionals: [:]), program: program, project: project) else { continue }
+        _ = environment
+        var checked = 0
+        for f in program.files {
+            for (d, decl) in project.files[f].model.declarations.enumerated() where decl.kind == .screen {
+                guard checked < 6 else { break }
+                checked += 1
+                let symbol = Symbol(file: f, declaration: d)
+                guard case .reached(let path, let flags, let optionals) = session.example(screen: symbol) else { continue }
+                let given = Environment(flags: Dictionary(flags, uniquingKeysWith: { a, _ in a }),
+                                        optionals: Dictionary(optionals, uniquingKeysWith: { a, _ in a }))
+                guard let env = try? ProgramEnvironment(given, program: program, project: project) else { continue }
+                let literal = path.joined(separator: "/")
+                guard let parsed = try? PathLiteral.parse(literal),
+                      let resolution = try? Resolution.resolve(parsed, program: program, project: project, environment: env) else { continue }
+                // The example path, under the example's environment, builds every element. (Only
+                // without errors: an undefined name or a syntax hole is read as "may build
+                // anything" by the analyses (SPEC §5.3) but builds nothing in a resolution.)
+                if project.programs.count == 1 && !hasErrors {
+                    invariant(resolution.firstNotBuilt == nil,
+                              "the example path \(literal) of \(project.declaration(symbol).name.text) does not build: \(resolution.text(project: project))")
+                }
+                _ = resolution.text(project: project)
+                _ = JSON.serialize(TreeJSON.resolution(resolution, project: project), pretty: false)
+            }
+        }
+    }
+}

@@ -40,9 +40,12 @@ run() {
   local log=".fuzz/logs/$t-$(date +%Y%m%d-%H%M%S).log"
   echo "fuzz-$t: $seconds s, log in $log"
   local status=0
+  # (git keeps no empty folders: a target without regressions has no Fuzz/Regressions/TARGET.)
+  local seeds=("Fuzz/Corpus/$t")
+  [ -d "Fuzz/Regressions/$t" ] && seeds+=("Fuzz/Regressions/$t")
   ASAN_OPTIONS=detect_leaks=1 "$BIN/fuzz-$t" -max_total_time="$seconds" -max_len="$(max_len "$t")" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=".fuzz/artifacts/$t/" \
-    ".fuzz/corpus/$t" "Fuzz/Corpus/$t" "Fuzz/Regressions/$t" >"$log" 2>&1 || status=$?
+    ".fuzz/corpus/$t" "${seeds[@]}" >"$log" 2>&1 || status=$?
   grep -E "^stat::|^Done|INITED|DONE|SUMMARY" "$log" | sed "s/^/  /" || true
   if [ "$status" -ne 0 ]; then
     echo "fuzz-$t FAILED (status $status); the end of $log:" >&2

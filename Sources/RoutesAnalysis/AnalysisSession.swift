@@ -29,6 +29,25 @@ public final class AnalysisSession {
         diagnostics = all.sorted(by: Analysis.order)
     }
 
+    private init(project: Project, semantics: Semantics, checkers: [ProgramChecker], diagnostics: [Diagnostic]) {
+        self.project = project
+        self.semantics = semantics
+        self.checkers = checkers
+        self.diagnostics = diagnostics
+    }
+
+    /// The session of `newProject`, the project after an edit inside one comment or whitespace
+    /// run of `file` (``Project/applyingTriviaEdit(file:range:replacement:newSource:)``): no
+    /// analysis depends on positions, so every result is kept and only positions move. This
+    /// session shares its semantics with the new one and must not be used afterwards.
+    public func rebased(onto newProject: Project, file: FileID, edit: TriviaEdit) -> AnalysisSession {
+        semantics.graph.project = newProject
+        var moved = checkers
+        for i in moved.indices { moved[i].rebase(onto: newProject, graph: semantics.graph) }
+        let shifted = diagnostics.map { $0.shifted(edit, in: file) }.sorted(by: Analysis.order)
+        return AnalysisSession(project: newProject, semantics: semantics, checkers: moved, diagnostics: shifted)
+    }
+
     /// Whether a dependency or optional is in scope at a node (SPEC §5.2).
     public enum ScopeStatus: Sendable, Hashable {
         /// In scope on every way the node is built (or it needs no scope).

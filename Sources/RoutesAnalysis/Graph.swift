@@ -37,7 +37,7 @@ struct BuilderGraph {
         var body: Int?
     }
 
-    let project: Project
+    var project: Project
     private(set) var nodes: [Node] = []
     /// Global id of a file's node 0.
     private(set) var base: [Int] = []

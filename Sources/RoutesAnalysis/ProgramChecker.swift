@@ -8,8 +8,8 @@ import RoutesSyntax
 /// reachability is their fixpoint (`Flow`).
 struct ProgramChecker {
     let semantics: Semantics
-    let graph: BuilderGraph
-    let project: Project
+    private(set) var graph: BuilderGraph
+    private(set) var project: Project
     let program: Program
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -550,6 +550,13 @@ struct ProgramChecker {
             gainingCache.value = all
         }
         return gainingCache.value[item] ?? []
+    }
+
+    /// Points the checker at the project after a trivia edit (same structure, moved
+    /// positions): its results do not depend on positions.
+    mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
+        project = newProject
+        graph = newGraph
     }
 
     /// Fills `region` with the nodes from which a way leads to g.

@@ -9,7 +9,7 @@ import RoutesSyntax
 /// `build(g, element)` yields a screen node: computed bottom-up, with named builders as a
 /// least fixpoint, so that a reference that recursion would reach again builds nothing.
 final class Semantics {
-    let graph: BuilderGraph
+    var graph: BuilderGraph
     let bdd = BDD()
     let elementBits: Int
     /// [element == code], per element code.

@@ -74,6 +74,18 @@ final class LSPWorkspace {
 
     func invalidate() { cached = nil }
 
+    /// Moves the current analysis over an edit inside one comment or whitespace run of the
+    /// open document at `path` (see `Project.applyingTriviaEdit`). False when there is no
+    /// current analysis or the edit is not such an edit: then call ``invalidate()``.
+    func applyTriviaEdit(path: String, range: Range<Int>, replacement: [UInt8], newText: SourceText) -> Bool {
+        guard let s = cached, let file = cachedByPath[path],
+              let (project, edit) = s.project.applyingTriviaEdit(file: file, range: range, replacement: replacement, newSource: newText)
+        else { return false }
+        cached = s.rebased(onto: project, file: file, edit: edit)
+        provider.open[path] = newText.bytes
+        return true
+    }
+
     /// The workspace root an import of `path` may not leave: the innermost workspace folder
     /// containing it, else its own directory.
     func workspaceRoot(for path: String) -> String {

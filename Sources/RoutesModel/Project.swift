@@ -58,7 +58,7 @@ public struct ProjectEntry: Sendable {
 /// A set of files closed under imports, parsed, lowered and name-resolved, with the
 /// diagnostics that need no `root`: syntax, imports, names, kinds, duplicates, wildcards.
 public struct Project: Sendable {
-    public private(set) var files: [SourceFile] = []
+    public internal(set) var files: [SourceFile] = []
     /// For each file, for each of its imports, the imported file (nil: not loaded).
     public private(set) var importTargets: [[FileID?]] = []
     /// For each file, the files whose names it sees: imports first (in inclusion order,
@@ -68,10 +68,10 @@ public struct Project: Sendable {
     public private(set) var scopes: [[String: Symbol]] = []
     /// For each file, what each mentioned name resolved to, keyed by the name's start offset.
     /// Present also when the kind is wrong (so that editors can still jump to it).
-    public private(set) var resolutions: [[Int: Symbol]] = []
+    public internal(set) var resolutions: [[Int: Symbol]] = []
     public private(set) var programs: [Program] = []
     /// Diagnostics of every file, in no particular order.
-    public private(set) var diagnostics: [Diagnostic] = []
+    public internal(set) var diagnostics: [Diagnostic] = []
 
     private var byPath: [String: FileID] = [:]
 

@@ -1,0 +1,80 @@
+import RoutesSyntax
+
+extension Name {
+    func shifted(_ e: TriviaEdit) -> Name { Name(text: text, range: e.map(range)) }
+}
+
+extension Diagnostic {
+    /// The diagnostic with its ranges in `file` moved by an edit there.
+    public func shifted(_ e: TriviaEdit, in file: FileID) -> Diagnostic {
+        var d = self
+        if d.file == file { d.range = e.map(d.range) }
+        d.related = d.related.map { r in
+            var r = r
+            if r.file == file { r.range = e.map(r.range) }
+            return r
+        }
+        return d
+    }
+}
+
+extension FileModel {
+    /// The model with every position moved by a trivia edit (nothing else changes).
+    func shifted(_ e: TriviaEdit) -> FileModel {
+        var m = self
+        for i in m.imports.indices { m.imports[i].range = e.map(m.imports[i].range) }
+        for i in m.declarations.indices {
+            var d = m.declarations[i]
+            d.name = d.name.shifted(e)
+            d.range = e.map(d.range)
+            for p in d.parameters.indices { d.parameters[p].label = d.parameters[p].label.shifted(e) }
+            d.from = d.from?.shifted(e)
+            m.declarations[i] = d
+        }
+        for i in m.nodes.indices {
+            var n = m.nodes[i]
+            n.range = e.map(n.range)
+            n.head = e.map(n.head)
+            switch n.kind {
+            case .screen(let s, let uses, let nesting):
+                n.kind = .screen(s?.shifted(e), uses: uses.map { $0.shifted(e) }, nesting: nesting)
+            case .conditional(let f, let a, let b):
+                n.kind = .conditional(f?.shifted(e), then: a, else: b)
+            case .ifLet(let o, let a, let b):
+                n.kind = .ifLet(o?.shifted(e), then: a, else: b)
+            case .ifScreen(let s, let a, let b):
+                n.kind = .ifScreen(s?.shifted(e), then: a, else: b)
+            case .wildcard(let s, let body):
+                n.kind = .wildcard(s?.shifted(e), body: body)
+            case .reference(let b):
+                n.kind = .reference(b.shifted(e))
+            case .anyOf, .empty, .missing:
+                break
+            }
+            m.nodes[i] = n
+        }
+        m.diagnostics = m.diagnostics.map { $0.shifted(e, in: $0.file) }
+        return m
+    }
+}
+
+extension Project {
+    /// The project after an edit inside one comment or whitespace run of `file` (see
+    /// ``SyntaxTree/applyingTriviaEdit(_:_:newSource:)``): the same files, declarations,
+    /// resolutions and diagnostics, with the positions in `file` moved. Nil when the edit is
+    /// not such an edit; then the caller builds the project again.
+    public func applyingTriviaEdit(file: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> (project: Project, edit: TriviaEdit)? {
+        guard files.indices.contains(file),
+              let (tree, edit) = files[file].syntax.applyingTriviaEdit(range, replacement, newSource: newSource) else { return nil }
+        var p = self
+        let old = files[file]
+        p.files[file] = SourceFile(id: old.id, path: old.path, displayPath: old.displayPath, group: old.group,
+                                   workspaceRoot: old.workspaceRoot, syntax: tree, model: old.model.shifted(edit))
+        var moved: [Int: Symbol] = [:]
+        moved.reserveCapacity(resolutions[file].count)
+        for (offset, symbol) in resolutions[file] { moved[edit.map(offset)] = symbol }
+        p.resolutions[file] = moved
+        p.diagnostics = diagnostics.map { $0.shifted(edit, in: file) }
+        return (p, edit)
+    }
+}

@@ -1,0 +1,66 @@
+/// An edit inside one comment or one run of whitespace: the cheapest change an editor sends
+/// (typing a comment, re-indenting). It changes no token but that one, so everything built on
+/// the tree stays as it was, only shifted (see ``SyntaxTree/applyingTriviaEdit(_:_:newSource:)``).
+public struct TriviaEdit: Sendable, Hashable {
+    /// The replaced byte range, in the old text.
+    public var range: Range<Int>
+    /// The new text's length minus the old: what positions at or after `range.upperBound` move by.
+    public var delta: Int
+
+    public init(range: Range<Int>, delta: Int) {
+        self.range = range
+        self.delta = delta
+    }
+
+    /// Where an offset of the old text is in the new one. Offsets inside the replaced range
+    /// belong to the edited trivia token only, which nothing but the tree refers to.
+    @inlinable public func map(_ offset: Int) -> Int {
+        offset >= range.upperBound ? offset + delta : offset
+    }
+
+    @inlinable public func map(_ r: Range<Int>) -> Range<Int> {
+        map(r.lowerBound)..<max(map(r.lowerBound), map(r.upperBound))
+    }
+}
+
+extension SyntaxTree {
+    /// The tree of `newSource` — this tree's source with `range` replaced by `replacement` —
+    /// when the edit lies inside one whitespace or line-comment token and keeps it one token of
+    /// the same kind (a comment stays a comment, not a doc comment; whitespace keeps or lacks a
+    /// line break as before), in a tree without errors (whose parse does not depend on layout).
+    /// Then every other token is unchanged but shifted, and so is every node. Nil otherwise:
+    /// the caller parses again.
+    public func applyingTriviaEdit(_ range: Range<Int>, _ replacement: [UInt8], newSource: SourceText) -> (tree: SyntaxTree, edit: TriviaEdit)? {
+        guard diagnostics.isEmpty, newSource.invalidUTF8.isEmpty, !tokens.isEmpty,
+              range.lowerBound >= 0, range.upperBound <= source.count,
+              newSource.count == source.count - range.count + replacement.count else { return nil }
+        // The token holding the edit: it starts before the edit and ends at or after it.
+        let t = tokenIndex(at: max(0, range.lowerBound - 1))
+        let old = tokens[t]
+        guard old.kind == .whitespace || old.kind == .lineComment,
+              old.start < range.lowerBound, range.upperBound <= old.end else { return nil }
+        var text = Array(source.bytes[old.start..<range.lowerBound])
+        text += replacement
+        text += source.bytes[range.upperBound..<old.end]
+        let lexed = Lexer.tokenize(SourceText(bytes: text)).tokens.filter { $0.kind != .eof }
+        guard lexed.count == 1, lexed[0].kind == old.kind, lexed[0].length == text.count else { return nil }
+        func hasLineBreak<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+            bytes.contains(0x0A) || bytes.contains(0x0D)
+        }
+        if old.kind == .whitespace && hasLineBreak(source.bytes[old.range]) != hasLineBreak(text) { return nil }
+        // The bytes around the token must be what the new text has there (the caller's edit
+        // and this tree describe the same change).
+        let delta = replacement.count - range.count
+        guard newSource.bytes[(old.start)..<(old.end + delta)].elementsEqual(text) else { return nil }
+
+        var shifted = tokens
+        shifted[t].length = UInt32(text.count)
+        if delta != 0 {
+            for i in (t + 1)..<shifted.count {
+                shifted[i].offset = UInt32(Int(shifted[i].offset) + delta)
+            }
+        }
+        let edit = TriviaEdit(range: range, delta: delta)
+        return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
+    }
+}

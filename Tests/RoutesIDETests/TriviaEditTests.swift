@@ -1,0 +1,125 @@
+import Foundation
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+import Testing
+
+@testable import RoutesIDE
+
+/// An edit inside a comment or a run of whitespace keeps the analysis and only moves
+/// positions (`Project.applyingTriviaEdit`, `AnalysisSession.rebased`). Whatever is asked of
+/// the rebased session must equal what a fresh analysis of the new text answers.
+@Suite struct TriviaEditTests {
+    /// The example apps, one project each (files in memory under /ws).
+    static func exampleProjects() throws -> [[String: String]] {
+        let examples = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
+        var out: [[String: String]] = []
+        for dir in ["Seed", "Shop", "Diagnostics"] {
+            let url = examples.appendingPathComponent(dir)
+            var files: [String: String] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".routes") {
+                files["/ws/" + name] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+            }
+            out.append(files)
+        }
+        return out
+    }
+
+    static func project(_ files: [String: String]) -> Project {
+        let provider = MemoryProvider(files: files)
+        return Project(entries: files.keys.sorted().enumerated().map { i, p in
+            ProjectEntry(canonicalPath: p, displayPath: String(p.dropFirst(4)), group: i, workspaceRoot: "/ws")
+        }, provider: provider)
+    }
+
+    /// Everything an editor sees of a file, positions included.
+    static func observe(_ session: AnalysisSession, _ file: FileID) -> [String] {
+        let project = session.project
+        var out = session.diagnostics.map { "\($0.rule) \($0.file) \($0.range) \($0.message) \($0.related.map { "\($0.file) \($0.range) \($0.message)" })" }
+        out += IDE.documentSymbols(project: project, file: file).map { "\($0)" }
+        out += IDE.semanticTokens(project: project, file: file).map { "\($0)" }
+        out += IDE.foldingRanges(project: project, file: file).map { "\($0)" }
+        let size = project.files[file].text.count
+        for offset in stride(from: 0, to: size, by: max(1, size / 40)) {
+            out.append("hover \(offset) \(String(describing: IDE.hover(session: session, file: file, offset: offset)))")
+            out.append("definition \(offset) \(IDE.definition(project: project, file: file, offset: offset))")
+            out.append("completion \(offset) \(IDE.completions(session: session, file: file, offset: offset, snippets: true).map(\.label))")
+        }
+        return out
+    }
+
+    @Test func randomEditsInCommentsAndWhitespaceMatchAFreshAnalysis() throws {
+        var random = SplitMix64(seed: 20261121)
+        var applied = 0, refused = 0
+        for files in try Self.exampleProjects() {
+            var texts = files
+            var session = AnalysisSession(project: Self.project(texts))
+            for _ in 0..<25 {
+                let path = texts.keys.sorted()[Int(random.next() % UInt64(texts.count))]
+                guard let file = session.project.file(atPath: path) else { continue }
+                let tree = session.project.files[file].syntax
+                // A random trivia token and a random edit inside it.
+                let trivia = tree.tokens.indices.filter { tree.tokens[$0].kind == TokenKind.lineComment || tree.tokens[$0].kind == TokenKind.whitespace }
+                guard !trivia.isEmpty else { continue }
+                let token = tree.tokens[trivia[Int(random.next() % UInt64(trivia.count))]]
+                let a = token.start + 1 + Int(random.next() % UInt64(token.length))
+                let b = min(token.end, a + Int(random.next() % 3))
+                let insert: String
+                if token.kind == TokenKind.whitespace {
+                    insert = ["", " ", "  ", "\t"][Int(random.next() % 4)]
+                } else {
+                    insert = ["", "x", "é😀", " more words", "/", "\n"][Int(random.next() % 6)]
+                }
+                var bytes = session.project.files[file].text.bytes
+                guard a <= b, b <= bytes.count else { continue }
+                bytes.replaceSubrange(a..<b, with: Array(insert.utf8))
+                let newText = SourceText(bytes: bytes)
+                texts[path] = newText.string
+                let fresh = AnalysisSession(project: Self.project(texts))
+                guard let freshFile = fresh.project.file(atPath: path) else { continue }
+                let expected = Self.observe(fresh, freshFile)
+                if let (project, edit) = session.project.applyingTriviaEdit(file: file, range: a..<b, replacement: Array(insert.utf8), newSource: newText) {
+                    applied += 1
+                    session = session.rebased(onto: project, file: file, edit: edit)
+                    #expect(session.project.files[file].syntax.reconstructedBytes() == bytes)
+                    let got = Self.observe(session, file)
+                    #expect(got == expected, "after replacing \(a)..<\(b) of \(path) by \(insert.debugDescription): first difference \(zip(got, expected).first { $0 != $1 }.map { "\($0)\n  vs \($1)" } ?? "in length")")
+                } else {
+                    refused += 1
+                    session = fresh
+                }
+            }
+        }
+        print("trivia edits: \(applied) rebased, \(refused) analysed again")
+        // Not vacuous: most such edits take the fast way; some (a doc comment made, a file
+        // with errors) are refused.
+        #expect(applied > 30)
+        #expect(refused > 0)
+    }
+
+    @Test func editsThatChangeTokensAreRefused() {
+        let text = "screen Home  // a comment\n/// doc\nroot { screen Home }\n"
+        let project = Self.project(["/ws/App.routes": text])
+        let file = project.file(atPath: "/ws/App.routes")!
+        func attempt(_ range: Range<Int>, _ insert: String) -> Bool {
+            var bytes = Array(text.utf8)
+            bytes.replaceSubrange(range, with: Array(insert.utf8))
+            return project.applyingTriviaEdit(file: file, range: range, replacement: Array(insert.utf8), newSource: SourceText(bytes: bytes)) != nil
+        }
+        let space = text.utf8.count - text.drop(while: { $0 != " " }).utf8.count  // after `screen`
+        let comment = Array(text.utf8).firstIndex(of: UInt8(ascii: "/"))!
+        let doc = text.utf8.count - text[text.range(of: "/// doc")!.lowerBound...].utf8.count
+        #expect(attempt(comment + 5 ..< comment + 5, "more"))                  // inside a comment
+        #expect(attempt(space + 1 ..< space + 1, " "))                         // whitespace stays whitespace
+        #expect(!attempt(space + 1 ..< space + 1, "x"))                        // a new token
+        #expect(!attempt(comment + 2 ..< comment + 2, "/"))                    // a comment made a doc comment
+        #expect(!attempt(comment + 5 ..< comment + 5, "\n"))                   // a comment split in two
+        #expect(!attempt(doc + 4 ..< doc + 4, "x"))                            // doc comments are in the model
+        #expect(!attempt(space ..< space + 1, ""))                             // `screenHome`
+        let broken = Self.project(["/ws/App.routes": "root { screen Home  // c\n"])
+        var bytes = Array("root { screen Home  // c\n".utf8)
+        bytes.insert(UInt8(ascii: "x"), at: 22)
+        #expect(broken.applyingTriviaEdit(file: 0, range: 22..<22, replacement: [UInt8(ascii: "x")], newSource: SourceText(bytes: bytes)) == nil,
+                "a file with syntax errors is parsed again (its recovery depends on layout)")
+    }
+}

@@ -91,6 +91,37 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
 
     let hasErrors = (project.diagnostics + session.diagnostics).contains { $0.severity == .error }
 
+    // An edit inside a comment or whitespace run keeps the analysis and moves positions: the
+    // moved diagnostics must equal a fresh analysis of the edited text.
+    if let seed = probes.first, let first = project.files.first {
+        let tree = first.syntax
+        let trivia = tree.tokens.filter { $0.kind == .lineComment || $0.kind == .whitespace }
+        if !trivia.isEmpty {
+            let token = trivia[seed % trivia.count]
+            let a = token.start + 1 + (seed / 7) % max(1, Int(token.length))
+            let b = min(token.end, a + (seed / 3) % 2)
+            let insert = Array((token.kind == .whitespace ? [" ", "", "\t"] : ["x", "", "é", "/", "\n"])[seed % (token.kind == .whitespace ? 3 : 5)].utf8)
+            if a <= b, b <= first.text.count {
+                var bytes = first.text.bytes
+                bytes.replaceSubrange(a..<b, with: insert)
+                let newText = SourceText(bytes: bytes)
+                if let (moved, edit) = project.applyingTriviaEdit(file: first.id, range: a..<b, replacement: insert, newSource: newText) {
+                    var edited = files
+                    edited[0].bytes = newText.bytes
+                    let freshProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { x, _ in x }))
+                    let fresh = AnalysisSession(project: Project(entries: entries, provider: freshProvider))
+                    let before = AnalysisSession(project: project)
+                    if before.canRebase(over: edit) {
+                        let rebased = before.rebased(onto: moved, file: first.id, edit: edit)
+                        func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
+                        invariant(rebased.diagnostics.map(key) == fresh.diagnostics.map(key),
+                                  "a trivia edit at \(a)..<\(b) moved the diagnostics differently from a fresh analysis")
+                    }
+                }
+            }
+        }
+    }
+
     // Previews: every format of the tree, and each screen's example path resolved.
     for program in project.programs.prefix(2) {
         let tree = RoutingTree(program: program, project: project)

@@ -36,11 +36,19 @@ public final class AnalysisSession {
         self.diagnostics = diagnostics
     }
 
+    /// Whether the session can be ``rebased(onto:file:edit:)`` over an edit: always for an edit
+    /// in a comment; for one in whitespace only when no message quotes a line and column
+    /// (whitespace may move what it quotes).
+    public func canRebase(over edit: TriviaEdit) -> Bool {
+        !edit.isWhitespace || !diagnostics.contains(where: ProgramChecker.quotesPosition)
+    }
+
     /// The session of `newProject`, the project after an edit inside one comment or whitespace
     /// run of `file` (``Project/applyingTriviaEdit(file:range:replacement:newSource:)``): no
     /// analysis depends on positions, so every result is kept and only positions move. This
     /// session shares its semantics with the new one and must not be used afterwards.
     public func rebased(onto newProject: Project, file: FileID, edit: TriviaEdit) -> AnalysisSession {
+        precondition(canRebase(over: edit), "a session whose messages quote positions cannot move over whitespace edits")
         semantics.graph.project = newProject
         var moved = checkers
         for i in moved.indices { moved[i].rebase(onto: newProject, graph: semantics.graph) }

@@ -48,7 +48,7 @@ extension PathResolution {
                 }
                 out += " (\(e.presentation?.previewText ?? "push"))"
                 if let w = e.wildcard {
-                    let head = project.files[w.file].text.text(project.files[w.file].model.nodes[w.node].head)
+                    let head = project.quoted(file: w.file, project.files[w.file].model.nodes[w.node].head)
                     out += ", replaced by `\(head)` at \(project.locationText(w))"
                 }
             } else if let reason = e.reason {

@@ -128,6 +128,14 @@ struct ProgramChecker {
         RelatedLocation(file: graph.nodes[g].file, range: graph.model(g).head, message: message)
     }
 
+    /// The one message that quotes a line and column: a whitespace edit can change it.
+    static let anyOfAtPhrase = "an earlier branch of the `anyOf` at "
+
+    /// Whether a diagnostic's message quotes a line and column of the source.
+    static func quotesPosition(_ d: Diagnostic) -> Bool {
+        d.rule == .unreachableScreen && d.message.contains(anyOfAtPhrase)
+    }
+
     private func position(_ g: Int) -> String {
         let file = project.files[graph.nodes[g].file]
         let p = file.text.position(of: graph.model(g).head.lowerBound, encoding: .scalars)
@@ -135,7 +143,7 @@ struct ProgramChecker {
     }
 
     private func headText(_ g: Int) -> String {
-        project.files[graph.nodes[g].file].text.text(graph.model(g).head)
+        project.quoted(file: graph.nodes[g].file, graph.model(g).head)
     }
 
     private func screenName(_ code: Int) -> String { graph.screenDeclaration(code).name.text }
@@ -262,7 +270,7 @@ struct ProgramChecker {
                         for j in 0..<i where bdd.and(bdd.and(mine, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero {
                             related.append(location(branches[j], "builds \(name) first"))
                         }
-                        return ("an earlier branch of the `anyOf` at \(position(p)) always builds \(name) first", related)
+                        return (Self.anyOfAtPhrase + "\(position(p)) always builds \(name) first", related)
                     }
                 }
             case .condition(let c, let then, _) where pContext != BDD.zero && childContext == BDD.zero:

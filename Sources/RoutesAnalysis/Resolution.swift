@@ -277,7 +277,7 @@ struct PathEvaluator {
     /// "`screen Home` at 12:5".
     func describe(_ r: NodeRef) -> String {
         let n = node(r)
-        let head = project.files[r.file].text.text(n.head)
+        let head = project.quoted(file: r.file, n.head)
         return "`\(head)` at \(at(r))"
     }
 

@@ -79,7 +79,8 @@ final class LSPWorkspace {
     /// current analysis or the edit is not such an edit: then call ``invalidate()``.
     func applyTriviaEdit(path: String, range: Range<Int>, replacement: [UInt8], newText: SourceText) -> Bool {
         guard let s = cached, let file = cachedByPath[path],
-              let (project, edit) = s.project.applyingTriviaEdit(file: file, range: range, replacement: replacement, newSource: newText)
+              let (project, edit) = s.project.applyingTriviaEdit(file: file, range: range, replacement: replacement, newSource: newText),
+              s.canRebase(over: edit)
         else { return false }
         cached = s.rebased(onto: project, file: file, edit: edit)
         provider.open[path] = newText.bytes

@@ -6,10 +6,14 @@ public struct TriviaEdit: Sendable, Hashable {
     public var range: Range<Int>
     /// The new text's length minus the old: what positions at or after `range.upperBound` move by.
     public var delta: Int
+    /// Whether the edited token is whitespace (which may move later tokens to other lines and
+    /// columns) rather than a comment (after which nothing follows on its line).
+    public var isWhitespace: Bool
 
-    public init(range: Range<Int>, delta: Int) {
+    public init(range: Range<Int>, delta: Int, isWhitespace: Bool) {
         self.range = range
         self.delta = delta
+        self.isWhitespace = isWhitespace
     }
 
     /// Where an offset of the old text is in the new one. Offsets inside the replaced range
@@ -60,7 +64,7 @@ extension SyntaxTree {
                 shifted[i].offset = UInt32(Int(shifted[i].offset) + delta)
             }
         }
-        let edit = TriviaEdit(range: range, delta: delta)
+        let edit = TriviaEdit(range: range, delta: delta, isWhitespace: old.kind == .whitespace)
         return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
     }
 }

@@ -48,10 +48,13 @@ import Testing
         return out
     }
 
+    /// A program whose unreachable-screen message quotes the line and column of an `anyOf`.
+    static let quotingPositions = ["/ws/App.routes": "screen Home   // the landing screen\nscreen Settings\nroot {\n  anyOf {   // two ways\n    screen Home\n    anyOf {\n      screen Home   // never built\n      screen Settings\n    }\n  }\n}\n"]
+
     @Test func randomEditsInCommentsAndWhitespaceMatchAFreshAnalysis() throws {
         var random = SplitMix64(seed: 20261121)
         var applied = 0, refused = 0
-        for files in try Self.exampleProjects() {
+        for files in try Self.exampleProjects() + [Self.quotingPositions] {
             var texts = files
             var session = AnalysisSession(project: Self.project(texts))
             for _ in 0..<25 {
@@ -78,7 +81,8 @@ import Testing
                 let fresh = AnalysisSession(project: Self.project(texts))
                 guard let freshFile = fresh.project.file(atPath: path) else { continue }
                 let expected = Self.observe(fresh, freshFile)
-                if let (project, edit) = session.project.applyingTriviaEdit(file: file, range: a..<b, replacement: Array(insert.utf8), newSource: newText) {
+                if let (project, edit) = session.project.applyingTriviaEdit(file: file, range: a..<b, replacement: Array(insert.utf8), newSource: newText),
+                   session.canRebase(over: edit) {
                     applied += 1
                     session = session.rebased(onto: project, file: file, edit: edit)
                     #expect(session.project.files[file].syntax.reconstructedBytes() == bytes)
@@ -95,6 +99,23 @@ import Testing
         // with errors) are refused.
         #expect(applied > 30)
         #expect(refused > 0)
+    }
+
+    @Test func aMessageQuotingAPositionKeepsWhitespaceEditsOffTheFastWay() throws {
+        let text = Self.quotingPositions["/ws/App.routes"]!
+        let project = Self.project(Self.quotingPositions)
+        let session = AnalysisSession(project: project)
+        #expect(session.diagnostics.contains { $0.message.contains("an earlier branch of the `anyOf` at 4:3") })
+        func edit(at needle: String, _ insert: String) throws -> TriviaEdit {
+            let at = text.utf8.count - text[text.range(of: needle)!.lowerBound...].utf8.count + 1
+            var bytes = Array(text.utf8)
+            bytes.insert(contentsOf: Array(insert.utf8), at: at)
+            return try #require(project.applyingTriviaEdit(file: 0, range: at..<at, replacement: Array(insert.utf8), newSource: SourceText(bytes: bytes))?.edit)
+        }
+        // A space before that `anyOf` would move it to 4:4: analysed again.
+        #expect(!session.canRebase(over: try edit(at: "\n  anyOf", " ")))
+        // A comment edit moves nothing a message quotes.
+        #expect(session.canRebase(over: try edit(at: "two ways", "x")))
     }
 
     @Test func editsThatChangeTokensAreRefused() {
@@ -121,5 +142,26 @@ import Testing
         bytes.insert(UInt8(ascii: "x"), at: 22)
         #expect(broken.applyingTriviaEdit(file: 0, range: 22..<22, replacement: [UInt8(ascii: "x")], newSource: SourceText(bytes: bytes)) == nil,
                 "a file with syntax errors is parsed again (its recovery depends on layout)")
+    }
+}
+
+extension TriviaEditTests {
+    /// Found by fuzz-analysis: an undefined builder (`detai`) among the branches.
+    @Test func anEditBesideAnUndefinedNameMovesItsSuggestion() {
+        let text = "screen Home\nscreen Settings\nroot {\n  anyOf {\n    screen Home\n    screen Settings\n   detai screen Home\n  }\n}\n"
+        for insert in [" ", "\t", ""] {
+            let project = Self.project(["/ws/App.routes": text])
+            var bytes = Array(text.utf8)
+            bytes.insert(contentsOf: Array(insert.utf8), at: 56)
+            let newText = SourceText(bytes: bytes)
+            guard let (moved, edit) = project.applyingTriviaEdit(file: 0, range: 56..<56, replacement: Array(insert.utf8), newSource: newText) else {
+                Issue.record("the edit should be a trivia edit")
+                continue
+            }
+            let rebased = AnalysisSession(project: project).rebased(onto: moved, file: 0, edit: edit)
+            let fresh = AnalysisSession(project: Self.project(["/ws/App.routes": newText.string]))
+            func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.range) \(d.message) \(d.related.map { "\($0.range) \($0.message)" })" }
+            #expect(rebased.diagnostics.map(key) == fresh.diagnostics.map(key))
+        }
     }
 }

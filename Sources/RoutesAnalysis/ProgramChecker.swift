@@ -655,22 +655,34 @@ struct ProgramChecker {
         for g in graph.nodes.indices where used[g] { usedFiles.insert(graph.nodes[g].file) }
         for f in usedFiles {
             let model = project.files[f].model
-            var usedNames = Set<Int>()
-            for (local, _) in model.nodes.enumerated() where used[graph.global(f, local)] {
-                if let n = model.nodes[local].name { usedNames.insert(n.range.lowerBound) }
-                if case .screen(_, let names, _) = model.nodes[local].kind {
-                    for n in names { usedNames.insert(n.range.lowerBound) }
-                }
-            }
-            for (name, expected) in model.nameUses where usedNames.contains(name.range.lowerBound) {
+            // The names the used nodes mention (a declaration's `from` is not a use here).
+            func mention(_ name: Name, _ expected: @autoclosure () -> [DeclarationKind]) {
                 if let s = project.resolve(name, in: f) {
                     mentioned.insert(s)
                 } else {
                     let scope = project.scopes[f]
-                    let candidates = scope.compactMap { expected.contains(project.declaration($0.value).kind) ? $0.key : nil }
+                    let kinds = expected()
+                    let candidates = scope.compactMap { kinds.contains(project.kind(of: $0.value)) ? $0.key : nil }
                     if let guess = Suggestion.closest(to: name.text, among: candidates), let s = scope[guess] {
                         guessed.insert(s)
                     }
+                }
+            }
+            for local in model.nodes.indices where used[graph.global(f, local)] {
+                switch model.nodes[local].kind {
+                case .screen(let s, let uses, _):
+                    if let s { mention(s, [.screen]) }
+                    for u in uses { mention(u, [.dependency, .optional]) }
+                case .conditional(let n?, _, _):
+                    mention(n, [.flag])
+                case .ifLet(let n?, _, _):
+                    mention(n, [.optional])
+                case .ifScreen(let n?, _, _), .wildcard(let n?, _):
+                    mention(n, [.screen])
+                case .reference(let n):
+                    mention(n, [.builder])
+                default:
+                    break
                 }
             }
         }

@@ -145,13 +145,17 @@ struct Lowerer {
         return model.nodes.count - 1
     }
 
-    static let builderKinds: Set<SyntaxKind> = [
-        .screenBuilder, .anyOfBuilder, .conditionalBuilder, .ifLetBuilder, .ifScreenBuilder,
-        .wildcardBuilder, .emptyBuilder, .referenceBuilder,
-    ]
+    /// The first child node that is a builder (no array, no hashing: this runs per node).
+    static func firstBuilder(of node: SyntaxNode) -> SyntaxNode? {
+        var found: SyntaxNode? = nil
+        node.forEachChild { c in
+            if found == nil && c.kind.isBuilder { found = c }
+        }
+        return found
+    }
 
     mutating func lowerBlock(_ block: SyntaxNode?) -> NodeID {
-        guard let block, let b = block.childNodes.first(where: { Lowerer.builderKinds.contains($0.kind) }) else {
+        guard let block, let b = Lowerer.firstBuilder(of: block) else {
             return missing(at: block)
         }
         return lowerBuilder(b)
@@ -160,7 +164,7 @@ struct Lowerer {
     /// The builder of an `else` clause: its block, or the `if` written after `else` by mistake.
     mutating func lowerElse(_ clause: SyntaxNode?) -> NodeID? {
         guard let clause else { return nil }
-        if let b = clause.childNodes.first(where: { Lowerer.builderKinds.contains($0.kind) }) {
+        if let b = Lowerer.firstBuilder(of: clause) {
             return lowerBuilder(b)
         }
         return lowerBlock(clause.firstChild(.block))
@@ -180,10 +184,11 @@ struct Lowerer {
             let nesting = node.firstChild(.block).map { lowerBlock($0) }
             return add(.screen(n, uses: uses, nesting: nesting), node, headThrough: nameToken)
         case .anyOfBuilder:
+            var builders: [SyntaxNode] = []
+            node.forEachChild { c in if c.kind.isBuilder { builders.append(c) } }
             var branches: [NodeID] = []
-            for c in node.childNodes where Lowerer.builderKinds.contains(c.kind) {
-                branches.append(lowerBuilder(c))
-            }
+            branches.reserveCapacity(builders.count)
+            for c in builders { branches.append(lowerBuilder(c)) }
             return add(.anyOf(branches), node, headThrough: nil)
         case .conditionalBuilder:
             let then = lowerBlock(node.firstChild(.block))

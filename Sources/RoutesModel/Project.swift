@@ -89,6 +89,11 @@ public struct Project: Sendable {
         files[s.file].model.declarations[s.declaration]
     }
 
+    /// The kind of a declaration (without copying the declaration).
+    @inlinable public func kind(of s: Symbol) -> DeclarationKind {
+        files[s.file].model.declarations[s.declaration].kind
+    }
+
     /// The symbol a name resolves to in a file, if any.
     public func resolve(_ name: Name, in file: FileID) -> Symbol? {
         resolutions[file][name.range.lowerBound]
@@ -280,14 +285,16 @@ public struct Project: Sendable {
         resolutions = files.indices.map { f in
             var resolved: [Int: Symbol] = [:]
             let scope = scopes[f]
-            for (name, expected) in files[f].model.nameUses {
+            let uses = files[f].model.nameUses
+            resolved.reserveCapacity(uses.count)
+            for (name, expected) in uses {
                 guard let s = scope[name.text] else {
                     diagnostics.append(undefinedName(name, expected: expected, file: f))
                     continue
                 }
                 resolved[name.range.lowerBound] = s
-                let d = declaration(s)
-                if !expected.contains(d.kind) {
+                if !expected.contains(kind(of: s)) {
+                    let d = declaration(s)
                     diagnostics.append(Diagnostic(
                         .wrongKind, file: f, range: name.range,
                         message: wrongKindMessage(name.text, is: d.kind, expected: expected),

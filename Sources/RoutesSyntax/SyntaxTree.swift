@@ -29,6 +29,17 @@ public enum SyntaxKind: UInt8, Sendable, Hashable {
     /// Tokens the parser skipped, or a builder that a block cannot hold: kept in the tree,
     /// left out of the model.
     case error
+
+    /// The kinds of path builders (what a block holds).
+    @inlinable public var isBuilder: Bool {
+        switch self {
+        case .screenBuilder, .anyOfBuilder, .conditionalBuilder, .ifLetBuilder, .ifScreenBuilder,
+             .wildcardBuilder, .emptyBuilder, .referenceBuilder:
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 /// A lossless syntax tree: every token of the source, trivia and errors included, lies in

@@ -13,10 +13,11 @@ public enum TreeJSON {
 
     public static let displayPath: PathWriter = { $0.displayPath }
 
-    /// `{"start": {"line", "character"}, "end": {...}}`: 0-based lines, UTF-16 columns (LSP).
-    public static func range(_ range: Range<Int>, in text: SourceText) -> JSONValue {
-        let s = text.position(of: range.lowerBound, encoding: .utf16)
-        let e = text.position(of: range.upperBound, encoding: .utf16)
+    /// `{"start": {"line", "character"}, "end": {...}}`: 0-based lines, columns in UTF-16 code
+    /// units (LSP's default; the CLI's JSON) or in the encoding the editor negotiated.
+    public static func range(_ range: Range<Int>, in text: SourceText, encoding: PositionEncoding = .utf16) -> JSONValue {
+        let s = text.position(of: range.lowerBound, encoding: encoding)
+        let e = text.position(of: range.upperBound, encoding: encoding)
         return [
             "start": ["line": .int(Int64(s.line)), "character": .int(Int64(s.column))],
             "end": ["line": .int(Int64(e.line)), "character": .int(Int64(e.column))],
@@ -25,14 +26,16 @@ public enum TreeJSON {
 
     /// `{"path", "range"}` of a byte range in a file.
     public static func location(file: FileID, range r: Range<Int>, project: Project,
-                                path: PathWriter = displayPath) -> JSONValue {
+                                path: PathWriter = displayPath, encoding: PositionEncoding = .utf16) -> JSONValue {
         let f = project.files[file]
-        return ["path": .string(path(f)), "range": range(r, in: f.text)]
+        return ["path": .string(path(f)), "range": range(r, in: f.text, encoding: encoding)]
     }
 
     /// The location of a builder node: its head (`screen Home`, `anyOf`).
-    public static func location(_ node: NodeRef, project: Project, path: PathWriter = displayPath) -> JSONValue {
-        location(file: node.file, range: project.files[node.file].model.nodes[node.node].head, project: project, path: path)
+    public static func location(_ node: NodeRef, project: Project, path: PathWriter = displayPath,
+                                encoding: PositionEncoding = .utf16) -> JSONValue {
+        location(file: node.file, range: project.files[node.file].model.nodes[node.node].head, project: project, path: path,
+                 encoding: encoding)
     }
 
     /// `"push"`, `"sheet"` or `"sheetNoPush"`.
@@ -42,7 +45,8 @@ public enum TreeJSON {
     /// `{"kind", "name"?, "label"?, "presentation"? (screens), "uses" (screens), "location",
     /// "children", "truncated"? (descendants cut by the limits)}`. Keys that do not apply
     /// are left out.
-    public static func tree(_ tree: RoutingTree, project: Project, path: PathWriter = displayPath) -> JSONValue {
+    public static func tree(_ tree: RoutingTree, project: Project, path: PathWriter = displayPath,
+                            encoding: PositionEncoding = .utf16) -> JSONValue {
         guard !tree.nodes.isEmpty else { return .null }
         // Children come after their parent in pre-order: build from the end, no recursion.
         var built = [JSONValue?](repeating: nil, count: tree.nodes.count)
@@ -55,7 +59,7 @@ public enum TreeJSON {
                 if let p = n.presentation { o["presentation"] = presentation(p) }
                 o["uses"] = .array(n.uses.map { .string($0) })
             }
-            o["location"] = location(file: n.file, range: n.range, project: project, path: path)
+            o["location"] = location(file: n.file, range: n.range, project: project, path: path, encoding: encoding)
             var children: [JSONValue] = []
             children.reserveCapacity(n.children.count)
             for c in n.children {
@@ -81,12 +85,13 @@ public enum TreeJSON {
     /// "reason"?, "builtAs"?}]}`: `node` and `presentation` are null when not built, `reason`
     /// only when not built, `builtAs` only when a `wildcard` replaced the element by another
     /// screen.
-    public static func resolution(_ r: PathResolution, project: Project, path: PathWriter = displayPath) -> JSONValue {
+    public static func resolution(_ r: PathResolution, project: Project, path: PathWriter = displayPath,
+                                  encoding: PositionEncoding = .utf16) -> JSONValue {
         let elements: [JSONValue] = r.elements.map { e in
             var o: JSONObject = [
                 "screen": .string(e.screen),
                 "built": .bool(e.built),
-                "node": e.node.map { location($0, project: project, path: path) } ?? .null,
+                "node": e.node.map { location($0, project: project, path: path, encoding: encoding) } ?? .null,
                 "presentation": e.presentation.map(presentation) ?? .null,
             ]
             if let reason = e.reason { o["reason"] = .string(reason) }

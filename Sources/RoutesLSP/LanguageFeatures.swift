@@ -488,10 +488,10 @@ public final class LanguageFeatures {
                 throw ResponseError.invalidParams("path: " + error.message)
             }
             return ["text": .string(resolution.text(project: project)),
-                    "tree": TreeJSON.resolution(resolution, project: project, path: toPath)]
+                    "tree": TreeJSON.resolution(resolution, project: project, path: toPath, encoding: encoding)]
         }
         if let pathValue, !pathValue.isNull { throw ResponseError.invalidParams("path must be a string or null") }
         let tree = RoutingTree(program: program, project: project)
-        return ["text": .string(tree.text), "tree": TreeJSON.tree(tree, project: project, path: toPath)]
+        return ["text": .string(tree.text), "tree": TreeJSON.tree(tree, project: project, path: toPath, encoding: encoding)]
     }
 }

@@ -23,6 +23,11 @@ struct LSP: ParsableCommand {
     var stdio = false
 
     func run() throws {
+        Self.serve()
+    }
+
+    /// Serves stdin/stdout until `exit`, then ends the process with the server's status.
+    static func serve() -> Never {
         // Take stdout for the protocol and point descriptor 1 at stderr, so that a stray
         // print cannot corrupt the stream.
         let server = Server(output: MessageWriter.protectingStandardOutput(), version: Routes.version)

@@ -52,6 +52,24 @@ struct FeaturePositionEncodingTests {
         return out
     }
 
+    /// `routes/preview` locations follow the negotiated encoding too.
+    @Test(arguments: [true, false])
+    func previewRangesUseTheNegotiatedEncoding(utf8: Bool) throws {
+        let prefix = "import \"🙂🙂🙂🙂.routes\" root { "
+        let workspace = try FeatureWorkspace([Self.emojiFile: "screen Smile\n", "App.routes": prefix + "screen Smile }\n"])
+        let session = try FeatureSession(workspace, capabilities: utf8 ? Self.utf8Capabilities : [:])
+        defer { session.stop() }
+        try session.open("App.routes")
+        let start = utf8 ? prefix.utf8.count : prefix.utf16.count
+        let tree = try session.result("routes/preview", session.document("App.routes"))
+        let screen = tree["tree"]?["children"]?.arrayValue?.first
+        #expect(screen?["name"] == "Smile")
+        #expect(screen?["location"]?["range"] == lspRange(0, start, 0, start + 12))
+        let resolved = try session.result("routes/preview", session.document("App.routes", ["path": "Smile"]))
+        #expect(resolved["tree"]?["elements"]?.arrayValue?.first?["node"]?["range"] == lspRange(0, start, 0, start + 12))
+        try session.finish()
+    }
+
     @Test func aClientOfferingUTF8GetsRangesInUTF8Bytes() throws {
         let workspace = try Self.workspace()
         let session = try FeatureSession(workspace, capabilities: Self.utf8Capabilities)

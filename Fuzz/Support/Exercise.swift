@@ -115,7 +115,8 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                         let rebased = before.rebased(onto: moved, file: first.id, edit: edit)
                         func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
                         invariant(rebased.diagnostics.map(key) == fresh.diagnostics.map(key),
-                                  "a trivia edit at \(a)..<\(b) moved the diagnostics differently from a fresh analysis")
+                                  "a trivia edit at \(a)..<\(b) moved the diagnostics differently from a fresh analysis: "
+                                  + "\(rebased.diagnostics.map(key).filter { !fresh.diagnostics.map(key).contains($0) }) vs \(fresh.diagnostics.map(key).filter { !rebased.diagnostics.map(key).contains($0) })")
                     }
                 }
             }

@@ -43,6 +43,8 @@ final class LSPWorkspace {
     /// (a folder such as `/` or a home directory must not stall the server).
     var scanLimit = 200_000
     private var cached: AnalysisSession?
+    /// Files parsed for the last snapshot: an edit to one file parses only that file again.
+    let parseCache = ParseCache()
     private var cachedByPath: [String: FileID] = [:]
 
     func setRoots(_ paths: [String]) {
@@ -106,7 +108,7 @@ final class LSPWorkspace {
         let entries = paths.enumerated().map { i, p in
             ProjectEntry(canonicalPath: p, displayPath: p, group: i, workspaceRoot: workspaceRoot(for: p))
         }
-        let s = AnalysisSession(project: Project(entries: entries, provider: provider))
+        let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache))
         cached = s
         cachedByPath = [:]
         for f in s.project.files { cachedByPath[f.path] = f.id }

@@ -74,9 +74,16 @@ public struct Project: Sendable {
     public internal(set) var diagnostics: [Diagnostic] = []
 
     private var byPath: [String: FileID] = [:]
+    private var cache: ParseCache? = nil
 
-    public init(entries: [ProjectEntry], provider: SourceProvider) {
+    /// - Parameter cache: parsed files kept from an earlier project (the language server's):
+    ///   a file whose bytes are unchanged is not parsed or lowered again. Updated to this
+    ///   project's files.
+    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil) {
+        self.cache = cache
         load(entries, provider)
+        cache?.replace(with: files)
+        self.cache = nil
         detectImportCycles()
         computeClosures()
         resolveNames()
@@ -121,7 +128,17 @@ public struct Project: Sendable {
     private mutating func addFiles(_ wave: [Pending]) {
         let first = files.count
         let results = ParallelResults<(SyntaxTree, FileModel)>(count: wave.count)
-        DispatchQueue.concurrentPerform(iterations: wave.count) { i in
+        var toParse: [Int] = []
+        for (i, p) in wave.enumerated() {
+            if let kept = cache?.lookup(p.path, bytes: p.bytes, id: first + i) {
+                results.set(i, kept)
+            } else {
+                toParse.append(i)
+            }
+        }
+        let parse = toParse
+        DispatchQueue.concurrentPerform(iterations: parse.count) { k in
+            let i = parse[k]
             let id = first + i
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: id)
             results.set(i, (tree, Lowering.lower(tree, file: id)))
@@ -406,4 +423,29 @@ private final class ParallelResults<T>: @unchecked Sendable {
     }
     func set(_ i: Int, _ value: T) { slots[i] = value }
     func get(_ i: Int) -> T { slots[i]! }
+}
+
+/// Parsed and lowered files kept from one project to the next (the language server keeps
+/// one): when a file's bytes have not changed, its tree and model are reused instead of
+/// parsing and lowering it again, so an edit to one file of a large workspace parses one file.
+public final class ParseCache: @unchecked Sendable {
+    // Used by one project construction at a time (the server's loop); lookups happen before
+    // the parallel parse starts.
+    private var entries: [String: (tree: SyntaxTree, model: FileModel)] = [:]
+    /// Files reused so far (for tests and logs).
+    public private(set) var hits = 0
+
+    public init() {}
+
+    func lookup(_ path: String, bytes: [UInt8], id: FileID) -> (SyntaxTree, FileModel)? {
+        guard let e = entries[path], e.tree.source.bytes == bytes else { return nil }
+        hits += 1
+        return (e.tree.withFileID(id), e.model.withFileID(id))
+    }
+
+    func replace(with files: [SourceFile]) {
+        var next: [String: (tree: SyntaxTree, model: FileModel)] = [:]
+        for f in files { next[f.path] = (f.syntax, f.model) }
+        entries = next
+    }
 }

@@ -58,6 +58,20 @@ extension FileModel {
     }
 }
 
+extension FileModel {
+    /// The same model for a file with another id (its diagnostics name the file).
+    func withFileID(_ id: FileID) -> FileModel {
+        guard diagnostics.contains(where: { $0.file != id }) else { return self }
+        var m = self
+        m.diagnostics = m.diagnostics.map { d in
+            var d = d
+            d.file = id
+            return d
+        }
+        return m
+    }
+}
+
 extension Project {
     /// The project after an edit inside one comment or whitespace run of `file` (see
     /// ``SyntaxTree/applyingTriviaEdit(_:_:newSource:)``): the same files, declarations,

@@ -68,3 +68,17 @@ extension SyntaxTree {
         return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
     }
 }
+
+extension SyntaxTree {
+    /// The same tree for a file with another id (its diagnostics name the file): for a tree
+    /// kept from an earlier project in which the file had another id.
+    public func withFileID(_ id: FileID) -> SyntaxTree {
+        guard diagnostics.contains(where: { $0.file != id }) else { return self }
+        return SyntaxTree(source: source, tokens: tokens, nodes: nodes,
+                          diagnostics: diagnostics.map { d in
+                              var d = d
+                              d.file = id
+                              return d
+                          })
+    }
+}

@@ -229,3 +229,39 @@ func lower(_ text: String) -> FileModel {
         #expect(SourceFiles.routesFiles(under: dir) == whole.files)
     }
 }
+
+@Suite struct ParseCacheTests {
+    static let files = [
+        "/ws/App.routes": "import \"Lib.routes\"\nroot { screen Home uses store }\n",
+        "/ws/Lib.routes": "screen Home\ndependency store: Store from Nope\nroot { screen Home }\n",
+        "/ws/Other.routes": "screen Lonely\nbuilder b { screen Missing }\nflag\n",
+    ]
+
+    static func key(_ p: Project) -> [String] {
+        p.diagnostics.map { "\(p.files[$0.file].path) \($0.rule) \($0.range) \($0.message)" }.sorted()
+    }
+
+    @Test func unchangedFilesAreReusedAndTheProjectIsTheSame() {
+        let cache = ParseCache()
+        let provider = MemoryProvider(files: Self.files)
+        func entries(_ order: [String]) -> [ProjectEntry] {
+            order.enumerated().map { ProjectEntry(canonicalPath: $1, displayPath: $1, group: $0, workspaceRoot: "/ws") }
+        }
+        let first = Project(entries: entries(["/ws/App.routes", "/ws/Other.routes"]), provider: provider, cache: cache)
+        #expect(cache.hits == 0)
+        // Another order gives the files other ids: the kept trees and models follow.
+        let second = Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: provider, cache: cache)
+        #expect(cache.hits == 3)
+        #expect(Self.key(second) == Self.key(first))
+        #expect(Self.key(second).contains { $0.contains("Other.routes") && $0.contains("syntaxError") })
+        #expect(second.diagnostics.allSatisfy { d in second.files[d.file].syntax.diagnostics.allSatisfy { $0.file == d.file } })
+        #expect(Self.key(second) == Self.key(Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: provider)))
+        // A changed file is parsed again; the others are not.
+        var changed = Self.files
+        changed["/ws/Other.routes"] = "screen Lonely\nbuilder b { screen Lonely }\nflag\n"
+        let third = Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: MemoryProvider(files: changed), cache: cache)
+        #expect(cache.hits == 5)
+        #expect(Self.key(third) == Self.key(Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: MemoryProvider(files: changed))))
+        #expect(!Self.key(third).contains { $0.contains("Missing") })
+    }
+}

@@ -62,6 +62,8 @@ struct Lowerer {
     }
 
     mutating func lowerFile() {
+        // At most one model node per syntax node: no regrowing (and copying) while appending.
+        model.nodes.reserveCapacity(tree.nodes.count)
         for child in tree.root.childNodes {
             switch child.kind {
             case .importDecl:

@@ -6,6 +6,15 @@ import Darwin
 
 /// Output helpers: buffered stdout, stderr, and ANSI colour.
 enum Terminal {
+    /// Ends the process now (inside a `ParsableCommand`, `exit` means argument-parser's).
+    static func terminate(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+
     static func write(_ s: String) {
         var s = s
         s.withUTF8 { buf in

@@ -137,12 +137,14 @@ public struct Project: Sendable {
             }
         }
         let parse = toParse
-        DispatchQueue.concurrentPerform(iterations: parse.count) { k in
+        let work: @Sendable (Int) -> Void = { k in
             let i = parse[k]
             let id = first + i
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: id)
             results.set(i, (tree, Lowering.lower(tree, file: id)))
         }
+        // One file (an edit in the language server, most often): no threads to wake.
+        if parse.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parse.count, execute: work) }
         for (i, p) in wave.enumerated() {
             let (tree, model) = results.get(i)
             let id = first + i

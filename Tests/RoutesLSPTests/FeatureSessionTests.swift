@@ -133,6 +133,64 @@ struct FeatureSessionTests {
         try session.finish()
     }
 
+    /// Edits inside comments and whitespace take the server's fast way (the analysis is kept,
+    /// positions move): what it publishes must be what a fresh open of the same text gives.
+    @Test func editsInCommentsAndWhitespacePublishWhatAFreshOpenWould() throws {
+        let text = """
+            screen Home   // the landing screen
+            screen Settings
+            dependency store: Store from Home
+            flag unused
+            root {
+              anyOf {
+                screen Home
+                anyOf {   // a second way
+                  screen Home uses store
+                  screen Settings uses store
+                }
+              }
+            }
+
+            """
+        let workspace = try FeatureWorkspace(["App.routes": text])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("App.routes")
+        var current = text
+        var version = 1
+        // (line, character, inserted text): into comments (also non-ASCII), into indentation,
+        // a blank line, then a comment emptied.
+        let edits: [(Int, Int, String)] = [(0, 20, "main "), (7, 16, " 🙂 way"), (8, 0, "  "), (4, 6, "\n"), (0, 17, "")]
+        for (line, character, insert) in edits {
+            let at = lspPosition(of: current.components(separatedBy: "\n")[line], in: current)
+            var lines = current.components(separatedBy: "\n")
+            let utf16 = Array(lines[line].utf16)
+            let prefix = String(decoding: utf16[..<min(character, utf16.count)], as: UTF16.self)
+            let suffix = String(decoding: utf16[min(character, utf16.count)...], as: UTF16.self)
+            lines[line] = prefix + insert + suffix
+            current = lines.joined(separator: "\n")
+            version += 1
+            let mark = session.mark
+            session.change("App.routes", version: version, [FeatureSession.edit(at.line, character, at.line, character, insert)])
+            let published = try #require(try session.diagnostics("App.routes", from: mark))
+            let fresh = try FeatureSession(try FeatureWorkspace(["App.routes": current]))
+            defer { fresh.stop() }
+            try fresh.open("App.routes")
+            let expected = try #require(try fresh.diagnostics("App.routes"))
+            // Same diagnostics, ranges and related ranges (the related URIs name other folders).
+            func strip(_ list: [JSONValue]) -> [String] {
+                list.map { d in
+                    "\(d["code"] ?? .null) \(d["range"] ?? .null) \(d["message"] ?? .null) \((d["relatedInformation"]?.arrayValue ?? []).map { "\($0["location"]?["range"] ?? .null) \($0["message"] ?? .null)" })"
+                }
+            }
+            #expect(published.count >= 2)
+            #expect(strip(published) == strip(expected), "after inserting \(insert.debugDescription) at \(line):\(character)")
+            try fresh.finish()
+        }
+        #expect(!current.isEmpty)
+        try session.finish()
+    }
+
     @Test func didClosePublishesAnEmptyListForThatDocumentOnly() throws {
         let broken = "root {\n  screen Nowhere\n}\n"
         let workspace = try FeatureWorkspace(["A.routes": broken, "B.routes": broken])

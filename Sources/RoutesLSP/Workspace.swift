@@ -64,6 +64,9 @@ final class LSPWorkspace {
                 Log.warning("stopped looking for .routes files under \(root) after \(scanLimit) directory entries; open files are still analysed")
             }
             budget -= scan.entries
+            for (rel, reason) in scan.unreadable {
+                Log.warning("cannot list \(rel == "." ? root : root + "/" + rel): \(reason)")
+            }
             for rel in scan.files {
                 let full = root == "/" ? "/" + rel : root + "/" + rel
                 let canonical = FileSystemProvider().canonicalPath(full) ?? full
@@ -80,7 +83,7 @@ final class LSPWorkspace {
     /// open document at `path` (see `Project.applyingTriviaEdit`). False when there is no
     /// current analysis or the edit is not such an edit: then call ``invalidate()``.
     func applyTriviaEdit(path: String, range: Range<Int>, replacement: [UInt8], newText: SourceText) -> Bool {
-        guard let s = cached, let file = cachedByPath[path],
+        guard newText.count <= SourceLimits.maxFileBytes, let s = cached, let file = cachedByPath[path],
               let (project, edit) = s.project.applyingTriviaEdit(file: file, range: range, replacement: replacement, newSource: newText),
               s.canRebase(over: edit)
         else { return false }

@@ -72,6 +72,9 @@ public struct Project: Sendable {
     public private(set) var programs: [Program] = []
     /// Diagnostics of every file, in no particular order.
     public internal(set) var diagnostics: [Diagnostic] = []
+    /// Entries that could not be read (display path, why): left out of the project. (A file
+    /// can vanish or grow past the limit between the caller's look at it and the read.)
+    public private(set) var unreadableEntries: [(path: String, error: SourceReadError)] = []
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
@@ -162,9 +165,12 @@ public struct Project: Sendable {
         var wave: [Pending] = []
         var queued = Set<String>()
         for e in entries where queued.insert(e.canonicalPath).inserted {
-            if case .success(let bytes) = provider.read(e.canonicalPath) {
+            switch provider.read(e.canonicalPath) {
+            case .success(let bytes):
                 wave.append(Pending(path: e.canonicalPath, display: e.displayPath, group: e.group,
                                     root: e.workspaceRoot, bytes: bytes, importer: nil))
+            case .failure(let why):
+                unreadableEntries.append((e.displayPath, why))
             }
         }
         // Breadth-first over imports, one wave at a time.

@@ -163,6 +163,8 @@ public enum SourceFiles {
         public var complete: Bool
         /// How many directory entries were looked at.
         public var entries: Int
+        /// Directories that could not be listed (relative paths, `.` for `dir` itself), with why.
+        public var unreadable: [(path: String, reason: String)] = []
     }
 
     /// Like ``routesFiles(under:)``, but looks at no more than `maxEntries` directory entries,
@@ -171,10 +173,15 @@ public enum SourceFiles {
         var result: [String] = []
         var stack = [""]
         var budget = maxEntries
+        var unreadable: [(path: String, reason: String)] = []
         while let rel = stack.popLast() {
             let full = rel.isEmpty ? dir : dir + "/" + rel
-            for name in directoryEntries(full) {
-                if budget == 0 { return Scan(files: result.sorted(), complete: false, entries: maxEntries) }
+            guard let names = directoryEntries(full) else {
+                unreadable.append((rel.isEmpty ? "." : rel, String(cString: strerror(errno))))
+                continue
+            }
+            for name in names {
+                if budget == 0 { return Scan(files: result.sorted(), complete: false, entries: maxEntries, unreadable: unreadable) }
                 budget -= 1
                 if name.hasPrefix(".") { continue }
                 let childRel = rel.isEmpty ? name : rel + "/" + name
@@ -195,15 +202,15 @@ public enum SourceFiles {
                 }
             }
         }
-        return Scan(files: result.sorted(), complete: true, entries: maxEntries - budget)
+        return Scan(files: result.sorted(), complete: true, entries: maxEntries - budget, unreadable: unreadable)
     }
 }
 
-/// The names in a directory (without `.` and `..`), in no particular order; empty when it
-/// cannot be read. (Plain `opendir`, so that `routes` needs no Foundation: loading it and ICU
-/// took most of the process start.)
-func directoryEntries(_ path: String) -> [String] {
-    guard let dir = opendir(path) else { return [] }
+/// The names in a directory (without `.` and `..`), in no particular order; nil when it
+/// cannot be read (`errno` says why). (Plain `opendir`, so that `routes` needs no Foundation:
+/// loading it and ICU took most of the process start.)
+func directoryEntries(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
     defer { closedir(dir) }
     var names: [String] = []
     while let entry = readdir(dir) {

@@ -61,13 +61,9 @@ extension FileModel {
 extension FileModel {
     /// The same model for a file with another id (its diagnostics name the file).
     func withFileID(_ id: FileID) -> FileModel {
-        guard diagnostics.contains(where: { $0.file != id }) else { return self }
+        guard diagnostics.contains(where: { $0.file != id || $0.related.contains { $0.file != id } }) else { return self }
         var m = self
-        m.diagnostics = m.diagnostics.map { d in
-            var d = d
-            d.file = id
-            return d
-        }
+        m.diagnostics = m.diagnostics.map { $0.inFile(id) }
         return m
     }
 }

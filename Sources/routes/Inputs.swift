@@ -40,7 +40,12 @@ struct Inputs {
             let display = Inputs.displayPath(item.given)
             if isDirectory(item.canonical) {
                 let root = fixedRoot ?? item.canonical
-                for rel in SourceFiles.routesFiles(under: item.canonical) {
+                let scan = SourceFiles.scan(under: item.canonical, maxEntries: .max)
+                // A folder that cannot be listed is reported like a file that cannot be read.
+                for (rel, reason) in scan.unreadable {
+                    failures.append("cannot read '\(rel == "." ? item.given : PathUtil.join(display, rel))': \(reason)")
+                }
+                for rel in scan.files {
                     let canonical = provider.canonicalPath(item.canonical + "/" + rel) ?? item.canonical + "/" + rel
                     guard seen.insert(canonical).inserted else { continue }
                     // A file found in a directory that cannot be read is reported, not skipped.

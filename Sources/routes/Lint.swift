@@ -44,6 +44,9 @@ struct Lint: ParsableCommand {
             Terminal.writeError("routes: error: \(failure)\n")
         }
         let project = Project(entries: inputs.entries, provider: provider)
+        for (path, why) in project.unreadableEntries {
+            Terminal.writeError("routes: error: cannot read '\(path)': \(why)\n")
+        }
         let report = LintReport(project: project)
 
         switch format {
@@ -56,7 +59,7 @@ struct Lint: ParsableCommand {
             Terminal.write(SARIFRenderer.render(report) + "\n")
         }
 
-        let status: Int32 = !inputs.failures.isEmpty ? 2
+        let status: Int32 = !inputs.failures.isEmpty || !project.unreadableEntries.isEmpty ? 2
             : report.errorCount > 0 || (denyWarnings && report.warningCount > 0) ? 1 : 0
         // Leave while the project and its analysis are still alive: freeing tens of thousands
         // of arrays one by one took about 6% of a lint, for memory the process returns anyway.

@@ -84,6 +84,7 @@ struct Tree: ParsableCommand {
         if let failure = inputs.failures.first { throw usageError(failure) }
         guard let entry = inputs.entries.first else { throw usageError("cannot read '\(file)'") }
         let project = Project(entries: [entry], provider: provider)
+        if let (_, why) = project.unreadableEntries.first { throw usageError("cannot read '\(file)': \(why)") }
         guard let fileID = project.file(atPath: entry.canonicalPath),
               let program = project.programs.first(where: { $0.root.file == fileID }) else {
             throw usageError("'\(file)' declares no `root`: `routes tree` previews a program (a file that declares `root`, with its imports)")

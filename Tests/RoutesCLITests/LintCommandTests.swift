@@ -81,6 +81,20 @@ import Testing
         #expect(try Support.run(["tree", "big.routes"], in: dir).stderr.contains("too large"))
     }
 
+    @Test func aFolderThatCannotBeListedExitsTwo() throws {
+        guard getuid() != 0 else { return }  // root lists everything
+        let dir = try Support.temporaryDirectory()
+        defer {
+            chmod(dir.appendingPathComponent("locked").path, 0o755)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        try write(["Bad.routes": "root { screen Nope }", "locked/In.routes": "screen X"], in: dir)
+        chmod(dir.appendingPathComponent("locked").path, 0)
+        let r = try Support.run(["lint", "."], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("cannot read 'locked'"))
+    }
+
     @Test func badUsageExitsTwo() throws {
         #expect(try Support.run(["lint", "--format", "yaml"]).status == 2)
         #expect(try Support.run(["lint", "--no-such-flag"]).status == 2)

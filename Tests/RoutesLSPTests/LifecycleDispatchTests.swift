@@ -350,6 +350,15 @@ struct InboxQueueingTests {
         }
         #expect(raw == change)
         #expect(Incoming.mentionsCancel(Array("$/cancelReques".utf8)) == false)
+        // JSON may escape the slash, or spell any letter as \u…: parsed at once too.
+        #expect(Incoming.mentionsCancel(Array(#"{"method":"$\/cancelRequest"}"#.utf8)))
+        #expect(Incoming.mentionsCancel(Array(#"{"method":"$/\u0063ancelRequest"}"#.utf8)))
+        let escaped = Array(#"{"jsonrpc":"2.0","method":"$\/cancelRequest","params":{"id":7}}"#.utf8)
+        guard case .message(let parsedEscaped) = Incoming.queued(escaped, with: parser) else {
+            Issue.record("an escaped $/cancelRequest must be parsed when it arrives")
+            return
+        }
+        #expect(Inbox.cancelledID(in: parsedEscaped) == .int(7))
         #expect(Incoming.mentionsCancel(Array("xx$$/cancelRequest".utf8)) == true)
         #expect(Incoming.mentionsCancel([]) == false)
     }

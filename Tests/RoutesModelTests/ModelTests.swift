@@ -227,6 +227,25 @@ func lower(_ text: String) -> FileModel {
         let whole = SourceFiles.scan(under: dir, maxEntries: 100)
         #expect(whole.complete && whole.files.count == 10 && whole.entries == 10)
         #expect(SourceFiles.routesFiles(under: dir) == whole.files)
+        #expect(whole.unreadable.isEmpty)
+    }
+
+    @Test func aFolderThatCannotBeListedIsReportedNotSkipped() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = SourceFiles.scan(under: dir + "/gone", maxEntries: 100)
+        #expect(missing.unreadable.map(\.path) == ["."])
+        #expect(missing.unreadable.first?.reason == "No such file or directory")
+        // (As root every folder can be listed; a locked one is tested by the CLI tests when
+        // they run as another user.)
+    }
+
+    @Test func anEntryThatCannotBeReadIsKeptInTheProjectsList() {
+        let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/Gone.routes", displayPath: "Gone.routes", group: 0, workspaceRoot: "/ws")],
+                              provider: MemoryProvider(files: [:]))
+        #expect(project.files.isEmpty)
+        #expect(project.unreadableEntries.map(\.path) == ["Gone.routes"])
+        #expect(project.unreadableEntries.first?.error == .notFound)
     }
 }
 
@@ -263,5 +282,30 @@ func lower(_ text: String) -> FileModel {
         #expect(cache.hits == 5)
         #expect(Self.key(third) == Self.key(Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: MemoryProvider(files: changed))))
         #expect(!Self.key(third).contains { $0.contains("Missing") })
+    }
+}
+
+extension ParseCacheTests {
+    /// Found in review: a kept tree's "unclosed `{`" and a kept model's "first declared here"
+    /// related locations kept the file's old id (the server then crashed when that id was gone).
+    @Test func keptDiagnosticsMoveTheirRelatedLocationsToTheNewID() {
+        let files = [
+            "/ws/A.routes": "screen A\n",
+            "/ws/B.routes": "screen Pair(x: Int, x: Int)\nbuilder x {\n  screen Pair\n",
+        ]
+        let cache = ParseCache()
+        let provider = MemoryProvider(files: files)
+        func entries(_ order: [String]) -> [ProjectEntry] {
+            order.enumerated().map { ProjectEntry(canonicalPath: $1, displayPath: $1, group: $0, workspaceRoot: "/ws") }
+        }
+        _ = Project(entries: entries(["/ws/A.routes", "/ws/B.routes"]), provider: provider, cache: cache)
+        let moved = Project(entries: entries(["/ws/B.routes"]), provider: provider, cache: cache)
+        #expect(cache.hits == 1)
+        let withRelated = moved.diagnostics.filter { !$0.related.isEmpty }
+        #expect(withRelated.count >= 2, "an unclosed block and a duplicate parameter")
+        for d in withRelated {
+            #expect(d.file == 0)
+            #expect(d.related.allSatisfy { $0.file == 0 }, "\(d.message): \(d.related)")
+        }
     }
 }

@@ -21,7 +21,8 @@ enum Incoming: Sendable {
     /// The input ended.
     case endOfInput
 
-    private static let cancelMethod = Array("$/cancelRequest".utf8)
+    private static let cancelWord = Array("cancelRequest".utf8)
+    private static let unicodeEscape = Array("\\u".utf8)
 
     /// Parses a message body.
     static func decode(_ body: [UInt8], with parser: JSONParser) -> Incoming {
@@ -38,16 +39,19 @@ enum Incoming: Sendable {
         mentionsCancel(body) ? decode(body, with: parser) : .body(body)
     }
 
-    /// Whether the body contains `$/cancelRequest` (as written; an escaped spelling of the
-    /// method name is parsed later, like any other message, and then simply not pre-recorded).
+    /// Whether the body may spell the method `$/cancelRequest`: it contains `cancelRequest`
+    /// (JSON may write the slash as `\/`), or a `\u` escape (which could spell any of it).
     static func mentionsCancel(_ body: [UInt8]) -> Bool {
-        let pattern = cancelMethod
-        guard body.count >= pattern.count else { return false }
+        contains(body, cancelWord) || contains(body, unicodeEscape)
+    }
+
+    private static func contains(_ body: [UInt8], _ pattern: [UInt8]) -> Bool {
+        guard body.count >= pattern.count, let first = pattern.first else { return false }
         return body.withUnsafeBufferPointer { b in
             var i = 0
             let last = b.count - pattern.count
             while i <= last {
-                if b[i] == 0x24 /* $ */ {
+                if b[i] == first {
                     var j = 1
                     while j < pattern.count && b[i + j] == pattern[j] { j += 1 }
                     if j == pattern.count { return true }

@@ -399,6 +399,33 @@ struct FeatureWorkspaceTests {
         try session.finish()
     }
 
+    /// Found in review: when files came and went, a file kept from the earlier snapshot had
+    /// its related locations pointing at another file's old id, and the server crashed.
+    @Test func filesCreatedAndDeletedOnDiskKeepAnOpenFilesRelatedLocationsInIt() throws {
+        let workspace = try FeatureWorkspace(["B.routes": "screen B\n", "C.routes": "screen X\nbuilder x {\n  screen X\n"])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("C.routes")
+        func related(_ from: Int) throws -> [String] {
+            (try session.diagnostics("C.routes", from: from) ?? []).flatMap { d in
+                (d["relatedInformation"]?.arrayValue ?? []).compactMap { $0["location"]?["uri"]?.stringValue }
+            }
+        }
+        let created = session.mark
+        try workspace.write("A.routes", "screen A\n")
+        session.client.notify("workspace/didChangeWatchedFiles", ["changes": [["uri": .string(workspace.uri("A.routes")), "type": 1]]])
+        #expect(try related(created) == [workspace.uri("C.routes")])
+        let deleted = session.mark
+        try workspace.remove("A.routes")
+        try workspace.remove("B.routes")
+        session.client.notify("workspace/didChangeWatchedFiles", ["changes": [
+            ["uri": .string(workspace.uri("A.routes")), "type": 3], ["uri": .string(workspace.uri("B.routes")), "type": 3],
+        ]])
+        #expect(try related(deleted) == [workspace.uri("C.routes")])
+        #expect(try session.result("textDocument/documentSymbol", session.document("C.routes")).arrayValue?.isEmpty == false)
+        try session.finish()
+    }
+
     @Test func aDocumentOverTheSizeLimitIsKeptButNotAnalysedAndTheUserIsTold() throws {
         let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app])
         let session = try FeatureSession(workspace)

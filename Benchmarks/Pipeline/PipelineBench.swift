@@ -29,6 +29,13 @@ struct PipelineBench {
             guard let c = fs.canonicalPath(p) else { return nil }
             return ProjectEntry(canonicalPath: c, displayPath: p, group: i, workspaceRoot: "/")
         }
+        // The first analysis in a fresh process (what a language server's first open pays).
+        let clock = ContinuousClock()
+        var coldSession: AnalysisSession? = nil
+        let cold = clock.measure { coldSession = AnalysisSession(project: Project(entries: entries, provider: fs)) }
+        let warm = clock.measure { coldSession = AnalysisSession(project: Project(entries: entries, provider: fs)) }
+        _ = coldSession
+        print("first project + analysis in this process: \(fmt(ms(cold))), the second: \(fmt(ms(warm)))")
         let texts = entries.map { SourceText(bytes: (try? fs.read($0.canonicalPath).get()) ?? []) }
         var trees: [SyntaxTree] = []
         let lex = median { for t in texts { _ = Lexer.tokenize(t) } }
@@ -51,6 +58,10 @@ struct PipelineBench {
             print("completion after `uses `: \(items.count) items, first \(fmt(Double(first.components.attoseconds) / 1e15)), then \(fmt(again))")
             break
         }
+    }
+
+    static func ms(_ d: Duration) -> Double {
+        Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
     }
 
     static func fmt(_ ms: Double) -> String {

@@ -95,7 +95,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     // moved diagnostics must equal a fresh analysis of the edited text.
     if let seed = probes.first, let first = project.files.first {
         let tree = first.syntax
-        let trivia = tree.tokens.filter { $0.kind == .lineComment || $0.kind == .whitespace }
+        let trivia = tree.tokens.filter { $0.kind == .lineComment || $0.kind == .whitespace || $0.kind == .docComment }
         if !trivia.isEmpty {
             let token = trivia[seed % trivia.count]
             let a = token.start + 1 + (seed / 7) % max(1, Int(token.length))
@@ -110,6 +110,10 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                     edited[0].bytes = newText.bytes
                     let freshProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { x, _ in x }))
                     let fresh = AnalysisSession(project: Project(entries: entries, provider: freshProvider))
+                    // The docs (a `///` line may have changed) are what a fresh parse gives.
+                    let movedDocs = moved.files.flatMap { $0.model.declarations.map { "\($0.name.text): \($0.doc ?? "-")" } }
+                    let freshDocs = fresh.project.files.flatMap { $0.model.declarations.map { "\($0.name.text): \($0.doc ?? "-")" } }
+                    invariant(movedDocs == freshDocs, "a trivia edit at \(a)..<\(b) left a doc comment stale")
                     let before = AnalysisSession(project: project)
                     if before.canRebase(over: edit) {
                         let rebased = before.rebased(onto: moved, file: first.id, edit: edit)

@@ -34,7 +34,12 @@ struct Lowerer {
     /// The `///` lines right before a declaration (blank lines allowed, a `//` comment or
     /// another token ends them).
     func docComment(before node: SyntaxNode) -> String? {
-        var i = node.tokenRange.lowerBound - 1
+        docComment(beforeToken: node.tokenRange.lowerBound)
+    }
+
+    /// The `///` lines right before token `first`.
+    func docComment(beforeToken first: Int) -> String? {
+        var i = first - 1
         var lines: [String] = []
         while i >= 0 {
             let t = tree.tokens[i]

@@ -78,8 +78,20 @@ extension Project {
               let (tree, edit) = files[file].syntax.applyingTriviaEdit(range, replacement, newSource: newSource) else { return nil }
         var p = self
         let old = files[file]
+        var model = old.model.shifted(edit)
+        if let t = edit.docCommentToken {
+            // A `///` line changed: the declaration it documents (the first after it) gets
+            // its doc again; nothing else reads doc comments.
+            var k = t
+            while k < tree.tokens.count && (tree.tokens[k].kind.isTrivia) { k += 1 }
+            // No declaration starts there (a doc comment before a builder, or at the end):
+            // leave it to a full parse rather than guess.
+            guard k < tree.tokens.count,
+                  let d = model.declarations.firstIndex(where: { $0.range.lowerBound == tree.tokens[k].start }) else { return nil }
+            model.declarations[d].doc = Lowerer(tree: tree, file: file).docComment(beforeToken: k)
+        }
         p.files[file] = SourceFile(id: old.id, path: old.path, displayPath: old.displayPath, group: old.group,
-                                   workspaceRoot: old.workspaceRoot, syntax: tree, model: old.model.shifted(edit))
+                                   workspaceRoot: old.workspaceRoot, syntax: tree, model: model)
         var moved: [Int: Symbol] = [:]
         moved.reserveCapacity(resolutions[file].count)
         for (offset, symbol) in resolutions[file] { moved[edit.map(offset)] = symbol }

@@ -9,11 +9,15 @@ public struct TriviaEdit: Sendable, Hashable {
     /// Whether the edited token is whitespace (which may move later tokens to other lines and
     /// columns) rather than a comment (after which nothing follows on its line).
     public var isWhitespace: Bool
+    /// The edited token's index, when it is a `///` doc comment (the declaration after it
+    /// has another doc).
+    public var docCommentToken: Int?
 
-    public init(range: Range<Int>, delta: Int, isWhitespace: Bool) {
+    public init(range: Range<Int>, delta: Int, isWhitespace: Bool, docCommentToken: Int? = nil) {
         self.range = range
         self.delta = delta
         self.isWhitespace = isWhitespace
+        self.docCommentToken = docCommentToken
     }
 
     /// Where an offset of the old text is in the new one. Offsets inside the replaced range
@@ -29,9 +33,9 @@ public struct TriviaEdit: Sendable, Hashable {
 
 extension SyntaxTree {
     /// The tree of `newSource` — this tree's source with `range` replaced by `replacement` —
-    /// when the edit lies inside one whitespace or line-comment token and keeps it one token of
-    /// the same kind (a comment stays a comment, not a doc comment; whitespace keeps or lacks a
-    /// line break as before), in a tree without errors (whose parse does not depend on layout).
+    /// when the edit lies inside one whitespace, line-comment or doc-comment token and keeps it one
+    /// token of the same kind (a comment stays a comment, a doc comment a doc comment; whitespace
+    /// keeps or lacks a line break as before), in a tree without errors (whose parse does not depend on layout).
     /// Then every other token is unchanged but shifted, and so is every node. Nil otherwise:
     /// the caller parses again.
     public func applyingTriviaEdit(_ range: Range<Int>, _ replacement: [UInt8], newSource: SourceText) -> (tree: SyntaxTree, edit: TriviaEdit)? {
@@ -41,7 +45,7 @@ extension SyntaxTree {
         // The token holding the edit: it starts before the edit and ends at or after it.
         let t = tokenIndex(at: max(0, range.lowerBound - 1))
         let old = tokens[t]
-        guard old.kind == .whitespace || old.kind == .lineComment,
+        guard old.kind == .whitespace || old.kind == .lineComment || old.kind == .docComment,
               old.start < range.lowerBound, range.upperBound <= old.end else { return nil }
         var text = Array(source.bytes[old.start..<range.lowerBound])
         text += replacement
@@ -64,7 +68,8 @@ extension SyntaxTree {
                 shifted[i].offset = UInt32(Int(shifted[i].offset) + delta)
             }
         }
-        let edit = TriviaEdit(range: range, delta: delta, isWhitespace: old.kind == .whitespace)
+        let edit = TriviaEdit(range: range, delta: delta, isWhitespace: old.kind == .whitespace,
+                              docCommentToken: old.kind == .docComment ? t : nil)
         return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
     }
 }

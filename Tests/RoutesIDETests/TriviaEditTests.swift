@@ -37,6 +37,11 @@ import Testing
         let project = session.project
         var out = session.diagnostics.map { "\($0.rule) \($0.file) \($0.range) \($0.message) \($0.related.map { "\($0.file) \($0.range) \($0.message)" })" }
         out += IDE.documentSymbols(project: project, file: file).map { "\($0)" }
+        // Every declaration as hover shows it (doc comments included).
+        for d in project.files[file].model.declarations {
+            out.append("declaration \(d.kind) \(d.name.text) \(d.range) doc: \(d.doc ?? "-")")
+            out.append("hover \(String(describing: IDE.hover(session: session, file: file, offset: d.name.range.lowerBound)))")
+        }
         out += IDE.semanticTokens(project: project, file: file).map { "\($0)" }
         out += IDE.foldingRanges(project: project, file: file).map { "\($0)" }
         let size = project.files[file].text.count
@@ -62,7 +67,7 @@ import Testing
                 guard let file = session.project.file(atPath: path) else { continue }
                 let tree = session.project.files[file].syntax
                 // A random trivia token and a random edit inside it.
-                let trivia = tree.tokens.indices.filter { tree.tokens[$0].kind == TokenKind.lineComment || tree.tokens[$0].kind == TokenKind.whitespace }
+                let trivia = tree.tokens.indices.filter { [TokenKind.lineComment, .whitespace, .docComment].contains(tree.tokens[$0].kind) }
                 guard !trivia.isEmpty else { continue }
                 let token = tree.tokens[trivia[Int(random.next() % UInt64(trivia.count))]]
                 let a = token.start + 1 + Int(random.next() % UInt64(token.length))
@@ -135,7 +140,8 @@ import Testing
         #expect(!attempt(space + 1 ..< space + 1, "x"))                        // a new token
         #expect(!attempt(comment + 2 ..< comment + 2, "/"))                    // a comment made a doc comment
         #expect(!attempt(comment + 5 ..< comment + 5, "\n"))                   // a comment split in two
-        #expect(!attempt(doc + 4 ..< doc + 4, "x"))                            // doc comments are in the model
+        #expect(attempt(doc + 4 ..< doc + 4, "x"))                             // a doc comment stays one
+        #expect(!attempt(doc + 3 ..< doc + 3, "/"))                            // `////` is a plain comment
         #expect(!attempt(space ..< space + 1, ""))                             // `screenHome`
         let broken = Self.project(["/ws/App.routes": "root { screen Home  // c\n"])
         var bytes = Array("root { screen Home  // c\n".utf8)

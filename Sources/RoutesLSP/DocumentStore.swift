@@ -40,25 +40,36 @@ struct DocumentStore {
         var text: String
     }
 
-    /// Applies changes in order. Returns false when the document is not open.
-    mutating func change(uri: String, version: Int, changes: [Change], encoding: PositionEncoding) -> Bool {
-        guard var doc = documents[uri] else { return false }
+    /// One applied change in bytes: `range` of the text as it was just before it, replaced by
+    /// `replacement` (a whole-text change replaces everything).
+    struct ByteEdit {
+        var range: Range<Int>
+        var replacement: [UInt8]
+    }
+
+    /// Applies changes in order. Returns them in bytes, or nil when the document is not open.
+    mutating func change(uri: String, version: Int, changes: [Change], encoding: PositionEncoding) -> [ByteEdit]? {
+        guard var doc = documents[uri] else { return nil }
         var text = doc.text
+        var applied: [ByteEdit] = []
         for c in changes {
+            let replacement = Array(c.text.utf8)
             guard let range = c.range else {
-                text = SourceText(c.text)
+                applied.append(ByteEdit(range: 0..<text.count, replacement: replacement))
+                text = SourceText(bytes: replacement)
                 continue
             }
             var start = text.offset(of: range.start, encoding: encoding)
             var end = text.offset(of: range.end, encoding: encoding)
             if end < start { swap(&start, &end) }
+            applied.append(ByteEdit(range: start..<end, replacement: replacement))
             var bytes = text.bytes
-            bytes.replaceSubrange(start..<end, with: Array(c.text.utf8))
+            bytes.replaceSubrange(start..<end, with: replacement)
             text = SourceText(bytes: bytes)
         }
         doc.text = text
         doc.version = version
         documents[uri] = doc
-        return true
+        return applied
     }
 }

@@ -172,18 +172,12 @@ public final class LanguageFeatures {
                 decoded.append(.init(range: nil, text: text))
             }
         }
+        guard let applied = workspace.store.change(uri: uri, version: version, changes: decoded, encoding: encoding),
+              let doc = workspace.store.document(uri) else { return }
         // One edit inside a comment or a run of whitespace (typing a comment, re-indenting):
         // the analysis is kept and only positions move, instead of analysing everything again.
-        var trivia: (path: String, range: Range<Int>, replacement: [UInt8])? = nil
-        if decoded.count == 1, let r = decoded[0].range, let doc = workspace.store.document(uri) {
-            var start = doc.text.offset(of: r.start, encoding: encoding)
-            var end = doc.text.offset(of: r.end, encoding: encoding)
-            if end < start { swap(&start, &end) }
-            trivia = (doc.path, start..<end, Array(decoded[0].text.utf8))
-        }
-        guard workspace.store.change(uri: uri, version: version, changes: decoded, encoding: encoding) else { return }
-        if let trivia, let doc = workspace.store.document(uri),
-           workspace.applyTriviaEdit(path: trivia.path, range: trivia.range, replacement: trivia.replacement, newText: doc.text) {
+        if applied.count == 1, decoded[0].range != nil,
+           workspace.applyTriviaEdit(path: doc.path, range: applied[0].range, replacement: applied[0].replacement, newText: doc.text) {
             republish()
             return
         }

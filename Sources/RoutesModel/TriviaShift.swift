@@ -58,16 +58,6 @@ extension FileModel {
     }
 }
 
-extension FileModel {
-    /// The same model for a file with another id (its diagnostics name the file).
-    func withFileID(_ id: FileID) -> FileModel {
-        guard diagnostics.contains(where: { $0.file != id || $0.related.contains { $0.file != id } }) else { return self }
-        var m = self
-        m.diagnostics = m.diagnostics.map { $0.inFile(id) }
-        return m
-    }
-}
-
 extension Project {
     /// The project after an edit inside one comment or whitespace run of `file` (see
     /// ``SyntaxTree/applyingTriviaEdit(_:_:newSource:)``): the same files, declarations,
@@ -98,26 +88,5 @@ extension Project {
         p.resolutions[file] = moved
         p.diagnostics = diagnostics.map { $0.shifted(edit, in: file) }
         return (p, edit)
-    }
-}
-
-extension Project {
-    /// The code in a range of a file as messages quote it: its tokens without comments, one
-    /// space between them (`screen  Home` and `screen // why\n Home` read `screen Home`). So a
-    /// message never depends on layout, and an edit in a comment or in whitespace leaves every
-    /// message as it was.
-    public func quoted(file: FileID, _ range: Range<Int>) -> String {
-        let tree = files[file].syntax
-        guard !range.isEmpty, !tree.tokens.isEmpty else { return "" }
-        var parts: [String] = []
-        var i = tree.tokenIndex(at: range.lowerBound)
-        while i < tree.tokens.count, tree.tokens[i].start < range.upperBound {
-            let t = tree.tokens[i]
-            if !t.kind.isSkipped && t.kind != .eof && t.end > range.lowerBound {
-                parts.append(tree.source.text(max(t.start, range.lowerBound)..<min(t.end, range.upperBound)))
-            }
-            i += 1
-        }
-        return parts.joined(separator: " ")
     }
 }

@@ -94,3 +94,18 @@ public struct Diagnostic: Sendable, Hashable {
     /// True for `unused-declaration`: editors grey such code out.
     public var isUnnecessary: Bool { rule == .unusedDeclaration }
 }
+
+extension Diagnostic {
+    /// The diagnostic of a file's own tree or model, for the file under another id: it and
+    /// its related locations (which are all in the same file) name the new id.
+    public func inFile(_ id: FileID) -> Diagnostic {
+        var d = self
+        d.file = id
+        d.related = d.related.map { r in
+            var r = r
+            r.file = id
+            return r
+        }
+        return d
+    }
+}

@@ -235,3 +235,12 @@ public struct SyntaxNode: Sendable {
 
     public var text: String { tree.source.text(range) }
 }
+
+extension SyntaxTree {
+    /// The same tree for a file with another id (its diagnostics name the file): for a tree
+    /// kept from an earlier project in which the file had another id.
+    public func withFileID(_ id: FileID) -> SyntaxTree {
+        guard diagnostics.contains(where: { $0.file != id || $0.related.contains { $0.file != id } }) else { return self }
+        return SyntaxTree(source: source, tokens: tokens, nodes: nodes, diagnostics: diagnostics.map { $0.inFile(id) })
+    }
+}

@@ -73,27 +73,3 @@ extension SyntaxTree {
         return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
     }
 }
-
-extension SyntaxTree {
-    /// The same tree for a file with another id (its diagnostics name the file): for a tree
-    /// kept from an earlier project in which the file had another id.
-    public func withFileID(_ id: FileID) -> SyntaxTree {
-        guard diagnostics.contains(where: { $0.file != id || $0.related.contains { $0.file != id } }) else { return self }
-        return SyntaxTree(source: source, tokens: tokens, nodes: nodes, diagnostics: diagnostics.map { $0.inFile(id) })
-    }
-}
-
-extension Diagnostic {
-    /// The diagnostic of a file's own tree or model, for the file under another id: it and
-    /// its related locations (which are all in the same file) name the new id.
-    public func inFile(_ id: FileID) -> Diagnostic {
-        var d = self
-        d.file = id
-        d.related = d.related.map { r in
-            var r = r
-            r.file = id
-            return r
-        }
-        return d
-    }
-}

@@ -196,7 +196,7 @@ public final class AnalysisSession {
         var optionals: [(String, Bool)] = []
         var environment = Environment()
         for (v, value) in assignment.sorted(by: { $0.key < $1.key }) {
-            let index = v - semantics.elementBits
+            let index = v
             guard index >= 0, index < graph.conditions.count, case .symbol(let s) = graph.conditions[index] else { continue }
             let d = project.declaration(s)
             if d.kind == .flag {

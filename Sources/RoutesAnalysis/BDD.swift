@@ -36,7 +36,7 @@ final class BDD {
     private let cacheMask: Int
 
     private enum Op: Int32 {
-        case and = 1, or, andNot, not, exists, restrictLow, restrictHigh
+        case and = 1, or, andNot, not, exists, cofactor
     }
 
     /// The number of variables created so far; `variable(_:)` grows it.
@@ -64,7 +64,6 @@ final class BDD {
         cache.deallocate()
     }
 
-    @inline(__always) private func level(_ f: Ref) -> Int32 { nodes[Int(f)].variable }
     @inline(__always) func isConstant(_ f: Ref) -> Bool { f <= 1 }
 
     // MARK: Nodes
@@ -197,46 +196,44 @@ final class BDD {
         return (v, al, ah, bl, bh)
     }
 
-    /// ∃ v0..v(count-1). f — quantifies the first `count` variables (the element bits).
-    func existsTop(_ f: Ref, count: Int) -> Ref {
-        if isConstant(f) || level(f) >= Int32(count) { return f }
-        if let r = cached(.exists, f, Ref(count)) { return r }
+    /// ∃ v ≥ first. f — quantifies every variable from `first` down (the element bits,
+    /// which are at the bottom of the order). Below `first` a node is a satisfiable function
+    /// of the quantified variables only, so the recursion stops there.
+    func existsBelow(_ f: Ref, first: Int32) -> Ref {
+        if isConstant(f) { return f }
         let n = nodes[Int(f)]
-        let r = or(existsTop(n.low, count: count), existsTop(n.high, count: count))
-        store(.exists, f, Ref(count), r)
+        if n.variable >= first { return BDD.one }
+        if let r = cached(.exists, f, first) { return r }
+        let r = make(n.variable, existsBelow(n.low, first: first), existsBelow(n.high, first: first))
+        store(.exists, f, first, r)
         return r
     }
 
-    /// f with variable v fixed to a value.
-    func restrict(_ f: Ref, variable v: Int, to value: Bool) -> Ref {
-        if isConstant(f) || level(f) > Int32(v) { return f }
+    /// f with the variables from `first` down fixed to the bits of `code` (variable
+    /// `first + i` is bit i): the cofactor, a function of the variables above `first`.
+    func cofactorBelow(_ f: Ref, first: Int32, code: Int) -> Ref {
+        if isConstant(f) { return f }
         let n = nodes[Int(f)]
-        if n.variable == Int32(v) { return value ? n.high : n.low }
-        let op: Op = value ? .restrictHigh : .restrictLow
-        if let r = cached(op, f, Ref(v)) { return r }
-        let r = make(n.variable, restrict(n.low, variable: v, to: value), restrict(n.high, variable: v, to: value))
-        store(op, f, Ref(v), r)
-        return r
-    }
-
-    /// f with the first `bits.count` variables fixed to `bits` (the element code): the
-    /// cofactor, a function of the remaining variables.
-    func cofactorTop(_ f: Ref, bits: [Bool]) -> Ref {
-        var g = f
-        while !isConstant(g) {
-            let n = nodes[Int(g)]
-            let v = Int(n.variable)
-            if v >= bits.count { break }
-            g = bits[v] ? n.high : n.low
+        if n.variable >= first {
+            var g = f
+            while !isConstant(g) {
+                let m = nodes[Int(g)]
+                g = (code >> Int(m.variable - first)) & 1 == 1 ? m.high : m.low
+            }
+            return g
         }
-        return g
+        if let r = cached(.cofactor, f, Ref(truncatingIfNeeded: code)) { return r }
+        let r = make(n.variable, cofactorBelow(n.low, first: first, code: code), cofactorBelow(n.high, first: first, code: code))
+        store(.cofactor, f, Ref(truncatingIfNeeded: code), r)
+        return r
     }
 
-    /// The conjunction of literals: variable i has value bits[i] for i in the given list.
-    func cube(_ literals: [(variable: Int, value: Bool)]) -> Ref {
+    /// The function "variables first..first+count-1 spell `code` in binary" (bit i is
+    /// variable first + i).
+    func code(_ code: Int, first: Int, count: Int) -> Ref {
         var r = BDD.one
-        for (v, value) in literals.sorted(by: { $0.variable > $1.variable }) {
-            r = value ? make(Int32(v), BDD.zero, r) : make(Int32(v), r, BDD.zero)
+        for i in (0..<count).reversed() {
+            r = (code >> i) & 1 == 1 ? make(Int32(first + i), BDD.zero, r) : make(Int32(first + i), r, BDD.zero)
         }
         return r
     }

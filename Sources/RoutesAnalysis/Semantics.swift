@@ -3,8 +3,11 @@ import RoutesSyntax
 
 /// The build semantics of SPEC §4.1 as boolean functions.
 ///
-/// Variables: the element's screen type in binary on top (`elementBits` variables), then
-/// one variable per flag and optional (and per unresolved condition name). A BDD over them
+/// Variables: one per flag and optional (and per unresolved condition name) on top, then
+/// the element's screen type in binary (`elementBits` variables) at the bottom, so that an
+/// environment set joined with "any element" costs as many nodes as the environment set
+/// (the element sets below are shared), and quantifying the element stops at the first
+/// element variable. A BDD over them
 /// is a set of (element, environment) pairs. `builds[g]` is the set of pairs for which
 /// `build(g, element)` yields a screen node: computed bottom-up, with named builders as a
 /// least fixpoint, so that a reference that recursion would reach again builds nothing.
@@ -12,6 +15,8 @@ final class Semantics {
     var graph: BuilderGraph
     let bdd = BDD()
     let elementBits: Int
+    /// The variable of the element code's bit 0 (the element bits are at the bottom).
+    let firstElementVariable: Int
     /// [element == code], per element code.
     private(set) var elementIs: [BDD.Ref] = []
     /// Per condition index, its variable.
@@ -48,12 +53,13 @@ final class Semantics {
         var bits = 1
         while (1 << bits) < graph.screens.count { bits += 1 }
         elementBits = bits
+        for _ in graph.conditions.indices { conditionVariable.append(bdd.variable(bdd.newVariable())) }
+        firstElementVariable = bdd.variableCount
         for _ in 0..<bits { _ = bdd.newVariable() }
         for code in graph.screens.indices {
-            elementIs.append(bdd.cube((0..<bits).map { ($0, (code >> $0) & 1 == 1) }))
+            elementIs.append(bdd.code(code, first: firstElementVariable, count: bits))
         }
         allElements = bdd.or(elementIs)
-        for _ in graph.conditions.indices { conditionVariable.append(bdd.variable(bdd.newVariable())) }
         for (g, n) in graph.nodes.enumerated() {
             if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
         }
@@ -77,14 +83,13 @@ final class Semantics {
         realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
     }
 
-    /// The bits of an element code, for cofactors.
-    func bits(_ code: Int) -> [Bool] { (0..<elementBits).map { (code >> $0) & 1 == 1 } }
-
     /// ∃ element. f — the environments of a set of pairs.
-    func environments(_ f: BDD.Ref) -> BDD.Ref { bdd.existsTop(f, count: elementBits) }
+    func environments(_ f: BDD.Ref) -> BDD.Ref { bdd.existsBelow(f, first: Int32(firstElementVariable)) }
 
     /// The environments in which f holds for element `code`.
-    func environments(_ f: BDD.Ref, element code: Int) -> BDD.Ref { bdd.cofactorTop(f, bits: bits(code)) }
+    func environments(_ f: BDD.Ref, element code: Int) -> BDD.Ref {
+        bdd.cofactorBelow(f, first: Int32(firstElementVariable), code: code)
+    }
 
     // MARK: Builds
 

@@ -1,0 +1,108 @@
+import Testing
+
+@testable import RoutesAnalysis
+
+/// The BDD package against truth tables: random functions over a few variables, every
+/// operation compared with the same operation on the tables.
+@Suite struct BDDTests {
+    static let variables = 6
+    /// Variables 0..<3 are "environment" variables on top, 3..<6 the "element" bits below.
+    static let first = 3
+
+    /// A truth table: bit i is f(assignment i), variable v = bit v of i.
+    typealias Table = UInt64
+    static let all: Table = (1 << (1 << variables)) &- 1
+
+    static func value(_ bdd: BDD, _ f: BDD.Ref, _ assignment: Int) -> Bool {
+        // Evaluate through the public operations only: cofactor all element bits, then
+        // conjoin the environment literals.
+        let env = bdd.cofactorBelow(f, first: Int32(first), code: assignment >> first)
+        var g = env
+        for v in 0..<first {
+            let lit = bdd.variable(v)
+            g = (assignment >> v) & 1 == 1 ? bdd.and(g, lit) : bdd.andNot(g, lit)
+        }
+        return g != BDD.zero
+    }
+
+    static func table(_ bdd: BDD, _ f: BDD.Ref) -> Table {
+        var t: Table = 0
+        for a in 0..<(1 << variables) where value(bdd, f, a) { t |= 1 << a }
+        return t
+    }
+
+    /// A random function built from literals with and/or/not.
+    static func random(_ bdd: BDD, _ rng: inout SplitMix) -> (BDD.Ref, Table) {
+        var f = BDD.zero, t: Table = 0
+        for _ in 0..<(1 + Int(rng.next() % 4)) {
+            var c = BDD.one, ct = all
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                let v = Int(rng.next() % UInt64(variables))
+                var lt: Table = 0
+                for a in 0..<(1 << variables) where (a >> v) & 1 == 1 { lt |= 1 << a }
+                if rng.next() % 2 == 0 {
+                    c = bdd.and(c, bdd.variable(v)); ct &= lt
+                } else {
+                    c = bdd.andNot(c, bdd.variable(v)); ct &= ~lt & all
+                }
+            }
+            f = bdd.or(f, c); t |= ct
+        }
+        return (f, t)
+    }
+
+    @Test func operationsMatchTruthTables() {
+        let bdd = BDD(cacheBits: 6)  // a tiny cache: collisions are exercised too
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        var rng = SplitMix(seed: 7)
+        for _ in 0..<300 {
+            let (f, ft) = Self.random(bdd, &rng)
+            let (g, gt) = Self.random(bdd, &rng)
+            #expect(Self.table(bdd, f) == ft)
+            #expect(Self.table(bdd, bdd.and(f, g)) == ft & gt)
+            #expect(Self.table(bdd, bdd.or(f, g)) == ft | gt)
+            #expect(Self.table(bdd, bdd.andNot(f, g)) == ft & ~gt & Self.all)
+            #expect(Self.table(bdd, bdd.not(f)) == ~ft & Self.all)
+            // ∃ element bits: true for an environment when f holds for some code.
+            var et: Table = 0
+            for a in 0..<(1 << Self.variables) {
+                let env = a & ((1 << Self.first) - 1)
+                let some = (0..<(1 << (Self.variables - Self.first))).contains { code in (ft >> (env | code << Self.first)) & 1 == 1 }
+                if some { et |= 1 << a }
+            }
+            #expect(Self.table(bdd, bdd.existsBelow(f, first: Int32(Self.first))) == et)
+            // The cofactor on a code: a function of the environment only.
+            let code = Int(rng.next() % 8)
+            var ct: Table = 0
+            for a in 0..<(1 << Self.variables) where (ft >> ((a & 7) | code << Self.first)) & 1 == 1 { ct |= 1 << a }
+            #expect(Self.table(bdd, bdd.cofactorBelow(f, first: Int32(Self.first), code: code)) == ct)
+            // Canonical: equal tables are the same node.
+            #expect((bdd.or(f, g) == bdd.or(g, f)))
+            #expect(bdd.and(f, bdd.not(f)) == BDD.zero)
+        }
+    }
+
+    @Test func codesAreExactlyTheirElement() {
+        let bdd = BDD()
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        for code in 0..<8 {
+            let c = bdd.code(code, first: Self.first, count: 3)
+            for a in 0..<(1 << Self.variables) {
+                #expect(Self.value(bdd, c, a) == (a >> Self.first == code))
+            }
+        }
+    }
+}
+
+/// A small deterministic generator.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

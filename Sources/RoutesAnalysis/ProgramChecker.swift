@@ -451,7 +451,10 @@ struct ProgramChecker {
         // Per item and user: nil when in scope on every way, else a way that lacks it.
         var failures: [ScopeItem: [Int: [Int]]] = [:]
         for (item, nodes) in users {
-            fillBackwardRegion(region, from: nodes, predecessors)
+            // The region leaves out the edges that gain the item (a flow without it stops
+            // there): when no way from `root` to a user avoids them, no flow is needed.
+            fillBackwardRegion(region, from: nodes, predecessors, gaining: item)
+            if !region.contains(root) { continue }
             let flow = waysWithout(item, root: root, storage: storage, region: region)
             for n in Set(nodes) {
                 if isReached(n, in: flow) { failures[item, default: [:]][n] = flow.way(to: n) }
@@ -603,18 +606,37 @@ struct ProgramChecker {
     }
 
     /// The nodes from which some user can be reached on a way (so the flow for an item
-    /// visits nothing else), with the in-region branches of each `anyOf`.
-    private func fillBackwardRegion(_ region: Region, from nodes: [Int], _ preds: [[Int]]) {
+    /// visits nothing else), with the in-region branches of each `anyOf`. With `gaining`,
+    /// not through the edges where a way gains that item (a built `screen P`'s nesting for
+    /// a provider, the then-branch of `if let o` for an optional): the ways a flow without
+    /// the item can take.
+    private func fillBackwardRegion(_ region: Region, from nodes: [Int], _ preds: [[Int]], gaining: ScopeItem? = nil) {
         region.reset()
         var stack: [Int] = []
         for n in nodes where region.insert(n) { stack.append(n) }
         while let g = stack.popLast() {
             for p in preds[g] {
+                if let gaining, gains(gaining, from: p, to: g) { continue }
                 if case .anyOf = graph.nodes[p].kind, graph.nodes[g].parent == p {
                     region.addBranch(graph.nodes[g].indexInParent, of: p)
                 }
                 if region.insert(p) { stack.append(p) }
             }
+        }
+    }
+
+    /// Whether the way edge p → g gains `item`: p is a `screen P` node of the provider and g
+    /// its nesting, or p is an `if let o` of the optional and g its then-branch (exactly where
+    /// `waysWithout` stops).
+    private func gains(_ item: ScopeItem, from p: Int, to g: Int) -> Bool {
+        switch (item, graph.nodes[p].kind) {
+        case (.provider(let provider), .screen(let code?, let nesting?)):
+            return code == provider && nesting == g
+        case (.optional(let c), .condition(let v, let then, _)):
+            guard v == c && then == g, case .ifLet = graph.model(p).kind else { return false }
+            return true
+        default:
+            return false
         }
     }
 

@@ -13,7 +13,7 @@ import RoutesSyntax
 /// least fixpoint, so that a reference that recursion would reach again builds nothing.
 final class Semantics {
     var graph: BuilderGraph
-    let bdd = BDD()
+    let bdd: BDD
     let elementBits: Int
     /// The variable of the element code's bit 0 (the element bits are at the bottom).
     let firstElementVariable: Int
@@ -50,6 +50,12 @@ final class Semantics {
 
     init(graph: BuilderGraph) {
         self.graph = graph
+        // The operation cache grows with the program (about eight entries per node): a
+        // fixed large one cost a 4 MiB clear, and its page faults, on every analysis of a
+        // small document.
+        var cacheBits = 12
+        while cacheBits < 20 && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
+        bdd = BDD(cacheBits: cacheBits)
         var bits = 1
         while (1 << bits) < graph.screens.count { bits += 1 }
         elementBits = bits

@@ -95,7 +95,9 @@ public struct Project: Sendable {
 
     public func file(atPath canonicalPath: String) -> FileID? { byPath[canonicalPath] }
 
-    public func declaration(_ s: Symbol) -> Declaration {
+    /// (Inlinable, so that `declaration(s).kind` reads one field instead of copying the
+    /// whole declaration across the module boundary.)
+    @inlinable public func declaration(_ s: Symbol) -> Declaration {
         files[s.file].model.declarations[s.declaration]
     }
 
@@ -105,7 +107,7 @@ public struct Project: Sendable {
     }
 
     /// The symbol a name resolves to in a file, if any.
-    public func resolve(_ name: Name, in file: FileID) -> Symbol? {
+    @inlinable public func resolve(_ name: Name, in file: FileID) -> Symbol? {
         resolutions[file][name.range.lowerBound]
     }
 
@@ -282,66 +284,81 @@ public struct Project: Sendable {
 
     // MARK: Names
 
+    /// Builds each file's scope, then resolves each file's names: both per file, so the
+    /// files are done in parallel.
     private mutating func resolveNames() {
+        let scoping = self
+        let scoped = parallelMap(files.count) { scoping.scope(of: $0) }
+        scopes = scoped.map(\.scope)
+        // A duplicate in a file many files import is found by each of them: once is enough.
         var duplicates = Set<Diagnostic>()
-        scopes = files.indices.map { f in
-            var scope: [String: Symbol] = [:]
-            for g in closures[f] {
-                for (i, d) in files[g].model.declarations.enumerated() {
-                    let s = Symbol(file: g, declaration: i)
-                    if let first = scope[d.name.text] {
-                        let fd = declaration(first)
-                        let message = d.kind == .root && fd.kind == .root
-                            ? "`root` is declared more than once in this program"
-                            : "invalid redeclaration of `\(d.name.text)`"
-                        let relatedMessage = fd.kind == .root ? "the first `root`" : "`\(d.name.text)` first declared here as \(fd.kind.withArticle)"
-                        duplicates.insert(Diagnostic(
-                            .duplicateDeclaration, file: g, range: d.name.range, message: message,
-                            related: [RelatedLocation(file: first.file, range: fd.name.range, message: relatedMessage)]))
-                    } else {
-                        scope[d.name.text] = s
-                    }
-                }
-            }
-            return scope
-        }
+        for s in scoped { duplicates.formUnion(s.duplicates) }
         diagnostics.append(contentsOf: duplicates)
+        let resolving = self
+        let resolved = parallelMap(files.count) { resolving.resolveNames(in: $0) }
+        resolutions = resolved.map(\.resolutions)
+        for r in resolved { diagnostics.append(contentsOf: r.diagnostics) }
+    }
 
-        resolutions = files.indices.map { f in
-            var resolved: [Int: Symbol] = [:]
-            let scope = scopes[f]
-            let uses = files[f].model.nameUses
-            resolved.reserveCapacity(uses.count)
-            for (name, expected) in uses {
-                guard let s = scope[name.text] else {
-                    diagnostics.append(undefinedName(name, expected: expected, file: f))
-                    continue
-                }
-                resolved[name.range.lowerBound] = s
-                if !expected.contains(kind(of: s)) {
-                    let d = declaration(s)
-                    diagnostics.append(Diagnostic(
-                        .wrongKind, file: f, range: name.range,
-                        message: wrongKindMessage(name.text, is: d.kind, expected: expected),
-                        related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(name.text)` is declared here as \(d.kind.withArticle)")]))
+    /// The declarations visible by name in file f (the first declaration wins), and the
+    /// later declarations of a name, reported as duplicates.
+    private func scope(of f: FileID) -> (scope: [String: Symbol], duplicates: [Diagnostic]) {
+        var scope: [String: Symbol] = [:]
+        var duplicates: [Diagnostic] = []
+        for g in closures[f] {
+            for (i, d) in files[g].model.declarations.enumerated() {
+                let s = Symbol(file: g, declaration: i)
+                if let first = scope[d.name.text] {
+                    let fd = declaration(first)
+                    let message = d.kind == .root && fd.kind == .root
+                        ? "`root` is declared more than once in this program"
+                        : "invalid redeclaration of `\(d.name.text)`"
+                    let relatedMessage = fd.kind == .root ? "the first `root`" : "`\(d.name.text)` first declared here as \(fd.kind.withArticle)"
+                    duplicates.append(Diagnostic(
+                        .duplicateDeclaration, file: g, range: d.name.range, message: message,
+                        related: [RelatedLocation(file: first.file, range: fd.name.range, message: relatedMessage)]))
+                } else {
+                    scope[d.name.text] = s
                 }
             }
-            return resolved
         }
+        return (scope, duplicates)
+    }
 
-        // A wildcard needs a screen without parameters.
-        for f in files.indices {
-            for node in files[f].model.nodes {
-                guard case .wildcard(let w?, _) = node.kind, let s = resolutions[f][w.range.lowerBound] else { continue }
+    /// What each name mentioned in file f resolves to, with the file's name diagnostics
+    /// (undefined names, wrong kinds, wildcards of screens with parameters).
+    private func resolveNames(in f: FileID) -> (resolutions: [Int: Symbol], diagnostics: [Diagnostic]) {
+        var resolved: [Int: Symbol] = [:]
+        var diagnostics: [Diagnostic] = []
+        let scope = scopes[f]
+        let uses = files[f].model.nameUses
+        resolved.reserveCapacity(uses.count)
+        for (name, expected) in uses {
+            guard let s = scope[name.text] else {
+                diagnostics.append(undefinedName(name, expected: expected, file: f))
+                continue
+            }
+            resolved[name.range.lowerBound] = s
+            if !expected.contains(kind(of: s)) {
                 let d = declaration(s)
-                guard d.kind == .screen, !d.parameters.isEmpty else { continue }
-                let labels = d.parameters.map(\.label.text).joined(separator: ", ")
                 diagnostics.append(Diagnostic(
-                    .invalidWildcard, file: f, range: w.range,
-                    message: "`wildcard \(w.text)` needs a screen without parameters, but `\(w.text)` has (\(labels))",
-                    related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(w.text)` is declared here")]))
+                    .wrongKind, file: f, range: name.range,
+                    message: wrongKindMessage(name.text, is: d.kind, expected: expected),
+                    related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(name.text)` is declared here as \(d.kind.withArticle)")]))
             }
         }
+        // A wildcard needs a screen without parameters.
+        for node in files[f].model.nodes {
+            guard case .wildcard(let w?, _) = node.kind, let s = resolved[w.range.lowerBound] else { continue }
+            let d = declaration(s)
+            guard d.kind == .screen, !d.parameters.isEmpty else { continue }
+            let labels = d.parameters.map(\.label.text).joined(separator: ", ")
+            diagnostics.append(Diagnostic(
+                .invalidWildcard, file: f, range: w.range,
+                message: "`wildcard \(w.text)` needs a screen without parameters, but `\(w.text)` has (\(labels))",
+                related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(w.text)` is declared here")]))
+        }
+        return (resolved, diagnostics)
     }
 
     private func kindList(_ kinds: [DeclarationKind]) -> String {
@@ -413,6 +430,15 @@ public enum Suggestion {
         }
         return prev[b.count]
     }
+}
+
+/// `(0..<count).map(body)`, on every core when there is more than one item (each item is
+/// independent; the results keep their order).
+func parallelMap<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+    if count <= 1 { return (0..<count).map(body) }
+    let results = ParallelResults<T>(count: count)
+    DispatchQueue.concurrentPerform(iterations: count) { results.set($0, body($0)) }
+    return (0..<count).map { results.get($0) }
 }
 
 /// Results written by parallel workers: one slot each, so no two threads touch the same

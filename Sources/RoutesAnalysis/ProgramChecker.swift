@@ -35,8 +35,8 @@ struct ProgramChecker {
     private var predecessorCache: [[Int]]? = nil
     /// What `root` and the used builders mention by name, and what they most likely meant by
     /// an undefined name (see `mentionedSymbols`).
-    private var mentioned = Set<Symbol>()
-    private var guessed = Set<Symbol>()
+    private var mentioned = SymbolSet()
+    private var guessed = SymbolSet()
 
     init(semantics: Semantics, program: Program) {
         self.semantics = semantics
@@ -670,9 +670,9 @@ struct ProgramChecker {
     /// its declaration, and an undefined name mentions the declaration it was most likely
     /// meant to be (the suggestion of its `undefined-name`), so that a typo is one error,
     /// not also an unused or unplaced warning (SPEC §5.3).
-    private func mentionedSymbols() -> (resolved: Set<Symbol>, guessed: Set<Symbol>) {
-        var mentioned = Set<Symbol>()
-        var guessed = Set<Symbol>()
+    private func mentionedSymbols() -> (resolved: SymbolSet, guessed: SymbolSet) {
+        var mentioned = SymbolSet(project)
+        var guessed = SymbolSet(project)
         var usedFiles = Set<FileID>()
         for g in graph.nodes.indices where used[g] { usedFiles.insert(graph.nodes[g].file) }
         for f in usedFiles {
@@ -738,6 +738,23 @@ struct ProgramChecker {
         }
     }
 
+}
+
+/// A set of a project's declarations, one bit each (no hashing: checked per declaration).
+struct SymbolSet {
+    private var bits: [[Bool]] = []
+
+    init() {}
+
+    init(_ project: Project) {
+        bits = project.files.map { [Bool](repeating: false, count: $0.model.declarations.count) }
+    }
+
+    mutating func insert(_ s: Symbol) { bits[s.file][s.declaration] = true }
+
+    func contains(_ s: Symbol) -> Bool {
+        s.file < bits.count && s.declaration < bits[s.file].count && bits[s.file][s.declaration]
+    }
 }
 
 /// A mutable cell shared by copies of a value.

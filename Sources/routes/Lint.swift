@@ -38,6 +38,11 @@ struct Lint: ParsableCommand {
     var root: String?
 
     func run() throws {
+        try Lint.check(paths: paths, format: format, color: color, denyWarnings: denyWarnings, root: root)
+    }
+
+    /// The lint itself; never returns (the process exits with the lint's status).
+    static func check(paths: [String], format: OutputFormat, color: ColorChoice, denyWarnings: Bool, root: String?) throws -> Never {
         let provider = FileSystemProvider()
         let inputs = try Inputs(paths: paths, root: root, provider: provider)
         for failure in inputs.failures {

@@ -238,6 +238,26 @@ final class BDD {
         return r
     }
 
+    /// The set of codes below n, over the same variables as `code(_:first:count:)`: built
+    /// from the most significant bit (at the bottom) up, two nodes per bit, where a union of
+    /// n codes would take n operations.
+    func codes(below n: Int, first: Int, count: Int) -> Ref {
+        if n <= 0 { return BDD.zero }
+        if n >= 1 << count { return BDD.one }
+        // below[c]: "the bits from here up (in significance) are below n's, or equal to them
+        // and c" (c: the less significant bits already decided "below").
+        var below: (Ref, Ref) = (BDD.zero, BDD.one)
+        for i in (0..<count).reversed() {
+            let v = Int32(first + i)
+            if (n >> i) & 1 == 1 {
+                below = (make(v, below.1, below.0), make(v, below.1, below.1))
+            } else {
+                below = (make(v, below.0, below.0), make(v, below.1, below.0))
+            }
+        }
+        return below.0
+    }
+
     /// One satisfying assignment of f (variables not on the chosen path are false), or nil
     /// when f is unsatisfiable.
     func anySatisfying(_ f: Ref) -> [Int: Bool]? {

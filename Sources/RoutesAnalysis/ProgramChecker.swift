@@ -53,7 +53,8 @@ struct ProgramChecker {
         let rootDecl = project.declaration(program.root)
         rootBody = rootDecl.body.map { graph.global(program.root.file, $0) }
         let files = Set(program.files)
-        domain = semantics.bdd.or(graph.screens.indices.filter { files.contains(graph.screens[$0].file) }.map { semantics.elementIs[$0] })
+        let mine = graph.screens.indices.filter { files.contains(graph.screens[$0].file) }
+        domain = mine.count == graph.screens.count ? semantics.allElements : semantics.bdd.or(mine.map { semantics.elementIs[$0] })
         flow.domain = domain
     }
 

@@ -65,7 +65,7 @@ final class Semantics {
         for code in graph.screens.indices {
             elementIs.append(bdd.code(code, first: firstElementVariable, count: bits))
         }
-        allElements = bdd.or(elementIs)
+        allElements = bdd.codes(below: graph.screens.count, first: firstElementVariable, count: bits)
         for (g, n) in graph.nodes.enumerated() {
             if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
         }

@@ -304,6 +304,7 @@ public struct Project: Sendable {
     /// later declarations of a name, reported as duplicates.
     private func scope(of f: FileID) -> (scope: [String: Symbol], duplicates: [Diagnostic]) {
         var scope: [String: Symbol] = [:]
+        scope.reserveCapacity(closures[f].reduce(0) { $0 + files[$1].model.declarations.count })
         var duplicates: [Diagnostic] = []
         for g in closures[f] {
             for (i, d) in files[g].model.declarations.enumerated() {

@@ -82,6 +82,17 @@ import Testing
         }
     }
 
+    @Test func codesBelowAreExactlyTheSmallerCodes() {
+        let bdd = BDD()
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        for n in 0...8 {
+            let below = bdd.codes(below: n, first: Self.first, count: 3)
+            var union = BDD.zero
+            for code in 0..<n { union = bdd.or(union, bdd.code(code, first: Self.first, count: 3)) }
+            #expect(below == union, "codes below \(n)")
+        }
+    }
+
     @Test func codesAreExactlyTheirElement() {
         let bdd = BDD()
         for _ in 0..<Self.variables { _ = bdd.newVariable() }

@@ -42,10 +42,10 @@ struct BuilderGraph {
     /// Global id of a file's node 0.
     private(set) var base: [Int] = []
     private(set) var builders: [Builder] = []
-    private(set) var builderIndex: [Symbol: Int] = [:]
+    private(set) var builderIndex = SymbolTable()
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
-    private(set) var screenCode: [Symbol: Int] = [:]
+    private(set) var screenCode = SymbolTable()
     /// Flag and optional symbols, and one entry per unresolved condition name, by variable
     /// (offset by the element bits, see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
@@ -61,10 +61,12 @@ struct BuilderGraph {
 
     init(project: Project) {
         self.project = project
+        builderIndex = SymbolTable(project)
+        screenCode = SymbolTable(project)
         for f in project.files.indices {
-            for (i, d) in project.files[f].model.declarations.enumerated() {
+            for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
-                switch d.kind {
+                switch project.kind(of: s) {
                 case .screen:
                     screenCode[s] = screens.count
                     screens.append(s)
@@ -84,30 +86,39 @@ struct BuilderGraph {
         nodes.reserveCapacity(total)
         unresolved.reserveCapacity(total)
         for f in project.files.indices {
-            for (i, d) in project.files[f].model.declarations.enumerated() where d.kind == .builder {
+            for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
+                guard project.kind(of: s) == .builder else { continue }
+                let d = project.declaration(s)
                 builderIndex[s] = builders.count
                 builders.append(Builder(symbol: s, name: d.name.text, body: d.body.map { base[f] + $0 }))
             }
         }
         for f in project.files.indices {
-            let model = project.files[f].model
-            for (i, n) in model.nodes.enumerated() {
-                let (kind, bad) = resolveKind(n, file: f)
+            for i in project.files[f].model.nodes.indices {
+                let (kind, bad) = resolveKind(project.files[f].model.nodes[i], file: f)
                 nodes.append(Node(kind: kind, file: f, local: i, parent: nil))
                 unresolved.append(bad)
             }
         }
         for g in nodes.indices {
-            for (i, c) in children(g).enumerated() {
+            func adopt(_ c: Int, _ i: Int) {
                 nodes[c].parent = g
                 nodes[c].indexInParent = i
+            }
+            switch nodes[g].kind {
+            case .anyOf(let bs): for (i, c) in bs.enumerated() { adopt(c, i) }
+            case .condition(_, let t, let e), .ifScreen(_, let t, let e):
+                adopt(t, 0)
+                if let e { adopt(e, 1) }
+            case .wildcard(_, let body): adopt(body, 0)
+            case .screen, .reference, .nothing: break
             }
         }
     }
 
     private func symbol(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
-        guard let name, let s = project.resolve(name, in: file), project.declaration(s).kind == kind else { return nil }
+        guard let name, let s = project.resolve(name, in: file), project.kind(of: s) == kind else { return nil }
         return s
     }
 
@@ -177,5 +188,26 @@ struct BuilderGraph {
         var x = g
         while let p = nodes[x].parent { x = p }
         return x
+    }
+}
+
+/// A map from a project's declarations to small integers, one slot each (no hashing: the
+/// graph looks up every name's screen code or builder index).
+struct SymbolTable {
+    private var slots: [[Int32]] = []
+
+    init() {}
+
+    init(_ project: Project) {
+        slots = project.files.map { [Int32](repeating: -1, count: $0.model.declarations.count) }
+    }
+
+    subscript(_ s: Symbol) -> Int? {
+        get {
+            guard s.file < slots.count, s.declaration < slots[s.file].count else { return nil }
+            let v = slots[s.file][s.declaration]
+            return v < 0 ? nil : Int(v)
+        }
+        set { slots[s.file][s.declaration] = Int32(newValue ?? -1) }
     }
 }

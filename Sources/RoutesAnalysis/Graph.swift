@@ -174,6 +174,19 @@ struct BuilderGraph {
         }
     }
 
+    /// Calls `body` with each child of g, in order, without building a list.
+    @inline(__always)
+    func forEachChild(_ g: Int, _ body: (Int) -> Void) {
+        switch nodes[g].kind {
+        case .anyOf(let bs): for b in bs { body(b) }
+        case .condition(_, let t, let e), .ifScreen(_, let t, let e):
+            body(t)
+            if let e { body(e) }
+        case .wildcard(_, let b): body(b)
+        case .screen, .reference, .nothing: break
+        }
+    }
+
     func model(_ g: Int) -> BuilderNode {
         project.files[nodes[g].file].model.nodes[nodes[g].local]
     }

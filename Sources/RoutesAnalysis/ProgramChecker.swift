@@ -79,19 +79,21 @@ struct ProgramChecker {
         var stack = [root]
         used[root] = true
         while let g = stack.popLast() {
-            var next = graph.children(g)
+            func visit(_ c: Int) {
+                if !used[c] {
+                    used[c] = true
+                    stack.append(c)
+                }
+            }
+            graph.forEachChild(g, visit)
             switch graph.nodes[g].kind {
-            case .screen(_, let nesting?): next.append(nesting)
+            case .screen(_, let nesting?): visit(nesting)
             case .reference(let b?):
                 if !usedBuilders[b] {
                     usedBuilders[b] = true
-                    if let body = graph.builders[b].body { next.append(body) }
+                    if let body = graph.builders[b].body { visit(body) }
                 }
             default: break
-            }
-            for c in next where !used[c] {
-                used[c] = true
-                stack.append(c)
             }
         }
     }
@@ -596,7 +598,7 @@ struct ProgramChecker {
     private func wayPredecessors() -> [[Int]] {
         var preds = [[Int]](repeating: [], count: graph.nodes.count)
         for g in graph.nodes.indices where used[g] {
-            for c in graph.children(g) { preds[c].append(g) }
+            graph.forEachChild(g) { preds[$0].append(g) }
             switch graph.nodes[g].kind {
             case .screen(_, let nesting?): preds[nesting].append(g)
             case .reference(let b?): if let body = graph.builders[b].body { preds[body].append(g) }

@@ -335,7 +335,7 @@ final class Semantics {
             case .reference(let b?): u = u || builderUncertain[b]
             default: break
             }
-            for c in graph.children(g) where visit(c) { u = true }
+            graph.forEachChild(g) { if visit($0) { u = true } }
             result[g] = u
             return u
         }

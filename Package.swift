@@ -47,12 +47,14 @@ let package = Package(
             ],
             swiftSettings: release
         ),
-        .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON"]),
-        .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax"]),
+        // Helpers shared by the test targets (the seeded generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
+        .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax"]),
-        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
-        .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax"]),
-        .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON"]),
+        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
+        .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
+        .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON"]),
     ],
     swiftLanguageModes: [.v6]

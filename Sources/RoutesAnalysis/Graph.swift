@@ -42,10 +42,10 @@ struct BuilderGraph {
     /// Global id of a file's node 0.
     private(set) var base: [Int] = []
     private(set) var builders: [Builder] = []
-    private(set) var builderIndex = SymbolTable()
+    private(set) var builderIndex = DeclarationSlots<Int?>(initial: nil)
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
-    private(set) var screenCode = SymbolTable()
+    private(set) var screenCode = DeclarationSlots<Int?>(initial: nil)
     /// Flag and optional symbols, and one entry per unresolved condition name, by variable
     /// (offset by the element bits, see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
@@ -61,8 +61,8 @@ struct BuilderGraph {
 
     init(project: Project) {
         self.project = project
-        builderIndex = SymbolTable(project)
-        screenCode = SymbolTable(project)
+        builderIndex = DeclarationSlots(project, initial: nil)
+        screenCode = DeclarationSlots(project, initial: nil)
         for f in project.files.indices {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
@@ -204,23 +204,26 @@ struct BuilderGraph {
     }
 }
 
-/// A map from a project's declarations to small integers, one slot each (no hashing: the
-/// graph looks up every name's screen code or builder index).
-struct SymbolTable {
-    private var slots: [[Int32]] = []
+/// A value per declaration of a project, in per-file slots: no hashing, for lookups the
+/// analyses make once per name or per declaration (screen codes, builder indexes, which
+/// declarations are mentioned). A symbol outside the project reads as `initial`.
+struct DeclarationSlots<Value> {
+    private var slots: [[Value]] = []
+    private let initial: Value
 
-    init() {}
+    /// Empty: every symbol reads as `initial`.
+    init(initial: Value) { self.initial = initial }
 
-    init(_ project: Project) {
-        slots = project.files.map { [Int32](repeating: -1, count: $0.model.declarations.count) }
+    init(_ project: Project, initial: Value) {
+        self.initial = initial
+        slots = project.files.map { [Value](repeating: initial, count: $0.model.declarations.count) }
     }
 
-    subscript(_ s: Symbol) -> Int? {
+    subscript(_ s: Symbol) -> Value {
         get {
-            guard s.file < slots.count, s.declaration < slots[s.file].count else { return nil }
-            let v = slots[s.file][s.declaration]
-            return v < 0 ? nil : Int(v)
+            guard s.file < slots.count, s.declaration < slots[s.file].count else { return initial }
+            return slots[s.file][s.declaration]
         }
-        set { slots[s.file][s.declaration] = Int32(newValue ?? -1) }
+        set { slots[s.file][s.declaration] = newValue }
     }
 }

@@ -35,8 +35,8 @@ struct ProgramChecker {
     private var predecessorCache: [[Int]]? = nil
     /// What `root` and the used builders mention by name, and what they most likely meant by
     /// an undefined name (see `mentionedSymbols`).
-    private var mentioned = SymbolSet()
-    private var guessed = SymbolSet()
+    private var mentioned = DeclarationSlots(initial: false)
+    private var guessed = DeclarationSlots(initial: false)
 
     init(semantics: Semantics, program: Program) {
         self.semantics = semantics
@@ -520,19 +520,10 @@ struct ProgramChecker {
         flow.region = region
         flow.target = target
         let graph = self.graph
-        switch item {
-        case .provider(let p):
-            flow.onBuilt = { n, sigma, _ in
-                if case .screen(let c?, _) = graph.nodes[n].kind, c == p { return nil }
-                return sigma
-            }
-        case .optional(let c):
-            flow.entersThen = { n in
-                if case .condition(let v, _, _) = graph.nodes[n].kind, v == c,
-                   case .ifLet = graph.model(n).kind { return false }
-                return true
-            }
-        }
+        // Where the item is gained, the way with it stops: a built `screen P` starts no
+        // nesting, an `if let o` enters no then-branch.
+        flow.onBuilt = { n, sigma, _ in Self.gainedItem(at: n, in: graph) == item ? nil : sigma }
+        flow.entersThen = { n in Self.gainedItem(at: n, in: graph) != item }
         flow.add(root, domain, from: nil)
         flow.run()
         return flow
@@ -544,21 +535,28 @@ struct ProgramChecker {
         return flow.context(g) != BDD.zero
     }
 
-    /// The nodes at which a way gains a scope item: the `screen P` nodes of a provider, the
-    /// `if let o` nodes of an optional.
+    /// The scope item a way gains at node n, if any: the provider P at a `screen P` node
+    /// (in scope in its nesting), the optional o at an `if let o` node (in scope in its
+    /// then-branch). The one definition of where scope is gained.
+    static func gainedItem(at n: Int, in graph: BuilderGraph) -> ScopeItem? {
+        switch graph.nodes[n].kind {
+        case .screen(let c?, _):
+            return .provider(c)
+        case .condition(let v, _, _):
+            if case .ifLet = graph.model(n).kind { return .optional(v) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The nodes at which a way gains a scope item (see `gainedItem(at:in:)`).
     private func gainingNodes(_ item: ScopeItem) -> [Int] {
         if gainingCache.value.isEmpty {
             // Every item's nodes in one pass over the graph (a completion asks for hundreds).
             var all: [ScopeItem: [Int]] = [:]
-            for (g, n) in graph.nodes.enumerated() where used[g] {
-                switch n.kind {
-                case .screen(let c?, _):
-                    all[.provider(c), default: []].append(g)
-                case .condition(let v, _, _):
-                    if case .ifLet = graph.model(g).kind { all[.optional(v), default: []].append(g) }
-                default:
-                    break
-                }
+            for g in graph.nodes.indices where used[g] {
+                if let gained = Self.gainedItem(at: g, in: graph) { all[gained, default: []].append(g) }
             }
             all[.provider(-1)] = []  // never empty again, even for a program without such nodes
             gainingCache.value = all
@@ -628,18 +626,15 @@ struct ProgramChecker {
         }
     }
 
-    /// Whether the way edge p → g gains `item`: p is a `screen P` node of the provider and g
-    /// its nesting, or p is an `if let o` of the optional and g its then-branch (exactly where
-    /// `waysWithout` stops).
+    /// Whether the way edge p → g gains `item`: p gains it (`gainedItem(at:in:)`) and g is
+    /// where it is then in scope, p's nesting or then-branch (exactly where `waysWithout`
+    /// stops).
     private func gains(_ item: ScopeItem, from p: Int, to g: Int) -> Bool {
-        switch (item, graph.nodes[p].kind) {
-        case (.provider(let provider), .screen(let code?, let nesting?)):
-            return code == provider && nesting == g
-        case (.optional(let c), .condition(let v, let then, _)):
-            guard v == c && then == g, case .ifLet = graph.model(p).kind else { return false }
-            return true
-        default:
-            return false
+        guard Self.gainedItem(at: p, in: graph) == item else { return false }
+        switch graph.nodes[p].kind {
+        case .screen(_, let nesting): return nesting == g
+        case .condition(_, let then, _): return then == g
+        default: return false
         }
     }
 
@@ -652,7 +647,7 @@ struct ProgramChecker {
         for f in program.files {
             for (i, d) in project.files[f].model.declarations.enumerated() {
                 let s = Symbol(file: f, declaration: i)
-                guard !mentioned.contains(s), !guessed.contains(s), !isDuplicate(s) else { continue }
+                guard !mentioned[s], !guessed[s], !isDuplicate(s) else { continue }
                 switch d.kind {
                 case .dependency, .optional, .flag:
                     diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
@@ -673,9 +668,9 @@ struct ProgramChecker {
     /// its declaration, and an undefined name mentions the declaration it was most likely
     /// meant to be (the suggestion of its `undefined-name`), so that a typo is one error,
     /// not also an unused or unplaced warning (SPEC §5.3).
-    private func mentionedSymbols() -> (resolved: SymbolSet, guessed: SymbolSet) {
-        var mentioned = SymbolSet(project)
-        var guessed = SymbolSet(project)
+    private func mentionedSymbols() -> (resolved: DeclarationSlots<Bool>, guessed: DeclarationSlots<Bool>) {
+        var mentioned = DeclarationSlots(project, initial: false)
+        var guessed = DeclarationSlots(project, initial: false)
         var usedFiles = Set<FileID>()
         for g in graph.nodes.indices where used[g] { usedFiles.insert(graph.nodes[g].file) }
         for f in usedFiles {
@@ -683,13 +678,13 @@ struct ProgramChecker {
             // The names the used nodes mention (a declaration's `from` is not a use here).
             func mention(_ name: Name, _ expected: @autoclosure () -> [DeclarationKind]) {
                 if let s = project.resolve(name, in: f) {
-                    mentioned.insert(s)
+                    mentioned[s] = true
                 } else {
                     let scope = project.scopes[f]
                     let kinds = expected()
                     let candidates = scope.compactMap { kinds.contains(project.kind(of: $0.value)) ? $0.key : nil }
                     if let guess = Suggestion.closest(to: name.text, among: candidates), let s = scope[guess] {
-                        guessed.insert(s)
+                        guessed[s] = true
                     }
                 }
             }
@@ -734,30 +729,13 @@ struct ProgramChecker {
                 let s = Symbol(file: f, declaration: i)
                 guard let code = graph.screenCode[s], !placed.contains(code), !isDuplicate(s) else { continue }
                 // A screen some used node meant to place, under a misspelt name.
-                if guessed.contains(s) && !mentioned.contains(s) { continue }
+                if guessed[s] && !mentioned[s] { continue }
                 diagnostics.append(Diagnostic(.unreachableScreen, file: f, range: d.name.range,
                                               message: "screen `\(d.name.text)` is never placed in the routing tree: no `screen \(d.name.text)` in `root` or a builder it uses"))
             }
         }
     }
 
-}
-
-/// A set of a project's declarations, one bit each (no hashing: checked per declaration).
-struct SymbolSet {
-    private var bits: [[Bool]] = []
-
-    init() {}
-
-    init(_ project: Project) {
-        bits = project.files.map { [Bool](repeating: false, count: $0.model.declarations.count) }
-    }
-
-    mutating func insert(_ s: Symbol) { bits[s.file][s.declaration] = true }
-
-    func contains(_ s: Symbol) -> Bool {
-        s.file < bits.count && s.declaration < bits[s.file].count && bits[s.file][s.declaration]
-    }
 }
 
 /// A mutable cell shared by copies of a value.

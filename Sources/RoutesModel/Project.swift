@@ -132,26 +132,19 @@ public struct Project: Sendable {
     /// them in order, so file ids are the same as a sequential breadth-first load.
     private mutating func addFiles(_ wave: [Pending]) {
         let first = files.count
-        let results = ParallelResults<(SyntaxTree, FileModel)>(count: wave.count)
-        var toParse: [Int] = []
-        for (i, p) in wave.enumerated() {
-            if let kept = cache?.lookup(p.path, bytes: p.bytes, id: first + i) {
-                results.set(i, kept)
-            } else {
-                toParse.append(i)
-            }
+        // A file whose bytes the cache holds is not parsed again; the others in parallel
+        // (one file, an edit in the language server most often, wakes no threads).
+        let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
+        let toParse = wave.indices.filter { kept[$0] == nil }
+        let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel) in
+            let i = toParse[k]
+            let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
+            return (tree, Lowering.lower(tree, file: first + i))
         }
-        let parse = toParse
-        let work: @Sendable (Int) -> Void = { k in
-            let i = parse[k]
-            let id = first + i
-            let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: id)
-            results.set(i, (tree, Lowering.lower(tree, file: id)))
-        }
-        // One file (an edit in the language server, most often): no threads to wake.
-        if parse.count == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: parse.count, execute: work) }
+        var results = kept
+        for (k, i) in toParse.enumerated() { results[i] = parsed[k] }
         for (i, p) in wave.enumerated() {
-            let (tree, model) = results.get(i)
+            let (tree, model) = results[i]!
             let id = first + i
             files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
                                     workspaceRoot: p.root, syntax: tree, model: model))

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import RoutesJSON
 @testable import RoutesLSP
@@ -11,17 +12,11 @@ import Testing
 // `ROUTES_SOAK_EDITS` sets the number of edits (default 3000 over pipes, 1500 per encoding in
 // process), `ROUTES_SOAK_SEED` the seed.
 
-/// SplitMix64: small, fast and the same on every platform.
+/// The soak's draws, on the shared seeded generator.
 struct SoakRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var base: SplitMix64
+    init(seed: UInt64) { base = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { base.next() }
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0 ..< 1, using: &self) < p }
     mutating func pick<T>(_ items: [T]) -> T { items[int(0 ... items.count - 1)] }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import RoutesSyntax
@@ -32,7 +33,7 @@ private let fixtureFiles: [URL] = {
     }
 
     @Test func randomBytesRoundTripAndNeverCrash() {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let alphabet = Array("screen root builder anyOf { } ( ) , : . ? / \" \\ // /// \n\t x Y _ 1 -2 @ é 😀 if let else".utf8)
             + [0xFF, 0xC3, 0x80, 0xE2]
         for _ in 0..<500 {
@@ -182,18 +183,6 @@ private let fixtureFiles: [URL] = {
     }
 }
 
-/// A small deterministic generator for tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct LayoutTests {
     @Test func oddlyIndentedValidCodeIsValid() {

@@ -1,25 +1,7 @@
-/// SplitMix64: a tiny deterministic generator, so that a seed names the same program on every
-/// platform and Swift version (the standard library's `random(in:using:)` is not promised
-/// to stay the same).
-struct SplitMix64 {
-    private var state: UInt64
+import TestSupport
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// 0..<n.
-    mutating func below(_ n: Int) -> Int {
-        precondition(n > 0)
-        return Int(next() % UInt64(n))
-    }
-
+/// The reference programs' draws, on the shared generator.
+extension SplitMix64 {
     /// lower...upper.
     mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.count)

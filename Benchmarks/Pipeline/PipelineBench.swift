@@ -46,8 +46,24 @@ struct PipelineBench {
         let analyse = median { _ = AnalysisSession(project: project!) }
         let lines = texts.reduce(0) { $0 + $1.lineStarts.count }
         print("\(lines) lines: lex \(fmt(lex)), parse (incl. lex) \(fmt(parse)), lower \(fmt(lower)), project (read+parse+lower+resolve) \(fmt(load)), analysis session \(fmt(analyse))")
-        // Completion after the first `uses ` (what Benchmarks/lsp_bench.py asks for).
+        // Typing a character at the end of the first `dependency` line (a type name), as
+        // Benchmarks/lsp_bench.py does: the declaration is parsed again alone.
         let session = AnalysisSession(project: project!)
+        if let file = session.project.files.first {
+            let b = file.text.bytes
+            let needle = Array("\ndependency ".utf8)
+            if let at = (0..<(b.count - needle.count)).first(where: { Array(b[$0..<($0 + needle.count)]) == needle }),
+               let eol = b[(at + 1)...].firstIndex(of: 0x0A) {
+                var bytes = b
+                bytes.insert(UInt8(ascii: "X"), at: eol)
+                let text = SourceText(bytes: bytes)
+                var edit: ProjectDeclarationEdit? = nil
+                let t = median { edit = session.project.applyingDeclarationEdit(file: file.id, range: eol..<eol, replacement: [UInt8(ascii: "X")], newSource: text) }
+                let moved = median { _ = AnalysisSession(project: project!).rebased(onto: edit!.project!, file: file.id, edit: edit!.shift) }
+                print("edit in a type: declaration edit \(fmt(t)) (resolved alone: \(edit?.project != nil), analysis kept: \(edit?.keepsAnalysis == true)); a new session plus its move \(fmt(moved))")
+            }
+        }
+        // Completion after the first `uses ` (what Benchmarks/lsp_bench.py asks for).
         let needle = Array("uses ".utf8)
         for file in session.project.files {
             let b = file.text.bytes

@@ -181,6 +181,13 @@ public final class LanguageFeatures {
             republish()
             return
         }
+        // One edit inside one declaration: that declaration is parsed and resolved again, and
+        // the analysis kept when what it analyses did not change.
+        if applied.count == 1, decoded[0].range != nil,
+           workspace.applyDeclarationEdit(path: doc.path, range: applied[0].range, replacement: applied[0].replacement, newText: doc.text) {
+            republish()
+            return
+        }
         workspace.invalidate()
         republish()
     }

@@ -92,6 +92,31 @@ final class LSPWorkspace {
         return true
     }
 
+    /// Moves the current analysis over an edit inside one declaration of the open document at
+    /// `path` (see `Project.applyingDeclarationEdit`): only that declaration is parsed and
+    /// resolved again; the analysis is kept when the declaration's analysed parts are
+    /// unchanged (a type, a doc comment), else run again on the edited project. When the edit
+    /// changed the declaration's name or kind, the new tree is handed to the parse cache and
+    /// false returned: the caller invalidates, and the next snapshot resolves every file again
+    /// without parsing this one. False also when there is no current analysis or the edit is
+    /// not such an edit.
+    func applyDeclarationEdit(path: String, range: Range<Int>, replacement: [UInt8], newText: SourceText) -> Bool {
+        guard newText.count <= SourceLimits.maxFileBytes, let s = cached, let file = cachedByPath[path],
+              let edit = s.project.applyingDeclarationEdit(file: file, range: range, replacement: replacement, newSource: newText)
+        else { return false }
+        guard let project = edit.project else {
+            parseCache.remember(path, tree: edit.tree, model: edit.model)
+            return false
+        }
+        if edit.keepsAnalysis && s.canRebase(over: edit.shift) {
+            cached = s.rebased(onto: project, file: file, edit: edit.shift)
+        } else {
+            cached = AnalysisSession(project: project)
+        }
+        provider.open[path] = newText.bytes
+        return true
+    }
+
     /// The workspace root an import of `path` may not leave: the innermost workspace folder
     /// containing it, else its own directory.
     func workspaceRoot(for path: String) -> String {

@@ -69,67 +69,71 @@ struct Lowerer {
     mutating func lowerFile() {
         // At most one model node per syntax node: no regrowing (and copying) while appending.
         model.nodes.reserveCapacity(tree.nodes.count)
-        for child in tree.root.childNodes {
-            switch child.kind {
-            case .importDecl:
-                // A malformed string was reported already; resolving it would only add noise.
-                if let s = child.firstToken(.string), !tree.tokens[s].isMalformed {
-                    let t = tree.tokens[s]
-                    let text = tree.source.text(t.range)
-                    model.imports.append(Import(path: Lexer.stringValue(text[...].utf8), range: t.range))
-                }
-            case .screenDecl:
-                guard let n = identifier(in: child) else { continue }
-                var d = Declaration(kind: .screen, name: n, range: child.range, doc: docComment(before: child))
-                if let list = child.firstChild(.parameterList) {
-                    var seen: [String: Range<Int>] = [:]
-                    for p in list.childNodes where p.kind == .parameter {
-                        guard let first = p.directTokens.first, tree.tokens[first].kind.isLabel,
-                              let label = name(first) else { continue }
-                        let type = p.firstChild(.type).map(typeText) ?? ""
-                        if let earlier = seen[label.text] {
-                            model.diagnostics.append(Diagnostic(
-                                .duplicateDeclaration, file: file, range: label.range,
-                                message: "parameter `\(label.text)` of screen `\(n.text)` is declared twice",
-                                related: [RelatedLocation(file: file, range: earlier, message: "`\(label.text)` first declared here")]))
-                            continue
-                        }
-                        seen[label.text] = label.range
-                        d.parameters.append(Parameter(label: label, type: type))
-                    }
-                }
-                if let p = child.firstChild(.presentation) {
-                    let kinds = p.directTokens.map { tree.tokens[$0].kind }
-                    if kinds.first == .kwSheet {
-                        d.presentation = kinds.contains(.kwFalse) ? .sheetNoPush : .sheet
-                    }
-                }
-                model.declarations.append(d)
-            case .dependencyDecl, .optionalDecl:
-                guard let n = identifier(in: child) else { continue }
-                var d = Declaration(kind: child.kind == .dependencyDecl ? .dependency : .optional,
-                                    name: n, range: child.range, doc: docComment(before: child))
-                d.type = child.firstChild(.type).map(typeText)
-                if let from = child.firstChild(.fromClause) {
-                    d.from = identifier(in: from)
-                }
-                model.declarations.append(d)
-            case .flagDecl:
-                guard let n = identifier(in: child) else { continue }
-                model.declarations.append(Declaration(kind: .flag, name: n, range: child.range, doc: docComment(before: child)))
-            case .builderDecl:
-                guard let n = identifier(in: child) else { continue }
-                var d = Declaration(kind: .builder, name: n, range: child.range, doc: docComment(before: child))
-                d.body = child.firstChild(.block).map { lowerBlock($0) }
-                model.declarations.append(d)
-            case .rootDecl:
-                guard let kw = child.firstToken(.kwRoot), let n = name(kw) else { continue }
-                var d = Declaration(kind: .root, name: n, range: child.range, doc: docComment(before: child))
-                d.body = lowerBlock(child.firstChild(.block))
-                model.declarations.append(d)
-            default:
-                continue
+        tree.root.forEachChild { lowerDeclaration($0) }
+    }
+
+    /// Lowers one top-level node of the tree: appends its import or declaration (and a
+    /// builder's or root's nodes, after every node lowered before).
+    mutating func lowerDeclaration(_ child: SyntaxNode) {
+        switch child.kind {
+        case .importDecl:
+            // A malformed string was reported already; resolving it would only add noise.
+            if let s = child.firstToken(.string), !tree.tokens[s].isMalformed {
+                let t = tree.tokens[s]
+                let text = tree.source.text(t.range)
+                model.imports.append(Import(path: Lexer.stringValue(text[...].utf8), range: t.range))
             }
+        case .screenDecl:
+            guard let n = identifier(in: child) else { return }
+            var d = Declaration(kind: .screen, name: n, range: child.range, doc: docComment(before: child))
+            if let list = child.firstChild(.parameterList) {
+                var seen: [String: Range<Int>] = [:]
+                for p in list.childNodes where p.kind == .parameter {
+                    guard let first = p.directTokens.first, tree.tokens[first].kind.isLabel,
+                          let label = name(first) else { return }
+                    let type = p.firstChild(.type).map(typeText) ?? ""
+                    if let earlier = seen[label.text] {
+                        model.diagnostics.append(Diagnostic(
+                            .duplicateDeclaration, file: file, range: label.range,
+                            message: "parameter `\(label.text)` of screen `\(n.text)` is declared twice",
+                            related: [RelatedLocation(file: file, range: earlier, message: "`\(label.text)` first declared here")]))
+                        continue
+                    }
+                    seen[label.text] = label.range
+                    d.parameters.append(Parameter(label: label, type: type))
+                }
+            }
+            if let p = child.firstChild(.presentation) {
+                let kinds = p.directTokens.map { tree.tokens[$0].kind }
+                if kinds.first == .kwSheet {
+                    d.presentation = kinds.contains(.kwFalse) ? .sheetNoPush : .sheet
+                }
+            }
+            model.declarations.append(d)
+        case .dependencyDecl, .optionalDecl:
+            guard let n = identifier(in: child) else { return }
+            var d = Declaration(kind: child.kind == .dependencyDecl ? .dependency : .optional,
+                                name: n, range: child.range, doc: docComment(before: child))
+            d.type = child.firstChild(.type).map(typeText)
+            if let from = child.firstChild(.fromClause) {
+                d.from = identifier(in: from)
+            }
+            model.declarations.append(d)
+        case .flagDecl:
+            guard let n = identifier(in: child) else { return }
+            model.declarations.append(Declaration(kind: .flag, name: n, range: child.range, doc: docComment(before: child)))
+        case .builderDecl:
+            guard let n = identifier(in: child) else { return }
+            var d = Declaration(kind: .builder, name: n, range: child.range, doc: docComment(before: child))
+            d.body = child.firstChild(.block).map { lowerBlock($0) }
+            model.declarations.append(d)
+        case .rootDecl:
+            guard let kw = child.firstToken(.kwRoot), let n = name(kw) else { return }
+            var d = Declaration(kind: .root, name: n, range: child.range, doc: docComment(before: child))
+            d.body = lowerBlock(child.firstChild(.block))
+            model.declarations.append(d)
+        default:
+            return
         }
     }
 

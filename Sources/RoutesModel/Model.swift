@@ -143,27 +143,34 @@ public struct FileModel: Sendable {
     public var nameUses: [(name: Name, expected: [DeclarationKind])] {
         var out: [(Name, [DeclarationKind])] = []
         out.reserveCapacity(nodes.count + declarations.count)
-        for d in declarations {
-            if let f = d.from { out.append((f, Kinds.screen)) }
+        forEachNameUse(declarations: declarations.indices, nodes: nodes.indices) { out.append(($0, $1)) }
+        return out
+    }
+
+    /// Calls `body` with each name that declarations `ds` (their `from`) and nodes `ns`
+    /// mention as a use, with the kinds it may refer to: declarations first, then nodes, each
+    /// in order.
+    public func forEachNameUse(declarations ds: Range<Int>, nodes ns: Range<Int>, _ body: (Name, [DeclarationKind]) -> Void) {
+        for i in ds {
+            if let f = declarations[i].from { body(f, Kinds.screen) }
         }
-        for n in nodes {
-            switch n.kind {
+        for i in ns {
+            switch nodes[i].kind {
             case .screen(let s, let uses, _):
-                if let s { out.append((s, Kinds.screen)) }
-                for u in uses { out.append((u, Kinds.value)) }
+                if let s { body(s, Kinds.screen) }
+                for u in uses { body(u, Kinds.value) }
             case .conditional(let f, _, _):
-                if let f { out.append((f, Kinds.flag)) }
+                if let f { body(f, Kinds.flag) }
             case .ifLet(let o, _, _):
-                if let o { out.append((o, Kinds.optional)) }
+                if let o { body(o, Kinds.optional) }
             case .ifScreen(let s, _, _), .wildcard(let s, _):
-                if let s { out.append((s, Kinds.screen)) }
+                if let s { body(s, Kinds.screen) }
             case .reference(let b):
-                out.append((b, Kinds.builder))
+                body(b, Kinds.builder)
             case .anyOf, .empty, .missing:
                 break
             }
         }
-        return out
     }
 }
 

@@ -68,7 +68,7 @@ public struct Project: Sendable {
     public private(set) var scopes: [[String: Symbol]] = []
     /// For each file, what each mentioned name resolved to, keyed by the name's start offset.
     /// Present also when the kind is wrong (so that editors can still jump to it).
-    public internal(set) var resolutions: [[Int: Symbol]] = []
+    public internal(set) var resolutions: [ResolutionTable] = []
     public private(set) var programs: [Program] = []
     /// Diagnostics of every file, in no particular order.
     public internal(set) var diagnostics: [Diagnostic] = []
@@ -321,16 +321,26 @@ public struct Project: Sendable {
 
     /// What each name mentioned in file f resolves to, with the file's name diagnostics
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
-    private func resolveNames(in f: FileID) -> (resolutions: [Int: Symbol], diagnostics: [Diagnostic]) {
-        var resolved: [Int: Symbol] = [:]
+    private func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, diagnostics: [Diagnostic]) {
+        let model = files[f].model
+        var resolved = ResolutionTable(capacity: model.nodes.count + model.declarations.count)
         var diagnostics: [Diagnostic] = []
+        resolveNames(in: f, declarations: model.declarations.indices, nodes: model.nodes.indices, into: &resolved, &diagnostics)
+        return (resolved, diagnostics)
+    }
+
+    /// Resolves the names that declarations `ds` and nodes `ns` of file f mention (see
+    /// ``FileModel/forEachNameUse(declarations:nodes:_:)``) into `resolved`, and reports those
+    /// diagnostics of theirs. What a declaration's names resolve to depends only on the
+    /// file's scope, so one declaration can be resolved again on its own.
+    func resolveNames(in f: FileID, declarations ds: Range<Int>, nodes ns: Range<Int>,
+                      into resolved: inout ResolutionTable, _ diagnostics: inout [Diagnostic]) {
         let scope = scopes[f]
-        let uses = files[f].model.nameUses
-        resolved.reserveCapacity(uses.count)
-        for (name, expected) in uses {
+        let model = files[f].model
+        model.forEachNameUse(declarations: ds, nodes: ns) { name, expected in
             guard let s = scope[name.text] else {
                 diagnostics.append(undefinedName(name, expected: expected, file: f))
-                continue
+                return
             }
             resolved[name.range.lowerBound] = s
             if !expected.contains(kind(of: s)) {
@@ -342,8 +352,8 @@ public struct Project: Sendable {
             }
         }
         // A wildcard needs a screen without parameters.
-        for node in files[f].model.nodes {
-            guard case .wildcard(let w?, _) = node.kind, let s = resolved[w.range.lowerBound] else { continue }
+        for i in ns {
+            guard case .wildcard(let w?, _) = model.nodes[i].kind, let s = resolved[w.range.lowerBound] else { continue }
             let d = declaration(s)
             guard d.kind == .screen, !d.parameters.isEmpty else { continue }
             let labels = d.parameters.map(\.label.text).joined(separator: ", ")
@@ -352,7 +362,6 @@ public struct Project: Sendable {
                 message: "`wildcard \(w.text)` needs a screen without parameters, but `\(w.text)` has (\(labels))",
                 related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(w.text)` is declared here")]))
         }
-        return (resolved, diagnostics)
     }
 
     private func kindList(_ kinds: [DeclarationKind]) -> String {
@@ -469,6 +478,13 @@ public final class ParseCache: @unchecked Sendable {
         guard let e = entries[path], e.tree.source.bytes == bytes else { return nil }
         hits += 1
         return (e.tree.withFileID(id), e.model.withFileID(id))
+    }
+
+    /// Keeps a file's tree and model, made by an edit (see
+    /// ``Project/applyingDeclarationEdit(file:range:replacement:newSource:)``), for the next
+    /// project: it finds them when the file's bytes are the tree's.
+    public func remember(_ path: String, tree: SyntaxTree, model: FileModel) {
+        entries[path] = (tree, model)
     }
 
     func replace(with files: [SourceFile]) {

@@ -23,36 +23,8 @@ extension FileModel {
     func shifted(_ e: TriviaEdit) -> FileModel {
         var m = self
         for i in m.imports.indices { m.imports[i].range = e.map(m.imports[i].range) }
-        for i in m.declarations.indices {
-            var d = m.declarations[i]
-            d.name = d.name.shifted(e)
-            d.range = e.map(d.range)
-            for p in d.parameters.indices { d.parameters[p].label = d.parameters[p].label.shifted(e) }
-            d.from = d.from?.shifted(e)
-            m.declarations[i] = d
-        }
-        for i in m.nodes.indices {
-            var n = m.nodes[i]
-            n.range = e.map(n.range)
-            n.head = e.map(n.head)
-            switch n.kind {
-            case .screen(let s, let uses, let nesting):
-                n.kind = .screen(s?.shifted(e), uses: uses.map { $0.shifted(e) }, nesting: nesting)
-            case .conditional(let f, let a, let b):
-                n.kind = .conditional(f?.shifted(e), then: a, else: b)
-            case .ifLet(let o, let a, let b):
-                n.kind = .ifLet(o?.shifted(e), then: a, else: b)
-            case .ifScreen(let s, let a, let b):
-                n.kind = .ifScreen(s?.shifted(e), then: a, else: b)
-            case .wildcard(let s, let body):
-                n.kind = .wildcard(s?.shifted(e), body: body)
-            case .reference(let b):
-                n.kind = .reference(b.shifted(e))
-            case .anyOf, .empty, .missing:
-                break
-            }
-            m.nodes[i] = n
-        }
+        for i in m.declarations.indices { m.declarations[i].move(e, renumber: 0) }
+        for i in m.nodes.indices { m.nodes[i].move(e, renumber: 0) }
         m.diagnostics = m.diagnostics.map { $0.shifted(e, in: $0.file) }
         return m
     }
@@ -82,8 +54,7 @@ extension Project {
         }
         p.files[file] = SourceFile(id: old.id, path: old.path, displayPath: old.displayPath, group: old.group,
                                    workspaceRoot: old.workspaceRoot, syntax: tree, model: model)
-        var moved: [Int: Symbol] = [:]
-        moved.reserveCapacity(resolutions[file].count)
+        var moved = ResolutionTable(capacity: resolutions[file].count)
         for (offset, symbol) in resolutions[file] { moved[edit.map(offset)] = symbol }
         p.resolutions[file] = moved
         p.diagnostics = diagnostics.map { $0.shifted(edit, in: file) }

@@ -1,0 +1,182 @@
+import RoutesSyntax
+
+/// The project after an edit inside one declaration (see
+/// ``Project/applyingDeclarationEdit(file:range:replacement:newSource:)``).
+public struct ProjectDeclarationEdit: Sendable {
+    /// The new project; nil when the edit changed what the rest of the project sees of the
+    /// declaration (its kind, name, parameter labels or presentation), so that every file's
+    /// names must be resolved again. ``tree`` and ``model`` are right either way.
+    public var project: Project?
+    /// The edited file's new tree and model.
+    public var tree: SyntaxTree
+    public var model: FileModel
+    /// Where positions of the old text are in the new one.
+    public var shift: TriviaEdit
+    /// Whether every analysis result of the old project holds for the new one, positions moved
+    /// by ``shift``: the declaration is a screen, dependency, optional or flag whose kind, name,
+    /// parameter labels, presentation and `from` are unchanged. The analyses read nothing else
+    /// of such a declaration (not its types, not its doc comment).
+    public var keepsAnalysis: Bool
+}
+
+extension Project {
+    /// The project after an edit of `file` inside one top-level declaration that leaves it one
+    /// declaration without errors (``SyntaxTree/applyingDeclarationEdit(_:_:newSource:)``):
+    /// only that declaration is parsed, lowered and name-resolved again; everything else is
+    /// kept, positions moved. Nil when the edit is not such an edit (then the caller builds the
+    /// project again).
+    public func applyingDeclarationEdit(file f: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> ProjectDeclarationEdit? {
+        guard files.indices.contains(f),
+              let edit = files[f].syntax.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
+        let old = files[f].model
+        // An import changes which files the project has: not done here.
+        guard files[f].syntax.nodes[edit.node].kind != .importDecl, edit.tree.nodes[edit.node].kind != .importDecl,
+              let i = Self.declarationIndex(startingAt: edit.oldRange.lowerBound, in: old) else { return nil }
+        var lowerer = Lowerer(tree: edit.tree, file: f)
+        lowerer.lowerDeclaration(edit.tree.node(edit.node))
+        let fresh = lowerer.model
+        guard fresh.imports.isEmpty, fresh.declarations.count == 1 else { return nil }
+        let shift = edit.shift
+
+        // The old declaration's nodes are a..<b (lowering appends each declaration's nodes
+        // after the ones before it); the new one's go there, the later ones move up or down.
+        let a = (old.declarations[..<i].last(where: { $0.body != nil })?.body).map { $0 + 1 } ?? 0
+        let b = old.declarations[i].body.map { $0 + 1 } ?? a
+        let renumber = fresh.nodes.count - (b - a)
+        var model = FileModel()
+        model.imports = old.imports.map { Import(path: $0.path, range: shift.map($0.range)) }
+        // Copied once, then changed in place: only what follows the declaration moves.
+        var declaration = fresh.declarations[0]
+        declaration.body = declaration.body.map { $0 + a }
+        model.declarations = old.declarations
+        model.declarations[i] = declaration
+        for k in (i + 1)..<model.declarations.count { model.declarations[k].move(shift, renumber: renumber) }
+        model.nodes = old.nodes
+        model.nodes.replaceSubrange(a..<b, with: fresh.nodes.map { n in
+            var n = n
+            n.kind.renumber(a)
+            return n
+        })
+        for k in (a + fresh.nodes.count)..<model.nodes.count { model.nodes[k].move(shift, renumber: renumber) }
+        // Lowering reports only inside declarations (parameter labels).
+        model.diagnostics = old.diagnostics.filter { !edit.oldRange.contains($0.range.lowerBound) }.map { $0.shifted(shift, in: f) }
+            + fresh.diagnostics
+
+        let before = old.declarations[i]
+        let sameInterface = before.kind == declaration.kind && before.name.text == declaration.name.text
+            && declaration.name.range == shift.map(before.name.range)
+            && before.presentation == declaration.presentation
+            && before.parameters.map(\.label.text) == declaration.parameters.map(\.label.text)
+        guard sameInterface else {
+            return ProjectDeclarationEdit(project: nil, tree: edit.tree, model: model, shift: shift, keepsAnalysis: false)
+        }
+        let sameFrom: Bool
+        switch (before.from, declaration.from) {
+        case (nil, nil): sameFrom = true
+        case let (x?, y?): sameFrom = x.text == y.text && y.range == shift.map(x.range)
+        default: sameFrom = false
+        }
+
+        var p = self
+        let file = files[f]
+        p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
+                                workspaceRoot: file.workspaceRoot, syntax: edit.tree, model: model)
+        // The scopes stay (no declaration changed its name or kind): the other declarations'
+        // names resolve as before, and the edited one's are resolved again.
+        var resolved = ResolutionTable(capacity: resolutions[f].count + fresh.nodes.count)
+        for (offset, symbol) in resolutions[f] where !edit.oldRange.contains(offset) {
+            resolved[shift.map(offset)] = symbol
+        }
+        var nameDiagnostics: [Diagnostic] = []
+        p.resolveNames(in: f, declarations: i..<(i + 1), nodes: a..<(a + fresh.nodes.count), into: &resolved, &nameDiagnostics)
+        p.resolutions[f] = resolved
+        // Every diagnostic moves, except those of the old declaration that came from its
+        // contents (lowering, names), which are made again; a duplicate of its name stays.
+        var kept: [Diagnostic] = []
+        kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
+        for d in diagnostics {
+            if d.file == f && edit.oldRange.contains(d.range.lowerBound) {
+                switch d.rule {
+                case .undefinedName, .wrongKind, .invalidWildcard: continue
+                case .duplicateDeclaration where d.range != before.name.range: continue
+                default: break
+                }
+            }
+            kept.append(d.shifted(shift, in: f))
+        }
+        kept += fresh.diagnostics
+        kept += nameDiagnostics
+        p.diagnostics = kept
+        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
+        return ProjectDeclarationEdit(project: p, tree: edit.tree, model: model, shift: shift, keepsAnalysis: keepsAnalysis)
+    }
+
+    /// The index of the declaration whose range starts at `offset` (declarations are in
+    /// source order).
+    static func declarationIndex(startingAt offset: Int, in model: FileModel) -> Int? {
+        var lo = 0, hi = model.declarations.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if model.declarations[mid].range.lowerBound < offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < model.declarations.count && model.declarations[lo].range.lowerBound == offset ? lo : nil
+    }
+}
+
+extension Declaration {
+    /// Moves positions by an edit before the declaration and its body by `renumber` nodes.
+    mutating func move(_ e: TriviaEdit, renumber: Int) {
+        name.range = e.map(name.range)
+        range = e.map(range)
+        for p in parameters.indices { parameters[p].label.range = e.map(parameters[p].label.range) }
+        if from != nil { from!.range = e.map(from!.range) }
+        if renumber != 0, let b = body { body = b + renumber }
+    }
+}
+
+extension BuilderNode {
+    /// Moves positions by an edit before the node and its children by `renumber` nodes, in
+    /// place (a payload array is copied only when it changes and another model shares it).
+    mutating func move(_ e: TriviaEdit, renumber k: Int) {
+        range = e.map(range)
+        head = e.map(head)
+        func moved(_ n: Name?) -> Name? {
+            guard var n else { return nil }
+            n.range = e.map(n.range)
+            return n
+        }
+        switch kind {
+        case .screen(let s, var uses, let nesting):
+            kind = .missing  // so that `uses` is not shared with `kind` while it changes
+            for u in uses.indices { uses[u].range = e.map(uses[u].range) }
+            kind = .screen(moved(s), uses: uses, nesting: k == 0 ? nesting : nesting.map { $0 + k })
+        case .anyOf:
+            kind.renumber(k)
+        case .conditional(let f, let a, let b): kind = .conditional(moved(f), then: a + k, else: b + k)
+        case .ifLet(let o, let a, let b): kind = .ifLet(moved(o), then: a + k, else: b.map { $0 + k })
+        case .ifScreen(let s, let a, let b): kind = .ifScreen(moved(s), then: a + k, else: b.map { $0 + k })
+        case .wildcard(let s, let body): kind = .wildcard(moved(s), body: body + k)
+        case .reference(let b): kind = .reference(moved(b)!)
+        case .empty, .missing: break
+        }
+    }
+}
+
+extension BuilderNode.Kind {
+    /// Moves every child id by `k`.
+    mutating func renumber(_ k: Int) {
+        guard k != 0 else { return }
+        switch self {
+        case .screen(let s, let uses, let nesting): self = .screen(s, uses: uses, nesting: nesting.map { $0 + k })
+        case .anyOf(var branches):
+            self = .missing
+            for i in branches.indices { branches[i] += k }
+            self = .anyOf(branches)
+        case .conditional(let f, let a, let b): self = .conditional(f, then: a + k, else: b + k)
+        case .ifLet(let o, let a, let b): self = .ifLet(o, then: a + k, else: b.map { $0 + k })
+        case .ifScreen(let s, let a, let b): self = .ifScreen(s, then: a + k, else: b.map { $0 + k })
+        case .wildcard(let s, let body): self = .wildcard(s, body: body + k)
+        case .empty, .reference, .missing: break
+        }
+    }
+}

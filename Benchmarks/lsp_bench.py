@@ -5,7 +5,9 @@ didChange → publishDiagnostics (median of 20 one-character edits each: in a co
 type name, in a screen name used inside a builder), completion after `uses ` (median of 20),
 and the server's peak RSS. Prints a Markdown table.
 
-    python3 Benchmarks/lsp_bench.py [--binary .build/release/routes]
+    make release && python3 Benchmarks/lsp_bench.py [--binary .build/release/routes]
+
+(`make release` links the Swift runtime statically, as an installed `routes` is built.)
 """
 import argparse
 import json

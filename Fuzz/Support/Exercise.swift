@@ -127,6 +127,45 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         }
     }
 
+    // An edit inside one declaration parses, lowers and resolves only that declaration: the
+    // tree, the model, the diagnostics and (moved or run again) the analysis must equal a fresh
+    // parse and analysis of the edited text.
+    if let seed = probes.last, let first = project.files.first {
+        let tree = first.syntax
+        let code = tree.tokens.filter { !$0.kind.isTrivia && $0.kind != .eof }
+        if !code.isEmpty {
+            let token = code[(seed / 5) % code.count]
+            let a = token.start + (seed / 11) % (Int(token.length) + 1)
+            let b = min(token.end, a + (seed / 13) % 2)
+            let insert = Array(["X", "", "?", "s", " sheet", "\n"][(seed / 17) % 6].utf8)
+            var bytes = first.text.bytes
+            bytes.replaceSubrange(a..<b, with: insert)
+            let newText = SourceText(bytes: bytes)
+            if let edit = project.applyingDeclarationEdit(file: first.id, range: a..<b, replacement: insert, newSource: newText) {
+                var edited = files
+                edited[0].bytes = newText.bytes
+                let freshProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { x, _ in x }))
+                let fresh = AnalysisSession(project: Project(entries: entries, provider: freshProvider))
+                if let f = fresh.project.file(atPath: first.path) {
+                    let expected = fresh.project.files[f]
+                    invariant(edit.tree.tokens == expected.syntax.tokens && edit.tree.nodes == expected.syntax.nodes,
+                              "a declaration edit at \(a)..<\(b) gave another tree than a fresh parse")
+                    invariant("\(edit.model.declarations)\(edit.model.nodes)" == "\(expected.model.declarations)\(expected.model.nodes)",
+                              "a declaration edit at \(a)..<\(b) gave another model than a fresh lowering")
+                }
+                if let moved = edit.project {
+                    let before = AnalysisSession(project: project)
+                    let after = edit.keepsAnalysis && before.canRebase(over: edit.shift)
+                        ? before.rebased(onto: moved, file: first.id, edit: edit.shift) : AnalysisSession(project: moved)
+                    func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
+                    invariant(after.diagnostics.map(key) == fresh.diagnostics.map(key),
+                              "a declaration edit at \(a)..<\(b) gave other diagnostics than a fresh analysis: "
+                              + "\(after.diagnostics.map(key).filter { !fresh.diagnostics.map(key).contains($0) }) vs \(fresh.diagnostics.map(key).filter { !after.diagnostics.map(key).contains($0) })")
+                }
+            }
+        }
+    }
+
     // Previews: every format of the tree, and each screen's example path resolved.
     for program in project.programs.prefix(2) {
         let tree = RoutingTree(program: program, project: project)

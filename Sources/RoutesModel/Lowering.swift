@@ -27,6 +27,13 @@ struct Lowerer {
         return Name(text: tree.source.text(t.range), range: t.range)
     }
 
+    /// The first non-trivia token a node owns directly.
+    func firstDirectToken(_ node: SyntaxNode) -> Int? {
+        var first: Int? = nil
+        node.forEachDirectToken { first = $0; return false }
+        return first
+    }
+
     func identifier(in node: SyntaxNode) -> Name? {
         name(node.firstToken(.identifier))
     }
@@ -87,27 +94,29 @@ struct Lowerer {
             guard let n = identifier(in: child) else { return }
             var d = Declaration(kind: .screen, name: n, range: child.range, doc: docComment(before: child))
             if let list = child.firstChild(.parameterList) {
-                var seen: [String: Range<Int>] = [:]
-                for p in list.childNodes where p.kind == .parameter {
-                    guard let first = p.directTokens.first, tree.tokens[first].kind.isLabel,
+                list.forEachChild { p in
+                    // A parameter without a label (a syntax error, reported) is left out.
+                    guard p.kind == .parameter, let first = firstDirectToken(p), tree.tokens[first].kind.isLabel,
                           let label = name(first) else { return }
                     let type = p.firstChild(.type).map(typeText) ?? ""
-                    if let earlier = seen[label.text] {
+                    // Screens have few parameters: a scan beats hashing.
+                    if let earlier = d.parameters.first(where: { $0.label.text == label.text }) {
                         model.diagnostics.append(Diagnostic(
                             .duplicateDeclaration, file: file, range: label.range,
                             message: "parameter `\(label.text)` of screen `\(n.text)` is declared twice",
-                            related: [RelatedLocation(file: file, range: earlier, message: "`\(label.text)` first declared here")]))
-                        continue
+                            related: [RelatedLocation(file: file, range: earlier.label.range, message: "`\(label.text)` first declared here")]))
+                        return
                     }
-                    seen[label.text] = label.range
                     d.parameters.append(Parameter(label: label, type: type))
                 }
             }
-            if let p = child.firstChild(.presentation) {
-                let kinds = p.directTokens.map { tree.tokens[$0].kind }
-                if kinds.first == .kwSheet {
-                    d.presentation = kinds.contains(.kwFalse) ? .sheetNoPush : .sheet
+            if let p = child.firstChild(.presentation), let first = firstDirectToken(p), tree.tokens[first].kind == .kwSheet {
+                var allowsPush = true
+                p.forEachDirectToken { t in
+                    if tree.tokens[t].kind == .kwFalse { allowsPush = false }
+                    return allowsPush
                 }
+                d.presentation = allowsPush ? .sheet : .sheetNoPush
             }
             model.declarations.append(d)
         case .dependencyDecl, .optionalDecl:
@@ -188,8 +197,9 @@ struct Lowerer {
         case .screenBuilder:
             var uses: [Name] = []
             if let clause = node.firstChild(.usesClause) {
-                for t in clause.directTokens where tree.tokens[t].kind == .identifier {
-                    if let u = name(t) { uses.append(u) }
+                clause.forEachDirectToken { t in
+                    if tree.tokens[t].kind == .identifier, let u = name(t) { uses.append(u) }
+                    return true
                 }
             }
             let nesting = node.firstChild(.block).map { lowerBlock($0) }

@@ -46,6 +46,11 @@ public struct SourceText: Sendable {
             let n = buf.count
             var i = 0
             while i < n {
+                // Eight bytes at a time while they hold no line break and no non-ASCII byte.
+                if i + 8 <= n, !SourceText.wordNeedsLook(buf, i) {
+                    i += 8
+                    continue
+                }
                 let b = buf[i]
                 if b >= 0x80 { ascii = false }
                 if b == 0x0A {
@@ -205,12 +210,31 @@ public struct SourceText: Sendable {
         }
     }
 
+    /// Eight bytes from `i` (which must have eight bytes after it), in memory order.
+    @inline(__always) static func word(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether the eight bytes from `i` hold a line break or a non-ASCII byte.
+    @inline(__always) static func wordNeedsLook(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        let w = word(b, i)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte of `v` is zero iff the byte of `(v - ones) & ~v & highs` is nonzero.
+        @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        return w & highs != 0 || hasZeroByte(w ^ (ones &* 0x0A)) || hasZeroByte(w ^ (ones &* 0x0D))
+    }
+
     static func repair(_ raw: [UInt8]) -> ([UInt8], [Range<Int>]) {
         raw.withUnsafeBufferPointer { b -> ([UInt8], [Range<Int>]) in
             let n = b.count
-            // Fast path: scan until the first invalid byte.
+            // Fast path: scan until the first invalid byte (ASCII eight bytes at a time).
             var i = 0
             while i < n {
+                if i + 8 <= n && SourceText.word(b, i) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
                 let len = validSequence(b, i)
                 if len == 0 { break }
                 i += len

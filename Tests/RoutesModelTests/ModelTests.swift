@@ -87,6 +87,17 @@ func lower(_ text: String) -> FileModel {
         #expect(SourceText(text).text(node.head) == "if let store")
     }
 
+    /// A parameter without a label is a syntax error and is left out; a duplicate label is
+    /// reported once and the first kept; `sheet(allowsPush: false)` forbids pushes.
+    @Test func parametersAndPresentationLowerWithDuplicatesReportedOnce() {
+        let m = lower("screen A(: String, id: Int)\nscreen B(id: Int, id: String) sheet(allowsPush: false)\n")
+        #expect(m.declarations.map(\.name.text) == ["A", "B"])
+        #expect(m.declarations[0].parameters.map(\.label.text) == ["id"])
+        #expect(m.declarations[1].parameters.map(\.label.text) == ["id"])
+        #expect(m.declarations[1].presentation == .sheetNoPush)
+        #expect(m.diagnostics.map(\.message) == ["parameter `id` of screen `B` is declared twice"])
+    }
+
     @Test func aHoleLeftBySyntaxErrorsIsMissing() {
         let m = lower("root { conditional f { } else { empty } }")
         let node = m.nodes[m.declarations[0].body!]

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import RoutesSyntax
 
 @Suite struct SourceTextTests {
@@ -13,6 +14,35 @@ import Testing
         #expect(SourceText(bytes: [0xF4, 0x90, 0x80, 0x80]).invalidUTF8.count == 1)
         #expect(SourceText(bytes: [0xE2, 0x82]).invalidUTF8.count == 1)  // truncated
         #expect(SourceText(bytes: Array("é😀".utf8)).invalidUTF8.isEmpty)
+    }
+
+    /// The scans read eight ASCII bytes at a time: against a byte-by-byte reference, on random
+    /// texts of line breaks, ASCII, valid and invalid UTF-8 at every alignment.
+    @Test func wordAtATimeScansAgreeWithAByteByByteReference() {
+        var random = SplitMix64(seed: 42)
+        let pieces: [[UInt8]] = [[0x61], [0x20], [0x0A], [0x0D], [0x0D, 0x0A], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80],
+                                 [0xFF], [0xE2, 0x82], Array("screen Home uses store".utf8)]
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<random.below(40) { bytes += pieces[random.below(pieces.count)] }
+            let text = SourceText(bytes: bytes)
+            // Reference: decode with the standard library (one U+FFFD per maximal invalid run
+            // is checked by the tests above; here, valid input must pass unchanged).
+            let valid = String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) != nil || bytes.contains(0)
+            if valid { #expect(text.bytes == bytes && text.invalidUTF8.isEmpty) }
+            var starts = [0]
+            var i = 0
+            while i < text.bytes.count {
+                if text.bytes[i] == 0x0A { starts.append(i + 1) }
+                if text.bytes[i] == 0x0D {
+                    if i + 1 < text.bytes.count && text.bytes[i + 1] == 0x0A { i += 1 }
+                    starts.append(i + 1)
+                }
+                i += 1
+            }
+            #expect(text.lineStarts == starts, "\(bytes)")
+            #expect(text.isASCII == text.bytes.allSatisfy { $0 < 0x80 })
+        }
     }
 
     @Test func lineStartsHandleLFCRLFAndCR() {

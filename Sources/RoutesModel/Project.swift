@@ -406,14 +406,28 @@ public enum Suggestion {
     /// The candidate closest to `name` by edit distance (case differences cost little), if
     /// it is close enough to be a plausible typo.
     public static func closest(to name: String, among candidates: [String]) -> String? {
-        let target = Array(name.lowercased().unicodeScalars)
+        let lowered = name.lowercased()
+        let target = Array(lowered.unicodeScalars)
+        let targetIsASCII = name.utf8.count == target.count
+        // The smallest distance wins, then the first name in sorted order. Candidates are
+        // not sorted or lowercased up front: most are ruled out by length alone (an edit
+        // distance is at least the difference in length), and a scope has thousands of names.
         var best: (distance: Int, text: String)? = nil
-        for c in candidates.sorted() {
-            let d = distance(target, Array(c.lowercased().unicodeScalars))
-            let limit = max(1, max(target.count, c.unicodeScalars.count) / 3)
-            let isPrefix = c.lowercased().hasPrefix(name.lowercased()) && target.count >= 3
+        for c in candidates {
+            let count = c.unicodeScalars.count
+            let limit = max(1, max(target.count, count) / 3)
+            if targetIsASCII && c.utf8.count == count {
+                // ASCII both: lowercasing keeps lengths, so the gap bounds the distance.
+                let gap = abs(count - target.count)
+                let mayBePrefix = target.count >= 3 && count >= target.count
+                if gap > limit && !mayBePrefix { continue }
+                if let b = best, gap > b.distance { continue }
+            }
+            let lower = c.lowercased()
+            let isPrefix = lower.hasPrefix(lowered) && target.count >= 3
+            let d = distance(target, Array(lower.unicodeScalars))
             guard d <= limit || isPrefix else { continue }
-            if best == nil || d < best!.distance { best = (d, c) }
+            if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
         }
         return best?.text
     }

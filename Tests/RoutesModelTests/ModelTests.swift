@@ -177,6 +177,34 @@ func lower(_ text: String) -> FileModel {
         #expect(Suggestion.closest(to: "Xylophone", among: ["Home"]) == nil)
         #expect(Suggestion.closest(to: "settings", among: ["Settings"]) == "Settings")
     }
+
+    /// The pruned search picks what sorting every candidate and measuring each would.
+    @Test func suggestionsEqualAnExhaustiveSearch() {
+        func reference(_ name: String, _ candidates: [String]) -> String? {
+            let target = Array(name.lowercased().unicodeScalars)
+            var best: (distance: Int, text: String)? = nil
+            for c in candidates.sorted() {
+                let d = Suggestion.distance(target, Array(c.lowercased().unicodeScalars))
+                let limit = max(1, max(target.count, c.unicodeScalars.count) / 3)
+                let isPrefix = c.lowercased().hasPrefix(name.lowercased()) && target.count >= 3
+                guard d <= limit || isPrefix else { continue }
+                if best == nil || d < best!.distance { best = (d, c) }
+            }
+            return best?.text
+        }
+        var state: UInt64 = 12345
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let letters = Array("aAbBeEhHmMoOsS_1İé")
+        func word() -> String { String((0..<(1 + next(9))).map { _ in letters[next(letters.count)] }) }
+        for _ in 0..<3000 {
+            let candidates = (0..<next(30)).map { _ in word() }
+            let name = next(3) == 0 && !candidates.isEmpty ? String(candidates[next(candidates.count)].dropLast()) : word()
+            #expect(Suggestion.closest(to: name, among: candidates) == reference(name, candidates), "\(name) among \(candidates)")
+        }
+    }
 }
 
 /// What `routes` refuses to read, so that no file makes it hang or run out of memory.

@@ -105,12 +105,15 @@ final class LSPWorkspace {
               let edit = s.project.applyingDeclarationEdit(file: file, range: range, replacement: replacement, newSource: newText)
         else { return false }
         guard let project = edit.project else {
+            Log.debug("declaration edit in \(path): a name or kind changed, every file is resolved again")
             parseCache.remember(path, tree: edit.tree, model: edit.model)
             return false
         }
         if edit.keepsAnalysis && s.canRebase(over: edit.shift) {
+            Log.debug("declaration edit in \(path): the analysis is kept")
             cached = s.rebased(onto: project, file: file, edit: edit.shift)
         } else {
+            Log.debug("declaration edit in \(path): analysed again")
             cached = AnalysisSession(project: project)
         }
         provider.open[path] = newText.bytes

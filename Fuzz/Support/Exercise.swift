@@ -98,7 +98,8 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         let trivia = tree.tokens.filter { $0.kind == .lineComment || $0.kind == .whitespace || $0.kind == .docComment }
         if !trivia.isEmpty {
             let token = trivia[seed % trivia.count]
-            let a = token.start + 1 + (seed / 7) % max(1, Int(token.length))
+            // Now and then at the very start of a whitespace run (a space typed after a word).
+            let a = token.kind == .whitespace && (seed / 19) % 3 == 0 ? token.start : token.start + 1 + (seed / 7) % max(1, Int(token.length))
             let b = min(token.end, a + (seed / 3) % 2)
             let insert = Array((token.kind == .whitespace ? [" ", "", "\t"] : ["x", "", "é", "/", "\n"])[seed % (token.kind == .whitespace ? 3 : 5)].utf8)
             if a <= b, b <= first.text.count {

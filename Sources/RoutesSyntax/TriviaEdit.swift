@@ -42,11 +42,20 @@ extension SyntaxTree {
         guard diagnostics.isEmpty, newSource.invalidUTF8.isEmpty, !tokens.isEmpty,
               range.lowerBound >= 0, range.upperBound <= source.count,
               newSource.count == source.count - range.count + replacement.count else { return nil }
-        // The token holding the edit: it starts before the edit and ends at or after it.
-        let t = tokenIndex(at: max(0, range.lowerBound - 1))
+        // The token holding the edit: it starts before the edit and ends at or after it. Or,
+        // for an edit at the end of a code token, the whitespace right after it (a space typed
+        // after a word): the new text of that whitespace must then lex as whitespace again,
+        // which nothing before it can join (comments, which could, are trivia themselves).
+        func isTrivia(_ k: TokenKind) -> Bool { k == .whitespace || k == .lineComment || k == .docComment }
+        var t = tokenIndex(at: max(0, range.lowerBound - 1))
+        var atStart = false
+        if !isTrivia(tokens[t].kind), tokens[t].end == range.lowerBound, t + 1 < tokens.count,
+           tokens[t + 1].kind == .whitespace, tokens[t + 1].start == range.lowerBound {
+            t += 1
+            atStart = true
+        }
         let old = tokens[t]
-        guard old.kind == .whitespace || old.kind == .lineComment || old.kind == .docComment,
-              old.start < range.lowerBound, range.upperBound <= old.end else { return nil }
+        guard isTrivia(old.kind), old.start < range.lowerBound || atStart, range.upperBound <= old.end else { return nil }
         var text = Array(source.bytes[old.start..<range.lowerBound])
         text += replacement
         text += source.bytes[range.upperBound..<old.end]
@@ -68,7 +77,11 @@ extension SyntaxTree {
                 shifted[i].offset = UInt32(Int(shifted[i].offset) + delta)
             }
         }
-        let edit = TriviaEdit(range: range, delta: delta, isWhitespace: old.kind == .whitespace,
+        // An insertion where the code token before ends: described as replacing the first
+        // byte of the whitespace too, so that the token before keeps its end (``TriviaEdit/map(_:)``
+        // moves every offset at or after the replaced range's end).
+        let replaced = atStart && range.isEmpty ? range.lowerBound..<(range.lowerBound + 1) : range
+        let edit = TriviaEdit(range: replaced, delta: delta, isWhitespace: old.kind == .whitespace,
                               docCommentToken: old.kind == .docComment ? t : nil)
         return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
     }

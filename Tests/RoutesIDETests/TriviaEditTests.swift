@@ -71,7 +71,10 @@ import Testing
                 let trivia = tree.tokens.indices.filter { [TokenKind.lineComment, .whitespace, .docComment].contains(tree.tokens[$0].kind) }
                 guard !trivia.isEmpty else { continue }
                 let token = tree.tokens[trivia[Int(random.next() % UInt64(trivia.count))]]
-                let a = token.start + 1 + Int(random.next() % UInt64(token.length))
+                // Now and then at the very start of a whitespace run (a space typed right
+                // after a word), else inside the token or at its end.
+                let atStart = token.kind == TokenKind.whitespace && random.next() % 3 == 0
+                let a = atStart ? token.start : token.start + 1 + Int(random.next() % UInt64(token.length))
                 let b = min(token.end, a + Int(random.next() % 3))
                 let insert: String
                 if token.kind == TokenKind.whitespace {
@@ -144,6 +147,8 @@ import Testing
         #expect(attempt(doc + 4 ..< doc + 4, "x"))                             // a doc comment stays one
         #expect(!attempt(doc + 3 ..< doc + 3, "/"))                            // `////` is a plain comment
         #expect(!attempt(space ..< space + 1, ""))                             // `screenHome`
+        #expect(attempt(space ..< space, " "))                                 // a space typed after `screen`
+        #expect(!attempt(space ..< space, "x"))                                // `screenx`
         let broken = Self.project(["/ws/App.routes": "root { screen Home  // c\n"])
         var bytes = Array("root { screen Home  // c\n".utf8)
         bytes.insert(UInt8(ascii: "x"), at: 22)
@@ -153,6 +158,27 @@ import Testing
 }
 
 extension TriviaEditTests {
+    /// A space typed right after a word (at the start of the whitespace after it) moves what
+    /// follows, not the word: its end stays where it was.
+    @Test func aSpaceTypedAfterAWordKeepsTheWordsRange() throws {
+        let text = "/// Home.\nscreen Home\nflag beta\nroot {\n  conditional beta { screen Home } else { empty }\n}\n"
+        let files = ["/ws/App.routes": text]
+        for needle in ["screen Home\n", "flag beta\n", "conditional beta {", "screen Home }"] {
+            let project = Self.project(files)
+            let session = AnalysisSession(project: project)
+            let at = text.utf8.count - text[text.range(of: needle)!.lowerBound...].utf8.count + needle.firstIndex(of: " ")!.utf16Offset(in: needle)
+            // The end of the word after the first space of the needle.
+            let wordEnd = at + 1 + needle.dropFirst(needle.firstIndex(of: " ")!.utf16Offset(in: needle) + 1).prefix { $0.isLetter }.utf8.count
+            var bytes = Array(text.utf8)
+            bytes.insert(UInt8(ascii: " "), at: wordEnd)
+            let newText = SourceText(bytes: bytes)
+            let (moved, edit) = try #require(project.applyingTriviaEdit(file: 0, range: wordEnd..<wordEnd, replacement: [UInt8(ascii: " ")], newSource: newText))
+            let rebased = session.rebased(onto: moved, file: 0, edit: edit)
+            let fresh = AnalysisSession(project: Self.project(["/ws/App.routes": newText.string]))
+            #expect(Self.observe(rebased, 0) == Self.observe(fresh, 0), "a space after the word of `\(needle)`")
+        }
+    }
+
     /// Found by fuzz-analysis: an undefined builder (`detai`) among the branches.
     @Test func anEditBesideAnUndefinedNameMovesItsSuggestion() {
         let text = "screen Home\nscreen Settings\nroot {\n  anyOf {\n    screen Home\n    screen Settings\n   detai screen Home\n  }\n}\n"

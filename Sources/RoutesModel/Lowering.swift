@@ -27,13 +27,6 @@ struct Lowerer {
         return Name(text: tree.source.text(t.range), range: t.range)
     }
 
-    /// The first non-trivia token a node owns directly.
-    func firstDirectToken(_ node: SyntaxNode) -> Int? {
-        var first: Int? = nil
-        node.forEachDirectToken { first = $0; return false }
-        return first
-    }
-
     func identifier(in node: SyntaxNode) -> Name? {
         name(node.firstToken(.identifier))
     }
@@ -96,7 +89,7 @@ struct Lowerer {
             if let list = child.firstChild(.parameterList) {
                 list.forEachChild { p in
                     // A parameter without a label (a syntax error, reported) is left out.
-                    guard p.kind == .parameter, let first = firstDirectToken(p), tree.tokens[first].kind.isLabel,
+                    guard p.kind == .parameter, let first = p.firstDirectToken, tree.tokens[first].kind.isLabel,
                           let label = name(first) else { return }
                     let type = p.firstChild(.type).map(typeText) ?? ""
                     // Screens have few parameters: a scan beats hashing.
@@ -110,7 +103,7 @@ struct Lowerer {
                     d.parameters.append(Parameter(label: label, type: type))
                 }
             }
-            if let p = child.firstChild(.presentation), let first = firstDirectToken(p), tree.tokens[first].kind == .kwSheet {
+            if let p = child.firstChild(.presentation), let first = p.firstDirectToken, tree.tokens[first].kind == .kwSheet {
                 var allowsPush = true
                 p.forEachDirectToken { t in
                     if tree.tokens[t].kind == .kwFalse { allowsPush = false }
@@ -149,9 +142,7 @@ struct Lowerer {
     mutating func add(_ kind: BuilderNode.Kind, _ node: SyntaxNode, headThrough last: Int?) -> NodeID {
         let range = node.range
         var head = range
-        var firstToken: Int? = nil
-        node.forEachDirectToken { firstToken = $0; return false }
-        if let first = firstToken {
+        if let first = node.firstDirectToken {
             let end = last.map { tree.tokens[$0].end } ?? tree.tokens[first].end
             head = tree.tokens[first].start..<max(end, tree.tokens[first].end)
         }

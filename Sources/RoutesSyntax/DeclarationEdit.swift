@@ -12,9 +12,8 @@ public struct DeclarationEdit: Sendable {
     /// The declaration's node index, in the old tree and in the new one (the nodes before it
     /// are unchanged).
     public var node: Int
-    /// The declaration's byte range in the old text and in the new one.
+    /// The declaration's byte range in the old text.
     public var oldRange: Range<Int>
-    public var newRange: Range<Int>
 }
 
 extension SyntaxTree {
@@ -115,7 +114,7 @@ extension SyntaxTree {
         newNodes[0].subtreeEnd = Int32(newNodes.count)
         let tree = SyntaxTree(source: newSource, tokens: newTokens, nodes: newNodes, diagnostics: [])
         return DeclarationEdit(tree: tree, shift: TriviaEdit(range: range, delta: delta, isWhitespace: true),
-                               node: old, oldRange: oldRange, newRange: newRange)
+                               node: old, oldRange: oldRange)
     }
 }
 

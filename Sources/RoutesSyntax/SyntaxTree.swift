@@ -206,6 +206,13 @@ public struct SyntaxNode: Sendable {
         }
     }
 
+    /// The first non-trivia token directly owned by this node.
+    public var firstDirectToken: Int? {
+        var first: Int? = nil
+        forEachDirectToken { first = $0; return false }
+        return first
+    }
+
     /// Indices of the non-trivia tokens directly owned by this node.
     public var directTokens: [Int] {
         var out: [Int] = []

@@ -85,12 +85,12 @@ import Testing
                 #expect(edit.tree.nodes == expectedTree.nodes, "nodes after \(context)")
                 #expect(edit.tree.reconstructedBytes() == bytes)
                 let got = Self.describe(edit.model), expected = Self.describe(fresh.files[freshFile].model)
-                #expect(got == expected, "model after \(context): first difference \(zip(got, expected).first { $0 != $1 }.map { "\($0)\n  vs \($1)" } ?? "in length")")
+                #expect(got == expected, "model after \(context): \(firstDifference(got, expected))")
                 if let p = edit.project {
                     resolved += 1
                     if edit.keepsAnalysis { kept += 1 }
                     let got = Self.describe(p), expected = Self.describe(fresh)
-                    #expect(got == expected, "project after \(context): first difference \(zip(got, expected).first { $0 != $1 }.map { "\($0)\n  vs \($1)" } ?? "in length")")
+                    #expect(got == expected, "project after \(context): \(firstDifference(got, expected))")
                 }
                 project = fresh
                 // Keep editing a file without errors (they accumulate otherwise, and a file
@@ -144,7 +144,7 @@ import Testing
                     analysed += 1
                 }
                 let got = TriviaEditTests.observe(session, file), expected = TriviaEditTests.observe(fresh, freshFile)
-                #expect(got == expected, "after replacing \(range) of \(path) by \(String(decoding: insert, as: UTF8.self).debugDescription): first difference \(zip(got, expected).first { $0 != $1 }.map { "\($0)\n  vs \($1)" } ?? "in length")")
+                #expect(got == expected, "after replacing \(range) of \(path) by \(String(decoding: insert, as: UTF8.self).debugDescription): \(firstDifference(got, expected))")
             }
         }
         print("declaration edits: \(rebased) sessions moved, \(analysed) analysed again on the edited project")

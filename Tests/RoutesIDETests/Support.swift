@@ -159,3 +159,8 @@ func fixtureFiles() -> [String] {
 
 /// `SourceLocation` of RoutesIDE (Testing has one too).
 typealias Location = RoutesIDE.SourceLocation
+
+/// The first line where two observations differ, for a failure message.
+func firstDifference(_ got: [String], _ expected: [String]) -> String {
+    zip(got, expected).first { $0 != $1 }.map { "first difference \($0)\n  vs \($1)" } ?? "they differ in length (\(got.count) vs \(expected.count))"
+}

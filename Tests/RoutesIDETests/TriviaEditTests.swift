@@ -96,7 +96,7 @@ import Testing
                     session = session.rebased(onto: project, file: file, edit: edit)
                     #expect(session.project.files[file].syntax.reconstructedBytes() == bytes)
                     let got = Self.observe(session, file)
-                    #expect(got == expected, "after replacing \(a)..<\(b) of \(path) by \(insert.debugDescription): first difference \(zip(got, expected).first { $0 != $1 }.map { "\($0)\n  vs \($1)" } ?? "in length")")
+                    #expect(got == expected, "after replacing \(a)..<\(b) of \(path) by \(insert.debugDescription): \(firstDifference(got, expected))")
                 } else {
                     refused += 1
                     session = fresh

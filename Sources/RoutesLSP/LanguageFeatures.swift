@@ -175,18 +175,16 @@ public final class LanguageFeatures {
         guard let applied = workspace.store.change(uri: uri, version: version, changes: decoded, encoding: encoding),
               let doc = workspace.store.document(uri) else { return }
         // One edit inside a comment or a run of whitespace (typing a comment, re-indenting):
-        // the analysis is kept and only positions move, instead of analysing everything again.
-        if applied.count == 1, decoded[0].range != nil,
-           workspace.applyTriviaEdit(path: doc.path, range: applied[0].range, replacement: applied[0].replacement, newText: doc.text) {
-            republish()
-            return
-        }
-        // One edit inside one declaration: that declaration is parsed and resolved again, and
-        // the analysis kept when what it analyses did not change.
-        if applied.count == 1, decoded[0].range != nil,
-           workspace.applyDeclarationEdit(path: doc.path, range: applied[0].range, replacement: applied[0].replacement, newText: doc.text) {
-            republish()
-            return
+        // the analysis is kept and only positions move. One edit inside one declaration: that
+        // declaration is parsed and resolved again, and the analysis kept when what it analyses
+        // did not change. Anything else: everything is analysed again.
+        if applied.count == 1, decoded[0].range != nil {
+            let e = applied[0]
+            if workspace.applyTriviaEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text)
+                || workspace.applyDeclarationEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text) {
+                republish()
+                return
+            }
         }
         workspace.invalidate()
         republish()

@@ -408,7 +408,6 @@ public enum Suggestion {
     public static func closest(to name: String, among candidates: [String]) -> String? {
         let lowered = name.lowercased()
         let target = Array(lowered.unicodeScalars)
-        let targetIsASCII = name.utf8.count == target.count
         // The smallest distance wins, then the first name in sorted order. Candidates are
         // not sorted or lowercased up front: most are ruled out by length alone (an edit
         // distance is at least the difference in length), and a scope has thousands of names.
@@ -416,8 +415,9 @@ public enum Suggestion {
         for c in candidates {
             let count = c.unicodeScalars.count
             let limit = max(1, max(target.count, count) / 3)
-            if targetIsASCII && c.utf8.count == count {
-                // ASCII both: lowercasing keeps lengths, so the gap bounds the distance.
+            if c.utf8.count == count {
+                // An ASCII candidate keeps its length when lowercased, so the gap to the
+                // (lowercased) target bounds the distance.
                 let gap = abs(count - target.count)
                 let mayBePrefix = target.count >= 3 && count >= target.count
                 if gap > limit && !mayBePrefix { continue }

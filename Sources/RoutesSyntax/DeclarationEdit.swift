@@ -51,28 +51,28 @@ extension SyntaxTree {
         // parsing it).
         guard newSource.bytes[range.lowerBound..<(range.lowerBound + replacement.count)].elementsEqual(replacement) else { return nil }
 
-        // The declaration's new text with the token after it: lexed alone, it must give the
-        // declaration's tokens and then that token unchanged (nothing glued across the end).
-        let following = tokens[Int(oldData.tokenEnd)]
-        let windowEnd = following.end + delta
-        let window = SourceText(bytes: Array(newSource.bytes[newRange.lowerBound..<windowEnd]))
-        var lexed = Lexer.tokenize(window).tokens
-        lexed.removeLast()  // the window's end of file
-        if following.kind != .eof {
-            guard let last = lexed.last, Int(last.offset) == newRange.count, last.kind == following.kind,
-                  last.length == following.length else { return nil }
-            lexed.removeLast()
-        }
         // Parsed alone, the declaration's text is one declaration spanning all of it.
         let part = Parser.parse(SourceText(bytes: Array(newSource.bytes[newRange])), file: 0, maxDepth: Parser.defaultMaxDepth)
-        guard part.diagnostics.isEmpty, part.tokens.count == lexed.count + 1, part.nodes.count >= 2 else { return nil }
+        let count = part.tokens.count - 1  // without its end of file
+        guard part.diagnostics.isEmpty, count > 0, part.nodes.count >= 2 else { return nil }
         let decl = part.nodes[1]
-        guard decl.kind.isDeclaration, decl.tokenStart == 0, Int(decl.tokenEnd) == lexed.count,
+        guard decl.kind.isDeclaration, decl.tokenStart == 0, Int(decl.tokenEnd) == count,
               Int(decl.subtreeEnd) == part.nodes.count else { return nil }
+        // Nothing glues across its end: its last token and the token after it, lexed together,
+        // stay those two tokens.
+        let following = tokens[Int(oldData.tokenEnd)]
+        if following.kind != .eof {
+            let last = part.tokens[count - 1]
+            let windowStart = newRange.lowerBound + last.start
+            let window = SourceText(bytes: Array(newSource.bytes[windowStart..<(following.end + delta)]))
+            let lexed = Lexer.tokenize(window).tokens
+            guard lexed.count == 3, lexed[0].kind == last.kind, lexed[0].length == last.length,
+                  lexed[1].kind == following.kind, lexed[1].length == following.length else { return nil }
+        }
 
         // Splice: tokens before, the new declaration's, the rest shifted.
         let firstToken = Int(oldData.tokenStart)
-        let tokenDelta = lexed.count - (Int(oldData.tokenEnd) - firstToken)
+        let tokenDelta = count - (Int(oldData.tokenEnd) - firstToken)
         var newTokens: [Token] = []
         newTokens.reserveCapacity(tokens.count + tokenDelta)
         newTokens.append(contentsOf: tokens[..<firstToken])

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Times `routes lint` (release build, whole process) on generated programs of 1k, 10k and
-100k lines: median wall time of 5 runs and peak resident memory. Prints a Markdown table.
+100k lines, and on workspaces of many small programs (folders each holding a copy of the
+example apps, as a repository of several apps or of fixtures does): median wall time of 5
+runs and peak resident memory. Prints a Markdown table.
 
     python3 Benchmarks/run.py            # builds release, generates, measures
     python3 Benchmarks/run.py --no-build # reuse .build/release/routes
@@ -8,6 +10,7 @@
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -16,6 +19,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SIZES = [("1k", 1000), ("10k", 10000), ("100k", 100000)]
+# Folders of the example apps (two programs each: the seed app and the five-file shop).
+WORKSPACES = [30, 300]
+
+
+def make_workspace(folders, out):
+    """`folders` folders, each with a copy of Examples/Seed and Examples/Shop."""
+    shutil.rmtree(out, ignore_errors=True)
+    for i in range(folders):
+        for app in ("Seed", "Shop"):
+            shutil.copytree(os.path.join(ROOT, "Examples", app), os.path.join(out, f"app{i}", app))
 
 
 def peak_rss_kb(cmd):
@@ -40,12 +53,20 @@ def main():
                        stdout=subprocess.DEVNULL)
     binary = os.path.join(ROOT, ".build", "release", "routes")
     rows = []
+    inputs = []
     for name, lines in SIZES:
         out = os.path.join(HERE, "generated", name)
         subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--lines", str(lines), "--out", out],
                        check=True, stdout=subprocess.DEVNULL)
-        size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
-        nlines = sum(open(os.path.join(out, f), "rb").read().count(b"\n") for f in os.listdir(out))
+        inputs.append((name, out))
+    for folders in WORKSPACES:
+        out = os.path.join(HERE, "generated", f"workspace{folders}")
+        make_workspace(folders, out)
+        inputs.append((f"{2 * folders} programs in {folders} folders", out))
+    for name, out in inputs:
+        files = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs if f.endswith(".routes")]
+        size = sum(os.path.getsize(f) for f in files)
+        nlines = sum(open(f, "rb").read().count(b"\n") for f in files)
         cmd = [binary, "lint", out]
         first = subprocess.run(cmd, capture_output=True, text=True)
         summary = first.stdout.strip().splitlines()[-1] if first.stdout.strip() else "?"
@@ -65,6 +86,9 @@ def main():
     if len(rows) >= 3:
         ratio = rows[2][3] / rows[1][3]
         print(f"\n100k / 10k time ratio: {ratio:.1f} (10.0 would be linear)")
+    if len(rows) >= 5:
+        ratio = rows[4][3] / rows[3][3]
+        print(f"600 / 60 programs time ratio: {ratio:.1f} (10.0 would be linear)")
 
 
 if __name__ == "__main__":

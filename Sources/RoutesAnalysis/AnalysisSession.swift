@@ -10,10 +10,9 @@ public final class AnalysisSession {
     private var checkers: [ProgramChecker] = []
     /// Every diagnostic of the project, sorted (see `Analysis.order`).
     public let diagnostics: [Diagnostic]
-    private lazy var queryStorage = FlowStorage(size: semantics.graph.nodes.count)
-    private lazy var queryRegion = Region(size: semantics.graph.nodes.count)
-    /// The (checker, node) `queryRegion` holds the region of.
-    private var regionFor: (Int, Int)? = nil
+    /// Flow storage and a region for scope questions about one checker's program (the last
+    /// one asked about), and the node whose region it holds.
+    private var query: (checker: Int, storage: FlowStorage, region: Region, node: Int?)? = nil
 
     public init(project: Project) {
         self.project = project
@@ -35,6 +34,9 @@ public final class AnalysisSession {
         self.checkers = checkers
         self.diagnostics = diagnostics
     }
+
+    /// Per program, the nodes its analysis keeps state for (its own files' nodes).
+    var programNodeCounts: [Int] { checkers.map { $0.nodes.count } }
 
     /// Whether the session can be ``rebased(onto:file:edit:)`` over an edit: always for an edit
     /// in a comment; for one in whitespace only when no message quotes a line and column
@@ -94,12 +96,16 @@ public final class AnalysisSession {
             }
             var status = ScopeStatus.inScope
             for c in programs {
-                if regionFor.map({ $0 != (c, g) }) ?? true {
-                    checkers[c].fillRegion(queryRegion, leadingTo: g)
-                    regionFor = (c, g)
+                if query?.checker != c {
+                    query = (c, FlowStorage(size: checkers[c].nodes.count), Region(nodes: checkers[c].nodes, graph: graph), nil)
+                }
+                guard let (_, storage, region, node) = query else { continue }
+                if node != g {
+                    checkers[c].fillRegion(region, leadingTo: g)
+                    query?.node = g
                 }
                 guard let items = checkers[c].scopeItems(s) else { continue }
-                for item in items where checkers[c].wayWithout(item, at: g, storage: queryStorage, region: queryRegion) != nil {
+                for item in items where checkers[c].wayWithout(item, at: g, storage: storage, region: region) != nil {
                     switch item {
                     case .provider(let p):
                         status = .notInScope("provided by `\(graph.screenDeclaration(p).name.text)`, and some way reaches this node before any \(graph.screenDeclaration(p).name.text)")

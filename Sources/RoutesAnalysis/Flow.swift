@@ -17,7 +17,8 @@
 /// an unresolved `wildcard`'s body get every context that reaches them.
 /// Storage for flows, reused across them: per state a context, pending delta, built
 /// environments and predecessor, valid only when stamped with the current generation, so
-/// that starting a new flow is O(1) however large the graph.
+/// that starting a new flow is O(1) however large the graph. A state's slot is its node's
+/// slot (`ProgramNodes`; the global id for a flow over the whole graph) × σ count + σ.
 final class FlowStorage {
     let size: Int
     private(set) var generation: UInt32 = 0
@@ -62,15 +63,20 @@ final class FlowStorage {
 }
 
 /// The nodes a flow may visit, and for each `anyOf` among them the branches that are in the
-/// region, so that a flow through a small region never walks a huge `anyOf`.
+/// region, so that a flow through a small region never walks a huge `anyOf`. Holds nodes of
+/// one program (by global id); a node outside it is never in the region.
 final class Region {
     private let marks: UnsafeMutablePointer<UInt32>
     private var generation: UInt32 = 0
     private(set) var branches: [Int: [Int]] = [:]
+    private let nodes: ProgramNodes
+    private let graphNodes: [BuilderGraph.Node]
 
-    init(size: Int) {
-        marks = .allocate(capacity: max(size, 1))
-        marks.initialize(repeating: 0, count: max(size, 1))
+    init(nodes: ProgramNodes, graph: BuilderGraph) {
+        self.nodes = nodes
+        graphNodes = graph.nodes
+        marks = .allocate(capacity: max(nodes.count, 1))
+        marks.initialize(repeating: 0, count: max(nodes.count, 1))
     }
 
     deinit { marks.deallocate() }
@@ -80,13 +86,17 @@ final class Region {
         branches.removeAll(keepingCapacity: true)
     }
 
-    @inline(__always) func contains(_ g: Int) -> Bool { marks[g] == generation }
+    @inline(__always) func contains(_ g: Int) -> Bool {
+        guard let s = nodes.slot(g, in: graphNodes) else { return false }
+        return marks[s] == generation
+    }
 
-    /// Adds g; false when it was already there.
+    /// Adds g (a node of the program); false when it was already there.
     @discardableResult
     func insert(_ g: Int) -> Bool {
-        if marks[g] == generation { return false }
-        marks[g] = generation
+        guard let s = nodes.slot(g, in: graphNodes) else { preconditionFailure("node \(g) is not in the program") }
+        if marks[s] == generation { return false }
+        marks[s] = generation
         return true
     }
 
@@ -103,6 +113,10 @@ struct Flow {
     let sigmaCount: Int
     /// When set, only these nodes are visited.
     var region: Region? = nil
+    /// The nodes the flow can visit and their storage slots (nil: the whole graph, slots are
+    /// global ids). A flow never leaves the program it starts in: references and nestings
+    /// resolve within its files.
+    let nodes: ProgramNodes?
     /// How uncertain leaves build (see `Semantics.Reading`).
     var reading: Semantics.Reading = .primary
     private let storage: FlowStorage
@@ -124,14 +138,22 @@ struct Flow {
 
     /// A new flow over `storage` (which it resets); `storage.size` must be at least
     /// nodes × sigmaCount.
-    init(semantics: Semantics, crossNestings: Bool, domain: BDD.Ref? = nil, sigmaCount: Int = 1, storage: FlowStorage) {
+    init(semantics: Semantics, crossNestings: Bool, domain: BDD.Ref? = nil, sigmaCount: Int = 1,
+         nodes: ProgramNodes? = nil, storage: FlowStorage) {
         self.semantics = semantics
         self.crossNestings = crossNestings
         self.domain = domain ?? semantics.allElements
         self.sigmaCount = sigmaCount
-        precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
+        self.nodes = nodes?.isIdentity == true ? nil : nodes
+        precondition(storage.size >= (nodes?.count ?? semantics.graph.nodes.count) * sigmaCount)
         self.storage = storage
         storage.reset()
+    }
+
+    /// The storage slot of state (g, σ), or nil for a node outside the flow's program.
+    @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int? {
+        guard let nodes else { return g * sigmaCount + sigma }
+        return nodes.slot(g, file: semantics.graph.nodes[g].file).map { $0 * sigmaCount + sigma }
     }
 
     @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }
@@ -141,28 +163,31 @@ struct Flow {
         return false
     }
 
-    @inline(__always) private func contextOf(_ key: Int) -> BDD.Ref {
-        storage.isLive(key) ? storage.contexts[key] : BDD.zero
+    @inline(__always) private func contextOf(_ g: Int, _ sigma: Int) -> BDD.Ref {
+        guard let s = slot(g, sigma), storage.isLive(s) else { return BDD.zero }
+        return storage.contexts[s]
     }
 
-    @inline(__always) private func builtOf(_ key: Int) -> BDD.Ref {
-        storage.isLive(key) ? storage.built[key] : BDD.zero
+    @inline(__always) private func builtOf(_ g: Int, _ sigma: Int) -> BDD.Ref {
+        guard let s = slot(g, sigma), storage.isLive(s) else { return BDD.zero }
+        return storage.built[s]
     }
 
+    /// Adds context c to state (g, σ), reached from state `from` (a global key, g × σ count + σ).
     mutating func add(_ g: Int, sigma: Int = 0, _ c: BDD.Ref, from: Int?) {
         if c == BDD.zero || !inRegion(g) { return }
+        guard let s = slot(g, sigma) else { preconditionFailure("a flow left its program at node \(g)") }
         let bdd = semantics.bdd
-        let key = g * sigmaCount + sigma
-        storage.touch(key)
-        let old = storage.contexts[key]
+        storage.touch(s)
+        let old = storage.contexts[s]
         let new = bdd.andNot(c, old)
         if new == BDD.zero { return }
-        storage.contexts[key] = bdd.or(old, new)
-        if let from, storage.predecessor[key] < 0 { storage.predecessor[key] = Int32(from) }
+        storage.contexts[s] = bdd.or(old, new)
+        if let from, storage.predecessor[s] < 0 { storage.predecessor[s] = Int32(from) }
         if g == target, !graphNodeIsScreen(g) { targetReached = true }
-        let p = storage.pending[key]
-        storage.pending[key] = bdd.or(p, new)
-        if p == BDD.zero { queue.append(key) }
+        let p = storage.pending[s]
+        storage.pending[s] = bdd.or(p, new)
+        if p == BDD.zero { queue.append(g * sigmaCount + sigma) }
     }
 
     mutating func run() {
@@ -180,15 +205,16 @@ struct Flow {
                 key = queue[head]
                 head += 1
             }
-            let delta = storage.pending[key]
-            storage.pending[key] = BDD.zero
-            if delta == BDD.zero { continue }
             let g = key / sigmaCount, sigma = key % sigmaCount
+            let s = slot(g, sigma)!
+            let delta = storage.pending[s]
+            storage.pending[s] = BDD.zero
+            if delta == BDD.zero { continue }
             switch graph.nodes[g].kind {
             case .screen(let code, let nesting):
                 let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
                 if envs == BDD.zero { break }
-                storage.built[key] = bdd.or(storage.built[key], envs)
+                storage.built[s] = bdd.or(storage.built[s], envs)
                 if g == target { targetReached = true; return }
                 guard crossNestings else { break }
                 let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
@@ -238,20 +264,20 @@ struct Flow {
     /// The context of a node over all σ.
     func context(_ g: Int) -> BDD.Ref {
         var r = BDD.zero
-        for s in 0..<sigmaCount { r = semantics.bdd.or(r, contextOf(g * sigmaCount + s)) }
+        for s in 0..<sigmaCount { r = semantics.bdd.or(r, contextOf(g, s)) }
         return r
     }
 
-    func context(_ g: Int, sigma: Int) -> BDD.Ref { contextOf(g * sigmaCount + sigma) }
+    func context(_ g: Int, sigma: Int) -> BDD.Ref { contextOf(g, sigma) }
 
     /// The environments a screen node was built in, over all σ.
     func builtEnvironments(_ g: Int) -> BDD.Ref {
         var r = BDD.zero
-        for s in 0..<sigmaCount { r = semantics.bdd.or(r, builtOf(g * sigmaCount + s)) }
+        for s in 0..<sigmaCount { r = semantics.bdd.or(r, builtOf(g, s)) }
         return r
     }
 
-    func builtEnvironments(_ g: Int, sigma: Int) -> BDD.Ref { builtOf(g * sigmaCount + sigma) }
+    func builtEnvironments(_ g: Int, sigma: Int) -> BDD.Ref { builtOf(g, sigma) }
 
     /// The way back from a node's state to where the flow started: node ids, outermost first.
     func way(to g: Int, sigma: Int = 0) -> [Int] {
@@ -260,8 +286,8 @@ struct Flow {
         var seen = Set<Int>()
         while seen.insert(k).inserted {
             out.append(k / sigmaCount)
-            guard storage.isLive(k), storage.predecessor[k] >= 0 else { break }
-            k = Int(storage.predecessor[k])
+            guard let s = slot(k / sigmaCount, k % sigmaCount), storage.isLive(s), storage.predecessor[s] >= 0 else { break }
+            k = Int(storage.predecessor[s])
         }
         return out.reversed()
     }

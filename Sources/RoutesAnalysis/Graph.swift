@@ -41,6 +41,10 @@ struct BuilderGraph {
     private(set) var nodes: [Node] = []
     /// Global id of a file's node 0.
     private(set) var base: [Int] = []
+    /// A number per declaration of the project: a file's declaration i is
+    /// `declarationBase[file] + i`.
+    private(set) var declarationBase: [Int] = []
+    private(set) var declarationCount = 0
     private(set) var builders: [Builder] = []
     private(set) var builderIndex = DeclarationSlots<Int?>(initial: nil)
     /// Screen symbols, by element code.
@@ -82,6 +86,8 @@ struct BuilderGraph {
         for f in project.files {
             base.append(total)
             total += f.model.nodes.count
+            declarationBase.append(declarationCount)
+            declarationCount += f.model.declarations.count
         }
         nodes.reserveCapacity(total)
         unresolved.reserveCapacity(total)
@@ -192,6 +198,12 @@ struct BuilderGraph {
     }
 
     func global(_ file: FileID, _ local: NodeID) -> Int { base[file] + local }
+
+    /// The number of a declaration (see `declarationBase`).
+    func declarationNumber(_ s: Symbol) -> Int { declarationBase[s.file] + s.declaration }
+
+    /// The number of nodes of a file.
+    func fileNodeCount(_ file: FileID) -> Int { (file + 1 < base.count ? base[file + 1] : nodes.count) - base[file] }
 
     /// The screen declaration of an element code.
     func screenDeclaration(_ code: Int) -> Declaration { project.declaration(screens[code]) }

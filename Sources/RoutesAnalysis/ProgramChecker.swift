@@ -13,10 +13,13 @@ struct ProgramChecker {
     let program: Program
     private(set) var diagnostics: [Diagnostic] = []
 
+    /// The nodes of the program's files, and their slots in per-node state.
+    let nodes: ProgramNodes
     /// Nodes of `root` and of used builders (reachable through references and nestings,
     /// ignoring conditions: SPEC §5.1).
-    private(set) var used: [Bool]
-    private var usedBuilders: [Bool]
+    private(set) var used: ProgramNodeMap<Bool>
+    /// The builders `root` uses, directly or through other used builders.
+    private var usedBuilders: BitSet
     private(set) var rootBody: Int?
     /// The elements of this program: the screens declared in its files.
     private(set) var domain: BDD.Ref = BDD.zero
@@ -35,25 +38,35 @@ struct ProgramChecker {
     private var predecessorCache: [[Int]]? = nil
     /// What `root` and the used builders mention by name, and what they most likely meant by
     /// an undefined name (see `mentionedSymbols`).
-    private var mentioned = DeclarationSlots(initial: false)
-    private var guessed = DeclarationSlots(initial: false)
+    private var mentioned: BitSet
+    private var guessed: BitSet
 
     init(semantics: Semantics, program: Program) {
         self.semantics = semantics
         self.graph = semantics.graph
         self.project = semantics.graph.project
         self.program = program
-        used = Array(repeating: false, count: graph.nodes.count)
-        usedBuilders = Array(repeating: false, count: graph.builders.count)
         let graph = semantics.graph
-        let hasNoPushSheets = graph.screens.indices.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
+        let nodes = ProgramNodes(files: program.files, graph: graph)
+        self.nodes = nodes
+        used = ProgramNodeMap(nodes, graph: graph, initial: false)
+        usedBuilders = BitSet(count: graph.builders.count)
+        mentioned = BitSet(count: graph.declarationCount)
+        guessed = BitSet(count: graph.declarationCount)
+        // The program's screens (by element code): its elements, and whether a sheet of its
+        // own forbids pushes (then σ tracks the push context).
+        var mine: [Int] = []
+        for f in Set(program.files).sorted() {
+            for i in project.files[f].model.declarations.indices {
+                if let code = graph.screenCode[Symbol(file: f, declaration: i)] { mine.append(code) }
+            }
+        }
+        let hasNoPushSheets = mine.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
         let sigmaCount = hasNoPushSheets ? 2 : 1
-        flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
-                    storage: FlowStorage(size: graph.nodes.count * sigmaCount))
+        flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, nodes: nodes,
+                    storage: FlowStorage(size: nodes.count * sigmaCount))
         let rootDecl = project.declaration(program.root)
         rootBody = rootDecl.body.map { graph.global(program.root.file, $0) }
-        let files = Set(program.files)
-        let mine = graph.screens.indices.filter { files.contains(graph.screens[$0].file) }
         domain = mine.count == graph.screens.count ? semantics.allElements : semantics.bdd.or(mine.map { semantics.elementIs[$0] })
         flow.domain = domain
     }
@@ -89,8 +102,7 @@ struct ProgramChecker {
             switch graph.nodes[g].kind {
             case .screen(_, let nesting?): visit(nesting)
             case .reference(let b?):
-                if !usedBuilders[b] {
-                    usedBuilders[b] = true
+                if usedBuilders.insert(b) {
                     if let body = graph.builders[b].body { visit(body) }
                 }
             default: break
@@ -118,7 +130,7 @@ struct ProgramChecker {
         flow.run()
         if semantics.hasUncertainty {
             var other = Flow(semantics: semantics, crossNestings: true, domain: domain, sigmaCount: flow.sigmaCount,
-                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount))
+                             nodes: nodes, storage: FlowStorage(size: nodes.count * flow.sigmaCount))
             other.reading = .alternative
             other.onBuilt = flow.onBuilt
             other.add(root, domain, from: nil)
@@ -163,7 +175,7 @@ struct ProgramChecker {
     /// first (SPEC §5.1). Not reported when an unresolved name or a cycle is involved.
     private mutating func findShadowedBranches() {
         let bdd = semantics.bdd
-        for g in graph.nodes.indices where used[g] {
+        for g in nodes.all where used[g] {
             guard case .anyOf(let branches) = graph.nodes[g].kind, branches.count > 1 else { continue }
             let context = flow.context(g)
             if context == BDD.zero { continue }
@@ -209,7 +221,7 @@ struct ProgramChecker {
     /// `wildcard W { B }` where B cannot build a W in any environment: a property of the
     /// builder itself, over all environments (SPEC §5).
     private mutating func findWildcardMismatches() {
-        for g in graph.nodes.indices where used[g] {
+        for g in nodes.all where used[g] {
             guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
             if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
                 let w = screenName(code)
@@ -223,7 +235,7 @@ struct ProgramChecker {
     // MARK: unreachable-screen
 
     private mutating func findUnreachableScreens() {
-        for g in graph.nodes.indices where used[g] {
+        for g in nodes.all where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind else { continue }
             if flow.builtEnvironments(g) != BDD.zero { continue }
             // It must hold however the uncertain leaves build (SPEC §5.3).
@@ -307,7 +319,7 @@ struct ProgramChecker {
     /// last non-push element (SPEC §5.1).
     private mutating func findPushInSheet() {
         guard flow.sigmaCount == 2 else { return }
-        for g in graph.nodes.indices where used[g] {
+        for g in nodes.all where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind,
                   graph.screenDeclaration(code).presentation == .push else { continue }
             guard flow.builtEnvironments(g, sigma: 0) == BDD.zero,
@@ -337,7 +349,7 @@ struct ProgramChecker {
     /// No warning inside a shadowed branch, a mismatched wildcard or an unreachable node's
     /// nesting, nor in a named builder all of whose references lie inside such places.
     private mutating func applyOutermostCauseOnce() {
-        var inside = [Bool](repeating: false, count: graph.nodes.count)
+        var inside = ProgramNodeMap(nodes, graph: graph, initial: false)
         func markSubtree(_ root: Int) {
             var stack = [root]
             while let g = stack.popLast() {
@@ -358,27 +370,28 @@ struct ProgramChecker {
         }
         // Builders referenced only from inside such places, or from each other, are inside
         // too: the greatest set of used builders none of whose references is live.
-        var references = [[Int]](repeating: [], count: graph.builders.count)
-        for g in graph.nodes.indices where used[g] {
-            if case .reference(let b?) = graph.nodes[g].kind { references[b].append(g) }
+        var references: [Int: [Int]] = [:]
+        for g in nodes.all where used[g] {
+            if case .reference(let b?) = graph.nodes[g].kind { references[b, default: []].append(g) }
         }
+        let usedInOrder = usedBuilders.members
         var candidate = usedBuilders
         var changed = true
         while changed {
             changed = false
-            for b in graph.builders.indices where candidate[b] {
-                let live = references[b].contains { r in
+            for b in usedInOrder where candidate.contains(b) {
+                let live = references[b, default: []].contains { r in
                     if inside[r] || shadowed.contains(r) { return false }
-                    if let owner = lexicalBuilder(r), candidate[owner] { return false }
+                    if let owner = lexicalBuilder(r), candidate.contains(owner) { return false }
                     return true
                 }
                 if live {
-                    candidate[b] = false
+                    candidate.remove(b)
                     changed = true
                 }
             }
         }
-        for b in graph.builders.indices where candidate[b] {
+        for b in usedInOrder where candidate.contains(b) {
             if let body = graph.builders[b].body { markSubtree(body) }
         }
         // A shadowed branch is reported as such, not again as an unreachable node.
@@ -421,7 +434,7 @@ struct ProgramChecker {
             var items: [ScopeItem]
         }
         var uses: [Use] = []
-        for g in graph.nodes.indices where used[g] {
+        for g in nodes.all where used[g] {
             let model = graph.model(g)
             let file = graph.nodes[g].file
             switch (model.kind, graph.nodes[g].kind) {
@@ -449,8 +462,8 @@ struct ProgramChecker {
         var users: [ScopeItem: [Int]] = [:]
         for u in uses { for item in u.items { users[item, default: []].append(u.node) } }
         let predecessors = wayPredecessors()
-        let storage = FlowStorage(size: graph.nodes.count)
-        let region = Region(size: graph.nodes.count)
+        let storage = FlowStorage(size: nodes.count)
+        let region = Region(nodes: nodes, graph: graph)
         // Per item and user: nil when in scope on every way, else a way that lacks it.
         var failures: [ScopeItem: [Int: [Int]]] = [:]
         for (item, nodes) in users {
@@ -516,7 +529,7 @@ struct ProgramChecker {
     /// a provider, at the then-branch of `if let o` for an optional.
     /// With a `target`, the flow stops once it reaches it (one way is all that is asked).
     private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil) -> Flow {
-        var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
+        var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, nodes: nodes, storage: storage)
         flow.region = region
         flow.target = target
         let graph = self.graph
@@ -555,7 +568,7 @@ struct ProgramChecker {
         if gainingCache.value.isEmpty {
             // Every item's nodes in one pass over the graph (a completion asks for hundreds).
             var all: [ScopeItem: [Int]] = [:]
-            for g in graph.nodes.indices where used[g] {
+            for g in nodes.all where used[g] {
                 if let gained = Self.gainedItem(at: g, in: graph) { all[gained, default: []].append(g) }
             }
             all[.provider(-1)] = []  // never empty again, even for a program without such nodes
@@ -592,14 +605,18 @@ struct ProgramChecker {
         return graph.screenCode[s]
     }
 
-    /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
+    /// The slot of a node of the program (see `ProgramNodes`).
+    @inline(__always) private func slot(_ g: Int) -> Int { nodes.slot(g, in: graph.nodes)! }
+
+    /// Edges of the way graph, reversed (by slot): parent → child, reference → body, screen →
+    /// nesting.
     private func wayPredecessors() -> [[Int]] {
-        var preds = [[Int]](repeating: [], count: graph.nodes.count)
-        for g in graph.nodes.indices where used[g] {
-            graph.forEachChild(g) { preds[$0].append(g) }
+        var preds = [[Int]](repeating: [], count: nodes.count)
+        for g in nodes.all where used[g] {
+            graph.forEachChild(g) { preds[slot($0)].append(g) }
             switch graph.nodes[g].kind {
-            case .screen(_, let nesting?): preds[nesting].append(g)
-            case .reference(let b?): if let body = graph.builders[b].body { preds[body].append(g) }
+            case .screen(_, let nesting?): preds[slot(nesting)].append(g)
+            case .reference(let b?): if let body = graph.builders[b].body { preds[slot(body)].append(g) }
             default: break
             }
         }
@@ -616,7 +633,7 @@ struct ProgramChecker {
         var stack: [Int] = []
         for n in nodes where region.insert(n) { stack.append(n) }
         while let g = stack.popLast() {
-            for p in preds[g] {
+            for p in preds[slot(g)] {
                 if let gaining, gains(gaining, from: p, to: g) { continue }
                 if case .anyOf = graph.nodes[p].kind, graph.nodes[g].parent == p {
                     region.addBranch(graph.nodes[g].indexInParent, of: p)
@@ -647,13 +664,13 @@ struct ProgramChecker {
         for f in program.files {
             for (i, d) in project.files[f].model.declarations.enumerated() {
                 let s = Symbol(file: f, declaration: i)
-                guard !mentioned[s], !guessed[s], !isDuplicate(s) else { continue }
+                guard !mentioned.contains(graph.declarationNumber(s)), !guessed.contains(graph.declarationNumber(s)), !isDuplicate(s) else { continue }
                 switch d.kind {
                 case .dependency, .optional, .flag:
                     diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
                                                   message: "\(d.kind.rawValue) `\(d.name.text)` is never used"))
                 case .builder:
-                    if let b = graph.builderIndex[s], !usedBuilders[b] {
+                    if let b = graph.builderIndex[s], !usedBuilders.contains(b) {
                         diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
                                                       message: "builder `\(d.name.text)` is never used: nothing reachable from `root` refers to it"))
                     }
@@ -668,23 +685,23 @@ struct ProgramChecker {
     /// its declaration, and an undefined name mentions the declaration it was most likely
     /// meant to be (the suggestion of its `undefined-name`), so that a typo is one error,
     /// not also an unused or unplaced warning (SPEC §5.3).
-    private func mentionedSymbols() -> (resolved: DeclarationSlots<Bool>, guessed: DeclarationSlots<Bool>) {
-        var mentioned = DeclarationSlots(project, initial: false)
-        var guessed = DeclarationSlots(project, initial: false)
+    private func mentionedSymbols() -> (resolved: BitSet, guessed: BitSet) {
+        var mentioned = BitSet(count: graph.declarationCount)
+        var guessed = BitSet(count: graph.declarationCount)
         var usedFiles = Set<FileID>()
-        for g in graph.nodes.indices where used[g] { usedFiles.insert(graph.nodes[g].file) }
+        for g in nodes.all where used[g] { usedFiles.insert(graph.nodes[g].file) }
         for f in usedFiles {
             let model = project.files[f].model
             // The names the used nodes mention (a declaration's `from` is not a use here).
             func mention(_ name: Name, _ expected: @autoclosure () -> [DeclarationKind]) {
                 if let s = project.resolve(name, in: f) {
-                    mentioned[s] = true
+                    mentioned.insert(graph.declarationNumber(s))
                 } else {
                     let scope = project.scopes[f]
                     let kinds = expected()
                     let candidates = scope.compactMap { kinds.contains(project.kind(of: $0.value)) ? $0.key : nil }
                     if let guess = Suggestion.closest(to: name.text, among: candidates), let s = scope[guess] {
-                        guessed[s] = true
+                        guessed.insert(graph.declarationNumber(s))
                     }
                 }
             }
@@ -721,7 +738,7 @@ struct ProgramChecker {
     /// A declared screen that no `screen S` node of `root` or a used builder places.
     private mutating func findUnplacedScreens() {
         var placed = Set<Int>()
-        for g in graph.nodes.indices where used[g] {
+        for g in nodes.all where used[g] {
             if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
         }
         for f in program.files {
@@ -729,7 +746,7 @@ struct ProgramChecker {
                 let s = Symbol(file: f, declaration: i)
                 guard let code = graph.screenCode[s], !placed.contains(code), !isDuplicate(s) else { continue }
                 // A screen some used node meant to place, under a misspelt name.
-                if guessed[s] && !mentioned[s] { continue }
+                if guessed.contains(graph.declarationNumber(s)) && !mentioned.contains(graph.declarationNumber(s)) { continue }
                 diagnostics.append(Diagnostic(.unreachableScreen, file: f, range: d.name.range,
                                               message: "screen `\(d.name.text)` is never placed in the routing tree: no `screen \(d.name.text)` in `root` or a builder it uses"))
             }

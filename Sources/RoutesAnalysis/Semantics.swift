@@ -134,13 +134,13 @@ final class Semantics {
         }
     }
 
-    private func evaluate(_ g: Int, memo: inout [BDD.Ref?], reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
+    private func evaluate(_ g: Int, memo: inout Memo, reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
         if let m = memo[g] { return m }
         let r: BDD.Ref
         if isUncertainLeaf(g) {
             let cyclic = cyclicReferences.contains(g)
             r = reading != .real && (reading == .primary) == cyclic ? allElements : BDD.zero
-            memo[g] = r
+            memo.set(g, r)
             return r
         }
         switch graph.nodes[g].kind {
@@ -186,8 +186,34 @@ final class Semantics {
         case .nothing:
             r = BDD.zero
         }
-        memo[g] = r
+        memo.set(g, r)
         return r
+    }
+
+    /// Results of `evaluate` per node. A scratch memo (`tracksEntries`) remembers what it set,
+    /// so that clearing it costs what was evaluated: a project with many recursive builders
+    /// must not clear an array as large as the whole graph per builder and round.
+    private struct Memo {
+        private(set) var values: [BDD.Ref?]
+        private var touched: [Int] = []
+        private let tracksEntries: Bool
+
+        init(count: Int, tracksEntries: Bool) {
+            values = Array(repeating: nil, count: count)
+            self.tracksEntries = tracksEntries
+        }
+
+        subscript(g: Int) -> BDD.Ref? { values[g] }
+
+        mutating func set(_ g: Int, _ r: BDD.Ref) {
+            values[g] = r
+            if tracksEntries { touched.append(g) }
+        }
+
+        mutating func clear() {
+            for g in touched { values[g] = nil }
+            touched.removeAll(keepingCapacity: true)
+        }
     }
 
     /// `builds` per node and per builder for one reading, builders as a least fixpoint:
@@ -197,14 +223,15 @@ final class Semantics {
     private func computeBuilds(_ reading: Reading) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
         let n = graph.builders.count
         var values = [BDD.Ref](repeating: BDD.zero, count: n)
-        var memo = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
+        var memo = Memo(count: graph.nodes.count, tracksEntries: false)
+        var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
         for component in components {
             let recursive = component.count > 1 || referenceEdges[component[0]].contains(component[0])
             if recursive {
                 var changed = true
                 while changed {
                     changed = false
-                    var scratch = [BDD.Ref?](repeating: nil, count: graph.nodes.count)
+                    scratch.clear()
                     for b in component {
                         guard let body = graph.builders[b].body else { continue }
                         let value = evaluate(body, memo: &scratch, reading: reading, values: values)
@@ -223,7 +250,7 @@ final class Semantics {
         for g in graph.nodes.indices where memo[g] == nil {
             _ = evaluate(g, memo: &memo, reading: reading, values: values)
         }
-        return (memo.map { $0 ?? BDD.zero }, values)
+        return (memo.values.map { $0 ?? BDD.zero }, values)
     }
 
     /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
@@ -273,11 +300,12 @@ final class Semantics {
     private func findCycles() {
         let n = graph.builders.count
         cyclic = Array(repeating: false, count: n)
+        let domains = elementDomains()
         for component in components {
             guard component.count > 1 || referenceEdges[component[0]].contains(component[0]) else { continue }
             var refs = Set<Int>()
             for b in component {
-                let found = cycleReferences(returningTo: b)
+                let found = cycleReferences(returningTo: b, elements: domains[graph.builders[b].symbol.file])
                 if !found.isEmpty {
                     cyclic[b] = true
                     refs.formUnion(found)
@@ -293,11 +321,37 @@ final class Semantics {
         (graph.nodes[a].file, graph.model(a).range.lowerBound) < (graph.nodes[b].file, graph.model(b).range.lowerBound)
     }
 
-    /// The references on the ways by which evaluating `start` reaches `start` again.
-    private func cycleReferences(returningTo start: Int) -> Set<Int> {
+    /// Per file, the elements a builder declared in it can be evaluated with: the screens of
+    /// the programs whose files include it (a path of a program holds that program's screens
+    /// only), so that whether a builder of a program has a cycle does not depend on which
+    /// unrelated programs share the workspace. A file in no program (a library linted on its
+    /// own) may be used by programs not known here: every screen of the project.
+    private func elementDomains() -> [BDD.Ref] {
+        let project = graph.project
+        var domains = [BDD.Ref?](repeating: nil, count: project.files.count)
+        for program in project.programs {
+            let files = Set(program.files)
+            if files.count == project.files.count {
+                // The program has every file, so every screen (the usual single-app project).
+                return Array(repeating: allElements, count: project.files.count)
+            }
+            var elements = BDD.zero
+            for f in files {
+                for i in project.files[f].model.declarations.indices {
+                    if let code = graph.screenCode[Symbol(file: f, declaration: i)] { elements = bdd.or(elements, elementIs[code]) }
+                }
+            }
+            for f in files { domains[f] = bdd.or(domains[f] ?? BDD.zero, elements) }
+        }
+        return domains.map { $0 ?? allElements }
+    }
+
+    /// The references on the ways by which evaluating `start` (with any of `elements`)
+    /// reaches `start` again.
+    private func cycleReferences(returningTo start: Int, elements: BDD.Ref) -> Set<Int> {
         guard let body = graph.builders[start].body else { return [] }
         var flow = Flow(semantics: self, crossNestings: false, storage: cycleStorage)
-        flow.add(body, allElements, from: nil)
+        flow.add(body, elements, from: nil)
         var entry: [Int: Int] = [:]  // builder → the reference that first entered it
         var closing: [Int] = []
         flow.onReference = { ref, target in

@@ -14,25 +14,44 @@ public final class AnalysisSession {
     /// one asked about), and the node whose region it holds.
     private var query: (checker: Int, storage: FlowStorage, region: Region, node: Int?)? = nil
 
+    /// Why the analyses of SPEC §5 were not run to the end, when they were not: their
+    /// boolean functions outgrew the budget (see `BDD.nodeLimit`). Then `diagnostics` holds
+    /// only what needs no analysis (syntax, names, kinds, duplicates, imports, wildcards),
+    /// scope questions answer `unknown` and examples `notAnalysed`; the CLI and the server
+    /// say so to the user.
+    public let stopped: String?
+
     public init(project: Project) {
         self.project = project
         semantics = Semantics(graph: BuilderGraph(project: project))
         var all = Set(project.diagnostics)
-        all.formUnion(Analysis.builderCycles(semantics))
-        for program in project.programs {
-            var checker = ProgramChecker(semantics: semantics, program: program)
-            checker.run()
-            all.formUnion(checker.diagnostics)
-            checkers.append(checker)
+        if !semantics.bdd.exhausted {
+            all.formUnion(Analysis.builderCycles(semantics))
+            for program in project.programs {
+                var checker = ProgramChecker(semantics: semantics, program: program)
+                checker.run()
+                if semantics.bdd.exhausted { break }
+                all.formUnion(checker.diagnostics)
+                checkers.append(checker)
+            }
+        }
+        if semantics.bdd.exhausted {
+            // Everything computed with the manager may be wrong: keep none of it.
+            checkers = []
+            all = Set(project.diagnostics)
+            stopped = "the routing conditions are too entangled to check exactly (more than \(semantics.bdd.nodeLimit) decision-diagram nodes or \(semantics.bdd.stepLimit) steps); unreachable screens, shadowed branches, missing dependencies, pushes in sheets, builder cycles, wildcard mismatches and unused declarations are not reported"
+        } else {
+            stopped = nil
         }
         diagnostics = all.sorted(by: Analysis.order)
     }
 
-    private init(project: Project, semantics: Semantics, checkers: [ProgramChecker], diagnostics: [Diagnostic]) {
+    private init(project: Project, semantics: Semantics, checkers: [ProgramChecker], diagnostics: [Diagnostic], stopped: String?) {
         self.project = project
         self.semantics = semantics
         self.checkers = checkers
         self.diagnostics = diagnostics
+        self.stopped = stopped
     }
 
     /// Per program, the nodes its analysis keeps state for (its own files' nodes).
@@ -55,7 +74,7 @@ public final class AnalysisSession {
         var moved = checkers
         for i in moved.indices { moved[i].rebase(onto: newProject, graph: semantics.graph) }
         let shifted = diagnostics.map { $0.shifted(edit, in: file) }.sorted(by: Analysis.order)
-        return AnalysisSession(project: newProject, semantics: semantics, checkers: moved, diagnostics: shifted)
+        return AnalysisSession(project: newProject, semantics: semantics, checkers: moved, diagnostics: shifted, stopped: stopped)
     }
 
     /// Whether a dependency or optional is in scope at a node (SPEC §5.2).
@@ -128,13 +147,15 @@ public final class AnalysisSession {
         case reached(path: [String], flags: [(String, Bool)], optionals: [(String, Bool)])
         /// Why no path builds it.
         case unreachable(String)
+        /// Not known: the analysis stopped (see `stopped`).
+        case notAnalysed(String)
 
         public static func == (a: ScreenExample, b: ScreenExample) -> Bool {
             switch (a, b) {
             case let (.reached(p1, f1, o1), .reached(p2, f2, o2)):
                 return p1 == p2 && f1.map(\.0) == f2.map(\.0) && f1.map(\.1) == f2.map(\.1)
                     && o1.map(\.0) == o2.map(\.0) && o1.map(\.1) == o2.map(\.1)
-            case let (.unreachable(x), .unreachable(y)):
+            case let (.unreachable(x), .unreachable(y)), let (.notAnalysed(x), .notAnalysed(y)):
                 return x == y
             default:
                 return false
@@ -145,12 +166,14 @@ public final class AnalysisSession {
             switch self {
             case .reached(let p, _, _): hasher.combine(p)
             case .unreachable(let r): hasher.combine(r)
+            case .notAnalysed(let r): hasher.combine(1); hasher.combine(r)
             }
         }
     }
 
     /// An example path and environment that build a `screen` node, or why none does.
     public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {
+        if let stopped { return .notAnalysed(stopped) }
         let graph = semantics.graph
         let g = graph.global(file, node)
         guard case .screen(let code?, _) = graph.nodes[g].kind else {
@@ -177,6 +200,7 @@ public final class AnalysisSession {
 
     /// An example for a screen declaration: through any of its nodes.
     public func example(screen: Symbol) -> ScreenExample {
+        if let stopped { return .notAnalysed(stopped) }
         let graph = semantics.graph
         guard let code = graph.screenCode[screen] else { return .unreachable("not a screen") }
         var firstReason: ScreenExample? = nil

@@ -42,6 +42,25 @@ final class BDD {
     /// The number of variables created so far; `variable(_:)` grows it.
     private(set) var variableCount: Int = 0
 
+    /// The budget of one analysis. Exact analysis is exponential in the worst case (flags
+    /// tested in an order that entangles them, such as `x1 ∧ y1 ∨ x2 ∧ y2 ∨ …` with every x
+    /// declared before every y), so the manager stops at `nodeLimit` nodes or `stepLimit`
+    /// operation steps (cache misses) rather than let a 50-line file take minutes and
+    /// gigabytes. Once `exhausted`, every operation answers at once with a meaningless result,
+    /// and whoever uses the manager must discard what it computed.
+    var nodeLimit = Int.max
+    var stepLimit = Int.max
+    private(set) var steps = 0
+    private(set) var exhausted = false
+
+    /// Counts one operation step; false (and exhausted from then on) once the budget is spent.
+    @inline(__always) private func step() -> Bool {
+        if exhausted { return false }
+        steps &+= 1
+        if steps > stepLimit { exhausted = true }
+        return !exhausted
+    }
+
     init(cacheBits: Int = 18) {
         let terminal = Int32.max
         nodeCapacity = 1 << 12
@@ -78,6 +97,10 @@ final class BDD {
 
     private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
         if lo == hi { return lo }
+        if nodeCount >= nodeLimit {
+            exhausted = true
+            return lo
+        }
         var i = hash(v, lo, hi) & tableMask
         while true {
             let r = table[i]
@@ -145,6 +168,7 @@ final class BDD {
         if b == BDD.one || a == b { return a }
         let (x, y) = a < b ? (a, b) : (b, a)
         if let r = cached(.and, x, y) { return r }
+        guard step() else { return BDD.zero }
         let (v, xl, xh, yl, yh) = split(x, y)
         let r = make(v, and(xl, yl), and(xh, yh))
         store(.and, x, y, r)
@@ -157,6 +181,7 @@ final class BDD {
         if b == BDD.zero || a == b { return a }
         let (x, y) = a < b ? (a, b) : (b, a)
         if let r = cached(.or, x, y) { return r }
+        guard step() else { return BDD.zero }
         let (v, xl, xh, yl, yh) = split(x, y)
         let r = make(v, or(xl, yl), or(xh, yh))
         store(.or, x, y, r)
@@ -169,6 +194,7 @@ final class BDD {
         if b == BDD.zero { return a }
         if a == BDD.one { return not(b) }
         if let r = cached(.andNot, a, b) { return r }
+        guard step() else { return BDD.zero }
         let (v, al, ah, bl, bh) = split(a, b)
         let r = make(v, andNot(al, bl), andNot(ah, bh))
         store(.andNot, a, b, r)
@@ -179,6 +205,7 @@ final class BDD {
         if a == BDD.zero { return BDD.one }
         if a == BDD.one { return BDD.zero }
         if let r = cached(.not, a, 0) { return r }
+        guard step() else { return BDD.zero }
         let n = nodes[Int(a)]
         let r = make(n.variable, not(n.low), not(n.high))
         store(.not, a, 0, r)
@@ -204,6 +231,7 @@ final class BDD {
         let n = nodes[Int(f)]
         if n.variable >= first { return BDD.one }
         if let r = cached(.exists, f, first) { return r }
+        guard step() else { return BDD.zero }
         let r = make(n.variable, existsBelow(n.low, first: first), existsBelow(n.high, first: first))
         store(.exists, f, first, r)
         return r
@@ -223,6 +251,7 @@ final class BDD {
             return g
         }
         if let r = cached(.cofactor, f, Ref(truncatingIfNeeded: code)) { return r }
+        guard step() else { return BDD.zero }
         let r = make(n.variable, cofactorBelow(n.low, first: first, code: code), cofactorBelow(n.high, first: first, code: code))
         store(.cofactor, f, Ref(truncatingIfNeeded: code), r)
         return r

@@ -197,7 +197,7 @@ struct Flow {
         // reaches it after about one way's length instead of after the whole region's breadth.
         // (The fixpoint does not depend on the order; only when it stops does.)
         let depthFirst = target != nil
-        while head < queue.count && !targetReached {
+        while head < queue.count && !targetReached && !bdd.exhausted {
             let key: Int
             if depthFirst {
                 key = queue.removeLast()

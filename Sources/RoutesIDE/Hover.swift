@@ -92,6 +92,8 @@ enum Hover {
             return "**Example:** the path `\(path.joined(separator: "/"))` reaches it \(environment)."
         case .unreachable(let why):
             return "**Unreachable:** \(why.hasSuffix(".") ? String(why.dropLast()) : why)."
+        case .notAnalysed(let why):
+            return "**Not analysed:** \(why)."
         }
     }
 

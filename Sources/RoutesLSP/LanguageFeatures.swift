@@ -245,7 +245,14 @@ public final class LanguageFeatures {
                 continue
             }
             let text = session.project.files[file].text
-            let list: [JSONValue] = (byFile[file] ?? []).map { d in
+            var list: [JSONValue] = []
+            if let stopped = session.stopped {
+                // No rule id: nothing in the user's file broke a rule; say it where it is seen.
+                let zero: JSONValue = ["line": 0, "character": 0]
+                list.append(["range": ["start": zero, "end": zero], "severity": 2, "source": "routes",
+                             "message": .string("routes stopped analysing the routing: \(stopped)")])
+            }
+            list += (byFile[file] ?? []).map { d -> JSONValue in
                 var o: JSONObject = [
                     "range": range(text, d.range),
                     "severity": .int(d.severity == .error ? 1 : 2),

@@ -53,6 +53,9 @@ struct Lint: ParsableCommand {
             Terminal.writeError("routes: error: cannot read '\(path)': \(why)\n")
         }
         let report = LintReport(project: project)
+        if let stopped = report.stopped {
+            Terminal.writeError("routes: warning: the analysis stopped: \(stopped)\n")
+        }
 
         switch format {
         case .text:
@@ -65,7 +68,7 @@ struct Lint: ParsableCommand {
         }
 
         let status: Int32 = !inputs.failures.isEmpty || !project.unreadableEntries.isEmpty ? 2
-            : report.errorCount > 0 || (denyWarnings && report.warningCount > 0) ? 1 : 0
+            : report.errorCount > 0 || (denyWarnings && (report.warningCount > 0 || report.stopped != nil)) ? 1 : 0
         // Leave while the project and its analysis are still alive: freeing tens of thousands
         // of arrays one by one took about 6% of a lint, for memory the process returns anyway.
         // (Output is written unbuffered, so nothing is lost.)
@@ -79,6 +82,8 @@ struct LintReport {
     /// File ids in output order: command-line order, then path.
     let fileOrder: [FileID]
     let diagnostics: [FileID: [Diagnostic]]
+    /// Why the analyses did not finish, when they did not (see `AnalysisSession.stopped`).
+    let stopped: String?
 
     init(project: Project) {
         self.project = project
@@ -87,7 +92,9 @@ struct LintReport {
             return (a.group, a.displayPath) < (b.group, b.displayPath)
         }
         var byFile: [FileID: [Diagnostic]] = [:]
-        for d in Analysis.check(project) { byFile[d.file, default: []].append(d) }
+        let session = AnalysisSession(project: project)
+        stopped = session.stopped
+        for d in session.diagnostics { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {
             byFile[f] = list.sorted {
                 ($0.range.lowerBound, $0.range.upperBound, $0.rule.rawValue, $0.message)

@@ -11,6 +11,33 @@ import Testing
         }
     }
 
+    /// n flag pairs tested together in `anyOf` branches, every x declared before every y: the
+    /// exact analysis would need 2^n decision-diagram nodes.
+    static func entangled(_ n: Int) -> String {
+        var lines = ["screen A", "screen B"]
+        lines += (0..<n).map { "flag x\($0)" } + (0..<n).map { "flag y\($0)" }
+        let branches = (0..<n).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
+        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen A\n    screen B\n  }\n}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func anAnalysisOverItsBudgetSaysSoOnStderrAndFailsUnderDenyWarnings() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["App.routes": Self.entangled(24)], in: dir)
+        let r = try Support.run(["lint", "App.routes"], in: dir)
+        #expect(r.status == 0, "nothing in the file breaks a rule that could be checked")
+        #expect(r.stdout == "0 errors, 0 warnings in 1 file\n")
+        #expect(r.stderr.hasPrefix("routes: warning: the analysis stopped: the routing conditions are too entangled"))
+        let strict = try Support.run(["lint", "--deny-warnings", "App.routes"], in: dir)
+        #expect(strict.status == 1, "an unchecked program does not pass a strict CI")
+        // The same shape with fewer pairs is analysed in full, silently.
+        try write(["Small.routes": Self.entangled(8)], in: dir)
+        let small = try Support.run(["lint", "--deny-warnings", "Small.routes"], in: dir)
+        #expect(small.status == 0)
+        #expect(small.stderr.isEmpty)
+    }
+
     @Test func cleanProgramExitsZero() throws {
         let r = try Support.run(["lint", "Examples/Seed/App.routes"], in: Support.packageRoot)
         #expect(r.status == 0)

@@ -191,6 +191,36 @@ struct FeatureSessionTests {
         try session.finish()
     }
 
+    /// An analysis over its budget (see `BDD.nodeLimit`) is said where the user looks: a
+    /// warning without a rule code at the start of the document, beside the diagnostics that
+    /// need no analysis; an edit that untangles the conditions brings the full analysis back.
+    @Test func anAnalysisOverItsBudgetIsAWarningAtTheStartOfTheDocument() throws {
+        var lines = ["screen A", "screen B"]
+        lines += (0..<24).map { "flag x\($0)" } + (0..<24).map { "flag y\($0)" }
+        let branches = (0..<24).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
+        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen A\n    screen Nope\n  }\n}")
+        let text = lines.joined(separator: "\n") + "\n"
+        let workspace = try FeatureWorkspace(["App.routes": text])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("App.routes")
+        let diagnostics = try #require(try session.lastPublication("App.routes")?["diagnostics"]?.arrayValue)
+        let notice = try #require(diagnostics.first { $0["code"] == nil })
+        #expect(notice["severity"] == 2)
+        #expect(notice["range"] == lspRange(0, 0, 0, 0))
+        #expect(notice["message"]?.stringValue?.hasPrefix("routes stopped analysing the routing: the routing conditions are too entangled") == true)
+        #expect(ruleCodes(diagnostics) == ["undefined-name"], "what needs no analysis is still reported")
+        // Test each pair's flags in declaration order instead: x0 y0 x1 y1 … is linear.
+        let untangled = text.replacingOccurrences(of: (0..<24).map { "flag x\($0)" }.joined(separator: "\n") + "\n", with: "")
+            .replacingOccurrences(of: (0..<24).map { "flag y\($0)" }.joined(separator: "\n"),
+                                  with: (0..<24).map { "flag x\($0)\nflag y\($0)" }.joined(separator: "\n"))
+        session.change("App.routes", version: 2, [FeatureSession.fullText(untangled)])
+        _ = try session.sync()
+        let after = try #require(try session.lastPublication("App.routes")?["diagnostics"]?.arrayValue)
+        #expect(after.allSatisfy { $0["code"] != nil }, "no notice once the analysis finishes")
+        #expect(ruleCodes(after).contains("undefined-name"))
+    }
+
     @Test func didClosePublishesAnEmptyListForThatDocumentOnly() throws {
         let broken = "root {\n  screen Nowhere\n}\n"
         let workspace = try FeatureWorkspace(["A.routes": broken, "B.routes": broken])

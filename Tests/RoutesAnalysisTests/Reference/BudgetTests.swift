@@ -1,0 +1,79 @@
+import Testing
+@testable import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Exact analysis is exponential in the worst case. A short file can make the boolean
+/// functions blow up (`x1 ∧ y1 ∨ … ∨ xn ∧ yn` with every x declared before every y has 2^n
+/// nodes in that order); the analysis then stops at a budget instead of taking minutes and
+/// gigabytes, keeps only what needs no analysis, and says why.
+@Suite struct AnalysisBudgetTests {
+    /// n pairs of flags, each pair tested together in one `anyOf` branch; the branches before
+    /// `screen A` mask it with the entangled function.
+    static func entangled(_ n: Int) -> String {
+        var lines = ["screen A", "screen B"]
+        lines += (0..<n).map { "flag x\($0)" }
+        lines += (0..<n).map { "flag y\($0)" }
+        let branches = (0..<n).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
+        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen A\n    screen B\n    screen Nope\n  }\n}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func theManagerStopsAtItsNodeBudgetAndAnswersAtOnceAfterwards() {
+        let bdd = BDD(cacheBits: 10)
+        let n = 14
+        let xs = (0..<n).map { _ in bdd.variable(bdd.newVariable()) }
+        let ys = (0..<n).map { _ in bdd.variable(bdd.newVariable()) }
+        var f = BDD.zero
+        for i in 0..<n { f = bdd.or(f, bdd.and(xs[i], ys[i])) }
+        #expect(!bdd.exhausted)
+        #expect(bdd.nodeCount > 1 << n, "the order x…, y… makes it exponential")
+
+        let limited = BDD(cacheBits: 10)
+        limited.nodeLimit = 1000
+        let lx = (0..<n).map { _ in limited.variable(limited.newVariable()) }
+        let ly = (0..<n).map { _ in limited.variable(limited.newVariable()) }
+        var g = BDD.zero
+        for i in 0..<n { g = limited.or(g, limited.and(lx[i], ly[i])) }
+        #expect(limited.exhausted)
+        #expect(limited.nodeCount <= 1000)
+        let steps = limited.steps
+        _ = limited.and(g, limited.not(g))
+        #expect(limited.steps == steps, "an exhausted manager does no more work")
+    }
+
+    @Test func theStepBudgetStopsWorkThatCreatesNoNodes() {
+        let bdd = BDD(cacheBits: 10)
+        bdd.stepLimit = 50
+        let xs = (0..<8).map { _ in bdd.variable(bdd.newVariable()) }
+        let ys = (0..<8).map { _ in bdd.variable(bdd.newVariable()) }
+        var f = BDD.zero
+        for i in 0..<8 { f = bdd.or(f, bdd.and(xs[i], ys[i])) }
+        #expect(bdd.exhausted)
+        #expect(bdd.steps == 51, "the step that went over the budget is the last")
+    }
+
+    @Test func anEntangledProgramStopsTheAnalysisAndKeepsTheNameLevelDiagnostics() {
+        let project = ReferenceSupport.project(Self.entangled(24))
+        let session = AnalysisSession(project: project)
+        #expect(session.stopped?.contains("too entangled") == true)
+        // Only what needs no analysis: the undefined `Nope` (and nothing computed with the
+        // exhausted manager, such as the unused flags it would otherwise report).
+        #expect(session.diagnostics == project.diagnostics.sorted(by: Analysis.order))
+        #expect(session.diagnostics.map(\.rule) == [.undefinedName])
+        // Questions get "not known", never a made-up answer.
+        let file = project.files[0]
+        let screenNode = file.model.nodes.indices.first { if case .screen = file.model.nodes[$0].kind { return true } else { return false } }!
+        if case .notAnalysed = session.example(screenNode: screenNode, file: 0) {} else {
+            Issue.record("an example after the analysis stopped: \(session.example(screenNode: screenNode, file: 0))")
+        }
+    }
+
+    @Test func aSmallEntangledProgramIsStillAnalysedExactly() {
+        // 2^10 is well inside the budget: the analysis finishes and reports as usual.
+        let session = AnalysisSession(project: ReferenceSupport.project(Self.entangled(10)))
+        #expect(session.stopped == nil)
+        #expect(session.diagnostics.map(\.rule).contains(.undefinedName))
+        #expect(!session.diagnostics.contains { $0.rule == .unusedDeclaration }, "every flag is tested")
+    }
+}

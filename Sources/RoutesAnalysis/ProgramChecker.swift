@@ -35,7 +35,7 @@ struct ProgramChecker {
     /// `gainingNodes(_:)`, kept for queries (a box, so that the non-mutating query can fill it).
     private let gainingCache = Box<[ScopeItem: [Int]]>([:])
     /// `wayPredecessors()`, kept for queries.
-    private var predecessorCache: [[Int]]? = nil
+    private var predecessorCache: Predecessors? = nil
     /// What `root` and the used builders mention by name, and what they most likely meant by
     /// an undefined name (see `mentionedSymbols`).
     private var mentioned: BitSet
@@ -430,29 +430,33 @@ struct ProgramChecker {
         struct Use {
             var node: Int
             var name: Name
-            var declaration: Declaration
+            var symbol: Symbol
             var items: [ScopeItem]
         }
         var uses: [Use] = []
+        // Per declaration used: its scope items (nil: always in scope), found once.
+        var itemsOf: [Symbol: [ScopeItem]?] = [:]
         for g in nodes.all where used[g] {
-            let model = graph.model(g)
             let file = graph.nodes[g].file
-            switch (model.kind, graph.nodes[g].kind) {
-            case (.screen(_, let names, _), .screen(_?, _)):
+            switch graph.nodes[g].kind {
+            case .screen(_?, _):
+                guard case .screen(_, let names, _) = project.files[file].model.nodes[graph.nodes[g].local].kind else { continue }
                 for name in names {
                     guard let s = project.resolve(name, in: file) else { continue }
-                    let d = project.declaration(s)
-                    var items: [ScopeItem] = []
-                    if d.kind == .optional, let c = graph.conditionIndex[.symbol(s)] { items.append(.optional(c)) }
-                    if d.kind == .dependency || d.kind == .optional, let p = provider(d, file: s.file) { items.append(.provider(p)) }
-                    if !items.isEmpty { uses.append(Use(node: g, name: name, declaration: d, items: items)) }
+                    let items: [ScopeItem]?
+                    if let known = itemsOf[s] {
+                        items = known
+                    } else {
+                        items = scopeItems(s)
+                        itemsOf[s] = .some(items)
+                    }
+                    if let items { uses.append(Use(node: g, name: name, symbol: s, items: items)) }
                 }
-            case (.ifLet(let name?, _, _), _):
-                guard let s = project.resolve(name, in: file) else { continue }
-                let d = project.declaration(s)
-                if d.kind == .optional, let p = provider(d, file: s.file) {
-                    uses.append(Use(node: g, name: name, declaration: d, items: [.provider(p)]))
-                }
+            case .condition:
+                guard case .ifLet(let name?, _, _) = project.files[file].model.nodes[graph.nodes[g].local].kind,
+                      let s = project.resolve(name, in: file), project.kind(of: s) == .optional,
+                      let p = provider(of: s) else { continue }
+                uses.append(Use(node: g, name: name, symbol: s, items: [.provider(p)]))
             default:
                 break
             }
@@ -502,7 +506,7 @@ struct ProgramChecker {
             var related: [RelatedLocation] = []
             if let w = wayNode { related.append(location(w, "a way without `\(u.name.text)` in scope passes here")) }
             let declFile = project.resolve(u.name, in: graph.nodes[u.node].file)?.file ?? graph.nodes[u.node].file
-            related.append(RelatedLocation(file: declFile, range: u.declaration.name.range, message: "`\(u.name.text)` is declared here"))
+            related.append(RelatedLocation(file: declFile, range: project.declaration(u.symbol).name.range, message: "`\(u.name.text)` is declared here"))
             diagnostics.append(Diagnostic(
                 .missingDependency, file: graph.nodes[u.node].file, range: u.name.range,
                 message: "`\(u.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))",
@@ -592,35 +596,54 @@ struct ProgramChecker {
 
     /// The scope items a dependency or optional needs, or nil when it is always in scope.
     func scopeItems(_ s: Symbol) -> [ScopeItem]? {
-        let d = project.declaration(s)
+        let kind = project.kind(of: s)
+        guard kind == .dependency || kind == .optional else { return nil }
         var items: [ScopeItem] = []
-        if d.kind == .optional, let c = graph.conditionIndex[.symbol(s)] { items.append(.optional(c)) }
-        if d.kind == .dependency || d.kind == .optional, let p = provider(d, file: s.file) { items.append(.provider(p)) }
+        if kind == .optional, let c = graph.conditionIndex[.symbol(s)] { items.append(.optional(c)) }
+        if let p = provider(of: s) { items.append(.provider(p)) }
         return items.isEmpty ? nil : items
     }
 
-    private func provider(_ d: Declaration, file: FileID) -> Int? {
-        guard let from = d.from, let s = project.resolve(from, in: file),
-              project.declaration(s).kind == .screen else { return nil }
-        return graph.screenCode[s]
+    /// The screen code of the `from P` of dependency or optional s, when P is a screen.
+    private func provider(of s: Symbol) -> Int? {
+        guard let from = project.files[s.file].model.declarations[s.declaration].from,
+              let p = project.resolve(from, in: s.file), project.kind(of: p) == .screen else { return nil }
+        return graph.screenCode[p]
     }
 
     /// The slot of a node of the program (see `ProgramNodes`).
     @inline(__always) private func slot(_ g: Int) -> Int { nodes.slot(g, in: graph.nodes)! }
 
-    /// Edges of the way graph, reversed (by slot): parent → child, reference → body, screen →
-    /// nesting.
-    private func wayPredecessors() -> [[Int]] {
-        var preds = [[Int]](repeating: [], count: nodes.count)
-        for g in nodes.all where used[g] {
-            graph.forEachChild(g) { preds[slot($0)].append(g) }
-            switch graph.nodes[g].kind {
-            case .screen(_, let nesting?): preds[slot(nesting)].append(g)
-            case .reference(let b?): if let body = graph.builders[b].body { preds[slot(body)].append(g) }
-            default: break
+    /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
+    /// In two flat arrays (the predecessors of the node in slot s are
+    /// `sources[start[s]..<start[s + 1]]`), not an array per node.
+    struct Predecessors {
+        var start: [Int32]
+        var sources: [Int32]
+    }
+
+    private func wayPredecessors() -> Predecessors {
+        func forEachEdge(_ body: (_ from: Int, _ to: Int) -> Void) {
+            for g in nodes.all where used[g] {
+                graph.forEachChild(g) { body(g, $0) }
+                switch graph.nodes[g].kind {
+                case .screen(_, let nesting?): body(g, nesting)
+                case .reference(let b?): if let target = graph.builders[b].body { body(g, target) }
+                default: break
+                }
             }
         }
-        return preds
+        var start = [Int32](repeating: 0, count: nodes.count + 1)
+        forEachEdge { _, to in start[slot(to) + 1] += 1 }
+        for s in 0..<nodes.count { start[s + 1] += start[s] }
+        var next = start
+        var sources = [Int32](repeating: 0, count: Int(start[nodes.count]))
+        forEachEdge { from, to in
+            let s = slot(to)
+            sources[Int(next[s])] = Int32(from)
+            next[s] += 1
+        }
+        return Predecessors(start: start, sources: sources)
     }
 
     /// The nodes from which some user can be reached on a way (so the flow for an item
@@ -628,12 +651,14 @@ struct ProgramChecker {
     /// not through the edges where a way gains that item (a built `screen P`'s nesting for
     /// a provider, the then-branch of `if let o` for an optional): the ways a flow without
     /// the item can take.
-    private func fillBackwardRegion(_ region: Region, from nodes: [Int], _ preds: [[Int]], gaining: ScopeItem? = nil) {
+    private func fillBackwardRegion(_ region: Region, from nodes: [Int], _ preds: Predecessors, gaining: ScopeItem? = nil) {
         region.reset()
         var stack: [Int] = []
         for n in nodes where region.insert(n) { stack.append(n) }
         while let g = stack.popLast() {
-            for p in preds[slot(g)] {
+            let s = slot(g)
+            for i in Int(preds.start[s])..<Int(preds.start[s + 1]) {
+                let p = Int(preds.sources[i])
                 if let gaining, gains(gaining, from: p, to: g) { continue }
                 if case .anyOf = graph.nodes[p].kind, graph.nodes[g].parent == p {
                     region.addBranch(graph.nodes[g].indexInParent, of: p)

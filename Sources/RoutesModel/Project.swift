@@ -382,7 +382,7 @@ public struct Project: Sendable {
     private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID) -> Diagnostic {
         var message = "cannot find \(kindList(expected)) `\(name.text)` in scope"
         let candidates = scopes[f].compactMap { (text, s) -> String? in
-            expected.contains(declaration(s).kind) ? text : nil
+            expected.contains(kind(of: s)) ? text : nil
         }
         if let suggestion = Suggestion.closest(to: name.text, among: candidates) {
             message += "; did you mean `\(suggestion)`?"

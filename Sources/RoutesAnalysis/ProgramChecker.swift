@@ -713,8 +713,8 @@ struct ProgramChecker {
     private func mentionedSymbols() -> (resolved: BitSet, guessed: BitSet) {
         var mentioned = BitSet(count: graph.declarationCount)
         var guessed = BitSet(count: graph.declarationCount)
-        var usedFiles = Set<FileID>()
-        for g in nodes.all where used[g] { usedFiles.insert(graph.nodes[g].file) }
+        // The files with a used node, in file order.
+        let usedFiles = nodes.ranges.compactMap { r in r.contains(where: { used[$0] }) ? graph.nodes[r.lowerBound].file : nil }
         for f in usedFiles {
             let model = project.files[f].model
             // The names the used nodes mention (a declaration's `from` is not a use here).
@@ -762,7 +762,7 @@ struct ProgramChecker {
 
     /// A declared screen that no `screen S` node of `root` or a used builder places.
     private mutating func findUnplacedScreens() {
-        var placed = Set<Int>()
+        var placed = BitSet(count: graph.screens.count)
         for g in nodes.all where used[g] {
             if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
         }

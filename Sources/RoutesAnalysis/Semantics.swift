@@ -44,9 +44,9 @@ final class Semantics {
     /// The builder cycles: the references (global ids) of each, in source order.
     private(set) var cycles: [[Int]] = []
     /// Per body top: the screen node whose nesting it is.
-    private(set) var nestingOwner: [Int: Int] = [:]
+    private(set) var nestingOwner = NodeOwners(count: 0)
     /// Per body top: the builder whose body it is.
-    private(set) var bodyOwner: [Int: Int] = [:]
+    private(set) var bodyOwner = NodeOwners(count: 0)
 
     init(graph: BuilderGraph) {
         self.graph = graph
@@ -71,6 +71,8 @@ final class Semantics {
             elementIs.append(bdd.code(code, first: firstElementVariable, count: bits))
         }
         allElements = bdd.codes(below: graph.screens.count, first: firstElementVariable, count: bits)
+        nestingOwner = NodeOwners(count: graph.nodes.count)
+        bodyOwner = NodeOwners(count: graph.nodes.count)
         for (g, n) in graph.nodes.enumerated() {
             if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
         }
@@ -459,4 +461,17 @@ func stronglyConnectedComponents(count n: Int, edges: [[Int]]) -> [[Int]] {
         }
     }
     return result
+}
+
+/// Per node, an owner (a node or builder index) or none: an array, not a dictionary, since
+/// it is read on the way from every warning to its builder.
+struct NodeOwners {
+    private var owners: [Int32]
+
+    init(count: Int) { owners = Array(repeating: -1, count: count) }
+
+    subscript(g: Int) -> Int? {
+        get { owners[g] < 0 ? nil : Int(owners[g]) }
+        set { owners[g] = newValue.map { Int32($0) } ?? -1 }
+    }
 }

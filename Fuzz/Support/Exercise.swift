@@ -167,6 +167,29 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         }
     }
 
+    // Programs that share no file are analysed as if each were alone (per-program state is
+    // numbered apart from the project's; a builder's cycle is over its programs' screens):
+    // each one's diagnostics, analysed from its root file alone, must be the same.
+    if project.programs.count >= 2, session.stopped == nil {
+        let fileSets = project.programs.map { Set($0.files) }
+        let disjoint = fileSets.indices.allSatisfy { i in fileSets.indices.allSatisfy { j in i == j || fileSets[i].isDisjoint(with: fileSets[j]) } }
+        let everyFileInOne = fileSets.reduce(0) { $0 + $1.count } == project.files.count
+        if disjoint && everyFileInOne {
+            func key(_ d: Diagnostic, in p: Project) -> String {
+                "\(d.rule) \(p.files[d.file].path) \(d.range) \(d.message) \(d.related.map { "\(p.files[$0.file].path) \($0.range) \($0.message)" })"
+            }
+            for (program, files) in zip(project.programs, fileSets) {
+                let rootPath = project.files[program.root.file].path
+                let alone = AnalysisSession(project: Project(entries: [ProjectEntry(canonicalPath: rootPath, displayPath: String(rootPath.dropFirst("/fuzz/".count)), group: 0, workspaceRoot: "/fuzz")], provider: provider))
+                guard alone.stopped == nil else { continue }
+                let together = session.diagnostics.filter { files.contains($0.file) }.map { key($0, in: project) }.sorted()
+                let byItself = alone.diagnostics.map { key($0, in: alone.project) }.sorted()
+                invariant(together == byItself, "the program of \(rootPath) is analysed differently beside other programs: "
+                          + "\(together.filter { !byItself.contains($0) }) vs \(byItself.filter { !together.contains($0) })")
+            }
+        }
+    }
+
     // Previews: every format of the tree, and each screen's example path resolved.
     for program in project.programs.prefix(2) {
         let tree = RoutingTree(program: program, project: project)

@@ -225,8 +225,10 @@ public final class AnalysisSession {
         var flags: [(String, Bool)] = []
         var optionals: [(String, Bool)] = []
         var environment = Environment()
-        for (v, value) in assignment.sorted(by: { $0.key < $1.key }) {
-            let index = v
+        // Variables number the conditions from the last (see `Semantics.init`); list them in
+        // declaration order.
+        let count = graph.conditions.count
+        for (index, value) in assignment.map({ (count - 1 - $0.key, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
             guard index >= 0, index < graph.conditions.count, case .symbol(let s) = graph.conditions[index] else { continue }
             let d = project.declaration(s)
             if d.kind == .flag {

@@ -69,6 +69,41 @@ import RoutesSyntax
         }
     }
 
+    /// An `anyOf` of 1,000 branches, each testing the next flag in declaration order (feature
+    /// flags): each branch is masked with "none of the earlier flags". With the conditions in
+    /// declaration order that cost a copy of the whole chain per branch (3 million nodes,
+    /// over the budget); with the last declared on top it grows by a node per branch.
+    @Test func flagBranchesInDeclarationOrderStayFarInsideTheBudget() {
+        let n = 1000
+        var lines = ["screen A", "screen B"] + (0..<n).map { "flag f\($0)" }
+        let branches = (0..<n).map { "    conditional f\($0) { screen A } else { empty }" }
+        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen B\n  }\n}")
+        let project = ReferenceSupport.project(lines.joined(separator: "\n") + "\n")
+        let session = AnalysisSession(project: project)
+        #expect(session.stopped == nil)
+        #expect(session.semantics.bdd.nodeCount < 100_000, "\(session.semantics.bdd.nodeCount) nodes")
+        #expect(session.diagnostics.isEmpty, "every branch can build: \(session.diagnostics.map(\.message))")
+        // The last branch's `screen A` builds only when every earlier flag is false and the last
+        // true: the example says so, flags in declaration order.
+        let model = project.files[0].model
+        let last = model.nodes.indices.last { if case .screen = model.nodes[$0].kind { return true } else { return false } }!
+        guard case .reached(let path, let flags, _) = session.example(screenNode: last, file: 0),
+              case .screen(let name?, _, _) = model.nodes[last].kind, name.text == "B" else {
+            Issue.record("the last screen node is not B")
+            return
+        }
+        #expect(path == ["B"])
+        #expect(flags.isEmpty, "B is reached in any environment: the conditionals only build A")
+        let lastA = model.nodes.indices.last { if case .screen(let s?, _, _) = model.nodes[$0].kind { return s.text == "A" } else { return false } }!
+        guard case .reached(let pathA, let flagsA, _) = session.example(screenNode: lastA, file: 0) else {
+            Issue.record("no example for the last branch: \(session.example(screenNode: lastA, file: 0))")
+            return
+        }
+        #expect(pathA == ["A"])
+        #expect(flagsA.map(\.0) == (0..<n).map { "f\($0)" })
+        #expect(flagsA.map(\.1) == Array(repeating: false, count: n - 1) + [true])
+    }
+
     @Test func aSmallEntangledProgramIsStillAnalysedExactly() {
         // 2^10 is well inside the budget: the analysis finishes and reports as usual.
         let session = AnalysisSession(project: ReferenceSupport.project(Self.entangled(10)))

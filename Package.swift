@@ -47,7 +47,7 @@ let package = Package(
             ],
             swiftSettings: release
         ),
-        // Helpers shared by the test targets (the seeded generator).
+        // Helpers shared by the test targets (the seeded generator, an entangled program).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
-        .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON"]),
+        .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -116,7 +116,7 @@ public final class AnalysisSession {
             var status = ScopeStatus.inScope
             for c in programs {
                 if query?.checker != c {
-                    query = (c, FlowStorage(size: checkers[c].nodes.count), Region(nodes: checkers[c].nodes, graph: graph), nil)
+                    query = (c, FlowStorage(size: checkers[c].nodes.count), Region(nodes: checkers[c].nodes), nil)
                 }
                 guard let (_, storage, region, node) = query else { continue }
                 if node != g {

@@ -70,11 +70,9 @@ final class Region {
     private var generation: UInt32 = 0
     private(set) var branches: [Int: [Int]] = [:]
     private let nodes: ProgramNodes
-    private let graphNodes: [BuilderGraph.Node]
 
-    init(nodes: ProgramNodes, graph: BuilderGraph) {
+    init(nodes: ProgramNodes) {
         self.nodes = nodes
-        graphNodes = graph.nodes
         marks = .allocate(capacity: max(nodes.count, 1))
         marks.initialize(repeating: 0, count: max(nodes.count, 1))
     }
@@ -87,14 +85,14 @@ final class Region {
     }
 
     @inline(__always) func contains(_ g: Int) -> Bool {
-        guard let s = nodes.slot(g, in: graphNodes) else { return false }
+        guard let s = nodes.slot(g) else { return false }
         return marks[s] == generation
     }
 
     /// Adds g (a node of the program); false when it was already there.
     @discardableResult
     func insert(_ g: Int) -> Bool {
-        guard let s = nodes.slot(g, in: graphNodes) else { preconditionFailure("node \(g) is not in the program") }
+        guard let s = nodes.slot(g) else { preconditionFailure("node \(g) is not in the program") }
         if marks[s] == generation { return false }
         marks[s] = generation
         return true
@@ -153,7 +151,7 @@ struct Flow {
     /// The storage slot of state (g, σ), or nil for a node outside the flow's program.
     @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int? {
         guard let nodes else { return g * sigmaCount + sigma }
-        return nodes.slot(g, file: semantics.graph.nodes[g].file).map { $0 * sigmaCount + sigma }
+        return nodes.slot(g).map { $0 * sigmaCount + sigma }
     }
 
     @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }

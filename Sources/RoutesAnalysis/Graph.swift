@@ -202,6 +202,13 @@ struct BuilderGraph {
     /// The number of a declaration (see `declarationBase`).
     func declarationNumber(_ s: Symbol) -> Int { declarationBase[s.file] + s.declaration }
 
+    /// The element codes of the screens declared in `files`, in file and declaration order.
+    func screenCodes(inFiles files: [FileID]) -> [Int] {
+        files.flatMap { f in
+            project.files[f].model.declarations.indices.compactMap { screenCode[Symbol(file: f, declaration: $0)] }
+        }
+    }
+
     /// The number of nodes of a file.
     func fileNodeCount(_ file: FileID) -> Int { (file + 1 < base.count ? base[file + 1] : nodes.count) - base[file] }
 

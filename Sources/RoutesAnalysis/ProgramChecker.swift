@@ -49,18 +49,13 @@ struct ProgramChecker {
         let graph = semantics.graph
         let nodes = ProgramNodes(files: program.files, graph: graph)
         self.nodes = nodes
-        used = ProgramNodeMap(nodes, graph: graph, initial: false)
+        used = ProgramNodeMap(nodes, initial: false)
         usedBuilders = BitSet(count: graph.builders.count)
         mentioned = BitSet(count: graph.declarationCount)
         guessed = BitSet(count: graph.declarationCount)
         // The program's screens (by element code): its elements, and whether a sheet of its
         // own forbids pushes (then σ tracks the push context).
-        var mine: [Int] = []
-        for f in Set(program.files).sorted() {
-            for i in project.files[f].model.declarations.indices {
-                if let code = graph.screenCode[Symbol(file: f, declaration: i)] { mine.append(code) }
-            }
-        }
+        let mine = graph.screenCodes(inFiles: nodes.files)
         let hasNoPushSheets = mine.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
         let sigmaCount = hasNoPushSheets ? 2 : 1
         flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, nodes: nodes,
@@ -349,7 +344,7 @@ struct ProgramChecker {
     /// No warning inside a shadowed branch, a mismatched wildcard or an unreachable node's
     /// nesting, nor in a named builder all of whose references lie inside such places.
     private mutating func applyOutermostCauseOnce() {
-        var inside = ProgramNodeMap(nodes, graph: graph, initial: false)
+        var inside = ProgramNodeMap(nodes, initial: false)
         func markSubtree(_ root: Int) {
             var stack = [root]
             while let g = stack.popLast() {
@@ -467,7 +462,7 @@ struct ProgramChecker {
         for u in uses { for item in u.items { users[item, default: []].append(u.node) } }
         let predecessors = wayPredecessors()
         let storage = FlowStorage(size: nodes.count)
-        let region = Region(nodes: nodes, graph: graph)
+        let region = Region(nodes: nodes)
         // Per item and user: nil when in scope on every way, else a way that lacks it.
         var failures: [ScopeItem: [Int: [Int]]] = [:]
         for (item, nodes) in users {
@@ -612,7 +607,7 @@ struct ProgramChecker {
     }
 
     /// The slot of a node of the program (see `ProgramNodes`).
-    @inline(__always) private func slot(_ g: Int) -> Int { nodes.slot(g, in: graph.nodes)! }
+    @inline(__always) private func slot(_ g: Int) -> Int { nodes.slot(g)! }
 
     /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
     /// In two flat arrays (the predecessors of the node in slot s are
@@ -714,7 +709,7 @@ struct ProgramChecker {
         var mentioned = BitSet(count: graph.declarationCount)
         var guessed = BitSet(count: graph.declarationCount)
         // The files with a used node, in file order.
-        let usedFiles = nodes.ranges.compactMap { r in r.contains(where: { used[$0] }) ? graph.nodes[r.lowerBound].file : nil }
+        let usedFiles = zip(nodes.files, nodes.ranges).compactMap { f, r in r.contains(where: { used[$0] }) ? f : nil }
         for f in usedFiles {
             let model = project.files[f].model
             // The names the used nodes mention (a declaration's `from` is not a use here).

@@ -13,7 +13,8 @@ import RoutesSyntax
 struct ProgramNodes {
     /// The number of slots: the nodes of the program's files.
     let count: Int
-    /// Each file's global ids, in file order.
+    /// The program's files, in file order, and each one's global ids.
+    let files: [FileID]
     let ranges: [Range<Int>]
     /// Files `firstFile...` up to the program's last file: slot of a global id g of that file
     /// is g + offset; `Int.min` for a file outside the program.
@@ -21,6 +22,8 @@ struct ProgramNodes {
     private let offsets: [Int]
     /// Whether the slots are the global ids (the program has every file).
     let isIdentity: Bool
+    /// The graph's nodes, for the file of a global id.
+    private let graphNodes: [BuilderGraph.Node]
 
     init(files: [FileID], graph: BuilderGraph) {
         let sorted = Set(files).sorted()
@@ -36,7 +39,9 @@ struct ProgramNodes {
             count += size
         }
         self.count = count
+        self.files = sorted
         self.ranges = ranges
+        graphNodes = graph.nodes
         self.firstFile = first
         self.offsets = offsets
         isIdentity = count == graph.nodes.count
@@ -53,7 +58,7 @@ struct ProgramNodes {
 
     /// The slot of global id g, its file read from the graph's nodes only when needed.
     @inline(__always)
-    func slot(_ g: Int, in graphNodes: [BuilderGraph.Node]) -> Int? {
+    func slot(_ g: Int) -> Int? {
         isIdentity ? g : slot(g, file: graphNodes[g].file)
     }
 
@@ -65,24 +70,22 @@ struct ProgramNodes {
 /// program reads as `outside` (and must not be written).
 struct ProgramNodeMap<Value> {
     let nodes: ProgramNodes
-    private let graphNodes: [BuilderGraph.Node]
     private var values: [Value]
     private let outside: Value
 
-    init(_ nodes: ProgramNodes, graph: BuilderGraph, initial: Value) {
+    init(_ nodes: ProgramNodes, initial: Value) {
         self.nodes = nodes
-        graphNodes = graph.nodes
         values = Array(repeating: initial, count: nodes.count)
         outside = initial
     }
 
     subscript(g: Int) -> Value {
         get {
-            guard let s = nodes.slot(g, in: graphNodes) else { return outside }
+            guard let s = nodes.slot(g) else { return outside }
             return values[s]
         }
         _modify {
-            guard let s = nodes.slot(g, in: graphNodes) else {
+            guard let s = nodes.slot(g) else {
                 preconditionFailure("node \(g) is not in the program")
             }
             yield &values[s]

@@ -345,17 +345,12 @@ final class Semantics {
         let project = graph.project
         var domains = [BDD.Ref?](repeating: nil, count: project.files.count)
         for program in project.programs {
-            let files = Set(program.files)
+            let files = Set(program.files).sorted()
             if files.count == project.files.count {
                 // The program has every file, so every screen (the usual single-app project).
                 return Array(repeating: allElements, count: project.files.count)
             }
-            var elements = BDD.zero
-            for f in files {
-                for i in project.files[f].model.declarations.indices {
-                    if let code = graph.screenCode[Symbol(file: f, declaration: i)] { elements = bdd.or(elements, elementIs[code]) }
-                }
-            }
+            let elements = bdd.or(graph.screenCodes(inFiles: files).map { elementIs[$0] })
             for f in files { domains[f] = bdd.or(domains[f] ?? BDD.zero, elements) }
         }
         return domains.map { $0 ?? allElements }

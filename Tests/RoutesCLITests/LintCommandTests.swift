@@ -1,6 +1,7 @@
 import Foundation
 import RoutesJSON
 import Testing
+import TestSupport
 
 @Suite struct LintCommandTests {
     func write(_ files: [String: String], in dir: URL) throws {
@@ -13,13 +14,7 @@ import Testing
 
     /// n flag pairs tested together in `anyOf` branches, every x declared before every y: the
     /// exact analysis would need 2^n decision-diagram nodes.
-    static func entangled(_ n: Int) -> String {
-        var lines = ["screen A", "screen B"]
-        lines += (0..<n).map { "flag x\($0)" } + (0..<n).map { "flag y\($0)" }
-        let branches = (0..<n).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
-        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen A\n    screen B\n  }\n}")
-        return lines.joined(separator: "\n") + "\n"
-    }
+    static func entangled(_ n: Int) -> String { entangledRoutes(pairs: n, last: ["screen A", "screen B"]) }
 
     @Test func anAnalysisOverItsBudgetSaysSoOnStderrAndFailsUnderDenyWarnings() throws {
         let dir = try Support.temporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import RoutesJSON
 import Testing
+import TestSupport
 
 /// SPEC §8 text synchronization and `publishDiagnostics`, over real pipes: what is published on
 /// open, change (incremental and full) and close, with which fields, and for which documents.
@@ -195,11 +196,7 @@ struct FeatureSessionTests {
     /// warning without a rule code at the start of the document, beside the diagnostics that
     /// need no analysis; an edit that untangles the conditions brings the full analysis back.
     @Test func anAnalysisOverItsBudgetIsAWarningAtTheStartOfTheDocument() throws {
-        var lines = ["screen A", "screen B"]
-        lines += (0..<24).map { "flag x\($0)" } + (0..<24).map { "flag y\($0)" }
-        let branches = (0..<24).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
-        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen A\n    screen Nope\n  }\n}")
-        let text = lines.joined(separator: "\n") + "\n"
+        let text = entangledRoutes(pairs: 24, last: ["screen A", "screen Nope"])
         let workspace = try FeatureWorkspace(["App.routes": text])
         let session = try FeatureSession(workspace)
         defer { session.stop() }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
@@ -11,12 +12,7 @@ import RoutesSyntax
     /// n pairs of flags, each pair tested together in one `anyOf` branch; the branches before
     /// `screen A` mask it with the entangled function.
     static func entangled(_ n: Int) -> String {
-        var lines = ["screen A", "screen B"]
-        lines += (0..<n).map { "flag x\($0)" }
-        lines += (0..<n).map { "flag y\($0)" }
-        let branches = (0..<n).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
-        lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen A\n    screen B\n    screen Nope\n  }\n}")
-        return lines.joined(separator: "\n") + "\n"
+        entangledRoutes(pairs: n, last: ["screen A", "screen B", "screen Nope"])
     }
 
     @Test func theManagerStopsAtItsNodeBudgetAndAnswersAtOnceAfterwards() {

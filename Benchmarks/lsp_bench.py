@@ -12,6 +12,7 @@ and the server's peak RSS. Prints a Markdown table.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -150,18 +151,66 @@ def measure(binary, lines, directory):
             "change": statistics.median(changes), "type_change": type_change, "name_change": name_change, "completion": statistics.median(completions), "rss": rss / 1024}
 
 
+def measure_workspace(binary, folders, directory):
+    """A workspace folder holding `folders` copies of the two example apps (2 × folders
+    programs, 6 files each copy): open one file of one copy of the shop, then one-character
+    edits in a screen name used inside a builder (median of 20, typed then deleted)."""
+    for i in range(folders):
+        for app in ("Seed", "Shop"):
+            shutil.copytree(os.path.join(ROOT, "Examples", app), os.path.join(directory, f"app{i}", app))
+    path = os.path.join(directory, "app0", "Shop", "Account.routes")
+    text = open(path).read()
+    uri = "file://" + path
+    c = Client(binary, directory)
+    c.request("initialize", {"processId": None, "rootUri": "file://" + directory, "capabilities": {}})
+    c.notify("initialized", {})
+    t = time.perf_counter()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "routes", "version": 1, "text": text}})
+    c.wait_diagnostics(uri, 1)
+    open_ms = (time.perf_counter() - t) * 1000
+    doc_lines = text.split("\n")
+    use = next(i for i, l in enumerate(doc_lines) if l.lstrip().startswith("screen ") and " uses " in l)
+    col = doc_lines[use].index(" uses ")
+    times = []
+    version = 1
+    for i in range(20):
+        version += 1
+        if i % 2 == 0:
+            change = {"range": {"start": {"line": use, "character": col}, "end": {"line": use, "character": col}}, "text": "X"}
+        else:
+            change = {"range": {"start": {"line": use, "character": col}, "end": {"line": use, "character": col + 1}}, "text": ""}
+        t = time.perf_counter()
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+        c.wait_diagnostics(uri, version)
+        times.append((time.perf_counter() - t) * 1000)
+    rss = c.peak_rss_kb()
+    c.close()
+    return {"programs": 2 * folders, "files": 6 * folders, "open": open_ms, "name_change": statistics.median(times), "rss": rss / 1024}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "routes"))
+    ap.add_argument("--workspaces-only", action="store_true", help="only the workspace rows")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as d:
-        rows = [measure(args.binary, n, os.path.realpath(d)) for n in (1000, 10000)]
+    rows = []
+    if not args.workspaces_only:
+        with tempfile.TemporaryDirectory() as d:
+            rows = [measure(args.binary, n, os.path.realpath(d)) for n in (1000, 10000)]
+    workspaces = []
+    for folders in (30, 300):
+        with tempfile.TemporaryDirectory() as d:
+            workspaces.append(measure_workspace(args.binary, folders, os.path.realpath(d)))
     print(f"`routes lsp` over pipes, release build, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores\n")
     print("| document | initialize | didOpen → diagnostics | didChange → diagnostics: comment | type name | name used in a builder | completion | peak RSS |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['lines']} lines | {r['initialize']:.1f} ms | {r['open']:.1f} ms | {r['change']:.1f} ms | "
               f"{r['type_change']:.1f} ms | {r['name_change']:.1f} ms | {r['completion']:.1f} ms | {r['rss']:.0f} MB |")
+    print("\n| workspace | didOpen → diagnostics | didChange: name in a builder | peak RSS |")
+    print("|---|---:|---:|---:|")
+    for w in workspaces:
+        print(f"| {w['programs']} programs, {w['files']} files | {w['open']:.1f} ms | {w['name_change']:.1f} ms | {w['rss']:.0f} MB |")
 
 
 if __name__ == "__main__":

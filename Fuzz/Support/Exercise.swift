@@ -190,6 +190,36 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         }
     }
 
+    // A session made reusing an earlier one, after one file changed by a byte, keeps the
+    // programs without that file and answers as a session made from scratch.
+    if let seed = probes.first, session.stopped == nil, !files.isEmpty {
+        var edited = files
+        let i = seed % edited.count
+        let alphabet = Array("ab{} \n\"".utf8)
+        let byte = alphabet[(seed / 5) % alphabet.count]
+        if edited[i].bytes.isEmpty { edited[i].bytes = [byte] } else { edited[i].bytes[(seed / 3) % edited[i].bytes.count] = byte }
+        let editedProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a }))
+        let editedProject = Project(entries: entries, provider: editedProvider)
+        // A session of its own to hand over (the one above is still used below).
+        let earlier = AnalysisSession(project: Project(entries: entries, provider: provider))
+        let reused = AnalysisSession(project: editedProject, reusing: earlier)
+        let fresh = AnalysisSession(project: editedProject)
+        func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
+        invariant(reused.stopped == fresh.stopped && reused.diagnostics.map(key) == fresh.diagnostics.map(key),
+                  "a session reusing the analysis of unchanged programs differs from a fresh one: "
+                  + "\(reused.diagnostics.map(key).filter { !fresh.diagnostics.map(key).contains($0) }) vs \(fresh.diagnostics.map(key).filter { !reused.diagnostics.map(key).contains($0) })")
+        for file in editedProject.files.prefix(3) {
+            for (id, node) in file.model.nodes.enumerated() {
+                guard case .screen = node.kind else { continue }
+                invariant(reused.example(screenNode: id, file: file.id) == fresh.example(screenNode: id, file: file.id),
+                          "a reused session gives another example for node \(id) of \(file.path)")
+                let a = reused.scope(atNode: id, file: file.id).map { "\($0.symbol) \($0.status)" }
+                let b = fresh.scope(atNode: id, file: file.id).map { "\($0.symbol) \($0.status)" }
+                invariant(a == b, "a reused session gives other scope answers at node \(id) of \(file.path)")
+            }
+        }
+    }
+
     // Previews: every format of the tree, and each screen's example path resolved.
     for program in project.programs.prefix(2) {
         let tree = RoutingTree(program: program, project: project)

@@ -4,15 +4,70 @@ import RoutesSyntax
 /// One analysis of a project, kept for questions editors ask: its diagnostics, which
 /// dependencies are in scope at a node, an example path that builds a screen. Not
 /// thread-safe; one per snapshot of the project.
+/// The analysis of one program, over a graph of the program's files alone: what it finds
+/// depends on those files and nothing else, so programs are analysed in parallel, and an
+/// edit re-analyses only the programs whose files it changed. One more unit, with no
+/// program, holds the files that are in no program (a library linted on its own) with their
+/// imports, for their builder cycles.
+final class ProgramAnalysis: @unchecked Sendable {
+    // Used by one thread at a time: built by a worker, then read by the session's thread.
+    let program: Program?
+    let semantics: Semantics
+    private(set) var checker: ProgramChecker?
+    /// For the unit without a program: the files in no program (only their builders'
+    /// cycles are reported here).
+    let orphans: FileIndex?
+
+    var graph: BuilderGraph { semantics.graph }
+
+    init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool) {
+        self.program = program
+        self.orphans = orphans
+        semantics = Semantics(graph: BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement))
+        if let program, !semantics.bdd.exhausted {
+            var checker = ProgramChecker(semantics: semantics, program: program)
+            checker.run()
+            self.checker = checker
+        }
+    }
+
+    /// The builder cycles this unit reports: per strongly connected component (by its
+    /// builders), its references.
+    func cycles() -> [(builders: [Symbol], references: [NodeRef])] {
+        let graph = semantics.graph
+        return semantics.cycles.compactMap { cycle in
+            let builders = cycle.builders.map { graph.builders[$0].symbol }.sorted()
+            if let orphans, !builders.allSatisfy({ orphans.contains($0.file) }) { return nil }
+            return (builders, cycle.references.map { NodeRef(file: graph.nodes[$0].file, node: graph.nodes[$0].local) })
+        }
+    }
+
+    /// Fills `region` with the nodes from which a way of the program leads to g.
+    func fillRegion(_ region: Region, leadingTo g: Int) {
+        checker?.fillRegion(region, leadingTo: g)
+    }
+
+    /// Points the unit at a later project in which its files are the same (see
+    /// `AnalysisSession.sameFiles`): positions may have moved (a trivia edit), nothing else.
+    func rebase(onto project: Project) {
+        semantics.graph.project = project
+        checker?.rebase(onto: project, graph: semantics.graph)
+    }
+}
+
+/// One analysis of a project, kept for questions editors ask: its diagnostics, which
+/// dependencies are in scope at a node, an example path that builds a screen. Not
+/// thread-safe; one per snapshot of the project.
 public final class AnalysisSession {
     public let project: Project
-    let semantics: Semantics
-    private var checkers: [ProgramChecker] = []
+    /// One per program (in `project.programs` order), then the unit of the files in no
+    /// program when there are any.
+    private let units: [ProgramAnalysis]
     /// Every diagnostic of the project, sorted (see `Analysis.order`).
     public let diagnostics: [Diagnostic]
-    /// Flow storage and a region for scope questions about one checker's program (the last
-    /// one asked about), and the node whose region it holds.
-    private var query: (checker: Int, storage: FlowStorage, region: Region, node: Int?)? = nil
+    /// Flow storage and a region for scope questions about one unit's program (the last one
+    /// asked about), and the node whose region it holds.
+    private var query: (unit: Int, storage: FlowStorage, region: Region, node: Int?)? = nil
 
     /// Why the analyses of SPEC §5 were not run to the end, when they were not: their
     /// boolean functions outgrew the budget (see `BDD.nodeLimit`). Then `diagnostics` holds
@@ -21,41 +76,138 @@ public final class AnalysisSession {
     /// say so to the user.
     public let stopped: String?
 
-    public init(project: Project) {
-        self.project = project
-        semantics = Semantics(graph: BuilderGraph(project: project))
-        var all = Set(project.diagnostics)
-        if !semantics.bdd.exhausted {
-            all.formUnion(Analysis.builderCycles(semantics))
-            for program in project.programs {
-                var checker = ProgramChecker(semantics: semantics, program: program)
-                checker.run()
-                if semantics.bdd.exhausted { break }
-                all.formUnion(checker.diagnostics)
-                checkers.append(checker)
-            }
-        }
-        if semantics.bdd.exhausted {
-            // Everything computed with the manager may be wrong: keep none of it.
-            checkers = []
-            all = Set(project.diagnostics)
-            stopped = "the routing conditions are too entangled to check exactly (more than \(semantics.bdd.nodeLimit) decision-diagram nodes or \(semantics.bdd.stepLimit) steps); unreachable screens, shadowed branches, missing dependencies, pushes in sheets, builder cycles, wildcard mismatches and unused declarations are not reported"
-        } else {
-            stopped = nil
-        }
-        diagnostics = all.sorted(by: Analysis.order)
+    /// The programs analysed (not reused) by the last session made with `reusing:` (tests
+    /// and logs).
+    public private(set) var analysedPrograms = 0
+
+    public convenience init(project: Project) {
+        self.init(project: project, reusing: nil)
     }
 
-    private init(project: Project, semantics: Semantics, checkers: [ProgramChecker], diagnostics: [Diagnostic], stopped: String?) {
+    /// The analysis of `project`, keeping the analysis of each program of `previous` whose
+    /// files are the same in both (same paths, ids, bytes and imports): an edit re-analyses
+    /// only the programs that contain the edited file. `previous` shares those with the new
+    /// session and must not be used afterwards. Without `keepsAnalyses` (a lint), only the
+    /// diagnostics are kept: scope questions answer `unknown`, examples are not found, and
+    /// no later session can reuse this one's programs.
+    public init(project: Project, reusing previous: AnalysisSession? = nil, keepsAnalyses: Bool = true) {
         self.project = project
-        self.semantics = semantics
-        self.checkers = checkers
+        // The units: each program's files, then the files in no program with their imports.
+        var specs: [(program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)] =
+            project.programs.map { ($0, Set($0.files).sorted(), nil, false) }
+        var inProgram = [Bool](repeating: false, count: project.files.count)
+        for program in project.programs { for f in program.files { inProgram[f] = true } }
+        let orphans = project.files.indices.filter { !inProgram[$0] }
+        if !orphans.isEmpty {
+            var files = Set<FileID>()
+            for f in orphans { files.formUnion(project.closures[f]) }
+            let foreign = project.files.indices.contains { f in
+                !files.contains(f) && project.files[f].model.declarations.contains { $0.kind == .screen }
+            }
+            specs.append((nil, files.sorted(), FileIndex(orphans), foreign))
+        }
+        var units = [ProgramAnalysis?](repeating: nil, count: specs.count)
+        if let previous, previous.stopped == nil {
+            var byKey: [UnitKey: ProgramAnalysis] = [:]
+            for u in previous.units { byKey[UnitKey(u.program?.root, u.graph.files.files, u.graph.hasForeignElement)] = u }
+            for (i, spec) in specs.enumerated() {
+                guard let old = byKey[UnitKey(spec.program?.root, spec.files, spec.foreign)],
+                      old.orphans?.files == spec.orphans?.files,
+                      spec.files.allSatisfy({ Self.sameFile($0, previous.project, project) })
+                else { continue }
+                old.rebase(onto: project)
+                units[i] = old
+            }
+        }
+        let missing = units.indices.filter { units[$0] == nil }
+        analysedPrograms = missing.count
+        let work = missing.map { specs[$0] }
+        let made = parallelMap(work.count) { k -> UnitOutcome in
+            let spec = work[k]
+            let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans, hasForeignElement: spec.foreign)
+            // Without queries to answer, a unit's decision diagrams and flows are dropped as
+            // soon as it is done: the memory of a lint is that of the largest program, not
+            // of all of them.
+            return UnitOutcome(unit, keeping: keepsAnalyses)
+        }
+        var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true) } }
+        for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
+        let all = outcomes.map { $0! }
+        if let exhausted = all.first(where: { $0.budget != nil }), let (nodes, steps) = exhausted.budget {
+            // Everything computed with that manager may be wrong: keep no analysis at all.
+            self.units = []
+            diagnostics = project.diagnostics.sorted(by: Analysis.order)
+            stopped = "the routing conditions are too entangled to check exactly (more than \(nodes) decision-diagram nodes or \(steps) steps); unreachable screens, shadowed branches, missing dependencies, pushes in sheets, builder cycles, wildcard mismatches and unused declarations are not reported"
+            return
+        }
+        self.units = all.compactMap(\.unit)
+        stopped = nil
+        var found = Set(project.diagnostics)
+        found.formUnion(Analysis.builderCycles(all.flatMap(\.cycles), project: project))
+        for u in all { found.formUnion(u.diagnostics) }
+        diagnostics = found.sorted(by: Analysis.order)
+    }
+
+    /// What the session keeps of a unit: its results, and the unit itself when it answers
+    /// queries.
+    private struct UnitOutcome: @unchecked Sendable {
+        // Handed from the worker that made it to the session's thread, then read there only.
+        var unit: ProgramAnalysis?
+        var diagnostics: [Diagnostic]
+        var cycles: [(builders: [Symbol], references: [NodeRef])]
+        /// The budget, when the unit ran out of it.
+        var budget: (nodes: Int, steps: Int)?
+
+        init(_ unit: ProgramAnalysis, keeping: Bool) {
+            let bdd = unit.semantics.bdd
+            budget = bdd.exhausted ? (bdd.nodeLimit, bdd.stepLimit) : nil
+            diagnostics = unit.checker?.diagnostics ?? []
+            cycles = bdd.exhausted ? [] : unit.cycles()
+            self.unit = keeping ? unit : nil
+        }
+    }
+
+    private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], stopped: String?) {
+        self.project = project
+        self.units = units
         self.diagnostics = diagnostics
         self.stopped = stopped
     }
 
+    private struct UnitKey: Hashable {
+        var root: Symbol?
+        var files: [FileID]
+        var foreign: Bool
+        init(_ root: Symbol?, _ files: [FileID], _ foreign: Bool) {
+            self.root = root
+            self.files = files
+            self.foreign = foreign
+        }
+    }
+
+    /// Whether file f is the same in both projects for an analysis: same path, bytes,
+    /// imported files and visible files (then its names resolve alike).
+    private static func sameFile(_ f: FileID, _ a: Project, _ b: Project) -> Bool {
+        guard f < a.files.count, f < b.files.count else { return false }
+        return a.files[f].path == b.files[f].path
+            && a.files[f].text.bytes == b.files[f].text.bytes
+            && a.importTargets[f] == b.importTargets[f]
+            && a.closures[f] == b.closures[f]
+    }
+
+    /// The units whose program uses node `local` of `file`, with its global id in each.
+    private func programs(using local: NodeID, file: FileID) -> [(unit: Int, g: Int)] {
+        units.indices.compactMap { u in
+            guard let checker = units[u].checker, let g = units[u].graph.globalIfPresent(file, local), checker.used[g] else { return nil }
+            return (u, g)
+        }
+    }
+
     /// Per program, the nodes its analysis keeps state for (its own files' nodes).
-    var programNodeCounts: [Int] { checkers.map { $0.nodes.count } }
+    var programNodeCounts: [Int] { units.compactMap { $0.checker?.nodes.count } }
+
+    /// The BDD nodes of each unit (tests).
+    var decisionNodeCounts: [Int] { units.map { $0.semantics.bdd.nodeCount } }
 
     /// Whether the session can be ``rebased(onto:file:edit:)`` over an edit: always for an edit
     /// in a comment; for one in whitespace only when no message quotes a line and column
@@ -67,14 +219,12 @@ public final class AnalysisSession {
     /// The session of `newProject`, the project after an edit inside one comment or whitespace
     /// run of `file` (``Project/applyingTriviaEdit(file:range:replacement:newSource:)``): no
     /// analysis depends on positions, so every result is kept and only positions move. This
-    /// session shares its semantics with the new one and must not be used afterwards.
+    /// session shares its analyses with the new one and must not be used afterwards.
     public func rebased(onto newProject: Project, file: FileID, edit: TriviaEdit) -> AnalysisSession {
         precondition(canRebase(over: edit), "a session whose messages quote positions cannot move over whitespace edits")
-        semantics.graph.project = newProject
-        var moved = checkers
-        for i in moved.indices { moved[i].rebase(onto: newProject, graph: semantics.graph) }
+        for u in units { u.rebase(onto: newProject) }
         let shifted = diagnostics.map { $0.shifted(edit, in: file) }.sorted(by: Analysis.order)
-        return AnalysisSession(project: newProject, semantics: semantics, checkers: moved, diagnostics: shifted, stopped: stopped)
+        return AnalysisSession(project: newProject, units: units, diagnostics: shifted, stopped: stopped)
     }
 
     /// Whether a dependency or optional is in scope at a node (SPEC §5.2).
@@ -90,21 +240,19 @@ public final class AnalysisSession {
     /// For a `screen` node (or an `if let`) of a file: each dependency and optional visible in
     /// the file, and whether it is in scope there on every way, over the programs that use it.
     public func scope(atNode node: NodeID, file: FileID) -> [(symbol: Symbol, status: ScopeStatus)] {
-        let graph = semantics.graph
-        let g = graph.global(file, node)
         // The session is one snapshot: a node's answer never changes (a completion list asked
         // for again, or hover after completion, costs nothing the second time).
-        if let known = scopeCache[g] { return known }
-        let answer = computeScope(g, file: file)
-        scopeCache[g] = answer
+        let key = NodeRef(file: file, node: node)
+        if let known = scopeCache[key] { return known }
+        let answer = computeScope(node, file: file)
+        scopeCache[key] = answer
         return answer
     }
 
-    private var scopeCache: [Int: [(symbol: Symbol, status: ScopeStatus)]] = [:]
+    private var scopeCache: [NodeRef: [(symbol: Symbol, status: ScopeStatus)]] = [:]
 
-    private func computeScope(_ g: Int, file: FileID) -> [(symbol: Symbol, status: ScopeStatus)] {
-        let graph = semantics.graph
-        let programs = checkers.indices.filter { checkers[$0].used[g] }
+    private func computeScope(_ node: NodeID, file: FileID) -> [(symbol: Symbol, status: ScopeStatus)] {
+        let programs = programs(using: node, file: file)
         var out: [(Symbol, ScopeStatus)] = []
         for (_, s) in project.scopes[file].sorted(by: { $0.key < $1.key }) {
             let d = project.declaration(s)
@@ -114,20 +262,21 @@ public final class AnalysisSession {
                 continue
             }
             var status = ScopeStatus.inScope
-            for c in programs {
-                if query?.checker != c {
-                    query = (c, FlowStorage(size: checkers[c].nodes.count), Region(nodes: checkers[c].nodes), nil)
+            for (u, g) in programs {
+                let unit = units[u]
+                if query?.unit != u, let nodes = unit.checker?.nodes {
+                    query = (u, FlowStorage(size: nodes.count), Region(nodes: nodes), nil)
                 }
-                guard let (_, storage, region, node) = query else { continue }
-                if node != g {
-                    checkers[c].fillRegion(region, leadingTo: g)
+                guard let (_, storage, region, at) = query, let items = unit.checker?.scopeItems(s) else { continue }
+                if at != g {
+                    unit.fillRegion(region, leadingTo: g)
                     query?.node = g
                 }
-                guard let items = checkers[c].scopeItems(s) else { continue }
-                for item in items where checkers[c].wayWithout(item, at: g, storage: storage, region: region) != nil {
+                for item in items where unit.checker?.wayWithout(item, at: g, storage: storage, region: region) != nil {
                     switch item {
                     case .provider(let p):
-                        status = .notInScope("provided by `\(graph.screenDeclaration(p).name.text)`, and some way reaches this node before any \(graph.screenDeclaration(p).name.text)")
+                        let name = unit.graph.screenDeclaration(p).name.text
+                        status = .notInScope("provided by `\(name)`, and some way reaches this node before any \(name)")
                     case .optional:
                         status = .notInScope("optional: in scope only inside `if let \(d.name.text)`")
                     }
@@ -174,41 +323,45 @@ public final class AnalysisSession {
     /// An example path and environment that build a `screen` node, or why none does.
     public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {
         if let stopped { return .notAnalysed(stopped) }
-        let graph = semantics.graph
-        let g = graph.global(file, node)
-        guard case .screen(let code?, _) = graph.nodes[g].kind else {
+        let model = project.files[file].model.nodes[node]
+        guard case .screen(let name?, _, _) = model.kind, let s = project.resolve(name, in: file), project.kind(of: s) == .screen else {
             return .unreachable("the screen name does not resolve")
         }
-        var sawUsed = false
-        for c in checkers.indices where checkers[c].used[g] {
-            sawUsed = true
-            let envs = checkers[c].flow.builtEnvironments(g)
+        let programs = programs(using: node, file: file)
+        for (u, g) in programs {
+            guard let checker = units[u].checker, case .screen(let code?, _) = units[u].graph.nodes[g].kind else { continue }
+            let envs = checker.flow.builtEnvironments(g)
             if envs == BDD.zero { continue }
-            if let example = concreteExample(checker: c, target: g, code: code, environments: envs) {
+            if let example = concreteExample(unit: units[u], target: g, code: code, environments: envs) {
                 return example
             }
         }
-        if !sawUsed {
+        if programs.isEmpty {
             return .unreachable("it is in no program's routing tree (no `root` uses this builder)")
         }
-        let head = graph.model(g).head
+        let head = model.head
         if let d = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
             return .unreachable(d.message)
         }
         return .unreachable("no path under any environment builds it")
     }
 
-    /// An example for a screen declaration: through any of its nodes.
+    /// An example for a screen declaration: through any of its nodes (in source order).
     public func example(screen: Symbol) -> ScreenExample {
         if let stopped { return .notAnalysed(stopped) }
-        let graph = semantics.graph
-        guard let code = graph.screenCode[screen] else { return .unreachable("not a screen") }
+        guard project.kind(of: screen) == .screen else { return .unreachable("not a screen") }
+        var placedNodes = Set<NodeRef>()
+        for unit in units {
+            guard let checker = unit.checker, let code = unit.graph.screenCode[screen] else { continue }
+            for (g, n) in unit.graph.nodes.enumerated() {
+                if case .screen(code?, _) = n.kind, checker.used[g] { placedNodes.insert(NodeRef(file: n.file, node: n.local)) }
+            }
+        }
         var firstReason: ScreenExample? = nil
         var placed = false
-        for (g, n) in graph.nodes.enumerated() {
-            guard case .screen(code?, _) = n.kind, checkers.contains(where: { $0.used[g] }) else { continue }
+        for n in placedNodes.sorted(by: { ($0.file, $0.node) < ($1.file, $1.node) }) {
             placed = true
-            let e = example(screenNode: n.local, file: n.file)
+            let e = example(screenNode: n.node, file: n.file)
             if case .reached = e { return e }
             if firstReason == nil { firstReason = e }
         }
@@ -218,9 +371,11 @@ public final class AnalysisSession {
 
     /// A concrete path under one environment of `environments`, found breadth-first with the
     /// §4.1 interpreter (bounded effort).
-    private func concreteExample(checker c: Int, target g: Int, code: Int, environments: BDD.Ref) -> ScreenExample? {
-        let graph = semantics.graph
-        let program = checkers[c].program
+    private func concreteExample(unit: ProgramAnalysis, target g: Int, code: Int, environments: BDD.Ref) -> ScreenExample? {
+        let graph = unit.graph
+        let semantics = unit.semantics
+        guard let checker = unit.checker else { return nil }
+        let program = checker.program
         guard let assignment = semantics.bdd.anySatisfying(environments) else { return nil }
         var flags: [(String, Bool)] = []
         var optionals: [(String, Bool)] = []
@@ -239,12 +394,12 @@ public final class AnalysisSession {
                 environment.optionals[d.name.text] = value
             }
         }
-        guard let rootBody = checkers[c].rootBody else { return nil }
+        guard let rootBody = checker.rootBody else { return nil }
         let target = NodeRef(file: graph.nodes[g].file, node: graph.nodes[g].local)
         // First the way the analysis found (its screen nodes are the elements), checked with
         // the interpreter under the chosen environment.
         var wayPath: [Symbol] = []
-        for w in checkers[c].flow.way(to: g) {
+        for w in checker.flow.way(to: g) {
             if case .screen(let e?, _) = graph.nodes[w].kind { wayPath.append(graph.screens[e]) }
         }
         if wayPath.last != graph.screens[code] { wayPath.append(graph.screens[code]) }
@@ -280,7 +435,7 @@ public final class AnalysisSession {
         }
         // Over the budget: the way the analysis found (its screen nodes are the elements).
         var path: [String] = []
-        for w in checkers[c].flow.way(to: g) {
+        for w in checker.flow.way(to: g) {
             if case .screen(let e?, _) = graph.nodes[w].kind { path.append(graph.screenDeclaration(e).name.text) }
         }
         if path.last != graph.screenDeclaration(code).name.text { path.append(graph.screenDeclaration(code).name.text) }

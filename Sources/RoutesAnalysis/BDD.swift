@@ -61,14 +61,17 @@ final class BDD {
         return !exhausted
     }
 
-    init(cacheBits: Int = 18) {
+    /// - Parameters:
+    ///   - cacheBits: the operation cache has 2^cacheBits entries.
+    ///   - capacityBits: room for 2^capacityBits nodes before the first growth.
+    init(cacheBits: Int = 18, capacityBits: Int = 12) {
         let terminal = Int32.max
-        nodeCapacity = 1 << 12
+        nodeCapacity = 1 << capacityBits
         nodes = .allocate(capacity: nodeCapacity)
         nodes[0] = Node(variable: terminal, low: 0, high: 0)
         nodes[1] = Node(variable: terminal, low: 1, high: 1)
         nodeCount = 2
-        let tableSize = 1 << 13
+        let tableSize = 1 << (capacityBits + 1)
         table = .allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
         tableMask = tableSize - 1

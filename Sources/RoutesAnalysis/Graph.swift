@@ -1,9 +1,11 @@
 import RoutesModel
 import RoutesSyntax
 
-/// The builder nodes of every file of a project in one numbering ("global ids"), with their
-/// names resolved, so that the analyses can treat references, nestings and branches
-/// uniformly. Unresolved and wrong-kind names are `nil`.
+/// The builder nodes of a set of files of a project (a program's files, or all of them) in
+/// one numbering ("global ids"), with their names resolved, so that the analyses can treat
+/// references, nestings and branches uniformly. Unresolved and wrong-kind names are `nil`.
+/// The files must be closed under imports (names resolve only to files they see), so that
+/// every name a node mentions resolves inside the graph.
 struct BuilderGraph {
     enum Kind {
         /// `screen S` (element code of S) with its nesting.
@@ -38,12 +40,18 @@ struct BuilderGraph {
     }
 
     var project: Project
+    /// The graph's files, increasing.
+    let files: FileIndex
+    /// Whether the project declares screens outside the graph's files: then one more element
+    /// code (`screens.count`) stands for all of them, which no node of the graph can tell
+    /// apart (see `Semantics`).
+    let hasForeignElement: Bool
     private(set) var nodes: [Node] = []
-    /// Global id of a file's node 0.
-    private(set) var base: [Int] = []
-    /// A number per declaration of the project: a file's declaration i is
-    /// `declarationBase[file] + i`.
-    private(set) var declarationBase: [Int] = []
+    /// Global id of a file's node 0, by the file's position in `files`.
+    private var base: [Int] = []
+    /// A number per declaration of the graph's files: a file's declaration i is
+    /// `declarationBase[position of the file] + i`.
+    private var declarationBase: [Int] = []
     private(set) var declarationCount = 0
     private(set) var builders: [Builder] = []
     private(set) var builderIndex = DeclarationSlots<Int?>(initial: nil)
@@ -63,11 +71,21 @@ struct BuilderGraph {
         case unknown(String)
     }
 
+    /// The graph of every file of the project.
     init(project: Project) {
+        self.init(project: project, files: Array(project.files.indices), hasForeignElement: false)
+    }
+
+    /// The graph of `files` (closed under imports). `hasForeignElement`: whether elements
+    /// declared elsewhere can reach it (see the property).
+    init(project: Project, files: [FileID], hasForeignElement: Bool) {
         self.project = project
-        builderIndex = DeclarationSlots(project, initial: nil)
-        screenCode = DeclarationSlots(project, initial: nil)
-        for f in project.files.indices {
+        let index = FileIndex(files)
+        self.files = index
+        self.hasForeignElement = hasForeignElement
+        builderIndex = DeclarationSlots(project, files: index, initial: nil)
+        screenCode = DeclarationSlots(project, files: index, initial: nil)
+        for f in index.files {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
                 switch project.kind(of: s) {
@@ -83,26 +101,27 @@ struct BuilderGraph {
             }
         }
         var total = 0
-        for f in project.files {
+        for f in index.files {
             base.append(total)
-            total += f.model.nodes.count
+            total += project.files[f].model.nodes.count
             declarationBase.append(declarationCount)
-            declarationCount += f.model.declarations.count
+            declarationCount += project.files[f].model.declarations.count
         }
         nodes.reserveCapacity(total)
         unresolved.reserveCapacity(total)
-        for f in project.files.indices {
+        for (position, f) in index.files.enumerated() {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
                 guard project.kind(of: s) == .builder else { continue }
                 let d = project.declaration(s)
                 builderIndex[s] = builders.count
-                builders.append(Builder(symbol: s, name: d.name.text, body: d.body.map { base[f] + $0 }))
+                builders.append(Builder(symbol: s, name: d.name.text, body: d.body.map { base[position] + $0 }))
             }
         }
-        for f in project.files.indices {
+        for (position, f) in index.files.enumerated() {
+            let b = base[position]
             for i in project.files[f].model.nodes.indices {
-                let (kind, bad) = resolveKind(project.files[f].model.nodes[i], file: f)
+                let (kind, bad) = resolveKind(project.files[f].model.nodes[i], file: f, base: b)
                 nodes.append(Node(kind: kind, file: f, local: i, parent: nil))
                 unresolved.append(bad)
             }
@@ -141,8 +160,7 @@ struct BuilderGraph {
         return conditions.count - 1
     }
 
-    private mutating func resolveKind(_ n: BuilderNode, file f: FileID) -> (Kind, Bool) {
-        let b = base[f]
+    private mutating func resolveKind(_ n: BuilderNode, file f: FileID, base b: Int) -> (Kind, Bool) {
         switch n.kind {
         case .screen(let name, _, let nesting):
             let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
@@ -197,10 +215,19 @@ struct BuilderGraph {
         project.files[nodes[g].file].model.nodes[nodes[g].local]
     }
 
-    func global(_ file: FileID, _ local: NodeID) -> Int { base[file] + local }
+    /// The global id of node `local` of `file` (a file of the graph).
+    func global(_ file: FileID, _ local: NodeID) -> Int { base[files.position(file)!] + local }
 
-    /// The number of a declaration (see `declarationBase`).
-    func declarationNumber(_ s: Symbol) -> Int { declarationBase[s.file] + s.declaration }
+    /// The global id of node `local` of `file`, or nil when the file is not the graph's.
+    func globalIfPresent(_ file: FileID, _ local: NodeID) -> Int? {
+        files.position(file).map { base[$0] + local }
+    }
+
+    /// The global id of a file's node 0.
+    func firstNode(of file: FileID) -> Int { base[files.position(file)!] }
+
+    /// The number of a declaration of the graph's files (see `declarationBase`).
+    func declarationNumber(_ s: Symbol) -> Int { declarationBase[files.position(s.file)!] + s.declaration }
 
     /// The element codes of the screens declared in `files`, in file and declaration order.
     func screenCodes(inFiles files: [FileID]) -> [Int] {
@@ -209,8 +236,11 @@ struct BuilderGraph {
         }
     }
 
-    /// The number of nodes of a file.
-    func fileNodeCount(_ file: FileID) -> Int { (file + 1 < base.count ? base[file + 1] : nodes.count) - base[file] }
+    /// The number of nodes of a file of the graph.
+    func fileNodeCount(_ file: FileID) -> Int {
+        let p = files.position(file)!
+        return (p + 1 < base.count ? base[p + 1] : nodes.count) - base[p]
+    }
 
     /// The screen declaration of an element code.
     func screenDeclaration(_ code: Int) -> Declaration { project.declaration(screens[code]) }
@@ -223,26 +253,56 @@ struct BuilderGraph {
     }
 }
 
-/// A value per declaration of a project, in per-file slots: no hashing, for lookups the
-/// analyses make once per name or per declaration (screen codes, builder indexes, which
-/// declarations are mentioned). A symbol outside the project reads as `initial`.
+/// A value per declaration of some files of a project, in per-file slots: no hashing, for
+/// lookups the analyses make once per name or per declaration (screen codes, builder
+/// indexes). A symbol of another file reads as `initial` (and must not be written).
 struct DeclarationSlots<Value> {
     private var slots: [[Value]] = []
+    private var files = FileIndex([])
     private let initial: Value
 
     /// Empty: every symbol reads as `initial`.
     init(initial: Value) { self.initial = initial }
 
-    init(_ project: Project, initial: Value) {
+    init(_ project: Project, files: FileIndex, initial: Value) {
         self.initial = initial
-        slots = project.files.map { [Value](repeating: initial, count: $0.model.declarations.count) }
+        self.files = files
+        slots = files.files.map { [Value](repeating: initial, count: project.files[$0].model.declarations.count) }
     }
 
     subscript(_ s: Symbol) -> Value {
         get {
-            guard s.file < slots.count, s.declaration < slots[s.file].count else { return initial }
-            return slots[s.file][s.declaration]
+            guard let p = files.position(s.file), s.declaration < slots[p].count else { return initial }
+            return slots[p][s.declaration]
         }
-        set { slots[s.file][s.declaration] = newValue }
+        set { slots[files.position(s.file)!][s.declaration] = newValue }
     }
+}
+
+/// A set of files of a project, increasing, each with its position: the index of its entry
+/// in per-file arrays. The lookup table spans the files' ids from the first to the last
+/// (a program's files are loaded together, so the span is usually about the set's size).
+struct FileIndex {
+    let files: [FileID]
+    private let first: Int
+    private let positions: [Int32]
+
+    init(_ files: [FileID]) {
+        let sorted = Set(files).sorted()
+        self.files = sorted
+        first = sorted.first ?? 0
+        var positions = [Int32](repeating: -1, count: sorted.isEmpty ? 0 : sorted[sorted.count - 1] - first + 1)
+        for (p, f) in sorted.enumerated() { positions[f - first] = Int32(p) }
+        self.positions = positions
+    }
+
+    /// The position of a file of the set, nil for another file.
+    @inline(__always) func position(_ f: FileID) -> Int? {
+        let i = f - first
+        guard i >= 0 && i < positions.count else { return nil }
+        let p = positions[i]
+        return p < 0 ? nil : Int(p)
+    }
+
+    func contains(_ f: FileID) -> Bool { position(f) != nil }
 }

@@ -32,7 +32,7 @@ struct ProgramNodes {
         var ranges: [Range<Int>] = []
         var count = 0
         for f in sorted {
-            let start = graph.base[f]
+            let start = graph.firstNode(of: f)
             let size = graph.fileNodeCount(f)
             offsets[f - first] = count - start
             ranges.append(start..<(start + size))

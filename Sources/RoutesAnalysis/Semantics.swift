@@ -21,7 +21,7 @@ final class Semantics {
     private(set) var elementIs: [BDD.Ref] = []
     /// Per condition index, its variable.
     private(set) var conditionVariable: [BDD.Ref] = []
-    /// Every element code of the project.
+    /// Every element code: the graph's screens (and the foreign element, when there is one).
     private(set) var allElements: BDD.Ref = BDD.zero
     /// Per node: the (element, environment) pairs for which it builds something (or, for
     /// a cycle, never returns), in the primary reading.
@@ -41,8 +41,9 @@ final class Semantics {
     private(set) var uncertain: [Bool] = []
     /// Per builder: on a builder cycle.
     private(set) var cyclic: [Bool] = []
-    /// The builder cycles: the references (global ids) of each, in source order.
-    private(set) var cycles: [[Int]] = []
+    /// The builder cycles: the references (global ids) of each, in source order, and the
+    /// builders of its strongly connected component.
+    private(set) var cycles: [(references: [Int], builders: [Int])] = []
     /// Per body top: the screen node whose nesting it is.
     private(set) var nestingOwner = NodeOwners(count: 0)
     /// Per body top: the builder whose body it is.
@@ -50,19 +51,25 @@ final class Semantics {
 
     init(graph: BuilderGraph) {
         self.graph = graph
-        // The operation cache grows with the program (about eight entries per node): a
-        // fixed large one cost a 4 MiB clear, and its page faults, on every analysis of a
-        // small document.
-        var cacheBits = 12
+        // The operation cache and the node table grow with the program (about eight cache
+        // entries and eight nodes per graph node): a fixed large cache cost a 4 MiB clear,
+        // and its page faults, on every analysis of a small document, and a workspace of
+        // hundreds of small programs keeps one manager per program.
+        var cacheBits = 8
         while cacheBits < 20 && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
-        bdd = BDD(cacheBits: cacheBits)
+        var capacityBits = 6
+        while capacityBits < 12 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
+        bdd = BDD(cacheBits: cacheBits, capacityBits: capacityBits)
         // The budget (see `BDD.nodeLimit`): generated programs of 10,000 and 100,000 lines use
         // about 7 nodes and 13 steps per graph node, so this leaves them a tenfold margin and
         // more, and stops an entangled 50-line file in a few tenths of a second.
         bdd.nodeLimit = max(1 << 21, graph.nodes.count * 64)
         bdd.stepLimit = bdd.nodeLimit * 32
+        // The element codes: the graph's screens, and one more for the screens declared
+        // elsewhere when there are any (`BuilderGraph.hasForeignElement`).
+        let elementCount = graph.screens.count + (graph.hasForeignElement ? 1 : 0)
         var bits = 1
-        while (1 << bits) < graph.screens.count { bits += 1 }
+        while (1 << bits) < elementCount { bits += 1 }
         elementBits = bits
         // Conditions in reverse declaration order (the last declared on top): an `anyOf`
         // whose branches test flags in the order they were declared (the usual layout) masks
@@ -78,7 +85,7 @@ final class Semantics {
         for code in graph.screens.indices {
             elementIs.append(bdd.code(code, first: firstElementVariable, count: bits))
         }
-        allElements = bdd.codes(below: graph.screens.count, first: firstElementVariable, count: bits)
+        allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
         nestingOwner = NodeOwners(count: graph.nodes.count)
         bodyOwner = NodeOwners(count: graph.nodes.count)
         for (g, n) in graph.nodes.enumerated() {
@@ -93,7 +100,7 @@ final class Semantics {
         // yet build nothing); then both readings are computed with them known.
         (builds, builderBuilds) = computeBuilds(.primary)
         findCycles()
-        for c in cycles { cyclicReferences.formUnion(c) }
+        for c in cycles { cyclicReferences.formUnion(c.references) }
         computeUncertainty()
         if !cycles.isEmpty {
             (builds, builderBuilds) = computeBuilds(.primary)
@@ -307,27 +314,31 @@ final class Semantics {
 
     // MARK: Cycles
 
-    /// `builder-cycle` (SPEC §4.1): evaluating a builder's body, over all elements and
-    /// environments, reaches a reference to the builder again. Only builders on a cycle of
-    /// the static reference graph can; for those, propagate the evaluation contexts
+    /// `builder-cycle` (SPEC §4.1): evaluating a builder's body, over all elements of the
+    /// graph and environments, reaches a reference to the builder again. Only builders on a
+    /// cycle of the static reference graph can; for those, propagate the evaluation contexts
     /// exactly (anyOf masks, conditions, element tests, wildcards) through references.
     /// One cycle is reported per strongly connected component, with all its references.
+    ///
+    /// The elements are the graph's: a program's graph holds the screens of its files (a
+    /// path of the program holds no other), so whether a builder of a program has a cycle
+    /// does not depend on which unrelated programs share the workspace; a builder in files
+    /// of several programs is checked in each (the session merges what they find).
     private func findCycles() {
         let n = graph.builders.count
         cyclic = Array(repeating: false, count: n)
-        let domains = elementDomains()
         for component in components {
             guard component.count > 1 || referenceEdges[component[0]].contains(component[0]) else { continue }
             var refs = Set<Int>()
             for b in component {
-                let found = cycleReferences(returningTo: b, elements: domains[graph.builders[b].symbol.file])
+                let found = cycleReferences(returningTo: b)
                 if !found.isEmpty {
                     cyclic[b] = true
                     refs.formUnion(found)
                 }
             }
             if !refs.isEmpty {
-                cycles.append(refs.sorted { sourceOrder($0, $1) })
+                cycles.append((refs.sorted { sourceOrder($0, $1) }, component))
             }
         }
     }
@@ -336,32 +347,12 @@ final class Semantics {
         (graph.nodes[a].file, graph.model(a).range.lowerBound) < (graph.nodes[b].file, graph.model(b).range.lowerBound)
     }
 
-    /// Per file, the elements a builder declared in it can be evaluated with: the screens of
-    /// the programs whose files include it (a path of a program holds that program's screens
-    /// only), so that whether a builder of a program has a cycle does not depend on which
-    /// unrelated programs share the workspace. A file in no program (a library linted on its
-    /// own) may be used by programs not known here: every screen of the project.
-    private func elementDomains() -> [BDD.Ref] {
-        let project = graph.project
-        var domains = [BDD.Ref?](repeating: nil, count: project.files.count)
-        for program in project.programs {
-            let files = Set(program.files).sorted()
-            if files.count == project.files.count {
-                // The program has every file, so every screen (the usual single-app project).
-                return Array(repeating: allElements, count: project.files.count)
-            }
-            let elements = bdd.or(graph.screenCodes(inFiles: files).map { elementIs[$0] })
-            for f in files { domains[f] = bdd.or(domains[f] ?? BDD.zero, elements) }
-        }
-        return domains.map { $0 ?? allElements }
-    }
-
-    /// The references on the ways by which evaluating `start` (with any of `elements`)
-    /// reaches `start` again.
-    private func cycleReferences(returningTo start: Int, elements: BDD.Ref) -> Set<Int> {
+    /// The references on the ways by which evaluating `start` (with any element) reaches
+    /// `start` again.
+    private func cycleReferences(returningTo start: Int) -> Set<Int> {
         guard let body = graph.builders[start].body else { return [] }
         var flow = Flow(semantics: self, crossNestings: false, storage: cycleStorage)
-        flow.add(body, elements, from: nil)
+        flow.add(body, allElements, from: nil)
         var entry: [Int: Int] = [:]  // builder → the reference that first entered it
         var closing: [Int] = []
         flow.onReference = { ref, target in

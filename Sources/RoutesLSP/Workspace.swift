@@ -43,6 +43,9 @@ final class LSPWorkspace {
     /// (a folder such as `/` or a home directory must not stall the server).
     var scanLimit = 200_000
     private var cached: AnalysisSession?
+    /// The last analysis after a change made it stale: the next one keeps its programs whose
+    /// files did not change.
+    private var stale: AnalysisSession?
     /// Files parsed for the last snapshot: an edit to one file parses only that file again.
     let parseCache = ParseCache()
     private var cachedByPath: [String: FileID] = [:]
@@ -77,7 +80,10 @@ final class LSPWorkspace {
         invalidate()
     }
 
-    func invalidate() { cached = nil }
+    func invalidate() {
+        if let cached { stale = cached }
+        cached = nil
+    }
 
     /// Moves the current analysis over an edit inside one comment or whitespace run of the
     /// open document at `path` (see `Project.applyingTriviaEdit`). False when there is no
@@ -113,8 +119,8 @@ final class LSPWorkspace {
             Log.debug("declaration edit in \(path): the analysis is kept")
             cached = s.rebased(onto: project, file: file, edit: edit.shift)
         } else {
-            Log.debug("declaration edit in \(path): analysed again")
-            cached = AnalysisSession(project: project)
+            cached = AnalysisSession(project: project, reusing: s)
+            Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs)")
         }
         provider.open[path] = newText.bytes
         return true
@@ -139,7 +145,8 @@ final class LSPWorkspace {
         let entries = paths.enumerated().map { i, p in
             ProjectEntry(canonicalPath: p, displayPath: p, group: i, workspaceRoot: workspaceRoot(for: p))
         }
-        let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache))
+        let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache), reusing: stale)
+        stale = nil
         cached = s
         cachedByPath = [:]
         for f in s.project.files { cachedByPath[f.path] = f.id }

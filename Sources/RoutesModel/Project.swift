@@ -451,7 +451,7 @@ public enum Suggestion {
 
 /// `(0..<count).map(body)`, on every core when there is more than one item (each item is
 /// independent; the results keep their order).
-func parallelMap<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+public func parallelMap<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
     if count <= 1 { return (0..<count).map(body) }
     let results = ParallelResults<T>(count: count)
     DispatchQueue.concurrentPerform(iterations: count) { results.set($0, body($0)) }

@@ -92,7 +92,7 @@ struct LintReport {
             return (a.group, a.displayPath) < (b.group, b.displayPath)
         }
         var byFile: [FileID: [Diagnostic]] = [:]
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession(project: project, keepsAnalyses: false)
         stopped = session.stopped
         for d in session.diagnostics { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {

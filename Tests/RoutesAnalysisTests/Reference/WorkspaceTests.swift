@@ -72,11 +72,11 @@ import RoutesSyntax
         let middle = ProgramNodes(files: [1], graph: graph)
         #expect(!middle.isIdentity)
         #expect(middle.count == graph.fileNodeCount(1))
-        #expect(Array(middle.all) == Array(graph.base[1]..<(graph.base[1] + graph.fileNodeCount(1))))
+        #expect(Array(middle.all) == Array(graph.firstNode(of: 1)..<(graph.firstNode(of: 1) + graph.fileNodeCount(1))))
         for g in graph.nodes.indices {
             let slot = middle.slot(g, file: graph.nodes[g].file)
             if graph.nodes[g].file == 1 {
-                #expect(slot == g - graph.base[1])
+                #expect(slot == g - graph.firstNode(of: 1))
             } else {
                 #expect(slot == nil)
             }

@@ -1,0 +1,190 @@
+import Testing
+@testable import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+import TestSupport
+
+/// A session made `reusing:` an earlier one keeps the analysis of every program whose files
+/// did not change, and answers exactly as a session made from scratch: the language server
+/// re-analyses only the programs an edit touches.
+@Suite struct ProgramReuseTests {
+    static let library = """
+        screen Detail
+        screen Settings
+        flag beta
+        dependency store: Store from Detail
+        builder details {
+          anyOf {
+            screen Detail {
+              screen Settings uses store
+            }
+            conditional beta { screen Settings uses store } else { empty }
+          }
+        }
+
+        """
+    static let appA = """
+        import "../lib/Lib.routes"
+        screen Home
+        root {
+          screen Home { details }
+        }
+
+        """
+    static let appB = """
+        import "../lib/Lib.routes"
+        screen Start
+        root {
+          anyOf {
+            screen Start { details }
+            screen Detail
+          }
+        }
+
+        """
+    static let appC = """
+        screen Alone
+        screen Other
+        root { screen Alone }
+
+        """
+    /// In no program: checked for builder cycles only, with every element of the workspace.
+    static let loose = """
+        import "../lib/Lib.routes"
+        builder loop {
+          anyOf {
+            screen Detail
+            loop
+          }
+        }
+
+        """
+
+    static func project(_ texts: [String: String]) -> Project {
+        let paths = texts.keys.sorted()
+        let entries = paths.enumerated().map { i, p in
+            ProjectEntry(canonicalPath: p, displayPath: String(p.dropFirst(4)), group: i, workspaceRoot: "/ws")
+        }
+        return Project(entries: entries, provider: ReferenceMemoryProvider(files: texts))
+    }
+
+    static let start: [String: String] = [
+        "/ws/lib/Lib.routes": library, "/ws/a/App.routes": appA, "/ws/b/App.routes": appB,
+        "/ws/c/App.routes": appC, "/ws/loose/Loose.routes": loose,
+    ]
+
+    /// Diagnostics, and at every screen and `if let` node of every file the scope answers and
+    /// the screen example, as text.
+    static func answers(_ s: AnalysisSession) -> [String] {
+        var out = s.diagnostics.map { "\(s.project.files[$0.file].path) \($0.rule.rawValue) \($0.range) \($0.message) \($0.related.map { "\(s.project.files[$0.file].path) \($0.range) \($0.message)" })" }
+        for file in s.project.files {
+            for (id, node) in file.model.nodes.enumerated() {
+                switch node.kind {
+                case .screen:
+                    out.append("\(file.path)#\(id) example \(s.example(screenNode: id, file: file.id))")
+                    fallthrough
+                case .ifLet:
+                    out.append("\(file.path)#\(id) scope \(s.scope(atNode: id, file: file.id).map { "\($0.symbol) \($0.status)" })")
+                default:
+                    break
+                }
+            }
+            for (i, d) in file.model.declarations.enumerated() where d.kind == .screen {
+                out.append("\(file.path) \(d.name.text) example \(s.example(screen: Symbol(file: file.id, declaration: i)))")
+            }
+        }
+        return out
+    }
+
+    @Test func anEditReanalysesOnlyTheProgramsThatContainTheEditedFile() {
+        var texts = Self.start
+        var session = AnalysisSession(project: Self.project(texts))
+        // Three programs and the unit of the file in no program.
+        #expect(session.analysedPrograms == 4)
+        #expect(session.diagnostics.contains { $0.rule == .builderCycle })
+        #expect(session.diagnostics.contains { $0.rule == .missingDependency })
+        // (file edited, new text, programs analysed again)
+        let edits: [(String, String, Int)] = [
+            ("/ws/c/App.routes", Self.appC.replacing("screen Alone }", with: "anyOf { screen Alone screen Other } }"), 1),
+            ("/ws/lib/Lib.routes", Self.library.replacing("screen Settings uses store", with: "screen Settings"), 3),
+            ("/ws/loose/Loose.routes", Self.loose.replacing("loop\n  }", with: "screen Settings\n  }"), 1),
+            ("/ws/a/App.routes", Self.appA.replacing("{ details }", with: "{ screen Detail }"), 1),
+            // A program that no longer imports the library: only it changes.
+            ("/ws/b/App.routes", "screen Start\nroot { screen Start }\n", 1),
+            // A program that starts importing the library: only it (the unit of the file in
+            // no program keeps its files, the library and itself).
+            ("/ws/c/App.routes", "import \"../lib/Lib.routes\"\nscreen Alone\nroot { screen Alone { details } }\n", 1),
+            // The library again: the three units that hold it (programs a and c, the loose file).
+            ("/ws/lib/Lib.routes", Self.library, 3),
+        ]
+        for (path, text, expected) in edits {
+            texts[path] = text
+            let project = Self.project(texts)
+            let reused = AnalysisSession(project: project, reusing: session)
+            let fresh = AnalysisSession(project: project)
+            #expect(reused.analysedPrograms == expected, "editing \(path)")
+            #expect(Self.answers(reused) == Self.answers(fresh), "editing \(path)")
+            session = reused
+        }
+    }
+
+    /// A file that moves out of every program joins the unit of files in no program, and a
+    /// builder there is checked for cycles with every element: the reused session must see it.
+    @Test func aFileLeavingEveryProgramIsCheckedForCycles() {
+        var texts = Self.start
+        let first = AnalysisSession(project: Self.project(texts))
+        texts["/ws/a/App.routes"] = "screen Home\nroot { screen Home }\n"
+        texts["/ws/b/App.routes"] = "screen Start\nroot { screen Start }\n"
+        texts["/ws/lib/Lib.routes"] = Self.library + "builder spin { anyOf { screen Detail spin } }\n"
+        let project = Self.project(texts)
+        let reused = AnalysisSession(project: project, reusing: first)
+        let fresh = AnalysisSession(project: project)
+        #expect(Self.answers(reused) == Self.answers(fresh))
+        // `spin` and `loop` both cycle (for the element Settings, and for the others).
+        #expect(reused.diagnostics.filter { $0.rule == .builderCycle }.count == 2)
+    }
+
+    /// Random edits to workspaces of generated programs (five folders, one program each): one
+    /// folder's text replaced by another program or changed by a character each round; the
+    /// reused session equals a fresh one, and analyses only the edited program (or, when the
+    /// edit removed its `root`, the unit of files in no program).
+    @Test func randomEditsAgreeWithAFreshSession() {
+        var random = SplitMix64(seed: 0x5EED_0F_2026)
+        var compared = 0
+        for round in 0..<12 {
+            var texts: [String: String] = [:]
+            for i in 0..<5 { texts["/ws/p\(i)/App.routes"] = Corpus.entries[(round * 5 + i) % Corpus.entries.count].program.text }
+            var session = AnalysisSession(project: Self.project(texts))
+            for step in 0..<8 {
+                let path = "/ws/p\(random.next() % 5)/App.routes"
+                var text = Array(texts[path]!.utf8)
+                if random.next() % 3 == 0 {
+                    text = Array(Corpus.entries[Int(random.next() % UInt64(Corpus.entries.count))].program.text.utf8)
+                } else {
+                    let at = Int(random.next() % UInt64(text.count))
+                    let alphabet = Array("abAB{} \n".utf8)
+                    text[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                }
+                texts[path] = String(decoding: text, as: UTF8.self)
+                let project = Self.project(texts)
+                let reused = AnalysisSession(project: project, reusing: session)
+                let fresh = AnalysisSession(project: project)
+                #expect(reused.analysedPrograms <= 2, "round \(round) step \(step)")
+                #expect(Self.answers(reused) == Self.answers(fresh), "round \(round) step \(step): \(path)")
+                compared += 1
+                session = reused
+            }
+        }
+        #expect(compared == 96)
+    }
+
+    /// A lint keeps only diagnostics: the same ones.
+    @Test func aSessionThatKeepsNoAnalysesHasTheSameDiagnostics() {
+        let project = Self.project(Self.start)
+        let lean = AnalysisSession(project: project, keepsAnalyses: false)
+        let full = AnalysisSession(project: project)
+        #expect(lean.diagnostics == full.diagnostics)
+        #expect(lean.programNodeCounts.isEmpty)
+        #expect(full.programNodeCounts.count == 3)
+    }
+}

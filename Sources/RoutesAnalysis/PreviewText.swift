@@ -32,7 +32,7 @@ extension PathResolution {
     ///
     ///     environment: isLoggedIn=true, detailStore=absent (defaults: isLoggedIn)
     ///     Home     built at App.routes:47:7 (push)
-    ///     Detail   not built: `if let detailStore` at 50:11: absent, and its else builds nothing for Detail
+    ///     Detail   not built: `if let detailStore`: absent
     ///     Detail   not built, because element 2 (Detail) was not built
     public func text(project: Project) -> String {
         var out = "environment: \(environment.summary)\n"

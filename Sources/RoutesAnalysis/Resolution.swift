@@ -315,10 +315,10 @@ struct PathEvaluator {
                     }
                     let flag = screenName(s)
                     if environment.flag(flag) {
-                        stack.append(.decision(reason: "`conditional \(flag)` at \(at(ref)) is true here and its true branch builds nothing for \(e)"))
+                        stack.append(.decision(reason: "`conditional \(flag)` is true here and its true branch builds nothing for \(e)"))
                         pending = NodeRef(file: ref.file, node: a)
                     } else {
-                        stack.append(.decision(reason: "`conditional \(flag)` at \(at(ref)) is false here and its else builds nothing for \(e)"))
+                        stack.append(.decision(reason: "`conditional \(flag)` is false here and its else builds nothing for \(e)"))
                         pending = NodeRef(file: ref.file, node: b)
                     }
                 case .ifLet(let o, let a, let b):
@@ -328,13 +328,13 @@ struct PathEvaluator {
                     }
                     let name = screenName(s)
                     if environment.isPresent(name) {
-                        stack.append(.decision(reason: "`if let \(name)` at \(at(ref)): present, but its then-block builds nothing for \(e)"))
+                        stack.append(.decision(reason: "`if let \(name)`: present, but its then-block builds nothing for \(e)"))
                         pending = NodeRef(file: ref.file, node: a)
                     } else if let b {
-                        stack.append(.decision(reason: "`if let \(name)` at \(at(ref)): absent, and its else builds nothing for \(e)"))
+                        stack.append(.decision(reason: "`if let \(name)`: absent"))
                         pending = NodeRef(file: ref.file, node: b)
                     } else {
-                        result = .nothing(reason: "`if let \(name)` at \(at(ref)): absent, and it has no else")
+                        result = .nothing(reason: "`if let \(name)`: absent")
                     }
                 case .ifScreen(let sn, let a, let b):
                     guard let s = resolved(sn, in: ref.file, .screen) else {

@@ -245,13 +245,13 @@ enum ResolutionTestSupport {
         let r = try ResolutionTestSupport.resolve(seed, "Home/Detail/Detail", optionals: ["detailStore": false])
         #expect(r.elements.map(\.built) == [true, false, false])
         #expect(r.firstNotBuilt == 1)
-        #expect(r.elements[1].reason == "`if let detailStore` at 50:11: absent, and its else builds nothing for Detail")
+        #expect(r.elements[1].reason == "`if let detailStore`: absent")
         #expect(r.elements[1].node == nil && r.elements[1].presentation == nil)
         #expect(r.elements[2].reason == "not built, because element 2 (Detail) was not built")
         #expect(r.text(project: project) == """
             environment: isLoggedIn=true, detailStore=absent (defaults: isLoggedIn)
             Home    built at App.routes:47:7 (push)
-            Detail  not built: `if let detailStore` at 50:11: absent, and its else builds nothing for Detail
+            Detail  not built: `if let detailStore`: absent
             Detail  not built, because element 2 (Detail) was not built
 
             """)
@@ -318,8 +318,8 @@ enum ResolutionTestSupport {
               conditional f { screen A } else { screen B }
             }
             """
-        #expect(try reasons(source, "B") == ["`conditional f` at 5:3 is true here and its true branch builds nothing for B"])
-        #expect(try reasons(source, "A", flags: ["f": false]) == ["`conditional f` at 5:3 is false here and its else builds nothing for A"])
+        #expect(try reasons(source, "B") == ["`conditional f` is true here and its true branch builds nothing for B"])
+        #expect(try reasons(source, "A", flags: ["f": false]) == ["`conditional f` is false here and its else builds nothing for A"])
         #expect(try reasons(source, "A") == [nil])
         #expect(try reasons(source, "B", flags: ["f": false]) == [nil])
     }
@@ -338,16 +338,16 @@ enum ResolutionTestSupport {
             """
         // The `if screen B` branch cannot build A (its then-block sees only B): the `if let`
         // explains it.
-        #expect(try reasons(source, "A", optionals: ["o": false]) == ["`if let o` at 6:5: absent, and it has no else"])
+        #expect(try reasons(source, "A", optionals: ["o": false]) == ["`if let o`: absent"])
         #expect(try reasons(source, "A") == [nil])
         // No branch could build B.
         #expect(try reasons(source, "B") == ["`anyOf` at 5:3 has no branch for B"])
         #expect(try reasons("screen A\nscreen B\nroot { if screen B { screen A } }", "B")
             == ["`if screen B` at 3:8: the element is B, but its then-block builds nothing for it"])
         #expect(try reasons("screen A\noptional o: O\nroot { if let o { screen A } else { empty } }", "A", optionals: ["o": false])
-            == ["`if let o` at 3:8: absent, and its else builds nothing for A"])
+            == ["`if let o`: absent"])
         #expect(try reasons("screen A\nscreen B\noptional o: O\nroot { if let o { screen A } }", "B")
-            == ["`if let o` at 4:8: present, but its then-block builds nothing for B"])
+            == ["`if let o`: present, but its then-block builds nothing for B"])
         let plain = """
             screen A
             screen B
@@ -486,7 +486,7 @@ enum ResolutionTestSupport {
             }
             """
         // Only the conditional could build B; the `if let` that fails later is about A.
-        #expect(try reasons(source, "B") == ["`conditional f` at 7:5 is true here and its true branch builds nothing for B"])
+        #expect(try reasons(source, "B") == ["`conditional f` is true here and its true branch builds nothing for B"])
     }
 
     @Test func aTenThousandLongChainOfReferencesDoesNotOverflow() throws {
@@ -530,6 +530,6 @@ enum ResolutionTestSupport {
         #expect(screen == a)
         #expect(ResolutionTestSupport.position(node, project) == "3:24")
         #expect(Resolution.build(body, element: a, project: project, environment: PathEnvironment(flags: ["f": false]))
-            == .nothing(reason: "`conditional f` at 3:8 is false here and its else builds nothing for A"))
+            == .nothing(reason: "`conditional f` is false here and its else builds nothing for A"))
     }
 }

@@ -62,7 +62,7 @@ import Testing
         #expect(r.stdout == """
             environment: isLoggedIn=true, detailStore=absent
             Home      built at Examples/Seed/App.routes:47:7 (push)
-            Detail    not built: `if let detailStore` at 50:11: absent, and its else builds nothing for Detail
+            Detail    not built: `if let detailStore`: absent
             Settings  not built, because element 2 (Detail) was not built
 
             """)

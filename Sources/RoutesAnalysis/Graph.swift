@@ -58,8 +58,8 @@ struct BuilderGraph {
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
     private(set) var screenCode = DeclarationSlots<Int?>(initial: nil)
-    /// Flag and optional symbols, and one entry per unresolved condition name, by variable
-    /// (offset by the element bits, see `Semantics`).
+    /// Flag and optional symbols, and one entry per test of an unresolved condition name, by
+    /// variable (see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
     private(set) var conditionIndex: [ConditionKey: Int] = [:]
     /// True for nodes whose name did not resolve to the right kind.
@@ -67,7 +67,8 @@ struct BuilderGraph {
 
     enum ConditionKey: Hashable {
         case symbol(Symbol)
-        /// An unresolved flag or optional: an unknown condition (SPEC §5.3), one per name.
+        /// An unresolved flag or optional: an unknown condition (SPEC §5.3), one per place
+        /// it is tested.
         case unknown(String)
     }
 
@@ -147,16 +148,18 @@ struct BuilderGraph {
         return s
     }
 
+    /// The condition of a `conditional` or `if let`. An unresolved name is a condition of its
+    /// own at each place it is tested (SPEC §5.3: "both branches are analysed"): a name that
+    /// means nothing yet cannot make two tests agree, so `conditional nope { conditional nope
+    /// { … } else { screen B } }` does not make `screen B` unreachable.
     private mutating func condition(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Int {
-        let key: ConditionKey
-        if let s = symbol(name, in: file, kind) {
-            key = .symbol(s)
-        } else {
-            key = .unknown("\(kind.rawValue) \(name?.text ?? "?")")
+        guard let s = symbol(name, in: file, kind) else {
+            conditions.append(.unknown("\(kind.rawValue) \(name?.text ?? "?")"))
+            return conditions.count - 1
         }
-        if let i = conditionIndex[key] { return i }
-        conditionIndex[key] = conditions.count
-        conditions.append(key)
+        if let i = conditionIndex[.symbol(s)] { return i }
+        conditionIndex[.symbol(s)] = conditions.count
+        conditions.append(.symbol(s))
         return conditions.count - 1
     }
 

@@ -211,7 +211,9 @@ struct Lowerer {
             let els = lowerElse(node.firstChild(.elseClause))
             let kind: BuilderNode.Kind = node.kind == .ifLetBuilder
                 ? .ifLet(n, then: then, else: els) : .ifScreen(n, then: then, else: els)
-            return add(kind, node, headThrough: nameToken)
+            let id = add(kind, node, headThrough: nameToken)
+            if node.kind == .ifLetBuilder && node.firstToken(.kwLet) == nil { model.nodes[id].anyCondition = true }
+            return id
         case .wildcardBuilder:
             let body = lowerBlock(node.firstChild(.block))
             return add(.wildcard(n, body: body), node, headThrough: nameToken)

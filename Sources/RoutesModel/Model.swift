@@ -95,6 +95,9 @@ public struct BuilderNode: Sendable {
     public var range: Range<Int>
     /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
     public var head: Range<Int>
+    /// An `if` written without `let` or `screen` (a syntax error): read as `if let`, but its
+    /// name may be a flag or an optional, so that the one mistake is not also a `wrong-kind`.
+    public var anyCondition = false
 
     /// The node's direct children, in source order.
     public var children: [NodeID] {
@@ -162,7 +165,7 @@ public struct FileModel: Sendable {
             case .conditional(let f, _, _):
                 if let f { body(f, Kinds.flag) }
             case .ifLet(let o, _, _):
-                if let o { body(o, Kinds.optional) }
+                if let o { body(o, nodes[i].anyCondition ? Kinds.condition : Kinds.optional) }
             case .ifScreen(let s, _, _), .wildcard(let s, _):
                 if let s { body(s, Kinds.screen) }
             case .reference(let b):
@@ -180,5 +183,6 @@ enum Kinds {
     static let value: [DeclarationKind] = [.dependency, .optional]
     static let flag: [DeclarationKind] = [.flag]
     static let optional: [DeclarationKind] = [.optional]
+    static let condition: [DeclarationKind] = [.optional, .flag]
     static let builder: [DeclarationKind] = [.builder]
 }

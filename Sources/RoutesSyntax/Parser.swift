@@ -5,7 +5,9 @@
 /// Recovery, so that each real mistake gives one `syntax-error` and the rest of the file
 /// still parses:
 /// - a missing token is reported zero-width right after the previous token, and parsing
-///   goes on as if it were there;
+///   goes on as if it were there (a block whose `{` is missing too, when its builder follows
+///   on the same line or indented below);
+/// - no second error is reported before a token is consumed (the same mistake seen again);
 /// - a run of unexpected tokens is skipped as one error node (balanced `{ }` inside it are
 ///   skipped with it);
 /// - a declaration keyword (`import dependency optional flag builder root`) at the start of
@@ -42,6 +44,12 @@ public struct Parser {
     var garbage: [Range<Int>] = []
     /// Set when a missing `}` was reported at `unwindAt`: every open block closes silently there.
     var unwindAt: Int? = nil
+    /// The token position of the last syntax error: a second error before a token is consumed
+    /// is the same mistake seen again (one error per real mistake, SPEC §5), and is dropped.
+    var lastErrorAt = -1
+    /// Set while the `if` of an `else if` (already reported) is parsed: its own recovery is
+    /// silent.
+    var quietIf = false
 
     /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
     /// the first, strict parse, so that layout never makes valid code invalid.
@@ -118,6 +126,8 @@ public struct Parser {
     var unwinding: Bool { unwindAt != nil }
 
     mutating func report(_ range: Range<Int>, _ message: String, related: [RelatedLocation] = []) {
+        if pos == lastErrorAt { return }
+        lastErrorAt = pos
         diagnostics.append(Diagnostic(.syntaxError, file: file, range: range, message: message, related: related))
     }
 
@@ -447,15 +457,40 @@ public struct Parser {
     @discardableResult
     mutating func block() -> Bool {
         open(.block)
-        guard at(.lBrace) else {
+        // Without its `{`, a block is read as if the `{` were there when a builder follows on
+        // the same line, or on a later line indented more than the line that opens the block
+        // (`root` on a line of its own, its body indented below): the one mistake is the
+        // missing `{`. Such a block takes a `}` only on a line of its own, indented as that
+        // line (where its own `}` would be), and ends silently otherwise.
+        let brace: Int
+        let virtual: Bool
+        if at(.lBrace) {
+            brace = Int(sig[pos])
+            virtual = false
+            advance()
+            openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
+        } else {
             expected("`{`")
-            close()
-            return false
+            let opener = pos > 0 ? Int(sig[pos - 1]) : Int(sig[pos])
+            let indent = indentation(ofLineContaining: tokens[opener].start)
+            guard !unwinding, kind.startsBuilder, !atBlockCloser(blockHasBuilder: false),
+                  !current.startsLine || indentation(ofLineContaining: current.start) > indent else {
+                close()
+                return false
+            }
+            brace = opener
+            virtual = true
+            openBraces.append((opener, indent))
         }
-        let brace = Int(sig[pos])
-        advance()
-        openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
         defer { openBraces.removeLast() }
+        if virtual {
+            builder()
+            if at(.rBrace) && current.startsLine && column(current) == openBraces[openBraces.count - 1].indent {
+                advance()
+            }
+            close()
+            return true
+        }
 
         // The one builder.
         if at(.rBrace) {
@@ -573,12 +608,15 @@ public struct Parser {
                 advance()
                 name(next == .kwLet ? "an optional name after `if let`" : "a screen name after `if screen`")
             } else {
-                // Recover as `if let`: one error, and the name and blocks still parse.
+                // Recover as an `if let` (without `let`, so that the model reads its name as
+                // any condition: a flag may have been meant, and its kind is not checked): one
+                // error, and the name and blocks still parse.
                 open(.ifLetBuilder)
                 advance()
-                expected("`let` or `screen` after `if`")
+                if !quietIf { expected("`let` or `screen` after `if`") }
                 if at(.identifier) && !current.startsLine { advance() }
             }
+            quietIf = false
             if block() && at(.kwElse) {
                 elseClause()
             }
@@ -608,6 +646,7 @@ public struct Parser {
         advance()
         if at(.kwIf) && !unwinding {
             report(current.range, "there is no `else if`: write `else { if ... }`")
+            quietIf = true
             builder()
         } else {
             block()

@@ -259,6 +259,9 @@ struct ProgramChecker {
                 let tn = screenName(t)
                 return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
                         [location(p, "the element is a \(tn) here")])
+            case .ifScreen(let t?, _, let els?) where els == inner && t == code:
+                return ("it is in the else branch of `if screen \(name)`, which a \(name) never takes",
+                        [location(p, "a \(name) takes the then-branch here")])
             default:
                 break
             }

@@ -167,8 +167,8 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         }
     }
 
-    // Programs that share no file are analysed as if each were alone (per-program state is
-    // numbered apart from the project's; a builder's cycle is over its programs' screens):
+    // Programs that share no file are analysed as if each were alone (each over a graph of
+    // its own files; a builder's cycle is over its programs' screens):
     // each one's diagnostics, analysed from its root file alone, must be the same.
     if project.programs.count >= 2, session.stopped == nil {
         let fileSets = project.programs.map { Set($0.files) }

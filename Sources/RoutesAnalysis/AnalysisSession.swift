@@ -204,7 +204,7 @@ public final class AnalysisSession {
     }
 
     /// Per program, the nodes its analysis keeps state for (its own files' nodes).
-    var programNodeCounts: [Int] { units.compactMap { $0.checker?.nodes.count } }
+    var programNodeCounts: [Int] { units.compactMap { $0.checker == nil ? nil : $0.graph.nodes.count } }
 
     /// The BDD nodes of each unit (tests).
     var decisionNodeCounts: [Int] { units.map { $0.semantics.bdd.nodeCount } }
@@ -264,8 +264,8 @@ public final class AnalysisSession {
             var status = ScopeStatus.inScope
             for (u, g) in programs {
                 let unit = units[u]
-                if query?.unit != u, let nodes = unit.checker?.nodes {
-                    query = (u, FlowStorage(size: nodes.count), Region(nodes: nodes), nil)
+                if query?.unit != u {
+                    query = (u, FlowStorage(size: unit.graph.nodes.count), Region(count: unit.graph.nodes.count), nil)
                 }
                 guard let (_, storage, region, at) = query, let items = unit.checker?.scopeItems(s) else { continue }
                 if at != g {

@@ -18,7 +18,7 @@
 /// Storage for flows, reused across them: per state a context, pending delta, built
 /// environments and predecessor, valid only when stamped with the current generation, so
 /// that starting a new flow is O(1) however large the graph. A state's slot is its node's
-/// slot (`ProgramNodes`; the global id for a flow over the whole graph) × σ count + σ.
+/// global id × σ count + σ.
 final class FlowStorage {
     let size: Int
     private(set) var generation: UInt32 = 0
@@ -63,18 +63,15 @@ final class FlowStorage {
 }
 
 /// The nodes a flow may visit, and for each `anyOf` among them the branches that are in the
-/// region, so that a flow through a small region never walks a huge `anyOf`. Holds nodes of
-/// one program (by global id); a node outside it is never in the region.
+/// region, so that a flow through a small region never walks a huge `anyOf`.
 final class Region {
     private let marks: UnsafeMutablePointer<UInt32>
     private var generation: UInt32 = 0
     private(set) var branches: [Int: [Int]] = [:]
-    private let nodes: ProgramNodes
-
-    init(nodes: ProgramNodes) {
-        self.nodes = nodes
-        marks = .allocate(capacity: max(nodes.count, 1))
-        marks.initialize(repeating: 0, count: max(nodes.count, 1))
+    /// A region over the nodes 0..<count of a graph.
+    init(count: Int) {
+        marks = .allocate(capacity: max(count, 1))
+        marks.initialize(repeating: 0, count: max(count, 1))
     }
 
     deinit { marks.deallocate() }
@@ -84,17 +81,13 @@ final class Region {
         branches.removeAll(keepingCapacity: true)
     }
 
-    @inline(__always) func contains(_ g: Int) -> Bool {
-        guard let s = nodes.slot(g) else { return false }
-        return marks[s] == generation
-    }
+    @inline(__always) func contains(_ g: Int) -> Bool { marks[g] == generation }
 
-    /// Adds g (a node of the program); false when it was already there.
+    /// Adds g; false when it was already there.
     @discardableResult
     func insert(_ g: Int) -> Bool {
-        guard let s = nodes.slot(g) else { preconditionFailure("node \(g) is not in the program") }
-        if marks[s] == generation { return false }
-        marks[s] = generation
+        if marks[g] == generation { return false }
+        marks[g] = generation
         return true
     }
 
@@ -111,10 +104,6 @@ struct Flow {
     let sigmaCount: Int
     /// When set, only these nodes are visited.
     var region: Region? = nil
-    /// The nodes the flow can visit and their storage slots (nil: the whole graph, slots are
-    /// global ids). A flow never leaves the program it starts in: references and nestings
-    /// resolve within its files.
-    let nodes: ProgramNodes?
     /// How uncertain leaves build (see `Semantics.Reading`).
     var reading: Semantics.Reading = .primary
     private let storage: FlowStorage
@@ -134,25 +123,21 @@ struct Flow {
     /// Whether `target` was reached (and the flow stopped there).
     private(set) var targetReached = false
 
-    /// A new flow over `storage` (which it resets); `storage.size` must be at least
-    /// nodes × sigmaCount.
+    /// A new flow over `storage` (which it resets); `storage.size` must be at least the
+    /// graph's nodes × sigmaCount.
     init(semantics: Semantics, crossNestings: Bool, domain: BDD.Ref? = nil, sigmaCount: Int = 1,
-         nodes: ProgramNodes? = nil, storage: FlowStorage) {
+         storage: FlowStorage) {
         self.semantics = semantics
         self.crossNestings = crossNestings
         self.domain = domain ?? semantics.allElements
         self.sigmaCount = sigmaCount
-        self.nodes = nodes?.isIdentity == true ? nil : nodes
-        precondition(storage.size >= (nodes?.count ?? semantics.graph.nodes.count) * sigmaCount)
+        precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
         self.storage = storage
         storage.reset()
     }
 
-    /// The storage slot of state (g, σ), or nil for a node outside the flow's program.
-    @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int? {
-        guard let nodes else { return g * sigmaCount + sigma }
-        return nodes.slot(g).map { $0 * sigmaCount + sigma }
-    }
+    /// The storage slot of state (g, σ).
+    @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int { g * sigmaCount + sigma }
 
     @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }
 
@@ -162,19 +147,19 @@ struct Flow {
     }
 
     @inline(__always) private func contextOf(_ g: Int, _ sigma: Int) -> BDD.Ref {
-        guard let s = slot(g, sigma), storage.isLive(s) else { return BDD.zero }
-        return storage.contexts[s]
+        let s = slot(g, sigma)
+        return storage.isLive(s) ? storage.contexts[s] : BDD.zero
     }
 
     @inline(__always) private func builtOf(_ g: Int, _ sigma: Int) -> BDD.Ref {
-        guard let s = slot(g, sigma), storage.isLive(s) else { return BDD.zero }
-        return storage.built[s]
+        let s = slot(g, sigma)
+        return storage.isLive(s) ? storage.built[s] : BDD.zero
     }
 
     /// Adds context c to state (g, σ), reached from state `from` (a global key, g × σ count + σ).
     mutating func add(_ g: Int, sigma: Int = 0, _ c: BDD.Ref, from: Int?) {
         if c == BDD.zero || !inRegion(g) { return }
-        guard let s = slot(g, sigma) else { preconditionFailure("a flow left its program at node \(g)") }
+        let s = slot(g, sigma)
         let bdd = semantics.bdd
         storage.touch(s)
         let old = storage.contexts[s]
@@ -204,7 +189,7 @@ struct Flow {
                 head += 1
             }
             let g = key / sigmaCount, sigma = key % sigmaCount
-            let s = slot(g, sigma)!
+            let s = slot(g, sigma)
             let delta = storage.pending[s]
             storage.pending[s] = BDD.zero
             if delta == BDD.zero { continue }
@@ -284,7 +269,8 @@ struct Flow {
         var seen = Set<Int>()
         while seen.insert(k).inserted {
             out.append(k / sigmaCount)
-            guard let s = slot(k / sigmaCount, k % sigmaCount), storage.isLive(s), storage.predecessor[s] >= 0 else { break }
+            let s = slot(k / sigmaCount, k % sigmaCount)
+            guard storage.isLive(s), storage.predecessor[s] >= 0 else { break }
             k = Int(storage.predecessor[s])
         }
         return out.reversed()

@@ -13,11 +13,10 @@ struct ProgramChecker {
     let program: Program
     private(set) var diagnostics: [Diagnostic] = []
 
-    /// The nodes of the program's files, and their slots in per-node state.
-    let nodes: ProgramNodes
     /// Nodes of `root` and of used builders (reachable through references and nestings,
-    /// ignoring conditions: SPEC §5.1).
-    private(set) var used: ProgramNodeMap<Bool>
+    /// ignoring conditions: SPEC §5.1). The graph is the program's: it holds exactly the
+    /// nodes of the program's files, so per-node state is sized by the program.
+    private(set) var used: [Bool]
     /// The builders `root` uses, directly or through other used builders.
     private var usedBuilders: BitSet
     private(set) var rootBody: Int?
@@ -47,19 +46,17 @@ struct ProgramChecker {
         self.project = semantics.graph.project
         self.program = program
         let graph = semantics.graph
-        let nodes = ProgramNodes(files: program.files, graph: graph)
-        self.nodes = nodes
-        used = ProgramNodeMap(nodes, initial: false)
+        used = [Bool](repeating: false, count: graph.nodes.count)
         usedBuilders = BitSet(count: graph.builders.count)
         mentioned = BitSet(count: graph.declarationCount)
         guessed = BitSet(count: graph.declarationCount)
         // The program's screens (by element code): its elements, and whether a sheet of its
         // own forbids pushes (then σ tracks the push context).
-        let mine = graph.screenCodes(inFiles: nodes.files)
+        let mine = graph.screenCodes(inFiles: graph.files.files)
         let hasNoPushSheets = mine.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
         let sigmaCount = hasNoPushSheets ? 2 : 1
-        flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, nodes: nodes,
-                    storage: FlowStorage(size: nodes.count * sigmaCount))
+        flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
+                    storage: FlowStorage(size: graph.nodes.count * sigmaCount))
         let rootDecl = project.declaration(program.root)
         rootBody = rootDecl.body.map { graph.global(program.root.file, $0) }
         domain = mine.count == graph.screens.count ? semantics.allElements : semantics.bdd.or(mine.map { semantics.elementIs[$0] })
@@ -125,7 +122,7 @@ struct ProgramChecker {
         flow.run()
         if semantics.hasUncertainty {
             var other = Flow(semantics: semantics, crossNestings: true, domain: domain, sigmaCount: flow.sigmaCount,
-                             nodes: nodes, storage: FlowStorage(size: nodes.count * flow.sigmaCount))
+                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount))
             other.reading = .alternative
             other.onBuilt = flow.onBuilt
             other.add(root, domain, from: nil)
@@ -170,7 +167,7 @@ struct ProgramChecker {
     /// first (SPEC §5.1). Not reported when an unresolved name or a cycle is involved.
     private mutating func findShadowedBranches() {
         let bdd = semantics.bdd
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             guard case .anyOf(let branches) = graph.nodes[g].kind, branches.count > 1 else { continue }
             let context = flow.context(g)
             if context == BDD.zero { continue }
@@ -216,7 +213,7 @@ struct ProgramChecker {
     /// `wildcard W { B }` where B cannot build a W in any environment: a property of the
     /// builder itself, over all environments (SPEC §5).
     private mutating func findWildcardMismatches() {
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
             if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
                 let w = screenName(code)
@@ -230,7 +227,7 @@ struct ProgramChecker {
     // MARK: unreachable-screen
 
     private mutating func findUnreachableScreens() {
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind else { continue }
             if flow.builtEnvironments(g) != BDD.zero { continue }
             // It must hold however the uncertain leaves build (SPEC §5.3).
@@ -317,7 +314,7 @@ struct ProgramChecker {
     /// last non-push element (SPEC §5.1).
     private mutating func findPushInSheet() {
         guard flow.sigmaCount == 2 else { return }
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind,
                   graph.screenDeclaration(code).presentation == .push else { continue }
             guard flow.builtEnvironments(g, sigma: 0) == BDD.zero,
@@ -347,7 +344,7 @@ struct ProgramChecker {
     /// No warning inside a shadowed branch, a mismatched wildcard or an unreachable node's
     /// nesting, nor in a named builder all of whose references lie inside such places.
     private mutating func applyOutermostCauseOnce() {
-        var inside = ProgramNodeMap(nodes, initial: false)
+        var inside = [Bool](repeating: false, count: graph.nodes.count)
         func markSubtree(_ root: Int) {
             var stack = [root]
             while let g = stack.popLast() {
@@ -369,7 +366,7 @@ struct ProgramChecker {
         // Builders referenced only from inside such places, or from each other, are inside
         // too: the greatest set of used builders none of whose references is live.
         var references: [Int: [Int]] = [:]
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             if case .reference(let b?) = graph.nodes[g].kind { references[b, default: []].append(g) }
         }
         let usedInOrder = usedBuilders.members
@@ -434,7 +431,7 @@ struct ProgramChecker {
         var uses: [Use] = []
         // Per declaration used: its scope items (nil: always in scope), found once.
         var itemsOf: [Symbol: [ScopeItem]?] = [:]
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             let file = graph.nodes[g].file
             switch graph.nodes[g].kind {
             case .screen(_?, _):
@@ -464,8 +461,8 @@ struct ProgramChecker {
         var users: [ScopeItem: [Int]] = [:]
         for u in uses { for item in u.items { users[item, default: []].append(u.node) } }
         let predecessors = wayPredecessors()
-        let storage = FlowStorage(size: nodes.count)
-        let region = Region(nodes: nodes)
+        let storage = FlowStorage(size: graph.nodes.count)
+        let region = Region(count: graph.nodes.count)
         // Per item and user: nil when in scope on every way, else a way that lacks it.
         var failures: [ScopeItem: [Int: [Int]]] = [:]
         for (item, nodes) in users {
@@ -531,7 +528,7 @@ struct ProgramChecker {
     /// a provider, at the then-branch of `if let o` for an optional.
     /// With a `target`, the flow stops once it reaches it (one way is all that is asked).
     private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil) -> Flow {
-        var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, nodes: nodes, storage: storage)
+        var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
         flow.region = region
         flow.target = target
         let graph = self.graph
@@ -570,7 +567,7 @@ struct ProgramChecker {
         if gainingCache.value.isEmpty {
             // Every item's nodes in one pass over the graph (a completion asks for hundreds).
             var all: [ScopeItem: [Int]] = [:]
-            for g in nodes.all where used[g] {
+            for g in graph.nodes.indices where used[g] {
                 if let gained = Self.gainedItem(at: g, in: graph) { all[gained, default: []].append(g) }
             }
             all[.provider(-1)] = []  // never empty again, even for a program without such nodes
@@ -609,11 +606,8 @@ struct ProgramChecker {
         return graph.screenCode[p]
     }
 
-    /// The slot of a node of the program (see `ProgramNodes`).
-    @inline(__always) private func slot(_ g: Int) -> Int { nodes.slot(g)! }
-
     /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
-    /// In two flat arrays (the predecessors of the node in slot s are
+    /// In two flat arrays (the predecessors of node s are
     /// `sources[start[s]..<start[s + 1]]`), not an array per node.
     struct Predecessors {
         var start: [Int32]
@@ -622,7 +616,7 @@ struct ProgramChecker {
 
     private func wayPredecessors() -> Predecessors {
         func forEachEdge(_ body: (_ from: Int, _ to: Int) -> Void) {
-            for g in nodes.all where used[g] {
+            for g in graph.nodes.indices where used[g] {
                 graph.forEachChild(g) { body(g, $0) }
                 switch graph.nodes[g].kind {
                 case .screen(_, let nesting?): body(g, nesting)
@@ -631,15 +625,14 @@ struct ProgramChecker {
                 }
             }
         }
-        var start = [Int32](repeating: 0, count: nodes.count + 1)
-        forEachEdge { _, to in start[slot(to) + 1] += 1 }
-        for s in 0..<nodes.count { start[s + 1] += start[s] }
+        var start = [Int32](repeating: 0, count: graph.nodes.count + 1)
+        forEachEdge { _, to in start[to + 1] += 1 }
+        for s in 0..<graph.nodes.count { start[s + 1] += start[s] }
         var next = start
-        var sources = [Int32](repeating: 0, count: Int(start[nodes.count]))
+        var sources = [Int32](repeating: 0, count: Int(start[graph.nodes.count]))
         forEachEdge { from, to in
-            let s = slot(to)
-            sources[Int(next[s])] = Int32(from)
-            next[s] += 1
+            sources[Int(next[to])] = Int32(from)
+            next[to] += 1
         }
         return Predecessors(start: start, sources: sources)
     }
@@ -654,8 +647,7 @@ struct ProgramChecker {
         var stack: [Int] = []
         for n in nodes where region.insert(n) { stack.append(n) }
         while let g = stack.popLast() {
-            let s = slot(g)
-            for i in Int(preds.start[s])..<Int(preds.start[s + 1]) {
+            for i in Int(preds.start[g])..<Int(preds.start[g + 1]) {
                 let p = Int(preds.sources[i])
                 if let gaining, gains(gaining, from: p, to: g) { continue }
                 if case .anyOf = graph.nodes[p].kind, graph.nodes[g].parent == p {
@@ -712,7 +704,10 @@ struct ProgramChecker {
         var mentioned = BitSet(count: graph.declarationCount)
         var guessed = BitSet(count: graph.declarationCount)
         // The files with a used node, in file order.
-        let usedFiles = zip(nodes.files, nodes.ranges).compactMap { f, r in r.contains(where: { used[$0] }) ? f : nil }
+        let usedFiles = graph.files.files.filter { f in
+            let first = graph.firstNode(of: f)
+            return used[first..<(first + graph.fileNodeCount(f))].contains(true)
+        }
         for f in usedFiles {
             let model = project.files[f].model
             // The names the used nodes mention (a declaration's `from` is not a use here).
@@ -761,7 +756,7 @@ struct ProgramChecker {
     /// A declared screen that no `screen S` node of `root` or a used builder places.
     private mutating func findUnplacedScreens() {
         var placed = BitSet(count: graph.screens.count)
-        for g in nodes.all where used[g] {
+        for g in graph.nodes.indices where used[g] {
             if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
         }
         for f in program.files {

@@ -9,7 +9,7 @@ import RoutesSyntax
 /// language server opened on a folder of a few thousand files ran out of memory.
 @Suite struct WorkspaceOfProgramsTests {
     /// Generated programs in folders of one project (five per project, so that each program's
-    /// nodes are numbered apart from the project's): each program's diagnostics, scope answers
+    /// files are not the project's first): each program's diagnostics, scope answers
     /// and screen examples equal those of the program analysed alone.
     @Test func programsAnalysedTogetherAgreeWithEachAnalysedAlone() {
         let groupSize = 5
@@ -57,9 +57,9 @@ import RoutesSyntax
         #expect(examples > 500)
     }
 
-    /// Slots of a program's nodes: consecutive per file, in file order; a node of another file
-    /// has none.
-    @Test func programNodesNumberTheProgramsFilesApart() {
+    /// A program's graph holds its own files' nodes only, numbered from 0 in file order; a
+    /// node of another file has no number there.
+    @Test func aProgramsGraphHoldsItsOwnFilesOnly() {
         var texts: [String: String] = [:]
         var entries: [ProjectEntry] = []
         for i in 0..<3 {
@@ -68,22 +68,19 @@ import RoutesSyntax
             entries.append(ProjectEntry(canonicalPath: path, displayPath: "p\(i)/App.routes", group: i, workspaceRoot: "/ws"))
         }
         let project = Project(entries: entries, provider: ReferenceMemoryProvider(files: texts))
-        let graph = BuilderGraph(project: project)
-        let middle = ProgramNodes(files: [1], graph: graph)
-        #expect(!middle.isIdentity)
-        #expect(middle.count == graph.fileNodeCount(1))
-        #expect(Array(middle.all) == Array(graph.firstNode(of: 1)..<(graph.firstNode(of: 1) + graph.fileNodeCount(1))))
-        for g in graph.nodes.indices {
-            let slot = middle.slot(g, file: graph.nodes[g].file)
-            if graph.nodes[g].file == 1 {
-                #expect(slot == g - graph.firstNode(of: 1))
-            } else {
-                #expect(slot == nil)
-            }
+        let middle = BuilderGraph(project: project, files: [1], hasForeignElement: false)
+        #expect(middle.nodes.count == project.files[1].model.nodes.count)
+        #expect(middle.firstNode(of: 1) == 0)
+        #expect(middle.nodes.allSatisfy { $0.file == 1 })
+        #expect(middle.screens.map(\.file) == [1, 1])
+        #expect(middle.globalIfPresent(0, 0) == nil && middle.globalIfPresent(2, 0) == nil)
+        for local in project.files[1].model.nodes.indices {
+            #expect(middle.global(1, local) == local)
         }
-        let everything = ProgramNodes(files: [2, 0, 1], graph: graph)
-        #expect(everything.isIdentity)
-        #expect(Array(everything.all) == Array(graph.nodes.indices))
+        let everything = BuilderGraph(project: project, files: [2, 0, 1], hasForeignElement: false)
+        #expect(everything.files.files == [0, 1, 2])
+        #expect(everything.nodes.count == project.files.reduce(0) { $0 + $1.model.nodes.count })
+        #expect(everything.firstNode(of: 2) == project.files[0].model.nodes.count + project.files[1].model.nodes.count)
     }
 
     private func describe(_ d: Diagnostic, own: FileID) -> String {

@@ -1,0 +1,33 @@
+/// A set of small non-negative integers (builder indices, declaration numbers) as bits: a
+/// program's analysis keeps a few over its builders and declarations, at a bit each.
+struct BitSet {
+    private var words: [UInt64]
+
+    init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+
+    @inline(__always) func contains(_ i: Int) -> Bool { words[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+
+    /// Adds i; false when it was already there.
+    @discardableResult
+    @inline(__always) mutating func insert(_ i: Int) -> Bool {
+        let bit: UInt64 = 1 << UInt64(i & 63)
+        if words[i >> 6] & bit != 0 { return false }
+        words[i >> 6] |= bit
+        return true
+    }
+
+    @inline(__always) mutating func remove(_ i: Int) { words[i >> 6] &= ~(1 << UInt64(i & 63)) }
+
+    /// The members, increasing.
+    var members: [Int] {
+        var out: [Int] = []
+        for (w, word) in words.enumerated() where word != 0 {
+            var rest = word
+            while rest != 0 {
+                out.append(w * 64 + rest.trailingZeroBitCount)
+                rest &= rest - 1
+            }
+        }
+        return out
+    }
+}

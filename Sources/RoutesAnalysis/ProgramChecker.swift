@@ -273,7 +273,7 @@ struct ProgramChecker {
             switch graph.nodes[p].kind {
             case .anyOf(let branches) where pContext != BDD.zero:
                 let i = branches.firstIndex(of: child) ?? 0
-                if i > 0 && (!evaluated ? childContext == BDD.zero : true) {
+                if i > 0 {
                     let mine = bdd.and(pContext, semantics.elementIs[code])
                     if mine != BDD.zero && bdd.and(childContext, semantics.elementIs[code]) == BDD.zero {
                         var related: [RelatedLocation] = []
@@ -297,7 +297,9 @@ struct ProgramChecker {
             default:
                 break
             }
-            if !evaluated && pContext != BDD.zero { break }
+            // Where the element still reaches p but not the child, the cause is here (and not
+            // explained above); where it does not reach p either, it was taken higher up.
+            if !evaluated && bdd.and(pContext, semantics.elementIs[code]) != BDD.zero { break }
             child = p
             parent = graph.nodes[p].parent
         }

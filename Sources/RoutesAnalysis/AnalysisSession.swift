@@ -29,6 +29,9 @@ final class ProgramAnalysis: @unchecked Sendable {
             checker.run()
             self.checker = checker
         }
+        // Kept for editors' questions: a small operation cache is enough for those (a
+        // workspace of programs sharing a large library keeps one manager per program).
+        semantics.bdd.shrinkCache(bits: 10)
     }
 
     /// The builder cycles this unit reports: per strongly connected component (by its

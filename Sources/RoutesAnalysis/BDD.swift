@@ -32,8 +32,8 @@ final class BDD {
         var b: Ref
         var result: Ref
     }
-    private let cache: UnsafeMutablePointer<CacheEntry>
-    private let cacheMask: Int
+    private var cache: UnsafeMutablePointer<CacheEntry>
+    private var cacheMask: Int
 
     private enum Op: Int32 {
         case and = 1, or, andNot, not, exists, cofactor
@@ -78,6 +78,17 @@ final class BDD {
         cache = .allocate(capacity: 1 << cacheBits)
         cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
         cacheMask = (1 << cacheBits) - 1
+    }
+
+    /// Replaces the operation cache by one of 2^bits entries (results stay correct, only
+    /// recomputation gets likelier): a finished analysis kept for the few questions an editor
+    /// asks need not hold a cache sized for the whole analysis.
+    func shrinkCache(bits: Int) {
+        guard (1 << bits) < cacheMask + 1 else { return }
+        cache.deallocate()
+        cache = .allocate(capacity: 1 << bits)
+        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
+        cacheMask = (1 << bits) - 1
     }
 
     deinit {

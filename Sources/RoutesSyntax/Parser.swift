@@ -658,6 +658,7 @@ public struct Parser {
         open(.screenBuilder)
         advance()
         name("a screen name after `screen`")
+        if at(.lParen) && !current.startsLine { screenArguments() }
         if at(.kwUses) {
             open(.usesClause)
             advance()
@@ -689,6 +690,23 @@ public struct Parser {
             block()
         }
         close()
+    }
+
+    /// Arguments after a screen node's name (`screen Detail(id: "42")`, as a path writes
+    /// them): one error, and everything up to the matching `)` on the same line is skipped
+    /// (braces inside included), so that the node and what follows still parse.
+    mutating func screenArguments() {
+        report(current.range, "a `screen` node takes no arguments: they belong in paths (`Detail(id: \"42\")`), not in the routing tree")
+        let start = current.start
+        open(.error)
+        var depth = 0
+        repeat {
+            if kind == .lParen { depth += 1 }
+            if kind == .rParen { depth -= 1 }
+            advance()
+        } while depth > 0 && !atEOF && !current.startsLine
+        close()
+        garbage.append(start..<current.start)
     }
 
     mutating func anyOf() {

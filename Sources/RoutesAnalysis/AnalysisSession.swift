@@ -51,10 +51,11 @@ final class ProgramAnalysis: @unchecked Sendable {
     }
 
     /// Points the unit at a later project in which its files are the same (see
-    /// `AnalysisSession.sameFiles`): positions may have moved (a trivia edit), nothing else.
-    func rebase(onto project: Project) {
+    /// `AnalysisSession.sameFile`), or differ by `edit` only: an edit in `file` that moved
+    /// positions and changed nothing the analysis reads (its diagnostics move with it).
+    func rebase(onto project: Project, moving edit: (TriviaEdit, FileID)? = nil) {
         semantics.graph.project = project
-        checker?.rebase(onto: project, graph: semantics.graph)
+        checker?.rebase(onto: project, graph: semantics.graph, moving: edit)
     }
 }
 
@@ -79,6 +80,9 @@ public final class AnalysisSession {
     /// say so to the user.
     public let stopped: String?
 
+    /// Whether the units are kept (see `init(project:reusing:keepsAnalyses:)`).
+    private let keepsAnalyses: Bool
+
     /// The programs analysed (not reused) by the last session made with `reusing:` (tests
     /// and logs).
     public private(set) var analysedPrograms = 0
@@ -94,6 +98,7 @@ public final class AnalysisSession {
     /// diagnostics are kept: scope questions answer `unknown`, examples are not found, and
     /// no later session can reuse this one's programs.
     public init(project: Project, reusing previous: AnalysisSession? = nil, keepsAnalyses: Bool = true) {
+        self.keepsAnalyses = keepsAnalyses
         self.project = project
         // The units: each program's files, then the files in no program with their imports.
         var specs: [(program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)] =
@@ -145,10 +150,17 @@ public final class AnalysisSession {
         }
         self.units = all.compactMap(\.unit)
         stopped = nil
+        diagnostics = Self.assemble(project, cycles: all.flatMap(\.cycles), programs: all.map(\.diagnostics))
+    }
+
+    /// Every diagnostic of a session: the project's own (syntax, names, duplicates: always
+    /// those of the project as it is now), the builder cycles, and each program's.
+    private static func assemble(_ project: Project, cycles: [(builders: [Symbol], references: [NodeRef])],
+                                 programs: [[Diagnostic]]) -> [Diagnostic] {
         var found = Set(project.diagnostics)
-        found.formUnion(Analysis.builderCycles(all.flatMap(\.cycles), project: project))
-        for u in all { found.formUnion(u.diagnostics) }
-        diagnostics = found.sorted(by: Analysis.order)
+        found.formUnion(Analysis.builderCycles(cycles, project: project))
+        for p in programs { found.formUnion(p) }
+        return found.sorted(by: Analysis.order)
     }
 
     /// What the session keeps of a unit: its results, and the unit itself when it answers
@@ -171,6 +183,7 @@ public final class AnalysisSession {
     }
 
     private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], stopped: String?) {
+        keepsAnalyses = true
         self.project = project
         self.units = units
         self.diagnostics = diagnostics
@@ -225,9 +238,16 @@ public final class AnalysisSession {
     /// session shares its analyses with the new one and must not be used afterwards.
     public func rebased(onto newProject: Project, file: FileID, edit: TriviaEdit) -> AnalysisSession {
         precondition(canRebase(over: edit), "a session whose messages quote positions cannot move over whitespace edits")
-        for u in units { u.rebase(onto: newProject) }
-        let shifted = diagnostics.map { $0.shifted(edit, in: file) }.sorted(by: Analysis.order)
-        return AnalysisSession(project: newProject, units: units, diagnostics: shifted, stopped: stopped)
+        precondition(keepsAnalyses, "a session that kept only its diagnostics cannot be moved")
+        // Each program's own diagnostics move with the edit (a later session that reuses the
+        // program reads them); the project's are the new project's (an edit that keeps the
+        // analysis may still change them: a parameter label written twice, say).
+        for u in units { u.rebase(onto: newProject, moving: (edit, file)) }
+        if stopped != nil {
+            return AnalysisSession(project: newProject, units: units, diagnostics: newProject.diagnostics.sorted(by: Analysis.order), stopped: stopped)
+        }
+        let diagnostics = Self.assemble(newProject, cycles: units.flatMap { $0.cycles() }, programs: units.map { $0.checker?.diagnostics ?? [] })
+        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, stopped: stopped)
     }
 
     /// Whether a dependency or optional is in scope at a node (SPEC §5.2).

@@ -580,9 +580,12 @@ struct ProgramChecker {
 
     /// Points the checker at the project after a trivia edit (same structure, moved
     /// positions): its results do not depend on positions.
-    mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
+    /// With `edit`, its diagnostics move with an edit inside one comment, whitespace run or
+    /// unanalysed part of `file` (positions are all that changed).
+    mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph, moving edit: (TriviaEdit, FileID)? = nil) {
         project = newProject
         graph = newGraph
+        if let (e, file) = edit { diagnostics = diagnostics.map { $0.shifted(e, in: file) } }
     }
 
     /// Fills `region` with the nodes from which a way leads to g.

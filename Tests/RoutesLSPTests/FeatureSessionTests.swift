@@ -271,6 +271,40 @@ struct FeatureSessionTests {
         try session.finish()
     }
 
+    /// Programs not touched by an edit keep their analysis, and so their diagnostics, which
+    /// must have moved with every earlier edit that kept the analysis (a comment typed in
+    /// one program, then another document opened: the warning stayed five bytes early).
+    @Test func aProgramKeptAcrossEditsShowsItsDiagnosticsWhereTheyAre() throws {
+        let workspace = try FeatureWorkspace(["App.routes": "// c\nflag isOn\nroot { empty }\n",
+                                              "Other.routes": "screen Other\nroot { screen Other }\n"])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        func warningRange() throws -> JSONValue? {
+            try session.diagnostics("App.routes")?.first { $0["code"]?.stringValue == "unused-declaration" }?["range"]
+        }
+        try session.open("App.routes")
+        let expected: JSONValue = ["start": ["line": 1, "character": 5], "end": ["line": 1, "character": 9]]
+        #expect(try warningRange() == expected)
+        session.change("App.routes", version: 2, [FeatureSession.edit(0, 4, 0, 4, " more")])
+        _ = try session.sync()
+        #expect(try warningRange() == expected)
+        // Another program changes: App's analysis is kept, and published again where it is.
+        try session.open("Other.routes")
+        var mark = session.mark
+        session.change("Other.routes", version: 2, [FeatureSession.edit(0, 12, 0, 12, "2")])
+        _ = try session.sync()
+        let app = try #require(try session.lastPublication("App.routes", from: mark))
+        #expect(app["diagnostics"]?[0]?["range"] == expected)
+        // And a parameter label written twice, then once, in an edit that keeps the analysis.
+        mark = session.mark
+        session.change("Other.routes", version: 3, [FeatureSession.edit(0, 13, 0, 13, "(id: Int, id: Int)")])
+        #expect(ruleCodes(try session.diagnostics("Other.routes", from: mark)).contains("duplicate-declaration"))
+        mark = session.mark
+        session.change("Other.routes", version: 4, [FeatureSession.edit(0, 21, 0, 30, "")])
+        #expect(!ruleCodes(try session.diagnostics("Other.routes", from: mark)).contains("duplicate-declaration"))
+        try session.finish()
+    }
+
     @Test func changesToADocumentThatIsNotOpenAndMalformedNotificationsAreIgnored() throws {
         let workspace = try FeatureWorkspace(["App.routes": "root {\n  empty\n}\n"])
         let session = try FeatureSession(workspace)

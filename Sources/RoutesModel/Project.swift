@@ -227,7 +227,10 @@ public struct Project: Sendable {
     /// still on the search stack closes a cycle and is reported there.
     private mutating func detectImportCycles() {
         var state = Array(repeating: 0, count: files.count)  // 0 new, 1 on stack, 2 done
-        for start in files.indices where state[start] == 0 {
+        // From the files in path order, not load order: which import of a cycle is reported
+        // does not depend on the order of the command line or of a workspace scan (the CLI
+        // and the language server agree).
+        for start in files.indices.sorted(by: { files[$0].path < files[$1].path }) where state[start] == 0 {
             var stack: [(file: FileID, next: Int)] = [(start, 0)]
             state[start] = 1
             while !stack.isEmpty {

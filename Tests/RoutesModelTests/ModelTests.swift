@@ -143,6 +143,22 @@ func lower(_ text: String) -> FileModel {
         #expect(!p.diagnostics.contains { $0.rule == .undefinedName })
     }
 
+    /// Which import of a cycle is reported does not depend on the order files are given in
+    /// (the command line, a workspace scan): the search starts from the files in path order.
+    @Test func theReportedImportOfACycleDoesNotDependOnTheEntryOrder() {
+        let files = [
+            "/ws/lib/Lib.routes": "import \"../app/App.routes\"\nscreen LibA",
+            "/ws/app/App.routes": "import \"../lib/Lib.routes\"\nscreen Home\nroot { screen Home }",
+        ]
+        for entries in [["/ws/app/App.routes", "/ws/lib/Lib.routes"], ["/ws/lib/Lib.routes", "/ws/app/App.routes"],
+                        ["/ws/lib/Lib.routes"], ["/ws/app/App.routes"]] {
+            let p = project(files, entries: entries)
+            let cycles = p.diagnostics.filter { $0.rule == .importError }
+            #expect(cycles.count == 1, "\(entries)")
+            #expect(cycles.first.map { p.files[$0.file].path } == "/ws/lib/Lib.routes", "\(entries)")
+        }
+    }
+
     @Test func importLeavingTheWorkspaceIsRefused() {
         let p = project([
             "/ws/App.routes": "import \"../etc/secret.routes\"\nroot { empty }",

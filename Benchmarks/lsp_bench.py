@@ -83,6 +83,22 @@ class Client:
         self.p.wait(timeout=10)
 
 
+def typed_and_deleted(c, uri, version, line, col):
+    """20 one-character edits at (line, col), an X typed then deleted, each answered by
+    diagnostics: (median milliseconds, the document's version after them)."""
+    times = []
+    for i in range(20):
+        version += 1
+        end = col if i % 2 == 0 else col + 1
+        change = {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": end}},
+                  "text": "X" if i % 2 == 0 else ""}
+        t = time.perf_counter()
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+        c.wait_diagnostics(uri, version)
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), version
+
+
 def measure(binary, lines, directory):
     path = os.path.join(directory, f"App{lines}.routes")
     subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--lines", str(lines), "--single-file",
@@ -119,18 +135,8 @@ def measure(binary, lines, directory):
     # again in full.
     def one_character_edits(line, col):
         nonlocal version
-        times = []
-        for i in range(20):
-            version += 1
-            if i % 2 == 0:
-                change = {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col}}, "text": "X"}
-            else:
-                change = {"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}}, "text": ""}
-            t = time.perf_counter()
-            c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
-            c.wait_diagnostics(uri, version)
-            times.append((time.perf_counter() - t) * 1000)
-        return statistics.median(times)
+        median, version = typed_and_deleted(c, uri, version, line, col)
+        return median
     decl = next(i for i, l in enumerate(doc_lines) if l.startswith("dependency ") and ":" in l)
     type_change = one_character_edits(decl, len(doc_lines[decl].rstrip()))
     use = next(i for i, l in enumerate(doc_lines) if l.startswith(" ") and l.lstrip().startswith("screen ") and " uses " in l)
@@ -171,21 +177,10 @@ def measure_workspace(binary, folders, directory):
     doc_lines = text.split("\n")
     use = next(i for i, l in enumerate(doc_lines) if l.lstrip().startswith("screen ") and " uses " in l)
     col = doc_lines[use].index(" uses ")
-    times = []
-    version = 1
-    for i in range(20):
-        version += 1
-        if i % 2 == 0:
-            change = {"range": {"start": {"line": use, "character": col}, "end": {"line": use, "character": col}}, "text": "X"}
-        else:
-            change = {"range": {"start": {"line": use, "character": col}, "end": {"line": use, "character": col + 1}}, "text": ""}
-        t = time.perf_counter()
-        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
-        c.wait_diagnostics(uri, version)
-        times.append((time.perf_counter() - t) * 1000)
+    name_change, _ = typed_and_deleted(c, uri, 1, use, col)
     rss = c.peak_rss_kb()
     c.close()
-    return {"programs": 2 * folders, "files": 6 * folders, "open": open_ms, "name_change": statistics.median(times), "rss": rss / 1024}
+    return {"programs": 2 * folders, "files": 6 * folders, "open": open_ms, "name_change": name_change, "rss": rss / 1024}
 
 
 def main():

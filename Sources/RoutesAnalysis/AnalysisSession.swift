@@ -1,9 +1,6 @@
 import RoutesModel
 import RoutesSyntax
 
-/// One analysis of a project, kept for questions editors ask: its diagnostics, which
-/// dependencies are in scope at a node, an example path that builds a screen. Not
-/// thread-safe; one per snapshot of the project.
 /// The analysis of one program, over a graph of the program's files alone: what it finds
 /// depends on those files and nothing else, so programs are analysed in parallel, and an
 /// edit re-analyses only the programs whose files it changed. One more unit, with no
@@ -83,8 +80,8 @@ public final class AnalysisSession {
     /// Whether the units are kept (see `init(project:reusing:keepsAnalyses:)`).
     private let keepsAnalyses: Bool
 
-    /// The programs analysed (not reused) by the last session made with `reusing:` (tests
-    /// and logs).
+    /// How many units (programs, and the files in no program) this session analysed rather
+    /// than kept from the session it reused (tests and logs).
     public private(set) var analysedPrograms = 0
 
     public convenience init(project: Project) {

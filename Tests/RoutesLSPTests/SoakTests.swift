@@ -407,3 +407,126 @@ struct SoakTests {
         #expect(harness.send(LSPTestClient.notificationMessage("exit")) == 0)
     }
 }
+
+/// Random edits to several open documents of a workspace of several programs (two copies of
+/// the shop, the seed app, two apps sharing a library, a loose file importing it): the server
+/// keeps the analysis of every program an edit does not touch, and moves kept results over
+/// edits that keep the analysis, so after each burst every open document's diagnostics must
+/// equal those of a fresh server opening the same texts.
+@Suite("Soak: random edits across the programs of a workspace", .serialized)
+struct WorkspaceSoakTests {
+    static let library = """
+        /// Shared by both apps.
+        screen Detail(id: String)
+        screen Settings
+        flag beta
+        dependency store: Store from Detail
+        optional session: Session
+        builder details {
+          anyOf {
+            screen Detail {
+              screen Settings uses store
+            }
+            conditional beta { screen Settings uses store } else { empty }
+            if let session { screen Settings uses session }
+          }
+        }
+
+        """
+
+    static func app(_ name: String) -> String {
+        """
+        import "../lib/Lib.routes"
+        // The \(name) app.
+        screen \(name)
+        flag unused\(name)
+        root {
+          anyOf {
+            screen \(name) { details }
+            details
+          }
+        }
+
+        """
+    }
+
+    static let loose = """
+        import "../lib/Lib.routes"
+        builder loop {
+          anyOf {
+            screen Detail
+            loop
+          }
+        }
+
+        """
+
+    @Test func everyOpenDocumentAgreesWithAFreshServerAfterEachBurst() throws {
+        var files: [String: String] = [
+            "lib/Lib.routes": Self.library, "a/App.routes": Self.app("Home"), "b/App.routes": Self.app("Start"),
+            "loose/Loose.routes": Self.loose, "seed/App.routes": try FeatureWorkspace.example("Seed/App.routes"),
+        ]
+        for copy in ["shop1", "shop2"] {
+            for name in ["App", "Shared", "Catalog", "Account", "Checkout"] {
+                files["\(copy)/\(name).routes"] = try FeatureWorkspace.example("Shop/\(name).routes")
+            }
+        }
+        let workspace = try FeatureWorkspace(files)
+        let open = ["lib/Lib.routes", "a/App.routes", "loose/Loose.routes", "seed/App.routes", "shop1/Catalog.routes",
+                    "shop2/App.routes"]
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        var texts: [String: SoakText] = [:]
+        var editors: [String: SoakEditor] = [:]
+        var versions: [String: Int] = [:]
+        for (i, file) in open.enumerated() {
+            try session.open(file, text: files[file], version: 1)
+            texts[file] = SoakText(files[file]!, encoding: .utf16)
+            editors[file] = SoakEditor(seed: Soak.seed &+ UInt64(i), original: files[file]!)
+            versions[file] = 1
+        }
+        var random = SoakRandom(seed: Soak.seed &+ 99)
+        let bursts = max(1, Soak.edits(default: 3000) / 250)
+        var compared = 0
+        for burst in 0..<bursts {
+            // A burst: edits to one or two documents (most programs are untouched).
+            for _ in 0..<random.int(1 ... 6) {
+                let file = random.pick(random.chance(0.5) ? Array(open.prefix(2)) : open)
+                var text = texts[file]!
+                // Mostly small edits (which keep the analysis when they fall in a comment or
+                // whitespace), now and then the soak's larger ones.
+                let changes: [SoakEdit]
+                if random.chance(0.5) {
+                    let p = text.position(random.int(0 ... text.scalars.count))
+                    let edit = SoakEdit(startLine: p.line, startCharacter: p.character, endLine: p.line,
+                                        endCharacter: p.character, text: random.pick([" ", "\n", "// x", "x", "é"]))
+                    text.apply(edit)
+                    changes = [edit]
+                } else {
+                    changes = editors[file]!.changes(&text)
+                }
+                texts[file] = text
+                versions[file]! += 1
+                session.change(file, version: versions[file]!, changes.map(\.json))
+            }
+            let end = try session.sync()
+            // A fresh server opening the same texts.
+            let fresh = try FeatureSession(workspace)
+            defer { fresh.stop() }
+            for file in open { try fresh.open(file, text: texts[file]!.text, version: 1) }
+            let freshEnd = try fresh.sync()
+            for file in open {
+                let mine = try #require(session.publications(file, upTo: end).last)
+                #expect(mine["version"] == .int(Int64(versions[file]!)), "burst \(burst): \(file) published for its version")
+                let theirs = try #require(fresh.publications(file, upTo: freshEnd).last)
+                let a = mine["diagnostics"]?.arrayValue ?? [], b = theirs["diagnostics"]?.arrayValue ?? []
+                #expect(Soak.multiset(a) == Soak.multiset(b),
+                        "burst \(burst): \(file) differs from a fresh server:\nkept: \(Soak.summary(a))\nfresh: \(Soak.summary(b))")
+                compared += 1
+            }
+            try fresh.finish()
+        }
+        #expect(compared == bursts * open.count)
+        try session.finish()
+    }
+}

@@ -83,6 +83,20 @@ class Client:
         self.p.wait(timeout=10)
 
 
+def start_and_open(binary, directory, uri, text):
+    """A server on `directory`, initialized, with the document open: (client, initialize
+    milliseconds, didOpen → diagnostics milliseconds)."""
+    c = Client(binary, directory)
+    t = time.perf_counter()
+    c.request("initialize", {"processId": None, "rootUri": "file://" + directory, "capabilities": {}})
+    init_ms = (time.perf_counter() - t) * 1000
+    c.notify("initialized", {})
+    t = time.perf_counter()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "routes", "version": 1, "text": text}})
+    c.wait_diagnostics(uri, 1)
+    return c, init_ms, (time.perf_counter() - t) * 1000
+
+
 def typed_and_deleted(c, uri, version, line, col):
     """20 one-character edits at (line, col), an X typed then deleted, each answered by
     diagnostics: (median milliseconds, the document's version after them)."""
@@ -105,15 +119,7 @@ def measure(binary, lines, directory):
                     "--out", path], check=True, stdout=subprocess.DEVNULL)
     text = open(path).read()
     uri = "file://" + path
-    c = Client(binary, directory)
-    t = time.perf_counter()
-    c.request("initialize", {"processId": None, "rootUri": "file://" + directory, "capabilities": {}})
-    init_ms = (time.perf_counter() - t) * 1000
-    c.notify("initialized", {})
-    t = time.perf_counter()
-    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "routes", "version": 1, "text": text}})
-    c.wait_diagnostics(uri, 1)
-    open_ms = (time.perf_counter() - t) * 1000
+    c, init_ms, open_ms = start_and_open(binary, directory, uri, text)
     # One-character edits in a comment line at the end, each answered by diagnostics.
     doc_lines = text.split("\n")
     line = len(doc_lines) - 1
@@ -167,13 +173,7 @@ def measure_workspace(binary, folders, directory):
     path = os.path.join(directory, "app0", "Shop", "Account.routes")
     text = open(path).read()
     uri = "file://" + path
-    c = Client(binary, directory)
-    c.request("initialize", {"processId": None, "rootUri": "file://" + directory, "capabilities": {}})
-    c.notify("initialized", {})
-    t = time.perf_counter()
-    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "routes", "version": 1, "text": text}})
-    c.wait_diagnostics(uri, 1)
-    open_ms = (time.perf_counter() - t) * 1000
+    c, _, open_ms = start_and_open(binary, directory, uri, text)
     doc_lines = text.split("\n")
     use = next(i for i, l in enumerate(doc_lines) if l.lstrip().startswith("screen ") and " uses " in l)
     col = doc_lines[use].index(" uses ")

@@ -26,9 +26,6 @@ final class ProgramAnalysis: @unchecked Sendable {
             checker.run()
             self.checker = checker
         }
-        // Kept for editors' questions: a small operation cache is enough for those (a
-        // workspace of programs sharing a large library keeps one manager per program).
-        semantics.bdd.shrinkCache(bits: 10)
     }
 
     /// The builder cycles this unit reports: per strongly connected component (by its
@@ -175,6 +172,9 @@ public final class AnalysisSession {
             budget = bdd.exhausted ? (bdd.nodeLimit, bdd.stepLimit) : nil
             diagnostics = unit.checker?.diagnostics ?? []
             cycles = bdd.exhausted ? [] : unit.cycles()
+            // Kept for editors' questions: a small operation cache is enough for those (a
+            // workspace of programs sharing a large library keeps one manager per program).
+            if keeping { bdd.shrinkCache(bits: 10) }
             self.unit = keeping ? unit : nil
         }
     }

@@ -5,8 +5,9 @@
 /// builds (computed incrementally, ctx(i+1) = ctx(i) ∧ ¬builds(Bi), so that an `anyOf` of n
 /// branches costs O(n), not O(n²)); a condition splits on its variable; `if screen S` on [element == S]; a wildcard
 /// replaces the element by its screen; a reference passes its context to the body. With
-/// `crossNestings`, a built screen node starts its nesting with any element of `domain` in
-/// the environments it was built in (the next path element). σ is an analysis-specific
+/// `crossNestings`, a built screen node starts its nesting with any element of the graph
+/// (`Semantics.allElements`: a program's graph holds its screens) in the environments it was
+/// built in (the next path element). σ is an analysis-specific
 /// state along the way (push context, ...), changed by `onBuilt`.
 ///
 /// Every transfer distributes over union, so only the new part of a context is propagated
@@ -99,8 +100,6 @@ final class Region {
 struct Flow {
     let semantics: Semantics
     let crossNestings: Bool
-    /// The elements of the program: what a path element can be.
-    var domain: BDD.Ref
     let sigmaCount: Int
     /// When set, only these nodes are visited.
     var region: Region? = nil
@@ -125,11 +124,10 @@ struct Flow {
 
     /// A new flow over `storage` (which it resets); `storage.size` must be at least the
     /// graph's nodes × sigmaCount.
-    init(semantics: Semantics, crossNestings: Bool, domain: BDD.Ref? = nil, sigmaCount: Int = 1,
+    init(semantics: Semantics, crossNestings: Bool, sigmaCount: Int = 1,
          storage: FlowStorage) {
         self.semantics = semantics
         self.crossNestings = crossNestings
-        self.domain = domain ?? semantics.allElements
         self.sigmaCount = sigmaCount
         precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
         self.storage = storage
@@ -202,7 +200,7 @@ struct Flow {
                 guard crossNestings else { break }
                 let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
                 if let next, let nesting {
-                    add(nesting, sigma: next, bdd.and(envs, domain), from: key)
+                    add(nesting, sigma: next, bdd.and(envs, semantics.allElements), from: key)
                 }
             case .anyOf(let branches):
                 let contexts = semantics.branchContexts(g, delta, reading: reading)
@@ -233,7 +231,7 @@ struct Flow {
             case .wildcard(let code, let body):
                 guard inRegion(body) else { break }
                 let envs = semantics.environments(delta)
-                add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? domain), from: key)
+                add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? semantics.allElements), from: key)
             case .reference(let target):
                 guard let target, let body = graph.builders[target].body, inRegion(body) else { break }
                 if let onReference, !onReference(g, target) { break }

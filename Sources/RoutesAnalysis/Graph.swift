@@ -232,13 +232,6 @@ struct BuilderGraph {
     /// The number of a declaration of the graph's files (see `declarationBase`).
     func declarationNumber(_ s: Symbol) -> Int { declarationBase[files.position(s.file)!] + s.declaration }
 
-    /// The element codes of the screens declared in `files`, in file and declaration order.
-    func screenCodes(inFiles files: [FileID]) -> [Int] {
-        files.flatMap { f in
-            project.files[f].model.declarations.indices.compactMap { screenCode[Symbol(file: f, declaration: $0)] }
-        }
-    }
-
     /// The number of nodes of a file of the graph.
     func fileNodeCount(_ file: FileID) -> Int {
         let p = files.position(file)!

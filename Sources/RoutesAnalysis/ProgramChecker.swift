@@ -20,8 +20,6 @@ struct ProgramChecker {
     /// The builders `root` uses, directly or through other used builders.
     private var usedBuilders: BitSet
     private(set) var rootBody: Int?
-    /// The elements of this program: the screens declared in its files.
-    private(set) var domain: BDD.Ref = BDD.zero
     private(set) var flow: Flow
     /// The same flow in the alternative reading of uncertain leaves, when there are any.
     private var alternativeFlow: Flow? = nil
@@ -50,17 +48,14 @@ struct ProgramChecker {
         usedBuilders = BitSet(count: graph.builders.count)
         mentioned = BitSet(count: graph.declarationCount)
         guessed = BitSet(count: graph.declarationCount)
-        // The program's screens (by element code): its elements, and whether a sheet of its
-        // own forbids pushes (then σ tracks the push context).
-        let mine = graph.screenCodes(inFiles: graph.files.files)
-        let hasNoPushSheets = mine.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
+        // The graph's screens are the program's elements; when a sheet among them forbids
+        // pushes, σ tracks the push context.
+        let hasNoPushSheets = graph.screens.indices.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
         let sigmaCount = hasNoPushSheets ? 2 : 1
         flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
                     storage: FlowStorage(size: graph.nodes.count * sigmaCount))
         let rootDecl = project.declaration(program.root)
         rootBody = rootDecl.body.map { graph.global(program.root.file, $0) }
-        domain = mine.count == graph.screens.count ? semantics.allElements : semantics.bdd.or(mine.map { semantics.elementIs[$0] })
-        flow.domain = domain
     }
 
     mutating func run() {
@@ -118,14 +113,14 @@ struct ProgramChecker {
                 }
             }
         }
-        flow.add(root, domain, from: nil)
+        flow.add(root, semantics.allElements, from: nil)
         flow.run()
         if semantics.hasUncertainty {
-            var other = Flow(semantics: semantics, crossNestings: true, domain: domain, sigmaCount: flow.sigmaCount,
+            var other = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount,
                              storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount))
             other.reading = .alternative
             other.onBuilt = flow.onBuilt
-            other.add(root, domain, from: nil)
+            other.add(root, semantics.allElements, from: nil)
             other.run()
             alternativeFlow = other
         }
@@ -530,7 +525,7 @@ struct ProgramChecker {
     /// a provider, at the then-branch of `if let o` for an optional.
     /// With a `target`, the flow stops once it reaches it (one way is all that is asked).
     private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil) -> Flow {
-        var flow = Flow(semantics: semantics, crossNestings: true, domain: domain, storage: storage)
+        var flow = Flow(semantics: semantics, crossNestings: true, storage: storage)
         flow.region = region
         flow.target = target
         let graph = self.graph
@@ -538,7 +533,7 @@ struct ProgramChecker {
         // nesting, an `if let o` enters no then-branch.
         flow.onBuilt = { n, sigma, _ in Self.gainedItem(at: n, in: graph) == item ? nil : sigma }
         flow.entersThen = { n in Self.gainedItem(at: n, in: graph) != item }
-        flow.add(root, domain, from: nil)
+        flow.add(root, semantics.allElements, from: nil)
         flow.run()
         return flow
     }

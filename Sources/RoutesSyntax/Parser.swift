@@ -47,9 +47,6 @@ public struct Parser {
     /// The token position of the last syntax error: a second error before a token is consumed
     /// is the same mistake seen again (one error per real mistake, SPEC §5), and is dropped.
     var lastErrorAt = -1
-    /// Set while the `if` of an `else if` (already reported) is parsed: its own recovery is
-    /// silent.
-    var quietIf = false
 
     /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
     /// the first, strict parse, so that layout never makes valid code invalid.
@@ -576,7 +573,9 @@ public struct Parser {
         close()
     }
 
-    mutating func builder() {
+    /// - Parameter afterElse: the builder is the `if` of an `else if`, already reported: its
+    ///   own recovery (a missing `let` or `screen`) is silent.
+    mutating func builder(afterElse: Bool = false) {
         if depth >= maxDepth {
             tooDeep()
             return
@@ -613,10 +612,9 @@ public struct Parser {
                 // error, and the name and blocks still parse.
                 open(.ifLetBuilder)
                 advance()
-                if !quietIf { expected("`let` or `screen` after `if`") }
+                if !afterElse { expected("`let` or `screen` after `if`") }
                 if at(.identifier) && !current.startsLine { advance() }
             }
-            quietIf = false
             if block() && at(.kwElse) {
                 elseClause()
             }
@@ -646,8 +644,7 @@ public struct Parser {
         advance()
         if at(.kwIf) && !unwinding {
             report(current.range, "there is no `else if`: write `else { if ... }`")
-            quietIf = true
-            builder()
+            builder(afterElse: true)
         } else {
             block()
         }

@@ -411,9 +411,13 @@ public enum Suggestion {
     public static func closest(to name: String, among candidates: [String]) -> String? {
         let lowered = name.lowercased()
         let target = Array(lowered.unicodeScalars)
+        // An ASCII name is compared with ASCII candidates byte by byte, lowercasing on the
+        // fly: a scope has thousands of names, and lowercasing each into a new string and
+        // measuring it in full was most of an edit's time when a name became undefined.
+        let asciiTarget: [UInt8]? = lowered.utf8.count == target.count ? Array(lowered.utf8) : nil
         // The smallest distance wins, then the first name in sorted order. Candidates are
         // not sorted or lowercased up front: most are ruled out by length alone (an edit
-        // distance is at least the difference in length), and a scope has thousands of names.
+        // distance is at least the difference in length).
         var best: (distance: Int, text: String)? = nil
         for c in candidates {
             let count = c.unicodeScalars.count
@@ -422,9 +426,22 @@ public enum Suggestion {
                 // An ASCII candidate keeps its length when lowercased, so the gap to the
                 // (lowercased) target bounds the distance.
                 let gap = abs(count - target.count)
-                let mayBePrefix = target.count >= 3 && count >= target.count
-                if gap > limit && !mayBePrefix { continue }
                 if let b = best, gap > b.distance { continue }
+                guard let t = asciiTarget else {
+                    // A non-ASCII name is never a prefix of an ASCII candidate.
+                    if gap > limit { continue }
+                    let d = distance(target, Array(c.lowercased().unicodeScalars))
+                    if d <= limit, best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+                    continue
+                }
+                let isPrefix = t.count >= 3 && count >= t.count && Self.asciiHasPrefix(c, t)
+                if gap > limit && !isPrefix { continue }
+                // Past `cutoff` the candidate cannot be accepted or beat the best one.
+                var cutoff = isPrefix ? Int.max : limit
+                if let b = best { cutoff = min(cutoff, b.distance) }
+                guard let d = Self.asciiDistance(t, c, cutoff: cutoff) else { continue }
+                if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+                continue
             }
             let lower = c.lowercased()
             let isPrefix = lower.hasPrefix(lowered) && target.count >= 3
@@ -433,6 +450,51 @@ public enum Suggestion {
             if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
         }
         return best?.text
+    }
+
+    @inline(__always) private static func lowerASCII(_ b: UInt8) -> UInt8 {
+        b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+    }
+
+    /// Whether ASCII `c`, lowercased, starts with the lowercased ASCII `prefix`.
+    private static func asciiHasPrefix(_ c: String, _ prefix: [UInt8]) -> Bool {
+        var i = 0
+        for b in c.utf8 {
+            if i == prefix.count { return true }
+            if lowerASCII(b) != prefix[i] { return false }
+            i += 1
+        }
+        return i == prefix.count
+    }
+
+    /// The edit distance between lowercased ASCII `t` and ASCII `c` lowercased, or nil once
+    /// it is certain to exceed `cutoff` (every entry of a row is above it).
+    private static func asciiDistance(_ t: [UInt8], _ c: String, cutoff: Int) -> Int? {
+        var c = c
+        return c.withUTF8 { b -> Int? in
+            if t.isEmpty { return b.count <= cutoff ? b.count : nil }
+            if b.isEmpty { return t.count <= cutoff ? t.count : nil }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (b.count + 1)) { rows -> Int? in
+                var prev = rows.baseAddress!
+                var cur = prev + (b.count + 1)
+                for j in 0...b.count { prev[j] = j }
+                for i in 1...t.count {
+                    cur[0] = i
+                    var rowMin = i
+                    let a = t[i - 1]
+                    for j in 1...b.count {
+                        let cost = a == lowerASCII(b[j - 1]) ? 0 : 1
+                        let v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+                        cur[j] = v
+                        if v < rowMin { rowMin = v }
+                    }
+                    if rowMin > cutoff { return nil }
+                    swap(&prev, &cur)
+                }
+                let d = prev[b.count]
+                return d <= cutoff ? d : nil
+            }
+        }
     }
 
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {

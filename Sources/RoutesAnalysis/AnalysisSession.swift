@@ -17,15 +17,28 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     var graph: BuilderGraph { semantics.graph }
 
-    init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool) {
+    /// With `manager`, the analysis runs on that manager (the one of this program's previous
+    /// analysis, see `Semantics.init(graph:reusing:)`); should it run out of budget there, it
+    /// runs again on a fresh one, so that a program is stopped exactly when a fresh analysis
+    /// stops.
+    init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool, manager: BDD? = nil) {
         self.program = program
         self.orphans = orphans
-        semantics = Semantics(graph: BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement))
-        if let program, !semantics.bdd.exhausted {
-            var checker = ProgramChecker(semantics: semantics, program: program)
-            checker.run()
-            self.checker = checker
+        let graph = BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
+        var (semantics, checker) = Self.analyse(graph, program, manager)
+        if let manager, semantics.bdd === manager, manager.exhausted {
+            (semantics, checker) = Self.analyse(graph, program, nil)
         }
+        self.semantics = semantics
+        self.checker = checker
+    }
+
+    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?) -> (Semantics, ProgramChecker?) {
+        let semantics = Semantics(graph: graph, reusing: manager)
+        guard let program, !semantics.bdd.exhausted else { return (semantics, nil) }
+        var checker = ProgramChecker(semantics: semantics, program: program)
+        checker.run()
+        return (semantics, checker)
     }
 
     /// The builder cycles this unit reports: per strongly connected component (by its
@@ -109,6 +122,11 @@ public final class AnalysisSession {
             specs.append((nil, files.sorted(), FileIndex(orphans), foreign))
         }
         var units = [ProgramAnalysis?](repeating: nil, count: specs.count)
+        // The decision-diagram managers of the previous session's programs that are analysed
+        // again, by the path of their root file ("" for the files in no program): each new
+        // analysis of such a program runs on its manager, where most of its operations are
+        // cached (see `BDD.beginAnalysis(nodes:steps:variables:)`).
+        var managers: [String: BDD] = [:]
         if let previous, previous.stopped == nil {
             var byKey: [UnitKey: ProgramAnalysis] = [:]
             for u in previous.units { byKey[UnitKey(u.program?.root, u.graph.files.files, u.graph.hasForeignElement)] = u }
@@ -120,19 +138,28 @@ public final class AnalysisSession {
                 old.rebase(onto: project)
                 units[i] = old
             }
+            var kept = Set<ObjectIdentifier>()
+            for u in units { if let u { kept.insert(ObjectIdentifier(u)) } }
+            for u in previous.units where !kept.contains(ObjectIdentifier(u)) {
+                managers[Self.managerKey(u.program, previous.project)] = u.semantics.bdd
+            }
         }
         let missing = units.indices.filter { units[$0] == nil }
         analysedPrograms = missing.count
-        let work = missing.map { specs[$0] }
+        let work = missing.map { (spec: specs[$0], manager: Handoff(managers[Self.managerKey(specs[$0].program, project)])) }
+        // An edit analyses one program or two again: those keep their whole operation cache
+        // for the next edit. A first analysis of many programs keeps a small one per program.
+        let keepsCaches = work.count <= 2
         let made = parallelMap(work.count) { k -> UnitOutcome in
-            let spec = work[k]
-            let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans, hasForeignElement: spec.foreign)
+            let (spec, manager) = work[k]
+            let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
+                                       hasForeignElement: spec.foreign, manager: manager.manager)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
-            return UnitOutcome(unit, keeping: keepsAnalyses)
+            return UnitOutcome(unit, keeping: keepsAnalyses, wholeCache: keepsCaches)
         }
-        var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true) } }
+        var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false) } }
         for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
         let all = outcomes.map { $0! }
         if let exhausted = all.first(where: { $0.budget != nil }), let (nodes, steps) = exhausted.budget {
@@ -167,14 +194,15 @@ public final class AnalysisSession {
         /// The budget, when the unit ran out of it.
         var budget: (nodes: Int, steps: Int)?
 
-        init(_ unit: ProgramAnalysis, keeping: Bool) {
+        init(_ unit: ProgramAnalysis, keeping: Bool, wholeCache: Bool) {
             let bdd = unit.semantics.bdd
-            budget = bdd.exhausted ? (bdd.nodeLimit, bdd.stepLimit) : nil
+            budget = bdd.exhausted ? (bdd.nodeLimit - bdd.nodesAtStart, bdd.stepLimit) : nil
             diagnostics = unit.checker?.diagnostics ?? []
             cycles = bdd.exhausted ? [] : unit.cycles()
             // Kept for editors' questions: a small operation cache is enough for those (a
-            // workspace of programs sharing a large library keeps one manager per program).
-            if keeping { bdd.shrinkCache(bits: 10) }
+            // workspace of programs sharing a large library keeps one manager per program),
+            // except for the programs being edited (their next analysis reuses it).
+            if keeping && !wholeCache { bdd.shrinkCache(bits: 10) }
             self.unit = keeping ? unit : nil
         }
     }
@@ -185,6 +213,23 @@ public final class AnalysisSession {
         self.units = units
         self.diagnostics = diagnostics
         self.stopped = stopped
+    }
+
+    /// What identifies a program across sessions for reusing its manager: its root file's
+    /// path (a file declares one program at most), "" for the files in no program.
+    private static func managerKey(_ program: Program?, _ project: Project) -> String {
+        guard let root = program?.root, root.file < project.files.count else { return "" }
+        return "/" + project.files[root.file].path
+    }
+
+    /// Each unit's decision-diagram manager (tests).
+    var managers: [ObjectIdentifier] { units.map { ObjectIdentifier($0.semantics.bdd) } }
+
+    /// A manager handed to the one worker that analyses its program again (each manager goes
+    /// to one worker at most, and the previous session, which held it, is not used again).
+    private struct Handoff: @unchecked Sendable {
+        let manager: BDD?
+        init(_ manager: BDD?) { self.manager = manager }
     }
 
     private struct UnitKey: Hashable {

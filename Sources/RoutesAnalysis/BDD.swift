@@ -42,6 +42,10 @@ final class BDD {
     /// The number of variables created so far; `variable(_:)` grows it.
     private(set) var variableCount: Int = 0
 
+    /// The nodes and steps of the budget at the start of the current analysis (see
+    /// `beginAnalysis(nodes:steps:)`).
+    private(set) var nodesAtStart = 2
+
     /// The budget of one analysis. Exact analysis is exponential in the worst case (flags
     /// tested in an order that entangles them, such as `x1 ∧ y1 ∨ x2 ∧ y2 ∨ …` with every x
     /// declared before every y), so the manager stops at `nodeLimit` nodes or `stepLimit`
@@ -152,6 +156,33 @@ final class BDD {
         }
     }
 
+    /// Starts an analysis on this manager with a budget of `nodes` new nodes and `steps`
+    /// steps. A manager kept from an earlier analysis keeps its nodes and its cached results:
+    /// they are functions of numbered variables, true whatever the variables stand for now,
+    /// so an analysis of a slightly edited program finds most of its operations done already.
+    /// It makes only nodes a fresh manager would make too, so it never runs out of nodes
+    /// where a fresh one would not. Variables up to `variables` exist afterwards.
+    func beginAnalysis(nodes: Int, steps: Int, variables: Int) {
+        precondition(!exhausted, "an exhausted manager is never used again")
+        nodesAtStart = nodeCount
+        nodeLimit = nodeCount + nodes
+        stepLimit = steps
+        self.steps = 0
+        variableCount = max(variableCount, variables)
+    }
+
+    /// The operation cache's size, log 2.
+    var cacheBits: Int { (cacheMask + 1).trailingZeroBitCount }
+
+    /// Replaces the operation cache by an empty one of 2^bits entries when it is smaller.
+    func growCache(bits: Int) {
+        guard (1 << bits) > cacheMask + 1 else { return }
+        cache.deallocate()
+        cache = .allocate(capacity: 1 << bits)
+        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
+        cacheMask = (1 << bits) - 1
+    }
+
     /// A new variable, below all earlier ones in the order.
     func newVariable() -> Int {
         variableCount += 1
@@ -164,15 +195,27 @@ final class BDD {
     // MARK: Cache
 
     @inline(__always)
-    private func cached(_ op: Op, _ a: Ref, _ b: Ref) -> Ref? {
-        let e = cache[(hash(op.rawValue, a, b)) & cacheMask]
-        return e.op == op.rawValue && e.a == a && e.b == b ? e.result : nil
+    private func cached(_ op: Op, _ a: Ref, _ b: Ref) -> Ref? { cached(op.rawValue, a, b) }
+
+    @inline(__always)
+    private func cached(_ op: Int32, _ a: Ref, _ b: Ref) -> Ref? {
+        let e = cache[(hash(op, a, b)) & cacheMask]
+        return e.op == op && e.a == a && e.b == b ? e.result : nil
     }
 
     @inline(__always)
-    private func store(_ op: Op, _ a: Ref, _ b: Ref, _ r: Ref) {
-        cache[(hash(op.rawValue, a, b)) & cacheMask] = CacheEntry(op: op.rawValue, a: a, b: b, result: r)
+    private func store(_ op: Op, _ a: Ref, _ b: Ref, _ r: Ref) { store(op.rawValue, a, b, r) }
+
+    @inline(__always)
+    private func store(_ op: Int32, _ a: Ref, _ b: Ref, _ r: Ref) {
+        cache[(hash(op, a, b)) & cacheMask] = CacheEntry(op: op, a: a, b: b, result: r)
     }
+
+    /// The cache key of an operation with a parameter besides its operands (the cofactor's
+    /// first variable): every input of a result is in its key, so that a manager kept for
+    /// another analysis, where the parameter differs, never answers with a stale result.
+    @inline(__always)
+    private func opCode(_ op: Op, parameter: Int32) -> Int32 { op.rawValue | (parameter << 3) }
 
     // MARK: Operations
 
@@ -264,10 +307,11 @@ final class BDD {
             }
             return g
         }
-        if let r = cached(.cofactor, f, Ref(truncatingIfNeeded: code)) { return r }
+        let op = opCode(.cofactor, parameter: first)
+        if let r = cached(op, f, Ref(truncatingIfNeeded: code)) { return r }
         guard step() else { return BDD.zero }
         let r = make(n.variable, cofactorBelow(n.low, first: first, code: code), cofactorBelow(n.high, first: first, code: code))
-        store(.cofactor, f, Ref(truncatingIfNeeded: code), r)
+        store(op, f, Ref(truncatingIfNeeded: code), r)
         return r
     }
 

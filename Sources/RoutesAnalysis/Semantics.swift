@@ -49,7 +49,17 @@ final class Semantics {
     /// Per body top: the builder whose body it is.
     private(set) var bodyOwner = NodeOwners(count: 0)
 
-    init(graph: BuilderGraph) {
+    /// Whether an earlier analysis's manager may serve a program of `nodes` graph nodes: not
+    /// once it has run out of budget, nor once it holds many times the nodes a fresh analysis
+    /// of such a program makes (nodes are never freed: each analysis on a kept manager adds
+    /// the ones it lacks, and this bounds what edits pile up).
+    static func canReuse(_ manager: BDD, nodes: Int) -> Bool {
+        !manager.exhausted && manager.nodeCount <= max(1 << 16, nodes * 32)
+    }
+
+    /// The semantics of `graph`; with `manager`, on that manager (an earlier analysis's,
+    /// see `BDD.beginAnalysis(nodes:steps:variables:)`) when it can serve.
+    init(graph: BuilderGraph, reusing manager: BDD? = nil) {
         self.graph = graph
         // The operation cache and the node table grow with the program (about eight cache
         // entries and eight nodes per graph node): a fixed large cache cost a 4 MiB clear,
@@ -59,29 +69,32 @@ final class Semantics {
         while cacheBits < 20 && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
         var capacityBits = 6
         while capacityBits < 12 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
-        bdd = BDD(cacheBits: cacheBits, capacityBits: capacityBits)
-        // The budget (see `BDD.nodeLimit`): generated programs of 10,000 and 100,000 lines use
-        // about 7 nodes and 13 steps per graph node, so this leaves them a tenfold margin and
-        // more, and stops an entangled 50-line file in a few tenths of a second.
-        bdd.nodeLimit = max(1 << 21, graph.nodes.count * 64)
-        bdd.stepLimit = bdd.nodeLimit * 32
         // The element codes: the graph's screens, and one more for the screens declared
         // elsewhere when there are any (`BuilderGraph.hasForeignElement`).
         let elementCount = graph.screens.count + (graph.hasForeignElement ? 1 : 0)
         var bits = 1
         while (1 << bits) < elementCount { bits += 1 }
         elementBits = bits
+        // The budget (see `BDD.nodeLimit`): generated programs of 10,000 and 100,000 lines use
+        // about 7 nodes and 13 steps per graph node, so this leaves them a tenfold margin and
+        // more, and stops an entangled 50-line file in a few tenths of a second.
+        let nodeBudget = max(1 << 21, graph.nodes.count * 64)
+        let conditionCount = graph.conditions.count
+        if let manager, Self.canReuse(manager, nodes: graph.nodes.count) {
+            bdd = manager
+            bdd.growCache(bits: cacheBits)
+        } else {
+            bdd = BDD(cacheBits: cacheBits, capacityBits: capacityBits)
+        }
+        bdd.beginAnalysis(nodes: nodeBudget, steps: nodeBudget * 32, variables: conditionCount + bits)
         // Conditions in reverse declaration order (the last declared on top): an `anyOf`
         // whose branches test flags in the order they were declared (the usual layout) masks
         // each later branch with "none of the earlier flags", which then grows by one node at
         // the top per branch, not by a copy of the whole chain (1,000 such branches: 3 million
         // nodes and 0.6 s in declaration order).
-        let conditionCount = graph.conditions.count
-        for _ in 0..<conditionCount { _ = bdd.newVariable() }
-        let manager = bdd
-        conditionVariable = (0..<conditionCount).map { manager.variable(conditionCount - 1 - $0) }
-        firstElementVariable = bdd.variableCount
-        for _ in 0..<bits { _ = bdd.newVariable() }
+        let bdd = self.bdd
+        conditionVariable = (0..<conditionCount).map { bdd.variable(conditionCount - 1 - $0) }
+        firstElementVariable = conditionCount
         for code in graph.screens.indices {
             elementIs.append(bdd.code(code, first: firstElementVariable, count: bits))
         }

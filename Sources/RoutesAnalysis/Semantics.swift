@@ -54,7 +54,7 @@ final class Semantics {
     /// of such a program makes (nodes are never freed: each analysis on a kept manager adds
     /// the ones it lacks, and this bounds what edits pile up).
     static func canReuse(_ manager: BDD, nodes: Int) -> Bool {
-        !manager.exhausted && manager.nodeCount <= max(1 << 16, nodes * 32)
+        !manager.exhausted && manager.nodeCount <= max(1 << 16, nodes * 16)
     }
 
     /// The semantics of `graph`; with `manager`, on that manager (an earlier analysis's,

@@ -273,6 +273,7 @@ public final class LanguageFeatures {
                 "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": value,
             ])
         }
+        workspace.releaseRetired()
     }
 
     // MARK: Requests

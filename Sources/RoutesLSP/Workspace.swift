@@ -1,3 +1,4 @@
+import Dispatch
 import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
@@ -49,6 +50,23 @@ final class LSPWorkspace {
     /// Files parsed for the last snapshot: an edit to one file parses only that file again.
     let parseCache = ParseCache()
     private var cachedByPath: [String: FileID] = [:]
+    /// Analyses replaced since the last publication: `releaseRetired()` frees them on another
+    /// thread once the diagnostics are out (freeing an analysis of a 10k-line program, its
+    /// trees, models, flows and decision diagrams, is thousands of deallocations).
+    private var retired: [AnalysisSession] = []
+
+    private func retire(_ s: AnalysisSession?) {
+        if let s { retired.append(s) }
+    }
+
+    /// Frees the analyses replaced since the last call, on another thread (the last reference
+    /// to each is dropped there; what the current analysis shares with them stays).
+    func releaseRetired() {
+        guard !retired.isEmpty else { return }
+        let box = Retired(retired)
+        retired = []
+        DispatchQueue.global(qos: .utility).async { box.release() }
+    }
 
     func setRoots(_ paths: [String]) {
         roots = paths.compactMap { provider.canonicalPath($0) ?? PathUtil.normalize($0) }
@@ -81,7 +99,10 @@ final class LSPWorkspace {
     }
 
     func invalidate() {
-        if let cached { stale = cached }
+        if let cached {
+            retire(stale)
+            stale = cached
+        }
         cached = nil
     }
 
@@ -94,6 +115,7 @@ final class LSPWorkspace {
               s.canRebase(over: edit)
         else { return false }
         cached = s.rebased(onto: project, file: file, edit: edit)
+        retire(s)
         provider.open[path] = newText.bytes
         return true
     }
@@ -122,6 +144,7 @@ final class LSPWorkspace {
             cached = AnalysisSession(project: project, reusing: s)
             Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs)")
         }
+        retire(s)
         provider.open[path] = newText.bytes
         return true
     }
@@ -146,6 +169,7 @@ final class LSPWorkspace {
             ProjectEntry(canonicalPath: p, displayPath: p, group: i, workspaceRoot: workspaceRoot(for: p))
         }
         let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache), reusing: stale)
+        retire(stale)
         stale = nil
         cached = s
         cachedByPath = [:]
@@ -178,4 +202,14 @@ final class LSPWorkspace {
         let path = session.project.files[file].path
         return store.uriByPath[path] ?? FileURI.uri(path)
     }
+}
+
+/// Analyses handed to another thread to be freed there. Only their last references are
+/// dropped: by then nothing on the server's thread reaches what they alone hold (a previous
+/// session is never used again), and what they share with the current analysis is only
+/// released (reference counts are atomic).
+private final class Retired: @unchecked Sendable {
+    private var sessions: [AnalysisSession]
+    init(_ sessions: [AnalysisSession]) { self.sessions = sessions }
+    func release() { sessions.removeAll() }
 }

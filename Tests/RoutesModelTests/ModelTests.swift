@@ -364,3 +364,33 @@ extension ParseCacheTests {
         }
     }
 }
+
+/// The table of resolved names answers as a dictionary would, for dense runs of offsets (a
+/// long `uses` list), scattered ones, and across growth.
+@Suite struct ResolutionTableTests {
+    @Test func theTableAnswersAsADictionary() {
+        var state: UInt64 = 99
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        for round in 0..<40 {
+            var table = ResolutionTable(capacity: round % 3 == 0 ? 0 : 100)
+            var reference: [Int: Symbol] = [:]
+            let dense = round % 2 == 0
+            for i in 0..<(50 + next(3000)) {
+                let key = dense ? i * (1 + next(3)) : next(2_000_000)
+                let symbol = Symbol(file: next(4), declaration: next(500))
+                table[key] = symbol
+                reference[key] = symbol
+            }
+            #expect(table.count == reference.count)
+            for (k, v) in reference { #expect(table[k] == v, "round \(round), key \(k)") }
+            for _ in 0..<500 {
+                let k = next(2_100_000)
+                #expect(table[k] == reference[k], "round \(round), key \(k)")
+            }
+            #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) }) == reference)
+        }
+    }
+}

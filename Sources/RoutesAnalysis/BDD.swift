@@ -325,6 +325,21 @@ final class BDD {
         return r
     }
 
+    /// `code(c, first:count:)` for every c below n. Kept across the analyses that run on this
+    /// manager: a program's screens are thousands of codes of a dozen nodes each, the same
+    /// from one edit to the next.
+    func codes(each n: Int, first: Int, count: Int) -> [Ref] {
+        if codeTable.first != first || codeTable.count != count { codeTable = (first, count, []) }
+        while codeTable.refs.count < n {
+            let r = code(codeTable.refs.count, first: first, count: count)
+            if exhausted { return [Ref](repeating: BDD.zero, count: n) }
+            codeTable.refs.append(r)
+        }
+        return Array(codeTable.refs[..<n])
+    }
+
+    private var codeTable: (first: Int, count: Int, refs: [Ref]) = (-1, 0, [])
+
     /// The set of codes below n, over the same variables as `code(_:first:count:)`: built
     /// from the most significant bit (at the bottom) up, two nodes per bit, where a union of
     /// n codes would take n operations.

@@ -426,8 +426,9 @@ struct ProgramChecker {
             var items: [ScopeItem]
         }
         var uses: [Use] = []
-        // Per declaration used: its scope items (nil: always in scope), found once.
-        var itemsOf: [Symbol: [ScopeItem]?] = [:]
+        // Per declaration used (by its number in the graph): its scope items (nil: always in
+        // scope), found once.
+        var itemsOf = [[ScopeItem]??](repeating: nil, count: graph.declarationCount)
         for g in graph.nodes.indices where used[g] {
             let file = graph.nodes[g].file
             switch graph.nodes[g].kind {
@@ -435,12 +436,13 @@ struct ProgramChecker {
                 guard case .screen(_, let names, _) = project.files[file].model.nodes[graph.nodes[g].local].kind else { continue }
                 for name in names {
                     guard let s = project.resolve(name, in: file) else { continue }
+                    let number = graph.declarationNumber(s)
                     let items: [ScopeItem]?
-                    if let known = itemsOf[s] {
+                    if let known = itemsOf[number] {
                         items = known
                     } else {
                         items = scopeItems(s)
-                        itemsOf[s] = .some(items)
+                        itemsOf[number] = .some(items)
                     }
                     if let items { uses.append(Use(node: g, name: name, symbol: s, items: items)) }
                 }

@@ -95,9 +95,7 @@ final class Semantics {
         let bdd = self.bdd
         conditionVariable = (0..<conditionCount).map { bdd.variable(conditionCount - 1 - $0) }
         firstElementVariable = conditionCount
-        for code in graph.screens.indices {
-            elementIs.append(bdd.code(code, first: firstElementVariable, count: bits))
-        }
+        elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: bits)
         allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
         nestingOwner = NodeOwners(count: graph.nodes.count)
         bodyOwner = NodeOwners(count: graph.nodes.count)
@@ -396,9 +394,10 @@ final class Semantics {
     private func computeUncertainty() {
         var builderUncertain = cyclic
         let cyclicReference = cyclicReferences
+        let hasCycles = !cyclicReference.isEmpty
         var result = [Bool](repeating: false, count: graph.nodes.count)
         func visit(_ g: Int) -> Bool {
-            var u = graph.unresolved[g] || cyclicReference.contains(g)
+            var u = graph.unresolved[g] || (hasCycles && cyclicReference.contains(g))
             switch graph.nodes[g].kind {
             case .reference(let b?): u = u || builderUncertain[b]
             default: break
@@ -422,7 +421,8 @@ final class Semantics {
                 }
             }
         }
-        for g in graph.nodes.indices where graph.nodes[g].parent == nil { _ = visit(g) }
+        // The other tops (nestings); builder bodies are done, with their builders' final values.
+        for g in graph.nodes.indices where graph.nodes[g].parent == nil && bodyOwner[g] == nil { _ = visit(g) }
         uncertain = result
     }
 }

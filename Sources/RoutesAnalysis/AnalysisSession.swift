@@ -223,7 +223,7 @@ public final class AnalysisSession {
     }
 
     /// Each unit's decision-diagram manager (tests).
-    var managers: [ObjectIdentifier] { units.map { ObjectIdentifier($0.semantics.bdd) } }
+    var managerIdentities: [ObjectIdentifier] { units.map { ObjectIdentifier($0.semantics.bdd) } }
 
     /// A manager handed to the one worker that analyses its program again (each manager goes
     /// to one worker at most, and the previous session, which held it, is not used again).

@@ -88,7 +88,10 @@ final class BDD {
     /// recomputation gets likelier): a finished analysis kept for the few questions an editor
     /// asks need not hold a cache sized for the whole analysis.
     func shrinkCache(bits: Int) {
-        guard (1 << bits) < cacheMask + 1 else { return }
+        if (1 << bits) < cacheMask + 1 { replaceCache(bits: bits) }
+    }
+
+    private func replaceCache(bits: Int) {
         cache.deallocate()
         cache = .allocate(capacity: 1 << bits)
         cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
@@ -171,16 +174,9 @@ final class BDD {
         variableCount = max(variableCount, variables)
     }
 
-    /// The operation cache's size, log 2.
-    var cacheBits: Int { (cacheMask + 1).trailingZeroBitCount }
-
     /// Replaces the operation cache by an empty one of 2^bits entries when it is smaller.
     func growCache(bits: Int) {
-        guard (1 << bits) > cacheMask + 1 else { return }
-        cache.deallocate()
-        cache = .allocate(capacity: 1 << bits)
-        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
-        cacheMask = (1 << bits) - 1
+        if (1 << bits) > cacheMask + 1 { replaceCache(bits: bits) }
     }
 
     /// A new variable, below all earlier ones in the order.

@@ -20,9 +20,9 @@ import RoutesSyntax
         var kept = 0
         for seed in UInt64(0)..<600 {
             let project = ReferenceSupport.project(ProgramGenerator.generate(seed: seed).text)
-            let oldManagers = previous?.managers ?? []
+            let oldManagers = previous?.managerIdentities ?? []
             let session = AnalysisSession(project: project, reusing: previous)
-            if session.stopped == nil, oldManagers.contains(where: { session.managers.contains($0) }) { kept += 1 }
+            if session.stopped == nil, oldManagers.contains(where: { session.managerIdentities.contains($0) }) { kept += 1 }
             let fresh = AnalysisSession(project: project)
             #expect(session.stopped == fresh.stopped, "seed \(seed)")
             #expect(Self.diagnostics(session) == Self.diagnostics(fresh), "seed \(seed)")
@@ -50,10 +50,10 @@ import RoutesSyntax
         }
         let edited = String(decoding: bytes[..<(at + needle.count)] + Array("X".utf8) + bytes[(at + needle.count)...], as: UTF8.self)
         let second = AnalysisSession(project: ReferenceSupport.project(edited), reusing: first)
-        #expect(second.managers == first.managers, "the edited program runs on its previous manager")
+        #expect(second.managerIdentities == first.managerIdentities, "the edited program runs on its previous manager")
         #expect(Self.diagnostics(second) == Self.diagnostics(AnalysisSession(project: ReferenceSupport.project(edited))))
         let third = AnalysisSession(project: ReferenceSupport.project(text), reusing: second)
-        #expect(third.managers == first.managers)
+        #expect(third.managerIdentities == first.managerIdentities)
         #expect(Self.diagnostics(third) == Self.diagnostics(AnalysisSession(project: ReferenceSupport.project(text))))
         #expect(third.decisionNodeCounts[0] < nodes * 3, "going back adds no copy of the program's functions")
     }

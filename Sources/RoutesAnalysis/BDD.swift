@@ -42,8 +42,8 @@ final class BDD {
     /// The number of variables created so far; `variable(_:)` grows it.
     private(set) var variableCount: Int = 0
 
-    /// The nodes and steps of the budget at the start of the current analysis (see
-    /// `beginAnalysis(nodes:steps:)`).
+    /// The node count when the current analysis began (see
+    /// `beginAnalysis(nodes:steps:variables:)`): its node budget is counted from there.
     private(set) var nodesAtStart = 2
 
     /// The budget of one analysis. Exact analysis is exponential in the worst case (flags

@@ -419,6 +419,9 @@ public enum Suggestion {
         // not sorted or lowercased up front: most are ruled out by length alone (an edit
         // distance is at least the difference in length).
         var best: (distance: Int, text: String)? = nil
+        func offer(_ d: Int, _ c: String) {
+            if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+        }
         for c in candidates {
             let count = c.unicodeScalars.count
             let limit = max(1, max(target.count, count) / 3)
@@ -427,27 +430,22 @@ public enum Suggestion {
                 // (lowercased) target bounds the distance.
                 let gap = abs(count - target.count)
                 if let b = best, gap > b.distance { continue }
-                guard let t = asciiTarget else {
-                    // A non-ASCII name is never a prefix of an ASCII candidate.
-                    if gap > limit { continue }
-                    let d = distance(target, Array(c.lowercased().unicodeScalars))
-                    if d <= limit, best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+                if let t = asciiTarget {
+                    let isPrefix = t.count >= 3 && count >= t.count && Self.asciiHasPrefix(c, t)
+                    if gap > limit && !isPrefix { continue }
+                    // Past `cutoff` the candidate cannot be accepted or beat the best one.
+                    var cutoff = isPrefix ? Int.max : limit
+                    if let b = best { cutoff = min(cutoff, b.distance) }
+                    if let d = Self.asciiDistance(t, c, cutoff: cutoff) { offer(d, c) }
                     continue
                 }
-                let isPrefix = t.count >= 3 && count >= t.count && Self.asciiHasPrefix(c, t)
-                if gap > limit && !isPrefix { continue }
-                // Past `cutoff` the candidate cannot be accepted or beat the best one.
-                var cutoff = isPrefix ? Int.max : limit
-                if let b = best { cutoff = min(cutoff, b.distance) }
-                guard let d = Self.asciiDistance(t, c, cutoff: cutoff) else { continue }
-                if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
-                continue
+                // A non-ASCII name is never a prefix of an ASCII candidate.
+                if gap > limit { continue }
             }
             let lower = c.lowercased()
             let isPrefix = lower.hasPrefix(lowered) && target.count >= 3
             let d = distance(target, Array(lower.unicodeScalars))
-            guard d <= limit || isPrefix else { continue }
-            if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+            if d <= limit || isPrefix { offer(d, c) }
         }
         return best?.text
     }

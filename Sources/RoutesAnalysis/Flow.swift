@@ -206,11 +206,11 @@ struct Flow {
                 let contexts = semantics.branchContexts(g, delta, reading: reading)
                 if let region {
                     for i in region.branches[g] ?? [] where i < contexts.count {
-                        add(branches[i], sigma: sigma, contexts[i], from: key)
+                        add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
                     }
                 } else {
-                    for (i, b) in branches.enumerated() where i < contexts.count {
-                        add(b, sigma: sigma, contexts[i], from: key)
+                    for i in 0..<min(Int(branches.count), contexts.count) {
+                        add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
                     }
                 }
             case .condition(let c, let then, let els):

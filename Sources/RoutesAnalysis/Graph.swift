@@ -10,7 +10,9 @@ struct BuilderGraph {
     enum Kind {
         /// `screen S` (element code of S) with its nesting.
         case screen(Int?, nesting: Int?)
-        case anyOf([Int])
+        /// Its branches, in `branchList` (see `branch(_:_:)`), so that a node holds no array
+        /// and copies of it are plain loads.
+        case anyOf(Branches)
         /// `conditional f` / `if let o`: a boolean variable, then, else (nil: `empty`).
         case condition(Int, then: Int, else: Int?)
         /// `if screen S`.
@@ -20,6 +22,13 @@ struct BuilderGraph {
         case reference(Int?)
         /// `empty`, or a hole a syntax error left.
         case nothing
+    }
+
+    /// `count` global ids from `start` in `branchList`.
+    struct Branches {
+        var start: Int32
+        var count: Int32
+        var isEmpty: Bool { count == 0 }
     }
 
     struct Node {
@@ -47,6 +56,8 @@ struct BuilderGraph {
     /// apart (see `Semantics`).
     let hasForeignElement: Bool
     private(set) var nodes: [Node] = []
+    /// The branches of every `anyOf`, each one's in a run (see `Branches`).
+    private(set) var branchList: [Int] = []
     /// Global id of a file's node 0, by the file's position in `files`.
     private var base: [Int] = []
     /// A number per declaration of the graph's files: a file's declaration i is
@@ -133,7 +144,7 @@ struct BuilderGraph {
                 nodes[c].indexInParent = i
             }
             switch nodes[g].kind {
-            case .anyOf(let bs): for (i, c) in bs.enumerated() { adopt(c, i) }
+            case .anyOf(let bs): for i in 0..<Int(bs.count) { adopt(branch(bs, i), i) }
             case .condition(_, let t, let e), .ifScreen(_, let t, let e):
                 adopt(t, 0)
                 if let e { adopt(e, 1) }
@@ -169,7 +180,9 @@ struct BuilderGraph {
             let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
             return (.screen(code, nesting: nesting.map { b + $0 }), code == nil)
         case .anyOf(let branches):
-            return (.anyOf(branches.map { b + $0 }), false)
+            let start = Int32(branchList.count)
+            for c in branches { branchList.append(b + c) }
+            return (.anyOf(Branches(start: start, count: Int32(branches.count))), false)
         case .conditional(let name, let then, let els):
             return (.condition(condition(name, in: f, .flag), then: b + then, else: b + els), false)
         case .ifLet(let name, let then, let els):
@@ -194,7 +207,7 @@ struct BuilderGraph {
     func children(_ g: Int) -> [Int] {
         switch nodes[g].kind {
         case .screen: return []
-        case .anyOf(let bs): return bs
+        case .anyOf(let bs): return branches(bs)
         case .condition(_, let t, let e), .ifScreen(_, let t, let e): return e.map { [t, $0] } ?? [t]
         case .wildcard(_, let body): return [body]
         case .reference, .nothing: return []
@@ -205,7 +218,7 @@ struct BuilderGraph {
     @inline(__always)
     func forEachChild(_ g: Int, _ body: (Int) -> Void) {
         switch nodes[g].kind {
-        case .anyOf(let bs): for b in bs { body(b) }
+        case .anyOf(let bs): for i in 0..<Int(bs.count) { body(branch(bs, i)) }
         case .condition(_, let t, let e), .ifScreen(_, let t, let e):
             body(t)
             if let e { body(e) }
@@ -213,6 +226,13 @@ struct BuilderGraph {
         case .screen, .reference, .nothing: break
         }
     }
+
+    /// Branch i of an `anyOf`.
+    @inline(__always)
+    func branch(_ b: Branches, _ i: Int) -> Int { branchList[Int(b.start) + i] }
+
+    /// The branches of an `anyOf`, as a list.
+    func branches(_ b: Branches) -> [Int] { Array(branchList[Int(b.start)..<Int(b.start + b.count)]) }
 
     func model(_ g: Int) -> BuilderNode {
         project.files[nodes[g].file].model.nodes[nodes[g].local]

@@ -163,7 +163,8 @@ struct ProgramChecker {
     private mutating func findShadowedBranches() {
         let bdd = semantics.bdd
         for g in graph.nodes.indices where used[g] {
-            guard case .anyOf(let branches) = graph.nodes[g].kind, branches.count > 1 else { continue }
+            guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { continue }
+            let branches = graph.branches(list)
             let context = flow.context(g)
             if context == BDD.zero { continue }
             for i in 1..<branches.count {
@@ -266,7 +267,8 @@ struct ProgramChecker {
             let pContext = flow.context(p)
             let childContext = flow.context(child)
             switch graph.nodes[p].kind {
-            case .anyOf(let branches) where pContext != BDD.zero:
+            case .anyOf(let list) where pContext != BDD.zero:
+                let branches = graph.branches(list)
                 let i = branches.firstIndex(of: child) ?? 0
                 if i > 0 {
                     let mine = bdd.and(pContext, semantics.elementIs[code])

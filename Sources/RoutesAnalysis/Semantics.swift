@@ -139,7 +139,7 @@ final class Semantics {
         var stack = [body]
         while let g = stack.popLast() {
             if case .reference(let t?) = graph.nodes[g].kind { out.append(t) }
-            stack.append(contentsOf: graph.children(g))
+            graph.forEachChild(g) { stack.append($0) }
         }
         return out
     }
@@ -185,14 +185,19 @@ final class Semantics {
                 // built or diverged (the primary builds), and yields what it really yields.
                 var result = BDD.zero
                 var running = BDD.one
-                for b in bs {
+                for i in 0..<Int(bs.count) {
+                    let b = graph.branch(bs, i)
                     if running == BDD.zero { break }
                     result = bdd.or(result, bdd.and(running, evaluate(b, memo: &memo, reading: reading, values: values)))
                     running = bdd.andNot(running, builds[b])
                 }
                 r = result
             } else {
-                r = bs.reduce(BDD.zero) { bdd.or($0, evaluate($1, memo: &memo, reading: reading, values: values)) }
+                var result = BDD.zero
+                for i in 0..<Int(bs.count) {
+                    result = bdd.or(result, evaluate(graph.branch(bs, i), memo: &memo, reading: reading, values: values))
+                }
+                r = result
             }
         case .condition(let c, let t, let e):
             let v = conditionVariable[c]
@@ -306,12 +311,12 @@ final class Semantics {
         case .real: values = realBuilds
         }
         var out: [BDD.Ref] = []
-        out.reserveCapacity(bs.count)
+        out.reserveCapacity(Int(bs.count))
         var running = context
-        for b in bs {
+        for i in 0..<Int(bs.count) {
             if running == BDD.zero { break }
             out.append(running)
-            running = bdd.andNot(running, values[b])
+            running = bdd.andNot(running, values[graph.branch(bs, i)])
         }
         branchContextCache[cacheKey] = (context, out)
         return out
@@ -391,38 +396,48 @@ final class Semantics {
 
     // MARK: Uncertainty
 
+    /// The least fixpoint of "a node is uncertain when it is an uncertain leaf, a reference
+    /// to an uncertain builder, or has an uncertain child; a builder is uncertain when it is
+    /// cyclic or its body is", propagated upwards from the leaves: the cost is the uncertain
+    /// nodes' (usually a few), not the graph's.
     private func computeUncertainty() {
-        var builderUncertain = cyclic
-        let cyclicReference = cyclicReferences
-        let hasCycles = !cyclicReference.isEmpty
         var result = [Bool](repeating: false, count: graph.nodes.count)
-        func visit(_ g: Int) -> Bool {
-            var u = graph.unresolved[g] || (hasCycles && cyclicReference.contains(g))
-            switch graph.nodes[g].kind {
-            case .reference(let b?): u = u || builderUncertain[b]
-            default: break
-            }
-            graph.forEachChild(g) { if visit($0) { u = true } }
-            result[g] = u
-            return u
-        }
-        // Builders in dependency order, iterated to a fixpoint on recursion.
-        for component in components {
-            var changed = true
-            while changed {
-                changed = false
-                for b in component {
-                    guard let body = graph.builders[b].body else { continue }
-                    let u = visit(body)
-                    if u && !builderUncertain[b] {
+        var builderUncertain = [Bool](repeating: false, count: graph.builders.count)
+        var referencesTo: [[Int]]? = nil
+        var pendingBuilders: [Int] = []
+        let graph = self.graph
+        let bodyOwner = self.bodyOwner
+        func mark(_ g: Int) {
+            var x = g
+            while !result[x] {
+                result[x] = true
+                if let p = graph.nodes[x].parent {
+                    x = p
+                } else {
+                    if let b = bodyOwner[x], !builderUncertain[b] {
                         builderUncertain[b] = true
-                        changed = true
+                        pendingBuilders.append(b)
                     }
+                    return
                 }
             }
         }
-        // The other tops (nestings); builder bodies are done, with their builders' final values.
-        for g in graph.nodes.indices where graph.nodes[g].parent == nil && bodyOwner[g] == nil { _ = visit(g) }
+        for g in graph.unresolved.indices where graph.unresolved[g] { mark(g) }
+        for g in cyclicReferences { mark(g) }
+        for b in cyclic.indices where cyclic[b] && !builderUncertain[b] {
+            builderUncertain[b] = true
+            pendingBuilders.append(b)
+        }
+        while let b = pendingBuilders.popLast() {
+            if referencesTo == nil {
+                var table = [[Int]](repeating: [], count: graph.builders.count)
+                for g in graph.nodes.indices {
+                    if case .reference(let t?) = graph.nodes[g].kind { table[t].append(g) }
+                }
+                referencesTo = table
+            }
+            for r in referencesTo![b] { mark(r) }
+        }
         uncertain = result
     }
 }

@@ -63,9 +63,7 @@ struct DocumentStore {
             var end = text.offset(of: range.end, encoding: encoding)
             if end < start { swap(&start, &end) }
             applied.append(ByteEdit(range: start..<end, replacement: replacement))
-            var bytes = text.bytes
-            bytes.replaceSubrange(start..<end, with: replacement)
-            text = SourceText(bytes: bytes)
+            text = text.replacing(start..<end, with: replacement)
         }
         doc.text = text
         doc.version = version

@@ -70,45 +70,69 @@ extension SyntaxTree {
                   lexed[1].kind == following.kind, lexed[1].length == following.length else { return nil }
         }
 
-        // Splice: tokens before, the new declaration's, the rest shifted.
+        // Splice: tokens before, the new declaration's, the rest shifted. Tokens and nodes
+        // are plain values: copied and shifted in place, without a per-element append.
         let firstToken = Int(oldData.tokenStart)
-        let tokenDelta = count - (Int(oldData.tokenEnd) - firstToken)
-        var newTokens: [Token] = []
-        newTokens.reserveCapacity(tokens.count + tokenDelta)
-        newTokens.append(contentsOf: tokens[..<firstToken])
+        let oldTokenEnd = Int(oldData.tokenEnd)
+        let tokenDelta = count - (oldTokenEnd - firstToken)
+        let tokenTotal = tokens.count + tokenDelta
         let base = UInt32(newRange.lowerBound)
-        for (i, t) in part.tokens.dropLast().enumerated() {
-            var t = t
-            t.offset += base
-            // Alone, the first token starts a line; in place it does what the old one did.
-            if i == 0 { t.startsLine = tokens[firstToken].startsLine }
-            newTokens.append(t)
-        }
-        for var t in tokens[Int(oldData.tokenEnd)...] {
-            t.offset = UInt32(Int(t.offset) + delta)
-            newTokens.append(t)
+        let shift = UInt32(truncatingIfNeeded: delta)  // added with wrapping: offset + delta
+        let newTokens = [Token](unsafeUninitializedCapacity: tokenTotal) { out, written in
+            let o = out.baseAddress!
+            tokens.withUnsafeBufferPointer { old in
+                o.initialize(from: old.baseAddress!, count: firstToken)
+                part.tokens.withUnsafeBufferPointer { p in
+                    for i in 0..<count {
+                        var t = p[i]
+                        t.offset &+= base
+                        (o + firstToken + i).initialize(to: t)
+                    }
+                }
+                // Alone, the first token starts a line; in place it does what the old one did.
+                o[firstToken].startsLine = old[firstToken].startsLine
+                var w = firstToken + count
+                for i in oldTokenEnd..<old.count {
+                    var t = old[i]
+                    t.offset &+= shift
+                    (o + w).initialize(to: t)
+                    w += 1
+                }
+            }
+            written = tokenTotal
         }
         // Nodes: before, the new declaration's subtree, the rest renumbered.
-        let oldSubtree = Int(oldData.subtreeEnd) - old
+        let oldSubtreeEnd = Int(oldData.subtreeEnd)
         let newSubtree = part.nodes.count - 1
-        let nodeDelta = Int32(newSubtree - oldSubtree)
-        var newNodes: [NodeData] = []
-        newNodes.reserveCapacity(nodes.count + Int(nodeDelta))
-        newNodes.append(contentsOf: nodes[..<old])
+        let nodeDelta = Int32(newSubtree - (oldSubtreeEnd - old))
+        let nodeTotal = nodes.count + Int(nodeDelta)
         let td = Int32(firstToken)
         let nd = Int32(old - 1)
-        for var n in part.nodes[1...] {
-            n.tokenStart += td
-            n.tokenEnd += td
-            n.subtreeEnd += nd
-            newNodes.append(n)
-        }
         let tdAfter = Int32(tokenDelta)
-        for var n in nodes[Int(oldData.subtreeEnd)...] {
-            n.tokenStart += tdAfter
-            n.tokenEnd += tdAfter
-            n.subtreeEnd += nodeDelta
-            newNodes.append(n)
+        var newNodes = [NodeData](unsafeUninitializedCapacity: nodeTotal) { out, written in
+            let o = out.baseAddress!
+            nodes.withUnsafeBufferPointer { oldNodes in
+                o.initialize(from: oldNodes.baseAddress!, count: old)
+                part.nodes.withUnsafeBufferPointer { p in
+                    for i in 1..<p.count {
+                        var n = p[i]
+                        n.tokenStart &+= td
+                        n.tokenEnd &+= td
+                        n.subtreeEnd &+= nd
+                        (o + old + i - 1).initialize(to: n)
+                    }
+                }
+                var w = old + newSubtree
+                for i in oldSubtreeEnd..<oldNodes.count {
+                    var n = oldNodes[i]
+                    n.tokenStart &+= tdAfter
+                    n.tokenEnd &+= tdAfter
+                    n.subtreeEnd &+= nodeDelta
+                    (o + w).initialize(to: n)
+                    w += 1
+                }
+            }
+            written = nodeTotal
         }
         newNodes[0].tokenEnd = Int32(newTokens.count)
         newNodes[0].subtreeEnd = Int32(newNodes.count)

@@ -72,6 +72,70 @@ public struct SourceText: Sendable {
         self.init(bytes: Array(string.utf8))
     }
 
+    private init(clean bytes: [UInt8], lineStarts: [Int], isASCII: Bool) {
+        self.bytes = bytes
+        self.invalidUTF8 = []
+        self.lineStarts = lineStarts
+        self.isASCII = isASCII
+    }
+
+    /// This text with `range` replaced by `replacement`: the same as `SourceText(bytes:)` of
+    /// the spliced bytes, in time proportional to the replacement when the edit joins whole
+    /// characters of valid text (what an editor sends): the bytes are copied once, only the
+    /// lines around the edit are scanned, the later line starts are shifted. Otherwise the
+    /// spliced bytes are read again from the start.
+    public func replacing(_ range: Range<Int>, with replacement: [UInt8]) -> SourceText {
+        let lo = max(0, min(range.lowerBound, bytes.count))
+        let hi = max(lo, min(range.upperBound, bytes.count))
+        @inline(__always) func isBoundary(_ i: Int) -> Bool { i == bytes.count || bytes[i] & 0xC0 != 0x80 }
+        guard invalidUTF8.isEmpty, isBoundary(lo), isBoundary(hi), SourceText.repair(replacement).1.isEmpty else {
+            var spliced = bytes
+            spliced.replaceSubrange(lo..<hi, with: replacement)
+            return SourceText(bytes: spliced)
+        }
+        let r = replacement.count
+        let n = bytes.count - (hi - lo) + r
+        let new = [UInt8](unsafeUninitializedCapacity: n) { out, written in
+            bytes.withUnsafeBufferPointer { old in
+                let o = out.baseAddress!
+                if lo > 0 { o.update(from: old.baseAddress!, count: lo) }
+                replacement.withUnsafeBufferPointer { if r > 0 { (o + lo).update(from: $0.baseAddress!, count: r) } }
+                if bytes.count > hi { (o + lo + r).update(from: old.baseAddress! + hi, count: bytes.count - hi) }
+            }
+            written = n
+        }
+        // A line starts at s > 0 when byte s - 1 is a line feed, or a carriage return not
+        // followed by a line feed: it depends on bytes s - 1 and s only. Before the edit those
+        // are unchanged, from lo + r + 1 on they are the old ones shifted, and in between they
+        // are looked at again.
+        let delta = r - (hi - lo)
+        var starts: [Int] = []
+        starts.reserveCapacity(lineStarts.count + 8)
+        var k = 0
+        while k < lineStarts.count && lineStarts[k] < max(lo, 1) {
+            starts.append(lineStarts[k])
+            k += 1
+        }
+        if lo + r >= max(lo, 1) {
+            for s in max(lo, 1)...(lo + r) {
+                let b = new[s - 1]
+                if b == 0x0A || (b == 0x0D && (s == n || new[s] != 0x0A)) { starts.append(s) }
+            }
+        }
+        while k < lineStarts.count && lineStarts[k] < hi + 1 { k += 1 }
+        while k < lineStarts.count {
+            starts.append(lineStarts[k] + delta)
+            k += 1
+        }
+        var ascii = isASCII
+        if ascii {
+            for b in replacement where b >= 0x80 { ascii = false; break }
+        } else {
+            ascii = !new.contains { $0 >= 0x80 }
+        }
+        return SourceText(clean: new, lineStarts: starts, isASCII: ascii)
+    }
+
     public var count: Int { bytes.count }
     public var lineCount: Int { lineStarts.count }
 

@@ -220,6 +220,28 @@ func lower(_ text: String) -> FileModel {
             let name = next(3) == 0 && !candidates.isEmpty ? String(candidates[next(candidates.count)].dropLast()) : word()
             #expect(Suggestion.closest(to: name, among: candidates) == reference(name, candidates), "\(name) among \(candidates)")
         }
+        // Long ASCII names a few edits apart (generated apps name screens `F12Detail`), where
+        // the distance's band and its cut-off decide.
+        let ascii = Array("abAB01")
+        func long() -> String { String((0..<(1 + next(24))).map { _ in ascii[next(ascii.count)] }) }
+        func mutated(_ w: String) -> String {
+            var chars = Array(w)
+            for _ in 0..<next(5) {
+                let i = next(chars.count + 1)
+                switch next(3) {
+                case 0: chars.insert(ascii[next(ascii.count)], at: i)
+                case 1: if i < chars.count { chars.remove(at: i) }
+                default: if i < chars.count { chars[i] = ascii[next(ascii.count)] }
+                }
+            }
+            return String(chars)
+        }
+        for _ in 0..<3000 {
+            let base = long()
+            let candidates = (0..<next(30)).map { _ in next(2) == 0 ? mutated(base) : long() }
+            let name = next(4) == 0 ? String(base.prefix(1 + next(base.count))) : mutated(base)
+            #expect(Suggestion.closest(to: name, among: candidates) == reference(name, candidates), "\(name) among \(candidates)")
+        }
     }
 }
 

@@ -45,6 +45,39 @@ import TestSupport
         }
     }
 
+    /// An edit of a text equals the spliced bytes read from the start: bytes, invalid runs,
+    /// line starts and the ASCII flag, for edits that join or split line breaks (a CR and an
+    /// LF meeting), cut characters in two, and bring invalid bytes.
+    @Test func aReplacedRangeEqualsTheSplicedTextReadAgain() {
+        var random = SplitMix64(seed: 7)
+        let pieces: [[UInt8]] = [[0x61], [0x0A], [0x0D], [0x0D, 0x0A], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80],
+                                 [0xFF], Array("screen Home".utf8)]
+        func text() -> [UInt8] {
+            var bytes: [UInt8] = []
+            for _ in 0..<random.below(12) { bytes += pieces[random.below(pieces.count)] }
+            return bytes
+        }
+        var fast = 0
+        for _ in 0..<5000 {
+            var old = SourceText(bytes: text())
+            for _ in 0..<4 {
+                let a = random.below(old.count + 1), b = random.below(old.count + 1)
+                let range = min(a, b)..<max(a, b)
+                let replacement = random.below(4) == 0 ? [] : text()
+                var spliced = old.bytes
+                spliced.replaceSubrange(range, with: replacement)
+                let expected = SourceText(bytes: spliced)
+                let edited = old.replacing(range, with: replacement)
+                #expect(edited.bytes == expected.bytes && edited.invalidUTF8 == expected.invalidUTF8, "\(old.bytes) \(range) \(replacement)")
+                #expect(edited.lineStarts == expected.lineStarts, "\(old.bytes) \(range) \(replacement)")
+                #expect(edited.isASCII == expected.isASCII, "\(old.bytes) \(range) \(replacement)")
+                if old.invalidUTF8.isEmpty && !replacement.contains(0xFF) { fast += 1 }
+                old = edited
+            }
+        }
+        #expect(fast > 5000)  // most edits took the incremental path
+    }
+
     @Test func lineStartsHandleLFCRLFAndCR() {
         let text = SourceText("a\nb\r\nc\rd")
         #expect(text.lineStarts == [0, 2, 5, 7])

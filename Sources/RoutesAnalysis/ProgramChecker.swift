@@ -343,6 +343,8 @@ struct ProgramChecker {
     /// No warning inside a shadowed branch, a mismatched wildcard or an unreachable node's
     /// nesting, nor in a named builder all of whose references lie inside such places.
     private mutating func applyOutermostCauseOnce() {
+        // Only warnings are filtered: with none, there is nothing to find out.
+        if warnings.isEmpty { return }
         var inside = [Bool](repeating: false, count: graph.nodes.count)
         func markSubtree(_ root: Int) {
             var stack = [root]
@@ -727,7 +729,9 @@ struct ProgramChecker {
                     }
                 }
             }
-            for local in model.nodes.indices where used[graph.global(f, local)] {
+            // The graph knows what a resolved name of the right kind means; the model is read
+            // for `uses` lists and for names the graph left unresolved.
+            func mentionFromModel(_ local: Int) {
                 switch model.nodes[local].kind {
                 case .screen(let s, let uses, _):
                     if let s { mention(s, [.screen]) }
@@ -743,6 +747,29 @@ struct ProgramChecker {
                 default:
                     break
                 }
+            }
+            let first = graph.firstNode(of: f)
+            for g in first..<(first + graph.fileNodeCount(f)) where used[g] {
+                let symbol: Symbol?
+                switch graph.nodes[g].kind {
+                case .screen(let code?, _):
+                    mentioned.insert(graph.declarationNumber(graph.screens[code]))
+                    if case .screen(_, let uses, _) = model.nodes[g - first].kind {
+                        for u in uses { mention(u, [.dependency, .optional]) }
+                    }
+                    continue
+                case .condition(let c, _, _):
+                    if case .symbol(let s) = graph.conditions[c] { symbol = s } else { symbol = nil }
+                case .ifScreen(let code?, _, _), .wildcard(let code?, _):
+                    symbol = graph.screens[code]
+                case .reference(let b?):
+                    symbol = graph.builders[b].symbol
+                case .anyOf, .nothing:
+                    continue
+                default:
+                    symbol = nil
+                }
+                if let symbol { mentioned.insert(graph.declarationNumber(symbol)) } else { mentionFromModel(g - first) }
             }
         }
         return (mentioned, guessed)
@@ -763,15 +790,15 @@ struct ProgramChecker {
         for g in graph.nodes.indices where used[g] {
             if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
         }
-        for f in program.files {
-            for (i, d) in project.files[f].model.declarations.enumerated() where d.kind == .screen {
-                let s = Symbol(file: f, declaration: i)
-                guard let code = graph.screenCode[s], !placed.contains(code), !isDuplicate(s) else { continue }
-                // A screen some used node meant to place, under a misspelt name.
-                if guessed.contains(graph.declarationNumber(s)) && !mentioned.contains(graph.declarationNumber(s)) { continue }
-                diagnostics.append(Diagnostic(.unreachableScreen, file: f, range: d.name.range,
-                                              message: "screen `\(d.name.text)` is never placed in the routing tree: no `screen \(d.name.text)` in `root` or a builder it uses"))
-            }
+        // The graph's screens are the program's, in file and declaration order.
+        for code in graph.screens.indices where !placed.contains(code) {
+            let s = graph.screens[code]
+            guard !isDuplicate(s) else { continue }
+            // A screen some used node meant to place, under a misspelt name.
+            if guessed.contains(graph.declarationNumber(s)) && !mentioned.contains(graph.declarationNumber(s)) { continue }
+            let name = project.declaration(s).name
+            diagnostics.append(Diagnostic(.unreachableScreen, file: s.file, range: name.range,
+                                          message: "screen `\(name.text)` is never placed in the routing tree: no `screen \(name.text)` in `root` or a builder it uses"))
         }
     }
 

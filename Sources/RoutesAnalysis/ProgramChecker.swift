@@ -164,9 +164,9 @@ struct ProgramChecker {
         let bdd = semantics.bdd
         for g in graph.nodes.indices where used[g] {
             guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { continue }
-            let branches = graph.branches(list)
             let context = flow.context(g)
             if context == BDD.zero { continue }
+            let branches = graph.branches(list)
             for i in 1..<branches.count {
                 let b = branches[i]
                 // What a branch that itself meets a cycle or an unresolved name would build is
@@ -351,7 +351,7 @@ struct ProgramChecker {
             while let g = stack.popLast() {
                 if inside[g] { continue }
                 inside[g] = true
-                stack.append(contentsOf: graph.children(g))
+                graph.forEachChild(g) { stack.append($0) }
                 if case .screen(_, let nesting?) = graph.nodes[g].kind { stack.append(nesting) }
             }
         }

@@ -494,7 +494,7 @@ public enum Suggestion {
     /// it exceeds `cutoff`. Only the band of cells within `cutoff` of the diagonal is
     /// computed (a path through any other cell costs more than `cutoff`), and the search
     /// stops once a whole row of the band is above it.
-    static func asciiDistance(_ t: [UInt8], _ c: UnsafeBufferPointer<UInt8>, cutoff: Int) -> Int? {
+    private static func asciiDistance(_ t: [UInt8], _ c: UnsafeBufferPointer<UInt8>, cutoff: Int) -> Int? {
         let n = t.count, m = c.count
         let k = min(cutoff, max(n, m))
         if abs(n - m) > k { return nil }

@@ -39,6 +39,16 @@ struct BuilderGraph {
         var parent: Int?
         /// The position among the parent's children (an `anyOf` branch's index).
         var indexInParent: Int = 0
+        /// An `if let` (a `condition` that tests an optional, not a flag).
+        var testsOptional = false
+    }
+
+    /// A name a `screen` node `uses`: the declaration it resolves to (of any kind: a wrong
+    /// kind still names it), else the one its `undefined-name` suggests (`guessed`), by
+    /// number (see `declarationNumber(_:)`); -1 for neither.
+    struct UseTarget {
+        var number: Int32
+        var guessed: Bool
     }
 
     struct Builder {
@@ -72,9 +82,16 @@ struct BuilderGraph {
     /// Flag and optional symbols, and one entry per test of an unresolved condition name, by
     /// variable (see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
-    private(set) var conditionIndex: [ConditionKey: Int] = [:]
+    /// The variable of each flag and optional.
+    private(set) var conditionIndex = DeclarationSlots<Int?>(initial: nil)
     /// True for nodes whose name did not resolve to the right kind.
     private(set) var unresolved: [Bool] = []
+    /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
+    /// resolved once here for every analysis that reads them.
+    private(set) var useStart: [Int32] = []
+    private(set) var useTargets: [UseTarget] = []
+    /// The symbol of each declaration number.
+    private(set) var declarationSymbols: [Symbol] = []
 
     enum ConditionKey: Hashable {
         case symbol(Symbol)
@@ -97,6 +114,7 @@ struct BuilderGraph {
         self.hasForeignElement = hasForeignElement
         builderIndex = DeclarationSlots(project, files: index, initial: nil)
         screenCode = DeclarationSlots(project, files: index, initial: nil)
+        conditionIndex = DeclarationSlots(project, files: index, initial: nil)
         for f in index.files {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
@@ -105,7 +123,7 @@ struct BuilderGraph {
                     screenCode[s] = screens.count
                     screens.append(s)
                 case .flag, .optional:
-                    conditionIndex[.symbol(s)] = conditions.count
+                    conditionIndex[s] = conditions.count
                     conditions.append(.symbol(s))
                 default:
                     break
@@ -118,9 +136,11 @@ struct BuilderGraph {
             total += project.files[f].model.nodes.count
             declarationBase.append(declarationCount)
             declarationCount += project.files[f].model.declarations.count
+            for i in project.files[f].model.declarations.indices { declarationSymbols.append(Symbol(file: f, declaration: i)) }
         }
         nodes.reserveCapacity(total)
         unresolved.reserveCapacity(total)
+        useStart.reserveCapacity(total + 1)
         for (position, f) in index.files.enumerated() {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
@@ -132,12 +152,18 @@ struct BuilderGraph {
         }
         for (position, f) in index.files.enumerated() {
             let b = base[position]
-            for i in project.files[f].model.nodes.indices {
-                let (kind, bad) = resolveKind(project.files[f].model.nodes[i], file: f, base: b)
-                nodes.append(Node(kind: kind, file: f, local: i, parent: nil))
-                unresolved.append(bad)
+            // Through a buffer, so that each node is read in place, not copied.
+            let model = project.files[f].model
+            model.nodes.withUnsafeBufferPointer { ns in
+                for i in ns.indices {
+                    useStart.append(Int32(truncatingIfNeeded: useTargets.count))
+                    let (kind, bad, testsOptional) = resolveKind(ns[i], file: f, base: b)
+                    nodes.append(Node(kind: kind, file: f, local: i, parent: nil, testsOptional: testsOptional))
+                    unresolved.append(bad)
+                }
             }
         }
+        useStart.append(Int32(truncatingIfNeeded: useTargets.count))
         for g in nodes.indices {
             func adopt(_ c: Int, _ i: Int) {
                 nodes[c].parent = g
@@ -168,40 +194,56 @@ struct BuilderGraph {
             conditions.append(.unknown("\(kind.rawValue) \(name?.text ?? "?")"))
             return conditions.count - 1
         }
-        if let i = conditionIndex[.symbol(s)] { return i }
-        conditionIndex[.symbol(s)] = conditions.count
+        // Every flag and optional of the graph's files has its variable (see `init`); the
+        // graph's files are closed under imports, so a name resolves to one of them.
+        if let i = conditionIndex[s] { return i }
         conditions.append(.symbol(s))
         return conditions.count - 1
     }
 
-    private mutating func resolveKind(_ n: BuilderNode, file f: FileID, base b: Int) -> (Kind, Bool) {
+    /// A node's kind with its names resolved, whether a name did not resolve to the right
+    /// kind, and whether it is an `if let`. Its `uses` go to `useTargets`.
+    private mutating func resolveKind(_ n: BuilderNode, file f: FileID, base b: Int) -> (Kind, Bool, Bool) {
         switch n.kind {
-        case .screen(let name, _, let nesting):
+        case .screen(let name, let uses, let nesting):
             let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
-            return (.screen(code, nesting: nesting.map { b + $0 }), code == nil)
+            for u in uses {
+                if let s = project.resolve(u, in: f) {
+                    useTargets.append(UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: false))
+                } else if let s = project.guesses[f][u.range.lowerBound] {
+                    useTargets.append(UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: true))
+                } else {
+                    useTargets.append(UseTarget(number: -1, guessed: false))
+                }
+            }
+            return (.screen(code, nesting: nesting.map { b + $0 }), code == nil, false)
         case .anyOf(let branches):
             let start = Int32(branchList.count)
             for c in branches { branchList.append(b + c) }
-            return (.anyOf(Branches(start: start, count: Int32(branches.count))), false)
+            return (.anyOf(Branches(start: start, count: Int32(branches.count))), false, false)
         case .conditional(let name, let then, let els):
-            return (.condition(condition(name, in: f, .flag), then: b + then, else: b + els), false)
+            return (.condition(condition(name, in: f, .flag), then: b + then, else: b + els), false, false)
         case .ifLet(let name, let then, let els):
-            return (.condition(condition(name, in: f, .optional), then: b + then, else: els.map { b + $0 }), false)
+            return (.condition(condition(name, in: f, .optional), then: b + then, else: els.map { b + $0 }), false, true)
         case .ifScreen(let name, let then, let els):
             let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
-            return (.ifScreen(code, then: b + then, else: els.map { b + $0 }), code == nil)
+            return (.ifScreen(code, then: b + then, else: els.map { b + $0 }), code == nil, false)
         case .wildcard(let name, let body):
             let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
-            return (.wildcard(code, body: b + body), code == nil)
+            return (.wildcard(code, body: b + body), code == nil, false)
         case .reference(let name):
             let index = symbol(name, in: f, .builder).flatMap { builderIndex[$0] }
-            return (.reference(index), index == nil)
+            return (.reference(index), index == nil, false)
         case .empty:
-            return (.nothing, false)
+            return (.nothing, false, false)
         case .missing:
-            return (.nothing, true)
+            return (.nothing, true, false)
         }
     }
+
+    /// The `uses` targets of node g (empty for nodes other than `screen`).
+    @inline(__always)
+    func useRange(_ g: Int) -> Range<Int> { Int(useStart[g])..<Int(useStart[g + 1]) }
 
     /// Children within one evaluation (not the nesting, not the referenced body).
     func children(_ g: Int) -> [Int] {

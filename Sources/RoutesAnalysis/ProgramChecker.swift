@@ -418,96 +418,145 @@ struct ProgramChecker {
         case optional(Int)
     }
 
+    /// A scope item as a number: a provider's screen code, or the screens' count plus an
+    /// optional's condition variable.
+    private func itemCode(_ item: ScopeItem) -> Int {
+        switch item {
+        case .provider(let p): return p
+        case .optional(let c): return graph.screens.count + c
+        }
+    }
+
+    private func item(ofCode code: Int) -> ScopeItem {
+        code < graph.screens.count ? .provider(code) : .optional(code - graph.screens.count)
+    }
+
     /// A `uses d` needs d in scope on every way its node is built (SPEC §5.2). Per scope item,
     /// one flow of the ways on which the item is NOT in scope (scope is never lost along a
     /// way, so those ways stop where it is gained), restricted to the nodes that can lead to
-    /// a user.
+    /// a user. Most items need no flow: no way from `root` reaches a user without passing
+    /// where the item is gained. Plain arrays indexed by item and node throughout: a program
+    /// has hundreds of items and thousands of uses, and none of them usually fails.
     private mutating func findMissingDependencies(from root: Int) {
+        /// A name that needs scope items: `uses` entry `use` of node g (an index into the
+        /// graph's `useTargets`), or the name of the `if let` g (`use` -1).
         struct Use {
-            var node: Int
-            var name: Name
-            var symbol: Symbol
-            var items: [ScopeItem]
+            var node: Int32
+            var use: Int32
+            var number: Int32
+            var first: Int32
+            var second: Int32
         }
+        let itemCount = graph.screens.count + graph.conditions.count
         var uses: [Use] = []
-        // Per declaration used (by its number in the graph): its scope items (nil: always in
-        // scope), found once.
-        var itemsOf = [[ScopeItem]??](repeating: nil, count: graph.declarationCount)
+        // Per declaration used (by number): its items, found once (-2: not yet; -1: none).
+        var itemsOf = [(Int32, Int32)](repeating: (-2, -2), count: graph.declarationCount)
         for g in graph.nodes.indices where used[g] {
-            let file = graph.nodes[g].file
             switch graph.nodes[g].kind {
             case .screen(_?, _):
-                guard case .screen(_, let names, _) = project.files[file].model.nodes[graph.nodes[g].local].kind else { continue }
-                for name in names {
-                    guard let s = project.resolve(name, in: file) else { continue }
-                    let number = graph.declarationNumber(s)
-                    let items: [ScopeItem]?
-                    if let known = itemsOf[number] {
-                        items = known
-                    } else {
-                        items = scopeItems(s)
-                        itemsOf[number] = .some(items)
+                for u in graph.useRange(g) {
+                    let t = graph.useTargets[u]
+                    guard t.number >= 0, !t.guessed else { continue }
+                    let number = Int(t.number)
+                    if itemsOf[number].0 == -2 {
+                        let items = scopeItems(graph.declarationSymbols[number]) ?? []
+                        itemsOf[number] = (items.count > 0 ? Int32(itemCode(items[0])) : -1,
+                                           items.count > 1 ? Int32(itemCode(items[1])) : -1)
                     }
-                    if let items { uses.append(Use(node: g, name: name, symbol: s, items: items)) }
+                    let (x, y) = itemsOf[number]
+                    if x >= 0 || y >= 0 {
+                        uses.append(Use(node: Int32(g), use: Int32(u), number: Int32(number), first: x, second: y))
+                    }
                 }
-            case .condition:
-                guard case .ifLet(let name?, _, _) = project.files[file].model.nodes[graph.nodes[g].local].kind,
-                      let s = project.resolve(name, in: file), project.kind(of: s) == .optional,
+            case .condition(let v, _, _) where graph.nodes[g].testsOptional:
+                guard case .symbol(let s) = graph.conditions[v], project.kind(of: s) == .optional,
                       let p = provider(of: s) else { continue }
-                uses.append(Use(node: g, name: name, symbol: s, items: [.provider(p)]))
+                uses.append(Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)), first: Int32(p), second: -1))
             default:
                 break
             }
         }
         if uses.isEmpty { return }
 
-        var users: [ScopeItem: [Int]] = [:]
-        for u in uses { for item in u.items { users[item, default: []].append(u.node) } }
+        // The users of each item, in node order, each once: users[userStart[i]..<userStart[i + 1]].
+        var userStart = [Int32](repeating: 0, count: itemCount + 1)
+        for u in uses {
+            if u.first >= 0 { userStart[Int(u.first) + 1] += 1 }
+            if u.second >= 0 { userStart[Int(u.second) + 1] += 1 }
+        }
+        for i in 0..<itemCount { userStart[i + 1] += userStart[i] }
+        var next = userStart
+        var users = [Int32](repeating: -1, count: Int(userStart[itemCount]))
+        var userEnd = userStart
+        for u in uses {
+            for item in [u.first, u.second] where item >= 0 {
+                let i = Int(item)
+                // A node using two names that need the same item is its user once.
+                if next[i] > userStart[i] && users[Int(next[i]) - 1] == u.node { continue }
+                users[Int(next[i])] = u.node
+                next[i] += 1
+            }
+        }
+        userEnd = next
+
         let predecessors = wayPredecessors()
         let storage = FlowStorage(size: graph.nodes.count)
         let region = Region(count: graph.nodes.count)
-        // Per item and user: nil when in scope on every way, else a way that lacks it.
-        var failures: [ScopeItem: [Int: [Int]]] = [:]
-        for (item, nodes) in users {
+        var popped: [Int32] = []
+        // A way that lacks an item, per (item, user) that has one: few, so a dictionary.
+        var failures: [Int: [Int]] = [:]
+        for i in 0..<itemCount where userEnd[i] > userStart[i] {
+            let mine = users[Int(userStart[i])..<Int(userEnd[i])]
             // The region leaves out the edges that gain the item (a flow without it stops
             // there): when no way from `root` to a user avoids them, no flow is needed.
-            fillBackwardRegion(region, from: nodes, predecessors, gaining: item)
+            fillBackwardRegion(region, from: mine, predecessors, gaining: i, popped: &popped)
             if !region.contains(root) { continue }
-            let flow = waysWithout(item, root: root, storage: storage, region: region)
-            for n in Set(nodes) {
-                if isReached(n, in: flow) { failures[item, default: [:]][n] = flow.way(to: n) }
+            recordBranches(region, popped)
+            let flow = waysWithout(item(ofCode: i), root: root, storage: storage, region: region)
+            for n in mine where isReached(Int(n), in: flow) {
+                failures[i * graph.nodes.count + Int(n)] = flow.way(to: Int(n))
             }
         }
+        if failures.isEmpty { return }
 
         for u in uses {
+            let g = Int(u.node)
+            let ways = [u.first, u.second].map { $0 >= 0 ? failures[Int($0) * graph.nodes.count + g] : nil }
+            guard ways.contains(where: { $0 != nil }) else { continue }
+            let name: Name
+            let model = graph.model(g)
+            switch model.kind {
+            case .screen(_, let names, _): name = names[Int(u.use - graph.useStart[g])]
+            case .ifLet(let n?, _, _): name = n
+            default: continue
+            }
             var reasons: [String] = []
             var wayNode: Int? = nil
-            for item in u.items {
-                guard let way = failures[item]?[u.node] else { continue }
+            for (item, way) in zip([u.first, u.second], ways) {
+                guard let way else { continue }
                 if wayNode == nil {
                     wayNode = way.first { if case .reference = graph.nodes[$0].kind { return true } else { return false } }
                 }
-                switch item {
+                switch self.item(ofCode: Int(item)) {
                 case .provider(let p):
                     reasons.append("it is provided by `\(screenName(p))`, and a way reaches this point with no \(screenName(p)) before it")
                 case .optional:
-                    reasons.append("it is optional, and a way reaches this point outside `if let \(u.name.text)`")
+                    reasons.append("it is optional, and a way reaches this point outside `if let \(name.text)`")
                 }
             }
-            guard !reasons.isEmpty else { continue }
             let target: String
-            if case .screen(let code?, _) = graph.nodes[u.node].kind {
+            if case .screen(let code?, _) = graph.nodes[g].kind {
                 target = "`\(screenName(code))` is built"
             } else {
-                target = "`\(headText(u.node))` is evaluated"
+                target = "`\(headText(g))` is evaluated"
             }
             var related: [RelatedLocation] = []
-            if let w = wayNode { related.append(location(w, "a way without `\(u.name.text)` in scope passes here")) }
-            let declFile = project.resolve(u.name, in: graph.nodes[u.node].file)?.file ?? graph.nodes[u.node].file
-            related.append(RelatedLocation(file: declFile, range: project.declaration(u.symbol).name.range, message: "`\(u.name.text)` is declared here"))
+            if let w = wayNode { related.append(location(w, "a way without `\(name.text)` in scope passes here")) }
+            let symbol = graph.declarationSymbols[Int(u.number)]
+            related.append(RelatedLocation(file: symbol.file, range: project.declaration(symbol).name.range, message: "`\(name.text)` is declared here"))
             diagnostics.append(Diagnostic(
-                .missingDependency, file: graph.nodes[u.node].file, range: u.name.range,
-                message: "`\(u.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))",
+                .missingDependency, file: graph.nodes[g].file, range: name.range,
+                message: "`\(name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))",
                 related: related))
         }
     }
@@ -558,8 +607,7 @@ struct ProgramChecker {
         case .screen(let c?, _):
             return .provider(c)
         case .condition(let v, _, _):
-            if case .ifLet = graph.model(n).kind { return .optional(v) }
-            return nil
+            return graph.nodes[n].testsOptional ? .optional(v) : nil
         default:
             return nil
         }
@@ -592,7 +640,9 @@ struct ProgramChecker {
     /// Fills `region` with the nodes from which a way leads to g.
     mutating func fillRegion(_ region: Region, leadingTo g: Int) {
         if predecessorCache == nil { predecessorCache = wayPredecessors() }
-        fillBackwardRegion(region, from: [g], predecessorCache!)
+        var popped: [Int32] = []
+        fillBackwardRegion(region, from: [Int32(g)][...], predecessorCache!, popped: &popped)
+        recordBranches(region, popped)
     }
 
     /// The scope items a dependency or optional needs, or nil when it is always in scope.
@@ -600,7 +650,7 @@ struct ProgramChecker {
         let kind = project.kind(of: s)
         guard kind == .dependency || kind == .optional else { return nil }
         var items: [ScopeItem] = []
-        if kind == .optional, let c = graph.conditionIndex[.symbol(s)] { items.append(.optional(c)) }
+        if kind == .optional, let c = graph.conditionIndex[s] { items.append(.optional(c)) }
         if let p = provider(of: s) { items.append(.provider(p)) }
         return items.isEmpty ? nil : items
     }
@@ -614,10 +664,14 @@ struct ProgramChecker {
 
     /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
     /// In two flat arrays (the predecessors of node s are
-    /// `sources[start[s]..<start[s + 1]]`), not an array per node.
+    /// `sources[start[s]..<start[s + 1]]`), not an array per node. With, per node, the item
+    /// a way gains there (`gainedItem(at:in:)` as a code, -1 for none) and the node where it
+    /// is then in scope (its nesting or then-branch).
     struct Predecessors {
         var start: [Int32]
         var sources: [Int32]
+        var gained: [Int32]
+        var gainedAt: [Int32]
     }
 
     private func wayPredecessors() -> Predecessors {
@@ -631,48 +685,69 @@ struct ProgramChecker {
                 }
             }
         }
-        var start = [Int32](repeating: 0, count: graph.nodes.count + 1)
+        let count = graph.nodes.count
+        var start = [Int32](repeating: 0, count: count + 1)
         forEachEdge { _, to in start[to + 1] += 1 }
-        for s in 0..<graph.nodes.count { start[s + 1] += start[s] }
+        for s in 0..<count { start[s + 1] += start[s] }
         var next = start
-        var sources = [Int32](repeating: 0, count: Int(start[graph.nodes.count]))
+        var sources = [Int32](repeating: 0, count: Int(start[count]))
         forEachEdge { from, to in
             sources[Int(next[to])] = Int32(from)
             next[to] += 1
         }
-        return Predecessors(start: start, sources: sources)
+        var gained = [Int32](repeating: -1, count: count)
+        var gainedAt = [Int32](repeating: -1, count: count)
+        for g in 0..<count where used[g] {
+            guard let item = Self.gainedItem(at: g, in: graph) else { continue }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): gainedAt[g] = Int32(nesting)
+            case .condition(_, let then, _): gainedAt[g] = Int32(then)
+            default: continue
+            }
+            gained[g] = Int32(itemCode(item))
+        }
+        return Predecessors(start: start, sources: sources, gained: gained, gainedAt: gainedAt)
     }
 
     /// The nodes from which some user can be reached on a way (so the flow for an item
-    /// visits nothing else), with the in-region branches of each `anyOf`. With `gaining`,
-    /// not through the edges where a way gains that item (a built `screen P`'s nesting for
-    /// a provider, the then-branch of `if let o` for an optional): the ways a flow without
-    /// the item can take.
-    private func fillBackwardRegion(_ region: Region, from nodes: [Int], _ preds: Predecessors, gaining: ScopeItem? = nil) {
+    /// visits nothing else). With `gaining` (an item code), not through the edges where a
+    /// way gains that item (a built `screen P`'s nesting for a provider, the then-branch of
+    /// `if let o` for an optional): the ways a flow without the item can take. `popped` gets
+    /// the region's nodes in the order they were visited (see `recordBranches`).
+    private func fillBackwardRegion(_ region: Region, from nodes: ArraySlice<Int32>, _ preds: Predecessors,
+                                    gaining item: Int = -1, popped: inout [Int32]) {
         region.reset()
-        var stack: [Int] = []
-        for n in nodes where region.insert(n) { stack.append(n) }
-        while let g = stack.popLast() {
-            for i in Int(preds.start[g])..<Int(preds.start[g + 1]) {
-                let p = Int(preds.sources[i])
-                if let gaining, gains(gaining, from: p, to: g) { continue }
-                if case .anyOf = graph.nodes[p].kind, graph.nodes[g].parent == p {
-                    region.addBranch(graph.nodes[g].indexInParent, of: p)
+        popped.removeAll(keepingCapacity: true)
+        var stack: [Int32] = []
+        for n in nodes where region.insert(Int(n)) { stack.append(n) }
+        let code = Int32(truncatingIfNeeded: item)
+        preds.start.withUnsafeBufferPointer { start in
+            preds.sources.withUnsafeBufferPointer { sources in
+                preds.gained.withUnsafeBufferPointer { gained in
+                    preds.gainedAt.withUnsafeBufferPointer { gainedAt in
+                        while let g32 = stack.popLast() {
+                            popped.append(g32)
+                            let g = Int(g32)
+                            for i in Int(start[g])..<Int(start[g + 1]) {
+                                let p = Int(sources[i])
+                                if item >= 0 && gained[p] == code && gainedAt[p] == g32 { continue }
+                                if region.insert(p) { stack.append(Int32(p)) }
+                            }
+                        }
+                    }
                 }
-                if region.insert(p) { stack.append(p) }
             }
         }
     }
 
-    /// Whether the way edge p → g gains `item`: p gains it (`gainedItem(at:in:)`) and g is
-    /// where it is then in scope, p's nesting or then-branch (exactly where `waysWithout`
-    /// stops).
-    private func gains(_ item: ScopeItem, from p: Int, to g: Int) -> Bool {
-        guard Self.gainedItem(at: p, in: graph) == item else { return false }
-        switch graph.nodes[p].kind {
-        case .screen(_, let nesting): return nesting == g
-        case .condition(_, let then, _): return then == g
-        default: return false
+    /// Records in `region` the in-region branches of each `anyOf` (so that a flow through a
+    /// small region never walks a huge `anyOf`), from its nodes in visiting order: the
+    /// branches of an `anyOf` come in the order the walk reached them.
+    private func recordBranches(_ region: Region, _ popped: [Int32]) {
+        for g32 in popped {
+            let g = Int(g32)
+            guard let p = graph.nodes[g].parent, case .anyOf = graph.nodes[p].kind else { continue }
+            region.addBranch(graph.nodes[g].indexInParent, of: p)
         }
     }
 
@@ -716,34 +791,26 @@ struct ProgramChecker {
         }
         for f in usedFiles {
             let model = project.files[f].model
-            // The names the used nodes mention (a declaration's `from` is not a use here).
-            func mention(_ name: Name, _ expected: @autoclosure () -> [DeclarationKind]) {
+            // The names the used nodes mention (a declaration's `from` is not a use here). An
+            // undefined name mentions what its `undefined-name` suggests, found by the project.
+            let guesses = project.guesses[f]
+            func mention(_ name: Name) {
                 if let s = project.resolve(name, in: f) {
                     mentioned.insert(graph.declarationNumber(s))
-                } else {
-                    let scope = project.scopes[f]
-                    let kinds = expected()
-                    let candidates = scope.compactMap { kinds.contains(project.kind(of: $0.value)) ? $0.key : nil }
-                    if let guess = Suggestion.closest(to: name.text, among: candidates), let s = scope[guess] {
-                        guessed.insert(graph.declarationNumber(s))
-                    }
+                } else if let s = guesses[name.range.lowerBound] {
+                    guessed.insert(graph.declarationNumber(s))
                 }
             }
-            // The graph knows what a resolved name of the right kind means; the model is read
-            // for `uses` lists and for names the graph left unresolved.
+            // The graph knows what a resolved name of the right kind means, and what each name
+            // of a `uses` list resolves to or suggests; the model is read for the names the
+            // graph left unresolved.
             func mentionFromModel(_ local: Int) {
                 switch model.nodes[local].kind {
-                case .screen(let s, let uses, _):
-                    if let s { mention(s, [.screen]) }
-                    for u in uses { mention(u, [.dependency, .optional]) }
-                case .conditional(let n?, _, _):
-                    mention(n, [.flag])
-                case .ifLet(let n?, _, _):
-                    mention(n, [.optional])
-                case .ifScreen(let n?, _, _), .wildcard(let n?, _):
-                    mention(n, [.screen])
-                case .reference(let n):
-                    mention(n, [.builder])
+                case .screen(let s?, _, _):
+                    mention(s)
+                case .conditional(let n?, _, _), .ifLet(let n?, _, _), .ifScreen(let n?, _, _), .wildcard(let n?, _),
+                     .reference(let n):
+                    mention(n)
                 default:
                     break
                 }
@@ -752,12 +819,13 @@ struct ProgramChecker {
             for g in first..<(first + graph.fileNodeCount(f)) where used[g] {
                 let symbol: Symbol?
                 switch graph.nodes[g].kind {
-                case .screen(let code?, _):
-                    mentioned.insert(graph.declarationNumber(graph.screens[code]))
-                    if case .screen(_, let uses, _) = model.nodes[g - first].kind {
-                        for u in uses { mention(u, [.dependency, .optional]) }
+                case .screen(let code, _):
+                    for u in graph.useRange(g) {
+                        let t = graph.useTargets[u]
+                        if t.number < 0 { continue }
+                        if t.guessed { guessed.insert(Int(t.number)) } else { mentioned.insert(Int(t.number)) }
                     }
-                    continue
+                    symbol = code.map { graph.screens[$0] }
                 case .condition(let c, _, _):
                     if case .symbol(let s) = graph.conditions[c] { symbol = s } else { symbol = nil }
                 case .ifScreen(let code?, _, _), .wildcard(let code?, _):

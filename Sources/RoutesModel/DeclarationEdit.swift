@@ -87,9 +87,15 @@ extension Project {
         for (offset, symbol) in resolutions[f] where !edit.oldRange.contains(offset) {
             resolved[shift.map(offset)] = symbol
         }
+        var guessed: [Int: Symbol] = [:]
+        for (offset, symbol) in guesses[f] where !edit.oldRange.contains(offset) {
+            guessed[shift.map(offset)] = symbol
+        }
         var nameDiagnostics: [Diagnostic] = []
-        p.resolveNames(in: f, declarations: i..<(i + 1), nodes: a..<(a + fresh.nodes.count), into: &resolved, &nameDiagnostics)
+        p.resolveNames(in: f, declarations: i..<(i + 1), nodes: a..<(a + fresh.nodes.count),
+                       into: &resolved, guesses: &guessed, &nameDiagnostics)
         p.resolutions[f] = resolved
+        p.guesses[f] = guessed
         // Every diagnostic moves, except those of the old declaration that came from its
         // contents (lowering, names), which are made again; a duplicate of its name stays.
         var kept: [Diagnostic] = []

@@ -69,6 +69,9 @@ public struct Project: Sendable {
     /// For each file, what each mentioned name resolved to, keyed by the name's start offset.
     /// Present also when the kind is wrong (so that editors can still jump to it).
     public internal(set) var resolutions: [ResolutionTable] = []
+    /// For each file, what each undefined name most likely meant (the suggestion of its
+    /// `undefined-name`), keyed by the name's start offset: few, so a dictionary.
+    public internal(set) var guesses: [[Int: Symbol]] = []
     public private(set) var programs: [Program] = []
     /// Diagnostics of every file, in no particular order.
     public internal(set) var diagnostics: [Diagnostic] = []
@@ -293,6 +296,7 @@ public struct Project: Sendable {
         let resolving = self
         let resolved = parallelMap(files.count) { resolving.resolveNames(in: $0) }
         resolutions = resolved.map(\.resolutions)
+        guesses = resolved.map(\.guesses)
         for r in resolved { diagnostics.append(contentsOf: r.diagnostics) }
     }
 
@@ -324,25 +328,30 @@ public struct Project: Sendable {
 
     /// What each name mentioned in file f resolves to, with the file's name diagnostics
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
-    private func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, diagnostics: [Diagnostic]) {
+    private func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic]) {
         let model = files[f].model
         var resolved = ResolutionTable(capacity: model.nodes.count + model.declarations.count)
+        var guessed: [Int: Symbol] = [:]
         var diagnostics: [Diagnostic] = []
-        resolveNames(in: f, declarations: model.declarations.indices, nodes: model.nodes.indices, into: &resolved, &diagnostics)
-        return (resolved, diagnostics)
+        resolveNames(in: f, declarations: model.declarations.indices, nodes: model.nodes.indices,
+                     into: &resolved, guesses: &guessed, &diagnostics)
+        return (resolved, guessed, diagnostics)
     }
 
     /// Resolves the names that declarations `ds` and nodes `ns` of file f mention (see
     /// ``FileModel/forEachNameUse(declarations:nodes:_:)``) into `resolved`, and reports those
-    /// diagnostics of theirs. What a declaration's names resolve to depends only on the
-    /// file's scope, so one declaration can be resolved again on its own.
+    /// diagnostics of theirs, with the suggestion for each undefined name in `guesses`. What a
+    /// declaration's names resolve to depends only on the file's scope, so one declaration
+    /// can be resolved again on its own.
     func resolveNames(in f: FileID, declarations ds: Range<Int>, nodes ns: Range<Int>,
-                      into resolved: inout ResolutionTable, _ diagnostics: inout [Diagnostic]) {
+                      into resolved: inout ResolutionTable, guesses: inout [Int: Symbol], _ diagnostics: inout [Diagnostic]) {
         let scope = scopes[f]
         let model = files[f].model
         model.forEachNameUse(declarations: ds, nodes: ns) { name, expected in
             guard let s = scope[name.text] else {
-                diagnostics.append(undefinedName(name, expected: expected, file: f))
+                let (diagnostic, guess) = undefinedName(name, expected: expected, file: f)
+                diagnostics.append(diagnostic)
+                if let guess { guesses[name.range.lowerBound] = guess }
                 return
             }
             resolved[name.range.lowerBound] = s
@@ -382,15 +391,18 @@ public struct Project: Sendable {
         return m
     }
 
-    private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID) -> Diagnostic {
+    /// The `undefined-name` diagnostic of a name, and the declaration it suggests.
+    private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID) -> (Diagnostic, Symbol?) {
         var message = "cannot find \(kindList(expected)) `\(name.text)` in scope"
         let candidates = scopes[f].compactMap { (text, s) -> String? in
             expected.contains(kind(of: s)) ? text : nil
         }
+        var guess: Symbol? = nil
         if let suggestion = Suggestion.closest(to: name.text, among: candidates) {
             message += "; did you mean `\(suggestion)`?"
+            guess = scopes[f][suggestion]
         }
-        return Diagnostic(.undefinedName, file: f, range: name.range, message: message)
+        return (Diagnostic(.undefinedName, file: f, range: name.range, message: message), guess)
     }
 
     private mutating func findPrograms() {

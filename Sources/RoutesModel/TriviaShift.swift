@@ -57,6 +57,9 @@ extension Project {
         var moved = ResolutionTable(capacity: resolutions[file].count)
         for (offset, symbol) in resolutions[file] { moved[edit.map(offset)] = symbol }
         p.resolutions[file] = moved
+        if !guesses[file].isEmpty {
+            p.guesses[file] = Dictionary(guesses[file].map { (edit.map($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+        }
         p.diagnostics = diagnostics.map { $0.shifted(edit, in: file) }
         return (p, edit)
     }

@@ -48,6 +48,7 @@ import Testing
         var out = p.diagnostics.map { "\($0)" }.sorted()
         for f in p.files.indices {
             out += p.resolutions[f].sorted { $0.key < $1.key }.map { "\(f) \($0.key) → \($0.value)" }
+            out += p.guesses[f].sorted { $0.key < $1.key }.map { "\(f) \($0.key) guessed \($0.value)" }
         }
         return out
     }

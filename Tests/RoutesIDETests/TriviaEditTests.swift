@@ -38,6 +38,7 @@ import Testing
         let project = session.project
         var out = session.diagnostics.map { "\($0.rule) \($0.file) \($0.range) \($0.message) \($0.related.map { "\($0.file) \($0.range) \($0.message)" })" }
         out += IDE.documentSymbols(project: project, file: file).map { "\($0)" }
+        out += project.guesses[file].sorted { $0.key < $1.key }.map { "guess \($0.key) → \($0.value)" }
         // Every declaration as hover shows it (doc comments included).
         for d in project.files[file].model.declarations {
             out.append("declaration \(d.kind) \(d.name.text) \(d.range) doc: \(d.doc ?? "-")")

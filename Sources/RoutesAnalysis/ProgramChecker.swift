@@ -657,7 +657,7 @@ struct ProgramChecker {
 
     /// The screen code of the `from P` of dependency or optional s, when P is a screen.
     private func provider(of s: Symbol) -> Int? {
-        guard let from = project.files[s.file].model.declarations[s.declaration].from,
+        guard let from = project.fromName(of: s),
               let p = project.resolve(from, in: s.file), project.kind(of: p) == .screen else { return nil }
         return graph.screenCode[p]
     }
@@ -758,9 +758,14 @@ struct ProgramChecker {
     private mutating func findUnusedDeclarations() {
         let mentioned = mentioned
         for f in program.files {
-            for (i, d) in project.files[f].model.declarations.enumerated() {
+            // By index, reading a declaration whole only to report it.
+            for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
-                guard !mentioned.contains(graph.declarationNumber(s)), !guessed.contains(graph.declarationNumber(s)), !isDuplicate(s) else { continue }
+                let kind = project.kind(of: s)
+                guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
+                      !mentioned.contains(graph.declarationNumber(s)), !guessed.contains(graph.declarationNumber(s)) else { continue }
+                let d = project.declaration(s)
+                guard !isDuplicate(s) else { continue }
                 switch d.kind {
                 case .dependency, .optional, .flag:
                     diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,

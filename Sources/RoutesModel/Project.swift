@@ -109,6 +109,11 @@ public struct Project: Sendable {
         files[s.file].model.declarations[s.declaration].kind
     }
 
+    /// The `from` of a dependency or optional (without copying the declaration).
+    @inlinable public func fromName(of s: Symbol) -> Name? {
+        files[s.file].model.declarations[s.declaration].from
+    }
+
     /// The symbol a name resolves to in a file, if any.
     @inlinable public func resolve(_ name: Name, in file: FileID) -> Symbol? {
         resolutions[file][name.range.lowerBound]

@@ -105,8 +105,8 @@ final class Semantics {
         for (i, b) in graph.builders.enumerated() {
             if let body = b.body { bodyOwner[body] = i }
         }
-        referenceEdges = graph.builders.indices.map { references(inBodyOf: $0) }
-        components = stronglyConnectedComponents(count: graph.builders.count, edges: referenceEdges)
+        referenceEdges = referencesInBodies()
+        components = stronglyConnectedComponents(referenceEdges)
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
         (builds, builderBuilds) = computeBuilds(.primary)
@@ -115,7 +115,7 @@ final class Semantics {
         computeUncertainty()
         if !cycles.isEmpty {
             (builds, builderBuilds) = computeBuilds(.primary)
-            branchContextCache.removeAll()
+            branchContextCache = []
         }
         hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
@@ -132,16 +132,29 @@ final class Semantics {
 
     // MARK: Builds
 
-    /// The builders a body can reach within one evaluation (not through nestings).
-    private func references(inBodyOf b: Int) -> [Int] {
-        guard let body = graph.builders[b].body else { return [] }
-        var out: [Int] = []
-        var stack = [body]
-        while let g = stack.popLast() {
-            if case .reference(let t?) = graph.nodes[g].kind { out.append(t) }
-            graph.forEachChild(g) { stack.append($0) }
+    /// Per builder, the builders its body can reach within one evaluation (not through
+    /// nestings), with repeats: one walk over the bodies, into flat arrays.
+    private func referencesInBodies() -> Adjacency {
+        var start: [Int32] = [0]
+        start.reserveCapacity(graph.builders.count + 1)
+        var targets: [Int32] = []
+        var stack: [Int] = []
+        for b in graph.builders.indices {
+            if let body = graph.builders[b].body {
+                stack.append(body)
+                while let g = stack.popLast() {
+                    if case .reference(let t?) = graph.nodes[g].kind { targets.append(Int32(t)) }
+                    graph.forEachChild(g) { stack.append($0) }
+                }
+            }
+            start.append(Int32(targets.count))
         }
-        return out
+        return Adjacency(start: start, targets: targets)
+    }
+
+    /// Whether a component is recursive: more than one builder, or one that reaches itself.
+    private func isRecursive(_ component: ArraySlice<Int>) -> Bool {
+        component.count > 1 || referenceEdges.neighbors(component[component.startIndex]).contains(Int32(component[component.startIndex]))
     }
 
     /// How uncertain leaves build. `primary` is the semantics: a reference on a builder
@@ -264,7 +277,7 @@ final class Semantics {
         var memo = Memo(count: graph.nodes.count, tracksEntries: false)
         var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
         for component in components {
-            let recursive = component.count > 1 || referenceEdges[component[0]].contains(component[0])
+            let recursive = isRecursive(component)
             if recursive {
                 var changed = true
                 while changed && !bdd.exhausted {
@@ -298,9 +311,12 @@ final class Semantics {
     func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> [BDD.Ref] {
         let cacheKey: Int
         switch reading {
-        case .primary: cacheKey = g
-        case .alternative: cacheKey = -1 - g
-        case .real: cacheKey = Int.min / 2 + g
+        case .primary: cacheKey = 3 * g
+        case .alternative: cacheKey = 3 * g + 1
+        case .real: cacheKey = 3 * g + 2
+        }
+        if branchContextCache.isEmpty {
+            branchContextCache = Array(repeating: nil, count: 3 * graph.nodes.count)
         }
         if let (c, result) = branchContextCache[cacheKey], c == context { return result }
         guard case .anyOf(let bs) = graph.nodes[g].kind else { return [] }
@@ -321,11 +337,13 @@ final class Semantics {
         branchContextCache[cacheKey] = (context, out)
         return out
     }
-    private var branchContextCache: [Int: (BDD.Ref, [BDD.Ref])] = [:]
+    /// Per node and reading (3 g + reading), the last context and its result: an array, not
+    /// a dictionary (the flows ask at every `anyOf` they reach). Empty until first asked.
+    private var branchContextCache: [(BDD.Ref, [BDD.Ref])?] = []
     /// Per builder, the builders its body reaches within one evaluation; and their strongly
     /// connected components, callees first.
-    private var referenceEdges: [[Int]] = []
-    private var components: [[Int]] = []
+    private var referenceEdges = Adjacency(start: [0], targets: [])
+    private var components = Components(members: [], start: [0])
     private lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
 
     // MARK: Cycles
@@ -344,7 +362,7 @@ final class Semantics {
         let n = graph.builders.count
         cyclic = Array(repeating: false, count: n)
         for component in components {
-            guard component.count > 1 || referenceEdges[component[0]].contains(component[0]) else { continue }
+            guard isRecursive(component) else { continue }
             var refs = Set<Int>()
             for b in component {
                 let found = cycleReferences(returningTo: b)
@@ -354,7 +372,7 @@ final class Semantics {
                 }
             }
             if !refs.isEmpty {
-                cycles.append((refs.sorted { sourceOrder($0, $1) }, component))
+                cycles.append((refs.sorted { sourceOrder($0, $1) }, Array(component)))
             }
         }
     }
@@ -442,28 +460,59 @@ final class Semantics {
     }
 }
 
+/// A directed graph over 0..<count in two flat arrays: the successors of v are
+/// `targets[start[v]..<start[v + 1]]`.
+struct Adjacency {
+    var start: [Int32]
+    var targets: [Int32]
+    var count: Int { start.count - 1 }
+    func neighbors(_ v: Int) -> ArraySlice<Int32> { targets[Int(start[v])..<Int(start[v + 1])] }
+}
+
+/// Strongly connected components in one flat list: component i is
+/// `members[start[i]..<start[i + 1]]`.
+struct Components: Sequence {
+    var members: [Int]
+    var start: [Int]
+    var count: Int { start.count - 1 }
+    subscript(_ i: Int) -> ArraySlice<Int> { members[start[i]..<start[i + 1]] }
+
+    func makeIterator() -> AnyIterator<ArraySlice<Int>> {
+        var i = 0
+        return AnyIterator {
+            guard i < count else { return nil }
+            defer { i += 1 }
+            return self[i]
+        }
+    }
+}
+
 /// Tarjan's algorithm, iterative. Components come out callees first (reverse topological
 /// order of the condensation), which is the order a bottom-up computation needs.
-func stronglyConnectedComponents(count n: Int, edges: [[Int]]) -> [[Int]] {
+func stronglyConnectedComponents(_ edges: Adjacency) -> Components {
+    let n = edges.count
     var index = [Int](repeating: -1, count: n)
     var low = [Int](repeating: 0, count: n)
     var onStack = [Bool](repeating: false, count: n)
     var stack: [Int] = []
-    var result: [[Int]] = []
+    var result = Components(members: [], start: [0])
+    result.members.reserveCapacity(n)
+    result.start.reserveCapacity(n + 1)
     var counter = 0
+    var work: [(v: Int, next: Int)] = []
     for root in 0..<n where index[root] == -1 {
-        var work: [(v: Int, next: Int)] = [(root, 0)]
+        work.append((root, Int(edges.start[root])))
         index[root] = counter; low[root] = counter; counter += 1
         stack.append(root); onStack[root] = true
         while !work.isEmpty {
             let (v, i) = work[work.count - 1]
-            if i < edges[v].count {
+            if i < Int(edges.start[v + 1]) {
                 work[work.count - 1].next += 1
-                let w = edges[v][i]
+                let w = Int(edges.targets[i])
                 if index[w] == -1 {
                     index[w] = counter; low[w] = counter; counter += 1
                     stack.append(w); onStack[w] = true
-                    work.append((w, 0))
+                    work.append((w, Int(edges.start[w])))
                 } else if onStack[w] {
                     low[v] = min(low[v], index[w])
                 }
@@ -471,13 +520,12 @@ func stronglyConnectedComponents(count n: Int, edges: [[Int]]) -> [[Int]] {
                 work.removeLast()
                 if let parent = work.last { low[parent.v] = min(low[parent.v], low[v]) }
                 if low[v] == index[v] {
-                    var component: [Int] = []
                     while let w = stack.popLast() {
                         onStack[w] = false
-                        component.append(w)
+                        result.members.append(w)
                         if w == v { break }
                     }
-                    result.append(component)
+                    result.start.append(result.members.count)
                 }
             }
         }

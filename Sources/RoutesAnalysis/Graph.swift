@@ -152,15 +152,11 @@ struct BuilderGraph {
         }
         for (position, f) in index.files.enumerated() {
             let b = base[position]
-            // Through a buffer, so that each node is read in place, not copied.
-            let model = project.files[f].model
-            model.nodes.withUnsafeBufferPointer { ns in
-                for i in ns.indices {
-                    useStart.append(Int32(truncatingIfNeeded: useTargets.count))
-                    let (kind, bad, testsOptional) = resolveKind(ns[i], file: f, base: b)
-                    nodes.append(Node(kind: kind, file: f, local: i, parent: nil, testsOptional: testsOptional))
-                    unresolved.append(bad)
-                }
+            for i in project.files[f].model.nodes.indices {
+                useStart.append(Int32(truncatingIfNeeded: useTargets.count))
+                let (kind, bad, testsOptional) = resolveKind(project.files[f].model.nodes[i], file: f, base: b)
+                nodes.append(Node(kind: kind, file: f, local: i, parent: nil, testsOptional: testsOptional))
+                unresolved.append(bad)
             }
         }
         useStart.append(Int32(truncatingIfNeeded: useTargets.count))

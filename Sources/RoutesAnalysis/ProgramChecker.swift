@@ -487,7 +487,6 @@ struct ProgramChecker {
         for i in 0..<itemCount { userStart[i + 1] += userStart[i] }
         var next = userStart
         var users = [Int32](repeating: -1, count: Int(userStart[itemCount]))
-        var userEnd = userStart
         for u in uses {
             for item in [u.first, u.second] where item >= 0 {
                 let i = Int(item)
@@ -497,7 +496,7 @@ struct ProgramChecker {
                 next[i] += 1
             }
         }
-        userEnd = next
+        let userEnd = next
 
         let predecessors = wayPredecessors()
         let storage = FlowStorage(size: graph.nodes.count)

@@ -661,14 +661,12 @@ struct ProgramChecker {
         return graph.screenCode[p]
     }
 
-    /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting.
-    /// In two flat arrays (the predecessors of node s are
-    /// `sources[start[s]..<start[s + 1]]`), not an array per node. With, per node, the item
-    /// a way gains there (`gainedItem(at:in:)` as a code, -1 for none) and the node where it
-    /// is then in scope (its nesting or then-branch).
+    /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting
+    /// (the predecessors of node s are `edges.neighbors(s)`). With, per node, the item a way
+    /// gains there (`gainedItem(at:in:)` as a code, -1 for none) and the node where it is then
+    /// in scope (its nesting or then-branch).
     struct Predecessors {
-        var start: [Int32]
-        var sources: [Int32]
+        var edges: Adjacency
         var gained: [Int32]
         var gainedAt: [Int32]
     }
@@ -705,7 +703,7 @@ struct ProgramChecker {
             }
             gained[g] = Int32(itemCode(item))
         }
-        return Predecessors(start: start, sources: sources, gained: gained, gainedAt: gainedAt)
+        return Predecessors(edges: Adjacency(start: start, targets: sources), gained: gained, gainedAt: gainedAt)
     }
 
     /// The nodes from which some user can be reached on a way (so the flow for an item
@@ -720,21 +718,12 @@ struct ProgramChecker {
         var stack: [Int32] = []
         for n in nodes where region.insert(Int(n)) { stack.append(n) }
         let code = Int32(truncatingIfNeeded: item)
-        preds.start.withUnsafeBufferPointer { start in
-            preds.sources.withUnsafeBufferPointer { sources in
-                preds.gained.withUnsafeBufferPointer { gained in
-                    preds.gainedAt.withUnsafeBufferPointer { gainedAt in
-                        while let g32 = stack.popLast() {
-                            popped.append(g32)
-                            let g = Int(g32)
-                            for i in Int(start[g])..<Int(start[g + 1]) {
-                                let p = Int(sources[i])
-                                if item >= 0 && gained[p] == code && gainedAt[p] == g32 { continue }
-                                if region.insert(p) { stack.append(Int32(p)) }
-                            }
-                        }
-                    }
-                }
+        while let g32 = stack.popLast() {
+            popped.append(g32)
+            for p32 in preds.edges.neighbors(Int(g32)) {
+                let p = Int(p32)
+                if item >= 0 && preds.gained[p] == code && preds.gainedAt[p] == g32 { continue }
+                if region.insert(p) { stack.append(p32) }
             }
         }
     }

@@ -165,7 +165,7 @@ final class Semantics {
     /// no warning depends on how a cycle or an unresolved name is read.
     /// `real` reads every uncertain leaf as building nothing: what really yields a node
     /// (a diverging cycle yields none), used to tell building first from diverging first.
-    enum Reading {
+    enum Reading: Int {
         case primary
         case alternative
         case real
@@ -309,12 +309,7 @@ final class Semantics {
     /// ¬builds(Bi), and stopped once nothing is left; the last result per node is kept,
     /// since the flows of one program mostly bring the same context again.
     func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> [BDD.Ref] {
-        let cacheKey: Int
-        switch reading {
-        case .primary: cacheKey = 3 * g
-        case .alternative: cacheKey = 3 * g + 1
-        case .real: cacheKey = 3 * g + 2
-        }
+        let cacheKey = 3 * g + reading.rawValue
         if branchContextCache.isEmpty {
             branchContextCache = Array(repeating: nil, count: 3 * graph.nodes.count)
         }
@@ -471,20 +466,12 @@ struct Adjacency {
 
 /// Strongly connected components in one flat list: component i is
 /// `members[start[i]..<start[i + 1]]`.
-struct Components: Sequence {
+struct Components: RandomAccessCollection {
     var members: [Int]
     var start: [Int]
-    var count: Int { start.count - 1 }
+    var startIndex: Int { 0 }
+    var endIndex: Int { start.count - 1 }
     subscript(_ i: Int) -> ArraySlice<Int> { members[start[i]..<start[i + 1]] }
-
-    func makeIterator() -> AnyIterator<ArraySlice<Int>> {
-        var i = 0
-        return AnyIterator {
-            guard i < count else { return nil }
-            defer { i += 1 }
-            return self[i]
-        }
-    }
 }
 
 /// Tarjan's algorithm, iterative. Components come out callees first (reverse topological

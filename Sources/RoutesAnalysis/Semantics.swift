@@ -64,11 +64,14 @@ final class Semantics {
         // The operation cache and the node table grow with the program (about eight cache
         // entries and eight nodes per graph node): a fixed large cache cost a 4 MiB clear,
         // and its page faults, on every analysis of a small document, and a workspace of
-        // hundreds of small programs keeps one manager per program.
+        // hundreds of small programs keeps one manager per program. The node table starts at
+        // the size the analysis will need (generated programs of 1,000 to 100,000 lines make
+        // 6.2 nodes per graph node), so that a large program does not rehash it seven times
+        // on its way there.
         var cacheBits = 8
         while cacheBits < 20 && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
         var capacityBits = 6
-        while capacityBits < 12 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
+        while capacityBits < 24 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
         // The element codes: the graph's screens, and one more for the screens declared
         // elsewhere when there are any (`BuilderGraph.hasForeignElement`).
         let elementCount = graph.screens.count + (graph.hasForeignElement ? 1 : 0)

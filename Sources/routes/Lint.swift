@@ -84,6 +84,9 @@ struct LintReport {
     let diagnostics: [FileID: [Diagnostic]]
     /// Why the analyses did not finish, when they did not (see `AnalysisSession.stopped`).
     let stopped: String?
+    /// The analysis, held only so that it is freed by the process's exit rather than one
+    /// array at a time (see `Lint.check`).
+    private let session: AnalysisSession
 
     init(project: Project) {
         self.project = project
@@ -92,7 +95,12 @@ struct LintReport {
             return (a.group, a.displayPath) < (b.group, b.displayPath)
         }
         var byFile: [FileID: [Diagnostic]] = [:]
-        let session = AnalysisSession(project: project, keepsAnalyses: false)
+        // A workspace of many programs drops each program's analysis once its diagnostics
+        // are out, so that the lint's memory is that of its largest program. One program (and
+        // the files in none) is kept to the end instead: the lint exits without freeing it,
+        // which spares about 2% of a large lint.
+        let session = AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1)
+        self.session = session
         stopped = session.stopped
         for d in session.diagnostics { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {

@@ -487,14 +487,17 @@ struct ProgramChecker {
         for i in 0..<itemCount { userStart[i + 1] += userStart[i] }
         var next = userStart
         var users = [Int32](repeating: -1, count: Int(userStart[itemCount]))
+        func addUser(_ node: Int32, of item: Int32) {
+            guard item >= 0 else { return }
+            let i = Int(item)
+            // A node using two names that need the same item is its user once.
+            if next[i] > userStart[i] && users[Int(next[i]) - 1] == node { return }
+            users[Int(next[i])] = node
+            next[i] += 1
+        }
         for u in uses {
-            for item in [u.first, u.second] where item >= 0 {
-                let i = Int(item)
-                // A node using two names that need the same item is its user once.
-                if next[i] > userStart[i] && users[Int(next[i]) - 1] == u.node { continue }
-                users[Int(next[i])] = u.node
-                next[i] += 1
-            }
+            addUser(u.node, of: u.first)
+            addUser(u.node, of: u.second)
         }
         let userEnd = next
 
@@ -752,8 +755,8 @@ struct ProgramChecker {
                 let kind = project.kind(of: s)
                 guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
                       !mentioned.contains(graph.declarationNumber(s)), !guessed.contains(graph.declarationNumber(s)) else { continue }
-                let d = project.declaration(s)
                 guard !isDuplicate(s) else { continue }
+                let d = project.declaration(s)
                 switch d.kind {
                 case .dependency, .optional, .flag:
                     diagnostics.append(Diagnostic(.unusedDeclaration, file: f, range: d.name.range,
@@ -839,8 +842,7 @@ struct ProgramChecker {
     /// A later declaration of a name already declared in this program (reported as
     /// `duplicate-declaration`; nothing refers to it).
     private func isDuplicate(_ s: Symbol) -> Bool {
-        let d = project.declaration(s)
-        return project.scopes[program.root.file][d.name.text] != s
+        project.scopes[program.root.file][project.files[s.file].model.declarations[s.declaration].name.text] != s
     }
 
     // MARK: unreachable-screen (declarations)

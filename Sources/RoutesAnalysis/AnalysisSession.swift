@@ -21,10 +21,13 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// analysis, see `Semantics.init(graph:reusing:)`); should it run out of budget there, it
     /// runs again on a fresh one, so that a program is stopped exactly when a fresh analysis
     /// stops.
-    init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool, manager: BDD? = nil) {
+    /// With `graph`, that graph of the unit's files (one patched over an edit, see
+    /// `BuilderGraph.patched(onto:splice:)`) instead of a new one.
+    init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
+         manager: BDD? = nil, graph patched: BuilderGraph? = nil) {
         self.program = program
         self.orphans = orphans
-        let graph = BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
+        let graph = patched ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
         var (semantics, checker) = Self.analyse(graph, program, manager)
         if let manager, semantics.bdd === manager, manager.exhausted {
             (semantics, checker) = Self.analyse(graph, program, nil)
@@ -73,7 +76,7 @@ public final class AnalysisSession {
     public let project: Project
     /// One per program (in `project.programs` order), then the unit of the files in no
     /// program when there are any.
-    private let units: [ProgramAnalysis]
+    let units: [ProgramAnalysis]
     /// Every diagnostic of the project, sorted (see `Analysis.order`).
     public let diagnostics: [Diagnostic]
     /// Flow storage and a region for scope questions about one unit's program (the last one
@@ -93,6 +96,9 @@ public final class AnalysisSession {
     /// How many units (programs, and the files in no program) this session analysed rather
     /// than kept from the session it reused (tests and logs).
     public private(set) var analysedPrograms = 0
+    /// How many of those were analysed over their previous graph patched over the edit
+    /// rather than a new one (tests and logs; see `init(project:reusing:splice:keepsAnalyses:)`).
+    public private(set) var patchedGraphs = 0
 
     public convenience init(project: Project) {
         self.init(project: project, reusing: nil)
@@ -104,11 +110,17 @@ public final class AnalysisSession {
     /// session and must not be used afterwards. Without `keepsAnalyses` (a lint), only the
     /// diagnostics are kept: scope questions answer `unknown`, examples are not found, and
     /// no later session can reuse this one's programs.
-    public init(project: Project, reusing previous: AnalysisSession? = nil, keepsAnalyses: Bool = true) {
+    ///
+    /// With `splice`, `project` is `previous`'s project after a declaration edit that kept
+    /// every declaration's kind and name (``ProjectDeclarationEdit`` with a project, whose
+    /// `nodes` this is): a program analysed again over the edited file starts from its previous
+    /// graph with the edited nodes resolved again, when their shapes allow it, instead of
+    /// resolving every node again.
+    public init(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil, keepsAnalyses: Bool = true) {
         self.keepsAnalyses = keepsAnalyses
         self.project = project
         // The units: each program's files, then the files in no program with their imports.
-        var specs: [(program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)] =
+        var specs: [Spec] =
             project.programs.map { ($0, Set($0.files).sorted(), nil, false) }
         var inProgram = [Bool](repeating: false, count: project.files.count)
         for program in project.programs { for f in program.files { inProgram[f] = true } }
@@ -127,6 +139,8 @@ public final class AnalysisSession {
         // analysis of such a program runs on its manager, where most of its operations are
         // cached (see `BDD.beginAnalysis(nodes:steps:variables:)`).
         var managers: [String: BDD] = [:]
+        // Their graphs, when an edit inside one declaration may patch them.
+        var graphs: [String: BuilderGraph] = [:]
         if let previous, previous.stopped == nil {
             var byKey: [UnitKey: ProgramAnalysis] = [:]
             for u in previous.units { byKey[UnitKey(u.program?.root, u.graph.files.files, u.graph.hasForeignElement)] = u }
@@ -141,24 +155,39 @@ public final class AnalysisSession {
             var kept = Set<ObjectIdentifier>()
             for u in units { if let u { kept.insert(ObjectIdentifier(u)) } }
             for u in previous.units where !kept.contains(ObjectIdentifier(u)) {
-                managers[Self.managerKey(u.program, previous.project)] = u.semantics.bdd
+                let key = Self.managerKey(u.program, previous.project)
+                managers[key] = u.semantics.bdd
+                if let splice, u.graph.files.contains(splice.file) { graphs[key] = u.graph }
             }
         }
         let missing = units.indices.filter { units[$0] == nil }
         analysedPrograms = missing.count
-        let work = missing.map { (spec: specs[$0], manager: Handoff(managers[Self.managerKey(specs[$0].program, project)])) }
+        let work = missing.map { i -> (spec: Spec, manager: Handoff) in
+            let key = Self.managerKey(specs[i].program, project)
+            var graph: BuilderGraph? = nil
+            if let splice, let previous, let old = graphs[key], old.files.files == specs[i].files,
+               old.hasForeignElement == specs[i].foreign,
+               specs[i].files.allSatisfy({ $0 == splice.file || Self.sameFile($0, previous.project, project) }) {
+                graph = old
+            }
+            return (specs[i], Handoff(managers[key], graph: graph))
+        }
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
         let made = parallelMap(work.count) { k -> UnitOutcome in
-            let (spec, manager) = work[k]
+            let (spec, handoff) = work[k]
+            let patched = splice.flatMap { handoff.graph?.patched(onto: project, splice: $0) }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
-                                       hasForeignElement: spec.foreign, manager: manager.manager)
+                                       hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
-            return UnitOutcome(unit, keeping: keepsAnalyses, wholeCache: keepsCaches)
+            var outcome = UnitOutcome(unit, keeping: keepsAnalyses, wholeCache: keepsCaches)
+            outcome.patched = patched != nil
+            return outcome
         }
+        patchedGraphs = made.filter(\.patched).count
         var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false) } }
         for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
         let all = outcomes.map { $0! }
@@ -193,6 +222,8 @@ public final class AnalysisSession {
         var cycles: [(builders: [Symbol], references: [NodeRef])]
         /// The budget, when the unit ran out of it.
         var budget: (nodes: Int, steps: Int)?
+        /// Whether the unit's graph was its previous one patched.
+        var patched = false
 
         init(_ unit: ProgramAnalysis, keeping: Bool, wholeCache: Bool) {
             let bdd = unit.semantics.bdd
@@ -206,6 +237,8 @@ public final class AnalysisSession {
             self.unit = keeping ? unit : nil
         }
     }
+
+    private typealias Spec = (program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)
 
     private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], stopped: String?) {
         keepsAnalyses = true
@@ -229,7 +262,12 @@ public final class AnalysisSession {
     /// to one worker at most, and the previous session, which held it, is not used again).
     private struct Handoff: @unchecked Sendable {
         let manager: BDD?
-        init(_ manager: BDD?) { self.manager = manager }
+        /// The program's previous graph, to be patched over the edit.
+        let graph: BuilderGraph?
+        init(_ manager: BDD?, graph: BuilderGraph? = nil) {
+            self.manager = manager
+            self.graph = graph
+        }
     }
 
     private struct UnitKey: Hashable {

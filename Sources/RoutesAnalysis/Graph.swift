@@ -7,7 +7,7 @@ import RoutesSyntax
 /// The files must be closed under imports (names resolve only to files they see), so that
 /// every name a node mentions resolves inside the graph.
 struct BuilderGraph {
-    enum Kind {
+    enum Kind: Equatable {
         /// `screen S` (element code of S) with its nesting.
         case screen(Int?, nesting: Int?)
         /// Its branches, in `branchList` (see `branch(_:_:)`), so that a node holds no array
@@ -25,13 +25,13 @@ struct BuilderGraph {
     }
 
     /// `count` global ids from `start` in `branchList`.
-    struct Branches {
+    struct Branches: Equatable {
         var start: Int32
         var count: Int32
         var isEmpty: Bool { count == 0 }
     }
 
-    struct Node {
+    struct Node: Equatable {
         var kind: Kind
         var file: FileID
         var local: NodeID
@@ -46,12 +46,12 @@ struct BuilderGraph {
     /// A name a `screen` node `uses`: the declaration it resolves to (of any kind: a wrong
     /// kind still names it), else the one its `undefined-name` suggests (`guessed`), by
     /// number (see `declarationNumber(_:)`); -1 for neither.
-    struct UseTarget {
+    struct UseTarget: Equatable {
         var number: Int32
         var guessed: Bool
     }
 
-    struct Builder {
+    struct Builder: Equatable {
         var symbol: Symbol
         var name: String
         /// Global id of the body (nil when a syntax error left none).
@@ -160,20 +160,7 @@ struct BuilderGraph {
             }
         }
         useStart.append(Int32(truncatingIfNeeded: useTargets.count))
-        for g in nodes.indices {
-            func adopt(_ c: Int, _ i: Int) {
-                nodes[c].parent = g
-                nodes[c].indexInParent = i
-            }
-            switch nodes[g].kind {
-            case .anyOf(let bs): for i in 0..<Int(bs.count) { adopt(branch(bs, i), i) }
-            case .condition(_, let t, let e), .ifScreen(_, let t, let e):
-                adopt(t, 0)
-                if let e { adopt(e, 1) }
-            case .wildcard(_, let body): adopt(body, 0)
-            case .screen, .reference, .nothing: break
-            }
-        }
+        for g in nodes.indices { adoptChildren(g) }
     }
 
     private func symbol(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
@@ -203,15 +190,7 @@ struct BuilderGraph {
         switch n.kind {
         case .screen(let name, let uses, let nesting):
             let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
-            for u in uses {
-                if let s = project.resolve(u, in: f) {
-                    useTargets.append(UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: false))
-                } else if let s = project.guesses[f][u.range.lowerBound] {
-                    useTargets.append(UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: true))
-                } else {
-                    useTargets.append(UseTarget(number: -1, guessed: false))
-                }
-            }
+            for u in uses { useTargets.append(useTarget(u, in: f)) }
             return (.screen(code, nesting: nesting.map { b + $0 }), code == nil, false)
         case .anyOf(let branches):
             let start = Int32(branchList.count)
@@ -234,6 +213,131 @@ struct BuilderGraph {
             return (.nothing, false, false)
         case .missing:
             return (.nothing, true, false)
+        }
+    }
+
+    private func useTarget(_ u: Name, in f: FileID) -> UseTarget {
+        if let s = project.resolve(u, in: f) {
+            return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: false)
+        } else if let s = project.guesses[f][u.range.lowerBound] {
+            return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: true)
+        }
+        return UseTarget(number: -1, guessed: false)
+    }
+
+    // MARK: Edits
+
+    /// The graph of `project`, which differs from this graph's project by an edit inside one
+    /// declaration of one of the graph's files that kept every declaration's kind and name
+    /// (``ProjectDeclarationEdit`` with a project) and replaced the declaration's nodes by as
+    /// many: those nodes are resolved again in place and everything else is kept, as
+    /// `init(project:files:hasForeignElement:)` would make it. Nil when an edited node's new
+    /// shape needs other room in the graph's arrays (another kind, number of branches or of
+    /// `uses`, or a test of an unresolved condition that appears, disappears or changes its
+    /// name, which numbers its own variable): then build the graph again.
+    func patched(onto project: Project, splice: NodeSplice) -> BuilderGraph? {
+        guard splice.count == splice.old.count, let position = files.position(splice.file),
+              splice.old.upperBound <= fileNodeCount(splice.file),
+              project.files.indices.contains(splice.file),
+              project.files[splice.file].model.nodes.count == fileNodeCount(splice.file)
+        else { return nil }
+        var graph = self
+        graph.project = project
+        let f = splice.file, b = base[position]
+        let nodes = project.files[f].model.nodes
+        for local in splice.old {
+            guard graph.resolveAgain(b + local, nodes[local], file: f, base: b) else { return nil }
+        }
+        for g in (b + splice.old.lowerBound)..<(b + splice.old.upperBound) {
+            graph.nodes[g].parent = nil
+            graph.nodes[g].indexInParent = 0
+        }
+        for g in (b + splice.old.lowerBound)..<(b + splice.old.upperBound) { graph.adoptChildren(g) }
+        for k in graph.builders.indices where graph.builders[k].symbol.file == f {
+            graph.builders[k].body = project.declaration(graph.builders[k].symbol).body.map { b + $0 }
+        }
+        return graph
+    }
+
+    /// Resolves node g (model node `n`) again into the room its old shape has: false when the
+    /// new shape does not fit it (see `patched(onto:splice:)`).
+    private mutating func resolveAgain(_ g: Int, _ n: BuilderNode, file f: FileID, base b: Int) -> Bool {
+        let old = nodes[g].kind
+        // A test of an unresolved name owns its variable: it must stay such a test of the same
+        // name (checked below), or the variable would be left over.
+        var ownVariable: Int? = nil
+        if case .condition(let v, _, _) = old, case .unknown = conditions[v] { ownVariable = v }
+        /// The variable of a `conditional` or `if let` in place of the old one, nil when it
+        /// does not fit.
+        func variable(_ name: Name?, _ kind: DeclarationKind) -> Int? {
+            if let s = symbol(name, in: f, kind) {
+                guard ownVariable == nil, let i = conditionIndex[s] else { return nil }
+                return i
+            }
+            guard let v = ownVariable, conditions[v] == .unknown("\(kind.rawValue) \(name?.text ?? "?")") else { return nil }
+            return v
+        }
+        let kind: Kind
+        var bad = false, testsOptional = false
+        switch (n.kind, old) {
+        case (.screen(let name, let uses, let nesting), .screen):
+            let r = useRange(g)
+            guard r.count == uses.count else { return false }
+            for (k, u) in uses.enumerated() { useTargets[r.lowerBound + k] = useTarget(u, in: f) }
+            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            kind = .screen(code, nesting: nesting.map { b + $0 })
+            bad = code == nil
+        case (.anyOf(let branches), .anyOf(let room)):
+            guard Int(room.count) == branches.count else { return false }
+            for (k, c) in branches.enumerated() { branchList[Int(room.start) + k] = b + c }
+            kind = .anyOf(room)
+        case (.conditional(let name, let then, let els), .condition):
+            guard !nodes[g].testsOptional, let v = variable(name, .flag) else { return false }
+            kind = .condition(v, then: b + then, else: b + els)
+        case (.ifLet(let name, let then, let els), .condition):
+            guard nodes[g].testsOptional, let v = variable(name, .optional) else { return false }
+            kind = .condition(v, then: b + then, else: els.map { b + $0 })
+            testsOptional = true
+        case (.ifScreen(let name, let then, let els), .ifScreen):
+            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            kind = .ifScreen(code, then: b + then, else: els.map { b + $0 })
+            bad = code == nil
+        case (.wildcard(let name, let body), .wildcard):
+            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            kind = .wildcard(code, body: b + body)
+            bad = code == nil
+        case (.reference(let name), .reference):
+            let index = symbol(name, in: f, .builder).flatMap { builderIndex[$0] }
+            kind = .reference(index)
+            bad = index == nil
+        case (.empty, .nothing):
+            kind = .nothing
+        case (.missing, .nothing):
+            kind = .nothing
+            bad = true
+        default:
+            return false
+        }
+        if case .condition = kind {} else if ownVariable != nil { return false }
+        nodes[g].kind = kind
+        nodes[g].testsOptional = testsOptional
+        unresolved[g] = bad
+        return true
+    }
+
+    /// Makes g the parent of its children.
+    private mutating func adoptChildren(_ g: Int) {
+        func adopt(_ c: Int, _ i: Int) {
+            nodes[c].parent = g
+            nodes[c].indexInParent = i
+        }
+        switch nodes[g].kind {
+        case .anyOf(let bs): for i in 0..<Int(bs.count) { adopt(branch(bs, i), i) }
+        case .condition(_, let t, let e), .ifScreen(_, let t, let e):
+            adopt(t, 0)
+            if let e { adopt(e, 1) }
+        case .wildcard(_, let body): adopt(body, 0)
+        case .screen, .reference, .nothing: break
         }
     }
 

@@ -141,8 +141,8 @@ final class LSPWorkspace {
             Log.debug("declaration edit in \(path): the analysis is kept")
             cached = s.rebased(onto: project, file: file, edit: edit.shift)
         } else {
-            cached = AnalysisSession(project: project, reusing: s)
-            Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs)")
+            cached = AnalysisSession(project: project, reusing: s, splice: edit.nodes)
+            Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs, \(cached?.patchedGraphs ?? 0) over a patched graph)")
         }
         retire(s)
         provider.open[path] = newText.bytes

@@ -12,11 +12,27 @@ public struct ProjectDeclarationEdit: Sendable {
     public var model: FileModel
     /// Where positions of the old text are in the new one.
     public var shift: TriviaEdit
+    /// Which nodes of the file the edited declaration's new nodes replaced.
+    public var nodes: NodeSplice
     /// Whether every analysis result of the old project holds for the new one, positions moved
     /// by ``shift``: the declaration is a screen, dependency, optional or flag whose kind, name,
     /// parameter labels, presentation and `from` are unchanged. The analyses read nothing else
     /// of such a declaration (not its types, not its doc comment).
     public var keepsAnalysis: Bool
+}
+
+/// Nodes of one file replaced by an edit: `old` (ids in the old model) by `count` new nodes
+/// from the same id on; the nodes after them moved by `count - old.count`.
+public struct NodeSplice: Sendable, Equatable {
+    public var file: FileID
+    public var old: Range<Int>
+    public var count: Int
+
+    public init(file: FileID, old: Range<Int>, count: Int) {
+        self.file = file
+        self.old = old
+        self.count = count
+    }
 }
 
 extension Project {
@@ -43,6 +59,7 @@ extension Project {
         let a = (old.declarations[..<i].last(where: { $0.body != nil })?.body).map { $0 + 1 } ?? 0
         let b = old.declarations[i].body.map { $0 + 1 } ?? a
         let renumber = fresh.nodes.count - (b - a)
+        let splice = NodeSplice(file: f, old: a..<b, count: fresh.nodes.count)
         var model = FileModel()
         model.imports = old.imports.map { Import(path: $0.path, range: shift.map($0.range)) }
         // Copied once, then changed in place: only what follows the declaration moves.
@@ -68,7 +85,7 @@ extension Project {
             && before.presentation == declaration.presentation
             && before.parameters.map(\.label.text) == declaration.parameters.map(\.label.text)
         guard sameInterface else {
-            return ProjectDeclarationEdit(project: nil, tree: edit.tree, model: model, shift: shift, keepsAnalysis: false)
+            return ProjectDeclarationEdit(project: nil, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: false)
         }
         let sameFrom: Bool
         switch (before.from, declaration.from) {
@@ -114,7 +131,7 @@ extension Project {
         kept += nameDiagnostics
         p.diagnostics = kept
         let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
-        return ProjectDeclarationEdit(project: p, tree: edit.tree, model: model, shift: shift, keepsAnalysis: keepsAnalysis)
+        return ProjectDeclarationEdit(project: p, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
     }
 
     /// The index of the declaration whose range starts at `offset` (declarations are in

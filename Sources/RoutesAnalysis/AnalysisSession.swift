@@ -24,11 +24,11 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
     /// `BuilderGraph.patched(onto:splice:)`) instead of a new one.
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
-         manager: BDD? = nil, graph patched: BuilderGraph? = nil) {
+         manager: BDD? = nil, graph patched: BuilderGraph? = nil, earlier: (semantics: Semantics, edited: Range<Int>)? = nil) {
         self.program = program
         self.orphans = orphans
         let graph = patched ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
-        var (semantics, checker) = Self.analyse(graph, program, manager)
+        var (semantics, checker) = Self.analyse(graph, program, manager, earlier: patched == nil ? nil : earlier)
         if let manager, semantics.bdd === manager, manager.exhausted {
             (semantics, checker) = Self.analyse(graph, program, nil)
         }
@@ -36,8 +36,9 @@ final class ProgramAnalysis: @unchecked Sendable {
         self.checker = checker
     }
 
-    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?) -> (Semantics, ProgramChecker?) {
-        let semantics = Semantics(graph: graph, reusing: manager)
+    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?,
+                                earlier: (semantics: Semantics, edited: Range<Int>)? = nil) -> (Semantics, ProgramChecker?) {
+        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier)
         guard let program, !semantics.bdd.exhausted else { return (semantics, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program)
         checker.run()
@@ -140,7 +141,7 @@ public final class AnalysisSession {
         // cached (see `BDD.beginAnalysis(nodes:steps:variables:)`).
         var managers: [String: BDD] = [:]
         // Their graphs, when an edit inside one declaration may patch them.
-        var graphs: [String: BuilderGraph] = [:]
+        var graphs: [String: ProgramAnalysis] = [:]
         if let previous, previous.stopped == nil {
             var byKey: [UnitKey: ProgramAnalysis] = [:]
             for u in previous.units { byKey[UnitKey(u.program?.root, u.graph.files.files, u.graph.hasForeignElement)] = u }
@@ -157,29 +158,36 @@ public final class AnalysisSession {
             for u in previous.units where !kept.contains(ObjectIdentifier(u)) {
                 let key = Self.managerKey(u.program, previous.project)
                 managers[key] = u.semantics.bdd
-                if let splice, u.graph.files.contains(splice.file) { graphs[key] = u.graph }
+                if let splice, u.graph.files.contains(splice.file) { graphs[key] = u }
             }
         }
         let missing = units.indices.filter { units[$0] == nil }
         analysedPrograms = missing.count
         let work = missing.map { i -> (spec: Spec, manager: Handoff) in
             let key = Self.managerKey(specs[i].program, project)
-            var graph: BuilderGraph? = nil
-            if let splice, let previous, let old = graphs[key], old.files.files == specs[i].files,
-               old.hasForeignElement == specs[i].foreign,
+            var earlier: ProgramAnalysis? = nil
+            if let splice, let previous, let old = graphs[key], old.graph.files.files == specs[i].files,
+               old.graph.hasForeignElement == specs[i].foreign,
                specs[i].files.allSatisfy({ $0 == splice.file || Self.sameFile($0, previous.project, project) }) {
-                graph = old
+                earlier = old
             }
-            return (specs[i], Handoff(managers[key], graph: graph))
+            return (specs[i], Handoff(managers[key], earlier: earlier))
         }
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
         let made = parallelMap(work.count) { k -> UnitOutcome in
             let (spec, handoff) = work[k]
-            let patched = splice.flatMap { handoff.graph?.patched(onto: project, splice: $0) }
+            var patched: BuilderGraph? = nil
+            var earlier: (semantics: Semantics, edited: Range<Int>)? = nil
+            if let splice, let old = handoff.earlier, let graph = old.graph.patched(onto: project, splice: splice) {
+                let base = graph.firstNode(of: splice.file)
+                patched = graph
+                earlier = (old.semantics, (base + splice.old.lowerBound)..<(base + splice.old.upperBound))
+            }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
-                                       hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched)
+                                       hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,
+                                       earlier: earlier)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
@@ -262,11 +270,12 @@ public final class AnalysisSession {
     /// to one worker at most, and the previous session, which held it, is not used again).
     private struct Handoff: @unchecked Sendable {
         let manager: BDD?
-        /// The program's previous graph, to be patched over the edit.
-        let graph: BuilderGraph?
-        init(_ manager: BDD?, graph: BuilderGraph? = nil) {
+        /// The program's previous analysis, whose graph is patched over the edit and whose
+        /// semantics lends the builds the edit cannot change.
+        let earlier: ProgramAnalysis?
+        init(_ manager: BDD?, earlier: ProgramAnalysis? = nil) {
             self.manager = manager
-            self.graph = graph
+            self.earlier = earlier
         }
     }
 

@@ -58,8 +58,12 @@ final class Semantics {
     }
 
     /// The semantics of `graph`; with `manager`, on that manager (an earlier analysis's,
-    /// see `BDD.beginAnalysis(nodes:steps:variables:)`) when it can serve.
-    init(graph: BuilderGraph, reusing manager: BDD? = nil) {
+    /// see `BDD.beginAnalysis(nodes:steps:variables:)`) when it can serve. With `earlier`, the
+    /// semantics of the graph `graph` was patched from (`BuilderGraph.patched(onto:splice:)`)
+    /// and the global ids of the nodes the patch resolved again: when it ran on the same
+    /// manager, the builds of every node that depends on none of those nodes are taken from it
+    /// (see `Carryover`).
+    init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: (semantics: Semantics, edited: Range<Int>)? = nil) {
         self.graph = graph
         // The operation cache and the node table grow with the program (about eight cache
         // entries and eight nodes per graph node): a fixed large cache cost a 4 MiB clear,
@@ -112,7 +116,8 @@ final class Semantics {
         components = stronglyConnectedComponents(referenceEdges)
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
-        (builds, builderBuilds) = computeBuilds(.primary)
+        let carried = earlier.flatMap { Carryover(self, from: $0.semantics, edited: $0.edited) }
+        (builds, builderBuilds) = computeBuilds(.primary, carrying: carried)
         findCycles()
         for c in cycles { cyclicReferences.formUnion(c.references) }
         computeUncertainty()
@@ -123,6 +128,85 @@ final class Semantics {
         hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
         realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
+        // The contexts of an `anyOf` whose branches build as before are as before: the earlier
+        // semantics's cache is taken over (it is not used again, see
+        // `AnalysisSession.init(project:reusing:splice:keepsAnalyses:)`), less the entries of
+        // the nodes that may build otherwise, and of the readings of uncertain leaves.
+        if let carried, cycles.isEmpty, let old = earlier?.semantics, old.branchContextCache.count == 3 * graph.nodes.count {
+            swap(&branchContextCache, &old.branchContextCache)
+            let uncertainReadings = old.hasUncertainty || hasUncertainty
+            for g in graph.nodes.indices {
+                if carried.dirty[g] { branchContextCache[3 * g] = nil }
+                if uncertainReadings {
+                    branchContextCache[3 * g + 1] = nil
+                    branchContextCache[3 * g + 2] = nil
+                }
+            }
+        }
+    }
+
+    /// What a semantics takes from the one of the graph it was patched from: which nodes
+    /// and builders may build otherwise now (the edited nodes, every reference to a builder
+    /// that may, and everything above those up to their body's top; a builder whose body's
+    /// top is such a node, or whose body the edit holds), and the earlier builds of all the
+    /// rest, which are the same functions on the same manager. Only when the earlier
+    /// semantics had no builder cycle (with cycles, two readings and their fixpoints
+    /// interlock: everything is computed again).
+    struct Carryover {
+        var dirty: [Bool]
+        var dirtyBuilder: [Bool]
+        var builds: [BDD.Ref]
+        var builderBuilds: [BDD.Ref]
+
+        init?(_ semantics: Semantics, from old: Semantics, edited: Range<Int>) {
+            let graph = semantics.graph
+            guard old.bdd === semantics.bdd, old.cycles.isEmpty, old.graph.nodes.count == graph.nodes.count,
+                  old.graph.builders.count == graph.builders.count, old.builds.count == graph.nodes.count,
+                  edited.upperBound <= graph.nodes.count
+            else { return nil }
+            var dirty = [Bool](repeating: false, count: graph.nodes.count)
+            var dirtyBuilder = [Bool](repeating: false, count: graph.builders.count)
+            var pending: [Int] = []
+            let bodyOwner = semantics.bodyOwner
+            func markBuilder(_ b: Int) {
+                if !dirtyBuilder[b] {
+                    dirtyBuilder[b] = true
+                    pending.append(b)
+                }
+            }
+            func markUp(_ g: Int) {
+                var x = g
+                while !dirty[x] {
+                    dirty[x] = true
+                    guard let p = graph.nodes[x].parent else {
+                        if let b = bodyOwner[x] { markBuilder(b) }
+                        return
+                    }
+                    x = p
+                }
+            }
+            for g in edited { markUp(g) }
+            for b in graph.builders.indices {
+                if let body = graph.builders[b].body, edited.contains(body) { markBuilder(b) }
+                if let body = old.graph.builders[b].body, edited.contains(body) { markBuilder(b) }
+            }
+            if !pending.isEmpty {
+                // The references, in one flat list (a few per builder), passed over until no
+                // builder is added: as many passes as the longest chain of callers, usually two.
+                var references: [(node: Int32, target: Int32)] = []
+                for g in graph.nodes.indices {
+                    if case .reference(let t?) = graph.nodes[g].kind { references.append((Int32(g), Int32(t))) }
+                }
+                while !pending.isEmpty {
+                    pending.removeAll(keepingCapacity: true)
+                    for r in references where dirtyBuilder[Int(r.target)] && !dirty[Int(r.node)] { markUp(Int(r.node)) }
+                }
+            }
+            self.dirty = dirty
+            self.dirtyBuilder = dirtyBuilder
+            builds = old.builds
+            builderBuilds = old.builderBuilds
+        }
     }
 
     /// ∃ element. f — the environments of a set of pairs.
@@ -274,12 +358,19 @@ final class Semantics {
     /// callees before callers, so that a body is evaluated once with final values; within a
     /// recursive component, iterate first (all builds start empty and only grow), with a
     /// scratch memo since values change between rounds.
-    private func computeBuilds(_ reading: Reading) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
+    /// With `carried` (primary reading only), only what may have changed is evaluated.
+    private func computeBuilds(_ reading: Reading, carrying carried: Carryover? = nil) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
         let n = graph.builders.count
         var values = [BDD.Ref](repeating: BDD.zero, count: n)
         var memo = Memo(count: graph.nodes.count, tracksEntries: false)
         var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
+        if let carried {
+            precondition(reading == .primary)
+            for b in 0..<n where !carried.dirtyBuilder[b] { values[b] = carried.builderBuilds[b] }
+            for g in graph.nodes.indices where !carried.dirty[g] { memo.set(g, carried.builds[g]) }
+        }
         for component in components {
+            if let carried, !component.contains(where: { carried.dirtyBuilder[$0] }) { continue }
             let recursive = isRecursive(component)
             if recursive {
                 var changed = true
@@ -419,7 +510,7 @@ final class Semantics {
     private func computeUncertainty() {
         var result = [Bool](repeating: false, count: graph.nodes.count)
         var builderUncertain = [Bool](repeating: false, count: graph.builders.count)
-        var referencesTo: [[Int]]? = nil
+        var references: [(node: Int32, target: Int32)]? = nil
         var pendingBuilders: [Int] = []
         let graph = self.graph
         let bodyOwner = self.bodyOwner
@@ -444,15 +535,18 @@ final class Semantics {
             builderUncertain[b] = true
             pendingBuilders.append(b)
         }
-        while let b = pendingBuilders.popLast() {
-            if referencesTo == nil {
-                var table = [[Int]](repeating: [], count: graph.builders.count)
+        // The references to uncertain builders, in passes over one flat list of references
+        // until no builder is added (as many as the longest chain of callers).
+        while !pendingBuilders.isEmpty {
+            if references == nil {
+                var list: [(node: Int32, target: Int32)] = []
                 for g in graph.nodes.indices {
-                    if case .reference(let t?) = graph.nodes[g].kind { table[t].append(g) }
+                    if case .reference(let t?) = graph.nodes[g].kind { list.append((Int32(g), Int32(t))) }
                 }
-                referencesTo = table
+                references = list
             }
-            for r in referencesTo![b] { mark(r) }
+            pendingBuilders.removeAll(keepingCapacity: true)
+            for r in references! where builderUncertain[Int(r.target)] && !result[Int(r.node)] { mark(Int(r.node)) }
         }
         uncertain = result
     }

@@ -24,7 +24,7 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
     /// `BuilderGraph.patched(onto:splice:)`) instead of a new one.
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
-         manager: BDD? = nil, graph patched: BuilderGraph? = nil, earlier: (semantics: Semantics, edited: Range<Int>)? = nil) {
+         manager: BDD? = nil, graph patched: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil) {
         self.program = program
         self.orphans = orphans
         let graph = patched ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
@@ -37,10 +37,11 @@ final class ProgramAnalysis: @unchecked Sendable {
     }
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?,
-                                earlier: (semantics: Semantics, edited: Range<Int>)? = nil) -> (Semantics, ProgramChecker?) {
-        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier)
+                                earlier: EarlierAnalysis? = nil) -> (Semantics, ProgramChecker?) {
+        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier.map { ($0.semantics, $0.edited) })
         guard let program, !semantics.bdd.exhausted else { return (semantics, nil) }
-        var checker = ProgramChecker(semantics: semantics, program: program)
+        var checker = ProgramChecker(semantics: semantics, program: program,
+                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, e.edited) } })
         checker.run()
         return (semantics, checker)
     }
@@ -68,6 +69,15 @@ final class ProgramAnalysis: @unchecked Sendable {
         semantics.graph.project = project
         checker?.rebase(onto: project, graph: semantics.graph, moving: edit)
     }
+}
+
+/// A program's previous analysis, when its graph was patched over an edit: the global ids of
+/// the nodes the patch resolved again, and what the new analysis may take from the old one
+/// for everything else (see `Semantics.Carryover` and `ProgramChecker.findMissingDependencies`).
+struct EarlierAnalysis {
+    var semantics: Semantics
+    var checker: ProgramChecker?
+    var edited: Range<Int>
 }
 
 /// One analysis of a project, kept for questions editors ask: its diagnostics, which
@@ -179,11 +189,12 @@ public final class AnalysisSession {
         let made = parallelMap(work.count) { k -> UnitOutcome in
             let (spec, handoff) = work[k]
             var patched: BuilderGraph? = nil
-            var earlier: (semantics: Semantics, edited: Range<Int>)? = nil
+            var earlier: EarlierAnalysis? = nil
             if let splice, let old = handoff.earlier, let graph = old.graph.patched(onto: project, splice: splice) {
                 let base = graph.firstNode(of: splice.file)
                 patched = graph
-                earlier = (old.semantics, (base + splice.old.lowerBound)..<(base + splice.old.upperBound))
+                earlier = EarlierAnalysis(semantics: old.semantics, checker: old.checker,
+                                          edited: (base + splice.old.lowerBound)..<(base + splice.old.upperBound))
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,

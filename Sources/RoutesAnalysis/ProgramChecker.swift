@@ -37,8 +37,30 @@ struct ProgramChecker {
     /// an undefined name (see `mentionedSymbols`).
     private var mentioned: BitSet
     private var guessed: BitSet
+    /// Per scope item (see `itemCode`), whether no way from `root` to a node that needs it
+    /// avoids every node where it is gained (so no flow was needed): kept so that the analysis
+    /// after an edit elsewhere need not find it again.
+    private var regionFree: [Bool] = []
+    /// The needs found by `findMissingDependencies`: node, and the codes of its one or two
+    /// items (-1 for none).
+    private var needs: [(node: Int32, first: Int32, second: Int32)] = []
+    /// What the previous checker of this program found about ways, and the nodes an edit
+    /// resolved again, when the graph was patched (see `findMissingDependencies`).
+    private var earlier: (ways: Ways, edited: Range<Int>)?
 
-    init(semantics: Semantics, program: Program) {
+    /// What a checker found about the way graph, for the checker after an edit.
+    struct Ways {
+        var graph: BuilderGraph
+        var used: [Bool]
+        var predecessors: Predecessors?
+        var regionFree: [Bool]
+        var needs: [(node: Int32, first: Int32, second: Int32)]
+    }
+
+    var ways: Ways { Ways(graph: graph, used: used, predecessors: predecessorCache, regionFree: regionFree, needs: needs) }
+
+    init(semantics: Semantics, program: Program, earlier: (ways: Ways, edited: Range<Int>)? = nil) {
+        self.earlier = earlier
         self.semantics = semantics
         self.graph = semantics.graph
         self.project = semantics.graph.project
@@ -59,6 +81,7 @@ struct ProgramChecker {
     }
 
     mutating func run() {
+        defer { earlier = nil }
         guard let rootBody else { return }
         markUsed(from: rootBody)
         resolvePaths(from: rootBody)
@@ -476,6 +499,8 @@ struct ProgramChecker {
                 break
             }
         }
+        regionFree = [Bool](repeating: false, count: itemCount)
+        needs = uses.map { ($0.node, $0.first, $0.second) }
         if uses.isEmpty { return }
 
         // The users of each item, in node order, each once: users[userStart[i]..<userStart[i + 1]].
@@ -501,18 +526,29 @@ struct ProgramChecker {
         }
         let userEnd = next
 
-        let predecessors = wayPredecessors()
+        // After an edit that left every edge of the way graph and the used region as they were,
+        // an item whose users and gaining nodes the edit did not touch has the region it had.
+        let carried = carriedRegions(itemCount: itemCount)
+        let predecessors = carried?.predecessors ?? wayPredecessors()
+        predecessorCache = predecessors
         let storage = FlowStorage(size: graph.nodes.count)
         let region = Region(count: graph.nodes.count)
         var popped: [Int32] = []
         // A way that lacks an item, per (item, user) that has one: few, so a dictionary.
         var failures: [Int: [Int]] = [:]
         for i in 0..<itemCount where userEnd[i] > userStart[i] {
+            if let carried, !carried.touched[i], carried.free[i] {
+                regionFree[i] = true
+                continue
+            }
             let mine = users[Int(userStart[i])..<Int(userEnd[i])]
             // The region leaves out the edges that gain the item (a flow without it stops
             // there): when no way from `root` to a user avoids them, no flow is needed.
             fillBackwardRegion(region, from: mine, predecessors, gaining: i, popped: &popped)
-            if !region.contains(root) { continue }
+            if !region.contains(root) {
+                regionFree[i] = true
+                continue
+            }
             recordBranches(region, popped)
             let flow = waysWithout(item(ofCode: i), root: root, storage: storage, region: region)
             for n in mine where isReached(Int(n), in: flow) {
@@ -561,6 +597,57 @@ struct ProgramChecker {
                 message: "`\(name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))",
                 related: related))
         }
+    }
+
+    /// What `findMissingDependencies` may take from the checker before an edit (`earlier`):
+    /// nil unless the edit resolved nodes of a builder or `root` again (an edit of a
+    /// dependency's `from` changes what its users need, and has no nodes) and left every edge
+    /// of the way graph and the used region as they were. Then the way predecessors are the
+    /// earlier ones with the edited nodes' gains made again, and an item keeps the region it
+    /// had unless the edited nodes needed or gained it, before or now (`touched`).
+    private func carriedRegions(itemCount: Int) -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
+        guard let (old, edited) = earlier, !edited.isEmpty, edited.upperBound <= graph.nodes.count,
+              var predecessors = old.predecessors, old.regionFree.count == itemCount,
+              old.graph.nodes.count == graph.nodes.count, old.used == used else { return nil }
+        var touched = [Bool](repeating: false, count: itemCount)
+        func touch(_ code: Int32) { if code >= 0 { touched[Int(code)] = true } }
+        for g in edited {
+            guard Self.sameEdges(g, old.graph, graph) else { return nil }
+            touch(predecessors.gained[g])
+            predecessors.gained[g] = -1
+            predecessors.gainedAt[g] = -1
+            guard used[g], let item = Self.gainedItem(at: g, in: graph) else { continue }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): predecessors.gainedAt[g] = Int32(nesting)
+            case .condition(_, let then, _): predecessors.gainedAt[g] = Int32(then)
+            default: continue
+            }
+            predecessors.gained[g] = Int32(itemCode(item))
+            touch(predecessors.gained[g])
+        }
+        for list in [old.needs, needs] {
+            for n in list where edited.contains(Int(n.node)) {
+                touch(n.first)
+                touch(n.second)
+            }
+        }
+        return (predecessors, touched, old.regionFree)
+    }
+
+    /// Whether node g has the same way-graph edges (children, nesting, referenced body) in
+    /// both graphs.
+    private static func sameEdges(_ g: Int, _ a: BuilderGraph, _ b: BuilderGraph) -> Bool {
+        func successors(_ graph: BuilderGraph) -> (children: [Int], extra: Int) {
+            var children: [Int] = []
+            graph.forEachChild(g) { children.append($0) }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting): return (children, nesting ?? -1)
+            case .reference(let t?): return (children, graph.builders[t].body ?? -1)
+            default: return (children, -1)
+            }
+        }
+        let x = successors(a), y = successors(b)
+        return x.children == y.children && x.extra == y.extra
     }
 
     /// A way from `root` on which `item` is not in scope when node g is built (a screen

@@ -314,3 +314,50 @@ import TestSupport
         #expect(refused > 20, "\(patched) patched, \(refused) refused")
     }
 }
+
+/// Names in builders swapped for other declared names of a kind they may refer to (a `uses`
+/// entry for another dependency or optional, an `if let` for another optional, a reference
+/// for another builder, a screen node for another screen, which then provides other things):
+/// each edit keeps the graph's shape,
+/// so the program is analysed again over its patched graph, with what the analysis before it
+/// found for everything the edit cannot change (builds, `anyOf` contexts, the regions of
+/// `missing-dependency`). The session answers as a fresh one after every edit, and the edits
+/// make and mend missing dependencies.
+@Suite struct NameSwapEditTests {
+    @Test func swappedNamesAgreeWithAFreshSession() {
+        var random = SplitMix64(seed: 0x5_A4_ED17)
+        var patched = 0, changedMissing = 0
+        func missing(_ s: AnalysisSession) -> [String] {
+            s.diagnostics.filter { $0.rule == .missingDependency }.map { "\($0.range) \($0.message)" }
+        }
+        for entry in Corpus.entries.prefix(300) {
+            let path = "/ws/App.routes"
+            var project = ProgramReuseTests.project([path: entry.program.text])
+            var session = AnalysisSession(project: project)
+            for _ in 0..<6 {
+                let file = project.file(atPath: path)!
+                let model = project.files[file].model
+                let uses = model.nameUses
+                guard !uses.isEmpty else { break }
+                let (name, kinds) = uses[Int(random.next() % UInt64(uses.count))]
+                let others = model.declarations.filter { kinds.contains($0.kind) && $0.name.text != name.text }
+                guard !others.isEmpty else { continue }
+                let replacement = Array(others[Int(random.next() % UInt64(others.count))].name.text.utf8)
+                var edited = project.files[file].text.bytes
+                edited.replaceSubrange(name.range, with: replacement)
+                guard let e = project.applyingDeclarationEdit(file: file, range: name.range, replacement: replacement,
+                                                              newSource: SourceText(bytes: edited)),
+                      let next = e.project, !e.keepsAnalysis else { continue }
+                let reused = AnalysisSession(project: next, reusing: session, splice: e.nodes)
+                let fresh = AnalysisSession(project: next)
+                #expect(ProgramReuseTests.answers(reused) == ProgramReuseTests.answers(fresh))
+                patched += reused.patchedGraphs
+                if missing(reused) != missing(session) { changedMissing += 1 }
+                project = next
+                session = reused
+            }
+        }
+        #expect(patched > 1000, "\(patched) patched")
+        #expect(changedMissing > 50, "\(changedMissing) edits changed the missing dependencies")
+    }
+}

@@ -251,6 +251,22 @@ struct Flow {
 
     func context(_ g: Int, sigma: Int) -> BDD.Ref { contextOf(g, sigma) }
 
+    /// Whether node g is evaluated at all (its context over all σ is not empty), without
+    /// making the union.
+    func isEvaluated(_ g: Int) -> Bool {
+        (0..<sigmaCount).contains { contextOf(g, $0) != BDD.zero }
+    }
+
+    /// Whether node g's context, over all σ, meets f, without making the union or the meet.
+    func contextMeets(_ g: Int, _ f: BDD.Ref) -> Bool {
+        (0..<sigmaCount).contains { semantics.bdd.intersects(contextOf(g, $0), f) }
+    }
+
+    /// Whether screen node g is built in some environment, over all σ.
+    func isBuilt(_ g: Int) -> Bool {
+        (0..<sigmaCount).contains { builtOf(g, $0) != BDD.zero }
+    }
+
     /// The environments a screen node was built in, over all σ.
     func builtEnvironments(_ g: Int) -> BDD.Ref {
         var r = BDD.zero

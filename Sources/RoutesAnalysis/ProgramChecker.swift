@@ -187,8 +187,7 @@ struct ProgramChecker {
         let bdd = semantics.bdd
         for g in graph.nodes.indices where used[g] {
             guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { continue }
-            let context = flow.context(g)
-            if context == BDD.zero { continue }
+            if !flow.isEvaluated(g) { continue }
             let branches = graph.branches(list)
             for i in 1..<branches.count {
                 let b = branches[i]
@@ -197,24 +196,26 @@ struct ProgramChecker {
                 if semantics.uncertain[b] { continue }
                 // Would build something for some pair of the anyOf's context, but for none
                 // of the pairs that reach it (its own context is what earlier branches left);
-                // in both readings of cycles and unresolved names (SPEC §5.3).
-                let would = bdd.and(context, semantics.builds[b])
-                guard would != BDD.zero, bdd.and(flow.context(b), semantics.builds[b]) == BDD.zero else { continue }
+                // in both readings of cycles and unresolved names (SPEC §5.3). The usual
+                // answer, a branch that builds where it is reached, is asked first, and
+                // these questions make no nodes.
+                let builds = semantics.builds[b]
+                guard !flow.contextMeets(b, builds), flow.contextMeets(g, builds) else { continue }
+                let would = bdd.and(flow.context(g), builds)
                 // An earlier branch must build first, not diverge first (a cycle builds
                 // nothing; the branch is then unreachable, not shadowed).
                 if !semantics.cycles.isEmpty, (0..<i).contains(where: { k in
                     let e = branches[k]
                     let diverges = bdd.andNot(semantics.builds[e], semantics.realBuilds[e])
-                    return diverges != BDD.zero && bdd.and(bdd.and(would, flow.context(e)), diverges) != BDD.zero
+                    return diverges != BDD.zero && bdd.intersects(bdd.and(would, flow.context(e)), diverges)
                 }) { continue }
                 if let other = alternativeFlow {
                     let builds = semantics.alternativeBuilds[b]
-                    guard bdd.and(other.context(g), builds) != BDD.zero,
-                          bdd.and(other.context(b), builds) == BDD.zero else { continue }
+                    guard other.contextMeets(g, builds), !other.contextMeets(b, builds) else { continue }
                 }
                 var related: [RelatedLocation] = []
                 var taken: [String] = []
-                for j in 0..<i where bdd.and(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero {
+                for j in 0..<i where bdd.intersects(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j])) {
                     related.append(location(branches[j], "this earlier branch builds them first"))
                     taken.append("`\(headText(branches[j]))`")
                 }
@@ -248,9 +249,9 @@ struct ProgramChecker {
     private mutating func findUnreachableScreens() {
         for g in graph.nodes.indices where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind else { continue }
-            if flow.builtEnvironments(g) != BDD.zero { continue }
+            if flow.isBuilt(g) { continue }
             // It must hold however the uncertain leaves build (SPEC §5.3).
-            if let other = alternativeFlow, other.builtEnvironments(g) != BDD.zero { continue }
+            if let other = alternativeFlow, other.isBuilt(g) { continue }
             let (why, related) = unreachableReason(g, code)
             warn(.unreachableScreen, at: g, "`screen \(screenName(code))` is never built: \(why)", related: related)
             unreachableNodes.append(g)
@@ -261,7 +262,7 @@ struct ProgramChecker {
     private func unreachableReason(_ g: Int, _ code: Int) -> (String, [RelatedLocation]) {
         let bdd = semantics.bdd
         let name = screenName(code)
-        let evaluated = flow.context(g) != BDD.zero
+        let evaluated = flow.isEvaluated(g)
         // An enclosing `wildcard W` or `if screen T` that fixes the element explains it best.
         var inner = g
         var outer = graph.nodes[g].parent
@@ -324,7 +325,7 @@ struct ProgramChecker {
             parent = graph.nodes[p].parent
         }
         let top = graph.bodyTop(g)
-        if let owner = semantics.bodyOwner[top], flow.context(top) == BDD.zero {
+        if let owner = semantics.bodyOwner[top], !flow.isEvaluated(top) {
             return ("builder `\(graph.builders[owner].name)` is never evaluated where it is used", [])
         }
         return ("no path under any environment builds it here", [])
@@ -684,8 +685,8 @@ struct ProgramChecker {
 
     /// Whether a flow reaches node g: a screen node built, any other node evaluated.
     private func isReached(_ g: Int, in flow: Flow) -> Bool {
-        if case .screen = graph.nodes[g].kind { return flow.builtEnvironments(g) != BDD.zero }
-        return flow.context(g) != BDD.zero
+        if case .screen = graph.nodes[g].kind { return flow.isBuilt(g) }
+        return flow.isEvaluated(g)
     }
 
     /// The scope item a way gains at node n, if any: the provider P at a `screen P` node
@@ -959,3 +960,4 @@ final class Box<T> {
     var value: T
     init(_ value: T) { self.value = value }
 }
+

@@ -64,6 +64,8 @@ import Testing
             #expect(Self.table(bdd, bdd.or(f, g)) == ft | gt)
             #expect(Self.table(bdd, bdd.andNot(f, g)) == ft & ~gt & Self.all)
             #expect(Self.table(bdd, bdd.not(f)) == ~ft & Self.all)
+            #expect(bdd.intersects(f, g) == (ft & gt != 0))
+            #expect(bdd.intersects(f, bdd.not(g)) == (ft & ~gt & Self.all != 0))
             // ∃ element bits: true for an environment when f holds for some code.
             var et: Table = 0
             for a in 0..<(1 << Self.variables) {
@@ -91,6 +93,20 @@ import Testing
             var union = BDD.zero
             for code in 0..<n { union = bdd.or(union, bdd.code(code, first: Self.first, count: 3)) }
             #expect(below == union, "codes below \(n)")
+        }
+    }
+
+    /// The table of every code (made level by level) holds the same nodes as the codes made
+    /// one by one, for every count of codes and as it grows.
+    @Test func theCodeTableHoldsEachCode() {
+        for count in 1...6 {
+            let bdd = BDD()
+            for _ in 0..<(2 + count) { _ = bdd.newVariable() }
+            for n in [0, 1, 2, 3, (1 << count) - 1, 1 << count] where n <= 1 << count {
+                let table = bdd.codes(each: n, first: 2, count: count)
+                #expect(table.count == n)
+                #expect(table == (0..<n).map { bdd.code($0, first: 2, count: count) }, "\(n) codes of \(count) bits")
+            }
         }
     }
 

@@ -21,8 +21,9 @@ final class BDD {
     private var nodes: UnsafeMutablePointer<Node>
     private var nodeCapacity: Int
     private(set) var nodeCount: Int
-    /// Open-addressing unique table: node refs, 0 = empty slot.
-    private var table: UnsafeMutablePointer<Ref>
+    /// Open-addressing unique table: per slot a node ref and 6 more bits of its hash (see
+    /// `slot(_:_:)`), 0 = empty.
+    private var table: UnsafeMutablePointer<UInt32>
     private var tableMask: Int
 
     // A direct-mapped cache of operation results (like CUDD's computed table).
@@ -52,7 +53,7 @@ final class BDD {
     /// operation steps (cache misses) rather than let a 50-line file take minutes and
     /// gigabytes. Once `exhausted`, every operation answers at once with a meaningless result,
     /// and whoever uses the manager must discard what it computed.
-    var nodeLimit = Int.max
+    var nodeLimit = BDD.maxNodes
     var stepLimit = Int.max
     private(set) var steps = 0
     private(set) var exhausted = false
@@ -67,7 +68,9 @@ final class BDD {
 
     /// - Parameters:
     ///   - cacheBits: the operation cache has 2^cacheBits entries.
-    ///   - capacityBits: room for 2^capacityBits nodes before the first growth.
+    ///   - capacityBits: room for 2^capacityBits nodes, and a unique table of as many slots,
+    ///     which grows when three quarters are taken (probes stay in one or two cache lines,
+    ///     and a table half the size of one kept at half load misses the cache less).
     init(cacheBits: Int = 18, capacityBits: Int = 12) {
         let terminal = Int32.max
         nodeCapacity = 1 << capacityBits
@@ -75,8 +78,8 @@ final class BDD {
         nodes[0] = Node(variable: terminal, low: 0, high: 0)
         nodes[1] = Node(variable: terminal, low: 1, high: 1)
         nodeCount = 2
-        let tableSize = 1 << (capacityBits + 1)
-        table = .allocate(capacity: tableSize)
+        let tableSize = 1 << capacityBits
+        table = UnsafeMutablePointer<UInt32>.allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
         tableMask = tableSize - 1
         cache = .allocate(capacity: 1 << cacheBits)
@@ -122,12 +125,19 @@ final class BDD {
             exhausted = true
             return lo
         }
-        var i = hash(v, lo, hi) & tableMask
+        let h = hash(v, lo, hi)
+        let tag = Self.tag(h)
+        var i = h & tableMask
         while true {
-            let r = table[i]
-            if r == 0 { break }
-            let n = nodes[Int(r)]
-            if n.variable == v && n.low == lo && n.high == hi { return r }
+            let e = table[i]
+            if e == 0 { break }
+            // A node whose hash differs in the tag's bits is not loaded: a new node's probe
+            // (most of them) reads the table alone.
+            if e & Self.tagMask == tag {
+                let r = Ref(bitPattern: e >> Self.tagBits)
+                let n = nodes[Int(r)]
+                if n.variable == v && n.low == lo && n.high == hi { return r }
+            }
             i = (i + 1) & tableMask
         }
         if nodeCount == nodeCapacity {
@@ -140,8 +150,8 @@ final class BDD {
         let r = Ref(nodeCount)
         nodes[nodeCount] = Node(variable: v, low: lo, high: hi)
         nodeCount += 1
-        table[i] = r
-        if nodeCount * 2 > tableMask + 1 { grow() }
+        table[i] = UInt32(bitPattern: r) << Self.tagBits | tag
+        if nodeCount * 4 > (tableMask + 1) * 3 { grow() }
         return r
     }
 
@@ -153,10 +163,23 @@ final class BDD {
         tableMask = size - 1
         for r in 2..<nodeCount {
             let n = nodes[r]
-            var i = hash(n.variable, n.low, n.high) & tableMask
+            let h = hash(n.variable, n.low, n.high)
+            var i = h & tableMask
             while table[i] != 0 { i = (i + 1) & tableMask }
-            table[i] = Ref(r)
+            table[i] = UInt32(r) << Self.tagBits | Self.tag(h)
         }
+    }
+
+    /// A unique-table slot holds a node ref shifted by `tagBits` and, below it, the top bits
+    /// of the node's hash: refs stay below 2^26 (see `maxNodes`).
+    private static let tagBits: UInt32 = 6
+    private static let tagMask: UInt32 = (1 << tagBits) - 1
+    /// The most nodes a manager holds (a slot has 26 bits for the ref): 768 MiB of nodes,
+    /// far past any budget an analysis is given.
+    static let maxNodes = 1 << 26
+
+    @inline(__always) private static func tag(_ h: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(h)) >> 58)
     }
 
     /// Starts an analysis on this manager with a budget of `nodes` new nodes and `steps`
@@ -168,7 +191,7 @@ final class BDD {
     func beginAnalysis(nodes: Int, steps: Int, variables: Int) {
         precondition(!exhausted, "an exhausted manager is never used again")
         nodesAtStart = nodeCount
-        nodeLimit = nodeCount + nodes
+        nodeLimit = min(nodeCount + nodes, Self.maxNodes)
         stepLimit = steps
         self.steps = 0
         variableCount = max(variableCount, variables)

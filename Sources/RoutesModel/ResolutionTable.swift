@@ -68,6 +68,21 @@ public struct ResolutionTable: Sendable, Sequence {
         }
     }
 
+    /// Reads a slot of every cache line, in order (which the processor streams ahead of the
+    /// reads), so that lookups afterwards find their slots in the cache; returns a sum of what
+    /// it read, for the caller to keep.
+    public func touchEveryCacheLine() -> Int {
+        slots.withUnsafeBufferPointer { p in
+            var sum: Int32 = 0
+            var i = 0
+            while i < p.count {
+                sum &+= p[i].key
+                i += 64 / MemoryLayout<Slot>.stride
+            }
+            return Int(sum)
+        }
+    }
+
     private mutating func grow() {
         var bigger = ResolutionTable(capacity: slots.count)
         for (k, v) in self { bigger[k] = v }

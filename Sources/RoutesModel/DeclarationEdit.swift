@@ -48,9 +48,10 @@ extension Project {
         // An import changes which files the project has: not done here.
         guard files[f].syntax.nodes[edit.node].kind != .importDecl, edit.tree.nodes[edit.node].kind != .importDecl,
               let i = Self.declarationIndex(startingAt: edit.oldRange.lowerBound, in: old) else { return nil }
-        var lowerer = Lowerer(tree: edit.tree, file: f)
-        lowerer.lowerDeclaration(edit.tree.node(edit.node))
-        let fresh = lowerer.model
+        let fresh = Lowerer.with(edit.tree, file: f) { l in
+            l.lowerDeclaration(edit.node)
+            return l.model
+        }
         guard fresh.imports.isEmpty, fresh.declarations.count == 1 else { return nil }
         let shift = edit.shift
 

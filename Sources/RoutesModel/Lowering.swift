@@ -5,108 +5,252 @@ import RoutesSyntax
 /// reports syntax errors again.
 public enum Lowering {
     public static func lower(_ tree: SyntaxTree, file: FileID = 0) -> FileModel {
-        var l = Lowerer(tree: tree, file: file)
-        l.lowerFile()
-        return l.model
+        Lowerer.with(tree, file: file) { l in
+            l.lowerFile()
+            return l.model
+        }
     }
 }
 
+/// Lowers over the tree's tokens, nodes and bytes as raw buffers, and names nodes by their
+/// index in the tree: this walks every node of every file, and going through `SyntaxNode`
+/// views (each holding the tree) and the tree's arrays cost a retain and a release per step.
 struct Lowerer {
-    let tree: SyntaxTree
+    typealias Node = SyntaxTree.NodeData
+
     let file: FileID
+    private let tokens: UnsafeBufferPointer<Token>
+    private let nodes: UnsafeBufferPointer<Node>
+    private let bytes: UnsafeBufferPointer<UInt8>
     var model = FileModel()
 
-    init(tree: SyntaxTree, file: FileID) {
-        self.tree = tree
+    /// Runs `body` with a lowerer of `tree` (valid only inside `body`).
+    static func with<R>(_ tree: SyntaxTree, file: FileID, _ body: (inout Lowerer) -> R) -> R {
+        tree.tokens.withUnsafeBufferPointer { tokens in
+            tree.nodes.withUnsafeBufferPointer { nodes in
+                tree.source.bytes.withUnsafeBufferPointer { bytes in
+                    var l = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes)
+                    return body(&l)
+                }
+            }
+        }
+    }
+
+    private init(file: FileID, tokens: UnsafeBufferPointer<Token>, nodes: UnsafeBufferPointer<Node>,
+                 bytes: UnsafeBufferPointer<UInt8>) {
         self.file = file
+        self.tokens = tokens
+        self.nodes = nodes
+        self.bytes = bytes
     }
 
-    func name(_ token: Int?) -> Name? {
+    // MARK: The tree, by node index
+
+    /// The text of a byte range (clamped to the source).
+    private func text(_ range: Range<Int>) -> String {
+        let lo = max(0, min(range.lowerBound, bytes.count))
+        let hi = max(lo, min(range.upperBound, bytes.count))
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
+    }
+
+    /// The bytes node i covers (for no tokens, the empty range where its first would start).
+    private func range(_ i: Int) -> Range<Int> {
+        let start = Int(nodes[i].tokenStart), end = Int(nodes[i].tokenEnd)
+        if start >= end {
+            let at = start < tokens.count ? tokens[start].start : bytes.count
+            return at..<at
+        }
+        return tokens[start].start..<tokens[end - 1].end
+    }
+
+    /// The first child of node i of a kind.
+    private func firstChild(_ i: Int, _ kind: SyntaxKind) -> Int? {
+        var j = i + 1
+        let end = Int(nodes[i].subtreeEnd)
+        while j < end {
+            if nodes[j].kind == kind { return j }
+            j = Int(nodes[j].subtreeEnd)
+        }
+        return nil
+    }
+
+    /// The first child of node i that is a builder.
+    private func firstBuilder(_ i: Int) -> Int? {
+        var j = i + 1
+        let end = Int(nodes[i].subtreeEnd)
+        while j < end {
+            if nodes[j].kind.isBuilder { return j }
+            j = Int(nodes[j].subtreeEnd)
+        }
+        return nil
+    }
+
+    /// Calls `body` with each non-trivia token node i owns directly (not through a child
+    /// node); stops when it returns false.
+    private func forEachDirectToken(_ i: Int, _ body: (Int) -> Bool) {
+        var t = Int(nodes[i].tokenStart)
+        let end = Int(nodes[i].tokenEnd)
+        var j = i + 1
+        let subtreeEnd = Int(nodes[i].subtreeEnd)
+        while t < end {
+            if j < subtreeEnd && Int(nodes[j].tokenStart) <= t {
+                // A child node (an empty one takes no tokens) is stepped over.
+                if nodes[j].tokenEnd > nodes[j].tokenStart { t = Int(nodes[j].tokenEnd) }
+                j = Int(nodes[j].subtreeEnd)
+                continue
+            }
+            if !tokens[t].kind.isSkipped && !body(t) { return }
+            t += 1
+        }
+    }
+
+    private func firstDirectToken(_ i: Int) -> Int? {
+        var first: Int? = nil
+        forEachDirectToken(i) { first = $0; return false }
+        return first
+    }
+
+    private func firstToken(_ i: Int, _ kind: TokenKind) -> Int? {
+        var found: Int? = nil
+        forEachDirectToken(i) { t in
+            if tokens[t].kind == kind { found = t; return false }
+            return true
+        }
+        return found
+    }
+
+    // MARK: Pieces
+
+    private func name(_ token: Int?) -> Name? {
         guard let token else { return nil }
-        let t = tree.tokens[token]
-        return Name(text: tree.source.text(t.range), range: t.range)
+        let r = tokens[token].range
+        return Name(text: text(r), range: r)
     }
 
-    func identifier(in node: SyntaxNode) -> Name? {
-        name(node.firstToken(.identifier))
+    private func identifier(in i: Int) -> Name? {
+        name(firstToken(i, .identifier))
     }
 
-    /// The `///` lines right before a declaration (blank lines allowed, a `//` comment or
+    /// The `///` lines right before token `first` (blank lines allowed, a `//` comment or
     /// another token ends them).
-    func docComment(before node: SyntaxNode) -> String? {
-        docComment(beforeToken: node.tokenRange.lowerBound)
-    }
-
-    /// The `///` lines right before token `first`.
     func docComment(beforeToken first: Int) -> String? {
+        // The lines' first token, going back; then their text, forwards, in one string.
         var i = first - 1
-        var lines: [String] = []
+        var earliest = first
+        var count = 0
         while i >= 0 {
-            let t = tree.tokens[i]
-            if t.kind == .docComment {
-                var text = tree.source.text(t.range).dropFirst(3)
-                if text.first == " " { text = text.dropFirst() }
-                lines.append(String(text))
-            } else if t.kind != .whitespace && t.kind != .byteOrderMark {
+            let kind = tokens[i].kind
+            if kind == .docComment {
+                earliest = i
+                count += 1
+            } else if kind != .whitespace && kind != .byteOrderMark {
                 break
             }
             i -= 1
         }
-        return lines.isEmpty ? nil : lines.reversed().joined(separator: "\n")
+        if count == 0 { return nil }
+        /// A line without its `///` and one space after it.
+        func lineText(_ t: Token) -> Range<Int> {
+            var start = t.start + 3
+            if start < t.end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+            return min(start, t.end)..<t.end
+        }
+        if count == 1 { return text(lineText(tokens[earliest])) }
+        var out: [UInt8] = []
+        for k in earliest..<first where tokens[k].kind == .docComment {
+            if !out.isEmpty { out.append(UInt8(ascii: "\n")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineText(tokens[k])]))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func docComment(before i: Int) -> String? {
+        docComment(beforeToken: Int(nodes[i].tokenStart))
     }
 
     /// The type as written, normalized: no trivia, `: ` in dictionaries.
-    func typeText(_ node: SyntaxNode) -> String {
-        var out = ""
-        for i in node.tokenRange {
-            let t = tree.tokens[i]
-            if t.kind.isSkipped { continue }
-            if t.kind == .colon { out += ": " } else { out += tree.source.text(t.range) }
+    private func typeText(_ i: Int) -> String {
+        // Most types are one name: its text as it is.
+        var only: Int? = nil
+        var several = false
+        forEachDirectToken(i) { t in
+            if only == nil { only = t } else { several = true }
+            return !several
         }
-        return out
+        if !several, let only, Int(nodes[i].subtreeEnd) == i + 1, tokens[only].kind != .colon {
+            return text(tokens[only].range)
+        }
+        var out: [UInt8] = []
+        for k in Int(nodes[i].tokenStart)..<Int(nodes[i].tokenEnd) {
+            let t = tokens[k]
+            if t.kind.isSkipped { continue }
+            if t.kind == .colon {
+                out.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: " "))
+            } else {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[t.start..<t.end]))
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    // MARK: Declarations
 
     mutating func lowerFile() {
         // At most one model node per syntax node: no regrowing (and copying) while appending.
-        model.nodes.reserveCapacity(tree.nodes.count)
-        tree.root.forEachChild { lowerDeclaration($0) }
+        model.nodes.reserveCapacity(nodes.count)
+        var declarations = 0
+        var j = 1
+        let end = nodes.isEmpty ? 0 : Int(nodes[0].subtreeEnd)
+        while j < end {
+            declarations += 1
+            j = Int(nodes[j].subtreeEnd)
+        }
+        model.declarations.reserveCapacity(declarations)
+        j = 1
+        while j < end {
+            lowerDeclaration(j)
+            j = Int(nodes[j].subtreeEnd)
+        }
     }
 
-    /// Lowers one top-level node of the tree: appends its import or declaration (and a
-    /// builder's or root's nodes, after every node lowered before).
-    mutating func lowerDeclaration(_ child: SyntaxNode) {
-        switch child.kind {
+    /// Lowers top-level node `child` of the tree (by index): appends its import or
+    /// declaration (and a builder's or root's nodes, after every node lowered before).
+    mutating func lowerDeclaration(_ child: Int) {
+        switch nodes[child].kind {
         case .importDecl:
             // A malformed string was reported already; resolving it would only add noise.
-            if let s = child.firstToken(.string), !tree.tokens[s].isMalformed {
-                let t = tree.tokens[s]
-                let text = tree.source.text(t.range)
-                model.imports.append(Import(path: Lexer.stringValue(text[...].utf8), range: t.range))
+            if let s = firstToken(child, .string), !tokens[s].isMalformed {
+                let t = tokens[s]
+                model.imports.append(Import(path: Lexer.stringValue(text(t.range)[...].utf8), range: t.range))
             }
         case .screenDecl:
             guard let n = identifier(in: child) else { return }
-            var d = Declaration(kind: .screen, name: n, range: child.range, doc: docComment(before: child))
-            if let list = child.firstChild(.parameterList) {
-                list.forEachChild { p in
+            var d = Declaration(kind: .screen, name: n, range: range(child), doc: docComment(before: child))
+            if let list = firstChild(child, .parameterList) {
+                var p = list + 1
+                let end = Int(nodes[list].subtreeEnd)
+                while p < end {
+                    defer { p = Int(nodes[p].subtreeEnd) }
                     // A parameter without a label (a syntax error, reported) is left out.
-                    guard p.kind == .parameter, let first = p.firstDirectToken, tree.tokens[first].kind.isLabel,
-                          let label = name(first) else { return }
-                    let type = p.firstChild(.type).map(typeText) ?? ""
+                    guard nodes[p].kind == .parameter, let first = firstDirectToken(p), tokens[first].kind.isLabel,
+                          let label = name(first) else { continue }
+                    let type = firstChild(p, .type).map(typeText) ?? ""
                     // Screens have few parameters: a scan beats hashing.
                     if let earlier = d.parameters.first(where: { $0.label.text == label.text }) {
                         model.diagnostics.append(Diagnostic(
                             .duplicateDeclaration, file: file, range: label.range,
                             message: "parameter `\(label.text)` of screen `\(n.text)` is declared twice",
                             related: [RelatedLocation(file: file, range: earlier.label.range, message: "`\(label.text)` first declared here")]))
-                        return
+                        continue
                     }
                     d.parameters.append(Parameter(label: label, type: type))
                 }
             }
-            if let p = child.firstChild(.presentation), let first = p.firstDirectToken, tree.tokens[first].kind == .kwSheet {
+            if let p = firstChild(child, .presentation), let first = firstDirectToken(p), tokens[first].kind == .kwSheet {
                 var allowsPush = true
-                p.forEachDirectToken { t in
-                    if tree.tokens[t].kind == .kwFalse { allowsPush = false }
+                forEachDirectToken(p) { t in
+                    if tokens[t].kind == .kwFalse { allowsPush = false }
                     return allowsPush
                 }
                 d.presentation = allowsPush ? .sheet : .sheetNoPush
@@ -114,116 +258,114 @@ struct Lowerer {
             model.declarations.append(d)
         case .dependencyDecl, .optionalDecl:
             guard let n = identifier(in: child) else { return }
-            var d = Declaration(kind: child.kind == .dependencyDecl ? .dependency : .optional,
-                                name: n, range: child.range, doc: docComment(before: child))
-            d.type = child.firstChild(.type).map(typeText)
-            if let from = child.firstChild(.fromClause) {
+            var d = Declaration(kind: nodes[child].kind == .dependencyDecl ? .dependency : .optional,
+                                name: n, range: range(child), doc: docComment(before: child))
+            d.type = firstChild(child, .type).map(typeText)
+            if let from = firstChild(child, .fromClause) {
                 d.from = identifier(in: from)
             }
             model.declarations.append(d)
         case .flagDecl:
             guard let n = identifier(in: child) else { return }
-            model.declarations.append(Declaration(kind: .flag, name: n, range: child.range, doc: docComment(before: child)))
+            model.declarations.append(Declaration(kind: .flag, name: n, range: range(child), doc: docComment(before: child)))
         case .builderDecl:
             guard let n = identifier(in: child) else { return }
-            var d = Declaration(kind: .builder, name: n, range: child.range, doc: docComment(before: child))
-            d.body = child.firstChild(.block).map { lowerBlock($0) }
+            var d = Declaration(kind: .builder, name: n, range: range(child), doc: docComment(before: child))
+            d.body = firstChild(child, .block).map { lowerBlock($0) }
             model.declarations.append(d)
         case .rootDecl:
-            guard let kw = child.firstToken(.kwRoot), let n = name(kw) else { return }
-            var d = Declaration(kind: .root, name: n, range: child.range, doc: docComment(before: child))
-            d.body = lowerBlock(child.firstChild(.block))
+            guard let kw = firstToken(child, .kwRoot), let n = name(kw) else { return }
+            var d = Declaration(kind: .root, name: n, range: range(child), doc: docComment(before: child))
+            d.body = lowerBlock(firstChild(child, .block))
             model.declarations.append(d)
         default:
             return
         }
     }
 
-    mutating func add(_ kind: BuilderNode.Kind, _ node: SyntaxNode, headThrough last: Int?) -> NodeID {
-        let range = node.range
+    // MARK: Builders
+
+    private mutating func add(_ kind: BuilderNode.Kind, _ i: Int, headThrough last: Int?) -> NodeID {
+        let range = range(i)
         var head = range
-        if let first = node.firstDirectToken {
-            let end = last.map { tree.tokens[$0].end } ?? tree.tokens[first].end
-            head = tree.tokens[first].start..<max(end, tree.tokens[first].end)
+        if let first = firstDirectToken(i) {
+            let end = last.map { tokens[$0].end } ?? tokens[first].end
+            head = tokens[first].start..<max(end, tokens[first].end)
         }
         model.nodes.append(BuilderNode(kind: kind, range: range, head: head))
         return model.nodes.count - 1
     }
 
-    mutating func missing(at node: SyntaxNode?) -> NodeID {
-        let r = node?.range ?? 0..<0
+    private mutating func missing(at i: Int?) -> NodeID {
+        let r = i.map(range) ?? 0..<0
         model.nodes.append(BuilderNode(kind: .missing, range: r, head: r))
         return model.nodes.count - 1
     }
 
-    /// The first child node that is a builder (no array, no hashing: this runs per node).
-    static func firstBuilder(of node: SyntaxNode) -> SyntaxNode? {
-        var found: SyntaxNode? = nil
-        node.forEachChild { c in
-            if found == nil && c.kind.isBuilder { found = c }
-        }
-        return found
-    }
-
-    mutating func lowerBlock(_ block: SyntaxNode?) -> NodeID {
-        guard let block, let b = Lowerer.firstBuilder(of: block) else {
+    private mutating func lowerBlock(_ block: Int?) -> NodeID {
+        guard let block, let b = firstBuilder(block) else {
             return missing(at: block)
         }
         return lowerBuilder(b)
     }
 
     /// The builder of an `else` clause: its block, or the `if` written after `else` by mistake.
-    mutating func lowerElse(_ clause: SyntaxNode?) -> NodeID? {
+    private mutating func lowerElse(_ clause: Int?) -> NodeID? {
         guard let clause else { return nil }
-        if let b = Lowerer.firstBuilder(of: clause) {
+        if let b = firstBuilder(clause) {
             return lowerBuilder(b)
         }
-        return lowerBlock(clause.firstChild(.block))
+        return lowerBlock(firstChild(clause, .block))
     }
 
-    mutating func lowerBuilder(_ node: SyntaxNode) -> NodeID {
-        let nameToken = node.firstToken(.identifier)
+    private mutating func lowerBuilder(_ i: Int) -> NodeID {
+        let nameToken = firstToken(i, .identifier)
         let n = name(nameToken)
-        switch node.kind {
+        switch nodes[i].kind {
         case .screenBuilder:
             var uses: [Name] = []
-            if let clause = node.firstChild(.usesClause) {
-                clause.forEachDirectToken { t in
-                    if tree.tokens[t].kind == .identifier, let u = name(t) { uses.append(u) }
+            if let clause = firstChild(i, .usesClause) {
+                forEachDirectToken(clause) { t in
+                    if tokens[t].kind == .identifier, let u = name(t) { uses.append(u) }
                     return true
                 }
             }
-            let nesting = node.firstChild(.block).map { lowerBlock($0) }
-            return add(.screen(n, uses: uses, nesting: nesting), node, headThrough: nameToken)
+            let nesting = firstChild(i, .block).map { lowerBlock($0) }
+            return add(.screen(n, uses: uses, nesting: nesting), i, headThrough: nameToken)
         case .anyOfBuilder:
-            var builders: [SyntaxNode] = []
-            node.forEachChild { c in if c.kind.isBuilder { builders.append(c) } }
+            var builders: [Int] = []
+            var j = i + 1
+            let end = Int(nodes[i].subtreeEnd)
+            while j < end {
+                if nodes[j].kind.isBuilder { builders.append(j) }
+                j = Int(nodes[j].subtreeEnd)
+            }
             var branches: [NodeID] = []
             branches.reserveCapacity(builders.count)
             for c in builders { branches.append(lowerBuilder(c)) }
-            return add(.anyOf(branches), node, headThrough: nil)
+            return add(.anyOf(branches), i, headThrough: nil)
         case .conditionalBuilder:
-            let then = lowerBlock(node.firstChild(.block))
-            let els = lowerElse(node.firstChild(.elseClause)) ?? missing(at: nil)
-            return add(.conditional(n, then: then, else: els), node, headThrough: nameToken)
+            let then = lowerBlock(firstChild(i, .block))
+            let els = lowerElse(firstChild(i, .elseClause)) ?? missing(at: nil)
+            return add(.conditional(n, then: then, else: els), i, headThrough: nameToken)
         case .ifLetBuilder, .ifScreenBuilder:
-            let then = lowerBlock(node.firstChild(.block))
-            let els = lowerElse(node.firstChild(.elseClause))
-            let kind: BuilderNode.Kind = node.kind == .ifLetBuilder
+            let then = lowerBlock(firstChild(i, .block))
+            let els = lowerElse(firstChild(i, .elseClause))
+            let kind: BuilderNode.Kind = nodes[i].kind == .ifLetBuilder
                 ? .ifLet(n, then: then, else: els) : .ifScreen(n, then: then, else: els)
-            let id = add(kind, node, headThrough: nameToken)
-            if node.kind == .ifLetBuilder && node.firstToken(.kwLet) == nil { model.nodes[id].anyCondition = true }
+            let id = add(kind, i, headThrough: nameToken)
+            if nodes[i].kind == .ifLetBuilder && firstToken(i, .kwLet) == nil { model.nodes[id].anyCondition = true }
             return id
         case .wildcardBuilder:
-            let body = lowerBlock(node.firstChild(.block))
-            return add(.wildcard(n, body: body), node, headThrough: nameToken)
+            let body = lowerBlock(firstChild(i, .block))
+            return add(.wildcard(n, body: body), i, headThrough: nameToken)
         case .emptyBuilder:
-            return add(.empty, node, headThrough: nil)
+            return add(.empty, i, headThrough: nil)
         case .referenceBuilder:
-            guard let n else { return missing(at: node) }
-            return add(.reference(n), node, headThrough: nameToken)
+            guard let n else { return missing(at: i) }
+            return add(.reference(n), i, headThrough: nameToken)
         default:
-            return missing(at: node)
+            return missing(at: i)
         }
     }
 }

@@ -50,7 +50,7 @@ extension Project {
             // leave it to a full parse rather than guess.
             guard k < tree.tokens.count,
                   let d = model.declarations.firstIndex(where: { $0.range.lowerBound == tree.tokens[k].start }) else { return nil }
-            model.declarations[d].doc = Lowerer(tree: tree, file: file).docComment(beforeToken: k)
+            model.declarations[d].doc = Lowerer.with(tree, file: file) { $0.docComment(beforeToken: k) }
         }
         p.files[file] = SourceFile(id: old.id, path: old.path, displayPath: old.displayPath, group: old.group,
                                    workspaceRoot: old.workspaceRoot, syntax: tree, model: model)

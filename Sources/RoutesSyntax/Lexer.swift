@@ -27,23 +27,42 @@ public enum Lexer {
         return d
     }()
 
-    // Keywords by length and first byte, for a lookup without building a String.
-    private static let keywordBytes: [[([UInt8], TokenKind)]] = {
-        var table = Array(repeating: [([UInt8], TokenKind)](), count: 12)
-        for (text, kind) in keywords { table[text.utf8.count].append((Array(text.utf8), kind)) }
-        return table
-    }()
+    /// Whether the `word.utf8CodeUnitCount` bytes at `start` spell `word`.
+    @inline(__always)
+    private static func spells(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ word: StaticString) -> Bool {
+        let w = word.utf8Start
+        for k in 1..<word.utf8CodeUnitCount where p[start + k] != w[k] { return false }
+        return true
+    }
 
+    /// The keyword an identifier-shaped run of `len` bytes at `start` spells, if any: by its
+    /// length and first byte, then its other bytes (no String, no table: every identifier of
+    /// every file asks).
     @inline(__always)
     static func keywordKind(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ len: Int) -> TokenKind? {
-        guard len < keywordBytes.count else { return nil }
-        let first = p[start]
-        guard first >= 0x61 && first <= 0x7A else { return nil }  // all keywords start lowercase
-        outer: for (bytes, kind) in keywordBytes[len] where bytes[0] == first {
-            for k in 1..<len where bytes[k] != p[start + k] { continue outer }
-            return kind
+        switch (len, p[start]) {
+        case (2, UInt8(ascii: "i")): return spells(p, start, "if") ? .kwIf : nil
+        case (3, UInt8(ascii: "l")): return spells(p, start, "let") ? .kwLet : nil
+        case (4, UInt8(ascii: "f")):
+            return spells(p, start, "flag") ? .kwFlag : spells(p, start, "from") ? .kwFrom : nil
+        case (4, UInt8(ascii: "r")): return spells(p, start, "root") ? .kwRoot : nil
+        case (4, UInt8(ascii: "u")): return spells(p, start, "uses") ? .kwUses : nil
+        case (4, UInt8(ascii: "e")): return spells(p, start, "else") ? .kwElse : nil
+        case (4, UInt8(ascii: "p")): return spells(p, start, "push") ? .kwPush : nil
+        case (4, UInt8(ascii: "t")): return spells(p, start, "true") ? .kwTrue : nil
+        case (5, UInt8(ascii: "a")): return spells(p, start, "anyOf") ? .kwAnyOf : nil
+        case (5, UInt8(ascii: "e")): return spells(p, start, "empty") ? .kwEmpty : nil
+        case (5, UInt8(ascii: "s")): return spells(p, start, "sheet") ? .kwSheet : nil
+        case (5, UInt8(ascii: "f")): return spells(p, start, "false") ? .kwFalse : nil
+        case (6, UInt8(ascii: "i")): return spells(p, start, "import") ? .kwImport : nil
+        case (6, UInt8(ascii: "s")): return spells(p, start, "screen") ? .kwScreen : nil
+        case (7, UInt8(ascii: "b")): return spells(p, start, "builder") ? .kwBuilder : nil
+        case (8, UInt8(ascii: "o")): return spells(p, start, "optional") ? .kwOptional : nil
+        case (8, UInt8(ascii: "w")): return spells(p, start, "wildcard") ? .kwWildcard : nil
+        case (10, UInt8(ascii: "d")): return spells(p, start, "dependency") ? .kwDependency : nil
+        case (11, UInt8(ascii: "c")): return spells(p, start, "conditional") ? .kwConditional : nil
+        default: return nil
         }
-        return nil
     }
 
     @inline(__always) static func isIdentStart(_ b: UInt8) -> Bool {

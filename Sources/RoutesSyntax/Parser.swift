@@ -138,8 +138,7 @@ public struct Parser {
     // MARK: Layout for recovery
 
     func indentation(ofLineContaining offset: Int) -> Int {
-        let line = source.line(containing: offset)
-        var i = source.lineStarts[line]
+        var i = source.lineStart(containing: offset)
         var n = 0
         while i < source.count && (source.bytes[i] == 0x20 || source.bytes[i] == 0x09) {
             i += 1
@@ -149,7 +148,7 @@ public struct Parser {
     }
 
     func column(_ token: Token) -> Int {
-        token.start - source.lineStarts[source.line(containing: token.start)]
+        token.start - source.lineStart(containing: token.start)
     }
 
     /// True when the current token closes every open block (see the type's doc comment).

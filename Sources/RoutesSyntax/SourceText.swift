@@ -151,6 +151,25 @@ public struct SourceText: Sendable {
 
     // MARK: Lines
 
+    /// The offset where the line containing `offset` starts (`lineStarts[line(containing:)]`):
+    /// found by looking back for the line break when it is near, as it is on lines people
+    /// write (the parser asks at every `{`), else by the binary search.
+    public func lineStart(containing offset: Int) -> Int {
+        let off = max(0, min(offset, bytes.count))
+        return bytes.withUnsafeBufferPointer { p in
+            var i = off
+            // The LF of a CR LF belongs to the line the CR ends.
+            if i < p.count && p[i] == 0x0A && i > 0 && p[i - 1] == 0x0D { i -= 1 }
+            let limit = max(0, i - 256)
+            while i > limit {
+                let b = p[i - 1]
+                if b == 0x0A || b == 0x0D { return i }
+                i -= 1
+            }
+            return i == 0 ? 0 : lineStarts[line(containing: off)]
+        }
+    }
+
     /// The zero-based line containing `offset` (clamped to the text).
     public func line(containing offset: Int) -> Int {
         let off = max(0, min(offset, bytes.count))

@@ -3,6 +3,23 @@ import TestSupport
 @testable import RoutesSyntax
 
 @Suite struct SourceTextTests {
+    /// The start of the line holding each offset, looked up back from it, is the start the
+    /// line index gives: texts of LF, CR and CR LF breaks, lines short and past the 256
+    /// bytes the look back covers.
+    @Test func lineStartsFoundBackwardsAreTheIndexedOnes() {
+        var random = SplitMix64(seed: 0x11E5)
+        let pieces: [[UInt8]] = [[0x0A], [0x0D], [0x0D, 0x0A], Array("ab".utf8), Array(" ".utf8),
+                                 Array(repeating: UInt8(ascii: "x"), count: 300), Array("é".utf8)]
+        for _ in 0..<300 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % 12) { bytes += pieces[Int(random.next() % UInt64(pieces.count))] }
+            let text = SourceText(bytes: bytes)
+            for offset in 0...text.count {
+                #expect(text.lineStart(containing: offset) == text.lineStarts[text.line(containing: offset)], "\(bytes) at \(offset)")
+            }
+        }
+    }
+
     @Test func invalidUTF8RunsBecomeOneReplacementCharacterEach() {
         let text = SourceText(bytes: [0x61, 0xFF, 0xFE, 0x62, 0xED, 0xA0, 0x80, 0x63])
         #expect(text.string == "a\u{FFFD}b\u{FFFD}c")
@@ -125,6 +142,24 @@ import TestSupport
         #expect(kinds("screen Home anyOf allowsPush") == [.kwScreen, .identifier, .kwAnyOf, .identifier, .eof])
         #expect(kinds("{}()[],:.?/") == [.lBrace, .rBrace, .lParen, .rParen, .lBracket, .rBracket, .comma, .colon, .dot, .question, .slash, .eof])
         #expect(kinds("-12 3.5 7.") == [.number, .number, .number, .dot, .eof])
+    }
+
+    /// Every keyword of the language lexes as its kind, and every word one letter off (each
+    /// letter changed, dropped, or one added at either end) as an identifier.
+    @Test func everyKeywordAndNoNearMissIsAKeyword() {
+        for (text, kind) in Lexer.keywords {
+            #expect(kinds(text) == [kind, .eof], "\(text)")
+            var misses = ["x" + text, text + "x", text + "_", String(text.dropFirst()), String(text.dropLast()), text.uppercased()]
+            let chars = Array(text)
+            for i in chars.indices {
+                var changed = chars
+                changed[i] = changed[i] == "z" ? "y" : "z"
+                misses.append(String(changed))
+            }
+            for miss in misses where Lexer.keyword(miss) == nil && !miss.isEmpty {
+                #expect(kinds(miss) == [.identifier, .eof], "\(miss)")
+            }
+        }
     }
 
     @Test func docCommentsAreDistinctFromComments() {

@@ -65,7 +65,7 @@ public struct Project: Sendable {
     /// each once), itself last.
     public private(set) var closures: [[FileID]] = []
     /// For each file, the declarations visible in it by name (the first declaration wins).
-    public private(set) var scopes: [[String: Symbol]] = []
+    public private(set) var scopes: [Scope] = []
     /// For each file, what each mentioned name resolved to, keyed by the name's start offset.
     /// Present also when the kind is wrong (so that editors can still jump to it).
     public internal(set) var resolutions: [ResolutionTable] = []
@@ -307,9 +307,8 @@ public struct Project: Sendable {
 
     /// The declarations visible by name in file f (the first declaration wins), and the
     /// later declarations of a name, reported as duplicates.
-    private func scope(of f: FileID) -> (scope: [String: Symbol], duplicates: [Diagnostic]) {
-        var scope: [String: Symbol] = [:]
-        scope.reserveCapacity(closures[f].reduce(0) { $0 + files[$1].model.declarations.count })
+    private func scope(of f: FileID) -> (scope: Scope, duplicates: [Diagnostic]) {
+        var scope = Scope(capacity: closures[f].reduce(0) { $0 + files[$1].model.declarations.count })
         var duplicates: [Diagnostic] = []
         for g in closures[f] {
             // Only the name is read per declaration: copying each `Declaration` out of the
@@ -318,7 +317,7 @@ public struct Project: Sendable {
             for i in declarations.indices {
                 let s = Symbol(file: g, declaration: i)
                 let name = declarations[i].name.text
-                if let first = scope[name] {
+                if let first = scope.insertIfAbsent(name, s) {
                     let d = declarations[i]
                     let fd = declaration(first)
                     let message = d.kind == .root && fd.kind == .root
@@ -328,8 +327,6 @@ public struct Project: Sendable {
                     duplicates.append(Diagnostic(
                         .duplicateDeclaration, file: g, range: d.name.range, message: message,
                         related: [RelatedLocation(file: first.file, range: fd.name.range, message: relatedMessage)]))
-                } else {
-                    scope[name] = s
                 }
             }
         }
@@ -419,7 +416,10 @@ public struct Project: Sendable {
         // One program per file that declares `root`; a second `root` in the same file is a
         // duplicate, not another program.
         for f in files.indices {
-            if let i = files[f].model.declarations.firstIndex(where: { $0.kind == .root }) {
+            // By index: a closure over the declarations would copy each one out (its strings
+            // and arrays retained and released), forty thousand of them in a large project.
+            let declarations = files[f].model.declarations
+            if let i = declarations.indices.first(where: { declarations[$0].kind == .root }) {
                 programs.append(Program(root: Symbol(file: f, declaration: i), files: closures[f]))
             }
         }
@@ -653,3 +653,4 @@ extension FileModel {
         return m
     }
 }
+

@@ -416,3 +416,32 @@ extension ParseCacheTests {
         }
     }
 }
+
+/// A file's scope answers as a dictionary in which the first declaration of a name wins:
+/// names short and long (past a small string's 15 bytes), non-ASCII ones, names that differ
+/// in one byte, across growth from no capacity.
+@Suite struct ScopeTests {
+    @Test func theScopeAnswersAsADictionaryWhereTheFirstWins() {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let stems = ["a", "home", "détail", "settingsStoreForTheAccountFeature", "x_1", "Ω"]
+        for round in 0..<30 {
+            var scope = Scope(capacity: round % 2 == 0 ? 0 : 64)
+            var reference: [String: Symbol] = [:]
+            for _ in 0..<(10 + next(2000)) {
+                let name = stems[next(stems.count)] + String(next(300))
+                let symbol = Symbol(file: next(5), declaration: next(1000))
+                let earlier = scope.insertIfAbsent(name, symbol)
+                #expect(earlier == reference[name], "round \(round): \(name)")
+                if reference[name] == nil { reference[name] = symbol }
+            }
+            #expect(scope.count == reference.count)
+            for (k, v) in reference { #expect(scope[k] == v, "round \(round): \(k)") }
+            for stem in stems { #expect(scope[stem + "x"] == nil) }
+            #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == reference)
+        }
+    }
+}

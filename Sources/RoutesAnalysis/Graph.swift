@@ -75,15 +75,15 @@ struct BuilderGraph {
     private var declarationBase: [Int] = []
     private(set) var declarationCount = 0
     private(set) var builders: [Builder] = []
-    private(set) var builderIndex = DeclarationSlots<Int?>(initial: nil)
+    private(set) var builderIndex = DeclarationSlots()
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
-    private(set) var screenCode = DeclarationSlots<Int?>(initial: nil)
+    private(set) var screenCode = DeclarationSlots()
     /// Flag and optional symbols, and one entry per test of an unresolved condition name, by
     /// variable (see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
     /// The variable of each flag and optional.
-    private(set) var conditionIndex = DeclarationSlots<Int?>(initial: nil)
+    private(set) var conditionIndex = DeclarationSlots()
     /// True for nodes whose name did not resolve to the right kind.
     private(set) var unresolved: [Bool] = []
     /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
@@ -114,9 +114,9 @@ struct BuilderGraph {
         let index = FileIndex(files)
         self.files = index
         self.hasForeignElement = hasForeignElement
-        builderIndex = DeclarationSlots(project, files: index, initial: nil)
-        screenCode = DeclarationSlots(project, files: index, initial: nil)
-        conditionIndex = DeclarationSlots(project, files: index, initial: nil)
+        builderIndex = DeclarationSlots(project, files: index)
+        screenCode = DeclarationSlots(project, files: index)
+        conditionIndex = DeclarationSlots(project, files: index)
         for f in index.files {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
@@ -170,6 +170,20 @@ struct BuilderGraph {
         for g in nodes.indices { adoptChildren(g) }
     }
 
+    /// The element code of the screen a name stands for, if it names one of the graph's
+    /// screens. (Only screens have codes: the kind need not be read, which missed the cache
+    /// at nearly every name, a declaration being 152 bytes.)
+    private func screenCode(of name: Name?, in file: FileID) -> Int? {
+        guard let name, let s = project.resolve(name, in: file) else { return nil }
+        return screenCode[s]
+    }
+
+    /// The index of the builder a name stands for, if it names one (see `screenCode(of:in:)`).
+    private func builderIndex(of name: Name?, in file: FileID) -> Int? {
+        guard let name, let s = project.resolve(name, in: file) else { return nil }
+        return builderIndex[s]
+    }
+
     private func symbol(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
         guard let name, let s = project.resolve(name, in: file), project.kind(of: s) == kind else { return nil }
         return s
@@ -196,7 +210,7 @@ struct BuilderGraph {
     private mutating func resolveKind(_ n: BuilderNode, file f: FileID, base b: Int) -> (Kind, Bool, Bool) {
         switch n.kind {
         case .screen(let name, let uses, let nesting):
-            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            let code = screenCode(of: name, in: f)
             for u in uses { useTargets.append(useTarget(u, in: f)) }
             return (.screen(code, nesting: nesting.map { b + $0 }), code == nil, false)
         case .anyOf(let branches):
@@ -208,13 +222,13 @@ struct BuilderGraph {
         case .ifLet(let name, let then, let els):
             return (.condition(condition(name, in: f, .optional), then: b + then, else: els.map { b + $0 }), false, true)
         case .ifScreen(let name, let then, let els):
-            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            let code = screenCode(of: name, in: f)
             return (.ifScreen(code, then: b + then, else: els.map { b + $0 }), code == nil, false)
         case .wildcard(let name, let body):
-            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            let code = screenCode(of: name, in: f)
             return (.wildcard(code, body: b + body), code == nil, false)
         case .reference(let name):
-            let index = symbol(name, in: f, .builder).flatMap { builderIndex[$0] }
+            let index = builderIndex(of: name, in: f)
             return (.reference(index), index == nil, false)
         case .empty:
             return (.nothing, false, false)
@@ -291,7 +305,7 @@ struct BuilderGraph {
             let r = useRange(g)
             guard r.count == uses.count else { return false }
             for (k, u) in uses.enumerated() { useTargets[r.lowerBound + k] = useTarget(u, in: f) }
-            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            let code = screenCode(of: name, in: f)
             kind = .screen(code, nesting: nesting.map { b + $0 })
             bad = code == nil
         case (.anyOf(let branches), .anyOf(let room)):
@@ -306,15 +320,15 @@ struct BuilderGraph {
             kind = .condition(v, then: b + then, else: els.map { b + $0 })
             testsOptional = true
         case (.ifScreen(let name, let then, let els), .ifScreen):
-            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            let code = screenCode(of: name, in: f)
             kind = .ifScreen(code, then: b + then, else: els.map { b + $0 })
             bad = code == nil
         case (.wildcard(let name, let body), .wildcard):
-            let code = symbol(name, in: f, .screen).flatMap { screenCode[$0] }
+            let code = screenCode(of: name, in: f)
             kind = .wildcard(code, body: b + body)
             bad = code == nil
         case (.reference(let name), .reference):
-            let index = symbol(name, in: f, .builder).flatMap { builderIndex[$0] }
+            let index = builderIndex(of: name, in: f)
             kind = .reference(index)
             bad = index == nil
         case (.empty, .nothing):
@@ -418,29 +432,36 @@ struct BuilderGraph {
     }
 }
 
-/// A value per declaration of some files of a project, in per-file slots: no hashing, for
-/// lookups the analyses make once per name or per declaration (screen codes, builder
-/// indexes). A symbol of another file reads as `initial` (and must not be written).
-struct DeclarationSlots<Value> {
-    private var slots: [[Value]] = []
+/// Per declaration of the graph's files, a number (a builder's index, a screen's element
+/// code, a condition's variable) or none: one flat array of four bytes a declaration, the
+/// files' runs one after another, read for nearly every name the graph resolves.
+struct DeclarationSlots {
+    private var values: [Int32] = []
+    private var start: [Int] = [0]
     private var files = FileIndex([])
-    private let initial: Value
 
-    /// Empty: every symbol reads as `initial`.
-    init(initial: Value) { self.initial = initial }
+    /// Empty: every symbol reads as none.
+    init() {}
 
-    init(_ project: Project, files: FileIndex, initial: Value) {
-        self.initial = initial
+    init(_ project: Project, files: FileIndex) {
         self.files = files
-        slots = files.files.map { [Value](repeating: initial, count: project.files[$0].model.declarations.count) }
+        var total = 0
+        for f in files.files {
+            total += project.files[f].model.declarations.count
+            start.append(total)
+        }
+        values = [Int32](repeating: -1, count: total)
     }
 
-    subscript(_ s: Symbol) -> Value {
+    subscript(_ s: Symbol) -> Int? {
         get {
-            guard let p = files.position(s.file), s.declaration < slots[p].count else { return initial }
-            return slots[p][s.declaration]
+            guard let p = files.position(s.file), s.declaration >= 0 else { return nil }
+            let i = start[p] + s.declaration
+            guard i < start[p + 1] else { return nil }
+            let v = values[i]
+            return v < 0 ? nil : Int(v)
         }
-        set { slots[files.position(s.file)!][s.declaration] = newValue }
+        set { values[start[files.position(s.file)!] + s.declaration] = Int32(truncatingIfNeeded: newValue ?? -1) }
     }
 }
 

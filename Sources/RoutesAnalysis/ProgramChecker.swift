@@ -72,7 +72,7 @@ struct ProgramChecker {
         guessed = BitSet(count: graph.declarationCount)
         // The graph's screens are the program's elements; when a sheet among them forbids
         // pushes, σ tracks the push context.
-        let hasNoPushSheets = graph.screens.indices.contains { graph.screenDeclaration($0).presentation == .sheetNoPush }
+        let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
         let sigmaCount = hasNoPushSheets ? 2 : 1
         flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
                     storage: FlowStorage(size: graph.nodes.count * sigmaCount))
@@ -129,7 +129,7 @@ struct ProgramChecker {
         if flow.sigmaCount == 2 {
             flow.onBuilt = { g, sigma, _ in
                 guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
-                switch graph.screenDeclaration(code).presentation {
+                switch graph.presentations[code] {
                 case .push: return sigma
                 case .sheet: return 0
                 case .sheetNoPush: return 1
@@ -339,7 +339,7 @@ struct ProgramChecker {
         guard flow.sigmaCount == 2 else { return }
         for g in graph.nodes.indices where used[g] {
             guard case .screen(let code?, _) = graph.nodes[g].kind,
-                  graph.screenDeclaration(code).presentation == .push else { continue }
+                  graph.presentations[code] == .push else { continue }
             guard flow.builtEnvironments(g, sigma: 0) == BDD.zero,
                   flow.builtEnvironments(g, sigma: 1) != BDD.zero else { continue }
             // It must hold however the uncertain leaves build (SPEC §5.3).
@@ -350,7 +350,7 @@ struct ProgramChecker {
             var sheetName = "a sheet"
             let way = flow.way(to: g, sigma: 1)
             for w in way.dropLast().reversed() {
-                if case .screen(let c?, _) = graph.nodes[w].kind, graph.screenDeclaration(c).presentation != .push {
+                if case .screen(let c?, _) = graph.nodes[w].kind, graph.presentations[c] != .push {
                     sheetName = "`\(screenName(c))`"
                     related.append(location(w, "`\(screenName(c))` is presented here with `allowsPush: false`"))
                     break

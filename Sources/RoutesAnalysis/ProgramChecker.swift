@@ -84,13 +84,21 @@ struct ProgramChecker {
         defer { earlier = nil }
         guard let rootBody else { return }
         markUsed(from: rootBody)
+        // What missing-dependency needs besides flows (the uses, their items, and which items
+        // no way from `root` reaches a user of without gaining) reads the graph, the project
+        // and the used nodes only: on a large program it is found on another core while this
+        // one resolves paths (a copy of the checker plans; its methods used there touch none
+        // of the checker's objects). Whichever thread claims the plan first makes it.
+        let planner = UncheckedSendable(self)
+        let plan = ClaimableTask { planner.value.planMissingDependencies(from: rootBody) }
+        if graph.nodes.count >= Self.nodesForConcurrentPlan { plan.startInBackground() }
         resolvePaths(from: rootBody)
         findShadowedBranches()
         findWildcardMismatches()
         findUnreachableScreens()
         findPushInSheet()
         applyOutermostCauseOnce()
-        findMissingDependencies(from: rootBody)
+        findMissingDependencies(from: rootBody, plan: plan.result())
         (mentioned, guessed) = mentionedSymbols()
         findUnusedDeclarations()
         findUnplacedScreens()
@@ -461,18 +469,11 @@ struct ProgramChecker {
     /// a user. Most items need no flow: no way from `root` reaches a user without passing
     /// where the item is gained. Plain arrays indexed by item and node throughout: a program
     /// has hundreds of items and thousands of uses, and none of them usually fails.
-    private mutating func findMissingDependencies(from root: Int) {
-        /// A name that needs scope items: `uses` entry `use` of node g (an index into the
-        /// graph's `useTargets`), or the name of the `if let` g (`use` -1).
-        struct Use {
-            var node: Int32
-            var use: Int32
-            var number: Int32
-            var first: Int32
-            var second: Int32
-        }
+    /// The part of `findMissingDependencies` that needs no flow (see `MissingDependencyPlan`):
+    /// reads the graph, the project, `used` and `earlier`, and changes nothing.
+    func planMissingDependencies(from root: Int) -> MissingDependencyPlan {
         let itemCount = graph.screens.count + graph.conditions.count
-        var uses: [Use] = []
+        var uses: [MissingDependencyPlan.Use] = []
         // Per declaration used (by number): its items, found once (-2: not yet; -1: none).
         var itemsOf = [(Int32, Int32)](repeating: (-2, -2), count: graph.declarationCount)
         for g in graph.nodes.indices where used[g] {
@@ -489,20 +490,19 @@ struct ProgramChecker {
                     }
                     let (x, y) = itemsOf[number]
                     if x >= 0 || y >= 0 {
-                        uses.append(Use(node: Int32(g), use: Int32(u), number: Int32(number), first: x, second: y))
+                        uses.append(MissingDependencyPlan.Use(node: Int32(g), use: Int32(u), number: Int32(number), first: x, second: y))
                     }
                 }
             case .condition(let v, _, _) where graph.nodes[g].testsOptional:
                 guard case .symbol(let s) = graph.conditions[v], project.kind(of: s) == .optional,
                       let p = provider(of: s) else { continue }
-                uses.append(Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)), first: Int32(p), second: -1))
+                uses.append(MissingDependencyPlan.Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)), first: Int32(p), second: -1))
             default:
                 break
             }
         }
-        regionFree = [Bool](repeating: false, count: itemCount)
-        needs = uses.map { ($0.node, $0.first, $0.second) }
-        if uses.isEmpty { return }
+        var plan = MissingDependencyPlan(uses: uses, regionFree: [Bool](repeating: false, count: itemCount))
+        if uses.isEmpty { return plan }
 
         // The users of each item, in node order, each once: users[userStart[i]..<userStart[i + 1]].
         var userStart = [Int32](repeating: 0, count: itemCount + 1)
@@ -529,27 +529,45 @@ struct ProgramChecker {
 
         // After an edit that left every edge of the way graph and the used region as they were,
         // an item whose users and gaining nodes the edit did not touch has the region it had.
-        let carried = carriedRegions(itemCount: itemCount)
+        let carried = carriedRegions(itemCount: itemCount, needs: uses)
         let predecessors = carried?.predecessors ?? wayPredecessors()
-        predecessorCache = predecessors
-        let storage = FlowStorage(size: graph.nodes.count)
+        plan.predecessors = predecessors
         let region = Region(count: graph.nodes.count)
         var popped: [Int32] = []
-        // A way that lacks an item, per (item, user) that has one: few, so a dictionary.
-        var failures: [Int: [Int]] = [:]
         for i in 0..<itemCount where userEnd[i] > userStart[i] {
             if let carried, !carried.touched[i], carried.free[i] {
-                regionFree[i] = true
+                plan.regionFree[i] = true
                 continue
             }
             let mine = users[Int(userStart[i])..<Int(userEnd[i])]
             // The region leaves out the edges that gain the item (a flow without it stops
             // there): when no way from `root` to a user avoids them, no flow is needed.
             fillBackwardRegion(region, from: mine, predecessors, gaining: i, popped: &popped)
-            if !region.contains(root) {
-                regionFree[i] = true
-                continue
+            if region.contains(root) {
+                plan.needFlows.append((i, Array(mine)))
+            } else {
+                plan.regionFree[i] = true
             }
+        }
+        return plan
+    }
+
+    /// A `uses d` needs d in scope on every way its node is built (SPEC §5.2): the flows of
+    /// the items `plan` found some way to a user of that does not gain them, and the
+    /// diagnostics.
+    private mutating func findMissingDependencies(from root: Int, plan: MissingDependencyPlan) {
+        regionFree = plan.regionFree
+        needs = plan.uses.map { ($0.node, $0.first, $0.second) }
+        let uses = plan.uses
+        guard let predecessors = plan.predecessors else { return }
+        predecessorCache = predecessors
+        let storage = FlowStorage(size: graph.nodes.count)
+        let region = Region(count: graph.nodes.count)
+        var popped: [Int32] = []
+        // A way that lacks an item, per (item, user) that has one: few, so a dictionary.
+        var failures: [Int: [Int]] = [:]
+        for (i, mine) in plan.needFlows {
+            fillBackwardRegion(region, from: mine[...], predecessors, gaining: i, popped: &popped)
             recordBranches(region, popped)
             let flow = waysWithout(item(ofCode: i), root: root, storage: storage, region: region)
             for n in mine where isReached(Int(n), in: flow) {
@@ -606,7 +624,7 @@ struct ProgramChecker {
     /// of the way graph and the used region as they were. Then the way predecessors are the
     /// earlier ones with the edited nodes' gains made again, and an item keeps the region it
     /// had unless the edited nodes needed or gained it, before or now (`touched`).
-    private func carriedRegions(itemCount: Int) -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
+    private func carriedRegions(itemCount: Int, needs: [MissingDependencyPlan.Use]) -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
         guard let (old, edited) = earlier, !edited.isEmpty, edited.upperBound <= graph.nodes.count,
               var predecessors = old.predecessors, old.regionFree.count == itemCount,
               old.graph.nodes.count == graph.nodes.count, old.used == used else { return nil }
@@ -626,11 +644,13 @@ struct ProgramChecker {
             predecessors.gained[g] = Int32(itemCode(item))
             touch(predecessors.gained[g])
         }
-        for list in [old.needs, needs] {
-            for n in list where edited.contains(Int(n.node)) {
-                touch(n.first)
-                touch(n.second)
-            }
+        for n in old.needs where edited.contains(Int(n.node)) {
+            touch(n.first)
+            touch(n.second)
+        }
+        for n in needs where edited.contains(Int(n.node)) {
+            touch(n.first)
+            touch(n.second)
         }
         return (predecessors, touched, old.regionFree)
     }
@@ -961,3 +981,37 @@ final class Box<T> {
     init(_ value: T) { self.value = value }
 }
 
+
+/// What `ProgramChecker.findMissingDependencies` needs before its flows, found without any:
+/// the names that need scope items, the way predecessors, which items no way from `root`
+/// reaches a user of without passing where the item is gained (`regionFree`), and the
+/// items some way may reach a user of without it, with their users (`needFlows`).
+struct MissingDependencyPlan: Sendable {
+    /// A name that needs scope items: `uses` entry `use` of node g (an index into the
+    /// graph's `useTargets`), or the name of the `if let` g (`use` -1); its one or two items
+    /// (codes, -1 for none).
+    struct Use: Sendable {
+        var node: Int32
+        var use: Int32
+        var number: Int32
+        var first: Int32
+        var second: Int32
+    }
+
+    var uses: [Use]
+    var regionFree: [Bool]
+    var predecessors: ProgramChecker.Predecessors? = nil
+    var needFlows: [(item: Int, users: [Int32])] = []
+}
+
+extension ProgramChecker {
+    /// The smallest program whose missing-dependency plan is made on another core: below it,
+    /// waking a thread costs more than the plan (a 10k-line program has about 4,500 nodes).
+    static let nodesForConcurrentPlan = 16_384
+}
+
+/// A value handed to another thread whose use there is known to be safe (see its use).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

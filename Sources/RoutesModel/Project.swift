@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import RoutesSyntax
 
 /// One parsed and lowered file of a project.
@@ -317,7 +318,7 @@ public struct Project: Sendable {
             for i in declarations.indices {
                 let s = Symbol(file: g, declaration: i)
                 let name = declarations[i].name.text
-                if let first = scope.insertIfAbsent(name, s) {
+                if let first = scope.insertIfAbsent(name, s, kind: declarations[i].kind) {
                     let d = declarations[i]
                     let fd = declaration(first)
                     let message = d.kind == .root && fd.kind == .root
@@ -355,14 +356,14 @@ public struct Project: Sendable {
         let scope = scopes[f]
         let model = files[f].model
         model.forEachNameUse(declarations: ds, nodes: ns) { name, expected in
-            guard let s = scope[name.text] else {
+            guard let (s, kind) = scope.entry(name.text) else {
                 let (diagnostic, guess) = undefinedName(name, expected: expected, file: f)
                 diagnostics.append(diagnostic)
                 if let guess { guesses[name.range.lowerBound] = guess }
                 return
             }
             resolved[name.range.lowerBound] = s
-            if !expected.contains(kind(of: s)) {
+            if !expected.contains(kind) {
                 let d = declaration(s)
                 diagnostics.append(Diagnostic(
                     .wrongKind, file: f, range: name.range,
@@ -654,3 +655,39 @@ extension FileModel {
     }
 }
 
+
+/// Work that may run on another thread or on the caller's: whoever claims it first runs it,
+/// so a caller asking for the result never waits for a thread that has not started (the
+/// pool may be busy with the very work that asks).
+public final class ClaimableTask<T>: @unchecked Sendable {
+    // `value` is written once, by the claimant, before `done` is signalled (or by the caller
+    // itself); `claimed` decides who.
+    private let claimed = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private var value: T? = nil
+    private let work: @Sendable () -> T
+
+    public init(_ work: @escaping @Sendable () -> T) { self.work = work }
+
+    /// Offers the work to a thread of the pool.
+    public func startInBackground() {
+        DispatchQueue.global(qos: .userInitiated).async { self.runIfUnclaimed() }
+    }
+
+    private func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    private func runIfUnclaimed() {
+        guard claim() else { return }
+        value = work()
+        done.signal()
+    }
+
+    /// The result: made here if no thread has claimed the work yet, else waited for.
+    public func result() -> T {
+        if claim() { return work() }
+        done.wait()
+        return value!
+    }
+}

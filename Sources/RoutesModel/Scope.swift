@@ -10,6 +10,8 @@ public struct Scope: Sendable, Sequence {
         /// -1: an empty slot.
         @usableFromInline var file: Int32
         @usableFromInline var declaration: Int32
+        /// Kept here so that resolving a name need not read the declaration.
+        @usableFromInline var kind: DeclarationKind
     }
 
     @usableFromInline var slots: [Slot]
@@ -19,7 +21,7 @@ public struct Scope: Sendable, Sequence {
     public init(capacity: Int = 0) {
         var size = 8
         while size < capacity * 2 { size *= 2 }
-        slots = Array(repeating: Slot(name: "", hash: 0, file: -1, declaration: 0), count: size)
+        slots = Array(repeating: Slot(name: "", hash: 0, file: -1, declaration: 0, kind: .screen), count: size)
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -31,7 +33,10 @@ public struct Scope: Sendable, Sequence {
     }
 
     /// The declaration the name stands for in this file, if any.
-    @inlinable public subscript(name: String) -> Symbol? {
+    @inlinable public subscript(name: String) -> Symbol? { entry(name)?.symbol }
+
+    /// The declaration the name stands for in this file and its kind, if any.
+    @inlinable public func entry(_ name: String) -> (symbol: Symbol, kind: DeclarationKind)? {
         let h = Self.hash(name)
         let key = UInt32(truncatingIfNeeded: h >> 32)
         return slots.withUnsafeBufferPointer { p in
@@ -40,7 +45,7 @@ public struct Scope: Sendable, Sequence {
             while true {
                 let s = p[i]
                 if s.file < 0 { return nil }
-                if s.hash == key && s.name == name { return Symbol(file: Int(s.file), declaration: Int(s.declaration)) }
+                if s.hash == key && s.name == name { return (Symbol(file: Int(s.file), declaration: Int(s.declaration)), s.kind) }
                 i = (i + 1) & mask
             }
         }
@@ -48,7 +53,7 @@ public struct Scope: Sendable, Sequence {
 
     /// Adds `name` for `symbol` unless the name is there already: then returns the symbol it
     /// has (the first declaration wins) and changes nothing.
-    public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol) -> Symbol? {
+    public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol, kind: DeclarationKind) -> Symbol? {
         if (count + 1) * 2 > slots.count { grow() }
         let h = Self.hash(name)
         let key = UInt32(truncatingIfNeeded: h >> 32)
@@ -57,7 +62,7 @@ public struct Scope: Sendable, Sequence {
         while true {
             if slots[i].file < 0 {
                 slots[i] = Slot(name: name, hash: key, file: Int32(truncatingIfNeeded: symbol.file),
-                                declaration: Int32(truncatingIfNeeded: symbol.declaration))
+                                declaration: Int32(truncatingIfNeeded: symbol.declaration), kind: kind)
                 count += 1
                 return nil
             }
@@ -71,7 +76,7 @@ public struct Scope: Sendable, Sequence {
     private mutating func grow() {
         var bigger = Scope(capacity: slots.count)
         for s in slots where s.file >= 0 {
-            _ = bigger.insertIfAbsent(s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration)))
+            _ = bigger.insertIfAbsent(s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration)), kind: s.kind)
         }
         self = bigger
     }

@@ -434,12 +434,15 @@ extension ParseCacheTests {
             for _ in 0..<(10 + next(2000)) {
                 let name = stems[next(stems.count)] + String(next(300))
                 let symbol = Symbol(file: next(5), declaration: next(1000))
-                let earlier = scope.insertIfAbsent(name, symbol)
+                let earlier = scope.insertIfAbsent(name, symbol, kind: DeclarationKind.allCases[symbol.declaration % 6])
                 #expect(earlier == reference[name], "round \(round): \(name)")
                 if reference[name] == nil { reference[name] = symbol }
             }
             #expect(scope.count == reference.count)
-            for (k, v) in reference { #expect(scope[k] == v, "round \(round): \(k)") }
+            for (k, v) in reference {
+                #expect(scope[k] == v, "round \(round): \(k)")
+                #expect(scope.entry(k)?.kind == DeclarationKind.allCases[v.declaration % 6])
+            }
             for stem in stems { #expect(scope[stem + "x"] == nil) }
             #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == reference)
         }

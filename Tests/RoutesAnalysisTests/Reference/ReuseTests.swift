@@ -361,3 +361,36 @@ import TestSupport
         #expect(changedMissing > 50, "\(changedMissing) edits changed the missing dependencies")
     }
 }
+
+/// A program past `ProgramChecker.nodesForConcurrentPlan` nodes has its missing-dependency
+/// plan made on another core while paths are resolved: it finds exactly the missing
+/// dependencies it should, every time.
+@Suite struct ConcurrentPlanTests {
+    @Test func aLargeProgramFindsEachMissingDependency() {
+        let features = 3000
+        var text = """
+            dependency store: Store from Home
+            optional draft: Draft
+            screen Home
+
+            """
+        for k in 0..<features {
+            text += "screen A\(k)\nscreen B\(k)\nscreen C\(k)\n"
+            // `B` uses `draft` outside `if let draft`: missing on every way.
+            text += "builder f\(k) { anyOf { screen A\(k) uses store { screen B\(k) uses draft } if let draft { screen C\(k) uses draft } } }\n"
+        }
+        // f0 is also reached without a Home before it: its `A0 uses store` misses `store`.
+        text += "root { anyOf { screen Home { anyOf { " + (0..<features).map { "f\($0)" }.joined(separator: " ") + " } } f0 } }\n"
+        let project = ReferenceSupport.project(text)
+        for _ in 0..<3 {
+            let session = AnalysisSession(project: project)
+            #expect(session.programNodeCounts.allSatisfy { $0 >= ProgramChecker.nodesForConcurrentPlan })
+            let missing = session.diagnostics.filter { $0.rule == .missingDependency }
+            let names = missing.map { project.files[$0.file].text.text($0.range) }
+            #expect(missing.count == features + 1)
+            #expect(names.filter { $0 == "draft" }.count == features)
+            #expect(names.filter { $0 == "store" }.count == 1)
+            #expect(session.diagnostics.count == missing.count, "\(session.diagnostics.filter { $0.rule != .missingDependency }.prefix(3))")
+        }
+    }
+}

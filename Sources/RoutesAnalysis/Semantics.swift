@@ -50,7 +50,7 @@ final class Semantics {
     private(set) var bodyOwner = NodeOwners(count: 0)
 
     /// The largest operation cache, in bits of its entry count (see `init`).
-    static let maxCacheBits = 15
+    static let maxCacheBits = 16
 
     /// Whether an earlier analysis's manager may serve a program of `nodes` graph nodes: not
     /// once it has run out of budget, nor once it holds many times the nodes a fresh analysis
@@ -69,10 +69,11 @@ final class Semantics {
     init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: (semantics: Semantics, edited: Range<Int>)? = nil) {
         self.graph = graph
         // The operation cache grows with the program (about eight entries per graph node) up
-        // to 2^15 entries, 512 KiB, which stays in a core's L2 cache: the analyses' operations
-        // are mostly new ones (a cache of 2^19 entries saves 8% of the steps on a 100k-line
+        // to 2^16 entries, 1 MiB, half a core's L2 cache: a fresh analysis's operations are
+        // mostly new ones (a cache of 2^19 entries saves 8% of the steps on a 100k-line
         // program), so a larger cache made every step a trip to memory and the analysis of
-        // that program half as fast again (resolving paths 18 → 33 ms). A small document's
+        // that program half as fast again (resolving paths 18 → 33 ms); 2^16 rather than 2^15
+        // for the edits of a 10k-line document, whose analyses find earlier results in it. A small document's
         // cache stays small, and a workspace of hundreds of small programs keeps one manager
         // per program. The node table starts at the size the analysis will need (generated
         // programs of 1,000 to 100,000 lines make 6.2 nodes per graph node), so that a large

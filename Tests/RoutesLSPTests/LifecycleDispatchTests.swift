@@ -362,4 +362,23 @@ struct InboxQueueingTests {
         #expect(Incoming.mentionsCancel(Array("xx$$/cancelRequest".utf8)) == true)
         #expect(Incoming.mentionsCancel([]) == false)
     }
+
+    /// The search finds a pattern wherever a plain scan does: at either end, after partial
+    /// matches and anchor bytes that lead nowhere, in random bodies over a small alphabet.
+    @Test func theSearchAgreesWithAPlainScan() {
+        var state: UInt64 = 5
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let alphabet = Array("abR\\u".utf8)
+        for _ in 0..<3000 {
+            let body = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
+            let pattern = (0..<(1 + next(4))).map { _ in alphabet[next(alphabet.count)] }
+            let anchor = next(pattern.count)
+            let plain = body.count >= pattern.count
+                && (0...(body.count - pattern.count)).contains { Array(body[$0..<($0 + pattern.count)]) == pattern }
+            #expect(Incoming.contains(body, pattern, anchor: anchor) == plain, "\(body) \(pattern) \(anchor)")
+        }
+    }
 }

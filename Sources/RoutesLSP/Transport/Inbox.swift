@@ -42,23 +42,26 @@ enum Incoming: Sendable {
     /// Whether the body may spell the method `$/cancelRequest`: it contains `cancelRequest`
     /// (JSON may write the slash as `\/`), or a `\u` escape (which could spell any of it).
     static func mentionsCancel(_ body: [UInt8]) -> Bool {
-        contains(body, cancelWord) || contains(body, unicodeEscape)
+        contains(body, cancelWord, anchor: 6) || contains(body, unicodeEscape, anchor: 0)
     }
 
-    private static func contains(_ body: [UInt8], _ pattern: [UInt8]) -> Bool {
-        guard body.count >= pattern.count, let first = pattern.first else { return false }
+    /// Whether `pattern` occurs in `body`: `memchr` finds each occurrence of the pattern's
+    /// byte at `anchor` (a rare one: `R`, `\`), then the rest is compared (a document's text
+    /// is hundreds of kilobytes, scanned here before anything else).
+    static func contains(_ body: [UInt8], _ pattern: [UInt8], anchor: Int) -> Bool {
+        guard body.count >= pattern.count, pattern.indices.contains(anchor) else { return false }
         return body.withUnsafeBufferPointer { b in
-            var i = 0
-            let last = b.count - pattern.count
-            while i <= last {
-                if b[i] == first {
-                    var j = 1
-                    while j < pattern.count && b[i + j] == pattern[j] { j += 1 }
-                    if j == pattern.count { return true }
+            pattern.withUnsafeBufferPointer { p in
+                guard let base = b.baseAddress else { return false }
+                var from = anchor
+                let end = b.count - (p.count - anchor)
+                while from <= end, let hit = memchr(base + from, Int32(p[anchor]), end + 1 - from) {
+                    let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - anchor
+                    if memcmp(base + i, p.baseAddress!, p.count) == 0 { return true }
+                    from = i + anchor + 1
                 }
-                i += 1
+                return false
             }
-            return false
         }
     }
 }

@@ -267,7 +267,7 @@ final class Semantics {
     private func isUncertainLeaf(_ g: Int) -> Bool {
         switch graph.nodes[g].kind {
         case .reference(nil): return true
-        case .reference: return cyclicReferences.contains(g)
+        case .reference: return !cyclicReferences.isEmpty && cyclicReferences.contains(g)
         case .nothing: return graph.unresolved[g]
         default: return false
         }

@@ -1,5 +1,8 @@
 import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 import RoutesSyntax
 
 /// One parsed and lowered file of a project.
@@ -611,8 +614,8 @@ public final class ParseCache: @unchecked Sendable {
     }
 
     /// Keeps a file's tree and model, made by an edit (see
-    /// ``Project/applyingDeclarationEdit(file:range:replacement:newSource:)``), for the next
-    /// project: it finds them when the file's bytes are the tree's.
+    /// ``Project/applyingDeclarationEdit(file:range:replacement:newSource:)``) or read ahead
+    /// from disk, for the next project: it finds them when the file's bytes are the tree's.
     public func remember(_ path: String, tree: SyntaxTree, model: FileModel) {
         entries[path] = (tree, model)
     }
@@ -691,3 +694,63 @@ public final class ClaimableTask<T>: @unchecked Sendable {
         return value!
     }
 }
+
+/// Items of independent work, taken one at a time by threads of the pool and by whoever asks
+/// for the results, who does what is left rather than wait for threads that have not begun
+/// (a pool thread that runs a `concurrentPerform` of its own may get no helper, so a batch
+/// handed to one thread could run on one core).
+public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
+    private let count: Int
+    private let body: @Sendable (Int) -> T
+    // Slot i is written once, by the thread that took item i, before `finished` counts it.
+    private let slots: UnsafeMutablePointer<T?>
+    private let next = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
+    private let allDone = DispatchSemaphore(value: 0)
+
+    public init(count: Int, _ body: @escaping @Sendable (Int) -> T) {
+        self.count = count
+        self.body = body
+        slots = .allocate(capacity: max(count, 1))
+        slots.initialize(repeating: nil, count: max(count, 1))
+    }
+
+    deinit {
+        slots.deinitialize(count: max(count, 1))
+        slots.deallocate()
+    }
+
+    /// Offers the work to threads of the pool: one fewer than there are processors (at least
+    /// one, at most one per item), since the caller of `results()` does its share too.
+    public func start() {
+        for _ in 0..<min(count, max(1, onlineProcessors - 1)) {
+            DispatchQueue.global(qos: .userInitiated).async { self.work() }
+        }
+    }
+
+    private func work() {
+        while true {
+            let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard i < count else { return }
+            slots[i] = body(i)
+            if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == count { allDone.signal() }
+        }
+    }
+
+    /// Every item's result, in order: the caller takes the items no thread has taken yet, then
+    /// waits for those still being done.
+    public func results() -> [T] {
+        work()
+        if finished.load(ordering: .acquiring) < count { allDone.wait() }
+        return (0..<count).map { slots[$0]! }
+    }
+}
+
+/// The processors online (at least one).
+let onlineProcessors: Int = {
+    #if canImport(Glibc)
+    return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    #else
+    return 2
+    #endif
+}()

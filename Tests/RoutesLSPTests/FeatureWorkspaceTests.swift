@@ -378,6 +378,35 @@ struct FeatureWorkspaceTests {
         try session.finish()
     }
 
+    /// The files of a small workspace are read and parsed ahead at `initialize`: a file opened
+    /// as it is on disk is taken from there (the debug log says so), and its diagnostics, a
+    /// syntax error among them, are its own, in it.
+    @Test func aFileOpenedAsSavedWasParsedAhead() throws {
+        // The broken file is not the workspace's first: its tree, parsed ahead as file 0, has
+        // its diagnostics moved to its id in the snapshot.
+        let broken = "import \"Library.routes\"\nroot {\n  screen Start uses api {\n    screen\n  }\n}\n"
+        let workspace = try FeatureWorkspace(["Library.routes": Self.library, "Zed.routes": broken])
+        let session = try FeatureSession(workspace, environment: ["ROUTES_LSP_LOG": "debug"])
+        defer { session.stop() }
+        try session.open("Zed.routes")
+        let diagnostics = try session.diagnostics("Zed.routes") ?? []
+        #expect(ruleCodes(diagnostics).contains("syntax-error"), "\(diagnostics)")
+        #expect(diagnostics.allSatisfy { $0["range"]?["start"]?["line"]?.intValue == 3 }, "\(diagnostics)")
+        try session.finish()
+        #expect(session.client.standardError.contains("snapshot: 2 files, 2 of them parsed before"), "\(session.client.standardError)")
+    }
+
+    /// A file opened with unsaved changes is the editor's text, not the one read ahead.
+    @Test func aFileOpenedWithUnsavedChangesIsNotTheOneReadAhead() throws {
+        let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app])
+        let session = try FeatureSession(workspace, environment: ["ROUTES_LSP_LOG": "debug"])
+        defer { session.stop() }
+        try session.open("App.routes", text: Self.app.replacingOccurrences(of: "uses api", with: "uses apx"))
+        #expect(ruleCodes(try session.diagnostics("App.routes")) == ["undefined-name"])
+        try session.finish()
+        #expect(session.client.standardError.contains("snapshot: 2 files, 1 of them parsed before"), "\(session.client.standardError)")
+    }
+
     @Test func theEditorsTextWinsOverTheDiskForAnOpenFile() throws {
         let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app])
         let session = try FeatureSession(workspace)

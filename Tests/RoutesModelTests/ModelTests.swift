@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import RoutesModel
 import RoutesSyntax
@@ -445,6 +446,23 @@ extension ParseCacheTests {
             }
             for stem in stems { #expect(scope[stem + "x"] == nil) }
             #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == reference)
+        }
+    }
+}
+
+/// Work shared between threads of the pool and the caller: every item done once, results in
+/// order, whether the pool began (or not at all) before the results were asked for.
+@Suite struct SharedWorkListTests {
+    @Test func everyItemIsDoneOnceInOrder() {
+        for (count, started) in [(0, true), (1, true), (7, false), (500, true), (500, false)] {
+            let done = Atomic<Int>(0)
+            let list = SharedWorkList(count: count) { i -> Int in
+                done.wrappingAdd(1, ordering: .relaxed)
+                return i * i
+            }
+            if started { list.start() }
+            #expect(list.results() == (0..<count).map { $0 * $0 })
+            #expect(done.load(ordering: .relaxed) == count)
         }
     }
 }

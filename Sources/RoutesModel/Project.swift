@@ -578,7 +578,7 @@ public func parallelMap<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
 }
 
 /// Results written by parallel workers: one slot each, so no two threads touch the same
-/// memory and no lock is needed; read after `concurrentPerform` returns.
+/// memory and no lock is needed; read once every worker is done.
 private final class ParallelResults<T>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<T?>
     private let count: Int
@@ -703,7 +703,7 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
     private let count: Int
     private let body: @Sendable (Int) -> T
     // Slot i is written once, by the thread that took item i, before `finished` counts it.
-    private let slots: UnsafeMutablePointer<T?>
+    private let slots: ParallelResults<T>
     private let next = Atomic<Int>(0)
     private let finished = Atomic<Int>(0)
     private let allDone = DispatchSemaphore(value: 0)
@@ -711,13 +711,7 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
     public init(count: Int, _ body: @escaping @Sendable (Int) -> T) {
         self.count = count
         self.body = body
-        slots = .allocate(capacity: max(count, 1))
-        slots.initialize(repeating: nil, count: max(count, 1))
-    }
-
-    deinit {
-        slots.deinitialize(count: max(count, 1))
-        slots.deallocate()
+        slots = ParallelResults(count: count)
     }
 
     /// Offers the work to threads of the pool: one fewer than there are processors (at least
@@ -732,7 +726,7 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
         while true {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < count else { return }
-            slots[i] = body(i)
+            slots.set(i, body(i))
             if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == count { allDone.signal() }
         }
     }
@@ -742,7 +736,7 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
     public func results() -> [T] {
         work()
         if finished.load(ordering: .acquiring) < count { allDone.wait() }
-        return (0..<count).map { slots[$0]! }
+        return (0..<count).map { slots.get($0) }
     }
 }
 

@@ -285,15 +285,9 @@ import TestSupport
                 let replaced = random.next() % 2 == 0 ? at..<at : at..<(at + 1)
                 let alphabet = Array("aAbBXy".utf8)
                 let replacement = [alphabet[Int(random.next() % UInt64(alphabet.count))]]
-                guard Array(bytes[replaced]) != replacement else { continue }
-                var edited = bytes
-                edited.replaceSubrange(replaced, with: replacement)
-                guard let e = project.applyingDeclarationEdit(file: file, range: replaced, replacement: replacement,
-                                                              newSource: SourceText(bytes: edited)),
-                      let next = e.project, !e.keepsAnalysis else { continue }
-                let reused = AnalysisSession(project: next, reusing: session, splice: e.nodes)
-                let fresh = AnalysisSession(project: next)
-                #expect(ProgramReuseTests.answers(reused) == ProgramReuseTests.answers(fresh))
+                guard Array(bytes[replaced]) != replacement,
+                      let (next, e, reused) = Self.reanalysed(project, session, file: file, replacing: replaced, with: replacement)
+                else { continue }
                 let before = session.units.first { $0.program != nil }?.graph
                 let graph = before?.patched(onto: next, splice: e.nodes)
                 if let graph {
@@ -313,13 +307,30 @@ import TestSupport
         #expect(patched > 100, "\(patched) patched, \(refused) refused")
         #expect(refused > 20, "\(patched) patched, \(refused) refused")
     }
+
+    /// A declaration edit of `file` applied as the language server applies it, when it has
+    /// the program analysed again: the edited project, the edit, and the session made reusing
+    /// `session`, which answers as a fresh session does.
+    static func reanalysed(_ project: Project, _ session: AnalysisSession, file: FileID, replacing range: Range<Int>,
+                           with replacement: [UInt8], sourceLocation: SourceLocation = #_sourceLocation)
+        -> (next: Project, edit: ProjectDeclarationEdit, reused: AnalysisSession)? {
+        var edited = project.files[file].text.bytes
+        edited.replaceSubrange(range, with: replacement)
+        guard let e = project.applyingDeclarationEdit(file: file, range: range, replacement: replacement,
+                                                      newSource: SourceText(bytes: edited)),
+              let next = e.project, !e.keepsAnalysis else { return nil }
+        let reused = AnalysisSession(project: next, reusing: session, splice: e.nodes)
+        #expect(ProgramReuseTests.answers(reused) == ProgramReuseTests.answers(AnalysisSession(project: next)),
+                sourceLocation: sourceLocation)
+        return (next, e, reused)
+    }
 }
 
 /// Names in builders swapped for other declared names of a kind they may refer to (a `uses`
 /// entry for another dependency or optional, an `if let` for another optional, a reference
 /// for another builder, a screen node for another screen, which then provides other things):
-/// each edit keeps the graph's shape,
-/// so the program is analysed again over its patched graph, with what the analysis before it
+/// each edit keeps the graph's shape, so the program is analysed again over its patched
+/// graph, with what the analysis before it
 /// found for everything the edit cannot change (builds, `anyOf` contexts, the regions of
 /// `missing-dependency`). The session answers as a fresh one after every edit, and the edits
 /// make and mend missing dependencies.
@@ -343,14 +354,8 @@ import TestSupport
                 let others = model.declarations.filter { kinds.contains($0.kind) && $0.name.text != name.text }
                 guard !others.isEmpty else { continue }
                 let replacement = Array(others[Int(random.next() % UInt64(others.count))].name.text.utf8)
-                var edited = project.files[file].text.bytes
-                edited.replaceSubrange(name.range, with: replacement)
-                guard let e = project.applyingDeclarationEdit(file: file, range: name.range, replacement: replacement,
-                                                              newSource: SourceText(bytes: edited)),
-                      let next = e.project, !e.keepsAnalysis else { continue }
-                let reused = AnalysisSession(project: next, reusing: session, splice: e.nodes)
-                let fresh = AnalysisSession(project: next)
-                #expect(ProgramReuseTests.answers(reused) == ProgramReuseTests.answers(fresh))
+                guard let (next, _, reused) = GraphPatchTests.reanalysed(project, session, file: file, replacing: name.range,
+                                                                        with: replacement) else { continue }
                 patched += reused.patchedGraphs
                 if missing(reused) != missing(session) { changedMissing += 1 }
                 project = next

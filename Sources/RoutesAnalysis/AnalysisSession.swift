@@ -38,7 +38,7 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?,
                                 earlier: EarlierAnalysis? = nil) -> (Semantics, ProgramChecker?) {
-        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier.map { ($0.semantics, $0.edited) })
+        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier)
         guard let program, !semantics.bdd.exhausted else { return (semantics, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      earlier: earlier.flatMap { e in e.checker.map { ($0.ways, e.edited) } })

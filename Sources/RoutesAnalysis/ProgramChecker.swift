@@ -41,9 +41,8 @@ struct ProgramChecker {
     /// avoids every node where it is gained (so no flow was needed): kept so that the analysis
     /// after an edit elsewhere need not find it again.
     private var regionFree: [Bool] = []
-    /// The needs found by `findMissingDependencies`: node, and the codes of its one or two
-    /// items (-1 for none).
-    private var needs: [(node: Int32, first: Int32, second: Int32)] = []
+    /// The names `findMissingDependencies` found needing scope items.
+    private var uses: [MissingDependencyPlan.Use] = []
     /// What the previous checker of this program found about ways, and the nodes an edit
     /// resolved again, when the graph was patched (see `findMissingDependencies`).
     private var earlier: (ways: Ways, edited: Range<Int>)?
@@ -54,10 +53,10 @@ struct ProgramChecker {
         var used: [Bool]
         var predecessors: Predecessors?
         var regionFree: [Bool]
-        var needs: [(node: Int32, first: Int32, second: Int32)]
+        var uses: [MissingDependencyPlan.Use]
     }
 
-    var ways: Ways { Ways(graph: graph, used: used, predecessors: predecessorCache, regionFree: regionFree, needs: needs) }
+    var ways: Ways { Ways(graph: graph, used: used, predecessors: predecessorCache, regionFree: regionFree, uses: uses) }
 
     init(semantics: Semantics, program: Program, earlier: (ways: Ways, edited: Range<Int>)? = nil) {
         self.earlier = earlier
@@ -88,17 +87,17 @@ struct ProgramChecker {
         // no way from `root` reaches a user of without gaining) reads the graph, the project
         // and the used nodes only: on a large program it is found on another core while this
         // one resolves paths (a copy of the checker plans; its methods used there touch none
-        // of the checker's objects). Whichever thread claims the plan first makes it.
+        // of the checker's objects). Whichever thread takes the plan first makes it.
         let planner = UncheckedSendable(self)
-        let plan = ClaimableTask { planner.value.planMissingDependencies(from: rootBody) }
-        if graph.nodes.count >= Self.nodesForConcurrentPlan { plan.startInBackground() }
+        let plan = SharedWorkList(count: 1) { _ in planner.value.planMissingDependencies(from: rootBody) }
+        if graph.nodes.count >= Self.nodesForConcurrentPlan { plan.start() }
         resolvePaths(from: rootBody)
         findShadowedBranches()
         findWildcardMismatches()
         findUnreachableScreens()
         findPushInSheet()
         applyOutermostCauseOnce()
-        findMissingDependencies(from: rootBody, plan: plan.result())
+        findMissingDependencies(from: rootBody, plan: plan.results()[0])
         (mentioned, guessed) = mentionedSymbols()
         findUnusedDeclarations()
         findUnplacedScreens()
@@ -529,7 +528,7 @@ struct ProgramChecker {
 
         // After an edit that left every edge of the way graph and the used region as they were,
         // an item whose users and gaining nodes the edit did not touch has the region it had.
-        let carried = carriedRegions(itemCount: itemCount, needs: uses)
+        let carried = carriedRegions(itemCount: itemCount, uses: uses)
         let predecessors = carried?.predecessors ?? wayPredecessors()
         plan.predecessors = predecessors
         let region = Region(count: graph.nodes.count)
@@ -557,8 +556,7 @@ struct ProgramChecker {
     /// diagnostics.
     private mutating func findMissingDependencies(from root: Int, plan: MissingDependencyPlan) {
         regionFree = plan.regionFree
-        needs = plan.uses.map { ($0.node, $0.first, $0.second) }
-        let uses = plan.uses
+        uses = plan.uses
         guard let predecessors = plan.predecessors else { return }
         predecessorCache = predecessors
         let storage = FlowStorage(size: graph.nodes.count)
@@ -624,7 +622,7 @@ struct ProgramChecker {
     /// of the way graph and the used region as they were. Then the way predecessors are the
     /// earlier ones with the edited nodes' gains made again, and an item keeps the region it
     /// had unless the edited nodes needed or gained it, before or now (`touched`).
-    private func carriedRegions(itemCount: Int, needs: [MissingDependencyPlan.Use]) -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
+    private func carriedRegions(itemCount: Int, uses: [MissingDependencyPlan.Use]) -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
         guard let (old, edited) = earlier, !edited.isEmpty, edited.upperBound <= graph.nodes.count,
               var predecessors = old.predecessors, old.regionFree.count == itemCount,
               old.graph.nodes.count == graph.nodes.count, old.used == used else { return nil }
@@ -644,13 +642,11 @@ struct ProgramChecker {
             predecessors.gained[g] = Int32(itemCode(item))
             touch(predecessors.gained[g])
         }
-        for n in old.needs where edited.contains(Int(n.node)) {
-            touch(n.first)
-            touch(n.second)
-        }
-        for n in needs where edited.contains(Int(n.node)) {
-            touch(n.first)
-            touch(n.second)
+        for list in [old.uses, uses] {
+            for n in list where edited.contains(Int(n.node)) {
+                touch(n.first)
+                touch(n.second)
+            }
         }
         return (predecessors, touched, old.regionFree)
     }
@@ -980,7 +976,6 @@ final class Box<T> {
     var value: T
     init(_ value: T) { self.value = value }
 }
-
 
 /// What `ProgramChecker.findMissingDependencies` needs before its flows, found without any:
 /// the names that need scope items, the way predecessors, which items no way from `root`

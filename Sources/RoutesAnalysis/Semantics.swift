@@ -66,16 +66,16 @@ final class Semantics {
     /// and the global ids of the nodes the patch resolved again: when it ran on the same
     /// manager, the builds of every node that depends on none of those nodes are taken from it
     /// (see `Carryover`).
-    init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: (semantics: Semantics, edited: Range<Int>)? = nil) {
+    init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: EarlierAnalysis? = nil) {
         self.graph = graph
         // The operation cache grows with the program (about eight entries per graph node) up
         // to 2^16 entries, 1 MiB, half a core's L2 cache: a fresh analysis's operations are
         // mostly new ones (a cache of 2^19 entries saves 8% of the steps on a 100k-line
         // program), so a larger cache made every step a trip to memory and the analysis of
         // that program half as fast again (resolving paths 18 → 33 ms); 2^16 rather than 2^15
-        // for the edits of a 10k-line document, whose analyses find earlier results in it. A small document's
-        // cache stays small, and a workspace of hundreds of small programs keeps one manager
-        // per program. The node table starts at the size the analysis will need (generated
+        // for the edits of a 10k-line document, whose analyses find earlier results in it. A
+        // small document's cache stays small, and a workspace of hundreds of small programs
+        // keeps one manager per program. The node table starts at the size the analysis will need (generated
         // programs of 1,000 to 100,000 lines make 6.2 nodes per graph node), so that a large
         // program does not rehash it seven times on its way there.
         var cacheBits = 8

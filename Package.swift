@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
-        .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax"]),
+        .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),

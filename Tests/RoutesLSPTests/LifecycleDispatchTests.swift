@@ -1,6 +1,7 @@
 import RoutesJSON
 @testable import RoutesLSP
 import Testing
+import TestSupport
 
 private func errorCode(_ response: JSONValue) -> Int64? {
     LifecycleHarness.errorCode(response)
@@ -366,11 +367,8 @@ struct InboxQueueingTests {
     /// The search finds a pattern wherever a plain scan does: at either end, after partial
     /// matches and anchor bytes that lead nowhere, in random bodies over a small alphabet.
     @Test func theSearchAgreesWithAPlainScan() {
-        var state: UInt64 = 5
-        func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var random = SplitMix64(seed: 5)
+        func next(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         let alphabet = Array("abR\\u".utf8)
         for _ in 0..<3000 {
             let body = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import RoutesModel
 import RoutesSyntax
@@ -423,11 +424,8 @@ extension ParseCacheTests {
 /// in one byte, across growth from no capacity.
 @Suite struct ScopeTests {
     @Test func theScopeAnswersAsADictionaryWhereTheFirstWins() {
-        var state: UInt64 = 7
-        func next(_ n: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var random = SplitMix64(seed: 7)
+        func next(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         let stems = ["a", "home", "détail", "settingsStoreForTheAccountFeature", "x_1", "Ω"]
         for round in 0..<30 {
             var scope = Scope(capacity: round % 2 == 0 ? 0 : 64)

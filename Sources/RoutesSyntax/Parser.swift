@@ -109,6 +109,13 @@ public struct Parser {
 
     var currentText: String { source.text(current.range) }
 
+    /// Whether a lexical error (an unexpected character, already reported) lies between the
+    /// previous token and the current one.
+    var followsLexicalError: Bool {
+        let from = pos > 0 ? Int(sig[pos - 1]) + 1 : 0
+        return tokens[from..<Int(sig[pos])].contains { $0.kind == .unknown }
+    }
+
     func describeCurrent() -> String {
         switch kind {
         case .identifier: return "`\(currentText)`"
@@ -255,13 +262,22 @@ public struct Parser {
     }
 
     /// Expects an identifier used as a name. A keyword on the same line is reported and
-    /// skipped; otherwise the name is reported missing.
+    /// skipped, but for a declaration keyword, which is left to start the next declaration
+    /// (`flag flag x` keeps `flag x`); otherwise the name is reported missing. Where an
+    /// unexpected character stood for the name (`flag 😀`), its error is the only one.
     @discardableResult
     mutating func name(_ what: String) -> Bool {
         if at(.identifier) {
             advance()
             return true
         }
+        if kind.startsDeclaration && !current.startsLine && !unwinding {
+            if !followsLexicalError {
+                report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
+            }
+            return false
+        }
+        if followsLexicalError { return false }
         if kind.isKeyword && !current.startsLine && !unwinding {
             report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
             open(.error)

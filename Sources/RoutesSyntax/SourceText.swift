@@ -151,7 +151,15 @@ public struct SourceText: Sendable {
 
     // MARK: Lines
 
-    /// The offset where the line containing `offset` starts (`lineStarts[line(containing:)]`):
+    /// Where the first line's text starts: after a byte-order mark, which belongs to no line
+    /// (columns on the first line do not count it, and its text does not show it).
+    @inline(__always)
+    public var contentStart: Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    /// The offset where the line containing `offset` starts (`lineStarts[line(containing:)]`,
+    /// after the byte-order mark on the first line):
     /// found by looking back for the line break when it is near, as it is on lines people
     /// write (the parser asks at every `{`), else by the binary search.
     public func lineStart(containing offset: Int) -> Int {
@@ -166,7 +174,8 @@ public struct SourceText: Sendable {
                 if b == 0x0A || b == 0x0D { return i }
                 i -= 1
             }
-            return i == 0 ? 0 : lineStarts[line(containing: off)]
+            let start = i == 0 ? 0 : lineStarts[line(containing: off)]
+            return start == 0 ? min(contentStart, off) : start
         }
     }
 
@@ -185,7 +194,7 @@ public struct SourceText: Sendable {
     /// The byte range of a line without its line terminator.
     public func lineRange(_ line: Int) -> Range<Int> {
         guard line >= 0 && line < lineStarts.count else { return bytes.count..<bytes.count }
-        let start = lineStarts[line]
+        let start = line == 0 ? contentStart : lineStarts[line]
         var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
         while end > start && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D) { end -= 1 }
         return start..<end
@@ -199,9 +208,10 @@ public struct SourceText: Sendable {
     /// The (line, column) of a byte offset. An offset inside a multi-byte character counts
     /// as the start of that character.
     public func position(of offset: Int, encoding: PositionEncoding) -> LineColumn {
-        let off = max(0, min(offset, bytes.count))
+        var off = max(0, min(offset, bytes.count))
         let line = self.line(containing: off)
-        let start = lineStarts[line]
+        let start = line == 0 ? contentStart : lineStarts[line]
+        off = max(off, start)
         if isASCII || encoding == .utf8 {
             return LineColumn(line: line, column: off - start)
         }

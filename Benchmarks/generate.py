@@ -8,6 +8,16 @@ and a cross-link to the next feature's share builder. Features are grouped into 
 import a shared file; the app file imports them all and declares `root`.
 
     python3 Benchmarks/generate.py --lines 100000 --out Benchmarks/generated/100k
+
+With --shape, one file of a shape that stresses the exact analyses instead (the sizes of
+real apps' feature-flag menus):
+
+    --shape menu --count N             an `anyOf` of N `conditional f_i { screen S_i }`
+                                       branches, then a missing dependency and an unused flag
+    --shape optionals --count N        the same with `if let o_i { screen S_i uses o_i }`
+    --shape pairs --count N            N nested pairs `conditional x_i { conditional y_i {
+                                       screen S_i } }`, every x declared before every y
+    --shape pairs-interleaved --count N  the same, declared x0 y0 x1 y1 ...
 """
 import argparse
 import os
@@ -95,13 +105,46 @@ root {{
 """
 
 
+def shape(kind: str, n: int) -> str:
+    """One program of an app-scale shape (see the module's doc)."""
+    lines = ["screen P", "screen X", "dependency d: D from P", "flag unusedFlag"]
+    lines += [f"screen S{i}" for i in range(n)]
+    if kind == "menu":
+        lines += [f"flag f{i}" for i in range(n)]
+        branches = [f"conditional f{i} {{ screen S{i} }} else {{ empty }}" for i in range(n)]
+    elif kind == "optionals":
+        lines += [f"optional o{i}: O{i}" for i in range(n)]
+        branches = [f"if let o{i} {{ screen S{i} uses o{i} }}" for i in range(n)]
+    elif kind in ("pairs", "pairs-interleaved"):
+        if kind == "pairs":
+            lines += [f"flag x{i}" for i in range(n)] + [f"flag y{i}" for i in range(n)]
+        else:
+            lines += [f for i in range(n) for f in (f"flag x{i}", f"flag y{i}")]
+        branches = [f"conditional x{i} {{ conditional y{i} {{ screen S{i} }} else {{ empty }} }} else {{ empty }}"
+                    for i in range(n)]
+    else:
+        raise SystemExit(f"unknown shape {kind}")
+    branches += ["screen X uses d", "screen P"]
+    lines.append("root {\n  anyOf {\n" + "\n".join("    " + b for b in branches) + "\n  }\n}")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--lines", type=int, required=True)
+    ap.add_argument("--shape", choices=["menu", "optionals", "pairs", "pairs-interleaved"])
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--lines", type=int)
     ap.add_argument("--out", required=True)
     ap.add_argument("--per-file", type=int, default=20, help="features per file")
     ap.add_argument("--single-file", action="store_true", help="one file: shared declarations, features and root")
     args = ap.parse_args()
+    if args.shape:
+        with open(args.out, "w") as out:
+            out.write(shape(args.shape, args.count))
+        print(f"{args.out}: {args.shape}, {args.count}")
+        return
+    if args.lines is None:
+        ap.error("--lines is required without --shape")
     per_feature = feature(0, 0, 2).count("\n")
     n = max(2, args.lines // per_feature)
     if args.single_file:

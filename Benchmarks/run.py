@@ -21,6 +21,9 @@ ROOT = os.path.dirname(HERE)
 SIZES = [("1k", 1000), ("10k", 10000), ("100k", 100000)]
 # Folders of the example apps (two programs each: the seed app and the five-file shop).
 WORKSPACES = [30, 300]
+# App-scale shapes of Benchmarks/generate.py --shape: feature-flag menus and flag pairs.
+SHAPES = [("menu", 20), ("menu", 60), ("menu", 200), ("menu", 2000), ("optionals", 200),
+          ("pairs", 20), ("pairs", 40), ("pairs", 200), ("pairs-interleaved", 20), ("pairs-interleaved", 40)]
 
 
 def make_workspace(folders, out):
@@ -63,6 +66,21 @@ def main():
         out = os.path.join(HERE, "generated", f"workspace{folders}")
         make_workspace(folders, out)
         inputs.append((f"{2 * folders} programs in {folders} folders", out))
+    shape_rows = []
+    for kind, count in SHAPES:
+        out = os.path.join(HERE, "generated", f"{kind}{count}.routes")
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--shape", kind, "--count", str(count),
+                        "--out", out], check=True, stdout=subprocess.DEVNULL)
+        cmd = [binary, "lint", out]
+        first = subprocess.run(cmd, capture_output=True, text=True)
+        found = sorted({line.rsplit("[", 1)[1].rstrip("]") for line in first.stdout.splitlines()
+                        if line.endswith("]") and "[" in line})
+        times = []
+        for _ in range(args.runs):
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append(time.perf_counter() - t)
+        shape_rows.append((kind, count, statistics.median(times), peak_rss_kb(cmd), ", ".join(found)))
     for name, out in inputs:
         files = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs if f.endswith(".routes")]
         size = sum(os.path.getsize(f) for f in files)
@@ -89,6 +107,11 @@ def main():
     if len(rows) >= 5:
         ratio = rows[4][3] / rows[3][3]
         print(f"600 / 60 programs time ratio: {ratio:.1f} (10.0 would be linear)")
+    print("\nApp-scale shapes (Benchmarks/generate.py --shape), median of the same runs:\n")
+    print("| shape | count | median wall | peak RSS | rules reported |")
+    print("|---|---:|---:|---:|---|")
+    for kind, count, med, rss, found in shape_rows:
+        print(f"| {kind} | {count} | {med * 1000:.1f} ms | {rss / 1024:.0f} MB | {found} |")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,11 @@ public enum Analysis {
         AnalysisSession(project: project, keepsAnalyses: false).diagnostics
     }
 
+    /// The same within `limits` (tests run the analyses in each layout).
+    static func check(_ project: Project, limits: AnalysisLimits) -> [Diagnostic] {
+        AnalysisSession(project: project, keepsAnalyses: false, limits: limits).diagnostics
+    }
+
     /// `builder-cycle`: one diagnostic per cycle, at its first reference in source order,
     /// related to the other references of the cycle. Checked for every builder, used or not.
     /// A cycle among builders of files that several programs share is found by each of them

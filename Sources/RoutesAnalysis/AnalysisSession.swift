@@ -10,45 +10,108 @@ final class ProgramAnalysis: @unchecked Sendable {
     // Used by one thread at a time: built by a worker, then read by the session's thread.
     let program: Program?
     let semantics: Semantics
+    /// The program's checker (nil for the unit without a program). When the analysis
+    /// stopped at its limit, one that ran only the rules that read no decision diagram
+    /// (see `ProgramChecker.runWithoutFlows()`): its `used` region answers, its flows do not.
     private(set) var checker: ProgramChecker?
     /// For the unit without a program: the files in no program (only their builders'
     /// cycles are reported here).
     let orphans: FileIndex?
+    /// When the analysis outgrew its budget (see `AnalysisLimits`): the budget it had.
+    /// Then nothing computed with its decision diagrams is used: scope questions answer
+    /// `unknown`, examples `notAnalysed`, and the diagnostics are `analysis-limit` and the
+    /// rules that need no analysis.
+    let stoppedAt: (nodes: Int, steps: Int)?
+    /// Whether the semantics (builds and builder cycles) finished within the budget.
+    let semanticsComplete: Bool
+    /// The unit's own diagnostics (the builder cycles are merged by the session).
+    private(set) var diagnostics: [Diagnostic]
 
     var graph: BuilderGraph { semantics.graph }
 
     /// With `manager`, the analysis runs on that manager (the one of this program's previous
-    /// analysis, see `Semantics.init(graph:reusing:)`); should it run out of budget there, it
-    /// runs again on a fresh one, so that a program is stopped exactly when a fresh analysis
-    /// stops.
+    /// analysis, see `Semantics.init(graph:reusing:)`), starting with the layout it ended in;
+    /// should it run out of budget there, it runs again on a fresh one, so that a program is
+    /// stopped exactly when a fresh analysis stops.
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
     /// `BuilderGraph.patched(onto:splice:)`) instead of a new one.
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
-         manager: BDD? = nil, graph patched: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil) {
+         manager: KeptManager? = nil, graph patched: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil,
+         limits: AnalysisLimits = .standard) {
         self.program = program
         self.orphans = orphans
         let graph = patched ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
-        var (semantics, checker) = Self.analyse(graph, program, manager, earlier: patched == nil ? nil : earlier)
-        if let manager, semantics.bdd === manager, manager.exhausted {
-            (semantics, checker) = Self.analyse(graph, program, nil)
+        // Each layout in turn (see `AnalysisLimits.attempts`), the first on the kept manager
+        // when there is one, and again on a fresh one should the kept one run out.
+        let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager?.layout)
+        var outcome: (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?)! = nil
+        for (i, attempt) in attempts.enumerated() {
+            let kept = i == 0 ? manager?.bdd : nil
+            outcome = Self.analyse(graph, program, kept, earlier: patched == nil ? nil : earlier, attempt)
+            if let kept, outcome.semantics.bdd === kept, kept.exhausted {
+                outcome = Self.analyse(graph, program, nil, attempt)
+            }
+            if !outcome.semantics.bdd.exhausted { break }
         }
-        self.semantics = semantics
-        self.checker = checker
+        semantics = outcome.semantics
+        semanticsComplete = outcome.semanticsComplete
+        let bdd = semantics.bdd
+        guard bdd.exhausted else {
+            stoppedAt = nil
+            checker = outcome.checker
+            diagnostics = outcome.checker?.diagnostics ?? []
+            return
+        }
+        let budget = (nodes: bdd.nodeLimit - bdd.nodesAtStart, steps: bdd.stepLimit)
+        stoppedAt = budget
+        if let program {
+            // The rules that read no decision diagram still run.
+            var limited = ProgramChecker(semantics: semantics, program: program)
+            limited.runWithoutFlows()
+            checker = limited
+            diagnostics = limited.diagnostics + [Self.limitDiagnostic(project, program: program, budget, cyclesChecked: semanticsComplete)]
+        } else {
+            checker = nil
+            diagnostics = Self.orphanLimitDiagnostic(project, graph: graph, orphans: orphans, budget).map { [$0] } ?? []
+        }
     }
 
-    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?,
-                                earlier: EarlierAnalysis? = nil) -> (Semantics, ProgramChecker?) {
-        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier)
-        guard let program, !semantics.bdd.exhausted else { return (semantics, nil) }
+    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, earlier: EarlierAnalysis? = nil,
+                                _ attempt: (layout: Semantics.Layout, nodes: Int)) -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
+        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
+        guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      earlier: earlier.flatMap { e in e.checker.map { ($0.ways, e.edited) } })
         checker.run()
-        return (semantics, checker)
+        return (semantics, true, checker)
+    }
+
+    /// `analysis-limit`: at the program's `root`, naming the budget and what is not reported.
+    private static func limitDiagnostic(_ project: Project, program: Program, _ budget: (nodes: Int, steps: Int),
+                                        cyclesChecked: Bool) -> Diagnostic {
+        let root = project.declaration(program.root)
+        let skipped = "unreachable screens in the tree, shadowed branches, missing dependencies, pushes in sheets"
+            + (cyclesChecked ? " and wildcard mismatches" : ", wildcard mismatches and builder cycles")
+        return Diagnostic(
+            .analysisLimit, file: program.root.file, range: root.name.range,
+            message: "the analysis of this program stopped at its limit of \(budget.nodes) decision-diagram nodes (or \(budget.steps) steps): its routing conditions are too entangled to check exactly, so \(skipped) are not reported for it")
+    }
+
+    /// `analysis-limit` for the files in no program, whose only analysis is the builder-cycle
+    /// check: at the first builder of those files.
+    private static func orphanLimitDiagnostic(_ project: Project, graph: BuilderGraph, orphans: FileIndex?,
+                                              _ budget: (nodes: Int, steps: Int)) -> Diagnostic? {
+        guard let builder = graph.builders.first(where: { orphans?.contains($0.symbol.file) ?? false }) else { return nil }
+        let d = project.declaration(builder.symbol)
+        return Diagnostic(
+            .analysisLimit, file: builder.symbol.file, range: d.name.range,
+            message: "the builder-cycle check of the files in no program stopped at its limit of \(budget.nodes) decision-diagram nodes (or \(budget.steps) steps): builder cycles in them are not reported")
     }
 
     /// The builder cycles this unit reports: per strongly connected component (by its
     /// builders), its references.
     func cycles() -> [(builders: [Symbol], references: [NodeRef])] {
+        guard semanticsComplete else { return [] }
         let graph = semantics.graph
         return semantics.cycles.compactMap { cycle in
             let builders = cycle.builders.map { graph.builders[$0].symbol }.sorted()
@@ -67,8 +130,16 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// positions and changed nothing the analysis reads (its diagnostics move with it).
     func rebase(onto project: Project, moving edit: (TriviaEdit, FileID)? = nil) {
         semantics.graph.project = project
-        checker?.rebase(onto: project, graph: semantics.graph, moving: edit)
+        checker?.rebase(onto: project, graph: semantics.graph)
+        if let (e, file) = edit { diagnostics = diagnostics.map { $0.shifted(e, in: file) } }
     }
+}
+
+/// The decision-diagram manager of a program's previous analysis, and the layout that
+/// analysis ended in (see `AnalysisLimits.attempts`).
+struct KeptManager {
+    let bdd: BDD
+    let layout: Semantics.Layout
 }
 
 /// A program's previous analysis, when its graph was patched over an edit: the global ids of
@@ -94,12 +165,8 @@ public final class AnalysisSession {
     /// asked about), and the node whose region it holds.
     private var query: (unit: Int, storage: FlowStorage, region: Region, node: Int?)? = nil
 
-    /// Why the analyses of SPEC §5 were not run to the end, when they were not: their
-    /// boolean functions outgrew the budget (see `BDD.nodeLimit`). Then `diagnostics` holds
-    /// only what needs no analysis (syntax, names, kinds, duplicates, imports, wildcards),
-    /// scope questions answer `unknown` and examples `notAnalysed`; the CLI and the server
-    /// say so to the user.
-    public let stopped: String?
+    /// The limits each program's analysis runs within (see `AnalysisLimits`).
+    public let limits: AnalysisLimits
 
     /// Whether the units are kept (see `init(project:reusing:keepsAnalyses:)`).
     private let keepsAnalyses: Bool
@@ -127,8 +194,10 @@ public final class AnalysisSession {
     /// `nodes` this is): a program analysed again over the edited file starts from its previous
     /// graph with the edited nodes resolved again, when their shapes allow it, instead of
     /// resolving every node again.
-    public init(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil, keepsAnalyses: Bool = true) {
+    public init(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil, keepsAnalyses: Bool = true,
+                limits: AnalysisLimits = .configured) {
         self.keepsAnalyses = keepsAnalyses
+        self.limits = limits
         self.project = project
         // The units: each program's files, then the files in no program with their imports.
         var specs: [Spec] =
@@ -149,10 +218,10 @@ public final class AnalysisSession {
         // again, by the path of their root file ("" for the files in no program): each new
         // analysis of such a program runs on its manager, where most of its operations are
         // cached (see `BDD.beginAnalysis(nodes:steps:variables:)`).
-        var managers: [String: BDD] = [:]
+        var managers: [String: KeptManager] = [:]
         // Their graphs, when an edit inside one declaration may patch them.
         var graphs: [String: ProgramAnalysis] = [:]
-        if let previous, previous.stopped == nil {
+        if let previous, previous.limits == limits {
             var byKey: [UnitKey: ProgramAnalysis] = [:]
             for u in previous.units { byKey[UnitKey(u.program?.root, u.graph.files.files, u.graph.hasForeignElement)] = u }
             for (i, spec) in specs.enumerated() {
@@ -167,8 +236,8 @@ public final class AnalysisSession {
             for u in units { if let u { kept.insert(ObjectIdentifier(u)) } }
             for u in previous.units where !kept.contains(ObjectIdentifier(u)) {
                 let key = Self.managerKey(u.program, previous.project)
-                managers[key] = u.semantics.bdd
-                if let splice, u.graph.files.contains(splice.file) { graphs[key] = u }
+                managers[key] = KeptManager(bdd: u.semantics.bdd, layout: u.semantics.layout)
+                if let splice, u.stoppedAt == nil, u.graph.files.contains(splice.file) { graphs[key] = u }
             }
         }
         let missing = units.indices.filter { units[$0] == nil }
@@ -198,7 +267,7 @@ public final class AnalysisSession {
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,
-                                       earlier: earlier)
+                                       earlier: earlier, limits: limits)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
@@ -210,15 +279,7 @@ public final class AnalysisSession {
         var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false) } }
         for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
         let all = outcomes.map { $0! }
-        if let exhausted = all.first(where: { $0.budget != nil }), let (nodes, steps) = exhausted.budget {
-            // Everything computed with that manager may be wrong: keep no analysis at all.
-            self.units = []
-            diagnostics = project.diagnostics.sorted(by: Analysis.order)
-            stopped = "the routing conditions are too entangled to check exactly (more than \(nodes) decision-diagram nodes or \(steps) steps); unreachable screens, shadowed branches, missing dependencies, pushes in sheets, builder cycles, wildcard mismatches and unused declarations are not reported"
-            return
-        }
         self.units = all.compactMap(\.unit)
-        stopped = nil
         diagnostics = Self.assemble(project, cycles: all.flatMap(\.cycles), programs: all.map(\.diagnostics))
     }
 
@@ -239,16 +300,13 @@ public final class AnalysisSession {
         var unit: ProgramAnalysis?
         var diagnostics: [Diagnostic]
         var cycles: [(builders: [Symbol], references: [NodeRef])]
-        /// The budget, when the unit ran out of it.
-        var budget: (nodes: Int, steps: Int)?
         /// Whether the unit's graph was its previous one patched.
         var patched = false
 
         init(_ unit: ProgramAnalysis, keeping: Bool, wholeCache: Bool) {
             let bdd = unit.semantics.bdd
-            budget = bdd.exhausted ? (bdd.nodeLimit - bdd.nodesAtStart, bdd.stepLimit) : nil
-            diagnostics = unit.checker?.diagnostics ?? []
-            cycles = bdd.exhausted ? [] : unit.cycles()
+            diagnostics = unit.diagnostics
+            cycles = unit.cycles()
             // Kept for editors' questions: a small operation cache is enough for those (a
             // workspace of programs sharing a large library keeps one manager per program),
             // except for the programs being edited (their next analysis reuses it).
@@ -259,12 +317,12 @@ public final class AnalysisSession {
 
     private typealias Spec = (program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)
 
-    private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], stopped: String?) {
+    private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], limits: AnalysisLimits) {
         keepsAnalyses = true
         self.project = project
         self.units = units
         self.diagnostics = diagnostics
-        self.stopped = stopped
+        self.limits = limits
     }
 
     /// What identifies a program across sessions for reusing its manager: its root file's
@@ -280,11 +338,11 @@ public final class AnalysisSession {
     /// A manager handed to the one worker that analyses its program again (each manager goes
     /// to one worker at most, and the previous session, which held it, is not used again).
     private struct Handoff: @unchecked Sendable {
-        let manager: BDD?
+        let manager: KeptManager?
         /// The program's previous analysis, whose graph is patched over the edit and whose
         /// semantics lends the builds the edit cannot change.
         let earlier: ProgramAnalysis?
-        init(_ manager: BDD?, earlier: ProgramAnalysis? = nil) {
+        init(_ manager: KeptManager?, earlier: ProgramAnalysis? = nil) {
             self.manager = manager
             self.earlier = earlier
         }
@@ -343,11 +401,8 @@ public final class AnalysisSession {
         // program reads them); the project's are the new project's (an edit that keeps the
         // analysis may still change them: a parameter label written twice, say).
         for u in units { u.rebase(onto: newProject, moving: (edit, file)) }
-        if stopped != nil {
-            return AnalysisSession(project: newProject, units: units, diagnostics: newProject.diagnostics.sorted(by: Analysis.order), stopped: stopped)
-        }
-        let diagnostics = Self.assemble(newProject, cycles: units.flatMap { $0.cycles() }, programs: units.map { $0.checker?.diagnostics ?? [] })
-        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, stopped: stopped)
+        let diagnostics = Self.assemble(newProject, cycles: units.flatMap { $0.cycles() }, programs: units.map(\.diagnostics))
+        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits)
     }
 
     /// Whether a dependency or optional is in scope at a node (SPEC §5.2).
@@ -387,6 +442,10 @@ public final class AnalysisSession {
             var status = ScopeStatus.inScope
             for (u, g) in programs {
                 let unit = units[u]
+                if unit.stoppedAt != nil {
+                    status = .unknown
+                    break
+                }
                 if query?.unit != u {
                     query = (u, FlowStorage(size: unit.graph.nodes.count), Region(count: unit.graph.nodes.count), nil)
                 }
@@ -419,7 +478,7 @@ public final class AnalysisSession {
         case reached(path: [String], flags: [(String, Bool)], optionals: [(String, Bool)])
         /// Why no path builds it.
         case unreachable(String)
-        /// Not known: the analysis stopped (see `stopped`).
+        /// Not known: the program's analysis stopped at its limit (see `AnalysisLimits`).
         case notAnalysed(String)
 
         public static func == (a: ScreenExample, b: ScreenExample) -> Bool {
@@ -443,14 +502,17 @@ public final class AnalysisSession {
         }
     }
 
+    /// Why an example or a scope is not known in a program whose analysis stopped.
+    static let stopReason = "the analysis of this program stopped at its limit (see the `analysis-limit` error at its `root`)"
+
     /// An example path and environment that build a `screen` node, or why none does.
     public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {
-        if let stopped { return .notAnalysed(stopped) }
         let model = project.files[file].model.nodes[node]
         guard case .screen(let name?, _, _) = model.kind, let s = project.resolve(name, in: file), project.kind(of: s) == .screen else {
             return .unreachable("the screen name does not resolve")
         }
         let programs = programs(using: node, file: file)
+        for (u, _) in programs where units[u].stoppedAt != nil { return .notAnalysed(Self.stopReason) }
         for (u, g) in programs {
             guard let checker = units[u].checker, case .screen(let code?, _) = units[u].graph.nodes[g].kind else { continue }
             let envs = checker.flow.builtEnvironments(g)
@@ -471,11 +533,11 @@ public final class AnalysisSession {
 
     /// An example for a screen declaration: through any of its nodes (in source order).
     public func example(screen: Symbol) -> ScreenExample {
-        if let stopped { return .notAnalysed(stopped) }
         guard project.kind(of: screen) == .screen else { return .unreachable("not a screen") }
         var placedNodes = Set<NodeRef>()
         for unit in units {
             guard let checker = unit.checker, let code = unit.graph.screenCode[screen] else { continue }
+            if unit.stoppedAt != nil { return .notAnalysed(Self.stopReason) }
             for (g, n) in unit.graph.nodes.enumerated() {
                 if case .screen(code?, _) = n.kind, checker.used[g] { placedNodes.insert(NodeRef(file: n.file, node: n.local)) }
             }
@@ -503,10 +565,9 @@ public final class AnalysisSession {
         var flags: [(String, Bool)] = []
         var optionals: [(String, Bool)] = []
         var environment = Environment()
-        // Variables number the conditions from the last (see `Semantics.init`); list them in
-        // declaration order.
-        let count = graph.conditions.count
-        for (index, value) in assignment.map({ (count - 1 - $0.key, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+        // List the conditions in declaration order.
+        let chosen = assignment.compactMap { v, value in semantics.condition(ofVariable: v).map { ($0, value) } }
+        for (index, value) in chosen.sorted(by: { $0.0 < $1.0 }) {
             guard index >= 0, index < graph.conditions.count, case .symbol(let s) = graph.conditions[index] else { continue }
             let d = project.declaration(s)
             if d.kind == .flag {

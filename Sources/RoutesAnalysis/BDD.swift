@@ -37,7 +37,7 @@ final class BDD {
     private var cacheMask: Int
 
     private enum Op: Int32 {
-        case and = 1, or, andNot, not, exists, cofactor, intersects
+        case and = 1, or, andNot, not, existsAbove, existsBelow, cofactorBelow, intersects
     }
 
     /// The number of variables created so far; `variable(_:)` grows it.
@@ -230,12 +230,6 @@ final class BDD {
         cache[(hash(op, a, b)) & cacheMask] = CacheEntry(op: op, a: a, b: b, result: r)
     }
 
-    /// The cache key of an operation with a parameter besides its operands (the cofactor's
-    /// first variable): every input of a result is in its key, so that a manager kept for
-    /// another analysis, where the parameter differs, never answers with a stale result.
-    @inline(__always)
-    private func opCode(_ op: Op, parameter: Int32) -> Int32 { op.rawValue | (parameter << 3) }
-
     // MARK: Operations
 
     func and(_ a: Ref, _ b: Ref) -> Ref {
@@ -313,17 +307,17 @@ final class BDD {
         return (v, al, ah, bl, bh)
     }
 
-    /// ∃ v ≥ first. f — quantifies every variable from `first` down (the element bits,
-    /// which are at the bottom of the order). Below `first` a node is a satisfiable function
-    /// of the quantified variables only, so the recursion stops there.
+    /// ∃ v ≥ first. f — quantifies every variable from `first` down (the element bits when
+    /// they are at the bottom of the order). Below `first` a node is a satisfiable function of
+    /// the quantified variables only, so the recursion stops there.
     func existsBelow(_ f: Ref, first: Int32) -> Ref {
         if isConstant(f) { return f }
         let n = nodes[Int(f)]
         if n.variable >= first { return BDD.one }
-        if let r = cached(.exists, f, first) { return r }
+        if let r = cached(.existsBelow, f, first) { return r }
         guard step() else { return BDD.zero }
         let r = make(n.variable, existsBelow(n.low, first: first), existsBelow(n.high, first: first))
-        store(.exists, f, first, r)
+        store(.existsBelow, f, first, r)
         return r
     }
 
@@ -340,12 +334,43 @@ final class BDD {
             }
             return g
         }
-        let op = opCode(.cofactor, parameter: first)
+        // Every input of a result is in its key (the first variable too), so that a manager
+        // kept for another analysis, where it differs, never answers with a stale result.
+        let op = Op.cofactorBelow.rawValue | (first << 4)
         if let r = cached(op, f, Ref(truncatingIfNeeded: code)) { return r }
         guard step() else { return BDD.zero }
         let r = make(n.variable, cofactorBelow(n.low, first: first, code: code), cofactorBelow(n.high, first: first, code: code))
         store(op, f, Ref(truncatingIfNeeded: code), r)
         return r
+    }
+
+    /// ∃ v < end. f — quantifies the variables above `end` (the element bits, which are at
+    /// the top of the order). At or below `end` a node is a function of the other variables
+    /// only, so the recursion stops there.
+    func existsAbove(_ f: Ref, end: Int32) -> Ref {
+        if isConstant(f) { return f }
+        let n = nodes[Int(f)]
+        if n.variable >= end { return f }
+        if let r = cached(.existsAbove, f, end) { return r }
+        guard step() else { return BDD.zero }
+        let low = existsAbove(n.low, end: end)
+        let r = low == BDD.one ? low : or(low, existsAbove(n.high, end: end))
+        store(.existsAbove, f, end, r)
+        return r
+    }
+
+    /// f with the variables above `end` fixed to the bits of `code` (variable i is bit i):
+    /// the cofactor, a function of the variables from `end` down. The fixed variables are on
+    /// top, so this is one walk down f, making no nodes.
+    @inline(__always)
+    func cofactorAbove(_ f: Ref, end: Int32, code: Int) -> Ref {
+        var g = f
+        while !isConstant(g) {
+            let n = nodes[Int(g)]
+            if n.variable >= end { break }
+            g = (code >> Int(n.variable)) & 1 == 1 ? n.high : n.low
+        }
+        return g
     }
 
     /// The function "variables first..first+count-1 spell `code` in binary" (bit i is

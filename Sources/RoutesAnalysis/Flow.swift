@@ -216,9 +216,9 @@ struct Flow {
             case .condition(let c, let then, let els):
                 let v = semantics.conditionVariable[c]
                 if inRegion(then) && entersThen?(g) ?? true {
-                    add(then, sigma: sigma, bdd.and(delta, v), from: key)
+                    add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then), v), from: key)
                 }
-                if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(delta, v), from: key) }
+                if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els), v), from: key) }
             case .ifScreen(let code, let then, let els):
                 if let code {
                     let isS = semantics.elementIs[code]

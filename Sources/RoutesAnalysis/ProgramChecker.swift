@@ -103,6 +103,16 @@ struct ProgramChecker {
         findUnplacedScreens()
     }
 
+    /// What a program whose analysis stopped at its limit still gets: the rules that read no
+    /// decision diagram (declarations never used, screens never placed).
+    mutating func runWithoutFlows() {
+        guard let rootBody else { return }
+        markUsed(from: rootBody)
+        (mentioned, guessed) = mentionedSymbols()
+        findUnusedDeclarations()
+        findUnplacedScreens()
+    }
+
     // MARK: Used region
 
     private mutating func markUsed(from root: Int) {
@@ -478,9 +488,12 @@ struct ProgramChecker {
         for g in graph.nodes.indices where used[g] {
             switch graph.nodes[g].kind {
             case .screen(_?, _):
-                for u in graph.useRange(g) {
+                let range = graph.useRange(g)
+                for u in range {
                     let t = graph.useTargets[u]
                     guard t.number >= 0, !t.guessed else { continue }
+                    // A name listed twice is one entry, at its first place.
+                    if range.lowerBound < u, graph.useTargets[range.lowerBound..<u].contains(where: { $0.number == t.number && !$0.guessed }) { continue }
                     let number = Int(t.number)
                     if itemsOf[number].0 == -2 {
                         let items = scopeItems(graph.declarationSymbols[number]) ?? []
@@ -734,13 +747,11 @@ struct ProgramChecker {
     }
 
     /// Points the checker at the project after a trivia edit (same structure, moved
-    /// positions): its results do not depend on positions.
-    /// With `edit`, its diagnostics move with an edit inside one comment, whitespace run or
-    /// unanalysed part of `file` (positions are all that changed).
-    mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph, moving edit: (TriviaEdit, FileID)? = nil) {
+    /// positions): its results do not depend on positions. (Its diagnostics are moved by its
+    /// `ProgramAnalysis`, which keeps them.)
+    mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
         project = newProject
         graph = newGraph
-        if let (e, file) = edit { diagnostics = diagnostics.map { $0.shifted(e, in: file) } }
     }
 
     /// Fills `region` with the nodes from which a way leads to g.

@@ -3,26 +3,50 @@ import RoutesSyntax
 
 /// The build semantics of SPEC §4.1 as boolean functions.
 ///
-/// Variables: one per flag and optional (and per unresolved condition name) on top, then
-/// the element's screen type in binary (`elementBits` variables) at the bottom, so that an
-/// environment set joined with "any element" costs as many nodes as the environment set
-/// (the element sets below are shared), and quantifying the element stops at the first
-/// element variable. A BDD over them
-/// is a set of (element, environment) pairs. `builds[g]` is the set of pairs for which
-/// `build(g, element)` yields a screen node: computed bottom-up, with named builders as a
-/// least fixpoint, so that a reference that recursion would reach again builds nothing.
+/// A BDD over these variables is a set of (element, environment) pairs. `builds[g]` is the set
+/// of pairs for which `build(g, element)` yields a screen node: computed bottom-up, with named
+/// builders as a least fixpoint, so that a reference that recursion would reach again builds
+/// nothing.
+///
+/// Variables: the element's screen type in binary (`elementBits` variables), and one variable
+/// per flag and optional (and per test of an unresolved condition name), ordered by where the
+/// routing tree first tests them, the condition tested last on top (`conditionOrder`).
+/// Conditions tested together (nested `conditional x { conditional y { … } }`) are then
+/// neighbours whatever order they were declared in, and an `anyOf` whose branches test
+/// conditions in turn masks each later branch with "none of the earlier conditions", which
+/// grows by one node at the top per branch instead of a copy of the whole chain.
+///
+/// Where the element goes is the `Layout`: below the conditions, or above them. Both are
+/// exact; which is small depends on the program (see `Layout` and docs/dev/analysis.md).
 final class Semantics {
+    /// Where the element's variables are in the order (see `AnalysisLayout`).
+    typealias Layout = AnalysisLayout
+
     var graph: BuilderGraph
     let bdd: BDD
+    let layout: Layout
     let elementBits: Int
-    /// The variable of the element code's bit 0 (the element bits are at the bottom).
+    /// The variable of the element code's bit 0 (bit i is variable `firstElementVariable + i`).
     let firstElementVariable: Int
     /// [element == code], per element code.
     private(set) var elementIs: [BDD.Ref] = []
-    /// Per condition index, its variable.
+    /// Per condition index, its variable's function.
     private(set) var conditionVariable: [BDD.Ref] = []
+    /// Per condition index, its variable (see `conditionOrder`).
+    private(set) var variableOfCondition: [Int32] = []
     /// Every element code: the graph's screens (and the foreign element, when there is one).
+    /// The elements a path can hold: flows start with these.
     private(set) var allElements: BDD.Ref = BDD.zero
+    /// `allElements` and, with the element above, the code that stands for the elements a
+    /// node does not tell apart (`restCode`, see `project(_:to:)`): what a builder that builds
+    /// whatever the element builds for.
+    private(set) var anyElement: BDD.Ref = BDD.zero
+    /// With the element above: [element == the rest], the code after the others.
+    private(set) var rest: BDD.Ref = BDD.zero
+    /// With the element above, per node: the elements its evaluation tells apart (the codes
+    /// its screen and `if screen` nodes test, through references, not through nestings or
+    /// into a wildcard's body), see `project(_:to:)`.
+    private(set) var relevant: [BDD.Ref] = []
     /// Per node: the (element, environment) pairs for which it builds something (or, for
     /// a cycle, never returns), in the primary reading.
     private(set) var builds: [BDD.Ref] = []
@@ -65,9 +89,12 @@ final class Semantics {
     /// semantics of the graph `graph` was patched from (`BuilderGraph.patched(onto:splice:)`)
     /// and the global ids of the nodes the patch resolved again: when it ran on the same
     /// manager, the builds of every node that depends on none of those nodes are taken from it
-    /// (see `Carryover`).
-    init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: EarlierAnalysis? = nil) {
+    /// (see `Carryover`). The analysis stops once it has made `nodeBudget` new nodes (see
+    /// `BDD.nodeLimit`); the default is the standard budget for the graph.
+    init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: EarlierAnalysis? = nil,
+         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil) {
         self.graph = graph
+        self.layout = layout
         // The operation cache grows with the program (about eight entries per graph node) up
         // to 2^16 entries, 1 MiB, half a core's L2 cache: a fresh analysis's operations are
         // mostly new ones (a cache of 2^19 entries saves 8% of the steps on a 100k-line
@@ -85,13 +112,12 @@ final class Semantics {
         // The element codes: the graph's screens, and one more for the screens declared
         // elsewhere when there are any (`BuilderGraph.hasForeignElement`).
         let elementCount = graph.screens.count + (graph.hasForeignElement ? 1 : 0)
+        // With the element above, one more code for the rest (see `project(_:to:)`).
+        let codeCount = elementCount + (layout == .elementAbove ? 1 : 0)
         var bits = 1
-        while (1 << bits) < elementCount { bits += 1 }
+        while (1 << bits) < codeCount { bits += 1 }
         elementBits = bits
-        // The budget (see `BDD.nodeLimit`): generated programs of 10,000 and 100,000 lines use
-        // about 7 nodes and 13 steps per graph node, so this leaves them a tenfold margin and
-        // more, and stops an entangled 50-line file in a few tenths of a second.
-        let nodeBudget = max(1 << 21, graph.nodes.count * 64)
+        let nodeBudget = nodeBudget ?? AnalysisLimits.standard.nodeBudget(graphNodes: graph.nodes.count)
         let conditionCount = graph.conditions.count
         if let manager, Self.canReuse(manager, nodes: graph.nodes.count) {
             bdd = manager
@@ -99,17 +125,15 @@ final class Semantics {
         } else {
             bdd = BDD(cacheBits: cacheBits, capacityBits: capacityBits)
         }
-        bdd.beginAnalysis(nodes: nodeBudget, steps: nodeBudget * 32, variables: conditionCount + bits)
-        // Conditions in reverse declaration order (the last declared on top): an `anyOf`
-        // whose branches test flags in the order they were declared (the usual layout) masks
-        // each later branch with "none of the earlier flags", which then grows by one node at
-        // the top per branch, not by a copy of the whole chain (1,000 such branches: 3 million
-        // nodes and 0.6 s in declaration order).
+        bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget), variables: conditionCount + bits)
         let bdd = self.bdd
-        conditionVariable = (0..<conditionCount).map { bdd.variable(conditionCount - 1 - $0) }
-        firstElementVariable = conditionCount
+        firstElementVariable = layout == .elementAbove ? 0 : conditionCount
+        variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? bits : 0)
+        conditionVariable = variableOfCondition.map { bdd.variable(Int($0)) }
         elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: bits)
         allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
+        anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: bits)
+        if layout == .elementAbove { rest = bdd.andNot(anyElement, allElements) }
         nestingOwner = NodeOwners(count: graph.nodes.count)
         bodyOwner = NodeOwners(count: graph.nodes.count)
         for (g, n) in graph.nodes.enumerated() {
@@ -120,6 +144,7 @@ final class Semantics {
         }
         referenceEdges = referencesInBodies()
         components = stronglyConnectedComponents(referenceEdges)
+        if layout == .elementAbove { relevant = computeRelevance() }
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
         let carried = earlier.flatMap { Carryover(self, from: $0.semantics, edited: $0.edited) }
@@ -166,7 +191,12 @@ final class Semantics {
 
         init?(_ semantics: Semantics, from old: Semantics, edited: Range<Int>) {
             let graph = semantics.graph
+            // The same functions only over the same variables: an edit that changes where a
+            // condition is first tested, or the element bits, orders the variables anew.
             guard old.bdd === semantics.bdd, old.cycles.isEmpty, old.graph.nodes.count == graph.nodes.count,
+                  old.layout == semantics.layout, old.elementBits == semantics.elementBits,
+                  old.firstElementVariable == semantics.firstElementVariable,
+                  old.variableOfCondition == semantics.variableOfCondition,
                   old.graph.builders.count == graph.builders.count, old.builds.count == graph.nodes.count,
                   edited.upperBound <= graph.nodes.count
             else { return nil }
@@ -216,11 +246,116 @@ final class Semantics {
     }
 
     /// ∃ element. f — the environments of a set of pairs.
-    func environments(_ f: BDD.Ref) -> BDD.Ref { bdd.existsBelow(f, first: Int32(firstElementVariable)) }
+    func environments(_ f: BDD.Ref) -> BDD.Ref {
+        switch layout {
+        case .conditionsAbove: bdd.existsBelow(f, first: Int32(firstElementVariable))
+        case .elementAbove: bdd.existsAbove(f, end: Int32(elementBits))
+        }
+    }
 
-    /// The environments in which f holds for element `code`.
+    /// The environments in which f holds for element `code` (with the element above, a walk
+    /// down its bits).
+    @inline(__always)
     func environments(_ f: BDD.Ref, element code: Int) -> BDD.Ref {
-        bdd.cofactorBelow(f, first: Int32(firstElementVariable), code: code)
+        switch layout {
+        case .conditionsAbove: bdd.cofactorBelow(f, first: Int32(firstElementVariable), code: code)
+        case .elementAbove: bdd.cofactorAbove(f, end: Int32(elementBits), code: code)
+        }
+    }
+
+    /// Each condition's variable, from `first` on: by where the graph first tests it, the last
+    /// first-tested on top; conditions the graph never tests at the bottom. The graph's nodes
+    /// are in source order, file by file, so nested tests are neighbours.
+    private static func conditionOrder(_ graph: BuilderGraph, first: Int) -> [Int32] {
+        let count = graph.conditions.count
+        var rank = [Int32](repeating: -1, count: count)
+        var next: Int32 = 0
+        for node in graph.nodes {
+            if case .condition(let c, _, _) = node.kind, rank[c] < 0 {
+                rank[c] = next
+                next += 1
+            }
+        }
+        let tested = next
+        for c in 0..<count where rank[c] < 0 {
+            rank[c] = next
+            next += 1
+        }
+        // Tested conditions: the first tested lowest among them (`tested - 1 - rank` from the
+        // top); the untested ones below all of those.
+        return rank.map { r in Int32(first) + (r < tested ? tested - 1 - r : r) }
+    }
+
+    /// The condition index of a variable, if it is a condition's (examples read assignments).
+    func condition(ofVariable v: Int) -> Int? {
+        variableOfCondition.firstIndex(of: Int32(v))
+    }
+
+    /// With the element above, a context c for node g, with the elements g does not tell
+    /// apart (outside `relevant[g]`) folded into the rest code: (c ∧ R) ∨ (rest ∧ ∃e. c ∧ ¬R).
+    /// Below g those elements all build the same (nothing but through a wildcard, which reads
+    /// only the environments) and are evaluated in the same places, so every answer the
+    /// analyses read is the same; but a condition that splits the context then copies the
+    /// decision on the elements g can build, not on every element of the program (an `anyOf`
+    /// of n flag-guarded screens would cost n² nodes). The identity with the element below.
+    func project(_ c: BDD.Ref, to g: Int) -> BDD.Ref {
+        guard layout == .elementAbove, c != BDD.zero else { return c }
+        let r = relevant[g]
+        let outside = bdd.andNot(c, r)
+        if outside == BDD.zero { return c }
+        return bdd.or(bdd.and(c, r), bdd.and(rest, environments(outside)))
+    }
+
+    /// `relevant` per node: bottom-up, builders as a least fixpoint (callees first, a
+    /// recursive component iterated until nothing grows), as `computeBuilds` does.
+    private func computeRelevance() -> [BDD.Ref] {
+        var values = [BDD.Ref](repeating: BDD.zero, count: graph.builders.count)
+        var memo = Memo(count: graph.nodes.count, tracksEntries: false)
+        var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
+        func relevance(_ g: Int, _ memo: inout Memo) -> BDD.Ref {
+            if let m = memo[g] { return m }
+            var r = BDD.zero
+            switch graph.nodes[g].kind {
+            case .screen(let code, _):
+                r = code.map { elementIs[$0] } ?? BDD.zero
+            case .anyOf(let bs):
+                for i in 0..<Int(bs.count) { r = bdd.or(r, relevance(graph.branch(bs, i), &memo)) }
+            case .condition(_, let t, let e):
+                r = bdd.or(relevance(t, &memo), e.map { relevance($0, &memo) } ?? BDD.zero)
+            case .ifScreen(let code, let t, let e):
+                r = bdd.or(relevance(t, &memo), e.map { relevance($0, &memo) } ?? BDD.zero)
+                if let code { r = bdd.or(r, elementIs[code]) }
+            case .reference(let b):
+                r = b.map { values[$0] } ?? BDD.zero
+            case .wildcard, .nothing:
+                break
+            }
+            memo.set(g, r)
+            return r
+        }
+        for component in components {
+            if isRecursive(component) {
+                var changed = true
+                while changed && !bdd.exhausted {
+                    changed = false
+                    scratch.clear()
+                    for b in component {
+                        guard let body = graph.builders[b].body else { continue }
+                        let value = relevance(body, &scratch)
+                        if value != values[b] {
+                            values[b] = value
+                            changed = true
+                        }
+                    }
+                }
+            }
+            for b in component {
+                guard let body = graph.builders[b].body else { continue }
+                values[b] = relevance(body, &memo)
+            }
+        }
+        for g in graph.nodes.indices where memo[g] == nil { _ = relevance(g, &memo) }
+        return memo.values.map { $0 ?? BDD.zero }
     }
 
     // MARK: Builds
@@ -278,7 +413,7 @@ final class Semantics {
         let r: BDD.Ref
         if isUncertainLeaf(g) {
             let cyclic = cyclicReferences.contains(g)
-            r = reading != .real && (reading == .primary) == cyclic ? allElements : BDD.zero
+            r = reading != .real && (reading == .primary) == cyclic ? anyElement : BDD.zero
             memo.set(g, r)
             return r
         }
@@ -321,7 +456,7 @@ final class Semantics {
             let inner = evaluate(body, memo: &memo, reading: reading, values: values)
             if let code {
                 // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
-                r = bdd.and(environments(inner, element: code), allElements)
+                r = bdd.and(environments(inner, element: code), anyElement)
             } else {
                 r = BDD.zero
             }

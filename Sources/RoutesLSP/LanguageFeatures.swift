@@ -246,12 +246,6 @@ public final class LanguageFeatures {
             }
             let text = session.project.files[file].text
             var list: [JSONValue] = []
-            if let stopped = session.stopped {
-                // No rule id: nothing in the user's file broke a rule; say it where it is seen.
-                let zero: JSONValue = ["line": 0, "character": 0]
-                list.append(["range": ["start": zero, "end": zero], "severity": 2, "source": "routes",
-                             "message": .string("routes stopped analysing the routing: \(stopped)")])
-            }
             list += (byFile[file] ?? []).map { d -> JSONValue in
                 var o: JSONObject = [
                     "range": range(text, d.range),

@@ -24,13 +24,14 @@ public enum Rule: String, Sendable, Hashable, CaseIterable {
     case wildcardMismatch = "wildcard-mismatch"
     case pushInSheet = "push-in-sheet"
     case unusedDeclaration = "unused-declaration"
+    case analysisLimit = "analysis-limit"
 
     public var id: String { rawValue }
 
     public var defaultSeverity: Severity {
         switch self {
         case .syntaxError, .undefinedName, .wrongKind, .duplicateDeclaration, .importError,
-            .builderCycle, .invalidWildcard, .missingDependency:
+            .builderCycle, .invalidWildcard, .missingDependency, .analysisLimit:
             return .error
         case .unreachableScreen, .shadowedBranch, .wildcardMismatch, .pushInSheet, .unusedDeclaration:
             return .warning
@@ -53,6 +54,7 @@ public enum Rule: String, Sendable, Hashable, CaseIterable {
         case .wildcardMismatch: return "A wildcard whose builder cannot build its screen: it builds nothing."
         case .pushInSheet: return "A pushed screen that always follows a sheet that does not allow pushes."
         case .unusedDeclaration: return "A dependency, optional, flag or builder that no used builder mentions."
+        case .analysisLimit: return "A program's routing conditions are too entangled to check exactly within the analysis's limits."
         }
     }
 }

@@ -53,9 +53,6 @@ struct Lint: ParsableCommand {
             Terminal.writeError("routes: error: cannot read '\(path)': \(why)\n")
         }
         let report = LintReport(project: project)
-        if let stopped = report.stopped {
-            Terminal.writeError("routes: warning: the analysis stopped: \(stopped)\n")
-        }
 
         switch format {
         case .text:
@@ -68,7 +65,7 @@ struct Lint: ParsableCommand {
         }
 
         let status: Int32 = !inputs.failures.isEmpty || !project.unreadableEntries.isEmpty ? 2
-            : report.errorCount > 0 || (denyWarnings && (report.warningCount > 0 || report.stopped != nil)) ? 1 : 0
+            : report.errorCount > 0 || (denyWarnings && report.warningCount > 0) ? 1 : 0
         // Leave while the project and its analysis are still alive: freeing tens of thousands
         // of arrays one by one took about 6% of a lint, for memory the process returns anyway.
         // (Output is written unbuffered, so nothing is lost.)
@@ -82,8 +79,6 @@ struct LintReport {
     /// File ids in output order: command-line order, then path.
     let fileOrder: [FileID]
     let diagnostics: [FileID: [Diagnostic]]
-    /// Why the analyses did not finish, when they did not (see `AnalysisSession.stopped`).
-    let stopped: String?
     /// The analysis, held only so that it is freed by the process's exit rather than one
     /// array at a time (see `Lint.check`).
     private let session: AnalysisSession
@@ -101,7 +96,6 @@ struct LintReport {
         // which spares about 2% of a large lint.
         let session = AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1)
         self.session = session
-        stopped = session.stopped
         for d in session.diagnostics { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {
             byFile[f] = list.sorted {

@@ -7,7 +7,7 @@ import Testing
 /// operation compared with the same operation on the tables.
 @Suite struct BDDTests {
     static let variables = 6
-    /// Variables 0..<3 are "environment" variables on top, 3..<6 the "element" bits below.
+    /// Variables 0..<3 are the "element" bits on top, 3..<6 the "environment" variables below.
     static let first = 3
 
     /// A truth table: bit i is f(assignment i), variable v = bit v of i.
@@ -17,9 +17,9 @@ import Testing
     static func value(_ bdd: BDD, _ f: BDD.Ref, _ assignment: Int) -> Bool {
         // Evaluate through the public operations only: cofactor all element bits, then
         // conjoin the environment literals.
-        let env = bdd.cofactorBelow(f, first: Int32(first), code: assignment >> first)
+        let env = bdd.cofactorAbove(f, end: Int32(first), code: assignment & ((1 << first) - 1))
         var g = env
-        for v in 0..<first {
+        for v in first..<variables {
             let lit = bdd.variable(v)
             g = (assignment >> v) & 1 == 1 ? bdd.and(g, lit) : bdd.andNot(g, lit)
         }
@@ -67,18 +67,19 @@ import Testing
             #expect(bdd.intersects(f, g) == (ft & gt != 0))
             #expect(bdd.intersects(f, bdd.not(g)) == (ft & ~gt & Self.all != 0))
             // ∃ element bits: true for an environment when f holds for some code.
+            let codeMask = (1 << Self.first) - 1
             var et: Table = 0
             for a in 0..<(1 << Self.variables) {
-                let env = a & ((1 << Self.first) - 1)
-                let some = (0..<(1 << (Self.variables - Self.first))).contains { code in (ft >> (env | code << Self.first)) & 1 == 1 }
+                let env = a & ~codeMask
+                let some = (0...codeMask).contains { code in (ft >> (env | code)) & 1 == 1 }
                 if some { et |= 1 << a }
             }
-            #expect(Self.table(bdd, bdd.existsBelow(f, first: Int32(Self.first))) == et)
+            #expect(Self.table(bdd, bdd.existsAbove(f, end: Int32(Self.first))) == et)
             // The cofactor on a code: a function of the environment only.
             let code = Int(rng.next() % 8)
             var ct: Table = 0
-            for a in 0..<(1 << Self.variables) where (ft >> ((a & 7) | code << Self.first)) & 1 == 1 { ct |= 1 << a }
-            #expect(Self.table(bdd, bdd.cofactorBelow(f, first: Int32(Self.first), code: code)) == ct)
+            for a in 0..<(1 << Self.variables) where (ft >> ((a & ~codeMask) | code)) & 1 == 1 { ct |= 1 << a }
+            #expect(Self.table(bdd, bdd.cofactorAbove(f, end: Int32(Self.first), code: code)) == ct)
             // Canonical: equal tables are the same node.
             #expect((bdd.or(f, g) == bdd.or(g, f)))
             #expect(bdd.and(f, bdd.not(f)) == BDD.zero)
@@ -89,9 +90,9 @@ import Testing
         let bdd = BDD()
         for _ in 0..<Self.variables { _ = bdd.newVariable() }
         for n in 0...8 {
-            let below = bdd.codes(below: n, first: Self.first, count: 3)
+            let below = bdd.codes(below: n, first: 0, count: 3)
             var union = BDD.zero
-            for code in 0..<n { union = bdd.or(union, bdd.code(code, first: Self.first, count: 3)) }
+            for code in 0..<n { union = bdd.or(union, bdd.code(code, first: 0, count: 3)) }
             #expect(below == union, "codes below \(n)")
         }
     }
@@ -114,9 +115,9 @@ import Testing
         let bdd = BDD()
         for _ in 0..<Self.variables { _ = bdd.newVariable() }
         for code in 0..<8 {
-            let c = bdd.code(code, first: Self.first, count: 3)
+            let c = bdd.code(code, first: 0, count: 3)
             for a in 0..<(1 << Self.variables) {
-                #expect(Self.value(bdd, c, a) == (a >> Self.first == code))
+                #expect(Self.value(bdd, c, a) == (a & 7 == code))
             }
         }
     }

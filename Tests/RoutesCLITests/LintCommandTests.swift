@@ -12,25 +12,55 @@ import TestSupport
         }
     }
 
-    /// n flag pairs tested together in `anyOf` branches, every x declared before every y: the
+    /// n flag pairs tested together in `anyOf` branches after every x was tested alone: the
     /// exact analysis would need 2^n decision-diagram nodes.
     static func entangled(_ n: Int) -> String { entangledRoutes(pairs: n, last: ["screen A", "screen B"]) }
 
-    @Test func anAnalysisOverItsBudgetSaysSoOnStderrAndFailsUnderDenyWarnings() throws {
+    /// A program over the analysis's limit is an error at its `root`, naming the limit; the
+    /// rules that need no analysis still report (an unused flag); the exit status is 1.
+    @Test func anAnalysisOverItsLimitIsAnErrorAtTheRootAndTheOtherRulesStillRun() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try write(["App.routes": Self.entangled(24)], in: dir)
+        try write(["App.routes": "flag unusedFlag\n" + Self.entangled(24)], in: dir)
         let r = try Support.run(["lint", "App.routes"], in: dir)
-        #expect(r.status == 0, "nothing in the file breaks a rule that could be checked")
-        #expect(r.stdout == "0 errors, 0 warnings in 1 file\n")
-        #expect(r.stderr.hasPrefix("routes: warning: the analysis stopped: the routing conditions are too entangled"))
-        let strict = try Support.run(["lint", "--deny-warnings", "App.routes"], in: dir)
-        #expect(strict.status == 1, "an unchecked program does not pass a strict CI")
-        // The same shape with fewer pairs is analysed in full, silently.
+        #expect(r.status == 1, "an unchecked program does not pass")
+        #expect(r.stdout.contains("App.routes:1:6: warning: flag `unusedFlag` is never used [unused-declaration]"), "\(r.stdout)")
+        let root = 3 + 2 * 24 + 1
+        #expect(r.stdout.contains("App.routes:\(root):1: error: the analysis of this program stopped at its limit of \(1 << 21) decision-diagram nodes"), "\(r.stdout)")
+        #expect(r.stdout.contains("[analysis-limit]"))
+        #expect(r.stdout.hasSuffix("1 error, 1 warning in 1 file\n"))
+        #expect(r.stderr.isEmpty, "the finding is a diagnostic, not a note on stderr: \(r.stderr)")
+        // The same shape with fewer pairs is analysed in full.
         try write(["Small.routes": Self.entangled(8)], in: dir)
         let small = try Support.run(["lint", "--deny-warnings", "Small.routes"], in: dir)
-        #expect(small.status == 0)
-        #expect(small.stderr.isEmpty)
+        #expect(small.status == 0, "\(small.stdout)")
+    }
+
+    /// The limit forced low with `ROUTES_ANALYSIS_NODE_LIMIT`: a small program with a real
+    /// missing dependency and an unused flag stops, keeps the unused flag, loses the
+    /// missing dependency (which needs the analysis) and exits 1, in every format.
+    @Test func aLimitForcedLowStopsTheAnalysisWithAnErrorInEveryFormat() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = "screen P\nscreen X\ndependency d: D from P\nflag unusedFlag\nroot {\n  anyOf {\n    screen X uses d\n    screen P\n  }\n}\n"
+        try write(["App.routes": text], in: dir)
+        let full = try Support.run(["lint", "App.routes"], in: dir)
+        #expect(full.stdout.contains("[missing-dependency]"))
+        let low = ["ROUTES_ANALYSIS_NODE_LIMIT": "3"]
+        let r = try Support.run(["lint", "App.routes"], in: dir, environment: low)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("App.routes:5:1: error: the analysis of this program stopped at its limit of 3 decision-diagram nodes (or 96 steps)"), "\(r.stdout)")
+        #expect(r.stdout.contains("[unused-declaration]"))
+        #expect(!r.stdout.contains("[missing-dependency]"))
+        let json = try Support.run(["lint", "--format", "json", "App.routes"], in: dir, environment: low)
+        #expect(json.status == 1)
+        let value = try JSON.parse(json.stdout)
+        let rules = value["files"]?[0]?["diagnostics"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } ?? []
+        #expect(rules.sorted() == ["analysis-limit", "unused-declaration"])
+        #expect(value["summary"]?["errors"] == 1)
+        let sarif = try Support.run(["lint", "--format", "sarif", "App.routes"], in: dir, environment: low)
+        #expect(sarif.status == 1)
+        #expect(sarif.stdout.contains("\"ruleId\": \"analysis-limit\"") || sarif.stdout.contains("\"ruleId\":\"analysis-limit\""))
     }
 
     @Test func cleanProgramExitsZero() throws {
@@ -173,7 +203,8 @@ import TestSupport
         #expect(json["version"]?.stringValue == "2.1.0")
         let run = json["runs"]?[0]
         #expect(run?["columnKind"]?.stringValue == "utf16CodeUnits")
-        #expect(run?["tool"]?["driver"]?["rules"]?.arrayValue?.count == 13)
+        #expect(run?["tool"]?["driver"]?["rules"]?.arrayValue?.compactMap { $0["id"]?.stringValue }.contains("analysis-limit") == true)
+        #expect(run?["tool"]?["driver"]?["rules"]?.arrayValue?.count == 14)
         let region = run?["results"]?[0]?["locations"]?[0]?["physicalLocation"]?["region"]
         #expect(region?["startColumn"]?.intValue == 15)
         #expect(region?["endColumn"]?.intValue == 17)

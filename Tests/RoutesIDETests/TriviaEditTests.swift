@@ -18,7 +18,10 @@ import Testing
         for dir in ["Seed", "Shop", "Diagnostics"] {
             let url = examples.appendingPathComponent(dir)
             var files: [String: String] = [:]
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".routes") {
+            // Every analysis of `analysis-limit.routes` runs to the limit (a second in a debug
+            // build): the random-edit tests would spend minutes on it.
+            for name in try FileManager.default.contentsOfDirectory(atPath: url.path)
+            where name.hasSuffix(".routes") && name != "analysis-limit.routes" {
                 files["/ws/" + name] = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
             }
             out.append(files)

@@ -192,30 +192,45 @@ struct FeatureSessionTests {
         try session.finish()
     }
 
-    /// An analysis over its budget (see `BDD.nodeLimit`) is said where the user looks: a
-    /// warning without a rule code at the start of the document, beside the diagnostics that
-    /// need no analysis; an edit that untangles the conditions brings the full analysis back.
-    @Test func anAnalysisOverItsBudgetIsAWarningAtTheStartOfTheDocument() throws {
-        let text = entangledRoutes(pairs: 24, last: ["screen A", "screen Nope"])
+    /// An analysis over its limit is an `analysis-limit` error at the program's `root`, beside
+    /// the diagnostics that need no analysis; an edit that untangles the conditions brings the
+    /// full analysis back.
+    @Test func anAnalysisOverItsLimitIsAnErrorAtTheRoot() throws {
+        let last = ["screen A", "screen Nope"]
+        let text = entangledRoutes(pairs: 24, last: last)
         let workspace = try FeatureWorkspace(["App.routes": text])
         let session = try FeatureSession(workspace)
         defer { session.stop() }
         try session.open("App.routes")
         let diagnostics = try #require(try session.lastPublication("App.routes")?["diagnostics"]?.arrayValue)
-        let notice = try #require(diagnostics.first { $0["code"] == nil })
-        #expect(notice["severity"] == 2)
-        #expect(notice["range"] == lspRange(0, 0, 0, 0))
-        #expect(notice["message"]?.stringValue?.hasPrefix("routes stopped analysing the routing: the routing conditions are too entangled") == true)
-        #expect(ruleCodes(diagnostics) == ["undefined-name"], "what needs no analysis is still reported")
-        // Test each pair's flags in declaration order instead: x0 y0 x1 y1 … is linear.
-        let untangled = text.replacingOccurrences(of: (0..<24).map { "flag x\($0)" }.joined(separator: "\n") + "\n", with: "")
-            .replacingOccurrences(of: (0..<24).map { "flag y\($0)" }.joined(separator: "\n"),
-                                  with: (0..<24).map { "flag x\($0)\nflag y\($0)" }.joined(separator: "\n"))
-        session.change("App.routes", version: 2, [FeatureSession.fullText(untangled)])
+        let limit = try #require(diagnostics.first { $0["code"] == "analysis-limit" })
+        #expect(limit["severity"] == 1)
+        let root = 2 + 2 * 24
+        #expect(limit["range"] == lspRange(root, 0, root, 4))
+        #expect(limit["message"]?.stringValue?.hasPrefix("the analysis of this program stopped at its limit of \(1 << 21) decision-diagram nodes") == true)
+        #expect(ruleCodes(diagnostics) == ["analysis-limit", "undefined-name"], "what needs no analysis is still reported")
+        session.change("App.routes", version: 2, [FeatureSession.fullText(untangledRoutes(pairs: 24, last: last))])
         _ = try session.sync()
         let after = try #require(try session.lastPublication("App.routes")?["diagnostics"]?.arrayValue)
-        #expect(after.allSatisfy { $0["code"] != nil }, "no notice once the analysis finishes")
+        #expect(!ruleCodes(after).contains("analysis-limit"), "the analysis finishes: \(after)")
         #expect(ruleCodes(after).contains("undefined-name"))
+        #expect(ruleCodes(after).contains("unreachable-screen"), "`B` is no longer placed: the analysis's own finding")
+    }
+
+    /// The limit forced low (`ROUTES_ANALYSIS_NODE_LIMIT`): the server publishes what the CLI
+    /// prints, the limit at `root` and the unused flag, and no missing dependency.
+    @Test func aLimitForcedLowIsPublishedAsTheCLIPrintsIt() throws {
+        let text = "screen P\nscreen X\ndependency d: D from P\nflag unusedFlag\nroot {\n  anyOf {\n    screen X uses d\n    screen P\n  }\n}\n"
+        let workspace = try FeatureWorkspace(["App.routes": text])
+        let session = try FeatureSession(workspace, environment: ["ROUTES_ANALYSIS_NODE_LIMIT": "3"])
+        defer { session.stop() }
+        try session.open("App.routes")
+        let diagnostics = try #require(try session.lastPublication("App.routes")?["diagnostics"]?.arrayValue)
+        #expect(ruleCodes(diagnostics) == ["unused-declaration", "analysis-limit"], "in position order")
+        let limit = try #require(diagnostics.first { $0["code"] == "analysis-limit" })
+        #expect(limit["range"] == lspRange(4, 0, 4, 4))
+        #expect(limit["message"]?.stringValue?.hasPrefix("the analysis of this program stopped at its limit of 3 decision-diagram nodes (or 96 steps)") == true)
+        try session.finish()
     }
 
     @Test func didClosePublishesAnEmptyListForThatDocumentOnly() throws {

@@ -1,12 +1,25 @@
 /// A `.routes` program whose exact analysis needs 2^pairs decision-diagram nodes: `pairs`
-/// pairs of flags, every x declared before every y, each pair tested together in an `anyOf`
-/// branch that builds `A`, followed by the branches `last` (written as given). Shared by the
-/// tests of the analysis budget in the analysis, CLI and language-server targets.
+/// pairs of flags x_i, y_i; an `anyOf` whose first branches test every x alone (building `B`),
+/// so that the xs are tested first and the variable order puts every y above every x; then
+/// one branch per pair, testing y_i and x_i together and building `A`, followed by the
+/// branches `last` (written as given). The branches after the pairs are masked with
+/// `¬(x1 ∧ y1) ∧ … ∧ ¬(xn ∧ yn)` for the element `A`, which has 2^n nodes in that order.
+/// Shared by the tests of the analysis limit in the analysis, CLI and language-server targets.
 public func entangledRoutes(pairs: Int, last: [String]) -> String {
     var lines = ["screen A", "screen B"]
     lines += (0..<pairs).map { "flag x\($0)" } + (0..<pairs).map { "flag y\($0)" }
-    let branches = (0..<pairs).map { "    conditional x\($0) { conditional y\($0) { screen A } else { empty } } else { empty }" }
+    let branches = (0..<pairs).map { "    conditional x\($0) { screen B } else { empty }" }
+        + (0..<pairs).map { "    conditional y\($0) { conditional x\($0) { screen A } else { empty } } else { empty }" }
         + last.map { "    " + $0 }
     lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n  }\n}")
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// The same program without the branches that test the xs alone: each pair's flags are
+/// then first tested together, neighbours in the variable order, and the analysis is linear
+/// in the pairs.
+public func untangledRoutes(pairs: Int, last: [String]) -> String {
+    let single = Set((0..<pairs).map { "    conditional x\($0) { screen B } else { empty }" })
+    return entangledRoutes(pairs: pairs, last: last).split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { !single.contains(String($0)) }.joined(separator: "\n")
 }

@@ -5,9 +5,9 @@ import RoutesModel
 import RoutesSyntax
 
 /// Exact analysis is exponential in the worst case. A short file can make the boolean
-/// functions blow up (`x1 ∧ y1 ∨ … ∨ xn ∧ yn` with every x declared before every y has 2^n
-/// nodes in that order); the analysis then stops at a budget instead of taking minutes and
-/// gigabytes, keeps only what needs no analysis, and says why.
+/// functions blow up (`x1 ∧ y1 ∨ … ∨ xn ∧ yn` with every x above every y has 2^n nodes in that
+/// order); the analysis then stops at a budget instead of taking minutes and gigabytes, says
+/// so with an `analysis-limit` error at the program's `root`, and keeps what needs no analysis.
 @Suite struct AnalysisBudgetTests {
     /// n pairs of flags, each pair tested together in one `anyOf` branch; the branches before
     /// `screen A` mask it with the entangled function.
@@ -49,20 +49,36 @@ import RoutesSyntax
         #expect(bdd.steps == 51, "the step that went over the budget is the last")
     }
 
-    @Test func anEntangledProgramStopsTheAnalysisAndKeepsTheNameLevelDiagnostics() {
-        let project = ReferenceSupport.project(Self.entangled(24))
+    @Test func anEntangledProgramStopsTheAnalysisAndKeepsWhatNeedsNoAnalysis() {
+        let project = ReferenceSupport.project("flag unusedFlag\n" + Self.entangled(24))
         let session = AnalysisSession(project: project)
-        #expect(session.stopped?.contains("too entangled") == true)
-        // Only what needs no analysis: the undefined `Nope` (and nothing computed with the
-        // exhausted manager, such as the unused flags it would otherwise report).
-        #expect(session.diagnostics == project.diagnostics.sorted(by: Analysis.order))
-        #expect(session.diagnostics.map(\.rule) == [.undefinedName])
+        // The undefined `Nope`, the unused flag (read from the used region, no decision
+        // diagram), and the limit at `root`; nothing computed with the exhausted manager.
+        #expect(session.diagnostics.map(\.rule) == [.unusedDeclaration, .analysisLimit, .undefinedName])
+        let limit = session.diagnostics.first { $0.rule == .analysisLimit }
+        #expect(limit?.range == project.declaration(project.programs[0].root).name.range)
+        #expect(limit?.message.contains("limit of \(1 << 21) decision-diagram nodes (or \((1 << 21) * 32) steps)") == true)
         // Questions get "not known", never a made-up answer.
         let file = project.files[0]
         let screenNode = file.model.nodes.indices.first { if case .screen = file.model.nodes[$0].kind { return true } else { return false } }!
         if case .notAnalysed = session.example(screenNode: screenNode, file: 0) {} else {
             Issue.record("an example after the analysis stopped: \(session.example(screenNode: screenNode, file: 0))")
         }
+    }
+
+    /// A limit forced low stops a small program the same way: the limit is named, the rules
+    /// that need no analysis run, the ones that need it (a real missing dependency) do not,
+    /// and scope questions answer "unknown".
+    @Test func aLimitForcedLowStopsASmallProgram() {
+        let text = "screen P\nscreen X\ndependency d: D from P\nflag unusedFlag\nroot {\n  anyOf {\n    screen X uses d\n    screen P\n  }\n}\n"
+        let project = ReferenceSupport.project(text)
+        #expect(AnalysisSession(project: project, limits: .standard).diagnostics.map(\.rule) == [.unusedDeclaration, .missingDependency])
+        let session = AnalysisSession(project: project, limits: AnalysisLimits(nodes: 3))
+        #expect(session.diagnostics.map(\.rule) == [.unusedDeclaration, .analysisLimit])
+        #expect(session.diagnostics[1].message.hasPrefix("the analysis of this program stopped at its limit of 3 decision-diagram nodes (or 96 steps)"))
+        let model = project.files[0].model
+        let x = model.nodes.indices.first { if case .screen(let s?, _, _) = model.nodes[$0].kind { return s.text == "X" } else { return false } }!
+        #expect(session.scope(atNode: x, file: 0).map(\.status) == [.unknown])
     }
 
     /// An `anyOf` of 1,000 branches, each testing the next flag in declaration order (feature
@@ -76,7 +92,7 @@ import RoutesSyntax
         lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen B\n  }\n}")
         let project = ReferenceSupport.project(lines.joined(separator: "\n") + "\n")
         let session = AnalysisSession(project: project)
-        #expect(session.stopped == nil)
+        #expect(!session.diagnostics.contains { $0.rule == .analysisLimit })
         #expect(session.decisionNodeCounts == [session.decisionNodeCounts[0]])
         #expect(session.decisionNodeCounts[0] < 100_000, "\(session.decisionNodeCounts) nodes")
         #expect(session.diagnostics.isEmpty, "every branch can build: \(session.diagnostics.map(\.message))")
@@ -104,7 +120,7 @@ import RoutesSyntax
     @Test func aSmallEntangledProgramIsStillAnalysedExactly() {
         // 2^10 is well inside the budget: the analysis finishes and reports as usual.
         let session = AnalysisSession(project: ReferenceSupport.project(Self.entangled(10)))
-        #expect(session.stopped == nil)
+        #expect(!session.diagnostics.contains { $0.rule == .analysisLimit })
         #expect(session.diagnostics.map(\.rule).contains(.undefinedName))
         #expect(!session.diagnostics.contains { $0.rule == .unusedDeclaration }, "every flag is tested")
     }

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Testing
-import RoutesAnalysis
+@testable import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
@@ -137,8 +137,10 @@ func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: Stri
         #expect(compared >= 150)
     }
 
-    /// The product's analyses against the reference over 1000 generated programs.
-    @Test func analysisMatchesReference() {
+    /// The product's analyses against the reference over 1000 generated programs: as a lint
+    /// runs them (the first layout, the other where it runs out), and in each layout alone.
+    @Test(arguments: [AnalysisLimits.standard, AnalysisLimits(layout: .conditionsAbove), AnalysisLimits(layout: .elementAbove)])
+    func analysisMatchesReference(_ limits: AnalysisLimits) {
         struct Mismatch {
             var entry: CorpusEntry
             var onlyProduct: [Diagnostic]
@@ -150,7 +152,7 @@ func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: Stri
         let clock = ContinuousClock()
         for entry in Corpus.entries {
             let start = clock.now
-            let product = Analysis.check(entry.project).filter { ReferenceChecker.rules.contains($0.rule) }
+            let product = Analysis.check(entry.project, limits: limits).filter { ReferenceChecker.rules.contains($0.rule) }
             productSeconds += seconds(clock.now - start)
             func key(_ d: Diagnostic) -> FindingKey { FindingKey(rule: d.rule, file: d.file, lower: d.range.lowerBound, upper: d.range.upperBound) }
             func key(_ f: ReferenceFinding) -> FindingKey { FindingKey(rule: f.rule, file: f.file, lower: f.range.lowerBound, upper: f.range.upperBound) }
@@ -242,11 +244,12 @@ func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: Stri
 /// with the checker's `missing-dependency` errors (which agree with the reference above) at
 /// every `uses` entry of every generated program.
 @Suite struct ScopeQueryAgreementTests {
-    @Test func scopeAtAUsingNodeAgreesWithMissingDependency() {
+    @Test(arguments: [AnalysisLimits(layout: .conditionsAbove), AnalysisLimits(layout: .elementAbove)])
+    func scopeAtAUsingNodeAgreesWithMissingDependency(_ limits: AnalysisLimits) {
         var compared = 0, notInScope = 0
         for entry in Corpus.entries {
             let project = entry.project
-            let session = AnalysisSession(project: project)
+            let session = AnalysisSession(project: project, limits: limits)
             let missing = Set(session.diagnostics.filter { $0.rule == .missingDependency }.map { FindingKey(rule: $0.rule, file: $0.file, lower: $0.range.lowerBound, upper: $0.range.upperBound) })
             for file in project.files {
                 for (id, node) in file.model.nodes.enumerated() {

@@ -1,5 +1,5 @@
 import Testing
-import RoutesAnalysis
+@testable import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
@@ -479,10 +479,11 @@ enum HandCases {
     }
 
     /// The product says what the SPEC says on the same cases.
-    @Test(arguments: HandCases.all) func analysisFollowsTheSpec(_ c: HandCase) {
+    @Test(arguments: HandCases.all, [Semantics.Layout.conditionsAbove, .elementAbove])
+    func analysisFollowsTheSpec(_ c: HandCase, _ layout: Semantics.Layout) {
         let project = ReferenceSupport.project(c.source)
         let expected = HandCases.keys(c, in: project)
-        let found = Analysis.check(project).filter { ReferenceChecker.rules.contains($0.rule) }
+        let found = Analysis.check(project, limits: AnalysisLimits(layout: layout)).filter { ReferenceChecker.rules.contains($0.rule) }
         let keys = Set(found.map { FindingKey(rule: $0.rule, file: $0.file, lower: $0.range.lowerBound, upper: $0.range.upperBound) })
         #expect(keys == expected, """
             \(c.name)

@@ -48,7 +48,7 @@ let package = Package(
             swiftSettings: release
         ),
         // Helpers shared by the test targets (the seeded generator, an entangled program).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RoutesModel", "RoutesSyntax"], path: "Tests/TestSupport"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax", "TestSupport"]),

@@ -10,7 +10,7 @@ import Darwin
 /// budget of new nodes, and 32 operation steps per node. A program is analysed first in the
 /// variable layout that is smaller for most programs, within a trial budget; should that run
 /// out, in the other layout with the whole budget (see `AnalysisLayout`). A program that
-/// outgrows that too is reported with an `analysis-limit` error at its `root`, and gets only
+/// outgrows that too is reported with an error at its `root` (`AnalysisLimit`), and gets only
 /// the checks that read no decision diagram; the other programs are not affected.
 public struct AnalysisLimits: Sendable, Hashable {
     /// A fixed node budget per program, instead of the default (which grows with the program).

@@ -19,7 +19,7 @@ final class ProgramAnalysis: @unchecked Sendable {
     let orphans: FileIndex?
     /// When the analysis outgrew its budget (see `AnalysisLimits`): the budget it had.
     /// Then nothing computed with its decision diagrams is used: scope questions answer
-    /// `unknown`, examples `notAnalysed`, and the diagnostics are `analysis-limit` and the
+    /// `unknown`, examples `notAnalysed`, and the diagnostics are the `AnalysisLimit` error and the
     /// rules that need no analysis.
     let stoppedAt: (nodes: Int, steps: Int)?
     /// Whether the semantics (builds and builder cycles) finished within the budget.
@@ -69,10 +69,17 @@ final class ProgramAnalysis: @unchecked Sendable {
             var limited = ProgramChecker(semantics: semantics, program: program)
             limited.runWithoutFlows()
             checker = limited
-            diagnostics = limited.diagnostics + [Self.limitDiagnostic(project, program: program, budget, cyclesChecked: semanticsComplete)]
+            let finding = AnalysisLimit.Finding(root: program.root, budget: budget, cyclesChecked: semanticsComplete)
+            diagnostics = limited.diagnostics
+                + [AnalysisLimit.diagnostic(finding, file: program.root.file, range: project.declaration(program.root).name.range)]
         } else {
             checker = nil
-            diagnostics = Self.orphanLimitDiagnostic(project, graph: graph, orphans: orphans, budget).map { [$0] } ?? []
+            // For the files in no program, whose only analysis is the check for builder cycles: at
+            // the first builder of those files.
+            let finding = AnalysisLimit.Finding(root: nil, budget: budget, cyclesChecked: false)
+            diagnostics = graph.builders.first(where: { orphans?.contains($0.symbol.file) ?? false }).map {
+                [AnalysisLimit.diagnostic(finding, file: $0.symbol.file, range: project.declaration($0.symbol).name.range)]
+            } ?? []
         }
     }
 
@@ -84,28 +91,6 @@ final class ProgramAnalysis: @unchecked Sendable {
                                      earlier: earlier.flatMap { e in e.checker.map { ($0.ways, e.edited) } })
         checker.run()
         return (semantics, true, checker)
-    }
-
-    /// `analysis-limit`: at the program's `root`, naming the budget and what is not reported.
-    private static func limitDiagnostic(_ project: Project, program: Program, _ budget: (nodes: Int, steps: Int),
-                                        cyclesChecked: Bool) -> Diagnostic {
-        let root = project.declaration(program.root)
-        let skipped = "unreachable screens in the tree, shadowed branches, missing dependencies, pushes in sheets"
-            + (cyclesChecked ? " and wildcard mismatches" : ", wildcard mismatches and builder cycles")
-        return Diagnostic(
-            .analysisLimit, file: program.root.file, range: root.name.range,
-            message: "the analysis of this program stopped at its limit of \(budget.nodes) decision-diagram nodes (or \(budget.steps) steps): its routing conditions are too entangled to check exactly, so \(skipped) are not reported for it")
-    }
-
-    /// `analysis-limit` for the files in no program, whose only analysis is the builder-cycle
-    /// check: at the first builder of those files.
-    private static func orphanLimitDiagnostic(_ project: Project, graph: BuilderGraph, orphans: FileIndex?,
-                                              _ budget: (nodes: Int, steps: Int)) -> Diagnostic? {
-        guard let builder = graph.builders.first(where: { orphans?.contains($0.symbol.file) ?? false }) else { return nil }
-        let d = project.declaration(builder.symbol)
-        return Diagnostic(
-            .analysisLimit, file: builder.symbol.file, range: d.name.range,
-            message: "the builder-cycle check of the files in no program stopped at its limit of \(budget.nodes) decision-diagram nodes (or \(budget.steps) steps): builder cycles in them are not reported")
     }
 
     /// The builder cycles this unit reports: per strongly connected component (by its
@@ -122,7 +107,7 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     /// Fills `region` with the nodes from which a way of the program leads to g.
     func fillRegion(_ region: Region, leadingTo g: Int) {
-        checker?.fillRegion(region, leadingTo: g)
+        checker?.scope.fillRegion(region, leadingTo: g)
     }
 
     /// Points the unit at a later project in which its files are the same (see
@@ -288,7 +273,7 @@ public final class AnalysisSession {
     private static func assemble(_ project: Project, cycles: [(builders: [Symbol], references: [NodeRef])],
                                  programs: [[Diagnostic]]) -> [Diagnostic] {
         var found = Set(project.diagnostics)
-        found.formUnion(Analysis.builderCycles(cycles, project: project))
+        found.formUnion(BuilderCycle.merge(cycles).map { BuilderCycle.diagnostic($0, project: project) })
         for p in programs { found.formUnion(p) }
         return found.sorted(by: Analysis.order)
     }
@@ -387,7 +372,7 @@ public final class AnalysisSession {
     /// in a comment; for one in whitespace only when no message quotes a line and column
     /// (whitespace may move what it quotes).
     public func canRebase(over edit: TriviaEdit) -> Bool {
-        !edit.isWhitespace || !diagnostics.contains(where: ProgramChecker.quotesPosition)
+        !edit.isWhitespace || !diagnostics.contains(where: \.quotesPosition)
     }
 
     /// The session of `newProject`, the project after an edit inside one comment or whitespace
@@ -449,12 +434,12 @@ public final class AnalysisSession {
                 if query?.unit != u {
                     query = (u, FlowStorage(size: unit.graph.nodes.count), Region(count: unit.graph.nodes.count), nil)
                 }
-                guard let (_, storage, region, at) = query, let items = unit.checker?.scopeItems(s) else { continue }
+                guard let (_, storage, region, at) = query, let items = unit.checker?.scope.items(of: s) else { continue }
                 if at != g {
                     unit.fillRegion(region, leadingTo: g)
                     query?.node = g
                 }
-                for item in items where unit.checker?.wayWithout(item, at: g, storage: storage, region: region) != nil {
+                for item in items where unit.checker?.scope.wayWithout(item, at: g, storage: storage, region: region) != nil {
                     switch item {
                     case .provider(let p):
                         let name = unit.graph.screenDeclaration(p).name.text
@@ -503,7 +488,7 @@ public final class AnalysisSession {
     }
 
     /// Why an example or a scope is not known in a program whose analysis stopped.
-    static let stopReason = "the analysis of this program stopped at its limit (see the `analysis-limit` error at its `root`)"
+    static let stopReason = "the analysis of this program stopped at its limit (see the error at its `root`)"
 
     /// An example path and environment that build a `screen` node, or why none does.
     public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {

@@ -3,7 +3,7 @@ import RoutesSyntax
 
 /// The builder nodes of a set of files of a project (a program's files, or all of them) in
 /// one numbering ("global ids"), with their names resolved, so that the analyses can treat
-/// references, nestings and branches uniformly. Unresolved and wrong-kind names are `nil`.
+/// references, nestings and branches uniformly. Unresolved names and names of the wrong kind are `nil`.
 /// The files must be closed under imports (names resolve only to files they see), so that
 /// every name a node mentions resolves inside the graph.
 struct BuilderGraph {
@@ -64,7 +64,7 @@ struct BuilderGraph {
     }
 
     /// A name a `screen` node `uses`: the declaration it resolves to (of any kind: a wrong
-    /// kind still names it), else the one its `undefined-name` suggests (`guessed`), by
+    /// kind still names it), else the one its `UndefinedName` error suggests (`guessed`), by
     /// number (see `declarationNumber(_:)`); -1 for neither.
     struct UseTarget: Equatable {
         var number: Int32

@@ -118,7 +118,7 @@ public enum BuildOutcome: Sendable, Hashable {
     /// innermost `wildcard` that replaced it (`via`).
     case built(NodeRef, screen: Symbol, via: NodeRef?)
     /// `reason`: the innermost decision on the last branch tried; nil when there was no
-    /// decision (a `screen` of another type, `empty`, a syntax-error hole).
+    /// decision (a `screen` of another type, `empty`, a hole a syntax error left).
     case nothing(reason: String?)
 }
 

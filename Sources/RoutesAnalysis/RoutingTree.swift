@@ -181,7 +181,7 @@ struct TreeExpander {
         return s
     }
 
-    /// The children of a builder node with their labels (syntax-error holes left out).
+    /// The children of a builder node with their labels (holes syntax errors left out).
     func children(_ r: NodeRef) -> [(NodeRef, String?)] {
         let m = model(r.file)
         func ref(_ id: NodeID) -> NodeRef { NodeRef(file: r.file, node: id) }
@@ -245,7 +245,7 @@ struct TreeExpander {
                     r = NodeRef(file: b.file, node: body)
                 }
                 if recursion == nil && unresolvedReference == nil, case .missing = model(r.file).nodes[r.node].kind {
-                    continue  // a reference to a builder whose body is a syntax-error hole
+                    continue  // a reference to a builder whose body a syntax error left out
                 }
                 if !counting && (nodes.count >= limits.maxNodes || depth > limits.maxDepth) { counting = true }
                 var index = parent ?? 0

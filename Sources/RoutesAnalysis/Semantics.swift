@@ -578,7 +578,7 @@ final class Semantics {
 
     // MARK: Cycles
 
-    /// `builder-cycle` (SPEC §4.1): evaluating a builder's body, over all elements of the
+    /// Builder cycles (`BuilderCycle`; SPEC §4.1): evaluating a builder's body, over all elements of the
     /// graph and environments, reaches a reference to the builder again. Only builders on a
     /// cycle of the static reference graph can; for those, propagate the evaluation contexts
     /// exactly (anyOf masks, conditions, element tests, wildcards) through references.

@@ -13,22 +13,11 @@ public enum TreeJSON {
 
     public static let displayPath: PathWriter = { $0.displayPath }
 
-    /// `{"start": {"line", "character"}, "end": {...}}`: 0-based lines, columns in UTF-16 code
-    /// units (LSP's default; the CLI's JSON) or in the encoding the editor negotiated.
-    public static func range(_ range: Range<Int>, in text: SourceText, encoding: PositionEncoding = .utf16) -> JSONValue {
-        let s = text.position(of: range.lowerBound, encoding: encoding)
-        let e = text.position(of: range.upperBound, encoding: encoding)
-        return [
-            "start": ["line": .int(Int64(s.line)), "character": .int(Int64(s.column))],
-            "end": ["line": .int(Int64(e.line)), "character": .int(Int64(e.column))],
-        ]
-    }
-
     /// `{"path", "range"}` of a byte range in a file.
     public static func location(file: FileID, range r: Range<Int>, project: Project,
                                 path: PathWriter = displayPath, encoding: PositionEncoding = .utf16) -> JSONValue {
         let f = project.files[file]
-        return ["path": .string(path(f)), "range": range(r, in: f.text, encoding: encoding)]
+        return ["path": .string(path(f)), "range": JSONPositions.range(r, in: f.text, encoding: encoding)]
     }
 
     /// The location of a builder node: its head (`screen Home`, `anyOf`).

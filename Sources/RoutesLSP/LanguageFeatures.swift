@@ -34,12 +34,11 @@ public final class LanguageFeatures {
     // MARK: Positions
 
     func position(_ text: SourceText, _ offset: Int) -> JSONValue {
-        let p = text.position(of: offset, encoding: encoding)
-        return ["line": .int(Int64(p.line)), "character": .int(Int64(p.column))]
+        JSONPositions.position(offset, in: text, encoding: encoding)
     }
 
     func range(_ text: SourceText, _ r: Range<Int>) -> JSONValue {
-        ["start": position(text, r.lowerBound), "end": position(text, r.upperBound)]
+        JSONPositions.range(r, in: text, encoding: encoding)
     }
 
     func lineColumn(_ v: JSONValue?) throws(ResponseError) -> LineColumn {

@@ -120,9 +120,11 @@ extension Project {
         kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
         for d in diagnostics {
             if d.file == f && edit.oldRange.contains(d.range.lowerBound) {
+                // The name checks of its contents are made again below; of its duplicates,
+                // only the one of its name stays (a parameter's is lowered again).
                 switch d.rule {
-                case .undefinedName, .wrongKind, .invalidWildcard: continue
-                case .duplicateDeclaration where d.range != before.name.range: continue
+                case UndefinedName.id, WrongKind.id, InvalidWildcard.id: continue
+                case DuplicateDeclaration.id where d.range != before.name.range: continue
                 default: break
                 }
             }

@@ -238,10 +238,9 @@ struct Lowerer {
                     let type = firstChild(p, .type).map(typeText) ?? ""
                     // Screens have few parameters: a scan beats hashing.
                     if let earlier = d.parameters.first(where: { $0.label.text == label.text }) {
-                        model.diagnostics.append(Diagnostic(
-                            .duplicateDeclaration, file: file, range: label.range,
-                            message: "parameter `\(label.text)` of screen `\(n.text)` is declared twice",
-                            related: [RelatedLocation(file: file, range: earlier.label.range, message: "`\(label.text)` first declared here")]))
+                        model.diagnostics.append(DuplicateDeclaration.diagnostic(
+                            .parameter(label: label.text, screen: n.text), file: file, range: label.range,
+                            firstFile: file, firstRange: earlier.label.range))
                         continue
                     }
                     d.parameters.append(Parameter(label: label, type: type))

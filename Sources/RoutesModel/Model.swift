@@ -96,7 +96,7 @@ public struct BuilderNode: Sendable {
     /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
     public var head: Range<Int>
     /// An `if` written without `let` or `screen` (a syntax error): read as `if let`, but its
-    /// name may be a flag or an optional, so that the one mistake is not also a `wrong-kind`.
+    /// name may be a flag or an optional, so that the one mistake is not also a `WrongKind` error.
     public var anyCondition = false
 
     /// The node's direct children, in source order.

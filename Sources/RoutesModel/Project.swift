@@ -69,7 +69,7 @@ public struct Project: Sendable {
     /// Present also when the kind is wrong (so that editors can still jump to it).
     public internal(set) var resolutions: [ResolutionTable] = []
     /// For each file, what each undefined name most likely meant (the suggestion of its
-    /// `undefined-name`), keyed by the name's start offset: few, so a dictionary.
+    /// `UndefinedName`), keyed by the name's start offset: few, so a dictionary.
     public internal(set) var guesses: [[Int: Symbol]] = []
     public private(set) var programs: [Program] = []
     /// Diagnostics of every file, in no particular order.
@@ -187,21 +187,21 @@ public struct Project: Sendable {
                 let dir = PathUtil.directory(of: f.path)
                 let displayDir = PathUtil.directory(of: f.displayPath)
                 for (i, imp) in f.model.imports.enumerated() {
-                    func fail(_ message: String) {
-                        diagnostics.append(Diagnostic(.importError, file: f.id, range: imp.range, message: message))
+                    func fail(_ problem: ImportError.Problem) {
+                        diagnostics.append(ImportError.diagnostic(problem, file: f.id, range: imp.range))
                     }
                     if imp.path.isEmpty {
-                        fail("the import path is empty")
+                        fail(.emptyPath)
                         continue
                     }
                     let lexical = PathUtil.join(dir, imp.path)
                     guard let canonical = provider.canonicalPath(lexical) else {
                         let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
-                        fail("cannot find `\(imp.path)` (no file at \(shown))")
+                        fail(.notFound(path: imp.path, shown: shown))
                         continue
                     }
                     guard PathUtil.isInside(canonical, root: f.workspaceRoot) else {
-                        fail("`\(imp.path)` is outside the workspace root; imports cannot leave it")
+                        fail(.outsideWorkspace(path: imp.path))
                         continue
                     }
                     if let existing = byPath[canonical] {
@@ -220,7 +220,7 @@ public struct Project: Sendable {
                         wave.append(Pending(path: canonical, display: display, group: f.group, root: f.workspaceRoot,
                                             bytes: bytes, importer: (f.id, i)))
                     case .failure(let why):
-                        fail("cannot read `\(imp.path)`: \(why)")
+                        fail(.unreadable(path: imp.path, why: "\(why)"))
                     }
                 }
             }
@@ -252,9 +252,7 @@ public struct Project: Sendable {
                 if state[t] == 1 {
                     let chainStart = stack.firstIndex { $0.file == t } ?? 0
                     let chain = stack[chainStart...].map { files[$0.file].displayPath } + [files[t].displayPath]
-                    diagnostics.append(Diagnostic(
-                        .importError, file: f, range: files[f].model.imports[i].range,
-                        message: "import cycle: \(chain.joined(separator: " → "))"))
+                    diagnostics.append(ImportError.diagnostic(.cycle(chain: chain), file: f, range: files[f].model.imports[i].range))
                 } else if state[t] == 0 {
                     state[t] = 1
                     stack.append((t, 0))
@@ -319,13 +317,10 @@ public struct Project: Sendable {
                 if let first = scope.insertIfAbsent(name, s, kind: declarations[i].kind) {
                     let d = declarations[i]
                     let fd = declaration(first)
-                    let message = d.kind == .root && fd.kind == .root
-                        ? "`root` is declared more than once in this program"
-                        : "invalid redeclaration of `\(d.name.text)`"
-                    let relatedMessage = fd.kind == .root ? "the first `root`" : "`\(d.name.text)` first declared here as \(fd.kind.withArticle)"
-                    duplicates.append(Diagnostic(
-                        .duplicateDeclaration, file: g, range: d.name.range, message: message,
-                        related: [RelatedLocation(file: first.file, range: fd.name.range, message: relatedMessage)]))
+                    let finding: DuplicateDeclaration.Finding = d.kind == .root && fd.kind == .root
+                        ? .root : .name(d.name.text, firstKind: fd.kind)
+                    duplicates.append(DuplicateDeclaration.diagnostic(finding, file: g, range: d.name.range,
+                                                                       firstFile: first.file, firstRange: fd.name.range))
                 }
             }
         }
@@ -363,52 +358,26 @@ public struct Project: Sendable {
             resolved[name.range.lowerBound] = s
             if !expected.contains(kind) {
                 let d = declaration(s)
-                diagnostics.append(Diagnostic(
-                    .wrongKind, file: f, range: name.range,
-                    message: wrongKindMessage(name.text, is: d.kind, expected: expected),
-                    related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(name.text)` is declared here as \(d.kind.withArticle)")]))
+                diagnostics.append(WrongKind.diagnostic(WrongKind.Finding(name: name.text, kind: d.kind, expected: expected),
+                                                        file: f, range: name.range, declaredIn: s.file, at: d.name.range))
             }
         }
-        // A wildcard needs a screen without parameters.
         for i in ns {
             guard case .wildcard(let w?, _) = model.nodes[i].kind, let s = resolved[w.range.lowerBound] else { continue }
             let d = declaration(s)
-            guard d.kind == .screen, !d.parameters.isEmpty else { continue }
-            let labels = d.parameters.map(\.label.text).joined(separator: ", ")
-            diagnostics.append(Diagnostic(
-                .invalidWildcard, file: f, range: w.range,
-                message: "`wildcard \(w.text)` needs a screen without parameters, but `\(w.text)` has (\(labels))",
-                related: [RelatedLocation(file: s.file, range: d.name.range, message: "`\(w.text)` is declared here")]))
+            if let finding = InvalidWildcard.check(w, declaration: d) {
+                diagnostics.append(InvalidWildcard.diagnostic(finding, file: f, range: w.range, declaredIn: s.file, at: d.name.range))
+            }
         }
     }
 
-    private func kindList(_ kinds: [DeclarationKind]) -> String {
-        kinds.map(\.rawValue).joined(separator: " or ")
-    }
-
-    private func wrongKindMessage(_ name: String, is kind: DeclarationKind, expected: [DeclarationKind]) -> String {
-        var m = "`\(name)` is \(kind.withArticle), not \(expected.first!.withArticle)"
-        if expected.count > 1 { m = "`\(name)` is \(kind.withArticle), not \(expected.map(\.withArticle).joined(separator: " or "))" }
-        if expected == [.builder] && kind == .screen {
-            m += ": write `screen \(name)` to build it"
-        } else if expected == [.optional] && kind == .dependency {
-            m += ": `if let` unwraps optionals; a dependency is always present"
-        }
-        return m
-    }
-
-    /// The `undefined-name` diagnostic of a name, and the declaration it suggests.
+    /// The `UndefinedName` diagnostic of a name, and the declaration it suggests.
     private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID) -> (Diagnostic, Symbol?) {
-        var message = "cannot find \(kindList(expected)) `\(name.text)` in scope"
         let candidates = scopes[f].compactMap { (text, s) -> String? in
             expected.contains(kind(of: s)) ? text : nil
         }
-        var guess: Symbol? = nil
-        if let suggestion = Suggestion.closest(to: name.text, among: candidates) {
-            message += "; did you mean `\(suggestion)`?"
-            guess = scopes[f][suggestion]
-        }
-        return (Diagnostic(.undefinedName, file: f, range: name.range, message: message), guess)
+        let finding = UndefinedName.check(name.text, expected: expected, candidates: candidates)
+        return (UndefinedName.diagnostic(finding, file: f, range: name.range), finding.suggestion.flatMap { scopes[f][$0] })
     }
 
     private mutating func findPrograms() {

@@ -79,7 +79,7 @@ public enum Lexer {
         tokens.reserveCapacity(source.count / 3 + 8)
         var diagnostics: [Diagnostic] = []
         for r in source.invalidUTF8 {
-            diagnostics.append(Diagnostic(.syntaxError, file: file, range: r,
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: r,
                                           message: "invalid UTF-8 (read as U+FFFD)"))
         }
         let invalid = source.invalidUTF8
@@ -136,7 +136,7 @@ public enum Lexer {
                             i += 1
                             guard i < n, p[i] != 0x0A, p[i] != 0x0D else {
                                 malformed = true
-                                diagnostics.append(Diagnostic(.syntaxError, file: file, range: escStart..<i,
+                                diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
                                                               message: "incomplete escape sequence"))
                                 break
                             }
@@ -161,7 +161,7 @@ public enum Lexer {
                                         ok = value <= 0x10FFFF && !(0xD800...0xDFFF).contains(value)
                                         if !ok {
                                             malformed = true
-                                            diagnostics.append(Diagnostic(.syntaxError, file: file, range: escStart..<i,
+                                            diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
                                                                           message: "`\\u{\(String(value, radix: 16, uppercase: true))}` is not a Unicode scalar"))
                                             continue
                                         }
@@ -171,7 +171,7 @@ public enum Lexer {
                                 }
                                 if !ok {
                                     malformed = true
-                                    diagnostics.append(Diagnostic(.syntaxError, file: file, range: escStart..<i,
+                                    diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
                                                                   message: "invalid unicode escape: write `\\u{XXXX}` with 1 to 8 hex digits"))
                                 }
                             default:
@@ -179,7 +179,7 @@ public enum Lexer {
                                 i = min(n, i + len)
                                 malformed = true
                                 let text = String(decoding: UnsafeBufferPointer(rebasing: p[escStart..<i]), as: UTF8.self)
-                                diagnostics.append(Diagnostic(.syntaxError, file: file, range: escStart..<i,
+                                diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
                                                               message: "invalid escape sequence `\(text)` (valid: \\\" \\\\ \\n \\t \\u{XXXX})"))
                             }
                         } else {
@@ -188,7 +188,7 @@ public enum Lexer {
                     }
                     if !closed {
                         malformed = true
-                        diagnostics.append(Diagnostic(.syntaxError, file: file, range: start..<i,
+                        diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<i,
                                                       message: "unterminated string literal: add the closing `\"`"))
                     }
                     push(.string, start, i, malformed: malformed)
@@ -251,7 +251,7 @@ public enum Lexer {
                         if start > 0 && isIdentContinue(p[start - 1]) && p[start] >= 0x80 {
                             message += " (names are ASCII: letters, digits and `_`)"
                         }
-                        diagnostics.append(Diagnostic(.syntaxError, file: file, range: start..<end, message: message))
+                        diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<end, message: message))
                     }
                 }
             }

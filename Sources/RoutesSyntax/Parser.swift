@@ -2,7 +2,7 @@
 /// §2–4). It records events (open node, consume token, close node) and builds the flat
 /// lossless tree from them afterwards.
 ///
-/// Recovery, so that each real mistake gives one `syntax-error` and the rest of the file
+/// Recovery, so that each real mistake gives one syntax error (`SyntaxError`) and the rest of the file
 /// still parses:
 /// - a missing token is reported zero-width right after the previous token, and parsing
 ///   goes on as if it were there (a block whose `{` is missing too, when its builder follows
@@ -132,7 +132,7 @@ public struct Parser {
     mutating func report(_ range: Range<Int>, _ message: String, related: [RelatedLocation] = []) {
         if pos == lastErrorAt { return }
         lastErrorAt = pos
-        diagnostics.append(Diagnostic(.syntaxError, file: file, range: range, message: message, related: related))
+        diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message, related: related))
     }
 
     /// A missing token: zero-width after the previous token. Silent while blocks unwind.
@@ -799,11 +799,14 @@ public struct Parser {
             nodes[0].tokenStart = 0
             nodes[0].tokenEnd = Int32(tokens.count)
         }
-        // A lexical error inside a run the parser already reported is the same mistake.
+        // An unexpected character inside a run the parser already reported is the same mistake.
         var kept = diagnostics
         if !garbage.isEmpty {
+            // (Unknown tokens are unexpected characters, or invalid UTF-8, a mistake of its own.)
+            let invalid = Set(source.invalidUTF8.map(\.lowerBound))
+            let unexpected = Set(tokens.lazy.filter { $0.kind == .unknown && !invalid.contains($0.start) }.map(\.start))
             kept = diagnostics.filter { d in
-                !(d.message.hasPrefix("unexpected character") && garbage.contains { $0.contains(d.range.lowerBound) })
+                !(unexpected.contains(d.range.lowerBound) && garbage.contains { $0.contains(d.range.lowerBound) })
             }
         }
         let sorted = kept.enumerated().sorted {

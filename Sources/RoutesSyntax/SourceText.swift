@@ -24,7 +24,7 @@ public struct LineColumn: Sendable, Hashable, Comparable, CustomStringConvertibl
 ///
 /// Invalid UTF-8 is repaired once, here: each maximal run of bytes that do not form a valid
 /// sequence becomes one U+FFFD, and its (new) range is remembered so that the lexer can
-/// report it as one `syntax-error`. Every later layer can then rely on valid UTF-8, and a
+/// report it as one syntax error (`SyntaxError`). Every later layer can then rely on valid UTF-8, and a
 /// run counts as one scalar and one UTF-16 unit in columns, as an editor shows it.
 public struct SourceText: Sendable {
     /// Valid UTF-8.

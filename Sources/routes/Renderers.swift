@@ -1,3 +1,5 @@
+import RoutesAnalysis
+import RoutesFormats
 import RoutesJSON
 import RoutesModel
 import RoutesSyntax
@@ -52,16 +54,6 @@ struct TextRenderer {
     }
 }
 
-/// LSP-style positions: 0-based lines, UTF-16 columns.
-func lspRange(_ text: SourceText, _ range: Range<Int>) -> JSONValue {
-    let s = text.position(of: range.lowerBound, encoding: .utf16)
-    let e = text.position(of: range.upperBound, encoding: .utf16)
-    return [
-        "start": ["line": .int(Int64(s.line)), "character": .int(Int64(s.column))],
-        "end": ["line": .int(Int64(e.line)), "character": .int(Int64(e.column))],
-    ]
-}
-
 enum JSONRenderer {
     static func render(_ report: LintReport) -> String {
         var files: [JSONValue] = []
@@ -72,11 +64,11 @@ enum JSONRenderer {
                     "rule": .string(d.rule.rawValue),
                     "severity": .string(d.severity.rawValue),
                     "message": .string(d.message),
-                    "range": lspRange(source.text, d.range),
+                    "range": JSONPositions.range(d.range, in: source.text),
                 ]
                 o["related"] = .array(d.related.map { r in
                     let rf = report.file(r.file)
-                    return ["path": .string(rf.displayPath), "range": lspRange(rf.text, r.range), "message": .string(r.message)]
+                    return ["path": .string(rf.displayPath), "range": JSONPositions.range(r.range, in: rf.text), "message": .string(r.message)]
                 })
                 if d.isUnnecessary { o["tags"] = ["unnecessary"] }
                 return .object(o)
@@ -99,8 +91,8 @@ enum JSONRenderer {
 /// SARIF 2.1.0: one run, every rule listed, columns in UTF-16 code units.
 enum SARIFRenderer {
     static func render(_ report: LintReport) -> String {
-        let rules = Rule.allCases
-        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
+        let rules = Rules.all
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         func uri(_ path: String) -> String {
             var out = ""
             for b in path.utf8 {
@@ -150,15 +142,7 @@ enum SARIFRenderer {
             "name": "routes",
             "version": .string(Routes.version),
             "informationUri": "https://github.com/routes-lang/routes",
-            "rules": .array(rules.map { r in
-                [
-                    "id": .string(r.rawValue),
-                    "name": .string(r.rawValue),
-                    "shortDescription": ["text": .string(r.summary)],
-                    "fullDescription": ["text": .string(r.summary)],
-                    "defaultConfiguration": ["level": .string(r.defaultSeverity == .error ? "error" : "warning")],
-                ]
-            }),
+            "rules": .array(rules.map(sarifRule)),
         ]
         let root: JSONValue = [
             "version": "2.1.0",
@@ -171,6 +155,25 @@ enum SARIFRenderer {
             ]],
         ]
         return JSON.serialize(root, pretty: true)
+    }
+}
+
+extension SARIFRenderer {
+    /// A rule's `reportingDescriptor`: its summary, its documentation as the full description
+    /// and its fix as the help, from the registry.
+    static func sarifRule(_ r: RuleInfo) -> JSONValue {
+        let d = r.documentation
+        let full = d.what + " " + d.why
+        let markdown = "\(d.what)\n\n\(d.why)\n\n```routes\n\(d.example)\n```\n\n\(d.fix)"
+        return [
+            "id": .string(r.id.rawValue),
+            "name": .string(r.id.rawValue),
+            "shortDescription": ["text": .string(r.summary)],
+            "fullDescription": ["text": .string(full)],
+            "help": ["text": .string(d.fix), "markdown": .string(markdown)],
+            "defaultConfiguration": ["level": .string(r.severity == .error ? "error" : "warning")],
+            "properties": ["category": .string(r.category.rawValue)],
+        ]
     }
 }
 

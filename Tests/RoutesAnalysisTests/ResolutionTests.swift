@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import RoutesAnalysis
 import RoutesModel
@@ -11,24 +12,13 @@ typealias PathNodeRef = RoutesAnalysis.NodeRef
 
 /// Projects from strings, for the resolution and routing-tree tests.
 enum ResolutionTestSupport {
-    struct Provider: SourceProvider {
-        var files: [String: String]
-        func canonicalPath(_ path: String) -> String? {
-            let p = PathUtil.normalize(path)
-            return files[p] != nil ? p : nil
-        }
-        func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-            files[canonicalPath].map { .success(Array($0.utf8)) } ?? .failure(.notFound)
-        }
-    }
-
     /// A project whose entry is `App.routes` (displayed as such); `others` are files it may
     /// import, by name.
     static func project(_ app: String, others: [String: String] = [:]) -> Project {
         var files = ["/ws/App.routes": app]
         for (name, text) in others { files["/ws/" + name] = text }
         return Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
-                       provider: Provider(files: files))
+                       provider: MemoryProvider(files: files))
     }
 
     static func program(_ project: Project) -> Program {

@@ -219,3 +219,47 @@ import TestSupport
         #expect(heads == ["b.routes:1", "b.routes:3", "b.routes:3", "a.routes:1"])
     }
 }
+
+/// `routes rules`, `routes explain` and docs/rules.md, all from the rule registry.
+@Suite struct RuleCommandTests {
+    @Test func rulesListsEveryRuleWithItsSeverity() throws {
+        let r = try Support.run(["rules"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 14)
+        #expect(lines.contains { $0.hasPrefix("shadowed-branch") && $0.contains("warning") })
+        #expect(lines.contains { $0.hasPrefix("analysis-limit") && $0.contains("error") })
+        let json = try JSON.parse(try Support.run(["rules", "--format", "json"]).stdout)
+        let rules = json["rules"]?.arrayValue ?? []
+        #expect(rules.count == 14)
+        #expect(rules.allSatisfy { $0["what"]?.stringValue?.isEmpty == false && $0["example"]?.stringValue?.isEmpty == false })
+    }
+
+    @Test func explainPrintsTheDocumentation() throws {
+        let r = try Support.run(["explain", "missing-dependency"])
+        #expect(r.status == 0)
+        for section in ["missing-dependency (error, scope)", "What it reports", "Why it matters", "Example", "How to fix it"] {
+            #expect(r.stdout.contains(section), "\(section)")
+        }
+        let unknown = try Support.run(["explain", "missing-dependecy"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown rule `missing-dependecy`; did you mean `missing-dependency`?"))
+    }
+
+    /// docs/rules.md is what `routes rules --format markdown` writes: regenerate it with that
+    /// command when a rule changes.
+    @Test func theRuleReferenceIsCurrent() throws {
+        let r = try Support.run(["rules", "--format", "markdown"])
+        let file = try String(contentsOf: Support.packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        #expect(file == r.stdout, "docs/rules.md is stale: run `routes rules --format markdown > docs/rules.md`")
+    }
+
+    @Test func sarifDescribesEachRuleFromTheRegistry() throws {
+        let r = try Support.run(["lint", "--format", "sarif", "Tests/Fixtures/positions/sarif.routes"], in: Support.packageRoot)
+        let rules = try JSON.parse(r.stdout)["runs"]?[0]?["tool"]?["driver"]?["rules"]?.arrayValue ?? []
+        let shadowed = rules.first { $0["id"] == "shadowed-branch" }
+        #expect(shadowed?["fullDescription"]?["text"]?.stringValue?.contains("earlier branch builds that element first") == true)
+        #expect(shadowed?["help"]?["text"]?.stringValue?.hasPrefix("Move the branch") == true)
+        #expect(shadowed?["help"]?["markdown"]?.stringValue?.contains("```routes") == true)
+    }
+}

@@ -97,7 +97,7 @@ import Testing
             let original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             for round in 0..<6 {
                 let edited = Self.randomlyEdited(original, rng: &rng)
-                let provider = BytesProvider(files: ["/ws/App.routes": edited])
+                let provider = MemoryProvider(bytes: ["/ws/App.routes": edited])
                 let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0,
                                                              workspaceRoot: "/ws")], provider: provider)
                 let session = AnalysisSession(project: project)
@@ -129,7 +129,7 @@ import Testing
         let bytes = Array(program.utf8)
         var prefix = 0
         while prefix <= bytes.count {
-            let provider = BytesProvider(files: ["/ws/App.routes": Array(bytes.prefix(prefix))])
+            let provider = MemoryProvider(bytes: ["/ws/App.routes": Array(bytes.prefix(prefix))])
             let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0,
                                                          workspaceRoot: "/ws")], provider: provider)
             let session = AnalysisSession(project: project)
@@ -139,14 +139,3 @@ import Testing
     }
 }
 
-/// Raw bytes in memory (for invalid UTF-8).
-struct BytesProvider: SourceProvider {
-    var files: [String: [UInt8]]
-    func canonicalPath(_ path: String) -> String? {
-        let p = PathUtil.normalize(path)
-        return files[p] != nil ? p : nil
-    }
-    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        files[canonicalPath].map { .success($0) } ?? .failure(.notFound)
-    }
-}

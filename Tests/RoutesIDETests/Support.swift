@@ -7,17 +7,6 @@ import Testing
 
 @testable import RoutesIDE
 
-/// Files in memory, for tests of imports without touching the disk.
-struct MemoryProvider: SourceProvider {
-    var files: [String: String]
-    func canonicalPath(_ path: String) -> String? {
-        let p = PathUtil.normalize(path)
-        return files[p] != nil ? p : nil
-    }
-    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        files[canonicalPath].map { .success(Array($0.utf8)) } ?? .failure(.notFound)
-    }
-}
 
 /// Text with markers: `|` is the cursor, `‹...›` marks expected ranges. Offsets are bytes
 /// of the text without the markers.

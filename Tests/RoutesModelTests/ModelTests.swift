@@ -5,17 +5,6 @@ import Testing
 @testable import RoutesModel
 import RoutesSyntax
 
-/// Files in memory, for tests of imports without touching the disk.
-struct MemoryProvider: SourceProvider {
-    var files: [String: String]
-    func canonicalPath(_ path: String) -> String? {
-        let p = PathUtil.normalize(path)
-        return files[p] != nil ? p : nil
-    }
-    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        files[canonicalPath].map { .success(Array($0.utf8)) } ?? .failure(.notFound)
-    }
-}
 
 func project(_ files: [String: String], entries: [String]? = nil, root: String = "/ws") -> Project {
     let provider = MemoryProvider(files: files)
@@ -351,7 +340,7 @@ func lower(_ text: String) -> FileModel {
         let second = Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: provider, cache: cache)
         #expect(cache.hits == 3)
         #expect(Self.key(second) == Self.key(first))
-        #expect(Self.key(second).contains { $0.contains("Other.routes") && $0.contains("syntaxError") })
+        #expect(Self.key(second).contains { $0.contains("Other.routes") && $0.contains("syntax-error") })
         #expect(second.diagnostics.allSatisfy { d in second.files[d.file].syntax.diagnostics.allSatisfy { $0.file == d.file } })
         #expect(Self.key(second) == Self.key(Project(entries: entries(["/ws/Other.routes", "/ws/App.routes"]), provider: provider)))
         // A changed file is parsed again; the others are not.

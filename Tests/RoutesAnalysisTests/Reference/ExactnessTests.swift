@@ -11,7 +11,7 @@ import RoutesSyntax
 /// A finding as compared: rule, file and primary range (messages and related locations are
 /// the product's to word).
 struct FindingKey: Hashable, Comparable, Sendable {
-    var rule: Rule
+    var rule: RuleID
     var file: FileID
     var lower: Int
     var upper: Int
@@ -51,7 +51,7 @@ func seconds(_ d: Duration) -> Double {
 }
 
 /// One line per finding: `line:col rule: message  «text at the range»`.
-func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: String, in project: Project) -> String {
+func describe(_ rule: RuleID, _ file: FileID, _ range: Range<Int>, _ message: String, in project: Project) -> String {
     let pos = ReferenceSupport.position(range.lowerBound, in: project, file: file)
     let text = project.files[file].text.text(range)
     return "  \(pos) \(rule.rawValue): \(message)  «\(text)»"
@@ -78,7 +78,7 @@ func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: Stri
     /// The comparison below cannot pass vacuously: over the corpus the reference finds every
     /// rule in a good number of programs.
     @Test func everyRuleFiresInTheCorpus() {
-        var counts: [Rule: Int] = [:]
+        var counts: [RuleID: Int] = [:]
         var diverging = 0
         var planted = 0
         var maxStates = 0
@@ -169,8 +169,8 @@ func describe(_ rule: Rule, _ file: FileID, _ range: Range<Int>, _ message: Stri
         print("Analysis.check took \(productSeconds) s over \(Corpus.size) programs")
         guard !mismatches.isEmpty else { return }
 
-        var missing: [Rule: Int] = [:]
-        var extra: [Rule: Int] = [:]
+        var missing: [RuleID: Int] = [:]
+        var extra: [RuleID: Int] = [:]
         for m in mismatches {
             for d in m.onlyProduct { extra[d.rule, default: 0] += 1 }
             for f in m.onlyReference { missing[f.rule, default: 0] += 1 }

@@ -6,12 +6,12 @@ import RoutesSyntax
 /// An expected finding, written by hand: rule, 1-based line and column (bytes), and the
 /// exact text of the primary range.
 struct ExpectedFinding: Sendable, CustomStringConvertible {
-    var rule: Rule
+    var rule: RuleID
     var line: Int
     var column: Int
     var text: String
 
-    init(_ rule: Rule, _ line: Int, _ column: Int, _ text: String) {
+    init(_ rule: RuleID, _ line: Int, _ column: Int, _ text: String) {
         self.rule = rule
         self.line = line
         self.column = column

@@ -32,7 +32,7 @@ struct NodeRef: Hashable, Comparable, Sendable {
 
 /// One finding of the reference.
 struct ReferenceFinding: Hashable, Sendable {
-    var rule: Rule
+    var rule: RuleID
     var file: FileID
     var range: Range<Int>
     var message: String
@@ -63,7 +63,7 @@ struct QuietBuilder: Sendable, Hashable {
 
 enum ReferenceChecker {
     /// The rules the reference decides.
-    static let rules: Set<Rule> = [
+    static let rules: Set<RuleID> = [
         .unreachableScreen, .shadowedBranch, .missingDependency, .pushInSheet,
         .wildcardMismatch, .builderCycle, .unusedDeclaration,
     ]

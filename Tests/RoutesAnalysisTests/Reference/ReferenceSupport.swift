@@ -1,19 +1,7 @@
+import TestSupport
 import RoutesModel
 import RoutesSyntax
 
-/// Files in memory, so that a test builds a `Project` from strings without touching the disk.
-struct ReferenceMemoryProvider: SourceProvider {
-    var files: [String: String]
-
-    func canonicalPath(_ path: String) -> String? {
-        let p = PathUtil.normalize(path)
-        return files[p] != nil ? p : nil
-    }
-
-    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        files[canonicalPath].map { .success(Array($0.utf8)) } ?? .failure(.notFound)
-    }
-}
 
 enum ReferenceSupport {
     static let workspace = "/ws"
@@ -21,7 +9,7 @@ enum ReferenceSupport {
 
     /// A one-file project: `App.routes` holding `source`.
     static func project(_ source: String) -> Project {
-        let provider = ReferenceMemoryProvider(files: [mainPath: source])
+        let provider = MemoryProvider(files: [mainPath: source])
         return Project(
             entries: [ProjectEntry(canonicalPath: mainPath, displayPath: "App.routes", group: 0, workspaceRoot: workspace)],
             provider: provider)

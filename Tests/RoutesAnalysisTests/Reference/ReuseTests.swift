@@ -65,7 +65,7 @@ import TestSupport
         let entries = paths.enumerated().map { i, p in
             ProjectEntry(canonicalPath: p, displayPath: String(p.dropFirst(4)), group: i, workspaceRoot: "/ws")
         }
-        return Project(entries: entries, provider: ReferenceMemoryProvider(files: texts))
+        return Project(entries: entries, provider: MemoryProvider(files: texts))
     }
 
     static let start: [String: String] = [
@@ -367,7 +367,7 @@ import TestSupport
     }
 }
 
-/// A program past `ProgramChecker.nodesForConcurrentPlan` nodes has its missing-dependency
+/// A program past `MissingDependencyPlan.nodesForConcurrentPlan` nodes has its missing-dependency
 /// plan made on another core while paths are resolved: it finds exactly the missing
 /// dependencies it should, every time.
 @Suite struct ConcurrentPlanTests {
@@ -389,7 +389,7 @@ import TestSupport
         let project = ReferenceSupport.project(text)
         for _ in 0..<3 {
             let session = AnalysisSession(project: project)
-            #expect(session.programNodeCounts.allSatisfy { $0 >= ProgramChecker.nodesForConcurrentPlan })
+            #expect(session.programNodeCounts.allSatisfy { $0 >= MissingDependencyPlan.nodesForConcurrentPlan })
             let missing = session.diagnostics.filter { $0.rule == .missingDependency }
             let names = missing.map { project.files[$0.file].text.text($0.range) }
             #expect(missing.count == features + 1)

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import RoutesAnalysis
 import RoutesModel
@@ -23,7 +24,7 @@ import RoutesSyntax
                 texts[path] = member.program.text
                 entries.append(ProjectEntry(canonicalPath: path, displayPath: "p\(i)/App.routes", group: i, workspaceRoot: "/ws"))
             }
-            let project = Project(entries: entries, provider: ReferenceMemoryProvider(files: texts))
+            let project = Project(entries: entries, provider: MemoryProvider(files: texts))
             let together = AnalysisSession(project: project)
             #expect(together.programNodeCounts.count == groupSize)
             for (i, member) in members.enumerated() {
@@ -67,7 +68,7 @@ import RoutesSyntax
             texts[path] = "screen S\(i)\nscreen T\(i)\nroot { screen S\(i) { screen T\(i) } }\n"
             entries.append(ProjectEntry(canonicalPath: path, displayPath: "p\(i)/App.routes", group: i, workspaceRoot: "/ws"))
         }
-        let project = Project(entries: entries, provider: ReferenceMemoryProvider(files: texts))
+        let project = Project(entries: entries, provider: MemoryProvider(files: texts))
         let middle = BuilderGraph(project: project, files: [1], hasForeignElement: false)
         #expect(middle.nodes.count == project.files[1].model.nodes.count)
         #expect(middle.firstNode(of: 1) == 0)

@@ -1,0 +1,116 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `missing-dependency`: a `uses d` (or the `if let d` of an `optional d … from P`) where d is
+/// not in scope on every way the node is built (or evaluated). The ways are found by the
+/// scope-item engine (`ScopeItems`).
+enum MissingDependency: RuleDefinition {
+    static let id = RuleID("missing-dependency")
+    static let severity = Severity.error
+    static let category = RuleCategory.scope
+    static let summary = "A screen uses a dependency that is not in scope on every way it is built."
+    static let documentation = RuleDocumentation(
+        what: """
+            A `uses d` at a `screen S` node needs d in scope on every way the node is built: \
+            every path and environment that resolve to it, with all the builders passed \
+            through from `root`. A dependency without `from` is always in scope; one `from P` \
+            is in scope after an earlier element of the path was built by a `screen P` node; \
+            an `optional` only inside the then-block of its `if let` (with `from P`, both). The \
+            `if let` of an optional `from P` needs P wherever it is evaluated. One error per \
+            name (a name listed twice is one entry); related: the outermost reference of one \
+            shortest way that lacks it.
+            """,
+        why: """
+            The screen's content would be created without the dependency it needs: a crash, \
+            or a screen that cannot work, on the way the checker names (often a deep link that \
+            skips the screen that provides it).
+            """,
+        example: """
+            screen Shop
+            screen Product
+            dependency cartStore: CartStore from Shop
+            root {
+              anyOf {
+                screen Product uses cartStore
+                screen Shop { screen Product uses cartStore }
+              }
+            }
+            """,
+        fix: """
+            Make every way pass the provider first (nest the screen inside `screen P { … }`), \
+            unwrap an optional with `if let d { … }` around the node, or give the dependency \
+            to the whole app (no `from`).
+            """)
+
+    struct Finding {
+        var node: GraphNode
+        /// The name in the `uses` list or the `if let`.
+        var name: Name
+        var declaration: Symbol
+        /// The items it lacks, each with one way that lacks it (outermost first).
+        var missing: [(item: ScopeItem, way: [Int])]
+    }
+
+    /// The names the plan found needing items, against the ways without them (`failures`,
+    /// keyed by item code × node count + node).
+    static func check(_ facts: ProgramFacts, uses: [MissingDependencyPlan.Use], failures: [Int: [Int]]) -> [Finding] {
+        if failures.isEmpty { return [] }
+        let graph = facts.graph
+        var found: [Finding] = []
+        for u in uses {
+            let g = Int(u.node)
+            var missing: [(ScopeItem, [Int])] = []
+            for item in [u.first, u.second] where !item.isNone {
+                if let way = failures[item.index * graph.nodes.count + g] {
+                    missing.append((ScopeItems.item(item, in: graph), way))
+                }
+            }
+            guard !missing.isEmpty else { continue }
+            let name: Name
+            switch graph.model(g).kind {
+            case .screen(_, let names, _): name = names[Int(u.use - graph.useStart[g])]
+            case .ifLet(let n?, _, _): name = n
+            default: continue
+            }
+            found.append(Finding(node: GraphNode(g), name: name, declaration: graph.declarationSymbols[Int(u.number)], missing: missing))
+        }
+        return found
+    }
+
+    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
+        let reasons = f.missing.map { item, _ -> String in
+            switch item {
+            case .provider(let p):
+                let provider = facts.screenName(p)
+                return "it is provided by `\(provider)`, and a way reaches this point with no \(provider) before it"
+            case .optional:
+                return "it is optional, and a way reaches this point outside `if let \(f.name.text)`"
+            }
+        }
+        let target: String
+        if case .screen(let code?, _) = facts.graph.nodes[f.node.index].kind {
+            target = "`\(facts.screenName(code))` is built"
+        } else {
+            target = "`\(facts.headText(f.node.index))` is evaluated"
+        }
+        return "`\(f.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))"
+    }
+
+    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        var related: [RelatedLocation] = []
+        // The outermost reference of the first way that lacks an item.
+        if let w = f.missing.lazy.compactMap({ _, way in
+            way.first { if case .reference = facts.graph.nodes[$0].kind { return true } else { return false } }
+        }).first {
+            related.append(facts.location(w, "a way without `\(f.name.text)` in scope passes here"))
+        }
+        related.append(RelatedLocation(file: f.declaration.file, range: facts.project.declaration(f.declaration).name.range,
+                                       message: "`\(f.name.text)` is declared here"))
+        return Diagnostic(Self.self, file: facts.graph.nodes[f.node.index].file, range: f.name.range,
+                          message: message(f, facts), related: related)
+    }
+}
+
+extension RuleID {
+    public static let missingDependency = MissingDependency.id
+}

@@ -1,0 +1,76 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `push-in-sheet`: a `push` screen node that can be built, but on every path that builds it
+/// the last non-push element before it is a `sheet(allowsPush: false)` screen.
+enum PushInSheet: RuleDefinition {
+    static let id = RuleID("push-in-sheet")
+    static let severity = Severity.warning
+    static let category = RuleCategory.presentation
+    static let summary = "A pushed screen that always follows a sheet that does not allow pushes."
+    static let documentation = RuleDocumentation(
+        what: """
+            A screen presented with `push` (the default) that is built only after a \
+            `sheet(allowsPush: false)` screen, with no other sheet between them: it would be \
+            pushed where nothing can be pushed. Related: that sheet. A push that follows it is \
+            reported too when it also follows the sheet.
+            """,
+        why: """
+            The sheet has no navigation stack to push onto: the screen does not appear, or the \
+            navigation breaks, on every path that reaches it.
+            """,
+        example: """
+            screen Home
+            screen Picker sheet(allowsPush: false)
+            screen Detail
+            root { screen Home { screen Picker { screen Detail } } }
+            """,
+        fix: """
+            Present the screen as a `sheet`, let the sheet allow pushes (`sheet`), or move the \
+            screen out of the sheet's nesting.
+            """)
+
+    struct Finding {
+        var node: GraphNode
+        var screen: ScreenCode
+        /// The last non-push screen node on a way to it, and its screen.
+        var sheet: (node: GraphNode, screen: ScreenCode)?
+    }
+
+    static func check(_ facts: ProgramFacts) -> [Finding] {
+        let graph = facts.graph, flow = facts.flow
+        guard flow.sigmaCount == 2 else { return [] }
+        var found: [Finding] = []
+        for g in graph.nodes.indices where facts.used[g] {
+            guard case .screen(let code?, _) = graph.nodes[g].kind, graph.presentations[code] == .push else { continue }
+            guard flow.builtEnvironments(g, sigma: 0) == BDD.zero, flow.builtEnvironments(g, sigma: 1) != BDD.zero else { continue }
+            // It must hold however the uncertain leaves build.
+            if let other = facts.alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
+                || other.builtEnvironments(g, sigma: 1) == BDD.zero { continue }
+            var sheet: (GraphNode, ScreenCode)? = nil
+            for w in flow.way(to: g, sigma: 1).dropLast().reversed() {
+                if case .screen(let c?, _) = graph.nodes[w].kind, graph.presentations[c] != .push {
+                    sheet = (GraphNode(w), ScreenCode(c))
+                    break
+                }
+            }
+            found.append(Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet))
+        }
+        return found
+    }
+
+    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        let sheetName = f.sheet.map { "`\(facts.screenName($0.screen.index))`" } ?? "a sheet"
+        let related = f.sheet.map {
+            [facts.location($0.node.index, "`\(facts.screenName($0.screen.index))` is presented here with `allowsPush: false`")]
+        } ?? []
+        return facts.diagnostic(
+            Self.self, at: f.node.index,
+            "`\(facts.screenName(f.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName), a sheet that does not allow pushes",
+            related: related)
+    }
+}
+
+extension RuleID {
+    public static let pushInSheet = PushInSheet.id
+}

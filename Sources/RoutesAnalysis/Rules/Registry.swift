@@ -1,0 +1,46 @@
+import RoutesModel
+import RoutesSyntax
+
+/// A rule as listings, `routes explain`, SARIF and docs/rules.md show it.
+public struct RuleInfo: Sendable {
+    public let id: RuleID
+    public let severity: Severity
+    public let category: RuleCategory
+    public let summary: String
+    public let documentation: RuleDocumentation
+    public let marksUnnecessary: Bool
+
+    init<R: RuleDefinition>(_ rule: R.Type) {
+        id = R.id
+        severity = R.severity
+        category = R.category
+        summary = R.summary
+        documentation = R.documentation
+        marksUnnecessary = R.marksUnnecessary
+    }
+}
+
+/// The registry: every rule the tools report, in the order listings show them (syntax, names,
+/// then the analyses). A new rule is a file of its own (see docs/dev/architecture.md) and one
+/// line here.
+public enum Rules {
+    public static let all: [RuleInfo] = [
+        RuleInfo(SyntaxError.self),
+        RuleInfo(UndefinedName.self),
+        RuleInfo(WrongKind.self),
+        RuleInfo(DuplicateDeclaration.self),
+        RuleInfo(ImportError.self),
+        RuleInfo(BuilderCycle.self),
+        RuleInfo(InvalidWildcard.self),
+        RuleInfo(MissingDependency.self),
+        RuleInfo(UnreachableScreen.self),
+        RuleInfo(ShadowedBranch.self),
+        RuleInfo(WildcardMismatch.self),
+        RuleInfo(PushInSheet.self),
+        RuleInfo(UnusedDeclaration.self),
+        RuleInfo(AnalysisLimit.self),
+    ]
+
+    /// The rule with this id, if there is one.
+    public static func info(_ id: RuleID) -> RuleInfo? { all.first { $0.id == id } }
+}

@@ -1,0 +1,102 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `shadowed-branch`: an `anyOf` branch that, where the `anyOf` is evaluated, would build
+/// something, but for every element it would build an earlier branch builds it first.
+enum ShadowedBranch: RuleDefinition {
+    static let id = RuleID("shadowed-branch")
+    static let severity = Severity.warning
+    static let category = RuleCategory.routing
+    static let summary = "An anyOf branch whose elements an earlier branch always builds first."
+    static let documentation = RuleDocumentation(
+        what: """
+            Branch i of an `anyOf` is shadowed when, over the (element, environment) pairs with \
+            which the `anyOf` is really evaluated while resolving paths, it would build \
+            something for some, and for every one of them an earlier branch builds that element \
+            first. A wildcard that is not last, the same screen listed twice, and a branch \
+            whose screens earlier branches already take are the usual cases. A branch that \
+            builds nothing where it is evaluated is not shadowed: its screens are reported as unreachable. \
+            Related: the earlier branches that take its elements. Nothing inside a shadowed \
+            branch is reported again.
+            """,
+        why: """
+            `anyOf` tries its branches in order and takes the first that builds the element: \
+            the shadowed branch never builds anything, so its screen (and what its nesting \
+            would show after it) never appears the way it is written.
+            """,
+        example: """
+            screen Home
+            screen Detail
+            root {
+              anyOf {
+                screen Home
+                screen Detail
+                screen Home { screen Detail }
+              }
+            }
+            """,
+        fix: """
+            Move the branch before the one that takes its elements, merge the two (one \
+            `screen Home { … }` with the nesting you meant), or delete the dead branch.
+            """)
+
+    struct Finding {
+        var branch: GraphNode
+        /// The earlier branches that build its elements first.
+        var takenBy: [GraphNode]
+    }
+
+    /// Not reported when an unresolved name or a cycle is involved: what a branch that meets
+    /// one would build is not known.
+    static func check(_ facts: ProgramFacts) -> [Finding] {
+        let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
+        let bdd = semantics.bdd
+        var found: [Finding] = []
+        for g in graph.nodes.indices where facts.used[g] {
+            guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { continue }
+            if !flow.isEvaluated(g) { continue }
+            let branches = graph.branches(list)
+            for i in 1..<branches.count {
+                let b = branches[i]
+                if semantics.uncertain[b] { continue }
+                // Would build something for some pair of the anyOf's context, but for none of
+                // the pairs that reach it (its own context is what earlier branches left); in
+                // both readings of cycles and unresolved names. The usual answer, a branch that
+                // builds where it is reached, is asked first, and these questions make no nodes.
+                let builds = semantics.builds[b]
+                guard !flow.contextMeets(b, builds), flow.contextMeets(g, builds) else { continue }
+                let would = bdd.and(flow.context(g), builds)
+                // An earlier branch must build first, not diverge first (a cycle builds
+                // nothing; the branch is then unreachable, not shadowed).
+                if !semantics.cycles.isEmpty, (0..<i).contains(where: { k in
+                    let e = branches[k]
+                    let diverges = bdd.andNot(semantics.builds[e], semantics.realBuilds[e])
+                    return diverges != BDD.zero && bdd.intersects(bdd.and(would, flow.context(e)), diverges)
+                }) { continue }
+                if let other = facts.alternativeFlow {
+                    let builds = semantics.alternativeBuilds[b]
+                    guard other.contextMeets(g, builds), !other.contextMeets(b, builds) else { continue }
+                }
+                let takenBy = (0..<i).filter { j in
+                    bdd.intersects(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j]))
+                }
+                found.append(Finding(branch: GraphNode(b), takenBy: takenBy.map { GraphNode(branches[$0]) }))
+            }
+        }
+        return found
+    }
+
+    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
+        let by = f.takenBy.count == 1 ? "by `\(facts.headText(f.takenBy[0].index))`" : "by earlier branches"
+        return "this `anyOf` branch is shadowed: everything it builds here is built first \(by)"
+    }
+
+    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        facts.diagnostic(Self.self, at: f.branch.index, message(f, facts),
+                         related: f.takenBy.map { facts.location($0.index, "this earlier branch builds them first") })
+    }
+}
+
+extension RuleID {
+    public static let shadowedBranch = ShadowedBranch.id
+}

@@ -1,0 +1,209 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `unreachable-screen`: a `screen S` node of a used builder (or `root`) that no path under
+/// any environment resolves through, with the reason; or a declared screen that no `screen S`
+/// node of `root` or a used builder places.
+enum UnreachableScreen: RuleDefinition {
+    static let id = RuleID("unreachable-screen")
+    static let severity = Severity.warning
+    static let category = RuleCategory.routing
+    static let summary = "A screen node, or a declared screen, that no path under any environment reaches."
+    static let documentation = RuleDocumentation(
+        what: """
+            A `screen S` node in `root` or a builder it uses that no path builds, under any \
+            environment: it sits after a branch that always takes its elements, under \
+            `if screen T` with T ≠ S, under a condition that contradicts an enclosing one, \
+            under a `wildcard` of another screen, or after a node that is itself never \
+            reached. The message says which. A declared screen that no `screen S` node of \
+            `root` or a used builder places is reported at its declaration ("never placed").
+            """,
+        why: """
+            The screen never appears where it is written: a deep link or a tap that should \
+            show it shows the screen before it, or nothing.
+            """,
+        example: """
+            screen Home
+            screen Settings
+            flag isLoggedIn
+            root {
+              conditional isLoggedIn {
+                conditional isLoggedIn { screen Home } else { screen Settings }
+              } else { empty }
+            }
+            """,
+        fix: """
+            Remove the decision that rules it out (here the inner test repeats the outer one), \
+            move the node where its element can reach it, or delete it; place a declared \
+            screen in the tree or delete its declaration.
+            """)
+
+    /// Why no path builds a node: the innermost decision on the way that rules it out.
+    enum Reason {
+        /// Inside `wildcard W` (at the node), where the element is always a W.
+        case insideWildcard(GraphNode, ScreenCode)
+        /// Inside the then-branch of `if screen T` (at the node).
+        case insideIfScreen(GraphNode, ScreenCode)
+        /// In the else branch of `if screen S` for the same screen.
+        case inElseOfIfScreen(GraphNode)
+        /// An earlier branch of the `anyOf` always builds the screen first.
+        case takenByEarlierBranches(anyOf: GraphNode, branches: [GraphNode])
+        /// A condition on the way is always decided the other way where it is evaluated.
+        case contradiction(GraphNode, value: String)
+        /// The builder the node is in is never evaluated where it is used.
+        case builderNeverEvaluated(String)
+        case noPath
+    }
+
+    enum Finding {
+        case node(GraphNode, screen: ScreenCode, Reason)
+        /// A declared screen never placed in the tree.
+        case neverPlaced(Symbol)
+    }
+
+    // MARK: Nodes
+
+    /// The unreachable screen nodes, in both readings of uncertain leaves.
+    static func check(_ facts: ProgramFacts) -> [Finding] {
+        var found: [Finding] = []
+        for g in facts.graph.nodes.indices where facts.used[g] {
+            guard case .screen(let code?, _) = facts.graph.nodes[g].kind else { continue }
+            if facts.flow.isBuilt(g) { continue }
+            if let other = facts.alternativeFlow, other.isBuilt(g) { continue }
+            found.append(.node(GraphNode(g), screen: ScreenCode(code), reason(g, code, facts)))
+        }
+        return found
+    }
+
+    private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts) -> Reason {
+        let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
+        let bdd = semantics.bdd
+        let evaluated = flow.isEvaluated(g)
+        // An enclosing `wildcard W` or `if screen T` that fixes the element explains it best.
+        var inner = g
+        var outer = graph.nodes[g].parent
+        while let p = outer {
+            switch graph.nodes[p].kind {
+            case .wildcard(let w?, _) where w != code:
+                return .insideWildcard(GraphNode(p), ScreenCode(w))
+            case .ifScreen(let t?, let then, _) where then == inner && t != code:
+                return .insideIfScreen(GraphNode(p), ScreenCode(t))
+            case .ifScreen(let t?, _, let els?) where els == inner && t == code:
+                return .inElseOfIfScreen(GraphNode(p))
+            default:
+                break
+            }
+            inner = p
+            outer = graph.nodes[p].parent
+        }
+        var child = g
+        var parent = graph.nodes[g].parent
+        while let p = parent {
+            let pContext = flow.context(p)
+            let childContext = flow.context(child)
+            switch graph.nodes[p].kind {
+            case .anyOf(let list) where pContext != BDD.zero:
+                let branches = graph.branches(list)
+                let i = branches.firstIndex(of: child) ?? 0
+                if i > 0 {
+                    let mine = bdd.and(pContext, semantics.elementIs[code])
+                    if mine != BDD.zero && bdd.and(childContext, semantics.elementIs[code]) == BDD.zero {
+                        let first = (0..<i).filter { j in
+                            bdd.and(bdd.and(mine, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero
+                        }
+                        return .takenByEarlierBranches(anyOf: GraphNode(p), branches: first.map { GraphNode(branches[$0]) })
+                    }
+                }
+            case .condition(_, let then, _) where pContext != BDD.zero && childContext == BDD.zero:
+                return .contradiction(GraphNode(p), value: then == child ? "false" : "true")
+            default:
+                break
+            }
+            // Where the element still reaches p but not the child, the cause is here (and not
+            // explained above); where it does not reach p either, it was taken higher up.
+            if !evaluated && bdd.and(pContext, semantics.elementIs[code]) != BDD.zero { break }
+            child = p
+            parent = graph.nodes[p].parent
+        }
+        let top = graph.bodyTop(g)
+        if let owner = semantics.bodyOwner[top], !flow.isEvaluated(top) {
+            return .builderNeverEvaluated(graph.builders[owner].name)
+        }
+        return .noPath
+    }
+
+    // MARK: Declarations
+
+    /// The declared screens that no `screen S` node of `root` or a used builder places (not a
+    /// duplicate, nor one a used node meant to place under a misspelt name).
+    static func checkPlacement(_ facts: ProgramFacts) -> [Finding] {
+        let graph = facts.graph
+        var placed = BitSet(count: graph.screens.count)
+        for g in graph.nodes.indices where facts.used[g] {
+            if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
+        }
+        var found: [Finding] = []
+        // The graph's screens are the program's, in file and declaration order.
+        for code in graph.screens.indices where !placed.contains(code) {
+            let s = graph.screens[code]
+            guard !facts.isDuplicate(s) else { continue }
+            let number = graph.declarationNumber(s)
+            if facts.guessed.contains(number) && !facts.mentioned.contains(number) { continue }
+            found.append(.neverPlaced(s))
+        }
+        return found
+    }
+
+    // MARK: Words
+
+    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        switch f {
+        case .neverPlaced(let s):
+            let name = facts.project.declaration(s).name
+            return Diagnostic(Self.self, file: s.file, range: name.range,
+                              message: "screen `\(name.text)` is never placed in the routing tree: no `screen \(name.text)` in `root` or a builder it uses")
+        case .node(let g, let screen, let reason):
+            let name = facts.screenName(screen.index)
+            let (why, related, quotes) = words(reason, screen: name, facts)
+            return facts.diagnostic(Self.self, at: g.index, "`screen \(name)` is never built: \(why)", related: related,
+                                    quotesPosition: quotes)
+        }
+    }
+
+    /// The reason in words, its related locations, and whether the words quote a position.
+    private static func words(_ reason: Reason, screen name: String, _ facts: ProgramFacts) -> (String, [RelatedLocation], Bool) {
+        switch reason {
+        case .insideWildcard(let p, let w):
+            let wn = facts.screenName(w.index)
+            return ("it is inside `wildcard \(wn)`, where the element is always a \(wn)",
+                    [facts.location(p.index, "the element is replaced by a \(wn) here")], false)
+        case .insideIfScreen(let p, let t):
+            let tn = facts.screenName(t.index)
+            return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
+                    [facts.location(p.index, "the element is a \(tn) here")], false)
+        case .inElseOfIfScreen(let p):
+            return ("it is in the else branch of `if screen \(name)`, which a \(name) never takes",
+                    [facts.location(p.index, "a \(name) takes the then-branch here")], false)
+        case .takenByEarlierBranches(let anyOf, let branches):
+            return ("an earlier branch of the `anyOf` at \(facts.position(anyOf.index)) always builds \(name) first",
+                    branches.map { facts.location($0.index, "builds \(name) first") }, true)
+        case .contradiction(let p, let value):
+            let head = facts.headText(p.index)
+            var what = value
+            if case .condition(let c, _, _) = facts.graph.nodes[p.index].kind, case .symbol = facts.graph.conditions[c],
+               facts.graph.nodes[p.index].testsOptional {
+                what = value == "false" ? "absent" : "present"
+            }
+            return ("`\(head)` is always \(what) where it is evaluated: the conditions on the way contradict each other",
+                    [facts.location(p.index, "decided here")], false)
+        case .builderNeverEvaluated(let builder):
+            return ("builder `\(builder)` is never evaluated where it is used", [], false)
+        case .noPath:
+            return ("no path under any environment builds it here", [], false)
+        }
+    }
+}
+
+extension RuleID {
+    public static let unreachableScreen = UnreachableScreen.id
+}

@@ -1,0 +1,70 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `unused-declaration`: a dependency, optional, flag or builder of a program that neither
+/// `root` nor a builder it uses mentions.
+enum UnusedDeclaration: RuleDefinition {
+    static let id = RuleID("unused-declaration")
+    static let severity = Severity.warning
+    static let category = RuleCategory.hygiene
+    static let summary = "A dependency, optional, flag or builder that no used builder mentions."
+    static let marksUnnecessary = true
+    static let documentation = RuleDocumentation(
+        what: """
+            A dependency, optional, flag or builder that `root` and the builders it uses \
+            (through references and nestings, whatever the conditions) never mention. Editors \
+            grey it out. A name mentioned under a misspelling (an undefined name whose error \
+            suggests it) counts as mentioned, so a typo is one error, not also this warning.
+            """,
+        why: """
+            Dead declarations mislead the next reader: a flag nothing tests does not switch \
+            anything, and a builder nothing references builds nothing in this app.
+            """,
+        example: """
+            screen Home
+            flag isBlackFridayLive
+            root { screen Home }
+            """,
+        fix: """
+            Delete it, or use it where it was meant to be used.
+            """)
+
+    struct Finding {
+        var declaration: Symbol
+        var kind: DeclarationKind
+        var name: Name
+    }
+
+    static func check(_ facts: ProgramFacts) -> [Finding] {
+        let project = facts.project, graph = facts.graph
+        var found: [Finding] = []
+        for f in facts.program.files {
+            // By index, reading a declaration whole only to report it.
+            for i in project.files[f].model.declarations.indices {
+                let s = Symbol(file: f, declaration: i)
+                let kind = project.kind(of: s)
+                guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
+                      !facts.mentioned.contains(graph.declarationNumber(s)), !facts.guessed.contains(graph.declarationNumber(s)),
+                      !facts.isDuplicate(s) else { continue }
+                if kind == .builder, let b = graph.builderIndex[s], facts.usedBuilders.contains(b) { continue }
+                if kind == .builder && graph.builderIndex[s] == nil { continue }
+                found.append(Finding(declaration: s, kind: kind, name: project.declaration(s).name))
+            }
+        }
+        return found
+    }
+
+    static func message(_ f: Finding) -> String {
+        f.kind == .builder
+            ? "builder `\(f.name.text)` is never used: nothing reachable from `root` refers to it"
+            : "\(f.kind.rawValue) `\(f.name.text)` is never used"
+    }
+
+    static func diagnostic(_ f: Finding) -> Diagnostic {
+        Diagnostic(Self.self, file: f.declaration.file, range: f.name.range, message: message(f))
+    }
+}
+
+extension RuleID {
+    public static let unusedDeclaration = UnusedDeclaration.id
+}

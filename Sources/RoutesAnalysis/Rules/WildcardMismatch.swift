@@ -1,0 +1,60 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `wildcard-mismatch`: `wildcard W { B }` where B cannot build a W in any environment. A
+/// property of the builder itself, over every environment.
+enum WildcardMismatch: RuleDefinition {
+    static let id = RuleID("wildcard-mismatch")
+    static let severity = Severity.warning
+    static let category = RuleCategory.routing
+    static let summary = "A wildcard whose builder cannot build its screen: it builds nothing."
+    static let documentation = RuleDocumentation(
+        what: """
+            `wildcard W { B }` replaces the path element with a `W` and asks B to build it. \
+            When B cannot build a W in any environment, the wildcard builds nothing, whatever \
+            the element. Nothing inside it is reported again.
+            """,
+        why: """
+            Every path that reaches the wildcard stops there: the app shows nothing where the \
+            wildcard was meant to show a screen, for every link and every user.
+            """,
+        example: """
+            screen Shop
+            screen Browse
+            root { wildcard Browse { screen Shop } }
+            """,
+        fix: """
+            Name the screen the builder starts with (`wildcard Shop { … }`), or make the \
+            builder build the wildcard's screen.
+            """)
+
+    struct Finding {
+        var wildcard: GraphNode
+        var screen: ScreenCode
+    }
+
+    static func check(_ facts: ProgramFacts) -> [Finding] {
+        let semantics = facts.semantics, graph = facts.graph
+        var found: [Finding] = []
+        for g in graph.nodes.indices where facts.used[g] {
+            guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
+            if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
+                found.append(Finding(wildcard: GraphNode(g), screen: ScreenCode(code)))
+            }
+        }
+        return found
+    }
+
+    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
+        let w = facts.screenName(f.screen.index)
+        return "`wildcard \(w)` builds nothing: its builder cannot build a \(w) in any environment"
+    }
+
+    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
+    }
+}
+
+extension RuleID {
+    public static let wildcardMismatch = WildcardMismatch.id
+}

@@ -1,0 +1,445 @@
+import RoutesModel
+import RoutesSyntax
+
+/// What a dependency or optional needs to be in scope at a node: a provider screen built
+/// earlier on the way (`from P`), or the then-branch of its `if let` on the way (an optional).
+enum ScopeItem: Hashable {
+    /// A `from P` provider: in scope after an element built by a `screen P` node (its code).
+    case provider(Int)
+    /// An optional: in scope inside the then-branch of `if let o` (its condition index).
+    case optional(Int)
+}
+
+/// A scope item as a number in one program: a provider's screen code, or the screens' count
+/// plus an optional's condition index; `none` for no item.
+struct ScopeItemCode: Hashable, Sendable {
+    let raw: Int32
+    init(raw: Int32) { self.raw = raw }
+    static let none = ScopeItemCode(raw: -1)
+    var isNone: Bool { raw < 0 }
+    var index: Int { Int(raw) }
+}
+
+/// The scope-item engine: which names need which items, the way graph reversed (with where
+/// each item is gained), the regions from which a way can reach a user without gaining its
+/// item, the flows of the ways that lack an item, and what of all this an analysis after an
+/// edit may keep. Read by `MissingDependency` and by the editor's scope questions
+/// (completion, hover).
+///
+/// Scope is never lost along a way, so the ways on which an item is NOT in scope are a flow
+/// that stops where the item is gained (a built `screen P` starts no nesting, an `if let o`
+/// enters no then-branch), restricted to the nodes that can lead to a user. Most items need no
+/// flow: no way from `root` reaches a user without passing where the item is gained. Plain
+/// arrays indexed by item and node throughout: a program has hundreds of items and thousands
+/// of uses, and none of them usually fails.
+final class ScopeItems {
+    private(set) var facts: ProgramFacts
+    /// The names the plan found needing scope items.
+    private(set) var uses: [MissingDependencyPlan.Use] = []
+    /// Per scope item code, whether no way from `root` to a node that needs it avoids every
+    /// node where it is gained (so no flow was needed): kept so that the analysis after an
+    /// edit elsewhere need not find it again.
+    private(set) var regionFree: [Bool] = []
+    /// `wayPredecessors`, once made (the plan makes it; a scope question otherwise).
+    private var predecessors: Predecessors? = nil
+    /// The nodes at which each item is gained, once asked (a completion asks for hundreds).
+    private var gaining: [ScopeItem: [Int]]? = nil
+
+    init(facts: ProgramFacts) { self.facts = facts }
+
+    /// Takes what the plan found (see `MissingDependencyPlan`).
+    func adopt(_ plan: MissingDependencyPlan) {
+        uses = plan.uses
+        regionFree = plan.regionFree
+        if let p = plan.predecessors { predecessors = p }
+    }
+
+    /// Points the engine at the facts after an edit that moved positions only.
+    func rebase(_ facts: ProgramFacts) { self.facts = facts }
+
+    /// What the engine found about the way graph, for the analysis after an edit.
+    var ways: Ways {
+        Ways(graph: facts.graph, used: facts.used, predecessors: predecessors, regionFree: regionFree, uses: uses)
+    }
+
+    /// What a program's analysis found about ways, and the state of the graph it was found on.
+    struct Ways {
+        var graph: BuilderGraph
+        var used: [Bool]
+        var predecessors: Predecessors?
+        var regionFree: [Bool]
+        var uses: [MissingDependencyPlan.Use]
+    }
+
+    // MARK: Items
+
+    static func code(_ item: ScopeItem, in graph: BuilderGraph) -> ScopeItemCode {
+        switch item {
+        case .provider(let p): ScopeItemCode(raw: Int32(p))
+        case .optional(let c): ScopeItemCode(raw: Int32(graph.screens.count + c))
+        }
+    }
+
+    static func item(_ code: ScopeItemCode, in graph: BuilderGraph) -> ScopeItem {
+        code.index < graph.screens.count ? .provider(code.index) : .optional(code.index - graph.screens.count)
+    }
+
+    /// The scope items a dependency or optional needs, or nil when it is always in scope.
+    static func items(of s: Symbol, graph: BuilderGraph) -> [ScopeItem]? {
+        let project = graph.project
+        let kind = project.kind(of: s)
+        guard kind == .dependency || kind == .optional else { return nil }
+        var items: [ScopeItem] = []
+        if kind == .optional, let c = graph.conditionIndex[s] { items.append(.optional(c)) }
+        if let p = provider(of: s, graph: graph) { items.append(.provider(p)) }
+        return items.isEmpty ? nil : items
+    }
+
+    func items(of s: Symbol) -> [ScopeItem]? { Self.items(of: s, graph: facts.graph) }
+
+    /// The screen code of the `from P` of dependency or optional s, when P is a screen.
+    static func provider(of s: Symbol, graph: BuilderGraph) -> Int? {
+        let project = graph.project
+        guard let from = project.fromName(of: s),
+              let p = project.resolve(from, in: s.file), project.kind(of: p) == .screen else { return nil }
+        return graph.screenCode[p]
+    }
+
+    /// The scope item a way gains at node n, if any: the provider P at a `screen P` node
+    /// (in scope in its nesting), the optional o at an `if let o` node (in scope in its
+    /// then-branch). The one definition of where scope is gained.
+    static func gainedItem(at n: Int, in graph: BuilderGraph) -> ScopeItem? {
+        switch graph.nodes[n].kind {
+        case .screen(let c?, _):
+            return .provider(c)
+        case .condition(let v, _, _):
+            return graph.nodes[n].testsOptional ? .optional(v) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The nodes at which a way gains a scope item (see `gainedItem(at:in:)`).
+    private func gainingNodes(_ item: ScopeItem) -> [Int] {
+        if gaining == nil {
+            // Every item's nodes in one pass over the graph.
+            var all: [ScopeItem: [Int]] = [:]
+            for g in facts.graph.nodes.indices where facts.used[g] {
+                if let gained = Self.gainedItem(at: g, in: facts.graph) { all[gained, default: []].append(g) }
+            }
+            gaining = all
+        }
+        return gaining?[item] ?? []
+    }
+
+    // MARK: The plan
+
+    /// The part of `MissingDependency` that needs no flow (see `MissingDependencyPlan`): reads
+    /// the graph, the project, the used region and `earlier` only, so that a large program
+    /// makes it on another core while its paths are resolved.
+    static func plan(graph: BuilderGraph, used: [Bool], rootBody root: Int,
+                     earlier: (ways: Ways, edited: Range<Int>)?) -> MissingDependencyPlan {
+        let itemCount = graph.screens.count + graph.conditions.count
+        let project = graph.project
+        var uses: [MissingDependencyPlan.Use] = []
+        // Per declaration used (by number): its one or two items, found once.
+        var itemsOf = [(ScopeItemCode, ScopeItemCode)?](repeating: nil, count: graph.declarationCount)
+        for g in graph.nodes.indices where used[g] {
+            switch graph.nodes[g].kind {
+            case .screen(_?, _):
+                let range = graph.useRange(g)
+                for u in range {
+                    let t = graph.useTargets[u]
+                    guard t.number >= 0, !t.guessed else { continue }
+                    // A name listed twice is one entry, at its first place.
+                    if range.lowerBound < u, graph.useTargets[range.lowerBound..<u].contains(where: { $0.number == t.number && !$0.guessed }) { continue }
+                    let number = Int(t.number)
+                    if itemsOf[number] == nil {
+                        let items = Self.items(of: graph.declarationSymbols[number], graph: graph) ?? []
+                        itemsOf[number] = (items.count > 0 ? code(items[0], in: graph) : .none,
+                                           items.count > 1 ? code(items[1], in: graph) : .none)
+                    }
+                    let (x, y) = itemsOf[number]!
+                    if !x.isNone || !y.isNone {
+                        uses.append(MissingDependencyPlan.Use(node: Int32(g), use: Int32(u), number: Int32(number), first: x, second: y))
+                    }
+                }
+            case .condition(let v, _, _) where graph.nodes[g].testsOptional:
+                guard case .symbol(let s) = graph.conditions[v], project.kind(of: s) == .optional,
+                      let p = provider(of: s, graph: graph) else { continue }
+                uses.append(MissingDependencyPlan.Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)),
+                                                      first: ScopeItemCode(raw: Int32(p)), second: .none))
+            default:
+                break
+            }
+        }
+        var plan = MissingDependencyPlan(uses: uses, regionFree: [Bool](repeating: false, count: itemCount))
+        if uses.isEmpty { return plan }
+
+        // The users of each item, in node order, each once: users[userStart[i]..<userStart[i + 1]].
+        var userStart = [Int32](repeating: 0, count: itemCount + 1)
+        for u in uses {
+            if !u.first.isNone { userStart[u.first.index + 1] += 1 }
+            if !u.second.isNone { userStart[u.second.index + 1] += 1 }
+        }
+        for i in 0..<itemCount { userStart[i + 1] += userStart[i] }
+        var next = userStart
+        var users = [Int32](repeating: -1, count: Int(userStart[itemCount]))
+        func addUser(_ node: Int32, of item: ScopeItemCode) {
+            guard !item.isNone else { return }
+            let i = item.index
+            // A node using two names that need the same item is its user once.
+            if next[i] > userStart[i] && users[Int(next[i]) - 1] == node { return }
+            users[Int(next[i])] = node
+            next[i] += 1
+        }
+        for u in uses {
+            addUser(u.node, of: u.first)
+            addUser(u.node, of: u.second)
+        }
+        let userEnd = next
+
+        // After an edit that left every edge of the way graph and the used region as they were,
+        // an item whose users and gaining nodes the edit did not touch has the region it had.
+        let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount, uses: uses)
+        let predecessors = carried?.predecessors ?? wayPredecessors(graph: graph, used: used)
+        plan.predecessors = predecessors
+        let region = Region(count: graph.nodes.count)
+        var popped: [Int32] = []
+        for i in 0..<itemCount where userEnd[i] > userStart[i] {
+            if let carried, !carried.touched[i], carried.free[i] {
+                plan.regionFree[i] = true
+                continue
+            }
+            let mine = users[Int(userStart[i])..<Int(userEnd[i])]
+            // The region leaves out the edges that gain the item (a flow without it stops
+            // there): when no way from `root` to a user avoids them, no flow is needed.
+            fillBackwardRegion(region, from: mine, predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
+            if region.contains(root) {
+                plan.needFlows.append((i, Array(mine)))
+            } else {
+                plan.regionFree[i] = true
+            }
+        }
+        return plan
+    }
+
+    /// What the plan may take from the analysis before an edit (`earlier`): nil unless the
+    /// edit resolved nodes of a builder or `root` again (an edit of a dependency's `from`
+    /// changes what its users need, and has no nodes) and left every edge of the way graph and
+    /// the used region as they were. Then the way predecessors are the earlier ones with the
+    /// edited nodes' gains made again, and an item keeps the region it had unless the edited
+    /// nodes needed or gained it, before or now (`touched`).
+    private static func carriedRegions(graph: BuilderGraph, used: [Bool], earlier: (ways: Ways, edited: Range<Int>)?,
+                                       itemCount: Int, uses: [MissingDependencyPlan.Use])
+        -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
+        guard let (old, edited) = earlier, !edited.isEmpty, edited.upperBound <= graph.nodes.count,
+              var predecessors = old.predecessors, old.regionFree.count == itemCount,
+              old.graph.nodes.count == graph.nodes.count, old.used == used else { return nil }
+        var touched = [Bool](repeating: false, count: itemCount)
+        func touch(_ code: ScopeItemCode) { if !code.isNone { touched[code.index] = true } }
+        for g in edited {
+            guard sameEdges(g, old.graph, graph) else { return nil }
+            touch(predecessors.gained[g])
+            predecessors.gained[g] = .none
+            predecessors.gainedAt[g] = -1
+            guard used[g], let item = gainedItem(at: g, in: graph) else { continue }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): predecessors.gainedAt[g] = Int32(nesting)
+            case .condition(_, let then, _): predecessors.gainedAt[g] = Int32(then)
+            default: continue
+            }
+            predecessors.gained[g] = code(item, in: graph)
+            touch(predecessors.gained[g])
+        }
+        for list in [old.uses, uses] {
+            for n in list where edited.contains(Int(n.node)) {
+                touch(n.first)
+                touch(n.second)
+            }
+        }
+        return (predecessors, touched, old.regionFree)
+    }
+
+    /// Whether node g has the same way-graph edges (children, nesting, referenced body) in
+    /// both graphs.
+    private static func sameEdges(_ g: Int, _ a: BuilderGraph, _ b: BuilderGraph) -> Bool {
+        func successors(_ graph: BuilderGraph) -> (children: [Int], extra: Int) {
+            var children: [Int] = []
+            graph.forEachChild(g) { children.append($0) }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting): return (children, nesting ?? -1)
+            case .reference(let t?): return (children, graph.builders[t].body ?? -1)
+            default: return (children, -1)
+            }
+        }
+        let x = successors(a), y = successors(b)
+        return x.children == y.children && x.extra == y.extra
+    }
+
+    // MARK: Ways
+
+    /// For each item some way may reach a user of without it (`plan.needFlows`), the flow of
+    /// those ways; per failing (item, user), the way (node ids, outermost first).
+    func failures(_ plan: MissingDependencyPlan) -> [Int: [Int]] {
+        guard let predecessors = plan.predecessors, let root = facts.rootBody else { return [:] }
+        let graph = facts.graph
+        let storage = FlowStorage(size: graph.nodes.count)
+        let region = Region(count: graph.nodes.count)
+        var popped: [Int32] = []
+        var failures: [Int: [Int]] = [:]
+        for (i, mine) in plan.needFlows {
+            Self.fillBackwardRegion(region, from: mine[...], predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
+            recordBranches(region, popped)
+            let flow = waysWithout(Self.item(ScopeItemCode(raw: Int32(i)), in: graph), root: root, storage: storage, region: region)
+            for n in mine where facts.isReached(Int(n), in: flow) {
+                failures[i * graph.nodes.count + Int(n)] = flow.way(to: Int(n))
+            }
+        }
+        return failures
+    }
+
+    /// A way from `root` on which `item` is not in scope when node g is built (a screen
+    /// node) or evaluated (an `if let`), or nil when there is none. `region` must hold the
+    /// nodes that lead to g (see `fillRegion(_:leadingTo:)`).
+    func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region) -> [Int]? {
+        guard let root = facts.rootBody, facts.used[g] else { return nil }
+        // No node that would put the item in scope lies on any way to g: every way that
+        // builds g lacks it, so the main flow answers (no flow of its own needed).
+        if !gainingNodes(item).contains(where: { region.contains($0) }) {
+            return facts.isReached(g, in: facts.flow) ? facts.flow.way(to: g) : nil
+        }
+        let flow = waysWithout(item, root: root, storage: storage, region: region, target: g)
+        return facts.isReached(g, in: flow) ? flow.way(to: g) : nil
+    }
+
+    /// The ways (within `region`) on which `item` is not in scope. Scope is never lost
+    /// along a way, so a way stops where it gains it: after a `screen P` node is built for
+    /// a provider, at the then-branch of `if let o` for an optional.
+    /// With a `target`, the flow stops once it reaches it (one way is all that is asked).
+    private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil) -> Flow {
+        let semantics = facts.semantics
+        var flow = Flow(semantics: semantics, crossNestings: true, storage: storage)
+        flow.region = region
+        flow.target = target
+        let graph = facts.graph
+        flow.onBuilt = { n, sigma, _ in Self.gainedItem(at: n, in: graph) == item ? nil : sigma }
+        flow.entersThen = { n in Self.gainedItem(at: n, in: graph) != item }
+        flow.add(root, semantics.allElements, from: nil)
+        flow.run()
+        return flow
+    }
+
+    /// Fills `region` with the nodes from which a way leads to g.
+    func fillRegion(_ region: Region, leadingTo g: Int) {
+        if predecessors == nil { predecessors = Self.wayPredecessors(graph: facts.graph, used: facts.used) }
+        var popped: [Int32] = []
+        Self.fillBackwardRegion(region, from: [Int32(g)][...], predecessors!, popped: &popped)
+        recordBranches(region, popped)
+    }
+
+    // MARK: The way graph
+
+    /// Edges of the way graph, reversed: parent → child, reference → body, screen → nesting
+    /// (the predecessors of node s are `edges.neighbors(s)`). With, per node, the item a way
+    /// gains there (`gainedItem(at:in:)` as a code) and the node where it is then in scope (its
+    /// nesting or then-branch, -1 for none).
+    struct Predecessors {
+        var edges: Adjacency
+        var gained: [ScopeItemCode]
+        var gainedAt: [Int32]
+    }
+
+    private static func wayPredecessors(graph: BuilderGraph, used: [Bool]) -> Predecessors {
+        func forEachEdge(_ body: (_ from: Int, _ to: Int) -> Void) {
+            for g in graph.nodes.indices where used[g] {
+                graph.forEachChild(g) { body(g, $0) }
+                switch graph.nodes[g].kind {
+                case .screen(_, let nesting?): body(g, nesting)
+                case .reference(let b?): if let target = graph.builders[b].body { body(g, target) }
+                default: break
+                }
+            }
+        }
+        let count = graph.nodes.count
+        var start = [Int32](repeating: 0, count: count + 1)
+        forEachEdge { _, to in start[to + 1] += 1 }
+        for s in 0..<count { start[s + 1] += start[s] }
+        var next = start
+        var sources = [Int32](repeating: 0, count: Int(start[count]))
+        forEachEdge { from, to in
+            sources[Int(next[to])] = Int32(from)
+            next[to] += 1
+        }
+        var gained = [ScopeItemCode](repeating: .none, count: count)
+        var gainedAt = [Int32](repeating: -1, count: count)
+        for g in 0..<count where used[g] {
+            guard let item = gainedItem(at: g, in: graph) else { continue }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): gainedAt[g] = Int32(nesting)
+            case .condition(_, let then, _): gainedAt[g] = Int32(then)
+            default: continue
+            }
+            gained[g] = code(item, in: graph)
+        }
+        return Predecessors(edges: Adjacency(start: start, targets: sources), gained: gained, gainedAt: gainedAt)
+    }
+
+    /// The nodes from which some user can be reached on a way (so the flow for an item
+    /// visits nothing else). With `gaining`, not through the edges where a way gains that item
+    /// (a built `screen P`'s nesting for a provider, the then-branch of `if let o` for an
+    /// optional): the ways a flow without the item can take. `popped` gets the region's nodes
+    /// in the order they were visited (see `recordBranches`).
+    private static func fillBackwardRegion(_ region: Region, from nodes: ArraySlice<Int32>, _ preds: Predecessors,
+                                           gaining item: ScopeItemCode = .none, popped: inout [Int32]) {
+        region.reset()
+        popped.removeAll(keepingCapacity: true)
+        var stack: [Int32] = []
+        for n in nodes where region.insert(Int(n)) { stack.append(n) }
+        while let g32 = stack.popLast() {
+            popped.append(g32)
+            for p32 in preds.edges.neighbors(Int(g32)) {
+                let p = Int(p32)
+                if !item.isNone && preds.gained[p] == item && preds.gainedAt[p] == g32 { continue }
+                if region.insert(p) { stack.append(p32) }
+            }
+        }
+    }
+
+    /// Records in `region` the in-region branches of each `anyOf` (so that a flow through a
+    /// small region never walks a huge `anyOf`), from its nodes in visiting order: the
+    /// branches of an `anyOf` come in the order the walk reached them.
+    private func recordBranches(_ region: Region, _ popped: [Int32]) {
+        let graph = facts.graph
+        for g32 in popped {
+            let g = Int(g32)
+            guard let p = graph.nodes[g].parent, case .anyOf = graph.nodes[p].kind else { continue }
+            region.addBranch(graph.nodes[g].indexInParent, of: p)
+        }
+    }
+}
+
+/// What `MissingDependency` needs before its flows, found without any: the names that need
+/// scope items, the way predecessors, which items no way from `root` reaches a user of
+/// without passing where the item is gained (`regionFree`), and the items some way may reach
+/// a user of without it, with their users (`needFlows`).
+struct MissingDependencyPlan: Sendable {
+    /// A name that needs scope items: `uses` entry `use` of node g (an index into the
+    /// graph's `useTargets`), or the name of the `if let` g (`use` -1); its one or two items.
+    struct Use: Sendable {
+        var node: Int32
+        var use: Int32
+        var number: Int32
+        var first: ScopeItemCode
+        var second: ScopeItemCode
+    }
+
+    var uses: [Use]
+    var regionFree: [Bool]
+    var predecessors: ScopeItems.Predecessors? = nil
+    var needFlows: [(item: Int, users: [Int32])] = []
+
+    /// The smallest program whose plan is made on another core: below it, waking a thread
+    /// costs more than the plan (a 10k-line program has about 4,500 nodes).
+    static let nodesForConcurrentPlan = 16_384
+}

@@ -1,0 +1,58 @@
+import RoutesSyntax
+
+/// `undefined-name`: a name that no declaration of the file or its imports has. Checked when
+/// the project resolves each file's names (`Project.resolveNames`), which also remembers the
+/// suggested declaration, so that a typo is one error and not also an unused declaration.
+public enum UndefinedName: RuleDefinition {
+    public static let id = RuleID("undefined-name")
+    public static let severity = Severity.error
+    public static let category = RuleCategory.names
+    public static let summary = "A name is not declared in the file or its imports."
+    public static let documentation = RuleDocumentation(
+        what: """
+            A screen, dependency, optional, flag or builder name that is declared neither in \
+            the file nor in the files it imports. The message suggests the closest declared \
+            name of the kind that fits the place.
+            """,
+        why: """
+            A builder that names nothing builds nothing: the screen never appears, and the \
+            routes around it are checked as if it were not there.
+            """,
+        example: """
+            screen Home
+            dependency catalogStore: CatalogStore
+            root { screen Home uses catalogStor }
+            """,
+        fix: """
+            Correct the spelling (the suggestion), declare the name, or import the file that \
+            declares it.
+            """)
+
+    public struct Finding: Sendable, Hashable {
+        public var name: String
+        /// The kinds the place accepts.
+        public var expected: [DeclarationKind]
+        /// The closest declared name of those kinds, if one is close enough.
+        public var suggestion: String?
+    }
+
+    /// The finding for `name` at a place that accepts `expected`, among `candidates` (the
+    /// visible names of those kinds).
+    public static func check(_ name: String, expected: [DeclarationKind], candidates: [String]) -> Finding {
+        Finding(name: name, expected: expected, suggestion: Suggestion.closest(to: name, among: candidates))
+    }
+
+    public static func message(_ f: Finding) -> String {
+        var message = "cannot find \(f.expected.map(\.rawValue).joined(separator: " or ")) `\(f.name)` in scope"
+        if let s = f.suggestion { message += "; did you mean `\(s)`?" }
+        return message
+    }
+
+    public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(f))
+    }
+}
+
+extension RuleID {
+    public static let undefinedName = UndefinedName.id
+}

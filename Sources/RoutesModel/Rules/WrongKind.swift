@@ -1,0 +1,56 @@
+import RoutesSyntax
+
+/// `wrong-kind`: a name that is declared, but as another kind than its place needs. Checked
+/// when the project resolves each file's names (`Project.resolveNames`).
+public enum WrongKind: RuleDefinition {
+    public static let id = RuleID("wrong-kind")
+    public static let severity = Severity.error
+    public static let category = RuleCategory.names
+    public static let summary = "A name is used as the wrong kind of declaration."
+    public static let documentation = RuleDocumentation(
+        what: """
+            A name used where another kind of declaration belongs: a flag in `if let`, an \
+            optional or dependency in `conditional`, a screen in `uses`, a dependency after \
+            `from`, a screen name used as a builder. Related: where the name is declared.
+            """,
+        why: """
+            The place cannot mean the declaration: `conditional` tests a flag, `if let` \
+            unwraps an optional, `uses` takes dependencies. The builder around it does not \
+            do what it reads as.
+            """,
+        example: """
+            screen Home
+            flag isLoggedIn
+            root { if let isLoggedIn { screen Home } }
+            """,
+        fix: """
+            Use the construct of the declaration's kind (`conditional isLoggedIn { … }` for a \
+            flag, `screen Home` to build a screen), or name a declaration of the right kind.
+            """)
+
+    public struct Finding: Sendable, Hashable {
+        public var name: String
+        public var kind: DeclarationKind
+        public var expected: [DeclarationKind]
+    }
+
+    public static func message(_ f: Finding) -> String {
+        var m = "`\(f.name)` is \(f.kind.withArticle), not \(f.expected.map(\.withArticle).joined(separator: " or "))"
+        if f.expected == [.builder] && f.kind == .screen {
+            m += ": write `screen \(f.name)` to build it"
+        } else if f.expected == [.optional] && f.kind == .dependency {
+            m += ": `if let` unwraps optionals; a dependency is always present"
+        }
+        return m
+    }
+
+    /// The diagnostic at the name, related to its declaration.
+    public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>, declaredIn: FileID, at: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(f),
+                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(f.name)` is declared here as \(f.kind.withArticle)")])
+    }
+}
+
+extension RuleID {
+    public static let wrongKind = WrongKind.id
+}

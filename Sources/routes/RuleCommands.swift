@@ -1,0 +1,156 @@
+import ArgumentParser
+import RoutesAnalysis
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+enum RulesFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, markdown
+}
+
+/// `routes rules`: every rule with its id, default severity and summary.
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List every rule with its id, default severity and summary.",
+        discussion: """
+            `--format json` gives each rule with its documentation; `--format markdown` writes \
+            the rule reference (docs/rules.md is made with it).
+            """
+    )
+
+    @Option(help: "Output format: text, json or markdown.")
+    var format: RulesFormat = .text
+
+    func run() throws {
+        switch format {
+        case .text: Terminal.write(RuleDocs.list())
+        case .json: Terminal.write(JSON.serialize(RuleDocs.json(), pretty: true) + "\n")
+        case .markdown: Terminal.write(RuleDocs.markdown())
+        }
+    }
+}
+
+/// `routes explain RULE`: what a rule reports, why it matters, an example, how to fix it.
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a rule's documentation: what it reports, why, an example and the fix.",
+        discussion: "RULE is a rule id as diagnostics show it in brackets (`routes rules` lists them)."
+    )
+
+    @Argument(help: "The rule id.")
+    var rule: String
+
+    func validate() throws {
+        guard Rules.info(RuleID(rule)) != nil else {
+            let close = Suggestion.closest(to: rule, among: Rules.all.map(\.id.rawValue)).map { "; did you mean `\($0)`?" } ?? ""
+            throw ValidationError("unknown rule `\(rule)`\(close) (`routes rules` lists them)")
+        }
+    }
+
+    func run() throws {
+        Terminal.write(RuleDocs.explain(Rules.info(RuleID(rule))!))
+    }
+}
+
+/// The rules' documentation in each form the tools show it, from the registry alone.
+enum RuleDocs {
+    static func list() -> String {
+        let width = Rules.all.map(\.id.rawValue.count).max() ?? 0
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+        return Rules.all.map { r in pad(r.id.rawValue, width + 2) + pad(r.severity.rawValue, 9) + r.summary + "\n" }.joined()
+    }
+
+    static func explain(_ r: RuleInfo) -> String {
+        let d = r.documentation
+        return """
+            \(r.id.rawValue) (\(r.severity.rawValue), \(r.category.rawValue))
+            \(r.summary)
+
+            What it reports
+            \(wrap(d.what))
+
+            Why it matters
+            \(wrap(d.why))
+
+            Example
+            \(indent(d.example))
+
+            How to fix it
+            \(wrap(d.fix))
+
+            """
+    }
+
+    static func json() -> JSONValue {
+        .object(["rules": .array(Rules.all.map { r in
+            [
+                "id": .string(r.id.rawValue),
+                "severity": .string(r.severity.rawValue),
+                "category": .string(r.category.rawValue),
+                "summary": .string(r.summary),
+                "what": .string(r.documentation.what),
+                "why": .string(r.documentation.why),
+                "example": .string(r.documentation.example),
+                "fix": .string(r.documentation.fix),
+            ]
+        })])
+    }
+
+    /// docs/rules.md.
+    static func markdown() -> String {
+        var out = """
+            # Rules
+
+            Every diagnostic names its rule. This reference is made from the rules themselves \
+            (`routes rules --format markdown`); `routes explain RULE` prints one rule.
+
+            | rule | default severity | summary |
+            |---|---|---|
+
+            """
+        for r in Rules.all { out += "| [`\(r.id.rawValue)`](#\(r.id.rawValue)) | \(r.severity.rawValue) | \(r.summary) |\n" }
+        for r in Rules.all {
+            let d = r.documentation
+            out += """
+
+                ## \(r.id.rawValue)
+
+                \(r.severity.rawValue.capitalized), \(r.category.rawValue). \(r.summary)
+
+                **What it reports.** \(d.what)
+
+                **Why it matters.** \(d.why)
+
+                **Example.**
+
+                ```routes
+                \(d.example)
+                ```
+
+                **How to fix it.** \(d.fix)
+
+                """
+        }
+        return out
+    }
+
+    /// A paragraph wrapped at 88 columns.
+    static func wrap(_ text: String, width: Int = 88) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func indent(_ code: String) -> String {
+        code.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+    }
+}

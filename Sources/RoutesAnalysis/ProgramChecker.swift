@@ -34,7 +34,7 @@ struct ProgramChecker {
     /// `wayPredecessors()`, kept for queries.
     private var predecessorCache: Predecessors? = nil
     /// What `root` and the used builders mention by name, and what they most likely meant by
-    /// an undefined name (see `mentionedSymbols`).
+    /// an undefined name or in text the parser skipped (see `mentionedSymbols`).
     private var mentioned: BitSet
     private var guessed: BitSet
     /// Per scope item (see `itemCode`), whether no way from `root` to a node that needs it
@@ -938,6 +938,17 @@ struct ProgramChecker {
                     symbol = nil
                 }
                 if let symbol { mentioned.insert(graph.declarationNumber(symbol)) } else { mentionFromModel(g - first) }
+            }
+        }
+        // A name in text the parser skipped was meant to be somewhere: what it names is not
+        // reported as unused or never placed for a syntax error's sake (`uses a b`, a second
+        // builder in a block, a block past the nesting limit).
+        for f in graph.files.files {
+            let skipped = project.files[f].model.skippedNames
+            if skipped.isEmpty { continue }
+            let scope = project.scopes[f]
+            for name in skipped {
+                if let s = scope[name] { guessed.insert(graph.declarationNumber(s)) }
             }
         }
         return (mentioned, guessed)

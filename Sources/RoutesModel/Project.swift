@@ -389,10 +389,20 @@ public struct Project: Sendable {
     private func wrongKindMessage(_ name: String, is kind: DeclarationKind, expected: [DeclarationKind]) -> String {
         var m = "`\(name)` is \(kind.withArticle), not \(expected.first!.withArticle)"
         if expected.count > 1 { m = "`\(name)` is \(kind.withArticle), not \(expected.map(\.withArticle).joined(separator: " or "))" }
-        if expected == [.builder] && kind == .screen {
+        // What the language has for the name's own kind.
+        switch (expected, kind) {
+        case ([.builder], .screen):
             m += ": write `screen \(name)` to build it"
-        } else if expected == [.optional] && kind == .dependency {
+        case ([.builder], .dependency), ([.builder], .optional):
+            m += ": a \(kind.rawValue) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
+        case ([.builder], .flag), ([.optional], .flag):
+            m += ": a flag is tested with `conditional \(name) { … } else { … }`"
+        case ([.optional], .dependency):
             m += ": `if let` unwraps optionals; a dependency is always present"
+        case ([.flag], .optional):
+            m += ": an optional is tested with `if let \(name) { … }`"
+        default:
+            break
         }
         return m
     }

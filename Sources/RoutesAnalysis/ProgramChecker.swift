@@ -245,7 +245,7 @@ struct ProgramChecker {
             if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
                 let w = screenName(code)
                 warn(.wildcardMismatch, at: g,
-                     "`wildcard \(w)` builds nothing: its builder cannot build a \(w) in any environment")
+                     "`wildcard \(w)` builds nothing: its builder cannot build \(w) in any environment")
                 mismatchedWildcards.append(g)
             }
         }
@@ -277,15 +277,15 @@ struct ProgramChecker {
             switch graph.nodes[p].kind {
             case .wildcard(let w?, _) where w != code:
                 let wn = screenName(w)
-                return ("it is inside `wildcard \(wn)`, where the element is always a \(wn)",
-                        [location(p, "the element is replaced by a \(wn) here")])
+                return ("it is inside `wildcard \(wn)`, where the element is always \(wn)",
+                        [location(p, "the element is replaced by \(wn) here")])
             case .ifScreen(let t?, let then, _) where then == inner && t != code:
                 let tn = screenName(t)
-                return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
-                        [location(p, "the element is a \(tn) here")])
+                return ("it is inside `if screen \(tn)`, where the element is always \(tn)",
+                        [location(p, "the element is \(tn) here")])
             case .ifScreen(let t?, _, let els?) where els == inner && t == code:
-                return ("it is in the else branch of `if screen \(name)`, which a \(name) never takes",
-                        [location(p, "a \(name) takes the then-branch here")])
+                return ("it is in the else branch of `if screen \(name)`, which \(name) never takes",
+                        [location(p, "\(name) takes the then-branch here")])
             default:
                 break
             }

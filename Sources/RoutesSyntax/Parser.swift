@@ -199,7 +199,7 @@ public struct Parser {
     }
 
     mutating func topLevelGarbage() {
-        if declarationWithoutKeyword() { return }
+        if declarationWithoutKeyword() || letBinding() { return }
         let what: String
         switch kind {
         case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:

@@ -325,18 +325,43 @@ extension Parser {
         return false
     }
 
+    /// `let name = <builder>` or `let name = true` at top level (`var` too): one error, and it
+    /// is read as the `builder` or `flag` it stands for, so that its uses resolve. Returns
+    /// false for any other binding (see `topLevelMessage`).
+    mutating func letBinding() -> Bool {
+        guard at(.kwLet) || (at(.identifier) && currentText == "var"), peekKind() == .identifier,
+              !unwinding, pos + 2 < sig.count else { return false }
+        let n = text(at: pos + 1)
+        let value = tokens[Int(sig[pos + 2])]
+        guard !value.startsLine else { return false }
+        let isBuilder = value.kind == .lBrace || (value.kind.startsBuilder && value.kind != .identifier)
+        guard isBuilder || value.kind == .kwTrue || value.kind == .kwFalse else { return false }
+        report(current.range, isBuilder
+            ? "there are no `let` bindings: a builder is named with `builder \(n) { … }`, and used by writing `\(n)` where it goes"
+            : "there are no `let` bindings: a condition is declared as `flag \(n)`; the app decides its value at run time")
+        open(isBuilder ? .builderDecl : .flagDecl)
+        open(.error)
+        advance()
+        close()
+        advance()
+        // The `=` (an unknown character) is part of this mistake.
+        garbage.append(tokens[Int(sig[pos - 1])].end..<current.start)
+        if !isBuilder {
+            skipRestOfLine(droppingLexicalErrorsFrom: current.start)
+        } else if at(.lBrace) {
+            block()
+        } else {
+            open(.block)
+            builder()
+            close()
+        }
+        close()
+        return true
+    }
+
     /// The message for what starts a line at top level and no declaration.
     func topLevelMessage() -> String {
         if at(.kwLet) || (at(.identifier) && currentText == "var" && peekKind() == .identifier) {
-            let n = peekKind() == .identifier ? text(at: pos + 1) : "name"
-            // What the binding's value would be: the token after `name =`.
-            let valueKind = tokens[Int(sig[min(pos + 2, sig.count - 1)])].kind
-            if valueKind.startsBuilder && valueKind != .identifier || valueKind == .lBrace {
-                return "there are no `let` bindings: a builder is named with `builder \(n) { … }`, and used by writing `\(n)` where it goes"
-            }
-            if valueKind == .kwTrue || valueKind == .kwFalse {
-                return "there are no `let` bindings: a condition is declared as `flag \(n)`; its value is decided at run time"
-            }
             return "there are no `let` bindings: declare a `builder`, `flag`, `dependency` or `optional` instead"
         }
         return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder` or `root`), found \(describeCurrent())"

@@ -394,7 +394,7 @@ public struct Project: Sendable {
         case ([.builder], .screen):
             m += ": write `screen \(name)` to build it"
         case ([.builder], .dependency), ([.builder], .optional):
-            m += ": a \(kind.rawValue) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
+            m += ": \(kind.withArticle) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
         case ([.builder], .flag), ([.optional], .flag):
             m += ": a flag is tested with `conditional \(name) { … } else { … }`"
         case ([.optional], .dependency):

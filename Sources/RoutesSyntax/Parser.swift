@@ -115,16 +115,7 @@ public struct Parser {
 
     var currentText: String { source.text(current.range) }
 
-    func describeCurrent() -> String {
-        switch kind {
-        case .identifier: return "`\(currentText)`"
-        case .string: return "string \(currentText)"
-        case .number: return "number `\(currentText)`"
-        case .eof: return "end of file"
-        default:
-            return kind.isKeyword ? "keyword `\(currentText)`" : kind.display
-        }
-    }
+    func describeCurrent() -> String { describe(at: pos) }
 
     var unwinding: Bool { unwindAt != nil }
 

@@ -197,7 +197,7 @@ extension Parser {
         }
     }
 
-    /// How significant token `p` is named in messages.
+    /// How significant token `p` is named in messages (`describeCurrent()` for the current one).
     func describe(at p: Int) -> String {
         let t = tokens[Int(sig[p])]
         switch t.kind {

@@ -1,34 +1,43 @@
 # The two commands a newcomer needs: `make demo` and `make test`.
 SWIFT ?= swift
 BIN := .build/debug/routes
+# The Python of the test suites: a virtual environment made by scripts/bootstrap.sh, so that
+# nothing is installed into the system Python (which refuses it on Debian 12, Ubuntu 24.04).
+PYTHON := .venv/bin/python
 
-.PHONY: demo test build release bootstrap clean
+.PHONY: demo test build release bootstrap bootstrap-build clean
 
+## What building needs besides Swift: json-c (installed only when missing).
+bootstrap-build:
+	@bash scripts/bootstrap.sh build
+
+## What testing needs too: Graphviz and the Python test packages (in .venv/).
 bootstrap:
-	@bash scripts/bootstrap.sh
+	@bash scripts/bootstrap.sh test
 
-build: bootstrap
+build: bootstrap-build
 	$(SWIFT) build
 
 ## The build to install and to measure: optimised, with the Swift runtime linked statically
 ## (the process starts without loading a dozen shared libraries: a small lint takes 3.4 ms
 ## instead of 6, the language server answers `initialize` in about 3 ms instead of 5.5).
-release: bootstrap
+release: bootstrap-build
 	$(SWIFT) build -c release --static-swift-stdlib --product routes
 
 ## Lint the example apps (the seed app and the 47-screen shop over five files) and print
-## the seed app's routing tree.
+## the seed app's routing tree. Needs Swift and json-c only.
 demo: build
 	$(BIN) lint Examples/Seed Examples/Shop
 	$(BIN) tree Examples/Seed/App.routes
 
-## Every test: Swift unit, fixture, CLI and protocol tests, then the grammar conformance and
-## editor-file tests, then an independent language-server client (pytest-lsp).
+## Every test: Swift unit, fixture, guide, CLI and protocol tests, then the grammar
+## conformance and editor-file tests, then an independent language-server client (pytest-lsp).
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
-	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/grammar Tests/editors
-	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/lsp
+	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/grammar Tests/editors
+	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/lsp
 
+## The build products; the Python test packages stay (rm -rf .venv to remove them too).
 clean:
 	rm -rf .build

@@ -123,7 +123,7 @@
   (concat (regexp-opt '("import" "dependency" "optional" "flag" "builder" "root") 'symbols)
           "\\s-*\\(?:[^:[:space:]]\\|$\\)")
   "A line that starts like this is a top-level declaration.
-The parser closes every open block there (SPEC section 5.3), so it
+The parser closes every open block there (docs/language.md#after-an-error), so it
 is indented at column 0 even after an unclosed brace.")
 
 (defun routes--line-indentation-at (pos)

@@ -26,6 +26,53 @@ public struct PathLiteral: Sendable, Hashable {
             case .bool(let b): return b ? "true" : "false"
             }
         }
+
+        /// "the string", "the number", "the boolean".
+        public var kindDescription: String {
+            switch self {
+            case .string: return "the string"
+            case .number: return "the number"
+            case .bool: return "the boolean"
+            }
+        }
+
+        /// What a parameter of Swift type `type` takes, when this value does not fit it; nil
+        /// when it fits. The types a path literal can write are checked as Swift checks a
+        /// literal: `String` takes a string; `Int`, `Int8`…`Int64`, `UInt`…`UInt64` a whole
+        /// number in their range; `Double`, `Float`, `CGFloat` any number; `Bool` `true` or
+        /// `false`; an optional (`Int?`) what its wrapped type takes. Any other type (an
+        /// `enum`, `Product.ID`, `[String]`) is the app's to convert, and takes any value.
+        public func mismatch(type: String) -> String? {
+            var t = Substring(type.filter { !$0.isWhitespace })
+            while let last = t.last, last == "?" || last == "!" { t = t.dropLast() }
+            if t.hasPrefix("Swift.") { t = t.dropFirst(6) }
+            switch (t, self) {
+            case ("String", .string), ("Bool", .bool), ("Double", .number), ("Float", .number), ("CGFloat", .number):
+                return nil
+            case ("String", _): return "a string"
+            case ("Bool", _): return "`true` or `false`"
+            case ("Double", _), ("Float", _), ("CGFloat", _): return "a number"
+            default:
+                break
+            }
+            let integer: (String) -> Bool
+            switch t {
+            case "Int": integer = { Int($0) != nil }
+            case "Int8": integer = { Int8($0) != nil }
+            case "Int16": integer = { Int16($0) != nil }
+            case "Int32": integer = { Int32($0) != nil }
+            case "Int64": integer = { Int64($0) != nil }
+            case "UInt": integer = { UInt($0) != nil }
+            case "UInt8": integer = { UInt8($0) != nil }
+            case "UInt16": integer = { UInt16($0) != nil }
+            case "UInt32": integer = { UInt32($0) != nil }
+            case "UInt64": integer = { UInt64($0) != nil }
+            default: return nil
+            }
+            guard case .number(let n) = self else { return "a whole number" }
+            if n.contains(".") { return "a whole number" }
+            return integer(n) ? nil : "a whole number that fits in \(t)"
+        }
     }
 
     /// `label: value`.
@@ -34,6 +81,8 @@ public struct PathLiteral: Sendable, Hashable {
         public var value: Value
         /// The label's byte range in the literal.
         public var labelRange: Range<Int>
+        /// The value's byte range in the literal.
+        public var valueRange: Range<Int>
         /// The whole argument (label through value).
         public var range: Range<Int>
     }
@@ -63,7 +112,9 @@ public struct PathLiteral: Sendable, Hashable {
 
     /// Checks every element against the screens visible from `program`'s root file: the
     /// screen must be declared (as a screen), and the labels must be parameters of it, each
-    /// given at most once, in declared order (any subset is fine). Returns the screen
+    /// given at most once, in declared order (any subset is fine: a path names a screen's
+    /// type, and the arguments it leaves out are not needed to resolve it), each value of a
+    /// kind its parameter's type accepts (see ``Value/mismatch(type:)``). Returns the screen
     /// declaration of each element.
     public func validate(in project: Project, program: Program) throws(PathLiteralError) -> [Symbol] {
         let scope = project.scopes[program.root.file]
@@ -84,13 +135,15 @@ public struct PathLiteral: Sendable, Hashable {
                 throw PathLiteralError("`\(element.screen)` is \(declaration.kind.withArticle), not a screen", element.nameRange)
             }
             let labels = declaration.parameters.map(\.label.text)
+            // The screen as declared, `Detail(id: String, count: Int)`, for the messages.
+            let signature = "\(element.screen)(\(declaration.parameters.map { "\($0.label.text): \($0.type)" }.joined(separator: ", ")))"
             var seen: [String: Int] = [:]  // label -> declared index
             var previous: (label: String, index: Int)? = nil
             for argument in element.arguments {
                 guard let index = labels.firstIndex(of: argument.label) else {
                     let message = labels.isEmpty
                         ? "screen `\(element.screen)` has no parameters, so it takes no argument `\(argument.label)`"
-                        : "screen `\(element.screen)` has no parameter `\(argument.label)` (its parameters: \(labels.joined(separator: ", ")))"
+                        : "screen `\(element.screen)` has no parameter `\(argument.label)`: it is declared `\(signature)`"
                     throw PathLiteralError(message, argument.labelRange)
                 }
                 if seen[argument.label] != nil {
@@ -98,8 +151,13 @@ public struct PathLiteral: Sendable, Hashable {
                 }
                 if let previous, index < previous.index {
                     throw PathLiteralError(
-                        "argument `\(argument.label)` must come before `\(previous.label)`: arguments follow the declared order (\(labels.joined(separator: ", ")))",
+                        "argument `\(argument.label)` must come before `\(previous.label)`: arguments follow the declared order, `\(signature)`",
                         argument.labelRange)
+                }
+                if let expected = argument.value.mismatch(type: declaration.parameters[index].type) {
+                    throw PathLiteralError(
+                        "argument `\(argument.label)` of `\(element.screen)` must be \(expected), not \(argument.value.kindDescription) `\(argument.value)`: it is declared `\(signature)`",
+                        argument.valueRange)
                 }
                 seen[argument.label] = index
                 previous = (argument.label, index)
@@ -291,6 +349,6 @@ struct PathLiteralParser {
                                    v.kind == .eof ? v.start..<v.start : v.range)
         }
         position += 1
-        return PathLiteral.Argument(label: label, value: value, labelRange: l.range, range: l.start..<v.end)
+        return PathLiteral.Argument(label: label, value: value, labelRange: l.range, valueRange: v.range, range: l.start..<v.end)
     }
 }

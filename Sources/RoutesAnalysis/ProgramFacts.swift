@@ -43,7 +43,8 @@ struct ProgramFacts {
     private(set) var alternativeFlow: Flow? = nil
 
     /// What `root` and the used builders mention by name, and what they most likely meant by
-    /// an undefined name (see `findMentions`), by declaration number.
+    /// an undefined name or in text the parser skipped (see `findMentions`), by declaration
+    /// number.
     private(set) var mentioned: BitSet
     private(set) var guessed: BitSet
 
@@ -193,6 +194,17 @@ struct ProgramFacts {
                     symbol = nil
                 }
                 if let symbol { mentioned.insert(graph.declarationNumber(symbol)) } else { mentionFromModel(g - first) }
+            }
+        }
+        // A name in text the parser skipped was meant to be somewhere: what it names is not
+        // reported as unused or never placed for a syntax error's sake (`uses a b`, a second
+        // builder in a block, a block past the nesting limit).
+        for f in graph.files.files {
+            let skipped = project.files[f].model.skippedNames
+            if skipped.isEmpty { continue }
+            let scope = project.scopes[f]
+            for name in skipped {
+                if let s = scope[name] { guessed.insert(graph.declarationNumber(s)) }
             }
         }
         self.mentioned = mentioned

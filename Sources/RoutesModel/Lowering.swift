@@ -212,6 +212,22 @@ struct Lowerer {
             lowerDeclaration(j)
             j = Int(nodes[j].subtreeEnd)
         }
+        collectSkippedNames()
+    }
+
+    /// The identifiers inside the tree's error nodes (see ``FileModel/skippedNames``).
+    mutating func collectSkippedNames() {
+        var j = 1
+        while j < nodes.count {
+            guard nodes[j].kind == .error else {
+                j += 1
+                continue
+            }
+            for t in Int(nodes[j].tokenStart)..<Int(nodes[j].tokenEnd) where tokens[t].kind == .identifier {
+                model.skippedNames.append(text(tokens[t].range))
+            }
+            j = Int(nodes[j].subtreeEnd)
+        }
     }
 
     /// Lowers top-level node `child` of the tree (by index): appends its import or

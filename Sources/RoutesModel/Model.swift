@@ -137,6 +137,11 @@ public struct FileModel: Sendable {
     public var nodes: [BuilderNode] = []
     /// Problems found while lowering (e.g. a parameter label given twice).
     public var diagnostics: [Diagnostic] = []
+    /// The identifiers in text the parser skipped after a syntax error (a second builder in a
+    /// block, a condition written as an expression, a block past the nesting limit), in
+    /// source order. They are in no declaration or node, but the file mentions them: what
+    /// they name is not reported as unused or never placed.
+    public var skippedNames: [String] = []
 
     public init() {}
 

@@ -17,7 +17,10 @@
 ///   that opened the innermost block, or sits in column 0 after the block's one builder. The
 ///   parse with fewer errors wins, so indentation never makes valid code invalid;
 /// - nesting deeper than `maxDepth` is one error, and the rest of that block is skipped
-///   without recursion, so no input can overflow the stack.
+///   without recursion, so no input can overflow the stack;
+/// - what people write out of habit from Swift (`&&`, `!`, `else if`, `flag f = true`, `let`
+///   bindings, a forgotten `screen`, a missing comma, a `}` on the wrong line) is one error
+///   that says what the language has instead (`ParserHints.swift`).
 public struct Parser {
     public static let defaultMaxDepth = 200
 
@@ -47,6 +50,12 @@ public struct Parser {
     /// The token position of the last syntax error: a second error before a token is consumed
     /// is the same mistake seen again (one error per real mistake, SPEC §5), and is dropped.
     var lastErrorAt = -1
+    /// The starts of unknown tokens whose lexical error the parser explained (see
+    /// `explain(unknown:_:)`): kept even inside text it skipped.
+    var explained = Set<Int>()
+    /// The token position just after the last name of the last `uses` list (a name there
+    /// without a comma before it is read as the next builder).
+    var usesEnd = -1
 
     /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
     /// the first, strict parse, so that layout never makes valid code invalid.
@@ -116,16 +125,7 @@ public struct Parser {
         return tokens[from..<Int(sig[pos])].contains { $0.kind == .unknown }
     }
 
-    func describeCurrent() -> String {
-        switch kind {
-        case .identifier: return "`\(currentText)`"
-        case .string: return "string \(currentText)"
-        case .number: return "number `\(currentText)`"
-        case .eof: return "end of file"
-        default:
-            return kind.isKeyword ? "keyword `\(currentText)`" : kind.display
-        }
-    }
+    func describeCurrent() -> String { describe(at: pos) }
 
     var unwinding: Bool { unwindAt != nil }
 
@@ -200,6 +200,7 @@ public struct Parser {
     }
 
     mutating func topLevelGarbage() {
+        if declarationWithoutKeyword() || letBinding() { return }
         let what: String
         switch kind {
         case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:
@@ -207,8 +208,11 @@ public struct Parser {
         case .rBrace:
             what = "unexpected `}`: no block is open here"
         default:
-            what = "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder` or `root`), found \(describeCurrent())"
+            what = topLevelMessage()
         }
+        // `let home = screen Home { … }`: the binding goes on to the end of its line and its
+        // braces, whatever keywords it holds.
+        let binding = at(.kwLet) || (at(.identifier) && currentText == "var" && peekKind() == .identifier)
         report(current.range, what)
         let start = current.start
         open(.error)
@@ -217,7 +221,9 @@ public struct Parser {
             if kind == .lBrace { depth += 1 }
             if kind == .rBrace && depth > 0 { depth -= 1 }
             advance()
-        } while !atEOF && !(kind.startsDeclaration && (depth == 0 || current.startsLine))
+        } while !atEOF && !(kind.startsDeclaration && (binding
+            ? current.startsLine && (depth == 0 || kind != .kwScreen)
+            : depth == 0 || current.startsLine))
         close()
         garbage.append(start..<current.start)
     }
@@ -242,7 +248,9 @@ public struct Parser {
         case .kwFlag:
             open(.flagDecl)
             advance()
+            let n = at(.identifier) ? currentText : nil
             name("a flag name")
+            declarationTail(.flagDecl, name: n)
             close()
         case .kwBuilder:
             open(.builderDecl)
@@ -289,9 +297,10 @@ public struct Parser {
         return false
     }
 
-    mutating func screenDeclaration() {
+    /// - Parameter keywordMissing: `screen` was left out (reported): the name comes first.
+    mutating func screenDeclaration(keywordMissing: Bool = false) {
         open(.screenDecl)
-        advance()
+        if !keywordMissing { advance() }
         name("a screen name")
         if at(.lParen) { parameterList() }
         if at(.kwPush) {
@@ -385,6 +394,9 @@ public struct Parser {
             }
             if at(.comma) {
                 advance()
+            } else if kind.isLabel && peekKind() == .colon {
+                // `(id: String name: String)`: the next parameter, without its comma.
+                expected("`,` between parameters")
             } else if !at(.rParen) && !atEOF && !(current.startsLine && kind.startsDeclaration) && !at(.lBrace) && !at(.rBrace) {
                 expected("`,` or `)`")
                 skipParameterGarbage()
@@ -442,10 +454,12 @@ public struct Parser {
         close()
     }
 
-    mutating func valueDeclaration(_ k: SyntaxKind) {
+    /// - Parameter keywordMissing: `dependency` was left out (reported): the name comes first.
+    mutating func valueDeclaration(_ k: SyntaxKind, keywordMissing: Bool = false) {
         open(k)
-        let keyword = currentText
-        advance()
+        let keyword = keywordMissing ? "dependency" : currentText
+        if !keywordMissing { advance() }
+        let nameText = at(.identifier) ? currentText : nil
         let named = name(k == .dependencyDecl ? "a dependency name" : "an optional name")
         if at(.colon) {
             advance()
@@ -460,6 +474,7 @@ public struct Parser {
             name("a screen name after `from`")
             close()
         }
+        declarationTail(k, name: nameText)
         close()
     }
 
@@ -515,6 +530,7 @@ public struct Parser {
         if !atBlockCloser(blockHasBuilder: false) && !kind.startsBuilder {
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
         }
+        let oneBuilder = pos
         if !atBlockCloser(blockHasBuilder: false) && kind.startsBuilder {
             builder()
         }
@@ -531,7 +547,8 @@ public struct Parser {
             }
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
-                    report(current.range, "a block holds exactly one builder: list several inside `anyOf { ... }`")
+                    let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                    report(current.range, message, related: related)
                     reportedExtra = true
                 }
                 open(.error)
@@ -605,33 +622,40 @@ public struct Parser {
         case .kwConditional:
             open(.conditionalBuilder)
             advance()
-            name("a flag name after `conditional`")
+            let flagName = at(.identifier) ? currentText : nil
+            condition(.flag)
             if block() {
                 if at(.kwElse) {
                     elseClause()
-                } else {
-                    expected("`else { ... }`: a `conditional` needs both branches")
+                } else if !unwinding {
+                    report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName))
                 }
             }
             close()
         case .kwIf:
             let next = peekKind()
+            var nested = 0
             if next == .kwLet || next == .kwScreen {
                 open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
                 advance()
                 advance()
-                name(next == .kwLet ? "an optional name after `if let`" : "a screen name after `if screen`")
+                condition(next == .kwLet ? .optional : .screen)
+                if next == .kwLet { nested = nestedIfLets() }
             } else {
                 // Recover as an `if let` (without `let`, so that the model reads its name as
                 // any condition: a flag may have been meant, and its kind is not checked): one
                 // error, and the name and blocks still parse.
                 open(.ifLetBuilder)
                 advance()
-                if !afterElse { expected("`let` or `screen` after `if`") }
+                if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
                 if at(.identifier) && !current.startsLine { advance() }
             }
             if block() && at(.kwElse) {
                 elseClause()
+            }
+            for _ in 0..<nested {
+                close()
+                close()
             }
             close()
         case .kwWildcard:
@@ -644,6 +668,8 @@ public struct Parser {
             open(.emptyBuilder)
             advance()
             close()
+        case .identifier where atScreenWithoutKeyword:
+            screenBuilder(keywordMissing: true)
         case .identifier:
             open(.referenceBuilder)
             advance()
@@ -658,25 +684,41 @@ public struct Parser {
         open(.elseClause)
         advance()
         if at(.kwIf) && !unwinding {
-            report(current.range, "there is no `else if`: write `else { if ... }`")
+            report(current.range, elseIfMessage())
             builder(afterElse: true)
         } else {
+            if kind.startsBuilder && !current.startsLine && !unwinding {
+                // `else conditional g { … }`: read as if the block's `{` were there.
+                report(previousEnd..<previousEnd, "expected `{` after `else`: an `else` takes a block, `else { \(currentText) … }`")
+            }
             block()
         }
         close()
     }
 
-    mutating func screenBuilder() {
+    /// - Parameter keywordMissing: the node is a name followed by `uses`, `(` or `{` (see
+    ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
+    mutating func screenBuilder(keywordMissing: Bool = false) {
+        if keywordMissing && !unwinding {
+            let n = currentText
+            let message = peekKind() == .lParen
+                ? "expected `screen` before `\(n)`: a screen node is written `screen \(n)`, without arguments (they belong in paths)"
+                : peekKind() == .lBrace
+                ? "expected `screen` before `\(n)`: a nesting block follows a screen node, `screen \(n) { … }`"
+                : "expected `screen` before `\(n)`: a screen node is written `screen \(n) uses …`"
+            report(current.range, message)
+        }
         open(.screenBuilder)
-        advance()
+        if !keywordMissing { advance() }
         name("a screen name after `screen`")
-        if at(.lParen) && !current.startsLine { screenArguments() }
+        if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }
         if at(.kwUses) {
             open(.usesClause)
             advance()
             while true {
                 if at(.identifier) {
                     advance()
+                    usesEnd = pos
                 } else {
                     if !unwinding {
                         if kind.isKeyword && !current.startsLine && !atBlockCloser(blockHasBuilder: false) {
@@ -707,8 +749,10 @@ public struct Parser {
     /// Arguments after a screen node's name (`screen Detail(id: "42")`, as a path writes
     /// them): one error, and everything up to the matching `)` on the same line is skipped
     /// (braces inside included), so that the node and what follows still parse.
-    mutating func screenArguments() {
-        report(current.range, "a `screen` node takes no arguments: they belong in paths (`Detail(id: \"42\")`), not in the routing tree")
+    mutating func screenArguments(silently: Bool = false) {
+        if !silently {
+            report(current.range, "a `screen` node takes no arguments: they belong in paths (`Detail(id: \"42\")`), not in the routing tree")
+        }
         let start = current.start
         open(.error)
         var depth = 0
@@ -804,7 +848,7 @@ public struct Parser {
         if !garbage.isEmpty {
             // (Unknown tokens are unexpected characters, or invalid UTF-8, a mistake of its own.)
             let invalid = Set(source.invalidUTF8.map(\.lowerBound))
-            let unexpected = Set(tokens.lazy.filter { $0.kind == .unknown && !invalid.contains($0.start) }.map(\.start))
+            let unexpected = Set(tokens.lazy.filter { $0.kind == .unknown && !invalid.contains($0.start) && !explained.contains($0.start) }.map(\.start))
             kept = diagnostics.filter { d in
                 !(unexpected.contains(d.range.lowerBound) && garbage.contains { $0.contains(d.range.lowerBound) })
             }

@@ -19,10 +19,8 @@ struct Inputs {
         let canonicalCwd = provider.canonicalPath(cwd) ?? cwd
         var fixedRoot: String? = nil
         if let root {
-            guard let r = provider.canonicalPath(root), isDirectory(r) else {
-                throw ValidationError("--root \(root): not a directory")
-            }
-            fixedRoot = r
+            try validateRoot(root)
+            fixedRoot = provider.canonicalPath(root)
         }
         var resolved: [(given: String, canonical: String)] = []
         for p in paths {
@@ -74,6 +72,15 @@ struct Inputs {
         PathUtil.normalize(given)
     }
 
+}
+
+/// A `--root` must name a directory (a `ValidationError`, so that argument-parser prints the
+/// usage of the subcommand it was given to).
+func validateRoot(_ root: String?) throws {
+    guard let root else { return }
+    guard let r = FileSystemProvider().canonicalPath(root), isDirectory(r) else {
+        throw ValidationError("--root \(root): not a directory")
+    }
 }
 
 func isDirectory(_ path: String) -> Bool {

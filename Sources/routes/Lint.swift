@@ -37,6 +37,11 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the current directory when the paths lie inside it, else each path's directory).")
     var root: String?
 
+    /// Checked here rather than in `run()`, so that a bad `--root` prints `lint`'s usage.
+    func validate() throws {
+        try validateRoot(root)
+    }
+
     func run() throws {
         try Lint.check(paths: paths, format: format, color: color, denyWarnings: denyWarnings, root: root)
     }

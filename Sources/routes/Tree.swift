@@ -49,6 +49,11 @@ struct Tree: ParsableCommand {
     @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the current directory when FILE lies inside it, else FILE's directory).")
     var root: String?
 
+    /// Checked here rather than in `run()`, so that a bad `--root` prints `tree`'s usage.
+    func validate() throws {
+        try validateRoot(root)
+    }
+
     /// Prints `routes: error: message` and exits with status 2.
     func usageError(_ message: String) -> ExitCode {
         Terminal.writeError("routes: error: \(message)\n")

@@ -142,13 +142,44 @@ enum ResolutionTestSupport {
         #expect(message("Zzzzzzzz") == "unknown screen `Zzzzzzzz`")
         #expect(message("detail") == "`detail` is a builder, not a screen")
         #expect(message("isOn") == "`isOn` is a flag, not a screen")
-        #expect(message("Detail(idd: \"1\")") == "screen `Detail` has no parameter `idd` (its parameters: id, count, flag)")
+        #expect(message("Detail(idd: \"1\")") == "screen `Detail` has no parameter `idd`: it is declared `Detail(id: String, count: Int, flag: Bool)`")
         #expect(message("Home(id: \"1\")") == "screen `Home` has no parameters, so it takes no argument `id`")
     }
 
     @Test func labelsMustFollowTheDeclaredOrderAndAppearOnce() {
-        #expect(message("Detail(count: 1, id: \"1\")") == "argument `id` must come before `count`: arguments follow the declared order (id, count, flag)")
+        #expect(message("Detail(count: 1, id: \"1\")") == "argument `id` must come before `count`: arguments follow the declared order, `Detail(id: String, count: Int, flag: Bool)`")
         #expect(message("Detail(id: \"1\", id: \"2\")") == "argument `id` of `Detail` is given twice")
+    }
+
+    /// Each value against each parameter type: nil when it fits, else what the type takes.
+    @Test(arguments: [
+        ("String", #""x""#, nil), ("String", "1", "a string"), ("String", "true", "a string"),
+        ("String?", #""x""#, nil), ("Swift.String", "1", "a string"),
+        ("Int", "-42", nil), ("Int", "1.5", "a whole number"), ("Int", #""1""#, "a whole number"),
+        ("Int", "99999999999999999999", "a whole number that fits in Int"), ("Int?", "3", nil),
+        ("UInt8", "255", nil), ("UInt8", "256", "a whole number that fits in UInt8"),
+        ("UInt", "-1", "a whole number that fits in UInt"), ("Int64", "-9223372036854775808", nil),
+        ("Double", "1", nil), ("Double", "-1.25", nil), ("Double", "true", "a number"), ("Float", #""1""#, "a number"),
+        ("Bool", "false", nil), ("Bool", "0", "`true` or `false`"), ("Bool?", #""true""#, "`true` or `false`"),
+        ("Product.ID", "7", nil), ("[String]", #""a""#, nil), ("Date", "true", nil),
+    ] as [(String, String, String?)])
+    func valuesAreCheckedAgainstTheParameterType(type: String, value: String, expected: String?) throws {
+        let literal = try PathLiteral.parse("S(p: \(value))")
+        #expect(literal.elements[0].arguments[0].value.mismatch(type: type) == expected)
+    }
+
+    @Test func aValueOfTheWrongTypeIsAnErrorAtTheValue() throws {
+        #expect(message("Detail(id: \"1\", count: \"2\")")
+            == "argument `count` of `Detail` must be a whole number, not the string `\"2\"`: it is declared `Detail(id: String, count: Int, flag: Bool)`")
+        #expect(message("Detail(flag: 1)")
+            == "argument `flag` of `Detail` must be `true` or `false`, not the number `1`: it is declared `Detail(id: String, count: Int, flag: Bool)`")
+        let project = ResolutionTestSupport.project(source)
+        do {
+            _ = try PathLiteral.parse("Home/Detail(count: 1.5)").validate(in: project, program: ResolutionTestSupport.program(project))
+            Issue.record("a fractional count was accepted")
+        } catch {
+            #expect(error.range == 19..<22)
+        }
     }
 
     @Test func theErrorRangePointsAtTheOffendingName() throws {

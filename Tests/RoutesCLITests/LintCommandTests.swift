@@ -154,6 +154,15 @@ import TestSupport
         #expect(try Support.run(["lint", "--root", "/definitely/not/here"]).status == 2)
     }
 
+    /// A bad `--root` is the subcommand's usage error: its message and its usage line.
+    @Test(arguments: [["lint", "--root", "/definitely/not/here"], ["tree", "App.routes", "--root", "/definitely/not/here"]])
+    func aRootThatIsNoDirectoryPrintsTheSubcommandsUsage(_ arguments: [String]) throws {
+        let r = try Support.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--root /definitely/not/here: not a directory"))
+        #expect(r.stderr.contains("Usage: routes \(arguments[0]) "))
+    }
+
     @Test func versionAndHelpExitZero() throws {
         let v = try Support.run(["--version"])
         #expect(v.status == 0)

@@ -284,6 +284,7 @@ struct FeaturePreviewTests {
         ["flags": [true]],
         ["path": "Home/Nope"],
         ["path": #"Home/Detail(nope: "1")"#],
+        ["path": "Home/Detail(id: 1)"],
         ["path": "Home//"],
         ["path": "Home/Detail(id: "],
         ["path": 42],
@@ -293,6 +294,15 @@ struct FeaturePreviewTests {
         defer { session.stop() }
         #expect(try session.errorCode("routes/preview", session.document("App.routes", extra)) == -32602)
         #expect(try session.result("routes/preview", session.document("App.routes"))["text"]?.stringValue == Self.seedTree)
+        try session.finish()
+    }
+
+    @Test func anArgumentOfTheWrongTypeNamesTheSignature() throws {
+        let session = try Self.session()
+        defer { session.stop() }
+        let response = try session.client.call("routes/preview", session.document("App.routes", ["path": "Home/Detail(id: 1)"]))
+        #expect(response["error"]?["message"]?.stringValue
+            == "path: argument `id` of `Detail` must be a string, not the number `1`: it is declared `Detail(id: String)`")
         try session.finish()
     }
 

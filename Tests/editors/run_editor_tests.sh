@@ -53,11 +53,11 @@ as_root() {
   fi
 }
 
-# apt_install PKG: installs PKG, running `apt-get update` first only when apt does
-# not know PKG (or has no candidate for it).
+# apt_install PKG WHY: installs PKG, saying why, running `apt-get update` first only
+# when apt does not know PKG (or has no candidate for it).
 apt_install() {
-  local pkg="$1"
-  command -v apt-get >/dev/null 2>&1 || { say "   (no apt-get: cannot install $pkg)"; return 1; }
+  local pkg="$1" why="$2"
+  command -v apt-get >/dev/null 2>&1 || { say "   (no apt-get: cannot install $pkg, $why)"; return 1; }
   if [ "$apt_updated" -eq 0 ] && {
        ! apt-cache show "$pkg" >/dev/null 2>&1 ||
        apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: (none)'; }; then
@@ -66,7 +66,7 @@ apt_install() {
       { cat "$work/apt-update.log"; return 1; }
     apt_updated=1
   fi
-  say "   apt-get install -y $pkg"
+  say "   installing $pkg with apt-get: $why"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" \
     >"$work/apt-$pkg.log" 2>&1 || { tail -n 20 "$work/apt-$pkg.log"; return 1; }
 }
@@ -88,15 +88,15 @@ emacs_eglot_ok() {
 
 ensure_nvim() {
   nvim_ok && return 0
-  apt_install neovim || return 1
+  apt_install neovim "the Neovim test drives a headless Neovim" || return 1
   nvim_ok || { say "   Neovim 0.7 or later is needed: $(nvim --version 2>/dev/null | head -n 1)"; return 1; }
 }
 
 ensure_emacs() {
   emacs_eglot_ok && return 0
-  command -v emacs >/dev/null 2>&1 || apt_install emacs-nox || return 1
+  command -v emacs >/dev/null 2>&1 || apt_install emacs-nox "the Emacs test drives Emacs in batch mode" || return 1
   emacs_eglot_ok && return 0
-  apt_install elpa-eglot || return 1
+  apt_install elpa-eglot "the Emacs test talks to the server through Eglot" || return 1
   emacs_eglot_ok || { say "   Eglot cannot be loaded"; return 1; }
 }
 

@@ -56,7 +56,7 @@ def language_configuration() -> dict:
 
 def test_language_configuration_comments_and_brackets(language_configuration):
     assert language_configuration["comments"] == {"lineComment": "//"}
-    assert "blockComment" not in language_configuration["comments"]  # SPEC 2: none
+    assert "blockComment" not in language_configuration["comments"]  # the language has none
     brackets = {tuple(pair) for pair in language_configuration["brackets"]}
     assert brackets == {("{", "}"), ("(", ")"), ("[", "]")}
 

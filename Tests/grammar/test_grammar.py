@@ -54,9 +54,9 @@ Source = Union[str, bytes]
 # this file) also conformance cases for the Swift parser.
 # ---------------------------------------------------------------------------------------
 
-# The app whose routing tree SPEC §6 prints.
+# The seed app, whose routing tree Examples/Seed/App.tree shows.
 SEED_APP = """\
-/// The seed app of SPEC §6.
+/// The seed app.
 import "Settings.routes"
 
 screen Login
@@ -99,8 +99,8 @@ root {
 }
 """
 
-# The declarations of SPEC §3, with the elided blocks filled in.
-SPEC_3_DECLARATIONS = """\
+# One declaration of each kind, as the guide lists them (docs/language.md#declarations).
+DECLARATIONS = """\
 import "Settings.routes"                 // another file; path relative to this file
 
 screen Home                              // a screen type, presented by push (the default)
@@ -128,7 +128,7 @@ KEYWORDS = (
 
 VALID_FILES: List[Tuple[str, Source]] = [
     ("seed-app", SEED_APP),
-    ("spec-3-declarations", SPEC_3_DECLARATIONS),
+    ("declarations", DECLARATIONS),
     ("empty-file", ""),
     ("only-whitespace", " \t\r\n\n"),
     ("only-comments", "// a comment\n/// a doc comment with nothing after it\n"),

@@ -46,7 +46,7 @@ pytestmark = [
     pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning"),
 ]
 
-# SPEC §6: the routing tree of the seed app, verbatim.
+# The routing tree of the seed app, verbatim.
 SEED_TREE = (REPO / "Examples" / "Seed" / "App.tree").read_text(encoding="utf-8")
 
 

@@ -1,4 +1,4 @@
-// The Routes extension: starts the language server (`routes lsp`, SPEC §8) for `.routes`
+// The Routes extension: starts the language server (`routes lsp`, README.md) for `.routes`
 // files and adds "Routes: Show Routing Tree", which asks the server for the custom request
 // `routes/preview` and shows the tree it returns in a read-only virtual document.
 import * as path from "path";
@@ -12,7 +12,7 @@ import {
 
 /** Must match `contributes.commands` in package.json (checked by Tests/editors). */
 const SHOW_PREVIEW_COMMAND = "routes.showPreview";
-/** The custom request of SPEC §8. */
+/** The server's custom request (README.md, `routes lsp`). */
 const PREVIEW_REQUEST = "routes/preview";
 /** Virtual documents holding previews: `routes-preview:/App.routes?<source URI>`. */
 const PREVIEW_SCHEME = "routes-preview";
@@ -26,7 +26,7 @@ interface PreviewParams {
   path: string | null;
 }
 
-/** The result of `routes/preview`: the SPEC §6 text and the same tree as JSON. */
+/** The result of `routes/preview`: the text of `routes tree` and the same tree as JSON. */
 interface PreviewResult {
   text: string;
   tree: unknown;

@@ -175,15 +175,15 @@ enum UnreachableScreen: RuleDefinition {
         switch reason {
         case .insideWildcard(let p, let w):
             let wn = facts.screenName(w.index)
-            return ("it is inside `wildcard \(wn)`, where the element is always a \(wn)",
-                    [facts.location(p.index, "the element is replaced by a \(wn) here")], false)
+            return ("it is inside `wildcard \(wn)`, where the element is always \(wn)",
+                    [facts.location(p.index, "the element is replaced by \(wn) here")], false)
         case .insideIfScreen(let p, let t):
             let tn = facts.screenName(t.index)
-            return ("it is inside `if screen \(tn)`, where the element is always a \(tn)",
-                    [facts.location(p.index, "the element is a \(tn) here")], false)
+            return ("it is inside `if screen \(tn)`, where the element is always \(tn)",
+                    [facts.location(p.index, "the element is \(tn) here")], false)
         case .inElseOfIfScreen(let p):
-            return ("it is in the else branch of `if screen \(name)`, which a \(name) never takes",
-                    [facts.location(p.index, "a \(name) takes the then-branch here")], false)
+            return ("it is in the else branch of `if screen \(name)`, which \(name) never takes",
+                    [facts.location(p.index, "\(name) takes the then-branch here")], false)
         case .takenByEarlierBranches(let anyOf, let branches):
             return ("an earlier branch of the `anyOf` at \(facts.position(anyOf.index)) always builds \(name) first",
                     branches.map { facts.location($0.index, "builds \(name) first") }, true)

@@ -47,7 +47,7 @@ enum WildcardMismatch: RuleDefinition {
 
     static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
         let w = facts.screenName(f.screen.index)
-        return "`wildcard \(w)` builds nothing: its builder cannot build a \(w) in any environment"
+        return "`wildcard \(w)` builds nothing: its builder cannot build \(w) in any environment"
     }
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {

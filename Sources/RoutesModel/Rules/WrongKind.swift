@@ -36,10 +36,20 @@ public enum WrongKind: RuleDefinition {
 
     public static func message(_ f: Finding) -> String {
         var m = "`\(f.name)` is \(f.kind.withArticle), not \(f.expected.map(\.withArticle).joined(separator: " or "))"
-        if f.expected == [.builder] && f.kind == .screen {
+        // What the language has for the name's own kind.
+        switch (f.expected, f.kind) {
+        case ([.builder], .screen):
             m += ": write `screen \(f.name)` to build it"
-        } else if f.expected == [.optional] && f.kind == .dependency {
+        case ([.builder], .dependency), ([.builder], .optional):
+            m += ": \(f.kind.withArticle) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
+        case ([.builder], .flag), ([.optional], .flag):
+            m += ": a flag is tested with `conditional \(f.name) { … } else { … }`"
+        case ([.optional], .dependency):
             m += ": `if let` unwraps optionals; a dependency is always present"
+        case ([.flag], .optional):
+            m += ": an optional is tested with `if let \(f.name) { … }`"
+        default:
+            break
         }
         return m
     }

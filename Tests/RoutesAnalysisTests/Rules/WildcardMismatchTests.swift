@@ -9,7 +9,7 @@ import Testing
             builder shop { screen Shop { screen Browse } }
             root {
               wildcard Browse { shop }
-            //^^^^^^^^^^^^^^^ warning: wildcard-mismatch — cannot build a Browse in any environment
+            //^^^^^^^^^^^^^^^ warning: wildcard-mismatch — cannot build Browse in any environment
             }
             """)
     }

@@ -1,0 +1,409 @@
+/// Recovery for what people write out of habit from Swift and other languages: `&&`, `||`,
+/// `!` and `==` in conditions, `if let a, let b`, `else if`, `flag f = true`, `let` bindings,
+/// a forgotten `screen` or `builder` keyword, a missing comma, a `}` on the wrong line.
+///
+/// Each is one syntax error (`SyntaxError`) whose message says what the language has instead. The text is
+/// then read as meant where that is clear (`if let a, let b` as an `if let` nested in
+/// another, `Home uses appStore` as a screen node, `Home` at the start of a line as a screen
+/// declaration), and skipped otherwise (an error node, whose names the model keeps so that
+/// nothing they name is reported unused), so that nothing else is reported for the mistake.
+extension Parser {
+    /// The kind of name a condition takes.
+    enum ConditionKind {
+        case flag, optional, screen
+
+        var expected: String {
+            switch self {
+            case .flag: return "a flag name after `conditional`"
+            case .optional: return "an optional name after `if let`"
+            case .screen: return "a screen name after `if screen`"
+            }
+        }
+    }
+
+    // MARK: Tokens the parser does not see
+
+    /// The lexer's unknown-character tokens (each already reported) just before significant
+    /// token `p`.
+    func unknownTokens(before p: Int) -> [Int] {
+        guard p < sig.count else { return [] }
+        let from = p > 0 ? Int(sig[p - 1]) + 1 : 0
+        var out: [Int] = []
+        for t in from..<Int(sig[p]) where tokens[t].kind == .unknown { out.append(t) }
+        return out
+    }
+
+    /// Whether there is an unknown-character token just before significant token `p` (as
+    /// `unknownTokens(before:)`, without making an array: every condition asks).
+    func hasUnknownToken(before p: Int) -> Bool {
+        guard p < sig.count else { return false }
+        var t = p > 0 ? Int(sig[p - 1]) + 1 : 0
+        while t < Int(sig[p]) {
+            if tokens[t].kind == .unknown { return true }
+            t += 1
+        }
+        return false
+    }
+
+    /// Whether byte offsets a and b lie on one line.
+    func onOneLine(_ a: Int, _ b: Int) -> Bool {
+        source.lineStart(containing: a) == source.lineStart(containing: b)
+    }
+
+    func text(ofToken t: Int) -> String { source.text(tokens[t].range) }
+
+    /// The text of significant token `p`.
+    func text(at p: Int) -> String { source.text(tokens[Int(sig[p])].range) }
+
+    /// Reports `message` at unknown-character token t in place of the lexer's error for it:
+    /// the same mistake, explained.
+    mutating func explain(unknown t: Int, _ message: String) {
+        guard !unwinding, pos != lastErrorAt else { return }
+        let start = tokens[t].start
+        // The lexer reported the token as unexpected characters, unless it is invalid UTF-8.
+        let invalid = source.invalidUTF8.contains { $0.lowerBound == start }
+        explained.insert(start)
+        if !invalid, let i = diagnostics.firstIndex(where: { $0.range.lowerBound == start }) {
+            diagnostics[i].message = message
+        } else {
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: tokens[t].range, message: message))
+        }
+        lastErrorAt = pos
+    }
+
+    /// Skips the significant tokens before position `end` as one error node. The lexer's
+    /// errors from byte `from` up to the next token are part of the mistake already reported.
+    mutating func skipSilently(to end: Int, droppingLexicalErrorsFrom from: Int) {
+        if pos < end {
+            open(.error)
+            while pos < end && !atEOF { advance() }
+            close()
+        }
+        if from < current.start { garbage.append(from..<current.start) }
+    }
+
+    /// Skips the rest of the current line (from significant token `pos` on) as one error node.
+    mutating func skipRestOfLine(droppingLexicalErrorsFrom from: Int) {
+        var end = pos
+        while end < sig.count - 1 && !tokens[Int(sig[end])].startsLine { end += 1 }
+        skipSilently(to: end, droppingLexicalErrorsFrom: from)
+    }
+
+    // MARK: Conditions
+
+    /// The condition after `conditional`, `if let` or `if screen`: one name. A condition
+    /// written as an expression up to its block's `{` (`f && g`, `!f`, `f == true`,
+    /// `o != nil`, `is logged in`) is one error that says what to write instead, and is
+    /// skipped: the builder then tests an unknown condition, so both of its blocks are
+    /// analysed and nothing about the condition is reported again. An `if let` keeps its
+    /// first name, and `if let x = o` is read as `if let o`, so that the optional is in scope
+    /// in its block. (`if let a, let b` stops before the comma: see `nestedIfLets`.)
+    mutating func condition(_ kind: ConditionKind) {
+        guard !unwinding else {
+            name(kind.expected)
+            return
+        }
+        // The expression: names, literals and brackets on this line, up to the `{`.
+        var end = pos
+        scan: while end < sig.count - 1 {
+            let t = tokens[Int(sig[end])]
+            if t.kind == .lBrace || (end > pos && t.startsLine) { break }
+            switch t.kind {
+            case .identifier, .kwTrue, .kwFalse, .lParen, .rParen, .dot, .number, .string: end += 1
+            case .comma where kind != .optional: end += 1
+            default: break scan
+            }
+        }
+        let closed = tokens[Int(sig[end])].kind == .lBrace
+        // The usual case, one name and its block, is known without making arrays.
+        if end - pos <= 1 || !closed, !(pos...end).contains(where: { hasUnknownToken(before: $0) }) {
+            name(kind.expected)
+            return
+        }
+        var operators: [Int] = []
+        for p in pos...end { operators += unknownTokens(before: p) }
+        let names = (pos..<end).filter { tokens[Int(sig[$0])].kind == .identifier }.map { text(at: $0) }
+        let first = names.first
+        let subject = first.map { "`\($0)`" }
+        let operatorTexts = operators.map { text(ofToken: $0) }
+
+        // `if let x = o`: Swift's binding; the language keeps the optional's own name.
+        if kind == .optional, end - pos == 2, names.count == 2, operatorTexts == ["="],
+           unknownTokens(before: pos + 1) == operators {
+            explain(unknown: operators[0],
+                    "there are no `let` bindings: write `if let \(names[1]) { … }`; inside its block the optional is in scope as `\(names[1])`")
+            skipSilently(to: pos + 1, droppingLexicalErrorsFrom: current.start)
+            name(kind.expected)
+            return
+        }
+
+        let start = min(operators.first.map { tokens[$0].start } ?? current.start, current.start)
+        let keyword: String
+        switch kind {
+        case .flag: keyword = "conditional"
+        case .optional: keyword = "if let"
+        case .screen: keyword = "if screen"
+        }
+        if let i = operatorTexts.firstIndex(where: { $0.contains("&") || $0.contains("|") }) {
+            explain(unknown: operators[i], combinationMessage(kind, operatorTexts[i]))
+        } else if let word = (pos..<end).first(where: { p in
+            let t = tokens[Int(sig[p])]
+            return p > pos && (t.kind == .comma || (t.kind == .identifier && ["and", "or"].contains(text(at: p))))
+        }) {
+            report(tokens[Int(sig[word])].range, combinationMessage(kind, text(at: word)))
+        } else if let i = operatorTexts.firstIndex(where: { $0.contains("=") }) {
+            let op = operatorTexts[i]
+            let message: String
+            switch kind {
+            case .flag:
+                message = "a condition is a flag's name alone (there is no `\(op)`): write `conditional \(first ?? "f") { … } else { … }`; the else block is what is built when it is false"
+            case .optional:
+                message = "`if let \(first ?? "o")` is itself the test for nil (there is no `\(op)`): write `if let \(first ?? "o") { … } else { … }`; the else block is what is built without it"
+            case .screen:
+                message = "`if screen \(first ?? "S")` is itself the test of the element (there is no `\(op)`): write `if screen \(first ?? "S") { … } else { … }`"
+            }
+            explain(unknown: operators[i], message)
+        } else if let i = operatorTexts.firstIndex(where: { $0.hasPrefix("!") }) {
+            let what: String
+            switch kind {
+            case .flag: what = "what a `conditional` builds when its flag is false"
+            case .optional: what = "what an `if let` builds when its optional is nil"
+            case .screen: what = "what an `if screen` builds for any other screen"
+            }
+            explain(unknown: operators[i],
+                    "there is no `!`: the else block is \(what); write `\(keyword) \(first ?? "…") { … } else { … }` with the two blocks swapped")
+        } else if !operators.isEmpty {
+            // Characters that belong to no condition (`;`, `@`): the lexer's error is enough.
+            name(kind.expected)
+            return
+        } else if at(.lParen) {
+            report(current.range, "a condition is a name alone, without parentheses: write `\(keyword) \(first ?? "…") { … }`")
+        } else {
+            let role = kind == .flag ? "flag" : kind == .optional ? "optional" : "screen"
+            report(tokens[Int(sig[pos + 1])].range,
+                   "expected `{` after \(subject.map { "the \(role) name \($0)" } ?? "the \(role) name"), found \(describe(at: pos + 1)): `\(keyword)` takes one \(role) name")
+        }
+        // An `if let` keeps its first name: the optional is in scope in its block as the
+        // `uses` there expect (an unknown condition would put nothing in scope).
+        if kind == .optional && at(.identifier) { advance() }
+        skipSilently(to: end, droppingLexicalErrorsFrom: start)
+    }
+
+    func combinationMessage(_ kind: ConditionKind, _ op: String) -> String {
+        switch kind {
+        case .flag:
+            return "conditions take one flag (there is no `\(op)`): nest `conditional` blocks, or declare a flag for the combination"
+        case .optional:
+            return "`if let` unwraps one optional (there is no `\(op)`): nest `if let` blocks"
+        case .screen:
+            return "`if screen` tests one screen (there is no `\(op)`): nest `if screen` blocks in the else blocks, or list the cases in an `anyOf`"
+        }
+    }
+
+    /// How significant token `p` is named in messages (`describeCurrent()` for the current one).
+    func describe(at p: Int) -> String {
+        let t = tokens[Int(sig[p])]
+        switch t.kind {
+        case .identifier: return "`\(text(at: p))`"
+        case .string: return "string \(text(at: p))"
+        case .number: return "number `\(text(at: p))`"
+        case .eof: return "end of file"
+        default: return t.kind.isKeyword ? "keyword `\(text(at: p))`" : t.kind.display
+        }
+    }
+
+    /// `if let a, let b` (or `if let a, b`), Swift's two unwraps in one `if`: one error, and
+    /// each further name read as an `if let` nested in the block of the one before it (the
+    /// block that follows belongs to the innermost), so that inside it every optional is in
+    /// scope as written. Returns how many blocks it opened, each holding an `if let`: the
+    /// caller closes both after the last block.
+    mutating func nestedIfLets() -> Int {
+        var count = 0
+        while at(.comma) && !current.startsLine && !unwinding && depth + count < maxDepth {
+            let next = peekKind()
+            guard next == .kwLet || next == .identifier else { break }
+            if count == 0 {
+                let before = tokens[Int(sig[pos - 1])]
+                let after = tokens[Int(sig[min(pos + (next == .kwLet ? 2 : 1), sig.count - 1)])]
+                let a = before.kind == .identifier ? source.text(before.range) : "a"
+                let b = after.kind == .identifier ? source.text(after.range) : "b"
+                report(current.range, "`if let` unwraps one optional: nest the blocks, `if let \(a) { if let \(b) { … } }`")
+            }
+            open(.block)
+            open(.ifLetBuilder)
+            open(.error)
+            advance()
+            close()
+            if at(.kwLet) { advance() }
+            condition(.optional)
+            count += 1
+        }
+        return count
+    }
+
+    /// The message for `if` followed by neither `let` nor `screen`.
+    func ifWithoutLetMessage() -> String {
+        let found = atEOF ? "" : ", found \(describeCurrent())"
+        guard at(.identifier) && !current.startsLine else { return "expected `let` or `screen` after `if`\(found)" }
+        let n = currentText
+        return "expected `let` or `screen` after `if`\(found): a flag is tested with `conditional \(n) { … } else { … }`, an optional with `if let \(n) { … }`"
+    }
+
+    /// The message for a `conditional` whose block is not followed by `else`.
+    func conditionalWithoutElseMessage(flag: String?) -> String {
+        let found = atEOF ? "" : ", found \(describeCurrent())"
+        let when = flag.map { "when `\($0)` is false" } ?? "when the flag is false"
+        return "expected `else { ... }`\(found): a `conditional` needs both branches (`else { empty }` builds nothing \(when))"
+    }
+
+    /// The message for `else if …` (the `if` is the current token).
+    func elseIfMessage() -> String {
+        let next = peekKind()
+        let name = tokens[Int(sig[min(pos + (next == .kwLet || next == .kwScreen ? 2 : 1), sig.count - 1)])]
+        let n = name.kind == .identifier ? source.text(name.range) : "…"
+        switch next {
+        case .kwLet: return "there is no `else if`: nest the test in the else block, `else { if let \(n) { … } }`"
+        case .kwScreen: return "there is no `else if`: nest the test in the else block, `else { if screen \(n) { … } }`"
+        default:
+            return "there is no `else if`: nest the test in the else block, `else { conditional \(n) { … } else { … } }` (`if let \(n)` for an optional)"
+        }
+    }
+
+    // MARK: Declarations
+
+    /// `= value` after a flag, dependency or optional (`flag f = true`), or a type after a
+    /// flag (`flag f: Bool`), on the declaration's line: one error, and the rest of the line is
+    /// skipped.
+    mutating func declarationTail(_ kind: SyntaxKind, name: String?) {
+        guard !unwinding else { return }
+        let n = name ?? "name"
+        if pos > 0, let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0).hasPrefix("=") }),
+           onOneLine(tokens[Int(sig[pos - 1])].start, tokens[eq].start) {
+            let message: String
+            switch kind {
+            case .flagDecl:
+                message = "a flag has no value in the file: the app decides it at run time; declare it as `flag \(n)` (preview a value with `routes tree --flag \(n)=false`)"
+            case .dependencyDecl:
+                message = "a dependency has no value in the file: the app provides it; declare its name and type, `dependency \(n): Type`"
+            default:
+                message = "an optional has no value in the file: the app provides it, or nil; declare its name and type, `optional \(n): Type`"
+            }
+            explain(unknown: eq, message)
+            skipRestOfLine(droppingLexicalErrorsFrom: tokens[eq].start)
+        } else if kind == .flagDecl && at(.colon) && !current.startsLine {
+            report(current.range, "a flag has no type: it is a condition, true or false at run time; declare it as `flag \(n)`")
+            skipRestOfLine(droppingLexicalErrorsFrom: current.start)
+        }
+    }
+
+    /// A line that starts with a name at top level: a declaration whose keyword is missing
+    /// (`Home`, `Detail(id: String) sheet`, `home { … }`, `appStore: AppStore`). One error,
+    /// and it is read as the screen, builder or dependency it declares, so that its uses
+    /// resolve. Returns false for anything else.
+    mutating func declarationWithoutKeyword() -> Bool {
+        guard at(.identifier), current.startsLine, !unwinding else { return false }
+        let n = currentText
+        let next = tokens[Int(sig[min(pos + 1, sig.count - 1)])]
+        let sameLine = !next.startsLine && next.kind != .eof
+        if next.kind == .colon && sameLine {
+            report(current.range, "expected a declaration, found `\(n)`: a dependency is declared as `dependency \(n): Type` (`optional` when it may be nil)")
+            valueDeclaration(.dependencyDecl, keywordMissing: true)
+            return true
+        }
+        if next.kind == .lBrace {
+            report(current.range, "expected a declaration, found `\(n)`: a named builder is declared as `builder \(n) { … }`")
+            open(.builderDecl)
+            advance()
+            block()
+            close()
+            return true
+        }
+        // A name alone on its line is a screen's only when it is written as one (UpperCamel).
+        let upper = currentText.first?.isUppercase == true
+        if (!sameLine && upper) || next.kind == .lParen || next.kind == .kwSheet || next.kind == .kwPush {
+            report(current.range, "expected a declaration, found `\(n)`: a screen is declared as `screen \(n)`")
+            screenDeclaration(keywordMissing: true)
+            return true
+        }
+        return false
+    }
+
+    /// `let name = <builder>` or `let name = true` at top level (`var` too): one error, and it
+    /// is read as the `builder` or `flag` it stands for, so that its uses resolve. Returns
+    /// false for any other binding (see `topLevelMessage`).
+    mutating func letBinding() -> Bool {
+        guard at(.kwLet) || (at(.identifier) && currentText == "var"), peekKind() == .identifier,
+              !unwinding, pos + 2 < sig.count else { return false }
+        let n = text(at: pos + 1)
+        let value = tokens[Int(sig[pos + 2])]
+        guard !value.startsLine else { return false }
+        let isBuilder = value.kind == .lBrace || (value.kind.startsBuilder && value.kind != .identifier)
+        guard isBuilder || value.kind == .kwTrue || value.kind == .kwFalse else { return false }
+        report(current.range, isBuilder
+            ? "there are no `let` bindings: a builder is named with `builder \(n) { … }`, and used by writing `\(n)` where it goes"
+            : "there are no `let` bindings: a condition is declared as `flag \(n)`; the app decides its value at run time")
+        open(isBuilder ? .builderDecl : .flagDecl)
+        open(.error)
+        advance()
+        close()
+        advance()
+        // The `=` (an unknown character) is part of this mistake.
+        garbage.append(tokens[Int(sig[pos - 1])].end..<current.start)
+        if !isBuilder {
+            skipRestOfLine(droppingLexicalErrorsFrom: current.start)
+        } else if at(.lBrace) {
+            block()
+        } else {
+            open(.block)
+            builder()
+            close()
+        }
+        close()
+        return true
+    }
+
+    /// The message for what starts a line at top level and no declaration.
+    func topLevelMessage() -> String {
+        if at(.kwLet) || (at(.identifier) && currentText == "var" && peekKind() == .identifier) {
+            return "there are no `let` bindings: declare a `builder`, `flag`, `dependency` or `optional` instead"
+        }
+        return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder` or `root`), found \(describeCurrent())"
+    }
+
+    // MARK: Builders
+
+    /// A name in a builder position followed by `uses`, `(` or `{` on its line: a screen node
+    /// without its `screen` keyword.
+    var atScreenWithoutKeyword: Bool {
+        guard at(.identifier), pos + 1 < sig.count else { return false }
+        let next = tokens[Int(sig[pos + 1])]
+        guard !next.startsLine else { return false }
+        return next.kind == .kwUses || next.kind == .lParen || next.kind == .lBrace
+    }
+
+    /// The message for a second builder in a block (the current token), which `block()` found
+    /// after `oneBuilder` (the significant position where the block's builder starts).
+    func extraBuilderMessage(blockBrace: Int, oneBuilder: Int) -> (String, [RelatedLocation]) {
+        let generic = "a block holds exactly one builder: list several inside `anyOf { ... }`"
+        // `screen A uses a b`: a name after a `uses` list without a comma.
+        if at(.identifier) && !current.startsLine && pos == usesEnd {
+            return ("expected `,` before `\(currentText)`: without it `\(currentText)` is read as a second builder, and a block holds exactly one (if it is a builder, list both inside `anyOf { ... }`)", [])
+        }
+        guard current.startsLine, pos > 0 else { return (generic, []) }
+        // `anyOf { … screen A }` and the next branch on the line after: the `}` came early.
+        let previous = tokens[Int(sig[pos - 1])]
+        if tokens[Int(sig[oneBuilder])].kind == .kwAnyOf && previous.kind == .rBrace && !previous.startsLine {
+            let line = source.line(containing: previous.start) + 1
+            return ("this builder is outside the `anyOf`: the `}` at the end of line \(line) closed it; move that `}` to a line of its own after the last branch",
+                    [RelatedLocation(file: file, range: previous.range, message: "this `}` closes the `anyOf`")])
+        }
+        // A line indented as the line that opened the block, whose `}` is missing above it.
+        let opened = indentation(ofLineContaining: tokens[blockBrace].start)
+        if tokens[blockBrace].kind == .lBrace && column(current) == opened && opened > 0 {
+            let line = source.line(containing: tokens[blockBrace].start) + 1
+            return ("expected `}` above this line: it is indented as line \(line), whose `{` is still open (a block holds exactly one builder)",
+                    [RelatedLocation(file: file, range: tokens[blockBrace].range, message: "unclosed `{`")])
+        }
+        return (generic, [])
+    }
+}

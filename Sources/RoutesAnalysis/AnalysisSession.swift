@@ -107,7 +107,7 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     /// Fills `region` with the nodes from which a way of the program leads to g.
     func fillRegion(_ region: Region, leadingTo g: Int) {
-        checker?.scope.fillRegion(region, leadingTo: g)
+        checker?.fillRegion(region, leadingTo: g)
     }
 
     /// Points the unit at a later project in which its files are the same (see
@@ -434,12 +434,12 @@ public final class AnalysisSession {
                 if query?.unit != u {
                     query = (u, FlowStorage(size: unit.graph.nodes.count), Region(count: unit.graph.nodes.count), nil)
                 }
-                guard let (_, storage, region, at) = query, let items = unit.checker?.scope.items(of: s) else { continue }
+                guard let (_, storage, region, at) = query, let items = unit.checker?.scopeItems(s) else { continue }
                 if at != g {
                     unit.fillRegion(region, leadingTo: g)
                     query?.node = g
                 }
-                for item in items where unit.checker?.scope.wayWithout(item, at: g, storage: storage, region: region) != nil {
+                for item in items where unit.checker?.wayWithout(item, at: g, storage: storage, region: region) != nil {
                     switch item {
                     case .provider(let p):
                         let name = unit.graph.screenDeclaration(p).name.text

@@ -18,7 +18,7 @@ struct ProgramChecker {
     init(semantics: Semantics, program: Program, earlier: (ways: ScopeItems.Ways, edited: Range<Int>)? = nil) {
         self.earlier = earlier
         facts = ProgramFacts(semantics: semantics, program: program)
-        scope = ScopeItems(facts: facts)
+        scope = ScopeItems()
     }
 
     var program: Program { facts.program }
@@ -27,7 +27,18 @@ struct ProgramChecker {
     var flow: Flow { facts.flow }
 
     /// What the checker found about ways, for the checker after an edit.
-    var ways: ScopeItems.Ways { scope.ways }
+    var ways: ScopeItems.Ways { scope.ways(facts) }
+
+    /// The scope items a dependency or optional needs, or nil when it is always in scope.
+    func scopeItems(_ s: Symbol) -> [ScopeItem]? { scope.items(of: s, facts) }
+
+    /// A way from `root` on which `item` is not in scope at node g (see `ScopeItems`).
+    func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region) -> [Int]? {
+        scope.wayWithout(item, at: g, storage: storage, region: region, facts)
+    }
+
+    /// Fills `region` with the nodes from which a way leads to g.
+    func fillRegion(_ region: Region, leadingTo g: Int) { scope.fillRegion(region, leadingTo: g, facts) }
 
     mutating func run() {
         defer { earlier = nil }
@@ -64,9 +75,8 @@ struct ProgramChecker {
         diagnostics += OutermostCause.filter(warnings, causes: causes, facts)
 
         let made = plan.results()[0]
-        scope.rebase(facts)
         scope.adopt(made)
-        let failures = scope.failures(made)
+        let failures = scope.failures(made, facts)
         diagnostics += MissingDependency.check(facts, uses: made.uses, failures: failures).map { MissingDependency.diagnostic($0, facts) }
         reportUnused()
     }
@@ -82,7 +92,6 @@ struct ProgramChecker {
         facts.findMentions()
         diagnostics += UnusedDeclaration.check(facts).map(UnusedDeclaration.diagnostic)
         diagnostics += UnreachableScreen.checkPlacement(facts).map { UnreachableScreen.diagnostic($0, facts) }
-        scope.rebase(facts)
     }
 
     /// Points the checker at the project after a trivia edit (same structure, moved
@@ -90,7 +99,6 @@ struct ProgramChecker {
     /// `ProgramAnalysis`, which keeps them.)
     mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
         facts.rebase(onto: newProject, graph: newGraph)
-        scope.rebase(facts)
     }
 }
 

@@ -32,8 +32,9 @@ struct ScopeItemCode: Hashable, Sendable {
 /// flow: no way from `root` reaches a user without passing where the item is gained. Plain
 /// arrays indexed by item and node throughout: a program has hundreds of items and thousands
 /// of uses, and none of them usually fails.
+/// The engine keeps no facts of its own: each question is asked with the program's facts
+/// (an analysis moved over an edit of whitespace updates those alone).
 final class ScopeItems {
-    private(set) var facts: ProgramFacts
     /// The names the plan found needing scope items.
     private(set) var uses: [MissingDependencyPlan.Use] = []
     /// Per scope item code, whether no way from `root` to a node that needs it avoids every
@@ -45,7 +46,7 @@ final class ScopeItems {
     /// The nodes at which each item is gained, once asked (a completion asks for hundreds).
     private var gaining: [ScopeItem: [Int]]? = nil
 
-    init(facts: ProgramFacts) { self.facts = facts }
+    init() {}
 
     /// Takes what the plan found (see `MissingDependencyPlan`).
     func adopt(_ plan: MissingDependencyPlan) {
@@ -54,11 +55,8 @@ final class ScopeItems {
         if let p = plan.predecessors { predecessors = p }
     }
 
-    /// Points the engine at the facts after an edit that moved positions only.
-    func rebase(_ facts: ProgramFacts) { self.facts = facts }
-
     /// What the engine found about the way graph, for the analysis after an edit.
-    var ways: Ways {
+    func ways(_ facts: ProgramFacts) -> Ways {
         Ways(graph: facts.graph, used: facts.used, predecessors: predecessors, regionFree: regionFree, uses: uses)
     }
 
@@ -95,7 +93,7 @@ final class ScopeItems {
         return items.isEmpty ? nil : items
     }
 
-    func items(of s: Symbol) -> [ScopeItem]? { Self.items(of: s, graph: facts.graph) }
+    func items(of s: Symbol, _ facts: ProgramFacts) -> [ScopeItem]? { Self.items(of: s, graph: facts.graph) }
 
     /// The screen code of the `from P` of dependency or optional s, when P is a screen.
     static func provider(of s: Symbol, graph: BuilderGraph) -> Int? {
@@ -120,7 +118,7 @@ final class ScopeItems {
     }
 
     /// The nodes at which a way gains a scope item (see `gainedItem(at:in:)`).
-    private func gainingNodes(_ item: ScopeItem) -> [Int] {
+    private func gainingNodes(_ item: ScopeItem, _ facts: ProgramFacts) -> [Int] {
         if gaining == nil {
             // Every item's nodes in one pass over the graph.
             var all: [ScopeItem: [Int]] = [:]
@@ -281,7 +279,7 @@ final class ScopeItems {
 
     /// For each item some way may reach a user of without it (`plan.needFlows`), the flow of
     /// those ways; per failing (item, user), the way (node ids, outermost first).
-    func failures(_ plan: MissingDependencyPlan) -> [Int: [Int]] {
+    func failures(_ plan: MissingDependencyPlan, _ facts: ProgramFacts) -> [Int: [Int]] {
         guard let predecessors = plan.predecessors, let root = facts.rootBody else { return [:] }
         let graph = facts.graph
         let storage = FlowStorage(size: graph.nodes.count)
@@ -290,8 +288,8 @@ final class ScopeItems {
         var failures: [Int: [Int]] = [:]
         for (i, mine) in plan.needFlows {
             Self.fillBackwardRegion(region, from: mine[...], predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
-            recordBranches(region, popped)
-            let flow = waysWithout(Self.item(ScopeItemCode(raw: Int32(i)), in: graph), root: root, storage: storage, region: region)
+            Self.recordBranches(region, popped, graph)
+            let flow = Self.waysWithout(Self.item(ScopeItemCode(raw: Int32(i)), in: graph), root: root, storage: storage, region: region, facts)
             for n in mine where facts.isReached(Int(n), in: flow) {
                 failures[i * graph.nodes.count + Int(n)] = flow.way(to: Int(n))
             }
@@ -302,14 +300,14 @@ final class ScopeItems {
     /// A way from `root` on which `item` is not in scope when node g is built (a screen
     /// node) or evaluated (an `if let`), or nil when there is none. `region` must hold the
     /// nodes that lead to g (see `fillRegion(_:leadingTo:)`).
-    func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region) -> [Int]? {
+    func wayWithout(_ item: ScopeItem, at g: Int, storage: FlowStorage, region: Region, _ facts: ProgramFacts) -> [Int]? {
         guard let root = facts.rootBody, facts.used[g] else { return nil }
         // No node that would put the item in scope lies on any way to g: every way that
         // builds g lacks it, so the main flow answers (no flow of its own needed).
-        if !gainingNodes(item).contains(where: { region.contains($0) }) {
+        if !gainingNodes(item, facts).contains(where: { region.contains($0) }) {
             return facts.isReached(g, in: facts.flow) ? facts.flow.way(to: g) : nil
         }
-        let flow = waysWithout(item, root: root, storage: storage, region: region, target: g)
+        let flow = Self.waysWithout(item, root: root, storage: storage, region: region, target: g, facts)
         return facts.isReached(g, in: flow) ? flow.way(to: g) : nil
     }
 
@@ -317,25 +315,26 @@ final class ScopeItems {
     /// along a way, so a way stops where it gains it: after a `screen P` node is built for
     /// a provider, at the then-branch of `if let o` for an optional.
     /// With a `target`, the flow stops once it reaches it (one way is all that is asked).
-    private func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil) -> Flow {
+    private static func waysWithout(_ item: ScopeItem, root: Int, storage: FlowStorage, region: Region, target: Int? = nil,
+                                    _ facts: ProgramFacts) -> Flow {
         let semantics = facts.semantics
         var flow = Flow(semantics: semantics, crossNestings: true, storage: storage)
         flow.region = region
         flow.target = target
         let graph = facts.graph
-        flow.onBuilt = { n, sigma, _ in Self.gainedItem(at: n, in: graph) == item ? nil : sigma }
-        flow.entersThen = { n in Self.gainedItem(at: n, in: graph) != item }
+        flow.onBuilt = { n, sigma, _ in gainedItem(at: n, in: graph) == item ? nil : sigma }
+        flow.entersThen = { n in gainedItem(at: n, in: graph) != item }
         flow.add(root, semantics.allElements, from: nil)
         flow.run()
         return flow
     }
 
     /// Fills `region` with the nodes from which a way leads to g.
-    func fillRegion(_ region: Region, leadingTo g: Int) {
+    func fillRegion(_ region: Region, leadingTo g: Int, _ facts: ProgramFacts) {
         if predecessors == nil { predecessors = Self.wayPredecessors(graph: facts.graph, used: facts.used) }
         var popped: [Int32] = []
         Self.fillBackwardRegion(region, from: [Int32(g)][...], predecessors!, popped: &popped)
-        recordBranches(region, popped)
+        Self.recordBranches(region, popped, facts.graph)
     }
 
     // MARK: The way graph
@@ -409,8 +408,7 @@ final class ScopeItems {
     /// Records in `region` the in-region branches of each `anyOf` (so that a flow through a
     /// small region never walks a huge `anyOf`), from its nodes in visiting order: the
     /// branches of an `anyOf` come in the order the walk reached them.
-    private func recordBranches(_ region: Region, _ popped: [Int32]) {
-        let graph = facts.graph
+    private static func recordBranches(_ region: Region, _ popped: [Int32], _ graph: BuilderGraph) {
         for g32 in popped {
             let g = Int(g32)
             guard let p = graph.nodes[g].parent, case .anyOf = graph.nodes[p].kind else { continue }

@@ -26,6 +26,8 @@ final class ProgramAnalysis: @unchecked Sendable {
     let semanticsComplete: Bool
     /// The unit's own diagnostics (the builder cycles are merged by the session).
     private(set) var diagnostics: [Diagnostic]
+    /// Per diagnostic, the builder node a warning is about, if any (see `ProgramChecker`).
+    private(set) var places: [NodeRef?] = []
 
     var graph: BuilderGraph { semantics.graph }
 
@@ -60,6 +62,7 @@ final class ProgramAnalysis: @unchecked Sendable {
             stoppedAt = nil
             checker = outcome.checker
             diagnostics = outcome.checker?.diagnostics ?? []
+            places = outcome.checker?.places ?? []
             return
         }
         let budget = (nodes: bdd.nodeLimit - bdd.nodesAtStart, steps: bdd.stepLimit)
@@ -72,6 +75,7 @@ final class ProgramAnalysis: @unchecked Sendable {
             let finding = AnalysisLimit.Finding(root: program.root, budget: budget, cyclesChecked: semanticsComplete)
             diagnostics = limited.diagnostics
                 + [AnalysisLimit.diagnostic(finding, file: program.root.file, range: project.declaration(program.root).name.range)]
+            places = limited.places + [nil]
         } else {
             checker = nil
             // For the files in no program, whose only analysis is the check for builder cycles: at
@@ -80,6 +84,7 @@ final class ProgramAnalysis: @unchecked Sendable {
             diagnostics = graph.builders.first(where: { orphans?.contains($0.symbol.file) ?? false }).map {
                 [AnalysisLimit.diagnostic(finding, file: $0.symbol.file, range: project.declaration($0.symbol).name.range)]
             } ?? []
+            places = diagnostics.map { _ in nil }
         }
     }
 
@@ -103,6 +108,19 @@ final class ProgramAnalysis: @unchecked Sendable {
             if let orphans, !builders.allSatisfy({ orphans.contains($0.file) }) { return nil }
             return (builders, cycle.references.map { NodeRef(file: graph.nodes[$0].file, node: graph.nodes[$0].local) })
         }
+    }
+
+    /// Per file marked in `shared`, the local nodes this program uses.
+    func usedNodes(inFiles shared: [Bool]) -> [FileID: BitSet] {
+        guard let checker, program != nil else { return [:] }
+        var out: [FileID: BitSet] = [:]
+        for f in graph.files.files where f < shared.count && shared[f] {
+            let first = graph.firstNode(of: f), count = graph.fileNodeCount(f)
+            var set = BitSet(count: count)
+            for g in first..<(first + count) where checker.used[g] { set.insert(g - first) }
+            out[f] = set
+        }
+        return out
     }
 
     /// Fills `region` with the nodes from which a way of the program leads to g.
@@ -179,17 +197,24 @@ public final class AnalysisSession {
     /// `nodes` this is): a program analysed again over the edited file starts from its previous
     /// graph with the edited nodes resolved again, when their shapes allow it, instead of
     /// resolving every node again.
+    ///
+    /// With `reported`, only the programs that contain one of those files are analysed (and
+    /// the files in no program among them): a lint of one file of a large workspace pays for
+    /// the programs that file is part of. `settings` are the rule settings of each workspace
+    /// root (see `Suppressions`).
     public init(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil, keepsAnalyses: Bool = true,
-                limits: AnalysisLimits = .configured) {
+                limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil, settings: [String: RuleSettings] = [:]) {
         self.keepsAnalyses = keepsAnalyses
         self.limits = limits
         self.project = project
+        self.settings = settings
         // The units: each program's files, then the files in no program with their imports.
+        let programs = reported.map { only in project.programs.filter { $0.files.contains(where: only.contains) } } ?? project.programs
         var specs: [Spec] =
-            project.programs.map { ($0, Set($0.files).sorted(), nil, false) }
+            programs.map { ($0, Set($0.files).sorted(), nil, false) }
         var inProgram = [Bool](repeating: false, count: project.files.count)
         for program in project.programs { for f in program.files { inProgram[f] = true } }
-        let orphans = project.files.indices.filter { !inProgram[$0] }
+        let orphans = project.files.indices.filter { !inProgram[$0] && (reported?.contains($0) ?? true) }
         if !orphans.isEmpty {
             var files = Set<FileID>()
             for f in orphans { files.formUnion(project.closures[f]) }
@@ -227,6 +252,10 @@ public final class AnalysisSession {
         }
         let missing = units.indices.filter { units[$0] == nil }
         analysedPrograms = missing.count
+        // The files of several programs: each program keeps which of their nodes it uses.
+        var programCount = [Int](repeating: 0, count: project.files.count)
+        for spec in specs where spec.program != nil { for f in spec.files { programCount[f] += 1 } }
+        let shared = programCount.map { $0 > 1 }
         let work = missing.map { i -> (spec: Spec, manager: Handoff) in
             let key = Self.managerKey(specs[i].program, project)
             var earlier: ProgramAnalysis? = nil
@@ -256,26 +285,85 @@ public final class AnalysisSession {
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
-            var outcome = UnitOutcome(unit, keeping: keepsAnalyses, wholeCache: keepsCaches)
+            var outcome = UnitOutcome(unit, keeping: keepsAnalyses, wholeCache: keepsCaches, shared: shared)
             outcome.patched = patched != nil
             return outcome
         }
         patchedGraphs = made.filter(\.patched).count
-        var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false) } }
+        var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false, shared: shared) } }
         for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
         let all = outcomes.map { $0! }
         self.units = all.compactMap(\.unit)
-        diagnostics = Self.assemble(project, cycles: all.flatMap(\.cycles), programs: all.map(\.diagnostics))
+        diagnostics = Self.assemble(project, all.map(\.findings), settings: settings)
+    }
+
+    /// The rule settings of each workspace root (see `Suppressions`).
+    public let settings: [String: RuleSettings]
+
+    /// What a unit found, for `assemble`.
+    struct UnitFindings {
+        var program: Program?
+        var diagnostics: [Diagnostic]
+        /// Per diagnostic, the node a warning is about (see `ProgramChecker.places`).
+        var places: [NodeRef?]
+        var cycles: [(builders: [Symbol], references: [NodeRef])]
+        /// Per file, the nodes the program uses: kept for the files of several programs only.
+        var usedNodes: [FileID: BitSet]
     }
 
     /// Every diagnostic of a session: the project's own (syntax, names, duplicates: always
-    /// those of the project as it is now), the builder cycles, and each program's.
-    private static func assemble(_ project: Project, cycles: [(builders: [Symbol], references: [NodeRef])],
-                                 programs: [[Diagnostic]]) -> [Diagnostic] {
+    /// those of the project as it is now), the builder cycles, and each program's, each once,
+    /// then the settings and suppressions (see `Suppressions`).
+    ///
+    /// A file in several programs: an error is reported when some program has it (a
+    /// `missing-dependency` then names the `root` of a program whose way fails); a warning only
+    /// when it holds in every program that has a say on its place: every program containing
+    /// the file for a declaration (unused only when no program uses it, never placed only when
+    /// no program places it), every program that uses the node for a node (unreachable only
+    /// when no program reaches it).
+    private static func assemble(_ project: Project, _ units: [UnitFindings], settings: [String: RuleSettings]) -> [Diagnostic] {
+        var programsOf = [[Int]](repeating: [], count: project.files.count)
+        for (u, unit) in units.enumerated() where unit.program != nil {
+            for f in Set(unit.program!.files) { programsOf[f].append(u) }
+        }
+        struct Key: Hashable {
+            var rule: RuleID
+            var file: FileID
+            var range: Range<Int>
+        }
+        var reporters: [Key: Set<Int>] = [:]
+        for (u, unit) in units.enumerated() {
+            for d in unit.diagnostics where d.severity == .warning && programsOf[d.file].count > 1 {
+                reporters[Key(rule: d.rule, file: d.file, range: d.range), default: []].insert(u)
+            }
+        }
         var found = Set(project.diagnostics)
-        found.formUnion(BuilderCycle.merge(cycles).map { BuilderCycle.diagnostic($0, project: project) })
-        for p in programs { found.formUnion(p) }
-        return found.sorted(by: Analysis.order)
+        found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0, project: project) })
+        var seen = Set<Key>()
+        for unit in units {
+            for (d, place) in zip(unit.diagnostics, unit.places) {
+                let key = Key(rule: d.rule, file: d.file, range: d.range)
+                let programs = programsOf[d.file]
+                if programs.count > 1 {
+                    // Each once, whatever the programs that found it.
+                    guard seen.insert(key).inserted else { continue }
+                    if d.severity == .warning {
+                        let said = reporters[key] ?? []
+                        let concerned = programs.filter { v in place.map { units[v].usedNodes[$0.file]?.contains($0.node) ?? false } ?? true }
+                        guard concerned.allSatisfy(said.contains) else { continue }
+                    } else if d.rule == MissingDependency.id, let program = unit.program {
+                        var named = d
+                        named.related.append(RelatedLocation(
+                            file: program.root.file, range: project.declaration(program.root).name.range,
+                            message: "on a way of the program whose `root` is here"))
+                        found.insert(named)
+                        continue
+                    }
+                }
+                found.insert(d)
+            }
+        }
+        return Suppressions.apply(found.sorted(by: Analysis.order), project: project, settings: settings).sorted(by: Analysis.order)
     }
 
     /// What the session keeps of a unit: its results, and the unit itself when it answers
@@ -283,15 +371,14 @@ public final class AnalysisSession {
     private struct UnitOutcome: @unchecked Sendable {
         // Handed from the worker that made it to the session's thread, then read there only.
         var unit: ProgramAnalysis?
-        var diagnostics: [Diagnostic]
-        var cycles: [(builders: [Symbol], references: [NodeRef])]
+        var findings: UnitFindings
         /// Whether the unit's graph was its previous one patched.
         var patched = false
 
-        init(_ unit: ProgramAnalysis, keeping: Bool, wholeCache: Bool) {
+        init(_ unit: ProgramAnalysis, keeping: Bool, wholeCache: Bool, shared: [Bool]) {
             let bdd = unit.semantics.bdd
-            diagnostics = unit.diagnostics
-            cycles = unit.cycles()
+            findings = UnitFindings(program: unit.program, diagnostics: unit.diagnostics, places: unit.places,
+                                    cycles: unit.cycles(), usedNodes: unit.usedNodes(inFiles: shared))
             // Kept for editors' questions: a small operation cache is enough for those (a
             // workspace of programs sharing a large library keeps one manager per program),
             // except for the programs being edited (their next analysis reuses it).
@@ -302,12 +389,14 @@ public final class AnalysisSession {
 
     private typealias Spec = (program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)
 
-    private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], limits: AnalysisLimits) {
+    private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], limits: AnalysisLimits,
+                 settings: [String: RuleSettings]) {
         keepsAnalyses = true
         self.project = project
         self.units = units
         self.diagnostics = diagnostics
         self.limits = limits
+        self.settings = settings
     }
 
     /// What identifies a program across sessions for reusing its manager: its root file's
@@ -386,8 +475,15 @@ public final class AnalysisSession {
         // program reads them); the project's are the new project's (an edit that keeps the
         // analysis may still change them: a parameter label written twice, say).
         for u in units { u.rebase(onto: newProject, moving: (edit, file)) }
-        let diagnostics = Self.assemble(newProject, cycles: units.flatMap { $0.cycles() }, programs: units.map(\.diagnostics))
-        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits)
+        var programCount = [Int](repeating: 0, count: newProject.files.count)
+        for u in units { for f in Set(u.program?.files ?? []) { programCount[f] += 1 } }
+        let shared = programCount.map { $0 > 1 }
+        let findings = units.map {
+            UnitFindings(program: $0.program, diagnostics: $0.diagnostics, places: $0.places, cycles: $0.cycles(),
+                         usedNodes: $0.usedNodes(inFiles: shared))
+        }
+        let diagnostics = Self.assemble(newProject, findings, settings: settings)
+        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits, settings: settings)
     }
 
     /// Whether a dependency or optional is in scope at a node (SPEC §5.2).

@@ -20,7 +20,7 @@ enum OutermostCause {
     }
 
     /// The warnings that lie in no reported place.
-    static func filter(_ warnings: [Warning], causes: Causes, _ facts: ProgramFacts) -> [Diagnostic] {
+    static func filter(_ warnings: [Warning], causes: Causes, _ facts: ProgramFacts) -> [Warning] {
         if warnings.isEmpty { return [] }
         let graph = facts.graph
         var inside = [Bool](repeating: false, count: graph.nodes.count)
@@ -69,11 +69,9 @@ enum OutermostCause {
             if let body = graph.builders[b].body { markSubtree(body) }
         }
         // A shadowed branch is reported as such, not again as an unreachable node.
-        return warnings.compactMap { w in
+        return warnings.filter { w in
             let g = w.node.index
-            if inside[g] { return nil }
-            if w.diagnostic.rule != ShadowedBranch.id && shadowed.contains(g) { return nil }
-            return w.diagnostic
+            return !inside[g] && (w.diagnostic.rule == ShadowedBranch.id || !shadowed.contains(g))
         }
     }
 

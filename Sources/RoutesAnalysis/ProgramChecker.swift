@@ -11,6 +11,9 @@ struct ProgramChecker {
     /// The scope-item engine, for `MissingDependency` and the editor's scope questions.
     let scope: ScopeItems
     private(set) var diagnostics: [Diagnostic] = []
+    /// Per diagnostic, the builder node a warning is about, when it is about one (a program
+    /// that does not use the node has no say on it, see `AnalysisSession`).
+    private(set) var places: [NodeRef?] = []
     /// What the previous analysis of this program found about ways, and the nodes an edit
     /// resolved again, when the graph was patched (see `ScopeItems.plan`).
     private var earlier: (ways: ScopeItems.Ways, edited: Range<Int>)?
@@ -72,12 +75,15 @@ struct ProgramChecker {
         for f in PushInSheet.check(facts) {
             warnings.append(.init(node: f.node, diagnostic: PushInSheet.diagnostic(f, facts)))
         }
-        diagnostics += OutermostCause.filter(warnings, causes: causes, facts)
+        for w in OutermostCause.filter(warnings, causes: causes, facts) {
+            let n = facts.graph.nodes[w.node.index]
+            append(w.diagnostic, at: NodeRef(file: n.file, node: n.local))
+        }
 
         let made = plan.results()[0]
         scope.adopt(made)
         let failures = scope.failures(made, facts)
-        diagnostics += MissingDependency.check(facts, uses: made.uses, failures: failures).map { MissingDependency.diagnostic($0, facts) }
+        for f in MissingDependency.check(facts, uses: made.uses, failures: failures) { append(MissingDependency.diagnostic(f, facts)) }
         reportUnused()
     }
 
@@ -90,8 +96,13 @@ struct ProgramChecker {
 
     private mutating func reportUnused() {
         facts.findMentions()
-        diagnostics += UnusedDeclaration.check(facts).map(UnusedDeclaration.diagnostic)
-        diagnostics += UnreachableScreen.checkPlacement(facts).map { UnreachableScreen.diagnostic($0, facts) }
+        for f in UnusedDeclaration.check(facts) { append(UnusedDeclaration.diagnostic(f)) }
+        for f in UnreachableScreen.checkPlacement(facts) { append(UnreachableScreen.diagnostic(f, facts)) }
+    }
+
+    private mutating func append(_ d: Diagnostic, at node: NodeRef? = nil) {
+        diagnostics.append(d)
+        places.append(node)
     }
 
     /// Points the checker at the project after a trivia edit (same structure, moved

@@ -60,8 +60,14 @@ public protocol RuleDefinition {
     static var documentation: RuleDocumentation { get }
     /// Whether editors grey out what it reports (the LSP `unnecessary` tag).
     static var marksUnnecessary: Bool { get }
+    /// Whether a `// routes:ignore` comment may suppress what it reports.
+    static var suppressible: Bool { get }
+    /// Whether a project's configuration may turn it off or change its severity.
+    static var configurable: Bool { get }
 }
 
 extension RuleDefinition {
     public static var marksUnnecessary: Bool { false }
+    public static var suppressible: Bool { true }
+    public static var configurable: Bool { true }
 }

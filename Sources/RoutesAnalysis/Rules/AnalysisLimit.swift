@@ -8,6 +8,9 @@ enum AnalysisLimit: RuleDefinition {
     static let severity = Severity.error
     static let category = RuleCategory.limits
     static let summary = "A program's routing conditions are too entangled to check exactly within the analysis's limits."
+    /// A program that was not checked is never reported clean.
+    static let suppressible = false
+    static let configurable = false
     static let documentation = RuleDocumentation(
         what: """
             The exact analyses of a program (which screens are reachable, which branches are \

@@ -9,6 +9,10 @@ public struct RuleInfo: Sendable {
     public let summary: String
     public let documentation: RuleDocumentation
     public let marksUnnecessary: Bool
+    /// Whether `// routes:ignore` may suppress it.
+    public let suppressible: Bool
+    /// Whether `routes.json` may turn it off or change its severity.
+    public let configurable: Bool
 
     init<R: RuleDefinition>(_ rule: R.Type) {
         id = R.id
@@ -17,6 +21,8 @@ public struct RuleInfo: Sendable {
         summary = R.summary
         documentation = R.documentation
         marksUnnecessary = R.marksUnnecessary
+        suppressible = R.suppressible
+        configurable = R.configurable
     }
 }
 
@@ -39,6 +45,7 @@ public enum Rules {
         RuleInfo(PushInSheet.self),
         RuleInfo(UnusedDeclaration.self),
         RuleInfo(AnalysisLimit.self),
+        RuleInfo(UnusedSuppression.self),
     ]
 
     /// The rule with this id, if there is one.

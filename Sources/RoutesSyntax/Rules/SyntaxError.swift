@@ -6,6 +6,9 @@ public enum SyntaxError: RuleDefinition {
     public static let severity = Severity.error
     public static let category = RuleCategory.syntax
     public static let summary = "The text does not parse."
+    /// What did not parse is not checked: that cannot be silenced or turned off.
+    public static let suppressible = false
+    public static let configurable = false
     public static let documentation = RuleDocumentation(
         what: """
             A token is missing or unexpected, a block is not closed, a string or escape is \

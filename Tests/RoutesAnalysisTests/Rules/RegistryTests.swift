@@ -9,7 +9,7 @@ import RoutesSyntax
     @Test func everyRuleOnceWithItsOwnId() {
         let ids = Rules.all.map(\.id.rawValue)
         #expect(Set(ids).count == ids.count)
-        #expect(ids.count == 14)
+        #expect(ids.count == 15)
         for id in ids {
             #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)")
             #expect(Rules.info(RuleID(id))?.id.rawValue == id)

@@ -28,14 +28,15 @@ enum RuleFixture {
 
     /// Checks the files (by name; the first in name order that declares `root`, and every
     /// other, are linted together) against their annotations.
-    static func check(_ files: [String: String], limits: AnalysisLimits = .standard,
+    static func check(_ files: [String: String], limits: AnalysisLimits = .standard, settings: RuleSettings? = nil,
                       sourceLocation: SourceLocation = #_sourceLocation) {
         let paths = files.keys.sorted()
         let provider = MemoryProvider(files: Dictionary(uniqueKeysWithValues: files.map { ("/ws/" + $0.key, $0.value) }))
         let project = Project(entries: paths.enumerated().map { i, name in
             ProjectEntry(canonicalPath: "/ws/" + name, displayPath: name, group: i, workspaceRoot: "/ws")
         }, provider: provider)
-        let diagnostics = AnalysisSession(project: project, keepsAnalyses: false, limits: limits).diagnostics
+        let diagnostics = AnalysisSession(project: project, keepsAnalyses: false, limits: limits,
+                                          settings: settings.map { ["/ws": $0] } ?? [:]).diagnostics
         var expected: [Expectation] = []
         var messages: [Expectation: String] = [:]
         for name in paths {
@@ -86,7 +87,8 @@ enum RuleFixture {
         }
     }
 
-    static func check(_ source: String, limits: AnalysisLimits = .standard, sourceLocation: SourceLocation = #_sourceLocation) {
-        check(["App.routes": source], limits: limits, sourceLocation: sourceLocation)
+    static func check(_ source: String, limits: AnalysisLimits = .standard, settings: RuleSettings? = nil,
+                      sourceLocation: SourceLocation = #_sourceLocation) {
+        check(["App.routes": source], limits: limits, settings: settings, sourceLocation: sourceLocation)
     }
 }

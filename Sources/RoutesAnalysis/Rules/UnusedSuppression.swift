@@ -1,0 +1,60 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `unused-suppression`: a `// routes:ignore …` comment that suppresses nothing, names a rule
+/// that does not exist, or names one that cannot be suppressed (see `Suppressions`).
+enum UnusedSuppression: RuleDefinition {
+    static let id = RuleID("unused-suppression")
+    static let severity = Severity.warning
+    static let category = RuleCategory.hygiene
+    static let summary = "A suppression comment that suppresses nothing, or names no rule that can be suppressed."
+    static let marksUnnecessary = true
+    static let documentation = RuleDocumentation(
+        what: """
+            `// routes:ignore rule-id[, rule-id]` at the end of a line, or alone on the line \
+            above, suppresses those rules' diagnostics that start on that line. This reports \
+            a rule id in such a comment that suppresses nothing there, that is not a rule, or \
+            whose rule cannot be suppressed (syntax errors and the analysis limit), and a \
+            comment that names no rule.
+            """,
+        why: """
+            A suppression outlives the problem it silenced: when the code changes, a stale one \
+            would hide the next real finding on that line without anyone noticing.
+            """,
+        example: """
+            screen Home
+            root { screen Home } // routes:ignore shadowed-branch
+            """,
+        fix: """
+            Delete the rule id (or the whole comment); correct a misspelt id (`routes rules` \
+            lists them).
+            """)
+
+    enum Finding {
+        /// A rule id that suppresses nothing on its line.
+        case unused(RuleID)
+        /// A word that is no rule id.
+        case unknown(String, suggestion: String?)
+        /// A rule whose diagnostics cannot be suppressed.
+        case notSuppressible(RuleID)
+        /// `// routes:ignore` naming no rule.
+        case empty
+    }
+
+    static func message(_ f: Finding) -> String {
+        switch f {
+        case .unused(let id): "`\(id)` suppresses nothing: no `\(id)` diagnostic starts on this line"
+        case .unknown(let word, let suggestion): "`\(word)` is not a rule" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
+        case .notSuppressible(let id): "`\(id)` cannot be suppressed"
+        case .empty: "this suppression names no rule: write `// routes:ignore rule-id`"
+        }
+    }
+
+    static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(f))
+    }
+}
+
+extension RuleID {
+    public static let unusedSuppression = UnusedSuppression.id
+}

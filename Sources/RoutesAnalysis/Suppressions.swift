@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RoutesModel
+import RoutesSyntax
+
+/// How a project's configuration sets a rule (`rules` in `routes.json`).
+public enum RuleSetting: String, Sendable, Hashable, CaseIterable {
+    case off, warning, error
+}
+
+/// Rule settings of one workspace: each rule's default unless set here.
+public struct RuleSettings: Sendable, Hashable {
+    public var rules: [RuleID: RuleSetting]
+    public init(rules: [RuleID: RuleSetting] = [:]) { self.rules = rules }
+
+    /// Whether a rule may be set to `setting` (a syntax error is always an error; the
+    /// analysis limit cannot be turned off or down, so that no unchecked program passes).
+    public static func allows(_ setting: RuleSetting, for rule: RuleID) -> Bool {
+        guard let info = Rules.info(rule) else { return false }
+        return info.configurable || setting == .error
+    }
+}
+
+/// The suppression comments of a project's files and what they suppress:
+/// `// routes:ignore rule-id[, rule-id]` at the end of a line suppresses those rules'
+/// diagnostics whose range starts on that line; alone on a line, on the line below. Then
+/// the settings of each file's workspace: a rule `off` reports nothing, `warning` or `error`
+/// changes its severity. What suppresses nothing is itself reported (`UnusedSuppression`).
+struct Suppressions {
+    /// One rule id of a suppression comment.
+    struct Entry {
+        var word: String
+        var range: Range<Int>
+        var used = false
+    }
+
+    /// A suppression comment: the line it applies to, and its entries.
+    struct Comment {
+        var file: FileID
+        var line: Int
+        var range: Range<Int>
+        var entries: [Entry]
+    }
+
+    static let marker = Array("routes:ignore".utf8)
+
+    /// The suppression comments of a file (none without the marker anywhere in it).
+    static func comments(in file: SourceFile) -> [Comment] {
+        let text = file.text
+        guard containsMarker(text.bytes) else { return [] }
+        var out: [Comment] = []
+        for token in file.syntax.tokens where token.kind == .lineComment {
+            // `//`, spaces, the marker, then the rule ids separated by commas.
+            var i = token.start + 2
+            while i < token.end && (text.bytes[i] == 0x20 || text.bytes[i] == 0x09) { i += 1 }
+            guard token.end - i >= marker.count, Array(text.bytes[i..<(i + marker.count)]) == marker else { continue }
+            i += marker.count
+            guard i == token.end || text.bytes[i] == 0x20 || text.bytes[i] == 0x09 else { continue }
+            var entries: [Entry] = []
+            var start: Int? = nil
+            func close(_ end: Int) {
+                guard let s = start else { return }
+                var e = end
+                while e > s && (text.bytes[e - 1] == 0x20 || text.bytes[e - 1] == 0x09) { e -= 1 }
+                if e > s { entries.append(Entry(word: text.text(s..<e), range: s..<e)) }
+                start = nil
+            }
+            while i < token.end {
+                let b = text.bytes[i]
+                if b == UInt8(ascii: ",") {
+                    close(i)
+                } else if start == nil && b != 0x20 && b != 0x09 {
+                    start = i
+                }
+                i += 1
+            }
+            close(token.end)
+            let line = text.line(containing: token.start)
+            // Alone on its line: it applies to the next one.
+            var k = token.start
+            while k > 0 && (text.bytes[k - 1] == 0x20 || text.bytes[k - 1] == 0x09) { k -= 1 }
+            let alone = k == text.lineStart(containing: token.start)
+            out.append(Comment(file: file.id, line: alone ? line + 1 : line, range: token.range, entries: entries))
+        }
+        return out
+    }
+
+    /// Whether `bytes` contain the marker: `memchr` to each `:` (rare in source text), then a
+    /// comparison around it.
+    static func containsMarker(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { p in
+            guard let base = p.baseAddress else { return false }
+            let colon = 6  // "routes:ignore"[6] == ":"
+            var i = colon
+            while i < p.count {
+                guard let hit = memchr(base + i, Int32(UInt8(ascii: ":")), p.count - i) else { return false }
+                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if at >= colon, at - colon + marker.count <= p.count,
+                   memcmp(base + at - colon, marker, marker.count) == 0 { return true }
+                i = at + 1
+            }
+            return false
+        }
+    }
+
+    /// `diagnostics` with the files' settings and suppressions applied, and the suppressions
+    /// that suppressed nothing reported.
+    static func apply(_ diagnostics: [Diagnostic], project: Project, settings: [String: RuleSettings]) -> [Diagnostic] {
+        var comments: [FileID: [Comment]] = [:]
+        // Only the files with diagnostics or comments matter; a file's comments are found once.
+        func commentsOf(_ f: FileID) -> [Comment] {
+            if let c = comments[f] { return c }
+            let c = Self.comments(in: project.files[f])
+            comments[f] = c
+            return c
+        }
+        for f in project.files.indices { _ = commentsOf(f) }
+        func setting(_ rule: RuleID, _ f: FileID) -> RuleSetting? {
+            settings[project.files[f].workspaceRoot]?.rules[rule]
+        }
+        var out: [Diagnostic] = []
+        out.reserveCapacity(diagnostics.count)
+        for var d in diagnostics {
+            let s = setting(d.rule, d.file)
+            if s == .off { continue }
+            if Rules.info(d.rule)?.suppressible ?? false, !(comments[d.file] ?? []).isEmpty {
+                let line = project.files[d.file].text.line(containing: d.range.lowerBound)
+                var suppressed = false
+                for c in comments[d.file]!.indices where comments[d.file]![c].line == line {
+                    for e in comments[d.file]![c].entries.indices where comments[d.file]![c].entries[e].word == d.rule.rawValue {
+                        comments[d.file]![c].entries[e].used = true
+                        suppressed = true
+                    }
+                }
+                if suppressed { continue }
+            }
+            if let s { d.severity = s == .error ? .error : .warning }
+            out.append(d)
+        }
+        // What suppressed nothing.
+        for (f, list) in comments.sorted(by: { $0.key < $1.key }) {
+            if setting(UnusedSuppression.id, f) == .off { continue }
+            for c in list {
+                if c.entries.isEmpty {
+                    out.append(UnusedSuppression.diagnostic(.empty, file: f, range: c.range))
+                }
+                for e in c.entries where !e.used {
+                    let finding: UnusedSuppression.Finding
+                    if let info = Rules.info(RuleID(e.word)) {
+                        // A rule turned off suppresses nothing here, but may elsewhere: not reported.
+                        if setting(info.id, f) == .off { continue }
+                        finding = info.suppressible ? .unused(info.id) : .notSuppressible(info.id)
+                    } else {
+                        finding = .unknown(e.word, suggestion: Suggestion.closest(to: e.word, among: Rules.all.map(\.id.rawValue)))
+                    }
+                    var d = UnusedSuppression.diagnostic(finding, file: f, range: e.range)
+                    if let s = setting(UnusedSuppression.id, f) { d.severity = s == .error ? .error : .warning }
+                    out.append(d)
+                }
+            }
+        }
+        return out
+    }
+}

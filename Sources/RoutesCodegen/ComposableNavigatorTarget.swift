@@ -47,6 +47,15 @@ struct ComposableNavigatorTarget {
         out.append("")
         out.append("import ComposableNavigator")
         out.append("")
+        if !plan.typeAliases.isEmpty {
+            out.append("// MARK: - Types of the app that the namespace hides")
+            for a in plan.typeAliases {
+                out.append("")
+                out.append("/// `\(a.type)`, which a type of `\(ns)` of the same name hides inside it.")
+                out.append("\(modifier)typealias \(a.alias) = \(a.type)")
+            }
+            out.append("")
+        }
         out += screens()
         out.append("")
         out += environmentProtocol()
@@ -212,6 +221,11 @@ struct ComposableNavigatorTarget {
         return f.text.position(of: project.declaration(s).name.range.lowerBound, encoding: .scalars).line + 1
     }
 
+    /// An escaped name as an argument label (where keywords need no backticks).
+    func label(_ name: String) -> String {
+        SwiftNames.label(name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name)
+    }
+
     func argument(_ source: ProgramPlan.Source) -> String {
         switch source {
         case .environment(let name): return "\(env).\(name)"
@@ -224,9 +238,10 @@ struct ComposableNavigatorTarget {
         var out = Set<ScopeItem>()
         func walk(_ b: ProgramPlan.Builder) {
             switch b {
-            case .screen(_, _, _, let args, let nesting):
+            case .screen(_, let screen, _, let args, let nesting):
                 for case .local(let i) in args { out.insert(i) }
-                if let nesting { walk(nesting) }
+                // What the screen provides, its nesting reads from the screen's own binding.
+                if let nesting { out.formUnion(locals(nesting).subtracting(plan.screens[screen].provides)) }
             case .anyOf(let bs): bs.forEach(walk)
             case .conditional(_, _, let a, let c):
                 walk(a)
@@ -256,7 +271,7 @@ struct ComposableNavigatorTarget {
             let type = screenType(screen)
             var call = "\(content).\(m.name)(screen"
             if let deps = m.depsType {
-                let fields = zip(m.fields, arguments).map { "\($0.name): \(argument($1))" }.joined(separator: ", ")
+                let fields = zip(m.fields, arguments).map { "\(label($0.name)): \(argument($1))" }.joined(separator: ", ")
                 call += ", using: \(ns).\(deps)(\(fields))"
             }
             call += ")"
@@ -312,7 +327,7 @@ struct ComposableNavigatorTarget {
             return .note("\(location(node)) is never built \(what)", .atom("PathBuilders.empty"))
         case .call(_, let f, let site):
             let fn = plan.functions[f]
-            let args = [env, content] + fn.parameters.map { "\(plan.name($0)): \(plan.name($0))" }
+            let args = [env, content] + fn.parameters.map { "\(label(plan.name($0))): \(plan.name($0))" }
             let call = SwiftCode.call(fn.name, args.map { (label: nil, value: .atom($0)) })
             guard plan.recursiveCalls.contains(site) else { return call }
             // A builder that reaches itself again: built lazily (when an element is built,

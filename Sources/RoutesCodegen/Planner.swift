@@ -314,7 +314,8 @@ extension Planner {
         // Screens: every screen of the program, named as Swift types.
         var typeOwners: [String: (Symbol, String)] = [:]  // a namespace type name -> what it is
         var collisions: [CodegenProblem] = []
-        func claim(_ name: String, _ s: Symbol, _ what: String) {
+        var hidden: [String: String] = [:]  // a type of the app a namespace type hides -> its alias
+        func claim(_ name: String, _ s: Symbol, _ what: String, isType: Bool = true) {
             if let (other, otherWhat) = typeOwners[name] {
                 collisions.append(CodegenProblem(
                     file: s.file, range: declaration(s).name.range,
@@ -327,16 +328,18 @@ extension Planner {
                 collisions.append(CodegenProblem(
                     file: s.file, range: declaration(s).name.range,
                     message: "\(what) would be the Swift type `\(namespace).\(name)`, which hides `\(name)` that the generated code uses: rename it"))
-            } else if let user = typeUsers[name] {
-                collisions.append(CodegenProblem(
-                    file: s.file, range: declaration(s).name.range,
-                    message: "\(what) would be the Swift type `\(namespace).\(name)`, which hides the type `\(name)` that \(describe(user)) uses: rename one of them",
-                    related: [related(user, "`\(name)` is used here")]))
+            } else if isType, typeUsers[name] != nil {
+                // Inside the namespace, the app's type of that name is reached through an
+                // alias declared outside it.
+                hidden[name] = Self.allocate(namespace + name, avoiding: Set(typeUsers.keys).union(typeOwners.keys))
             }
         }
         for s in declarations where declaration(s).kind == .screen {
             let d = declaration(s)
             let typeName = SwiftNames.upperFirst(d.name.text)
+            if typeName == "Type" || typeName == "Protocol" {
+                problem(s, "screen `\(d.name.text)` would be the Swift type `\(namespace).\(typeName)`, which Swift reads as a metatype even in backticks: rename it")
+            }
             claim(typeName, s, "screen `\(d.name.text)`")
             screenIndex[s] = plan.screens.count
             plan.screens.append(.init(
@@ -346,7 +349,7 @@ extension Planner {
         }
         // Builder functions are members of the namespace too.
         for b in usedBuilders {
-            claim(declaration(b).name.text, b, "builder `\(declaration(b).name.text)`")
+            claim(declaration(b).name.text, b, "builder `\(declaration(b).name.text)`", isType: false)
         }
 
         // Scope items: their names and types.
@@ -430,6 +433,25 @@ extension Planner {
         }
         problems += collisions
         guard problems.isEmpty else { return nil }
+
+        // Types of the app that a type of the namespace hides: every type text names them
+        // through their aliases.
+        if !hidden.isEmpty {
+            plan.typeAliases = hidden.sorted { $0.value < $1.value }.map { ($0.value, $0.key) }
+            func rewrite(_ text: String) -> String {
+                guard let t = SwiftType(parsing: text) else { return text }
+                let renamed = t.renaming(hidden)
+                return renamed == t ? text : renamed.text
+            }
+            for i in plan.screens.indices {
+                plan.screens[i].parameters = plan.screens[i].parameters.map { ($0.label, rewrite($0.type)) }
+            }
+            for i in plan.contentMethods.indices {
+                plan.contentMethods[i].fields = plan.contentMethods[i].fields.map { ($0.name, rewrite($0.type), $0.symbol) }
+            }
+            for (item, type) in plan.itemTypes { plan.itemTypes[item] = rewrite(type) }
+            for i in plan.environment.indices { plan.environment[i].type = rewrite(plan.environment[i].type) }
+        }
 
         // The routing tree: `root`, then each builder for each set of values in scope where
         // it is used, found as the bodies are planned.

@@ -137,6 +137,10 @@ public struct ProgramPlan: Sendable {
     /// The calls that reach their own function again (a `↻` of `routes tree`): built lazily
     /// and erased.
     public internal(set) var recursiveCalls: Set<Int> = []
+    /// Aliases, declared outside the namespace, of the app's types that a type of the
+    /// namespace hides (`typealias AppRoutesHome = Home` when a screen is `Home` and a
+    /// dependency's type `Home.Store`): (alias, type).
+    public internal(set) var typeAliases: [(alias: String, type: String)] = []
     /// Local names and Swift types of the scope items.
     public internal(set) var itemNames: [ScopeItem: String] = [:]
     public internal(set) var itemTypes: [ScopeItem: String] = [:]

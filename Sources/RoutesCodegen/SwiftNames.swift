@@ -15,8 +15,13 @@ public enum SwiftNames {
     ]
 
     /// Names that no backticks make usable where the generated code puts them: `self` as a
-    /// member (`x.self` is the value itself).
-    static let unusable: Set<String> = ["self"]
+    /// member (`x.self` is the value itself), `_` as a label (it means none).
+    static let unusable: Set<String> = ["self", "_"]
+
+    /// The name as an argument label: keywords need no backticks there, except these.
+    public static func label(_ name: String) -> String {
+        ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
+    }
 
     /// The name as a Swift identifier: in backticks when Swift reserves it.
     public static func escaped(_ name: String) -> String {

@@ -107,6 +107,34 @@ indirect enum SwiftType: Sendable, Hashable {
         return []
     }
 
+    /// The type with the first component of its type names renamed (`Home.Store` ->
+    /// `AppRoutesHome.Store` for `["Home": "AppRoutesHome"]`).
+    func renaming(_ names: [String: String]) -> SwiftType {
+        func element(_ e: TupleElement) -> TupleElement {
+            TupleElement(label: e.label, specifier: e.specifier, type: e.type.renaming(names))
+        }
+        switch self {
+        case .named(let cs):
+            var out = cs.map { NameComponent(name: $0.name, arguments: $0.arguments.map { $0.renaming(names) }) }
+            if let first = out.first?.name, let renamed = names[first] { out[0].name = renamed }
+            return .named(out)
+        case .optional(let t): return .optional(t.renaming(names))
+        case .array(let t): return .array(t.renaming(names))
+        case .dictionary(let k, let v): return .dictionary(k.renaming(names), v.renaming(names))
+        case .tuple(let es): return .tuple(es.map(element))
+        case .function(let ps, let effects, let r):
+            var e = effects
+            if let open = e.firstRange(of: "throws("), e.hasSuffix(")"),
+               let thrown = SwiftType(parsing: String(e[open.upperBound..<e.index(before: e.endIndex)])) {
+                e = e[..<open.upperBound] + thrown.renaming(names).text + ")"
+            }
+            return .function(parameters: ps.map(element), effects: e, result: r.renaming(names))
+        case .prefixed(let w, let t): return .prefixed(w, t.renaming(names))
+        case .composition(let ts): return .composition(ts.map { $0.renaming(names) })
+        case .attributed(let a, let t): return .attributed(a, t.renaming(names))
+        }
+    }
+
     /// The first component of every type name the type mentions (`Foo` and `Bar` of
     /// `Foo.Baz<Bar>`): the names a generated type of the same spelling would hide.
     var typeNames: [String] {

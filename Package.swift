@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),
+        .testTarget(name: "RoutesCodegenTests", dependencies: ["RoutesCodegen", "RoutesAnalysis", "RoutesFormats", "RoutesJSON", "RoutesModel", "RoutesSyntax", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

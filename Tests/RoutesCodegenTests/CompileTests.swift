@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import RoutesModel
+
+/// The generated code compiles, without a warning, against the stand-in module (the public
+/// signatures of ComposableNavigator 0.2.0 that it calls), in Swift 6 mode.
+@Suite(.serialized) struct CompileTests {
+    static let root = Swiftc.packageRoot
+
+    @Test func theExamplesAndEveryFixtureWithoutErrorsCompile() throws {
+        var programs: [GeneratedProgram] = []
+        var withErrors: [String] = []
+        let examples = ["Examples/Seed", "Examples/Shop"]
+        for e in examples {
+            let project = Generation.project([Self.root.appendingPathComponent(e)], root: Self.root)
+            let found = try Generation.programs(of: project, label: e)
+            #expect(!found.generated.isEmpty && found.withErrors.isEmpty, "\(e) has no program, or one with errors")
+            programs += found.generated
+        }
+        let fixtures = Self.root.appendingPathComponent("Tests/Fixtures")
+        for feature in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() {
+            let dir = fixtures.appendingPathComponent(feature)
+            for entry in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
+                let url = dir.appendingPathComponent(entry)
+                var isDirectory: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+                guard isDirectory.boolValue || entry.hasSuffix(".routes") else { continue }
+                let project = Generation.project([url], root: isDirectory.boolValue ? url : dir)
+                let found = try Generation.programs(of: project, label: "\(feature)/\(entry)")
+                programs += found.generated
+                withErrors += found.withErrors
+            }
+        }
+        // Every valid fixture is generated; the fixtures of error rules are not.
+        #expect(programs.count >= 30, "only \(programs.count) programs found")
+        #expect(withErrors.count >= 40, "only \(withErrors.count) programs with errors found")
+        for (k, batch) in Generation.batches(programs, size: 60).enumerated() {
+            let files = try Generation.write(batch)
+            do {
+                try Swiftc.compile(files, module: "Examples\(k)", product: .object)
+            } catch {
+                Issue.record("batch \(k) (\(batch.map(\.label).joined(separator: ", "))) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
+            }
+        }
+    }
+
+    /// 500 random programs: wide `anyOf`s, recursion and mutual recursion, builders under
+    /// several parents, every presentation, `from` chains, nested `if let`, Swift keywords as
+    /// names, every shape of Swift type. Compiled 100 to a module; the first batch in Swift 5
+    /// mode too.
+    @Test func fiveHundredRandomProgramsCompileWithoutWarnings() throws {
+        let programs = RandomPrograms.make(500, shape: .compile, firstSeed: 1)
+        var generated: [GeneratedProgram] = []
+        var wide = 0, recursive = 0, variants = 0, providers = 0, unreachable = 0
+        for (k, p) in programs.enumerated() {
+            let project = RandomPrograms.project(p.text, name: String(format: "/ws/Program%03d.routes", k))
+            let found = try Generation.programs(of: project, label: "seed \(p.seed)")
+            #expect(found.generated.count == 1, "seed \(p.seed): \(found.withErrors)")
+            generated += found.generated
+            if let g = found.generated.first {
+                if g.code.contains("PathBuilders.anyOf(\n") && g.code.components(separatedBy: "PathBuilders.anyOf(").count > 2 && p.text.contains("anyOf {") { wide += p.text.split(separator: "\n").count > 40 ? 1 : 0 }
+                if !g.plan.recursiveCalls.isEmpty { recursive += 1 }
+                if Set(g.plan.functions.compactMap(\.builder)).count < g.plan.functions.count - 1 { variants += 1 }
+                if g.code.contains("let (view") { providers += 1 }
+                if g.code.contains("is never built") { unreachable += 1 }
+            }
+        }
+        // The programs exercise what they are meant to.
+        #expect(recursive >= 50, "\(recursive) programs with recursion")
+        #expect(providers >= 50, "\(providers) programs whose screens provide values to their nestings")
+        #expect(variants >= 5, "\(variants) programs with a builder generated for two scopes")
+        #expect(unreachable >= 5, "\(unreachable) programs with a node never built where it stands")
+        for (k, batch) in Generation.batches(generated, size: 100).enumerated() {
+            let files = try Generation.write(batch)
+            for version in k == 0 ? ["6", "5"] : ["6"] {
+                do {
+                    try Swiftc.compile(files, module: "Random\(k)", product: .object, swiftVersion: version)
+                } catch {
+                    Issue.record("random batch \(k) (Swift \(version)) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
+                }
+            }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/debug/routes
 
-.PHONY: demo test build release bootstrap clean
+.PHONY: demo test build release bootstrap clean example
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -27,8 +27,16 @@ demo: build
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) example
 	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/grammar Tests/editors
 	ROUTES_BIN=$(BIN) python3 -m pytest -q Tests/lsp
 
 clean:
 	rm -rf .build
+
+## The example package whose navigation the RoutesGenerator plugin generates on every build
+## (against the test-only ComposableNavigator stand-in, so that it builds on Linux); it
+## prints what a few paths build.
+example:
+	$(SWIFT) build --package-path Examples/SeedPackage
+	Examples/SeedPackage/.build/debug/SeedApp

@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "routes", targets: ["routes"]),
+        // Generates Swift from a target's .routes files on every build (`routes gen swift`).
+        .plugin(name: "RoutesGenerator", targets: ["RoutesGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -49,6 +51,7 @@ let package = Package(
             ],
             swiftSettings: release
         ),
+        .plugin(name: "RoutesGenerator", capability: .buildTool(), dependencies: ["routes"]),
         // Helpers shared by the test targets (the seeded generator, an entangled program).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),

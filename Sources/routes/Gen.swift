@@ -135,7 +135,12 @@ struct GenSwift: ParsableCommand {
             }
             written += 1
         }
-        Terminal.write("\(written) of \(output.files.count) file\(output.files.count == 1 ? "" : "s") written to \(folder)\(written < output.files.count ? " (the others were up to date)" : "")\n")
+        let count = output.files.count
+        if written == 0 {
+            Terminal.write("\(count) generated file\(count == 1 ? "" : "s") up to date in \(folder)\n")
+        } else {
+            Terminal.write("\(written) of \(count) file\(count == 1 ? "" : "s") written to \(folder)\(written < count ? " (the others were up to date)" : "")\n")
+        }
     }
 
     /// Prints why nothing was generated, on stderr.

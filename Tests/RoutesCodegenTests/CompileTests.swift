@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RoutesCodegen
 import RoutesModel
 
 /// The generated code compiles, without a warning, against the stand-in module (the public
@@ -43,6 +44,28 @@ import RoutesModel
                 try Swiftc.compile(files, module: "Examples\(k)", product: .object)
             } catch {
                 Issue.record("batch \(k) (\(batch.map(\.label).joined(separator: ", "))) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
+            }
+        }
+    }
+
+    /// With `--access-level public` (and `package`), the examples and the codegen fixtures
+    /// compile as a library's public API over public types of the app.
+    @Test(arguments: [AccessLevel.public, .package]) func publicDeclarationsCompile(_ access: AccessLevel) throws {
+        var programs: [GeneratedProgram] = []
+        for e in ["Examples/Seed", "Examples/Shop", "Tests/Fixtures/codegen/recursion.routes", "Tests/Fixtures/codegen/scopes.routes",
+                  "Tests/Fixtures/codegen/hidden-type.routes", "Tests/Fixtures/codegen/presentations.routes"] {
+            let project = Generation.project([Self.root.appendingPathComponent(e)], root: Self.root)
+            programs += try Generation.programs(of: project, label: e, options: .init(access: access)).generated
+        }
+        #expect(programs.count == 6)
+        #expect(programs.allSatisfy { $0.code.contains("\(access.rawValue) static func root") })
+        for (k, batch) in Generation.batches(programs, size: 60).enumerated() {
+            let files = try Generation.write(batch, stubAccess: "public ")
+            do {
+                try Swiftc.compile(files, module: "Public\(k)", product: .object,
+                                   extraArguments: access == .package ? ["-package-name", "routes"] : [])
+            } catch {
+                Issue.record("\(access) batch \(k) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
             }
         }
     }

@@ -44,11 +44,13 @@ enum Generation {
 
     /// The generated code of every program of a project that has no errors (and, in
     /// `withErrors`, the roots of those that have).
-    static func programs(of project: Project, label: String, allowProblems: Bool = false) throws
+    static func programs(of project: Project, label: String, allowProblems: Bool = false,
+                         options: SwiftCodegen.Options = .init()) throws
         -> (generated: [GeneratedProgram], withErrors: [String]) {
         let session = AnalysisSession(project: project)
         let roots = project.programs.map(\.root.file)
-        let output = SwiftCodegen.generate(project: project, diagnostics: session.diagnostics, stopped: session.stopped, inputs: roots)
+        let output = SwiftCodegen.generate(project: project, diagnostics: session.diagnostics, stopped: session.stopped,
+                                           inputs: roots, options: options)
         let withErrors = output.programsWithErrors.map { project.files[$0.root.file].displayPath }
         var generated: [GeneratedProgram] = []
         if !output.problems.isEmpty {
@@ -59,7 +61,7 @@ enum Generation {
             // Generate the others alone.
             for program in project.programs where !output.programsWithErrors.contains(where: { $0.root == program.root }) {
                 let one = SwiftCodegen.generate(project: project, diagnostics: session.diagnostics, stopped: session.stopped,
-                                                inputs: [program.root.file])
+                                                inputs: [program.root.file], options: options)
                 generated += try collect(one, project: project, label: label)
             }
             return (generated, withErrors)
@@ -108,7 +110,7 @@ enum Generation {
     }
 
     /// Writes a batch (each program's file, and the stubs of all) to a new folder.
-    static func write(_ batch: [GeneratedProgram], extra: [String: String] = [:]) throws -> [URL] {
+    static func write(_ batch: [GeneratedProgram], extra: [String: String] = [:], stubAccess: String = "") throws -> [URL] {
         let dir = try Swiftc.temporaryDirectory("batch")
         var files: [URL] = []
         var stubs = Stubs()
@@ -119,7 +121,7 @@ enum Generation {
             stubs.merge(p.stubs)
         }
         let stubURL = dir.appendingPathComponent("Stubs.swift")
-        try stubs.source.write(to: stubURL, atomically: true, encoding: .utf8)
+        try stubs.source(access: stubAccess).write(to: stubURL, atomically: true, encoding: .utf8)
         files.append(stubURL)
         for (name, text) in extra.sorted(by: { $0.key < $1.key }) {
             let url = dir.appendingPathComponent(name)

@@ -101,12 +101,15 @@ struct Stubs: Sendable {
     }
 
     /// The declarations, in name order.
-    var source: String {
+    var source: String { source(access: "") }
+
+    /// The declarations with an access modifier (`"public "`).
+    func source(access: String) -> String {
         func declare(_ name: String, _ node: Node, indent: String) -> [String] {
-            if node.isProtocol && !node.isType { return ["\(indent)protocol \(name) {}"] }
+            if node.isProtocol && !node.isType { return ["\(indent)\(access)protocol \(name) {}"] }
             let generics = node.arity == 0 ? "" : "<" + (0..<node.arity).map { "T\($0)" }.joined(separator: ", ") + ">"
-            var lines = ["\(indent)struct \(name)\(generics): Hashable, Sendable, Error {"]
-            lines.append("\(indent)    init() {}")
+            var lines = ["\(indent)\(access)struct \(name)\(generics): Hashable, Sendable, Error {"]
+            lines.append("\(indent)    \(access)init() {}")
             for (m, n) in node.members.sorted(by: { $0.key < $1.key }) { lines += declare(m, n, indent: indent + "    ") }
             lines.append("\(indent)}")
             return lines

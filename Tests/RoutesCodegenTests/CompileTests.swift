@@ -40,8 +40,9 @@ import RoutesModel
         #expect(withErrors.count >= 40, "only \(withErrors.count) programs with errors found")
         for (k, batch) in Generation.batches(programs, size: 60).enumerated() {
             let files = try Generation.write(batch)
+            defer { Generation.remove(files) }
             do {
-                try Swiftc.compile(files, module: "Examples\(k)", product: .object)
+                try Swiftc.compile(files, module: "Examples\(k)", product: .checked)
             } catch {
                 Issue.record("batch \(k) (\(batch.map(\.label).joined(separator: ", "))) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
             }
@@ -61,8 +62,9 @@ import RoutesModel
         #expect(programs.allSatisfy { $0.code.contains("\(access.rawValue) static func root") })
         for (k, batch) in Generation.batches(programs, size: 60).enumerated() {
             let files = try Generation.write(batch, stubAccess: "public ")
+            defer { Generation.remove(files) }
             do {
-                try Swiftc.compile(files, module: "Public\(k)", product: .object,
+                try Swiftc.compile(files, module: "Public\(k)", product: .checked,
                                    extraArguments: access == .package ? ["-package-name", "routes"] : [])
             } catch {
                 Issue.record("\(access) batch \(k) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
@@ -98,9 +100,10 @@ import RoutesModel
         #expect(unreachable >= 5, "\(unreachable) programs with a node never built where it stands")
         for (k, batch) in Generation.batches(generated, size: 100).enumerated() {
             let files = try Generation.write(batch)
+            defer { Generation.remove(files) }
             for version in k == 0 ? ["6", "5"] : ["6"] {
                 do {
-                    try Swiftc.compile(files, module: "Random\(k)", product: .object, swiftVersion: version)
+                    try Swiftc.compile(files, module: "Random\(k)", product: .checked, swiftVersion: version)
                 } catch {
                     Issue.record("random batch \(k) (Swift \(version)) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
                 }

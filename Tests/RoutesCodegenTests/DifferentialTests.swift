@@ -70,6 +70,10 @@ import RoutesModel
         let files = try Generation.write(generated, extra: ["main.swift": Harness.common(generated)]
             .merging(Dictionary(uniqueKeysWithValues: generated.map { ("\(Harness.harnessName($0)).swift", Harness.program($0)) }), uniquingKeysWith: { a, _ in a }))
         let executable = try Swiftc.temporaryDirectory("differential").appendingPathComponent("differential")
+        defer {
+            Generation.remove(files)
+            Generation.remove([executable])
+        }
         try Swiftc.compile(files, module: "Differential", product: .executable(executable))
 
         func name(_ g: GeneratedProgram, _ s: Symbol) -> String { g.project.declaration(s).name.text }
@@ -157,6 +161,7 @@ import RoutesModel
         var sampled = 0
         for (k, p) in programs.prefix(8).enumerated() {
             let dir = try Swiftc.temporaryDirectory("tree")
+            defer { try? FileManager.default.removeItem(at: dir) }
             let file = String(format: "D%03d.routes", k)
             try p.text.write(to: dir.appendingPathComponent(file), atomically: true, encoding: .utf8)
             let g = generated[k]

@@ -109,6 +109,11 @@ enum Generation {
         return out
     }
 
+    /// Removes the folder `write` made.
+    static func remove(_ files: [URL]) {
+        if let first = files.first { try? FileManager.default.removeItem(at: first.deletingLastPathComponent()) }
+    }
+
     /// Writes a batch (each program's file, and the stubs of all) to a new folder.
     static func write(_ batch: [GeneratedProgram], extra: [String: String] = [:], stubAccess: String = "") throws -> [URL] {
         let dir = try Swiftc.temporaryDirectory("batch")

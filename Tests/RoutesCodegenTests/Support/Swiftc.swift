@@ -72,7 +72,12 @@ enum Swiftc {
     static let standIn: Result<URL, CompileFailure> = {
         guard let swiftc = executable else { return .failure(CompileFailure(output: "swiftc not found on PATH (set SWIFTC)")) }
         do {
-            let dir = try temporaryDirectory("stand-in")
+            // One folder per checkout (not per run), rebuilt by every run.
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in packageRoot.path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routes-codegen-stand-in-\(String(hash, radix: 16))")
+            try? FileManager.default.removeItem(at: dir)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let sources = try FileManager.default.contentsOfDirectory(atPath: standInSources.path)
                 .filter { $0.hasSuffix(".swift") }.sorted().map { standInSources.appendingPathComponent($0).path }
             let r = try run(swiftc, ["-module-name", "ComposableNavigator", "-parse-as-library", "-swift-version", "6",
@@ -92,8 +97,9 @@ enum Swiftc {
     }
 
     enum Product {
-        /// Type-checking, SIL diagnostics and code generation of one module (an object file).
-        case object
+        /// One module type-checked and through the compiler's diagnostic passes (`-emit-sil`:
+        /// everything that warns, without code generation).
+        case checked
         /// An executable linked with the stand-in.
         case executable(URL)
     }
@@ -108,9 +114,8 @@ enum Swiftc {
         let standIn = try Swiftc.standIn.get()
         var arguments = ["-module-name", module, "-swift-version", swiftVersion, "-I", standIn.path, "-Onone"]
         switch product {
-        case .object:
-            let object = try temporaryDirectory("object").appendingPathComponent("\(module).o")
-            arguments += ["-parse-as-library", "-wmo", "-emit-object", "-o", object.path]
+        case .checked:
+            arguments += ["-parse-as-library", "-wmo", "-emit-sil", "-o", "/dev/null"]
         case .executable(let url):
             arguments += ["-L", standIn.path, "-lComposableNavigator", "-o", url.path]
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import RoutesCodegen
+@testable import RoutesCodegen
 import RoutesModel
 
 /// The generated code compiles, without a warning, against the stand-in module (the public
@@ -79,25 +79,27 @@ import RoutesModel
     @Test func fiveHundredRandomProgramsCompileWithoutWarnings() throws {
         let programs = RandomPrograms.make(500, shape: .compile, firstSeed: 1)
         var generated: [GeneratedProgram] = []
-        var wide = 0, recursive = 0, variants = 0, providers = 0, unreachable = 0
+        var coverage = Coverage()
         for (k, p) in programs.enumerated() {
             let project = RandomPrograms.project(p.text, name: String(format: "/ws/Program%03d.routes", k))
             let found = try Generation.programs(of: project, label: "seed \(p.seed)")
             #expect(found.generated.count == 1, "seed \(p.seed): \(found.withErrors)")
             generated += found.generated
-            if let g = found.generated.first {
-                if g.code.contains("PathBuilders.anyOf(\n") && g.code.components(separatedBy: "PathBuilders.anyOf(").count > 2 && p.text.contains("anyOf {") { wide += p.text.split(separator: "\n").count > 40 ? 1 : 0 }
-                if !g.plan.recursiveCalls.isEmpty { recursive += 1 }
-                if Set(g.plan.functions.compactMap(\.builder)).count < g.plan.functions.count - 1 { variants += 1 }
-                if g.code.contains("let (view") { providers += 1 }
-                if g.code.contains("is never built") { unreachable += 1 }
-            }
+            if let g = found.generated.first { coverage.add(g) }
         }
+        print("coverage of the 500 programs: \(coverage)")
         // The programs exercise what they are meant to.
-        #expect(recursive >= 50, "\(recursive) programs with recursion")
-        #expect(providers >= 50, "\(providers) programs whose screens provide values to their nestings")
-        #expect(variants >= 5, "\(variants) programs with a builder generated for two scopes")
-        #expect(unreachable >= 5, "\(unreachable) programs with a node never built where it stands")
+        #expect(coverage.wideAnyOf >= 30, "\(coverage.wideAnyOf) programs with an anyOf of more than 10 branches")
+        #expect(coverage.anyOf25 >= 5, "\(coverage.anyOf25) programs with an anyOf of 25 branches or more")
+        #expect(coverage.recursive >= 50, "\(coverage.recursive) programs with recursion")
+        #expect(coverage.mutual >= 20, "\(coverage.mutual) programs with mutual recursion")
+        #expect(coverage.sharedBuilder >= 100, "\(coverage.sharedBuilder) programs with a builder under several parents")
+        #expect(coverage.presentations == ["push", "sheet", "sheetNoPush"], "presentations: \(coverage.presentations)")
+        #expect(coverage.providers >= 50, "\(coverage.providers) programs whose screens provide values to their nestings")
+        #expect(coverage.fromChains >= 20, "\(coverage.fromChains) programs where a providing screen uses a provided value")
+        #expect(coverage.nestedIfLet >= 20, "\(coverage.nestedIfLet) programs with an if let inside an if let")
+        #expect(coverage.variants >= 5, "\(coverage.variants) programs with a builder generated for two scopes")
+        #expect(coverage.unreachable >= 5, "\(coverage.unreachable) programs with a node never built where it stands")
         for (k, batch) in Generation.batches(generated, size: 100).enumerated() {
             let files = try Generation.write(batch)
             defer { Generation.remove(files) }
@@ -109,5 +111,56 @@ import RoutesModel
                 }
             }
         }
+    }
+}
+
+/// What a set of generated programs exercises, read from their plans.
+struct Coverage {
+    var wideAnyOf = 0, anyOf25 = 0, recursive = 0, mutual = 0, sharedBuilder = 0, providers = 0, fromChains = 0
+    var nestedIfLet = 0, variants = 0, unreachable = 0
+    var presentations = Set<String>()
+
+    mutating func add(_ g: GeneratedProgram) {
+        let plan = g.plan
+        var widest = 0, mutualHere = false, nested = false, unreachableHere = false
+        var callers: [Int: Set<Int>] = [:]  // callee -> calling functions
+        func walk(_ b: ProgramPlan.Builder, function f: Int, ifLets: Int) {
+            switch b {
+            case .screen(_, _, _, _, let nesting): if let nesting { walk(nesting, function: f, ifLets: ifLets) }
+            case .anyOf(let bs):
+                widest = max(widest, bs.count)
+                bs.forEach { walk($0, function: f, ifLets: ifLets) }
+            case .conditional(_, _, let a, let c):
+                walk(a, function: f, ifLets: ifLets)
+                walk(c, function: f, ifLets: ifLets)
+            case .ifLet(_, _, _, let a, let c):
+                if ifLets > 0 { nested = true }
+                walk(a, function: f, ifLets: ifLets + 1)
+                if let c { walk(c, function: f, ifLets: ifLets) }
+            case .ifScreen(_, _, let a, let c):
+                walk(a, function: f, ifLets: ifLets)
+                if let c { walk(c, function: f, ifLets: ifLets) }
+            case .wildcard(_, _, let body): walk(body, function: f, ifLets: ifLets)
+            case .call(_, let callee, let site):
+                callers[callee, default: []].insert(f)
+                if plan.recursiveCalls.contains(site) && callee != f { mutualHere = true }
+            case .unreachable: unreachableHere = true
+            case .empty: break
+            }
+        }
+        for (f, fn) in plan.functions.enumerated() { walk(fn.body, function: f, ifLets: 0) }
+        if widest > 10 { wideAnyOf += 1 }
+        if widest >= 25 { anyOf25 += 1 }
+        if !plan.recursiveCalls.isEmpty { recursive += 1 }
+        if mutualHere { mutual += 1 }
+        if callers.values.contains(where: { $0.count > 1 }) { sharedBuilder += 1 }
+        if g.code.contains("let (view") { providers += 1 }
+        if plan.contentMethods.contains(where: { m in
+            !plan.screens[m.screen].provides.isEmpty && m.fields.contains { g.project.declaration($0.symbol).from != nil }
+        }) { fromChains += 1 }
+        if nested { nestedIfLet += 1 }
+        if Set(plan.functions.compactMap(\.builder)).count < plan.functions.count - 1 { variants += 1 }
+        if unreachableHere { unreachable += 1 }
+        for s in plan.screens { presentations.insert(s.presentation.rawValue) }
     }
 }

@@ -184,11 +184,20 @@ struct Lowerer {
         }
         func isWord(_ k: TokenKind) -> Bool { k == .identifier || k == .attribute || k.isKeyword }
         var out: [UInt8] = []
+        /// `any (P & Q)`, `inout [Int]`: a word that prefixes a type keeps its space.
+        func prefixesType(_ t: Token) -> Bool {
+            let word = text(t.range)
+            return word == "any" || word == "some" || word == "inout" || word == "borrowing" || word == "consuming" || word == "sending"
+        }
         var previous: TokenKind? = nil
+        var previousToken: Token? = nil
         for k in Int(nodes[i].tokenStart)..<Int(nodes[i].tokenEnd) {
             let t = tokens[k]
             if t.kind.isSkipped { continue }
-            defer { previous = t.kind }
+            defer {
+                previous = t.kind
+                previousToken = t
+            }
             switch t.kind {
             case .colon: out.append(contentsOf: ": ".utf8)
             case .comma: out.append(contentsOf: ", ".utf8)
@@ -197,7 +206,8 @@ struct Lowerer {
             default:
                 if let p = previous,
                    (isWord(p) && isWord(t.kind)) || (p == .attribute && (t.kind == .lParen || t.kind == .lBracket))
-                    || (p == .rParen && t.kind == .identifier) {
+                    || (p == .rParen && t.kind == .identifier)
+                    || (p == .identifier && (t.kind == .lParen || t.kind == .lBracket) && previousToken.map(prefixesType) == true) {
                     out.append(UInt8(ascii: " "))
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[t.start..<t.end]))

@@ -66,3 +66,30 @@ import Testing
         #expect(SwiftNames.namespace(forFile: "ShopRoutes.routes") == "ShopRoutes")
     }
 }
+
+import RoutesModel
+import RoutesSyntax
+import TestSupport
+
+@Suite struct SwiftTypeAgreementTests {
+    /// The parser (RoutesSyntax/TypeParser.swift) and the generator's reading of the type
+    /// text it keeps agree: every type the parser accepts, the generator parses, and prints
+    /// back as the model has it. Random token sequences, most of them malformed.
+    @Test func everyTypeTheParserAcceptsTheGeneratorReads() {
+        let pieces = ["Int", "Foo", ".", "Bar", "<", ">", ",", "(", ")", "[", "]", ":", "?", "->", "&", "@Sendable",
+                      "any", "some", "async", "throws", "inout", "_", "x", " "]
+        var rng = SplitMix64(seed: 21)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let text = (0..<rng.int(1...9)).map { _ in rng.pick(pieces) }.joined(separator: " ")
+            let source = "dependency d: \(text)\n"
+            let tree = SyntaxTree.parse(SourceText(source))
+            guard tree.diagnostics.isEmpty, let type = Lowering.lower(tree).declarations.first?.type else { continue }
+            accepted += 1
+            let parsed = SwiftType(parsing: type)
+            #expect(parsed != nil, "the generator cannot read `\(type)` (from `\(text)`)")
+            #expect(parsed?.text == type, "`\(type)` prints back as `\(parsed?.text ?? "-")`")
+        }
+        #expect(accepted > 1_000, "only \(accepted) of the random types parse")
+    }
+}

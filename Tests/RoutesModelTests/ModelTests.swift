@@ -67,6 +67,8 @@ func lower(_ text: String) -> FileModel {
             "Foo . Bar<Baz> . Type": "Foo.Bar<Baz>.Type",
             "()": "()",
             "Set<Set<Int>>": "Set<Set<Int>>",
+            "any(P & Q)": "any (P & Q)",
+            "(inout[Int]) -> Void": "(inout [Int]) -> Void",
         ]
         for (text, normalized) in written.sorted(by: { $0.key < $1.key }) {
             let source = "dependency d: \(text)\nscreen S(p: \(text))"

@@ -146,10 +146,25 @@ struct ComposableNavigatorTarget {
         var out = ["/// The views of the screens of \(plan.rootPath): one method per screen and `uses` list, which"]
         out.append("/// receives the screen and exactly the dependencies that its `uses` names. A screen that")
         out.append("/// provides dependencies (`from` it) returns them with its view, for the screens after it.")
-        out.append("\(modifier)protocol \(plan.contentProtocol) {")
+        guard !plan.contentParts.isEmpty else {
+            return out + contentProtocol(plan.contentProtocol, methods: plan.contentMethods.indices)
+        }
+        out.append("/// (In \(plan.contentParts.count) parts: one Swift protocol holds only so many associated types.)")
+        out.append("\(modifier)typealias \(plan.contentProtocol) = " + plan.contentParts.map(\.name).joined(separator: " & "))
+        for part in plan.contentParts {
+            out.append("")
+            out.append("/// Part of `\(plan.contentProtocol)`.")
+            out += contentProtocol(part.name, methods: part.methods)
+        }
+        return out
+    }
+
+    func contentProtocol(_ name: String, methods: Range<Int>) -> [String] {
+        var out = ["\(modifier)protocol \(name) {"]
         var declared = Set<String>()
-        for (i, m) in plan.contentMethods.enumerated() {
-            if i > 0 { out.append("") }
+        for i in methods {
+            let m = plan.contentMethods[i]
+            if i > methods.lowerBound { out.append("") }
             let s = plan.screens[m.screen]
             if declared.insert(m.viewType).inserted {
                 out.append("    associatedtype \(m.viewType): View")

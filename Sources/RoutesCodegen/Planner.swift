@@ -246,7 +246,7 @@ extension Planner {
     }
 
     /// Makes the plan; nil with `problems` set when the program cannot be generated.
-    mutating func make(rootPath: String, importedPaths: [String]) -> ProgramPlan? {
+    mutating func make(rootPath: String, importedPaths: [String], viewTypesPerProtocol: Int = 500) -> ProgramPlan? {
         collectUsed()
         collectProviders()
         computeNeeds()
@@ -431,6 +431,28 @@ extension Planner {
                 viewType: viewTypes[key.screen]!, viewLabel: Self.allocate("view", avoiding: provided),
                 example: firstNode[key]!))
         }
+        // The content protocol in parts of at most `viewTypesPerProtocol` view types (a
+        // screen's methods stay together).
+        if viewTypes.count > viewTypesPerProtocol {
+            var start = 0, types = Set<String>()
+            for (k, m) in plan.contentMethods.enumerated() where !types.contains(m.viewType) {
+                if types.count == viewTypesPerProtocol {
+                    plan.contentParts.append(("", start..<k))
+                    start = k
+                    types = []
+                }
+                types.insert(m.viewType)
+            }
+            plan.contentParts.append(("", start..<plan.contentMethods.count))
+            for i in plan.contentParts.indices {
+                let name = plan.contentProtocol + "Part\(i + 1)"
+                plan.contentParts[i].name = name
+                if let user = typeUsers[name] {
+                    problem(user, "the type `\(name)` that \(describe(user)) uses has the name of a generated protocol: rename the type")
+                }
+            }
+        }
+
         problems += collisions
         guard problems.isEmpty else { return nil }
 

@@ -132,6 +132,11 @@ public struct ProgramPlan: Sendable {
     public internal(set) var screens: [Screen] = []
     public internal(set) var environment: [EnvironmentMember] = []
     public internal(set) var contentMethods: [ContentMethod] = []
+    /// The content protocol in parts, when it has more view types than one Swift protocol
+    /// holds (the compiler's rewrite system gives up at about 2,000 associated types): the
+    /// protocols' names and the ranges of `contentMethods` each declares; `contentProtocol`
+    /// is then their composition. Empty when one protocol holds them all.
+    public internal(set) var contentParts: [(name: String, methods: Range<Int>)] = []
     /// `functions[0]` is `root`.
     public internal(set) var functions: [Function] = []
     /// The calls that reach their own function again (a `↻` of `routes tree`): built lazily

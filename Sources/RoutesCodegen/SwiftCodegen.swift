@@ -29,9 +29,13 @@ public enum SwiftCodegen {
     public struct Options: Sendable {
         public var access: AccessLevel
         public var target: CodegenTarget
-        public init(access: AccessLevel = .internal, target: CodegenTarget = .composableNavigator) {
+        /// At most this many view types (screens) per content protocol: more are split into
+        /// parts that the content protocol composes.
+        public var viewTypesPerProtocol: Int
+        public init(access: AccessLevel = .internal, target: CodegenTarget = .composableNavigator, viewTypesPerProtocol: Int = 500) {
             self.access = access
             self.target = target
+            self.viewTypesPerProtocol = max(1, viewTypesPerProtocol)
         }
     }
 
@@ -92,7 +96,7 @@ public enum SwiftCodegen {
             let rootDirectory = PathUtil.directory(of: project.files[input].path)
             let imported = program.files.filter { $0 != input }.map { relativePath(project.files[$0].path, from: rootDirectory) }
             var planner = Planner(project: project, program: program, namespace: namespace)
-            guard let plan = planner.make(rootPath: rootPath, importedPaths: imported) else {
+            guard let plan = planner.make(rootPath: rootPath, importedPaths: imported, viewTypesPerProtocol: options.viewTypesPerProtocol) else {
                 output.problems += planner.problems
                 continue
             }
@@ -104,10 +108,10 @@ public enum SwiftCodegen {
     }
 
     /// Plans one program (for tests and other targets); nil with the problems when it cannot.
-    public static func plan(project: Project, program: Program) -> (plan: ProgramPlan?, problems: [CodegenProblem]) {
+    public static func plan(project: Project, program: Program, options: Options = Options()) -> (plan: ProgramPlan?, problems: [CodegenProblem]) {
         let input = program.root.file
         var planner = Planner(project: project, program: program, namespace: SwiftNames.namespace(forFile: project.files[input].displayPath))
-        let plan = planner.make(rootPath: displayName(project, input), importedPaths: [])
+        let plan = planner.make(rootPath: displayName(project, input), importedPaths: [], viewTypesPerProtocol: options.viewTypesPerProtocol)
         return (plan, planner.problems)
     }
 

@@ -72,6 +72,20 @@ import RoutesModel
         }
     }
 
+    /// A content protocol with more view types than one Swift protocol holds is split into
+    /// parts that it composes: the shop (47 screens) in parts of 10 compiles, and so does a
+    /// conformance to it.
+    @Test func aContentProtocolInPartsCompiles() throws {
+        let project = Generation.project([Self.root.appendingPathComponent("Examples/Shop")], root: Self.root)
+        let found = try Generation.programs(of: project, label: "shop", options: .init(viewTypesPerProtocol: 10))
+        let shop = try #require(found.generated.first)
+        #expect(shop.plan.contentParts.map(\.name) == (1...5).map { "AppRoutesContentPart\($0)" })
+        #expect(shop.code.contains("typealias AppRoutesContent = AppRoutesContentPart1 & AppRoutesContentPart2 & AppRoutesContentPart3 & AppRoutesContentPart4 & AppRoutesContentPart5"))
+        let files = try Generation.write([shop])
+        defer { Generation.remove(files) }
+        try Swiftc.compile(files, module: "Parts", product: .checked)
+    }
+
     /// 500 random programs: wide `anyOf`s, recursion and mutual recursion, builders under
     /// several parents, every presentation, `from` chains, nested `if let`, Swift keywords as
     /// names, every shape of Swift type. Compiled 100 to a module; the first batch in Swift 5

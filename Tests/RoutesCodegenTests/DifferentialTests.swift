@@ -31,7 +31,9 @@ import RoutesModel
         var generated: [GeneratedProgram] = []
         for (k, p) in programs.enumerated() {
             let project = RandomPrograms.project(p.text, name: String(format: "/ws/D%03d.routes", k))
-            let found = try Generation.programs(of: project, label: "seed \(p.seed)")
+            // Every other program with its content protocol in parts of one view type.
+            let found = try Generation.programs(of: project, label: "seed \(p.seed)",
+                                                options: .init(viewTypesPerProtocol: k % 2 == 1 ? 1 : 500))
             try #require(found.generated.count == 1)
             generated += found.generated
         }
@@ -181,6 +183,7 @@ import RoutesModel
         #expect(builtElements > 5_000, "\(builtElements) built elements compared")
         #expect(checkedValues > 2_000, "\(checkedValues) dependency values checked")
         #expect(wildcards > 100, "\(wildcards) elements built by a wildcard")
+        #expect(generated.filter { $0.plan.contentParts.count > 1 }.count >= 30, "programs with the content protocol in parts")
         let recursive = generated.filter { !$0.plan.recursiveCalls.isEmpty }.count
         let providing = generated.filter { $0.code.contains("let (view") }.count
         #expect(recursive >= 10, "\(recursive) programs with recursion")

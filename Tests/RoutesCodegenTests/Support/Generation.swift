@@ -62,17 +62,18 @@ enum Generation {
             for program in project.programs where !output.programsWithErrors.contains(where: { $0.root == program.root }) {
                 let one = SwiftCodegen.generate(project: project, diagnostics: session.diagnostics, stopped: session.stopped,
                                                 inputs: [program.root.file], options: options)
-                generated += try collect(one, project: project, label: label)
+                generated += try collect(one, project: project, label: label, options: options)
             }
             return (generated, withErrors)
         }
-        return (try collect(output, project: project, label: label), withErrors)
+        return (try collect(output, project: project, label: label, options: options), withErrors)
     }
 
-    static func collect(_ output: SwiftCodegen.Output, project: Project, label: String) throws -> [GeneratedProgram] {
+    static func collect(_ output: SwiftCodegen.Output, project: Project, label: String,
+                        options: SwiftCodegen.Options = .init()) throws -> [GeneratedProgram] {
         try output.files.map { f in
             guard let program = project.programs.first(where: { $0.root.file == f.input }),
-                  let plan = SwiftCodegen.plan(project: project, program: program).plan else {
+                  let plan = SwiftCodegen.plan(project: project, program: program, options: options).plan else {
                 throw GenerationFailure(message: "\(label): no plan for \(f.name)")
             }
             var stubs = Stubs()

@@ -75,15 +75,14 @@ struct GenSwift: ParsableCommand {
             throw usageError("no .routes files in \(paths.joined(separator: ", "))")
         }
 
-        // The output folder: a folder we can write to (made when missing, unless checking).
+        // The output folder: a folder we can write to (made, when missing, only to write).
         var st = stat()
-        if stat(out, &st) == 0 {
+        let outExists = stat(out, &st) == 0
+        if outExists {
             guard (st.st_mode & S_IFMT) == S_IFDIR else { throw usageError("--out \(out): not a folder (it is a file)") }
             if !check && access(out, W_OK | X_OK) != 0 {
                 throw usageError("--out \(out): cannot write to it: \(String(cString: strerror(errno)))")
             }
-        } else if !check {
-            if let why = makeDirectories(out) { throw usageError("--out \(out): cannot create it: \(why)") }
         }
 
         // One output name per input.
@@ -126,6 +125,7 @@ struct GenSwift: ParsableCommand {
             Terminal.write("\(output.files.count) generated file\(output.files.count == 1 ? "" : "s") up to date in \(folder)\n")
             return
         }
+        if !outExists, let why = makeDirectories(out) { throw usageError("--out \(out): cannot create it: \(why)") }
         var written = 0
         for f in output.files {
             let path = folder + "/" + f.name

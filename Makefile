@@ -5,7 +5,7 @@ BIN := .build/debug/routes
 # nothing is installed into the system Python (which refuses it on Debian 12, Ubuntu 24.04).
 PYTHON := .venv/bin/python
 
-.PHONY: demo test build release bootstrap bootstrap-build clean
+.PHONY: demo test build release bootstrap bootstrap-build clean example
 
 ## What building needs besides Swift: json-c (installed only when missing).
 bootstrap-build:
@@ -35,9 +35,17 @@ demo: build
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) example
 	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/grammar Tests/editors
 	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/lsp
 
 ## The build products; the Python test packages stay (rm -rf .venv to remove them too).
 clean:
 	rm -rf .build
+
+## The example package whose navigation the RoutesGenerator plugin generates on every build
+## (against the test-only ComposableNavigator stand-in, so that it builds on Linux); it
+## prints what a few paths build.
+example:
+	$(SWIFT) build --package-path Examples/SeedPackage
+	Examples/SeedPackage/.build/debug/SeedApp

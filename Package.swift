@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "routes", targets: ["routes"]),
+        // Generates Swift from a target's .routes files on every build (`routes gen swift`).
+        .plugin(name: "RoutesGenerator", targets: ["RoutesGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,14 +41,17 @@ let package = Package(
         .target(name: "RoutesLSP", dependencies: ["CMalloc", "RoutesIDE", "RoutesFormats", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         // JSON encodings shared by the CLI and the language server (diagnostics, trees).
         .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
+        // Swift code generation from checked programs (`routes gen swift`): one file per target.
+        .target(name: "RoutesCodegen", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP", "RoutesCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: release
         ),
+        .plugin(name: "RoutesGenerator", capability: .buildTool(), dependencies: ["routes"]),
         // Helpers shared by the test targets (the seeded generator, an entangled program).
         .target(name: "TestSupport", dependencies: ["RoutesModel", "RoutesSyntax"], path: "Tests/TestSupport"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),
+        .testTarget(name: "RoutesCodegenTests", dependencies: ["RoutesCodegen", "RoutesAnalysis", "RoutesFormats", "RoutesJSON", "RoutesModel", "RoutesSyntax", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

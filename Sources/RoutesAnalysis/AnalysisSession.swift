@@ -316,7 +316,7 @@ public final class AnalysisSession {
     /// then the settings and suppressions (see `Suppressions`).
     ///
     /// A file in several programs: an error is reported when some program has it (a
-    /// `missing-dependency` then names the `root` of a program whose way fails); a warning only
+    /// `MissingDependency` error then names the `root` of a program whose way fails); a warning only
     /// when it holds in every program that has a say on its place: every program containing
     /// the file for a declaration (unused only when no program uses it, never placed only when
     /// no program places it), every program that uses the node for a node (unreachable only

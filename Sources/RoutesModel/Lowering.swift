@@ -168,7 +168,9 @@ struct Lowerer {
         docComment(beforeToken: Int(nodes[i].tokenStart))
     }
 
-    /// The type as written, normalized: no trivia, `: ` in dictionaries.
+    /// The type as written, normalized: no trivia; `: ` and `, ` after colons and commas,
+    /// ` -> ` and ` & ` around arrows and ampersands, one space between words
+    /// (`any Store`, `async throws`) and after an attribute (`@Sendable (Int) -> Void`).
     private func typeText(_ i: Int) -> String {
         // Most types are one name: its text as it is.
         var only: Int? = nil
@@ -180,14 +182,34 @@ struct Lowerer {
         if !several, let only, Int(nodes[i].subtreeEnd) == i + 1, tokens[only].kind != .colon {
             return text(tokens[only].range)
         }
+        func isWord(_ k: TokenKind) -> Bool { k == .identifier || k == .attribute || k.isKeyword }
         var out: [UInt8] = []
+        /// `any (P & Q)`, `inout [Int]`: a word that prefixes a type keeps its space.
+        func prefixesType(_ t: Token) -> Bool {
+            let word = text(t.range)
+            return word == "any" || word == "some" || word == "inout" || word == "borrowing" || word == "consuming" || word == "sending"
+        }
+        var previous: TokenKind? = nil
+        var previousToken: Token? = nil
         for k in Int(nodes[i].tokenStart)..<Int(nodes[i].tokenEnd) {
             let t = tokens[k]
             if t.kind.isSkipped { continue }
-            if t.kind == .colon {
-                out.append(UInt8(ascii: ":"))
-                out.append(UInt8(ascii: " "))
-            } else {
+            defer {
+                previous = t.kind
+                previousToken = t
+            }
+            switch t.kind {
+            case .colon: out.append(contentsOf: ": ".utf8)
+            case .comma: out.append(contentsOf: ", ".utf8)
+            case .arrow: out.append(contentsOf: " -> ".utf8)
+            case .ampersand: out.append(contentsOf: " & ".utf8)
+            default:
+                if let p = previous,
+                   (isWord(p) && isWord(t.kind)) || (p == .attribute && (t.kind == .lParen || t.kind == .lBracket))
+                    || (p == .rParen && t.kind == .identifier)
+                    || (p == .identifier && (t.kind == .lParen || t.kind == .lBracket) && previousToken.map(prefixesType) == true) {
+                    out.append(UInt8(ascii: " "))
+                }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[t.start..<t.end]))
             }
         }

@@ -202,6 +202,14 @@ public enum Lexer {
                 case 0x3A: i += 1; push(.colon, start, i)
                 case 0x2E: i += 1; push(.dot, start, i)
                 case 0x3F: i += 1; push(.question, start, i)
+                case 0x3C: i += 1; push(.lAngle, start, i)
+                case 0x3E: i += 1; push(.rAngle, start, i)
+                case 0x26: i += 1; push(.ampersand, start, i)
+                case 0x2D where i + 1 < n && p[i + 1] == 0x3E: i += 2; push(.arrow, start, i)
+                case 0x40 where i + 1 < n && isIdentStart(p[i + 1]):
+                    i += 2
+                    while i < n && isIdentContinue(p[i]) { i += 1 }
+                    push(.attribute, start, i)
                 default:
                     if isIdentStart(b) {
                         i += 1
@@ -228,8 +236,9 @@ public enum Lexer {
                             let c = p[i]
                             if c < 0x80 {
                                 if isIdentStart(c) || isDigit(c) || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
-                                    || c == 0x22 || c == 0x2F || "{}()[],:.?".utf8.contains(c)
-                                    || (c == 0x2D && i + 1 < n && isDigit(p[i + 1])) {
+                                    || c == 0x22 || c == 0x2F || "{}()[],:.?<>&".utf8.contains(c)
+                                    || (c == 0x2D && i + 1 < n && (isDigit(p[i + 1]) || p[i + 1] == 0x3E))
+                                    || (c == 0x40 && i + 1 < n && isIdentStart(p[i + 1])) {
                                     break
                                 }
                             } else if isInvalidAt(i) {

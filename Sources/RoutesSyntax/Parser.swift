@@ -56,6 +56,11 @@ public struct Parser {
     /// The token position just after the last name of the last `uses` list (a name there
     /// without a comma before it is read as the next builder).
     var usesEnd = -1
+    /// Inside a type (TypeParser.swift): whether it failed already (one error per type), and
+    /// the brackets it opened and has not closed.
+    var inType = false
+    var typeFailed = false
+    var typeBrackets: [TokenKind] = []
 
     /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
     /// the first, strict parse, so that layout never makes valid code invalid.
@@ -416,43 +421,7 @@ public struct Parser {
         if any { close() }
     }
 
-    mutating func type() {
-        open(.type)
-        if depth >= maxDepth {
-            tooDeep()
-            close()
-            return
-        }
-        depth += 1
-        defer { depth -= 1 }
-        if at(.identifier) {
-            advance()
-            while at(.dot) {
-                advance()
-                if at(.identifier) { advance() } else {
-                    expected("a type name after `.`")
-                    break
-                }
-            }
-        } else if at(.lBracket) {
-            let bracket = Int(sig[pos])
-            advance()
-            type()
-            if at(.colon) {
-                advance()
-                type()
-            }
-            if at(.rBracket) {
-                advance()
-            } else {
-                expected("`]`", related: [RelatedLocation(file: file, range: tokens[bracket].range, message: "to match this `[`")])
-            }
-        } else {
-            expected("a type")
-        }
-        while at(.question) { advance() }
-        close()
-    }
+    // `type()`: TypeParser.swift.
 
     /// - Parameter keywordMissing: `dependency` was left out (reported): the name comes first.
     mutating func valueDeclaration(_ k: SyntaxKind, keywordMissing: Bool = false) {
@@ -466,7 +435,7 @@ public struct Parser {
             type()
         } else if named || !current.startsLine {
             expected("`: Type` after the \(keyword) name")
-            if (at(.identifier) || at(.lBracket)) && !current.startsLine { type() }
+            if atTypeStart && !current.startsLine { type() }
         }
         if at(.kwFrom) {
             open(.fromClause)

@@ -56,17 +56,18 @@ extension Parser {
     func text(at p: Int) -> String { source.text(tokens[Int(sig[p])].range) }
 
     /// Reports `message` at unknown-character token t in place of the lexer's error for it:
-    /// the same mistake, explained.
-    mutating func explain(unknown t: Int, _ message: String) {
+    /// the same mistake, explained. A token the lexer did not report (an operator of the type
+    /// syntax, `&`) gets a new error over `t` through `last`.
+    mutating func explain(unknown t: Int, through last: Int? = nil, _ message: String) {
         guard !unwinding, pos != lastErrorAt else { return }
         let start = tokens[t].start
         // The lexer reported the token as unexpected characters, unless it is invalid UTF-8.
         let invalid = source.invalidUTF8.contains { $0.lowerBound == start }
         explained.insert(start)
-        if !invalid, let i = diagnostics.firstIndex(where: { $0.range.lowerBound == start }) {
+        if tokens[t].kind == .unknown, !invalid, let i = diagnostics.firstIndex(where: { $0.range.lowerBound == start }) {
             diagnostics[i].message = message
         } else {
-            diagnostics.append(SyntaxError.diagnostic(file: file, range: tokens[t].range, message: message))
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<tokens[last ?? t].end, message: message))
         }
         lastErrorAt = pos
     }
@@ -110,22 +111,41 @@ extension Parser {
             if t.kind == .lBrace || (end > pos && t.startsLine) { break }
             switch t.kind {
             case .identifier, .kwTrue, .kwFalse, .lParen, .rParen, .dot, .number, .string: end += 1
+            // Operators that are tokens of the type syntax (`&`, `<`, `>`, `->`).
+            case .ampersand, .lAngle, .rAngle, .arrow: end += 1
             case .comma where kind != .optional: end += 1
             default: break scan
             }
         }
         let closed = tokens[Int(sig[end])].kind == .lBrace
         // The usual case, one name and its block, is known without making arrays.
-        if end - pos <= 1 || !closed, !(pos...end).contains(where: { hasUnknownToken(before: $0) }) {
+        let (tokens, sig) = (self.tokens, self.sig)
+        let isOperator = { (p: Int) in [TokenKind.ampersand, .lAngle, .rAngle, .arrow].contains(tokens[Int(sig[p])].kind) }
+        if end - pos <= 1 || !closed, !(pos...end).contains(where: { hasUnknownToken(before: $0) || ($0 < end && isOperator($0)) }) {
             name(kind.expected)
             return
         }
+        // The operators: unknown characters and operator tokens, those that touch one another
+        // as one (`&&` is two `&` tokens, `>=` a `>` and an unknown `=`), by their first token.
+        var pieces: [Int] = []
+        for p in pos...end {
+            pieces += unknownTokens(before: p)
+            if p < end && isOperator(p) { pieces.append(Int(sig[p])) }
+        }
         var operators: [Int] = []
-        for p in pos...end { operators += unknownTokens(before: p) }
+        var operatorEnds: [Int] = []
+        for t in pieces {
+            if let last = operatorEnds.last, tokens[last].end == tokens[t].start {
+                operatorEnds[operatorEnds.count - 1] = t
+            } else {
+                operators.append(t)
+                operatorEnds.append(t)
+            }
+        }
         let names = (pos..<end).filter { tokens[Int(sig[$0])].kind == .identifier }.map { text(at: $0) }
         let first = names.first
         let subject = first.map { "`\($0)`" }
-        let operatorTexts = operators.map { text(ofToken: $0) }
+        let operatorTexts = zip(operators, operatorEnds).map { source.text(tokens[$0].start..<tokens[$1].end) }
 
         // `if let x = o`: Swift's binding; the language keeps the optional's own name.
         if kind == .optional, end - pos == 2, names.count == 2, operatorTexts == ["="],
@@ -145,7 +165,7 @@ extension Parser {
         case .screen: keyword = "if screen"
         }
         if let i = operatorTexts.firstIndex(where: { $0.contains("&") || $0.contains("|") }) {
-            explain(unknown: operators[i], combinationMessage(kind, operatorTexts[i]))
+            explain(unknown: operators[i], through: operatorEnds[i], combinationMessage(kind, operatorTexts[i]))
         } else if let word = (pos..<end).first(where: { p in
             let t = tokens[Int(sig[p])]
             return p > pos && (t.kind == .comma || (t.kind == .identifier && ["and", "or"].contains(text(at: p))))
@@ -162,7 +182,7 @@ extension Parser {
             case .screen:
                 message = "`if screen \(first ?? "S")` is itself the test of the element (there is no `\(op)`): write `if screen \(first ?? "S") { … } else { … }`"
             }
-            explain(unknown: operators[i], message)
+            explain(unknown: operators[i], through: operatorEnds[i], message)
         } else if let i = operatorTexts.firstIndex(where: { $0.hasPrefix("!") }) {
             let what: String
             switch kind {
@@ -208,6 +228,7 @@ extension Parser {
         case .string: return "string \(text(at: p))"
         case .number: return "number `\(text(at: p))`"
         case .eof: return "end of file"
+        case .attribute: return "attribute `\(text(at: p))`"
         default: return t.kind.isKeyword ? "keyword `\(text(at: p))`" : t.kind.display
         }
     }

@@ -16,6 +16,10 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
 
     case lBrace, rBrace, lParen, rParen, lBracket, rBracket
     case comma, colon, dot, question, slash
+    /// Swift type syntax in declarations: `<` `>` (generic arguments), `&` (composition),
+    /// `->` (function types) and an attribute (`@Sendable`: `@` and a name, with nothing
+    /// between them).
+    case lAngle, rAngle, ampersand, arrow, attribute
 
     case kwImport, kwScreen, kwDependency, kwOptional, kwFlag, kwFrom, kwBuilder, kwRoot
     case kwUses, kwAnyOf, kwConditional, kwElse, kwIf, kwLet, kwWildcard, kwEmpty
@@ -79,6 +83,11 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
         case .dot: return "`.`"
         case .question: return "`?`"
         case .slash: return "`/`"
+        case .lAngle: return "`<`"
+        case .rAngle: return "`>`"
+        case .ampersand: return "`&`"
+        case .arrow: return "`->`"
+        case .attribute: return "attribute"
         case .eof: return "end of file"
         default:
             return "`\(Lexer.keywordText[self] ?? "?")`"

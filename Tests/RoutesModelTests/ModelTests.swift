@@ -44,6 +44,30 @@ func lower(_ text: String) -> FileModel {
         #expect(m.declarations[0].presentation == .push)
     }
 
+    @Test func swiftTypesAreKeptAsNormalizedText() {
+        let written = [
+            "Set < String >": "Set<String>",
+            "Result<A,B>?": "Result<A, B>?",
+            "@Sendable(Int)async throws->Void": "@Sendable (Int) async throws -> Void",
+            "( _ x : inout Int , y:String ) throws ( E ) -> [ K : V ]": "(_ x: inout Int, y: String) throws(E) -> [K: V]",
+            "any Store&Sendable": "any Store & Sendable",
+            "some View": "some View",
+            "(() -> Void)?": "(() -> Void)?",
+            "Foo . Bar<Baz> . Type": "Foo.Bar<Baz>.Type",
+            "()": "()",
+            "Set<Set<Int>>": "Set<Set<Int>>",
+            "any(P & Q)": "any (P & Q)",
+            "(inout[Int]) -> Void": "(inout [Int]) -> Void",
+        ]
+        for (text, normalized) in written.sorted(by: { $0.key < $1.key }) {
+            let source = "dependency d: \(text)\nscreen S(p: \(text))"
+            #expect(SyntaxTree.parse(SourceText(source)).diagnostics.isEmpty, "\(source)")
+            let m = lower(source)
+            #expect(m.declarations.first?.type == normalized, "dependency d: \(text)")
+            #expect(m.declarations.last?.parameters.first?.type == normalized, "screen S(p: \(text))")
+        }
+    }
+
     @Test func buildersLowerToOneCasePerBuilder() {
         let m = lower("root { anyOf { screen A uses d, e { x } conditional f { empty } else { wildcard W { y } } if let o { empty } if screen S { empty } else { empty } } }")
         guard case .anyOf(let branches)? = m.declarations.last?.body.map({ m.nodes[$0].kind }) else {

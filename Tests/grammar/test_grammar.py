@@ -142,6 +142,31 @@ VALID_FILES: List[Tuple[str, Source]] = [
     ("nested-collection-types", "dependency d: [[A.B: C?]: [D]??]"),
     ("qualified-type", "dependency d: Swift.Result.Success?"),
     ("type-with-spaces-between-tokens", "dependency d: Swift . Result ?\noptional o: [ K : V ] ?"),
+    ("type-generic", "dependency d: Array<Int>"),
+    ("type-generics-nested", "dependency d: Result<Set<String>, [Array<Int>]>?"),
+    ("type-generic-then-member", "dependency d: Array<Int>.Element"),
+    ("type-tuple", "dependency d: (Int, Int)"),
+    ("type-tuple-labelled", "screen S(point: (x: Int, y: Int), range: (from: Int, to: Int))"),
+    ("type-empty-tuple", "dependency d: ()"),
+    ("type-parenthesized-optional", "dependency d: (any Store)?"),
+    ("type-function", "dependency d: (Int) -> Void"),
+    ("type-function-no-parameters", "dependency d: () -> Void"),
+    ("type-function-effects", "dependency d: @Sendable (Int, String) async throws -> [Int]"),
+    ("type-function-typed-throws", "dependency d: () throws(LoadError) -> Data"),
+    ("type-function-curried", "dependency d: (Int) -> (Int) -> Int"),
+    ("type-function-optional", "dependency d: ((Int) -> Void)?"),
+    ("type-function-labelled-parameters", "dependency d: (_ id: Int, inout [String]) -> Void"),
+    ("type-function-attribute-parameter", "dependency d: (@escaping () -> Void) -> Void"),
+    ("type-attributes", "dependency d: @MainActor @Sendable () -> Void from Home"),
+    ("type-any", "dependency d: any Store"),
+    ("type-some", "dependency d: some View"),
+    ("type-composition", "dependency d: any Store & Sendable"),
+    ("type-composition-without-any", "dependency d: Codable & Hashable"),
+    ("type-metatype", "dependency d: Foo.Bar<Baz>.Type"),
+    ("type-words-as-names", "dependency d: any\noptional o: some\nscreen async(throws: inout)"),
+    ("type-any-over-lines", "dependency d: any\n  Store"),
+    ("type-right-angles-together", "dependency d: Set<Set<Int>>"),
+    ("type-any-as-a-name-in-composition", "dependency d: any & P"),
     ("empty-parameter-list", "screen S()"),
     ("empty-parameter-list-with-space", "screen S ( )"),
     ("trailing-comma-in-parameters", "screen S(a: Int, b: String,)"),
@@ -272,8 +297,21 @@ INVALID_FILES: List[Tuple[str, Source]] = [
     ("type-dictionary-without-value", "dependency d: [String:]"),
     ("type-trailing-dot", "dependency d: Swift."),
     ("type-only-question-mark", "dependency d: ?"),
-    ("type-generic", "dependency d: Array<Int>"),
-    ("type-tuple", "dependency d: (Int, Int)"),
+    ("type-generic-unclosed", "dependency d: Array<Int"),
+    ("type-generic-empty", "dependency d: Array<>"),
+    ("type-generic-trailing-comma", "dependency d: Result<A,>"),
+    ("type-tuple-unclosed", "dependency d: (Int, Int"),
+    ("type-tuple-empty-element", "dependency d: (Int, , Int)"),
+    ("type-function-without-parentheses", "dependency d: Int -> Void"),
+    ("type-function-without-result", "dependency d: (Int) ->"),
+    ("type-function-async-without-arrow", "dependency d: (Int) async"),
+    ("type-function-throws-twice", "dependency d: (Int) throws throws -> Void"),
+    ("type-attribute-alone", "dependency d: @Sendable"),
+    ("type-attribute-with-space", "dependency d: @ Sendable () -> Void"),
+    ("type-composition-trailing", "dependency d: P &"),
+    ("type-implicitly-unwrapped", "dependency d: Int!"),
+    ("type-arrow-in-parameter-list", "screen S(a: Int -> Int)"),
+    ("type-bracket-mismatch", "dependency d: [Int)"),
     ("flag-without-name", "flag"),
     ("import-without-string", "import"),
     ("import-identifier", "import Foundation"),
@@ -416,8 +454,10 @@ def test_start_symbols_are_file_and_path(checker):
 
 def test_keywords_are_the_ones_in_the_spec(checker):
     assert sorted(checker.rendered.keywords) == sorted(KEYWORDS)
-    # `allowsPush` is the one word the grammar spells that is not reserved.
-    assert checker.rendered.contextual_words == ["allowsPush"]
+    # The words the grammar spells that are not reserved: `allowsPush`, and the words of
+    # Swift's type syntax, which are ordinary names outside a type.
+    assert sorted(checker.rendered.contextual_words) == sorted(
+        ["allowsPush", "any", "some", "async", "throws", "inout", "borrowing", "consuming", "sending"])
 
 
 @pytest.mark.parametrize("keyword", KEYWORDS)

@@ -23,7 +23,7 @@ enum UnusedSuppression: RuleDefinition {
             """,
         example: """
             screen Home
-            root { screen Home } // routes:ignore shadowed-branch
+            root { screen Home } // routes:ignore \(ShadowedBranch.id)
             """,
         fix: """
             Delete the rule id (or the whole comment); correct a misspelt id (`routes rules` \

@@ -1,0 +1,368 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Spells a ``ProgramPlan`` out against ComposableNavigator's public API as of its last
+/// release, 0.2.0: `Screen`, `ScreenPresentationStyle`, `PathBuilder`, `PathBuilders.screen`,
+/// `.anyOf` (2 to 10 builders), `.if` (a condition, `let:`, `screen:`), `.wildcard`,
+/// `.empty`, `_PathBuilder` and `eraseCircularNavigationPath()`. Nothing else of the
+/// library is used, so another target (SwiftUI's NavigationStack) is another file like
+/// this one over the same plan.
+struct ComposableNavigatorTarget {
+    let plan: ProgramPlan
+    let project: Project
+    let access: AccessLevel
+
+    /// The library's `anyOf` takes at most this many builders.
+    static let anyOfLimit = 10
+
+    var modifier: String { access == .internal ? "" : access.rawValue + " " }
+    var ns: String { plan.namespace }
+    var env: String { plan.environmentParameter }
+    var content: String { plan.contentParameter }
+
+    func screenType(_ i: Int) -> String { "\(ns).\(plan.screens[i].typeName)" }
+
+    /// `App.routes:12:5`.
+    func location(_ r: NodeRef) -> String {
+        let f = project.files[r.file]
+        let p = f.text.position(of: f.model.nodes[r.node].head.lowerBound, encoding: .scalars)
+        return "\(displayName(r.file)):\(p.line + 1):\(p.column + 1)"
+    }
+
+    func displayName(_ f: FileID) -> String {
+        let path = project.files[f].displayPath
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    func docLines(_ doc: String?, indent: String) -> [String] {
+        guard let doc, !doc.isEmpty else { return [] }
+        return doc.split(separator: "\n", omittingEmptySubsequences: false).map { "\(indent)///" + ($0.isEmpty ? "" : " \($0)") }
+    }
+
+    // MARK: The file
+
+    func file(header: [String]) -> String {
+        var out: [String] = header
+        out.append("")
+        out.append("import ComposableNavigator")
+        out.append("")
+        if !plan.typeAliases.isEmpty {
+            out.append("// MARK: - Types of the app that the namespace hides")
+            for a in plan.typeAliases {
+                out.append("")
+                out.append("/// `\(a.type)`, which a type of `\(ns)` of the same name hides inside it.")
+                out.append("\(modifier)typealias \(a.alias) = \(a.type)")
+            }
+            out.append("")
+        }
+        out += screens()
+        out.append("")
+        out += environmentProtocol()
+        out.append("")
+        out += contentProtocol()
+        out.append("")
+        out += routingTree()
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Screens
+
+    func screens() -> [String] {
+        var out = ["// MARK: - Screens", ""]
+        out.append("/// The screens of \(plan.rootPath), and the dependencies each one's view receives.")
+        out.append("\(modifier)enum \(ns) {")
+        for (i, s) in plan.screens.enumerated() {
+            if i > 0 { out.append("") }
+            out += docLines(s.doc, indent: "    ")
+            out.append("    \(modifier)struct \(s.typeName): Screen {")
+            for p in s.parameters { out.append("        \(modifier)let \(p.label): \(p.type)") }
+            let style: String
+            switch s.presentation {
+            case .push: style = ".push"
+            case .sheet: style = ".sheet(allowsPush: true)"
+            case .sheetNoPush: style = ".sheet(allowsPush: false)"
+            }
+            out.append("        \(modifier)var presentationStyle: ScreenPresentationStyle { \(style) }")
+            out.append("")
+            if s.parameters.isEmpty {
+                out.append("        \(modifier)init() {}")
+            } else {
+                let params = s.parameters.map { "\($0.label): \($0.type)" }.joined(separator: ", ")
+                out.append("        \(modifier)init(\(params)) {")
+                for p in s.parameters { out.append("            self.\(p.label) = \(p.label)") }
+                out.append("        }")
+            }
+            out.append("    }")
+        }
+        let withDeps = plan.contentMethods.filter { $0.depsType != nil }
+        if !withDeps.isEmpty {
+            out.append("")
+            out.append("    // MARK: Dependencies")
+            for m in withDeps {
+                out.append("")
+                let s = plan.screens[m.screen]
+                out.append("    /// What the view of `\(s.typeName)` uses where it is placed with `\(usesText(m))` (\(location(m.example))).")
+                out.append("    \(modifier)struct \(m.depsType!) {")
+                for f in m.fields { out.append("        \(modifier)let \(f.name): \(f.type)") }
+                if access != .internal {
+                    out.append("")
+                    let params = m.fields.map { f in
+                        "\(f.name): \(SwiftType(parsing: f.type)?.isFunction == true ? "@escaping " : "")\(f.type)"
+                    }
+                    out.append("        \(modifier)init(\(params.joined(separator: ", "))) {")
+                    for f in m.fields { out.append("            self.\(f.name) = \(f.name)") }
+                    out.append("        }")
+                }
+                out.append("    }")
+            }
+        }
+        out.append("}")
+        return out
+    }
+
+    func usesText(_ m: ProgramPlan.ContentMethod) -> String {
+        "screen \(project.declaration(plan.screens[m.screen].symbol).name.text) uses "
+            + m.fields.map { project.declaration($0.symbol).name.text }.joined(separator: ", ")
+    }
+
+    // MARK: What the app implements
+
+    func environmentProtocol() -> [String] {
+        var out = ["// MARK: - What the app implements", ""]
+        out.append("/// What the routing tree of \(plan.rootPath) reads from the app: its flags, its optionals")
+        out.append("/// (`if let`) and its app-wide dependencies. The tree reads them whenever it builds a path.")
+        out.append("\(modifier)protocol \(plan.environmentProtocol) {")
+        for (i, m) in plan.environment.enumerated() {
+            if i > 0 && (m.doc != nil || plan.environment[i - 1].doc != nil) { out.append("") }
+            out += docLines(m.doc, indent: "    ")
+            out.append("    var \(m.name): \(m.type) { get }")
+        }
+        out.append("}")
+        return out
+    }
+
+    func contentProtocol() -> [String] {
+        var out = ["/// The views of the screens of \(plan.rootPath): one method per screen and `uses` list, which"]
+        out.append("/// receives the screen and exactly the dependencies that its `uses` names. A screen that")
+        out.append("/// provides dependencies (`from` it) returns them with its view, for the screens after it.")
+        guard !plan.contentParts.isEmpty else {
+            return out + contentProtocol(plan.contentProtocol, methods: plan.contentMethods.indices)
+        }
+        out.append("/// (In \(plan.contentParts.count) parts: one Swift protocol holds only so many associated types.)")
+        out.append("\(modifier)typealias \(plan.contentProtocol) = " + plan.contentParts.map(\.name).joined(separator: " & "))
+        for part in plan.contentParts {
+            out.append("")
+            out.append("/// Part of `\(plan.contentProtocol)`.")
+            out += contentProtocol(part.name, methods: part.methods)
+        }
+        return out
+    }
+
+    func contentProtocol(_ name: String, methods: Range<Int>) -> [String] {
+        var out = ["\(modifier)protocol \(name) {"]
+        var declared = Set<String>()
+        for i in methods {
+            let m = plan.contentMethods[i]
+            if i > methods.lowerBound { out.append("") }
+            let s = plan.screens[m.screen]
+            if declared.insert(m.viewType).inserted {
+                out.append("    associatedtype \(m.viewType): View")
+            }
+            out += docLines(s.doc, indent: "    ")
+            if m.depsType != nil { out.append("    /// Placed with `\(usesText(m))` (\(location(m.example))).") }
+            if !s.provides.isEmpty {
+                let names = s.provides.map { "`\(project.declaration($0.symbol).name.text)`" }.joined(separator: ", ")
+                out.append("    /// Provides \(names) to the screens after it.")
+            }
+            var params = "_ screen: \(screenType(m.screen))"
+            if let deps = m.depsType { params += ", using deps: \(ns).\(deps)" }
+            out.append("    func \(m.name)(\(params)) -> \(returnType(m))")
+        }
+        out.append("}")
+        return out
+    }
+
+    func returnType(_ m: ProgramPlan.ContentMethod) -> String {
+        let provides = plan.screens[m.screen].provides
+        if provides.isEmpty { return m.viewType }
+        return "(" + (["\(m.viewLabel): \(m.viewType)"] + provides.map { "\(plan.name($0)): \(plan.itemTypes[$0]!)" })
+            .joined(separator: ", ") + ")"
+    }
+
+    // MARK: The routing tree
+
+    func routingTree() -> [String] {
+        var out = ["// MARK: - The routing tree", ""]
+        out.append("extension \(ns) {")
+        let generics = "<\(plan.environmentGeneric): \(plan.environmentProtocol), \(plan.contentGeneric): \(plan.contentProtocol)>"
+        for (i, f) in plan.functions.enumerated() {
+            if i > 0 { out.append("") }
+            var params: String
+            if let b = f.builder {
+                let d = project.declaration(b)
+                out += docLines(d.doc, indent: "    ")
+                if d.doc != nil { out.append("    ///") }
+                out.append("    /// `builder \(d.name.text)` (\(displayName(b.file)):\(line(b))).")
+                if !f.absent.isEmpty {
+                    let names = f.absent.map { "`\(project.declaration($0.symbol).name.text)`" }.joined(separator: ", ")
+                    out.append("    /// Where it is used here, \(names) \(f.absent.count == 1 ? "is" : "are") not in scope: its screens that need")
+                    out.append("    /// \(f.absent.count == 1 ? "it" : "them") are never built there.")
+                }
+                params = "_ \(env): \(plan.environmentGeneric), _ \(content): \(plan.contentGeneric)"
+            } else {
+                out.append("    /// The routing tree of \(plan.rootPath): give it to `Root(dataSource:pathBuilder:)`.")
+                func labelled(_ label: String, _ name: String, _ type: String) -> String {
+                    label == name ? "\(name): \(type)" : "\(label) \(name): \(type)"
+                }
+                params = labelled("environment", env, plan.environmentGeneric) + ", " + labelled("content", content, plan.contentGeneric)
+            }
+            for item in f.parameters {
+                let escaping = plan.itemIsFunction[item] == true ? "@escaping " : ""
+                params += ", \(plan.name(item)): \(escaping)\(plan.itemTypes[item]!)"
+            }
+            let head = "    \(modifier)static func \(f.name)\(generics)(\(params)) -> some PathBuilder {"
+            out.append(head)
+            let body = code(f.body)
+            out += body.lines(indent: 8, column: 8).map { $0.hasPrefix(" ") ? $0 : "        " + $0 }
+            out.append("    }")
+        }
+        out.append("}")
+        return out
+    }
+
+    func line(_ s: Symbol) -> Int {
+        let f = project.files[s.file]
+        return f.text.position(of: project.declaration(s).name.range.lowerBound, encoding: .scalars).line + 1
+    }
+
+    /// An escaped name as an argument label (where keywords need no backticks).
+    func label(_ name: String) -> String {
+        SwiftNames.label(name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name)
+    }
+
+    func argument(_ source: ProgramPlan.Source) -> String {
+        switch source {
+        case .environment(let name): return "\(env).\(name)"
+        case .local(let item): return plan.name(item)
+        }
+    }
+
+    /// The locals a builder's code reads (to bind only those of a screen's provisions).
+    func locals(_ b: ProgramPlan.Builder) -> Set<ScopeItem> {
+        var out = Set<ScopeItem>()
+        func walk(_ b: ProgramPlan.Builder) {
+            switch b {
+            case .screen(_, let screen, _, let args, let nesting):
+                for case .local(let i) in args { out.insert(i) }
+                // What the screen provides, its nesting reads from the screen's own binding.
+                if let nesting { out.formUnion(locals(nesting).subtracting(plan.screens[screen].provides)) }
+            case .anyOf(let bs): bs.forEach(walk)
+            case .conditional(_, _, let a, let c):
+                walk(a)
+                walk(c)
+            case .ifLet(_, let source, let item, let a, let c):
+                if case .local(let i) = source { out.insert(i) }
+                var inner = locals(a)
+                inner.remove(item)
+                out.formUnion(inner)
+                if let c { walk(c) }
+            case .ifScreen(_, _, let a, let c):
+                walk(a)
+                if let c { walk(c) }
+            case .wildcard(_, _, let body): walk(body)
+            case .call(_, let f, _): out.formUnion(plan.functions[f].parameters)
+            case .empty, .unreachable: break
+            }
+        }
+        walk(b)
+        return out
+    }
+
+    func code(_ b: ProgramPlan.Builder) -> SwiftCode {
+        switch b {
+        case .screen(_, let screen, let method, let arguments, let nesting):
+            let m = plan.contentMethods[method]
+            let type = screenType(screen)
+            var call = "\(content).\(m.name)(screen"
+            if let deps = m.depsType {
+                let fields = zip(m.fields, arguments).map { "\(label($0.name)): \(argument($1))" }.joined(separator: ", ")
+                call += ", using: \(ns).\(deps)(\(fields))"
+            }
+            call += ")"
+            let provides = plan.screens[screen].provides
+            let nestingCode = nesting.map(code)
+            let bound = nesting.map { locals($0) } ?? []
+            if !provides.isEmpty, provides.contains(where: bound.contains), let nestingCode {
+                // The provided values are known once the screen is: the nesting is built
+                // inside `if screen`, with them in scope.
+                let pattern = ([plan.viewLocal] + provides.map { bound.contains($0) ? plan.name($0) : "_" }).joined(separator: ", ")
+                let inner = SwiftCode.call("PathBuilders.screen", [
+                    ("content", .closure(head: "(_: \(type))", statements: [], result: .atom(plan.viewLocal))),
+                    ("nesting", nestingCode),
+                ])
+                return .call("PathBuilders.if", [
+                    ("screen", .closure(head: "(screen: \(type))", statements: ["let (\(pattern)) = \(call)"], result: inner)),
+                ])
+            }
+            let view = provides.isEmpty ? call : call + ".\(m.viewLabel)"
+            var args: [(label: String?, value: SwiftCode)] = [("content", .closure(head: "(screen: \(type))", statements: [], result: .atom(view)))]
+            if let nestingCode { args.append(("nesting", nestingCode)) }
+            return .call("PathBuilders.screen", args)
+        case .anyOf(let bs):
+            return anyOf(bs.map(code))
+        case .conditional(_, let flag, let a, let c):
+            return .call("PathBuilders.if", [
+                (nil, .closure(head: "", statements: [], result: .atom("\(env).\(flag)"))),
+                ("then", code(a)),
+                ("else", code(c)),
+            ])
+        case .ifLet(_, let source, let item, let a, let c):
+            var args: [(label: String?, value: SwiftCode)] = [
+                ("let", .closure(head: "", statements: [], result: .atom(argument(source)))),
+                ("then", .closure(head: plan.name(item), statements: [], result: code(a))),
+            ]
+            if let c { args.append(("else", code(c))) }
+            return .call("PathBuilders.if", args)
+        case .ifScreen(_, let screen, let a, let c):
+            var args: [(label: String?, value: SwiftCode)] = [("screen", .closure(head: "(_: \(screenType(screen)))", statements: [], result: code(a)))]
+            if let c { args.append(("else", code(c))) }
+            return .call("PathBuilders.if", args)
+        case .wildcard(_, let screen, let body):
+            return .call("PathBuilders.wildcard", [("screen", .atom("\(screenType(screen))()")), ("pathBuilder", code(body))])
+        case .empty:
+            return .atom("PathBuilders.empty")
+        case .unreachable(let node, let missing):
+            let name = project.declaration(missing.symbol).name.text
+            let what: String
+            switch missing {
+            case .provided: what = "without `\(name)`"
+            case .unwrapped: what = "outside `if let \(name)`"
+            }
+            return .note("\(location(node)) is never built \(what)", .atom("PathBuilders.empty"))
+        case .call(_, let f, let site):
+            let fn = plan.functions[f]
+            let args = [env, content] + fn.parameters.map { "\(label(plan.name($0))): \(plan.name($0))" }
+            let call = SwiftCode.call(fn.name, args.map { (label: nil, value: .atom($0)) })
+            guard plan.recursiveCalls.contains(site) else { return call }
+            // A builder that reaches itself again: built lazily (when an element is built,
+            // not when the tree is made) and erased (its view type would contain itself).
+            return .trailing("_PathBuilder", .closure(
+                head: "element", statements: [], result: .suffix(call, ".eraseCircularNavigationPath().build(pathElement: element)")))
+        }
+    }
+
+    /// `anyOf` of any number of builders: groups of at most ten, nested, in order.
+    func anyOf(_ items: [SwiftCode]) -> SwiftCode {
+        if items.count == 1 { return items[0] }
+        if items.count <= Self.anyOfLimit { return .call("PathBuilders.anyOf", items.map { (nil, $0) }) }
+        var groups: [SwiftCode] = []
+        var k = 0
+        while k < items.count {
+            let group = Array(items[k..<min(k + Self.anyOfLimit, items.count)])
+            groups.append(anyOf(group))
+            k += Self.anyOfLimit
+        }
+        return anyOf(groups)
+    }
+}

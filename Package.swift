@@ -38,7 +38,9 @@ let package = Package(
         // Editor features as plain Swift values over a project and byte offsets.
         .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // The language server: framing, JSON-RPC, lifecycle, documents, dispatch.
-        .target(name: "RoutesLSP", dependencies: ["CMalloc", "RoutesIDE", "RoutesFormats", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
+        // Projects as they are on disk: workspace roots, routes.json, which files a lint reads.
+        .target(name: "RoutesWorkspace", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
+        .target(name: "RoutesLSP", dependencies: ["CMalloc", "RoutesIDE", "RoutesFormats", "RoutesWorkspace", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         // JSON encodings shared by the CLI and the language server (diagnostics, trees).
         .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         // Swift code generation from checked programs (`routes gen swift`): one file per target.
@@ -46,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP", "RoutesCodegen",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: release
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),
+        .testTarget(name: "RoutesWorkspaceTests", dependencies: ["RoutesWorkspace", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesCodegenTests", dependencies: ["RoutesCodegen", "RoutesAnalysis", "RoutesFormats", "RoutesJSON", "RoutesModel", "RoutesSyntax", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

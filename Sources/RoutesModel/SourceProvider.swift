@@ -169,7 +169,8 @@ public enum SourceFiles {
 
     /// Like ``routesFiles(under:)``, but looks at no more than `maxEntries` directory entries,
     /// so that a workspace folder such as `/` or a home directory cannot stall the caller.
-    public static func scan(under dir: String, maxEntries: Int) -> Scan {
+    /// `skip` is asked about each folder (its path relative to `dir`): true leaves it out.
+    public static func scan(under dir: String, maxEntries: Int, skip: ((String) -> Bool)? = nil) -> Scan {
         var result: [String] = []
         var stack = [""]
         var budget = maxEntries
@@ -196,6 +197,7 @@ public enum SourceFiles {
                     if mode == S_IFDIR { continue }
                 }
                 if mode == S_IFDIR {
+                    if skip?(childRel) ?? false { continue }
                     stack.append(childRel)
                 } else if name.hasSuffix(".routes") {
                     result.append(childRel)

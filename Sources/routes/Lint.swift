@@ -2,9 +2,15 @@ import ArgumentParser
 import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
+import RoutesWorkspace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, sarif
+    case text, json, sarif, github
 }
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -15,17 +21,19 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check .routes files and report diagnostics.",
         discussion: """
-            Checks each file once, as part of the programs (a file declaring `root` and its \
-            imports) that contain it. Exit status: 0 when there are no errors (and no \
-            warnings under --deny-warnings), 1 when there are, 2 for bad usage or an \
-            argument that cannot be read.
+            Checks each file once, as part of the programs of its workspace (a file declaring \
+            `root` and its imports) that contain it. A file's workspace is the nearest folder \
+            upward holding routes.json, else .git. `-` reads the text from standard input. \
+            Exit status: 0 when there are no errors (and no warnings under --deny-warnings or \
+            `denyWarnings` in routes.json), 1 when there are, 2 for bad usage, an argument \
+            that cannot be read or a routes.json with problems.
             """
     )
 
-    @Argument(help: "Files or directories (searched recursively for *.routes).")
+    @Argument(help: "Files or directories (searched recursively for *.routes); `-` for standard input.")
     var paths: [String] = ["."]
 
-    @Option(help: "Output format: text, json or sarif.")
+    @Option(help: "Output format: text, json, sarif or github (GitHub Actions workflow commands).")
     var format: OutputFormat = .text
 
     @Option(help: "Colour the text output: auto, always or never.")
@@ -34,63 +42,138 @@ struct Lint: ParsableCommand {
     @Flag(help: "Exit with status 1 when there are warnings too.")
     var denyWarnings = false
 
-    @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the current directory when the paths lie inside it, else each path's directory).")
+    @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the nearest folder upward holding routes.json, else .git; else the current directory when the paths lie inside it, else each path's directory).")
     var root: String?
+
+    @Option(name: .customLong("stdin-filename"), help: "The path of the text read from standard input (`-`): for messages, the workspace root and relative imports.")
+    var stdinFilename: String?
+
+    @Option(name: .customLong("output-file"), help: "Write the report to this file instead of standard output.")
+    var outputFile: String?
 
     /// Checked here rather than in `run()`, so that a bad `--root` prints `lint`'s usage.
     func validate() throws {
         try validateRoot(root)
+        if stdinFilename != nil && !paths.contains("-") {
+            throw ValidationError("--stdin-filename names the text of `-`: add `-` to the paths")
+        }
+        if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("`-` (standard input) can be given once") }
     }
 
     func run() throws {
-        try Lint.check(paths: paths, format: format, color: color, denyWarnings: denyWarnings, root: root)
+        try Lint.check(paths: paths, format: format, color: color, denyWarnings: denyWarnings, root: root,
+                       stdinFilename: stdinFilename, outputFile: outputFile)
     }
 
     /// The lint itself; never returns (the process exits with the lint's status).
-    static func check(paths: [String], format: OutputFormat, color: ColorChoice, denyWarnings: Bool, root: String?) throws -> Never {
-        let provider = FileSystemProvider()
-        let inputs = try Inputs(paths: paths, root: root, provider: provider)
-        for failure in inputs.failures {
-            Terminal.writeError("routes: error: \(failure)\n")
+    static func check(paths: [String], format: OutputFormat, color: ColorChoice, denyWarnings: Bool, root: String?,
+                      stdinFilename: String? = nil, outputFile: String? = nil) throws -> Never {
+        var provider = OverlayFileSystem()
+        var stdin: LintInputs.Stdin? = nil
+        if paths.contains("-") {
+            stdin = LintInputs.Stdin(displayPath: stdinFilename ?? "stdin.routes", bytes: readStandardInput())
+            let path = LintInputs.path(ofStdin: stdin!, cwd: currentDirectory(), provider: provider)
+            provider.files[path] = stdin!.bytes
+        }
+        let fixedRoot = root.flatMap { provider.canonicalPath($0) }
+        let inputs = LintInputs(paths: paths, fixedRoot: fixedRoot, stdin: stdin, cwd: currentDirectory(), provider: provider)
+        var failures = inputs.failures.map { InputFailure(path: $0.path, message: "cannot read '\($0.path)': \($0.message)") }
+        for p in inputs.configProblems {
+            failures.append(InputFailure(path: p.path, message: p.message, position: (p.line, p.column)))
         }
         let project = Project(entries: inputs.entries, provider: provider)
         for (path, why) in project.unreadableEntries {
-            Terminal.writeError("routes: error: cannot read '\(path)': \(why)\n")
+            failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))
         }
-        let report = LintReport(project: project)
+        let report = LintReport(project: project, named: inputs.named, settings: inputs.settings, failures: failures)
+        if format != .github {
+            for f in failures { Terminal.writeError("\(f.text)\n") }
+        }
 
+        let output: String
         switch format {
         case .text:
-            let useColor = color == .always || (color == .auto && Terminal.stdoutSupportsColor)
-            Terminal.write(TextRenderer(report: report, style: Style(enabled: useColor)).render())
+            let useColor = outputFile == nil && (color == .always || (color == .auto && Terminal.stdoutSupportsColor))
+            output = TextRenderer(report: report, style: Style(enabled: useColor)).render()
         case .json:
-            Terminal.write(JSONRenderer.render(report) + "\n")
+            output = JSONRenderer.render(report) + "\n"
         case .sarif:
-            Terminal.write(SARIFRenderer.render(report) + "\n")
+            output = SARIFRenderer.render(report) + "\n"
+        case .github:
+            output = GitHubRenderer.render(report)
+        }
+        if let outputFile {
+            guard Terminal.writeFile(outputFile, output) else {
+                Terminal.writeError("routes: error: cannot write '\(outputFile)': \(String(cString: strerror(errno)))\n")
+                Terminal.terminate(2)
+            }
+        } else {
+            Terminal.write(output)
         }
 
-        let status: Int32 = !inputs.failures.isEmpty || !project.unreadableEntries.isEmpty ? 2
-            : report.errorCount > 0 || (denyWarnings && report.warningCount > 0) ? 1 : 0
+        let deny = denyWarnings || inputs.denyWarnings
+        let status: Int32 = !failures.isEmpty ? 2
+            : report.errorCount > 0 || (deny && report.warningCount > 0) ? 1 : 0
         // Leave while the project and its analysis are still alive: freeing tens of thousands
         // of arrays one by one took about 6% of a lint, for memory the process returns anyway.
         // (Output is written unbuffered, so nothing is lost.)
         withExtendedLifetime((project, report)) { Terminal.terminate(status) }
+    }
+
+    /// All of standard input (at most the file limit: a larger text is reported as too large).
+    static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= SourceLimits.maxFileBytes {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        return bytes
+    }
+}
+
+/// An argument that cannot be read, or a problem of a config file (exit status 2).
+struct InputFailure {
+    var path: String
+    var message: String
+    /// 0-based line and column, for a config problem.
+    var position: (line: Int, column: Int)? = nil
+
+    /// As stderr shows it.
+    var text: String {
+        if let position { return "\(path):\(position.line + 1):\(position.column + 1): error: \(message)" }
+        return "routes: error: \(message)"
     }
 }
 
 /// What one lint run found, files in output order and diagnostics sorted by position.
 struct LintReport {
     let project: Project
-    /// File ids in output order: command-line order, then path.
+    /// File ids in output order: command-line order, then path. The files named (or found in
+    /// named folders) and what they import; the other files of their workspaces are read for
+    /// their programs, not reported.
     let fileOrder: [FileID]
     let diagnostics: [FileID: [Diagnostic]]
+    let failures: [InputFailure]
     /// The analysis, held only so that it is freed by the process's exit rather than one
     /// array at a time (see `Lint.check`).
     private let session: AnalysisSession
 
-    init(project: Project) {
+    init(project: Project, named: [String]? = nil, settings: [String: RuleSettings] = [:], failures: [InputFailure] = []) {
         self.project = project
-        fileOrder = project.files.indices.sorted {
+        self.failures = failures
+        var reported: Set<FileID>? = nil
+        if let named {
+            var set = Set<FileID>()
+            for path in named {
+                guard let f = project.file(atPath: path) else { continue }
+                set.formUnion(project.closures[f])
+            }
+            reported = set
+        }
+        fileOrder = project.files.indices.filter { reported?.contains($0) ?? true }.sorted {
             let a = project.files[$0], b = project.files[$1]
             return (a.group, a.displayPath) < (b.group, b.displayPath)
         }
@@ -99,9 +182,10 @@ struct LintReport {
         // are out, so that the lint's memory is that of its largest program. One program (and
         // the files in none) is kept to the end instead: the lint exits without freeing it,
         // which spares about 2% of a large lint.
-        let session = AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1)
+        let session = AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1,
+                                      reported: reported, settings: settings)
         self.session = session
-        for d in session.diagnostics { byFile[d.file, default: []].append(d) }
+        for d in session.diagnostics where reported?.contains(d.file) ?? true { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {
             byFile[f] = list.sorted {
                 ($0.range.lowerBound, $0.range.upperBound, $0.rule.rawValue, $0.message)

@@ -75,16 +75,24 @@ enum JSONRenderer {
             }
             files.append(["path": .string(source.displayPath), "diagnostics": .array(diagnostics)])
         }
-        let root: JSONValue = [
+        var root: JSONObject = [
             "version": 1,
             "files": .array(files),
             "summary": [
                 "files": .int(Int64(report.fileOrder.count)),
-                "errors": .int(Int64(report.errorCount)),
+                "errors": .int(Int64(report.errorCount + report.failures.count)),
                 "warnings": .int(Int64(report.warningCount)),
             ],
         ]
-        return JSON.serialize(root, pretty: true)
+        // Arguments that cannot be read and config problems: each an error of its own.
+        if !report.failures.isEmpty {
+            root["errors"] = .array(report.failures.map { f in
+                var o: JSONObject = ["path": .string(f.path), "message": .string(f.message)]
+                if let p = f.position { o["position"] = ["line": .int(Int64(p.line)), "character": .int(Int64(p.column))] }
+                return .object(o)
+            })
+        }
+        return JSON.serialize(.object(root), pretty: true)
     }
 }
 
@@ -144,17 +152,79 @@ enum SARIFRenderer {
             "informationUri": "https://github.com/routes-lang/routes",
             "rules": .array(rules.map(sarifRule)),
         ]
+        // The invocation: arguments that cannot be read and config problems are notifications
+        // that the run did not succeed.
+        let notifications: [JSONValue] = report.failures.map { f in
+            var n: JSONObject = ["level": "error", "message": ["text": .string(f.message)]]
+            var physical: JSONObject = ["artifactLocation": ["uri": .string(uri(f.path))]]
+            if let p = f.position { physical["region"] = ["startLine": .int(Int64(p.line + 1)), "startColumn": .int(Int64(p.column + 1))] }
+            n["locations"] = [["physicalLocation": .object(physical)]]
+            return .object(n)
+        }
+        let invocation: JSONValue = [
+            "executionSuccessful": .bool(report.failures.isEmpty),
+            "toolExecutionNotifications": .array(notifications),
+        ]
         let root: JSONValue = [
             "version": "2.1.0",
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "runs": [[
                 "tool": ["driver": driver],
+                "invocations": [invocation],
                 "columnKind": "utf16CodeUnits",
                 "artifacts": .array(report.fileOrder.map { ["location": ["uri": .string(uri(report.file($0).displayPath))]] }),
                 "results": .array(results),
             ]],
         ]
         return JSON.serialize(root, pretty: true)
+    }
+}
+
+/// GitHub Actions workflow commands: one `::error` or `::warning` annotation per diagnostic
+/// (file, line and column 1-based, columns in Unicode scalars, rule id in the title), one
+/// `::error` per argument that cannot be read or config problem, and the summary line.
+enum GitHubRenderer {
+    static func render(_ report: LintReport) -> String {
+        var out = ""
+        for d in report.all {
+            let f = report.file(d.file)
+            let s = f.text.position(of: d.range.lowerBound, encoding: .scalars)
+            let e = f.text.position(of: d.range.upperBound, encoding: .scalars)
+            let properties = [
+                "file=\(property(f.displayPath))",
+                "line=\(s.line + 1)", "col=\(s.column + 1)", "endLine=\(e.line + 1)", "endColumn=\(e.column + 1)",
+                "title=\(property(d.rule.rawValue))",
+            ]
+            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(data(d.message))\n"
+        }
+        for failure in report.failures {
+            var properties = ["file=\(property(failure.path))"]
+            if let p = failure.position { properties += ["line=\(p.line + 1)", "col=\(p.column + 1)"] }
+            out += "::error \(properties.joined(separator: ","))::\(data(failure.message))\n"
+        }
+        out += report.summary + "\n"
+        return out
+    }
+
+    /// A message, escaped as workflow commands require.
+    static func data(_ s: String) -> String { escape(s, property: false) }
+
+    /// A property value: a message's escapes, and `:` and `,` too.
+    static func property(_ s: String) -> String { escape(s, property: true) }
+
+    private static func escape(_ s: String, property: Bool) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
+            case "," where property: out += "%2C"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 }
 

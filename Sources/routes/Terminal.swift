@@ -58,3 +58,33 @@ struct Style {
     func cyan(_ t: String) -> String { apply("1;36", t) }
     func dim(_ t: String) -> String { apply("2", t) }
 }
+
+extension Terminal {
+    /// Writes `text` to a file (created or replaced), through a temporary file beside it and a
+    /// rename, so that a reader never sees half a report; false with `errno` set on failure.
+    static func writeFile(_ path: String, _ text: String) -> Bool {
+        let temporary = path + ".routes-tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { return false }
+        var ok = true
+        var s = text
+        s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { ok = false; return }
+                off += n
+            }
+        }
+        let saved = errno
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            let why = ok ? errno : saved
+            unlink(temporary)
+            errno = why
+            return false
+        }
+        return true
+    }
+}

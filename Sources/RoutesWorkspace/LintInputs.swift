@@ -1,0 +1,218 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RoutesAnalysis
+import RoutesModel
+
+/// What a lint reads and what it reports, from the paths named on the command line: each
+/// path's workspace root (see `WorkspaceRoot`) and its config, the files found in named
+/// folders (hidden folders skipped, symbolic links to folders not followed, `exclude` globs
+/// applied), and every other `.routes` file of each marked workspace, so that a file is
+/// checked as part of every program of its workspace that contains it, whichever path named
+/// it. Files named directly are read even when a glob excludes them.
+public struct LintInputs {
+    /// The files named or found, first (in argument order, then path), then the other files
+    /// of their workspaces.
+    public private(set) var entries: [ProjectEntry] = []
+    /// Canonical paths of the files named or found in named folders: with what they import,
+    /// the files the lint reports.
+    public private(set) var named: [String] = []
+    /// Arguments that cannot be read: the path as given and why (exit status 2).
+    public private(set) var failures: [(path: String, message: String)] = []
+    /// Problems of the configs involved (exit status 2; their defaults apply).
+    public private(set) var configProblems: [ProjectConfig.Problem] = []
+    /// The rule settings of each workspace root involved.
+    public private(set) var settings: [String: RuleSettings] = [:]
+    /// Whether a config involved asks for warnings to fail the lint.
+    public private(set) var denyWarnings = false
+
+    /// A text given on standard input instead of a file: its path (as named by
+    /// `--stdin-filename`, or `stdin.routes` in the current directory) and its bytes.
+    public struct Stdin {
+        public var displayPath: String
+        public var bytes: [UInt8]
+        public init(displayPath: String, bytes: [UInt8]) {
+            self.displayPath = displayPath
+            self.bytes = bytes
+        }
+    }
+
+    /// - Parameters:
+    ///   - paths: as given; `-` is the standard input (`stdin`).
+    ///   - fixedRoot: `--root`, canonical: the workspace root of every path.
+    ///   - provider: reads files (and serves the standard input's text, see `path(ofStdin:)`).
+    ///   - scanWorkspaces: whether to read the other files of the workspaces (a lint does; a
+    ///     preview or the code generator, which need the programs of the files named only, do not).
+    public init(paths: [String], fixedRoot: String?, stdin: Stdin?, cwd: String, provider: some SourceProvider,
+                scanWorkspaces: Bool = true) {
+        let canonicalCwd = provider.canonicalPath(cwd) ?? cwd
+        var resolved: [(given: String, canonical: String, isStdin: Bool)] = []
+        for p in paths {
+            if p == "-", let stdin {
+                resolved.append((stdin.displayPath, Self.path(ofStdin: stdin, cwd: canonicalCwd, provider: provider), true))
+                continue
+            }
+            guard let c = provider.canonicalPath(p) else {
+                failures.append((p, "no such file or directory"))
+                continue
+            }
+            resolved.append((p, c, false))
+        }
+        // Today's rule for paths in no marked workspace: the current directory when every path
+        // lies inside it, else each path's own folder.
+        let allInside = resolved.allSatisfy { PathUtil.isInside($0.canonical, root: canonicalCwd) }
+        var seen = Set<String>()
+        var scannedRoots = Set<String>()
+        var markedRoots: [String] = []
+        func rootOf(_ canonical: String, isDirectory: Bool) -> String {
+            if let fixedRoot { return fixedRoot }
+            if let found = WorkspaceRoot.find(for: canonical) {
+                load(found.configPath, root: found.path)
+                if !markedRoots.contains(found.path) { markedRoots.append(found.path) }
+                return found.path
+            }
+            if allInside { return canonicalCwd }
+            return isDirectory ? canonical : PathUtil.directory(of: canonical)
+        }
+        if let fixedRoot {
+            load(WorkspaceRoot.configIn(fixedRoot), root: fixedRoot)
+            // A root given by hand is scanned like a found one when it is marked.
+            if WorkspaceRoot.configIn(fixedRoot) != nil || isDirectory(fixedRoot + "/.git") { markedRoots.append(fixedRoot) }
+        }
+        for (group, item) in resolved.enumerated() {
+            let display = PathUtil.normalize(item.given)
+            let directory = !item.isStdin && isDirectory(item.canonical)
+            let root = rootOf(item.canonical, isDirectory: directory)
+            if directory {
+                // A folder named on the command line is linted even when a glob excludes it: the
+                // globs that match it (or a folder above it) do not apply below it either.
+                var config = configs[root] ?? ProjectConfig()
+                let folder = Self.relative(item.canonical, to: root)
+                config.exclude = config.exclude.filter { !$0.matches(folder) }
+                let scan = SourceFiles.scan(under: item.canonical, maxEntries: .max) { rel in
+                    config.excludes(Self.relative(item.canonical + "/" + rel, to: root))
+                }
+                for (rel, reason) in scan.unreadable {
+                    failures.append((rel == "." ? item.given : PathUtil.join(display, rel), reason))
+                }
+                if item.canonical == root { scannedRoots.insert(root) }
+                for rel in scan.files {
+                    let canonical = provider.canonicalPath(item.canonical + "/" + rel) ?? item.canonical + "/" + rel
+                    if config.excludes(Self.relative(canonical, to: root)) { continue }
+                    guard seen.insert(canonical).inserted else { continue }
+                    if let why = Self.problem(canonical, provider) {
+                        failures.append((PathUtil.join(display, rel), why))
+                        continue
+                    }
+                    entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel), group: group, workspaceRoot: root))
+                    named.append(canonical)
+                }
+            } else {
+                if !item.isStdin, let why = Self.problem(item.canonical, provider) {
+                    failures.append((item.given, why))
+                    continue
+                }
+                guard seen.insert(item.canonical).inserted else { continue }
+                entries.append(ProjectEntry(canonicalPath: item.canonical, displayPath: display, group: group, workspaceRoot: root))
+                named.append(item.canonical)
+            }
+        }
+        // The other files of each marked workspace, for the programs that contain the files
+        // named (not reported unless they are imported by one).
+        let others = resolved.count
+        for root in markedRoots where scanWorkspaces && !scannedRoots.contains(root) {
+            let config = configs[root] ?? ProjectConfig()
+            for rel in SourceFiles.scan(under: root, maxEntries: 200_000, skip: config.excludes).files {
+                let canonical = provider.canonicalPath(root + "/" + rel) ?? root + "/" + rel
+                if config.excludes(rel) || Self.problem(canonical, provider) != nil { continue }
+                guard seen.insert(canonical).inserted else { continue }
+                let display = PathUtil.isInside(canonical, root: canonicalCwd) && canonicalCwd != "/"
+                    ? String(canonical.dropFirst(canonicalCwd.count + 1)) : canonical
+                entries.append(ProjectEntry(canonicalPath: canonical, displayPath: display, group: others, workspaceRoot: root))
+            }
+        }
+    }
+
+    private var configs: [String: ProjectConfig] = [:]
+
+    /// Reads the config of a workspace root once.
+    private mutating func load(_ configPath: String?, root: String) {
+        guard configs[root] == nil else { return }
+        guard let configPath else {
+            configs[root] = ProjectConfig()
+            return
+        }
+        let loaded = ProjectConfig.load(configPath)
+        configProblems += loaded.problems
+        let config = loaded.config
+        configs[root] = config
+        settings[root] = config.rules
+        denyWarnings = denyWarnings || config.denyWarnings
+    }
+
+    /// Where the standard input's text lives: the canonical folder of `--stdin-filename`
+    /// joined with its name (the file need not exist).
+    public static func path(ofStdin stdin: Stdin, cwd: String, provider: some SourceProvider) -> String {
+        let full = stdin.displayPath.hasPrefix("/") ? PathUtil.normalize(stdin.displayPath) : PathUtil.join(cwd, stdin.displayPath)
+        let dir = PathUtil.directory(of: full)
+        let name = String(full.dropFirst(dir == "/" ? 1 : dir.count + 1))
+        let canonicalDir = provider.canonicalPath(dir) ?? dir
+        return canonicalDir == "/" ? "/" + name : canonicalDir + "/" + name
+    }
+
+    /// `path` relative to `root` (both canonical).
+    static func relative(_ path: String, to root: String) -> String {
+        if root == "/" { return String(path.dropFirst()) }
+        return PathUtil.isInside(path, root: root) ? String(path.dropFirst(root.count + 1)) : path
+    }
+
+    /// Why a file cannot be read, found without reading it (the file system's reasons), or nil.
+    static func problem(_ canonical: String, _ provider: some SourceProvider) -> String? {
+        if let fs = provider as? FileSystemProvider { return fs.problem(canonical).map { "\($0)" } }
+        if let overlay = provider as? OverlayFileSystem { return overlay.problem(canonical).map { "\($0)" } }
+        return nil
+    }
+}
+
+/// The file system, with some files' text given in memory (the standard input's).
+public struct OverlayFileSystem: SourceProvider {
+    public var files: [String: [UInt8]]
+    private let disk = FileSystemProvider()
+
+    public init(files: [String: [UInt8]] = [:]) { self.files = files }
+
+    public func canonicalPath(_ path: String) -> String? {
+        if files[path] != nil { return path }
+        if let c = disk.canonicalPath(path) { return c }
+        let n = PathUtil.normalize(path)
+        return files[n] != nil ? n : nil
+    }
+
+    public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        if let bytes = files[canonicalPath] {
+            return bytes.count > SourceLimits.maxFileBytes ? .failure(.tooLarge(bytes.count)) : .success(bytes)
+        }
+        return disk.read(canonicalPath)
+    }
+
+    public func problem(_ canonicalPath: String) -> SourceReadError? {
+        if let bytes = files[canonicalPath] { return bytes.count > SourceLimits.maxFileBytes ? .tooLarge(bytes.count) : nil }
+        return disk.problem(canonicalPath)
+    }
+}
+
+extension WorkspaceRoot {
+    /// The config file in a folder, if there is one.
+    static func configIn(_ folder: String) -> String? {
+        let path = folder == "/" ? "/routes.json" : folder + "/routes.json"
+        var st = stat()
+        return lstat(path, &st) == 0 ? path : nil
+    }
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}

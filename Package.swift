@@ -60,9 +60,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer targets (SPEC-independent robustness work, see docs/fuzzing.md). Declared only when
-// ROUTES_FUZZ is set, because they have no `main` of their own: libFuzzer supplies it when they
-// are built with `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
+// libFuzzer targets (see docs/robustness.md, Fuzzing). Declared only when ROUTES_FUZZ is set,
+// because they have no `main` of their own: libFuzzer supplies it when they are built with
+// `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
 if ProcessInfo.processInfo.environment["ROUTES_FUZZ"] != nil {
     package.targets += [
         .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON"], path: "Fuzz/Support"),

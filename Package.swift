@@ -31,7 +31,8 @@ let package = Package(
         .target(name: "RoutesSyntax", swiftSettings: release),
         // The PathBuilder model, declarations, name resolution, programs of imported files.
         .target(name: "RoutesModel", dependencies: ["RoutesSyntax"], swiftSettings: release),
-        // Build semantics, path resolution, the analyses of SPEC §5, the routing-tree preview.
+        // Build semantics, path resolution, the rules' analyses (docs/rules.md), the
+        // routing-tree preview.
         .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // Editor features as plain Swift values over a project and byte offsets.
         .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),

@@ -33,7 +33,8 @@ let package = Package(
         .target(name: "RoutesSyntax", swiftSettings: release),
         // The PathBuilder model, declarations, name resolution, programs of imported files.
         .target(name: "RoutesModel", dependencies: ["RoutesSyntax"], swiftSettings: release),
-        // Build semantics, path resolution, the analyses of SPEC §5, the routing-tree preview.
+        // Build semantics, path resolution, the rules' analyses (docs/rules.md), the
+        // routing-tree preview.
         .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // Editor features as plain Swift values over a project and byte offsets.
         .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
@@ -69,9 +70,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer targets (SPEC-independent robustness work, see docs/fuzzing.md). Declared only when
-// ROUTES_FUZZ is set, because they have no `main` of their own: libFuzzer supplies it when they
-// are built with `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
+// libFuzzer targets (see docs/robustness.md, Fuzzing). Declared only when ROUTES_FUZZ is set,
+// because they have no `main` of their own: libFuzzer supplies it when they are built with
+// `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
 if ProcessInfo.processInfo.environment["ROUTES_FUZZ"] != nil {
     package.targets += [
         .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON"], path: "Fuzz/Support"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs the libFuzzer targets of Fuzz/ (see docs/fuzzing.md).
+# Builds and runs the libFuzzer targets of Fuzz/ (see docs/robustness.md, Fuzzing).
 #
 #   scripts/fuzz.sh build                 build the three targets (libFuzzer + AddressSanitizer)
 #   scripts/fuzz.sh run TARGET [SECONDS]  fuzz one target (analysis, server or programs), default 600 s

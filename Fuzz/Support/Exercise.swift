@@ -257,9 +257,10 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                 let literal = path.joined(separator: "/")
                 guard let parsed = try? PathLiteral.parse(literal),
                       let resolution = try? Resolution.resolve(parsed, program: program, project: project, environment: env) else { continue }
-                // The example path, under the example's environment, builds every element. (Only
-                // without errors: an undefined name or a syntax hole is read as "may build
-                // anything" by the analyses (SPEC §5.3) but builds nothing in a resolution.)
+                // The example path, under the example's environment, builds every element.
+                // (Only without errors: an undefined name or a syntax hole is read as "may
+                // build anything" by the analyses (docs/language.md#after-an-error) but builds
+                // nothing in a resolution.)
                 if project.programs.count == 1 && !hasErrors {
                     invariant(resolution.firstNotBuilt == nil,
                               "the example path \(literal) of \(project.declaration(symbol).name.text) does not build: \(resolution.text(project: project))")

@@ -1,9 +1,9 @@
 import RoutesModel
 import RoutesSyntax
 
-/// The checker: every diagnostic of a project, the name-level ones of `Project` and the
-/// program analyses of SPEC §5, deduplicated (a file in several programs gets the union of
-/// its diagnostics over them).
+/// The checker: every diagnostic of a project, the name-level ones of `Project` and the program
+/// analyses (docs/rules.md), deduplicated (a file in several programs gets the union of its
+/// diagnostics over them).
 public enum Analysis {
     public static func check(_ project: Project) -> [Diagnostic] {
         AnalysisSession(project: project, keepsAnalyses: false).diagnostics

@@ -486,7 +486,8 @@ public final class AnalysisSession {
         return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits, settings: settings)
     }
 
-    /// Whether a dependency or optional is in scope at a node (SPEC §5.2).
+    /// Whether a dependency or optional is in scope at a node
+    /// (docs/language.md#scopes-dependencies-and-optionals).
     public enum ScopeStatus: Sendable, Hashable {
         /// In scope on every way the node is built (or it needs no scope).
         case inScope
@@ -636,7 +637,7 @@ public final class AnalysisSession {
     }
 
     /// A concrete path under one environment of `environments`, found breadth-first with the
-    /// §4.1 interpreter (bounded effort).
+    /// build-semantics interpreter (`Resolution`; bounded effort).
     private func concreteExample(unit: ProgramAnalysis, target g: Int, code: Int, environments: BDD.Ref) -> ScreenExample? {
         let graph = unit.graph
         let semantics = unit.semantics

@@ -1,21 +1,22 @@
 /// Evaluation contexts flowing through builders: for each (node, σ) state, the set of
 /// (element, environment) pairs with which the node is evaluated while resolving paths.
 ///
-/// Transfer rules follow SPEC §4.1: an `anyOf` branch gets the pairs no earlier branch
-/// builds (computed incrementally, ctx(i+1) = ctx(i) ∧ ¬builds(Bi), so that an `anyOf` of n
-/// branches costs O(n), not O(n²)); a condition splits on its variable; `if screen S` on [element == S]; a wildcard
-/// replaces the element by its screen; a reference passes its context to the body. With
-/// `crossNestings`, a built screen node starts its nesting with any element of the graph
-/// (`Semantics.allElements`: a program's graph holds its screens) in the environments it was
-/// built in (the next path element). σ is an analysis-specific
-/// state along the way (push context, ...), changed by `onBuilt`.
+/// Transfer rules follow the build semantics (docs/language.md#how-a-path-is-built): an `anyOf`
+/// branch gets the pairs no earlier branch builds (computed incrementally, ctx(i+1) = ctx(i) ∧
+/// ¬builds(Bi), so that an `anyOf` of n branches costs O(n), not O(n²)); a condition splits on
+/// its variable; `if screen S` on [element == S]; a wildcard replaces the element by its
+/// screen; a reference passes its context to the body. With `crossNestings`, a built screen
+/// node starts its nesting with any element of the graph (`Semantics.allElements`: a program's
+/// graph holds its screens) in the environments it was built in (the next path element). σ is
+/// an analysis-specific state along the way (push context, ...), changed by `onBuilt`.
 ///
 /// Every transfer distributes over union, so only the new part of a context is propagated
 /// (semi-naive iteration); the fixpoint terminates because contexts only grow.
 ///
-/// Unresolved names (SPEC §5.3) are read optimistically here, so that no warning is caused
-/// by them: an unresolved `screen` node's nesting, an unresolved `if screen`'s branches and
-/// an unresolved `wildcard`'s body get every context that reaches them.
+/// Unresolved names (docs/language.md#after-an-error) are read optimistically here, so that no
+/// warning is caused by them: an unresolved `screen` node's nesting, an unresolved
+/// `if screen`'s branches and an unresolved `wildcard`'s body get every context that reaches
+/// them.
 /// Storage for flows, reused across them: per state a context, pending delta, built
 /// environments and predecessor, valid only when stamped with the current generation, so
 /// that starting a new flow is O(1) however large the graph. A state's slot is its node's

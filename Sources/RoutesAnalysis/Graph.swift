@@ -120,8 +120,8 @@ struct BuilderGraph {
 
     enum ConditionKey: Hashable {
         case symbol(Symbol)
-        /// An unresolved flag or optional: an unknown condition (SPEC §5.3), one per place
-        /// it is tested.
+        /// An unresolved flag or optional: an unknown condition
+        /// (docs/language.md#after-an-error), one per place it is tested.
         case unknown(String)
     }
 
@@ -214,9 +214,9 @@ struct BuilderGraph {
     }
 
     /// The condition of a `conditional` or `if let`. An unresolved name is a condition of its
-    /// own at each place it is tested (SPEC §5.3: "both branches are analysed"): a name that
-    /// means nothing yet cannot make two tests agree, so `conditional nope { conditional nope
-    /// { … } else { screen B } }` does not make `screen B` unreachable.
+    /// own at each place it is tested (docs/language.md#after-an-error: "both of its blocks are
+    /// analysed"): a name that means nothing yet cannot make two tests agree, so `conditional
+    /// nope { conditional nope { … } else { screen B } }` does not make `screen B` unreachable.
     private mutating func condition(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Int {
         guard let s = symbol(name, in: file, kind) else {
             conditions.append(.unknown("\(kind.rawValue) \(name?.text ?? "?")"))

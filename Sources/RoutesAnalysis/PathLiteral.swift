@@ -1,7 +1,8 @@
 import RoutesModel
 import RoutesSyntax
 
-/// A path literal (SPEC §6): `Home/Detail(id: "42", count: 3, flag: true)/Settings`.
+/// A path literal (docs/language.md#path-literals):
+/// `Home/Detail(id: "42", count: 3, flag: true)/Settings`.
 ///
 /// Screen names are separated by `/`; each may carry named arguments (strings with the
 /// language's escapes, numbers `-?[0-9]+(\.[0-9]+)?`, `true`/`false`). Whitespace may separate

@@ -15,9 +15,9 @@ public struct NodeRef: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 // MARK: - Environments
 
-/// An environment as given (SPEC §4.1): flags true/false, optionals present (`true`) or
-/// absent (`false`). A name that is not given takes the default: flags `true`, optionals
-/// present.
+/// An environment as given (docs/language.md#how-a-path-is-built): flags true/false, optionals
+/// present (`true`) or absent (`false`). A name that is not given takes the default: flags
+/// `true`, optionals present.
 public struct Environment: Sendable, Hashable {
     public var flags: [String: Bool]
     /// `true`: present.
@@ -111,8 +111,8 @@ public struct EnvironmentError: Error, Sendable, Hashable, CustomStringConvertib
 
 // MARK: - Resolution results
 
-/// What building one element yields (SPEC §4.1): the `screen` node that built it, or nothing
-/// and why.
+/// What building one element yields (docs/language.md#how-a-path-is-built): the `screen` node
+/// that built it, or nothing and why.
 public enum BuildOutcome: Sendable, Hashable {
     /// `screen` is the screen that was built: the element's own, or the screen of the
     /// innermost `wildcard` that replaced it (`via`).
@@ -152,7 +152,7 @@ public struct PathResolution: Sendable, Hashable {
 
 // MARK: - Resolution
 
-/// Concrete build semantics (SPEC §4.1) and path resolution (§6).
+/// Concrete build semantics and path resolution (docs/language.md#how-a-path-is-built).
 public enum Resolution {
     /// Resolves a path literal in a program under an environment. Throws when the literal
     /// names an unknown screen or label (see ``PathLiteral/validate(in:program:)``).
@@ -213,7 +213,8 @@ public enum Resolution {
         return PathResolution(environment: environment, elements: elements)
     }
 
-    /// `build(B, e, E)` of SPEC §4.1 for one builder node and one element.
+    /// `build(B, e, E)` (docs/language.md#how-a-path-is-built) for one builder node and one
+    /// element.
     public static func build(_ node: NodeRef, element: Symbol, project: Project, environment: Environment,
                              home: FileID? = nil) -> BuildOutcome {
         var evaluator = PathEvaluator(project: project, environment: environment, home: home ?? node.file)
@@ -221,11 +222,12 @@ public enum Resolution {
     }
 }
 
-/// The interpreter of SPEC §4.1, iterative (an explicit stack), so that chains of references
-/// of any length cannot overflow the call stack. A reference to a builder already being
-/// evaluated for the same element is a builder cycle and builds nothing. Results of named
-/// builders are memoized per element (unless a cycle was cut while computing them), so a
-/// builder referenced many times is evaluated once per element: no exponential blow-up.
+/// The interpreter of the build semantics (docs/language.md#how-a-path-is-built), iterative (an
+/// explicit stack), so that chains of references of any length cannot overflow the call stack.
+/// A reference to a builder already being evaluated for the same element is a builder cycle and
+/// builds nothing. Results of named builders are memoized per element (unless a cycle was cut
+/// while computing them), so a builder referenced many times is evaluated once per element: no
+/// exponential blow-up.
 struct PathEvaluator {
     let project: Project
     let environment: Environment

@@ -1,8 +1,9 @@
 import RoutesModel
 import RoutesSyntax
 
-/// The routing-tree preview (SPEC §6): the tree from `root`, references expanded inline, a
-/// `↻ name` node for a reference to a builder already being expanded on the current chain.
+/// The routing-tree preview (README.md, `routes tree`): the tree from `root`, references
+/// expanded inline, a `↻ name` node for a reference to a builder already being expanded on the
+/// current chain.
 ///
 /// Stored flat, in pre-order (`nodes[0]` is `root`; a node's children follow it), so that
 /// building and rendering never recurse: a chain of thousands of builders cannot overflow
@@ -124,7 +125,8 @@ public struct RoutingTree: Sendable {
         "… (truncated: \(omittedIsLowerBound ? "at least " : "")\(nodes[i].omitted) more node\(nodes[i].omitted == 1 ? "" : "s"))"
     }
 
-    /// The tree as text (SPEC §6), one line per node, ending with a newline.
+    /// The tree as text (as `Examples/Seed/App.tree` shows it), one line per node, ending with
+    /// a newline.
     public var text: String {
         guard !nodes.isEmpty else { return "" }
         var out = ""

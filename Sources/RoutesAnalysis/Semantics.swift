@@ -1,7 +1,7 @@
 import RoutesModel
 import RoutesSyntax
 
-/// The build semantics of SPEC §4.1 as boolean functions.
+/// The build semantics (docs/language.md#how-a-path-is-built) as boolean functions.
 ///
 /// A BDD over these variables is a set of (element, environment) pairs. `builds[g]` is the set
 /// of pairs for which `build(g, element)` yields a screen node: computed bottom-up, with named
@@ -61,7 +61,7 @@ final class Semantics {
     /// Per builder: `builds` of its body.
     private(set) var builderBuilds: [BDD.Ref] = []
     /// Per node: its build involves an unresolved name, a syntax hole or a builder cycle
-    /// (SPEC §5.3: warnings caused by those are not reported).
+    /// (docs/language.md#after-an-error: warnings caused by those are not reported).
     private(set) var uncertain: [Bool] = []
     /// Per builder: on a builder cycle.
     private(set) var cyclic: [Bool] = []
@@ -385,14 +385,14 @@ final class Semantics {
         component.count > 1 || referenceEdges.neighbors(component[component.startIndex]).contains(Int32(component[component.startIndex]))
     }
 
-    /// How uncertain leaves build. `primary` is the semantics: a reference on a builder
-    /// cycle never returns (it diverges: the element is not built and no later `anyOf`
-    /// branch is tried, so for masking it "builds" everything), and an unresolved builder
-    /// or a syntax hole builds nothing (SPEC §5.3). `alternative` reads each the other way.
-    /// Errors follow `primary`; a warning is reported only if it holds under both, so that
-    /// no warning depends on how a cycle or an unresolved name is read.
-    /// `real` reads every uncertain leaf as building nothing: what really yields a node
-    /// (a diverging cycle yields none), used to tell building first from diverging first.
+    /// How uncertain leaves build. `primary` is the semantics: a reference on a builder cycle
+    /// never returns (it diverges: the element is not built and no later `anyOf` branch is
+    /// tried, so for masking it "builds" everything), and an unresolved builder or a syntax
+    /// hole builds nothing (docs/language.md#after-an-error). `alternative` reads each the
+    /// other way. Errors follow `primary`; a warning is reported only if it holds under both,
+    /// so that no warning depends on how a cycle or an unresolved name is read. `real` reads
+    /// every uncertain leaf as building nothing: what really yields a node (a diverging cycle
+    /// yields none), used to tell building first from diverging first.
     enum Reading: Int {
         case primary
         case alternative
@@ -578,11 +578,12 @@ final class Semantics {
 
     // MARK: Cycles
 
-    /// Builder cycles (`BuilderCycle`; SPEC §4.1): evaluating a builder's body, over all elements of the
-    /// graph and environments, reaches a reference to the builder again. Only builders on a
-    /// cycle of the static reference graph can; for those, propagate the evaluation contexts
-    /// exactly (anyOf masks, conditions, element tests, wildcards) through references.
-    /// One cycle is reported per strongly connected component, with all its references.
+    /// Builder cycles (`BuilderCycle`; docs/rules.md#builder-cycle): evaluating a builder's
+    /// body, over all elements of the graph and environments, reaches a reference to the
+    /// builder again. Only builders on a cycle of the static reference graph can; for those,
+    /// propagate the evaluation contexts exactly (anyOf masks, conditions, element tests,
+    /// wildcards) through references. One cycle is reported per strongly connected component,
+    /// with all its references.
     ///
     /// The elements are the graph's: a program's graph holds the screens of its files (a
     /// path of the program holds no other), so whether a builder of a program has a cycle

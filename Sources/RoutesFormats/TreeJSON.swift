@@ -3,8 +3,8 @@ import RoutesJSON
 import RoutesModel
 import RoutesSyntax
 
-/// The JSON shapes of SPEC §6, shared by `routes tree --format json` and the language
-/// server's `routes/preview`.
+/// The JSON shapes of README.md (`routes tree`, JSON shapes), shared by
+/// `routes tree --format json` and the language server's `routes/preview`.
 ///
 /// Paths are written by a caller-supplied function (the CLI shows paths as given, the
 /// language server may prefer URIs); by default, each file's display path.

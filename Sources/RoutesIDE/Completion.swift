@@ -2,9 +2,9 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// Context-aware completion (SPEC §9), read from the tokens before the cursor and the
-/// recovered syntax tree around them, so that it works on the half-written text an editor
-/// sends while the user types.
+/// Context-aware completion (README.md, `routes lsp`, Features), read from the tokens before
+/// the cursor and the recovered syntax tree around them, so that it works on the half-written
+/// text an editor sends while the user types.
 ///
 /// The context is decided by the last significant token before the word being completed
 /// (see ``IDE/wordRange(project:file:offset:)``), `P`, and the node that owns it:

@@ -9,9 +9,9 @@ import RoutesSyntax
 /// Every function accepts any offset (it is clamped to the text) and any text, however
 /// half-written, and answers nothing rather than failing when it cannot help.
 public enum IDE {
-    /// Completion items at `offset` (SPEC §9). Works on half-written text: the context is
-    /// read from the tokens before the cursor and the (recovered) tree around them. The items
-    /// replace ``wordRange(project:file:offset:)``.
+    /// Completion items at `offset` (README.md, `routes lsp`). Works on half-written text: the
+    /// context is read from the tokens before the cursor and the (recovered) tree around them.
+    /// The items replace ``wordRange(project:file:offset:)``.
     public static func completions(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool) -> [CompletionItem] {
         Completion.items(session: session, file: file, offset: offset, snippets: snippets)
     }

@@ -187,7 +187,7 @@ extension TokenKind {
     var isWord: Bool { self == .identifier || isKeyword }
 }
 
-/// Identifier syntax (SPEC §2): `[A-Za-z_][A-Za-z0-9_]*`.
+/// Identifier syntax (docs/language.md#files-names-and-comments): `[A-Za-z_][A-Za-z0-9_]*`.
 enum Identifier {
     static func isValid(_ s: String) -> Bool {
         let bytes = Array(s.utf8)

@@ -222,8 +222,8 @@ public final class LanguageFeatures {
         republish()
     }
 
-    /// Publishes the diagnostics of every open document (those of every program they are
-    /// part of), with its current version: after every change, as SPEC §8 asks.
+    /// Publishes the diagnostics of every open document (those of every program they are part
+    /// of), with its current version: after every change (README.md, `routes lsp`).
     func republish() {
         let session = workspace.session
         var byFile: [FileID: [Diagnostic]] = [:]
@@ -450,7 +450,7 @@ public final class LanguageFeatures {
     // MARK: routes/preview
 
     /// `{"textDocument": {"uri"}, "path": "Home/Detail" | null, "flags": {...}, "optionals": {...}}`
-    /// → `{"text", "tree"}` (SPEC §8), rendered as `routes tree` renders it.
+    /// → `{"text", "tree"}` (README.md, `routes/preview`), rendered as `routes tree` renders it.
     func preview(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let file = try document(params)
         let uri = params?["textDocument"]?["uri"]?.stringValue ?? ""

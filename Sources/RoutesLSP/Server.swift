@@ -9,7 +9,8 @@ import Musl
 import Darwin
 #endif
 
-/// The JSON-RPC 2.0 server core: the dispatch table and the LSP lifecycle (SPEC §8).
+/// The JSON-RPC 2.0 server core: the dispatch table and the LSP lifecycle (README.md,
+/// `routes lsp`).
 ///
 /// Features register handlers with ``onRequest(_:_:)`` and ``onNotification(_:_:)`` (and the
 /// lifecycle hooks ``onInitialize``, ``onInitialized``, ``onShutdown``) before ``run(input:)``.

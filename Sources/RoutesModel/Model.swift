@@ -10,7 +10,7 @@ public struct Name: Sendable, Hashable {
     }
 }
 
-/// How a screen is presented (SPEC §4.2).
+/// How a screen is presented (docs/language.md#presentations).
 public enum Presentation: String, Sendable, Hashable {
     case push
     case sheet
@@ -72,7 +72,7 @@ public struct Declaration: Sendable {
 /// An index into `FileModel.nodes`.
 public typealias NodeID = Int
 
-/// One path builder (SPEC §4): the PathBuilder model, one case per builder.
+/// One path builder (docs/language.md#builders): the PathBuilder model, one case per builder.
 public struct BuilderNode: Sendable {
     public enum Kind: Sendable {
         /// `screen S uses d1, d2 { nesting }`; no nesting means `empty`.

@@ -1,6 +1,7 @@
-/// A hand-written, error-resilient recursive-descent parser for the whole language (SPEC
-/// §2–4). It records events (open node, consume token, close node) and builds the flat
-/// lossless tree from them afterwards.
+/// A hand-written, error-resilient recursive-descent parser for the whole language
+/// (docs/language.md, Files, names and comments to Builders; Grammar/routes.ebnf). It records
+/// events (open node, consume token, close node) and builds the flat lossless tree from them
+/// afterwards.
 ///
 /// Recovery, so that each real mistake gives one syntax error (`SyntaxError`) and the rest of the file
 /// still parses:
@@ -48,7 +49,8 @@ public struct Parser {
     /// Set when a missing `}` was reported at `unwindAt`: every open block closes silently there.
     var unwindAt: Int? = nil
     /// The token position of the last syntax error: a second error before a token is consumed
-    /// is the same mistake seen again (one error per real mistake, SPEC §5), and is dropped.
+    /// is the same mistake seen again (one error per real mistake:
+    /// docs/language.md#after-an-error), and is dropped.
     var lastErrorAt = -1
     /// The starts of unknown tokens whose lexical error the parser explained (see
     /// `explain(unknown:_:)`): kept even inside text it skipped.

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `routes lsp`: the language server on stdin/stdout (SPEC §8).
+/// `routes lsp`: the language server on stdin/stdout (README.md, `routes lsp`).
 struct LSP: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lsp",

@@ -24,7 +24,7 @@ struct Routes: ParsableCommand {
 }
 
 /// Runs the command line. Usage errors exit with status 2 (not argument-parser's 64), as
-/// SPEC §7 asks; `--help` and `--version` exit 0.
+/// README.md's Usage says; `--help` and `--version` exit 0.
 @main
 enum Main {
     static func main() {

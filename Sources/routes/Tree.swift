@@ -10,7 +10,7 @@ enum TreeFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `routes tree FILE [--path PATH] [--flag NAME=true|false ...] [--optional NAME=present|absent ...]
-/// [--format text|json|dot|mermaid]` (SPEC §7).
+/// [--format text|json|dot|mermaid]` (README.md, `routes tree`).
 struct Tree: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a program's routing tree, or resolve a path in it.",

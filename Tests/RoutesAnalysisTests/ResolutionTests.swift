@@ -25,7 +25,7 @@ enum ResolutionTestSupport {
         project.programs.first { $0.root.file == 0 }!
     }
 
-    /// The seed app of SPEC §6.
+    /// The seed app (`Examples/Seed/App.routes`).
     static let seedSource: String = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/Seed/App.routes")

@@ -10,7 +10,7 @@ import Testing
         return RoutingTree(program: ResolutionTestSupport.program(project), project: project, limits: limits)
     }
 
-    /// The routing tree of SPEC §6, verbatim: `Examples/Seed/App.tree`.
+    /// The seed app's routing tree, verbatim: `Examples/Seed/App.tree`.
     static let specTree = (try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Examples/Seed/App.tree"), encoding: .utf8)) ?? "missing Examples/Seed/App.tree"
 

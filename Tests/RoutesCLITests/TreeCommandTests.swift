@@ -3,7 +3,7 @@ import RoutesJSON
 import Testing
 
 @Suite struct TreeCommandTests {
-    /// The routing tree of SPEC §6, verbatim: `Examples/Seed/App.tree`.
+    /// The seed app's routing tree, verbatim: `Examples/Seed/App.tree`.
     static let specTree = (try? String(contentsOf: Support.packageRoot.appendingPathComponent("Examples/Seed/App.tree"), encoding: .utf8))
         ?? "missing Examples/Seed/App.tree"
 

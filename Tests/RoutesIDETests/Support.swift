@@ -106,7 +106,7 @@ func apply(_ edits: [TextEdit], to text: String) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// The declarations most tests start from (the seed app's, SPEC §6).
+/// The declarations most tests start from (the seed app's, `Examples/Seed/App.routes`).
 let seedDeclarations = """
     /// The landing screen.
     screen Home

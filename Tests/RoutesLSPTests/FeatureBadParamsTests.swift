@@ -2,8 +2,8 @@ import Foundation
 import RoutesJSON
 import Testing
 
-/// SPEC §8 "Bad params -32602": every request with params it cannot use gets -32602, and the
-/// server keeps working.
+/// Bad params (README.md, `routes lsp`, Lifecycle): every request with params it cannot use
+/// gets -32602, and the server keeps working.
 @Suite("Feature: bad params")
 struct FeatureBadParamsTests {
     static let positionMethods = ["textDocument/completion", "textDocument/hover", "textDocument/definition",

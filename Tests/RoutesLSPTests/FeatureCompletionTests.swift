@@ -2,7 +2,8 @@ import Foundation
 import RoutesJSON
 import Testing
 
-/// SPEC §9 completion through `textDocument/completion`, on the seed app with one spot edited.
+/// Completion (README.md, `routes lsp`, Features) through `textDocument/completion`, on the
+/// seed app with one spot edited.
 @Suite("Feature: completion")
 struct FeatureCompletionTests {
     /// Marks the cursor in a test text; it appears nowhere in the examples.

@@ -2,8 +2,8 @@ import Foundation
 import RoutesJSON
 import Testing
 
-/// SPEC §8 hover, definition, references, documentSymbol, prepareRename and rename, on the
-/// seed app and on the five files of the shop app.
+/// Hover, definition, references, documentSymbol, prepareRename and rename, on the seed app and
+/// on the five files of the shop app.
 @Suite("Feature: hover, navigation, symbols, rename")
 struct FeatureNavigationTests {
     static func seedSession() throws -> (FeatureSession, String) {
@@ -220,11 +220,11 @@ struct FeatureNavigationTests {
     }
 }
 
-/// SPEC §8 `routes/preview`: the §6 routing-tree text and JSON, a resolution for a path, and
-/// -32602 for what cannot be resolved.
+/// `routes/preview` (README.md, `routes lsp`): the routing-tree text and JSON of `routes tree`,
+/// a resolution for a path, and -32602 for what cannot be resolved.
 @Suite("Feature: routes/preview")
 struct FeaturePreviewTests {
-    /// The routing tree of SPEC §6, verbatim: `Examples/Seed/App.tree`.
+    /// The seed app's routing tree, verbatim: `Examples/Seed/App.tree`.
     static let seedTree = (try? FeatureWorkspace.example("Seed/App.tree")) ?? "missing Examples/Seed/App.tree"
 
     static func session() throws -> FeatureSession {

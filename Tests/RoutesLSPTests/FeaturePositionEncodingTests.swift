@@ -2,8 +2,9 @@ import Foundation
 import RoutesJSON
 import Testing
 
-/// SPEC §8 Position encoding: UTF-8 when the client offers it, otherwise UTF-16, for every
-/// position in and out; out-of-range positions are clamped, not errors.
+/// Position encoding (README.md, `routes lsp`, Positions): UTF-8 when the client offers it,
+/// otherwise UTF-16, for every position in and out; out-of-range positions are clamped, not
+/// errors.
 @Suite("Feature: position encodings and clamping")
 struct FeaturePositionEncodingTests {
     /// The imported file's name has four emoji: each is 4 UTF-8 bytes and 2 UTF-16 units, so

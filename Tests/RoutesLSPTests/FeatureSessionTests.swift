@@ -3,8 +3,8 @@ import RoutesJSON
 import Testing
 import TestSupport
 
-/// SPEC §8 text synchronization and `publishDiagnostics`, over real pipes: what is published on
-/// open, change (incremental and full) and close, with which fields, and for which documents.
+/// Text synchronization and `publishDiagnostics`, over real pipes: what is published on open,
+/// change (incremental and full) and close, with which fields, and for which documents.
 @Suite("Feature: document sync and diagnostics")
 struct FeatureSessionTests {
     static let library = """

@@ -250,8 +250,9 @@ func lspPosition(of needle: String, in text: String, occurrence: Int = 0, delta:
 
 // MARK: - Workspace: files read from disk, watched files
 
-/// SPEC §8 Workspace: what is not open is read from disk, at `initialize` the workspace is
-/// scanned, and `workspace/didChangeWatchedFiles` refreshes what was read.
+/// The workspace (README.md, `routes lsp`, Workspace): what is not open is read from disk, at
+/// `initialize` the workspace is scanned, and `workspace/didChangeWatchedFiles` refreshes what
+/// was read.
 @Suite("Feature: the workspace (disk, imports, watched files)")
 struct FeatureWorkspaceTests {
     static let library = """
@@ -300,7 +301,8 @@ struct FeatureWorkspaceTests {
         #expect(ruleCodes(diagnostics) == ["unreachable-screen"])
         #expect(diagnostics?.first?["range"] == lspRange(4, 7, 4, 12))
         #expect(diagnostics?.first?["message"]?.stringValue?.contains("Extra") == true)
-        // A library of no program gets only the checks that need no `root` (SPEC §3).
+        // A library of no program gets only the checks that need no `root`
+        // (docs/language.md#imports-and-programs).
         let alone = try FeatureWorkspace(["Library.routes": library])
         let second = try FeatureSession(alone)
         defer { second.stop() }

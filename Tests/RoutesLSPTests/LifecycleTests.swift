@@ -106,7 +106,7 @@ private func errorCode(_ response: JSONValue) -> Int64? {
     LifecycleHarness.errorCode(response)
 }
 
-@Suite("Lifecycle: initialize, shutdown and exit (SPEC §8)")
+@Suite("Lifecycle: initialize, shutdown and exit")
 struct LifecycleTests {
     @Test func requestsBeforeInitializeGetServerNotInitialized() {
         let harness = LifecycleHarness { $0.onRequest("textDocument/hover") { _ throws(ResponseError) in "hover" } }

@@ -14,8 +14,9 @@ private let hoverParams: JSONValue = [
     "textDocument": ["uri": "file:///nonexistent/App.routes"], "position": ["line": 0, "character": 0],
 ]
 
-/// Whole sessions with the built `routes lsp` over real pipes (SPEC §8): lifecycle, error codes,
-/// framing recovery, cancellation, and a stdout that carries nothing but framed JSON-RPC.
+/// Whole sessions with the built `routes lsp` over real pipes (README.md, `routes lsp`):
+/// lifecycle, error codes, framing recovery, cancellation, and a stdout that carries nothing
+/// but framed JSON-RPC.
 @Suite("Protocol: sessions with `routes lsp` over pipes", .serialized)
 struct ProtocolTests {
     @Test func initializeInitializedShutdownExitEndsWithStatusZero() throws {

@@ -190,9 +190,9 @@ func describe(_ rule: RuleID, _ file: FileID, _ range: Range<Int>, _ message: St
             }
         }
         let kinds: [(name: String, members: [Mismatch])] = [
-            ("with a builder-cycle (SPEC §5.3: warnings whose cause involves a cycle are not reported; errors are)",
+            ("with a builder-cycle (docs/language.md#after-an-error: warnings whose cause involves a cycle are not reported; errors are)",
              mismatches.filter(involvesCycle)),
-            ("only warnings inside builders every reference to which lies in a reported place (SPEC §5.1, outermost cause once)",
+            ("only warnings inside builders every reference to which lies in a reported place (outermost cause once: docs/decisions.md#one-warning-per-cause)",
              mismatches.filter { !involvesCycle($0) && insideQuietBuilder($0) }),
             ("other", mismatches.filter { !involvesCycle($0) && !insideQuietBuilder($0) }),
         ]

@@ -21,7 +21,8 @@ struct ExpectedFinding: Sendable, CustomStringConvertible {
     var description: String { "\(line):\(column) \(rule.rawValue) «\(text)»" }
 }
 
-/// A subtle point of SPEC §4.1/§5, as a program and what the SPEC says about it.
+/// A subtle point of the build semantics or the rules (docs/language.md#how-a-path-is-built,
+/// docs/rules.md), as a program and what the language says about it.
 struct HandCase: Sendable, CustomTestStringConvertible {
     var name: String
     var source: String
@@ -461,7 +462,7 @@ enum HandCases {
 }
 
 @Suite struct ReferenceHandWrittenTests {
-    /// The reference says what the SPEC says.
+    /// The reference says what the language guide and the rule reference say.
     @Test(arguments: HandCases.all) func referenceFollowsTheSpec(_ c: HandCase) {
         let project = ReferenceSupport.project(c.source)
         #expect(project.diagnostics.isEmpty, "\(c.name): the case does not parse cleanly")
@@ -478,7 +479,7 @@ enum HandCases {
             """)
     }
 
-    /// The product says what the SPEC says on the same cases.
+    /// The product says what they say on the same cases.
     @Test(arguments: HandCases.all, [Semantics.Layout.conditionsAbove, .elementAbove])
     func analysisFollowsTheSpec(_ c: HandCase, _ layout: Semantics.Layout) {
         let project = ReferenceSupport.project(c.source)
@@ -495,7 +496,7 @@ enum HandCases {
             """)
     }
 
-    /// The seed app of the SPEC is clean.
+    /// The seed app (`Examples/Seed/App.routes`) is clean.
     @Test func theSeedAppIsClean() throws {
         let fixture = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
         let path = "/" + fixture + "/Fixtures/valid/seed.routes"

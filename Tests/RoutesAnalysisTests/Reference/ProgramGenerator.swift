@@ -42,14 +42,14 @@ struct GeneratedProgram: Sendable {
     var plantedCycle: Bool
 }
 
-/// Small, valid, single-file `.routes` programs from a seed (SPEC §3, §4): 2–5 screens
-/// (push, `sheet`, `sheet(allowsPush: false)`, sometimes one with a parameter, never used in a
-/// `wildcard`), 0–3 flags, 0–2 optionals and 0–2 dependencies (each sometimes `from` a
-/// screen), 0–3 named builders and a `root`. Builders nest every construct to a bounded
-/// depth. References between builders at the same element go only "forwards" (to a later
-/// builder), so they cannot form a cycle, except in about one program in ten, where one
-/// builder gets a reference back to itself or an earlier builder. References inside a
-/// nesting may go anywhere (recursion through a nesting is fine and common).
+/// Small, valid, single-file `.routes` programs from a seed (docs/language.md, Declarations,
+/// Builders): 2–5 screens (push, `sheet`, `sheet(allowsPush: false)`, sometimes one with a
+/// parameter, never used in a `wildcard`), 0–3 flags, 0–2 optionals and 0–2 dependencies (each
+/// sometimes `from` a screen), 0–3 named builders and a `root`. Builders nest every construct
+/// to a bounded depth. References between builders at the same element go only "forwards" (to a
+/// later builder), so they cannot form a cycle, except in about one program in ten, where one
+/// builder gets a reference back to itself or an earlier builder. References inside a nesting
+/// may go anywhere (recursion through a nesting is fine and common).
 struct ProgramGenerator {
     private enum ScreenPresentation { case push, explicitPush, sheet, sheetNoPush }
     private struct Screen {

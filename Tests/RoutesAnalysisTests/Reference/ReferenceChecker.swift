@@ -1,13 +1,15 @@
 import RoutesModel
 import RoutesSyntax
 
-// A brute-force reference for the analyses of SPEC §5, written from the SPEC alone. It runs
-// the build equations of §4.1 concretely, for every environment and (through an explicit
-// exploration of resolution states) every path, records what really happens, and reads the
-// diagnostics off those observations. Nothing here is symbolic, and nothing is shared with
-// `RoutesAnalysis`: the two are meant to catch each other's mistakes.
+// A brute-force reference for the analyses (docs/rules.md), written from the language's
+// definition alone (docs/language.md#how-a-path-is-built). It runs the build equations
+// concretely, for every environment and (through an explicit exploration of resolution states)
+// every path, records what really happens, and reads the diagnostics off those observations.
+// Nothing here is symbolic, and nothing is shared with `RoutesAnalysis`: the two are meant to
+// catch each other's mistakes.
 //
-// Cycles (§4.1, §5.3), as this reference reads them:
+// Cycles (docs/rules.md#builder-cycle, docs/language.md#after-an-error), as this reference
+// reads them:
 // - A reference reached while its builder is still being expanded for the same element is a
 //   cycle: that build never finishes, so the element and the rest of its path are not built.
 //   `builder-cycle` runs every builder alone, for every element and environment, and reports
@@ -19,8 +21,8 @@ import RoutesSyntax
 // - What a later `anyOf` branch "would build" is the value of the build equations: a
 //   reference in it to a builder being expanded is a cycle only if it closes one somewhere.
 //
-// Only valid programs are supported (no syntax or name errors): an unresolved name is read
-// as "builds nothing" / "false" without the §5.3 suppressions.
+// Only valid programs are supported (no syntax or name errors): an unresolved name is read as
+// "builds nothing" / "false" without the suppressions of docs/language.md#after-an-error.
 
 /// A builder node of some file.
 struct NodeRef: Hashable, Comparable, Sendable {
@@ -51,8 +53,8 @@ struct ReferenceReport: Sendable {
     /// reaches a builder-cycle, read as "never finishes").
     var resolutionDiverges = false
     /// Used builders the reference never enters while reporting, because every reference to
-    /// them lies inside a reported place (SPEC §5.1, "outermost cause once"): their
-    /// declarations' ranges.
+    /// them lies inside a reported place ("outermost cause once",
+    /// docs/decisions.md#one-warning-per-cause): their declarations' ranges.
     var quietBuilders: [QuietBuilder] = []
 }
 
@@ -210,7 +212,8 @@ struct Universe {
     }
 }
 
-/// One environment (SPEC §4.1): a bit per flag (true) and per optional (present).
+/// One environment (docs/language.md#how-a-path-is-built): a bit per flag (true) and per
+/// optional (present).
 struct Environment: Hashable {
     var flags: UInt64
     var present: UInt64
@@ -218,12 +221,12 @@ struct Environment: Hashable {
     func isPresent(_ i: Int) -> Bool { present & (1 << UInt64(i)) != 0 }
 }
 
-// MARK: - The concrete evaluator of §4.1
+// MARK: - The concrete evaluator of the build semantics
 
 /// What `build(B, e, E)` gives: the screen node that built the element (with the optionals
-/// whose `if let` then-blocks the way entered), nothing, or no answer at all because the
-/// build reached a reference to a builder it is still expanding (SPEC §4.1: it "would never
-/// finish building that element"); `cycle` lists the references of that cycle.
+/// whose `if let` then-blocks the way entered), nothing, or no answer at all because the build
+/// reached a reference to a builder it is still expanding (docs/rules.md#builder-cycle: it
+/// never finishes building that element); `cycle` lists the references of that cycle.
 enum Outcome: Equatable {
     case built(NodeRef, scope: UInt64)
     case nothing
@@ -293,15 +296,15 @@ struct Evaluator {
     /// every reference to a builder being expanded closes a cycle).
     var cycleReferences: Set<NodeRef>? = nil
 
-    /// `build(n, e, E)` (SPEC §4.1).
+    /// `build(n, e, E)` (docs/language.md#how-a-path-is-built).
     func build(_ n: NodeRef, _ e: Int, _ stack: inout [Frame]) -> Outcome {
         var touched = false
         return build(n, e, &stack, nil, &touched)
     }
 
-    /// `build(n, e, E)` (SPEC §4.1), recording into `recorder` when this evaluation really
-    /// happens while resolving a path (nil: a hypothetical evaluation, recorded nowhere).
-    /// `touched` is set when the evaluation meets a cycle.
+    /// `build(n, e, E)` (docs/language.md#how-a-path-is-built), recording into `recorder` when
+    /// this evaluation really happens while resolving a path (nil: a hypothetical evaluation,
+    /// recorded nowhere). `touched` is set when the evaluation meets a cycle.
     func build(_ n: NodeRef, _ e: Int, _ stack: inout [Frame], _ recorder: Recorder?, _ touched: inout Bool) -> Outcome {
         let u = universe
         switch u.node(n).kind {
@@ -481,8 +484,8 @@ enum PossibleOutcome: Hashable {
 }
 
 /// What resolving paths could do if each reference that closes a cycle, instead of never
-/// finishing, gave nothing or anything its builder can build. A warning that does not hold
-/// in all of these is one "whose cause involves a cycle" (SPEC §5.3).
+/// finishing, gave nothing or anything its builder can build. A warning that does not hold in
+/// all of these is one "whose cause involves a cycle" (docs/language.md#after-an-error).
 struct PossibleObservations {
     /// Screen nodes that could build an element, with the presentation of the last non-push
     /// element before it.
@@ -584,11 +587,11 @@ struct PossibleEvaluator {
 
 // MARK: - builder-cycle
 
-/// SPEC §4.1: builder B has a cycle when, for some element and environment, `build(B, …)`
-/// reaches a reference to B again before it returns. Every builder, used or not, is run for
-/// every element and environment (as the equations say: the first such reference ends the
-/// run, since the build never finishes); each cycle met (the references from the repeated
-/// builder round to the reference that re-enters it) is reported once, at its first
+/// docs/rules.md#builder-cycle: builder B has a cycle when, for some element and environment,
+/// `build(B, …)` reaches a reference to B again before it returns. Every builder, used or not,
+/// is run for every element and environment (as the equations say: the first such reference
+/// ends the run, since the build never finishes); each cycle met (the references from the
+/// repeated builder round to the reference that re-enters it) is reported once, at its first
 /// reference in source order.
 struct BuilderCycles {
     let universe: Universe
@@ -654,7 +657,7 @@ struct ProgramAnalysis {
     }
 
     /// Builders reachable from `root` through references and nestings, ignoring conditions
-    /// (SPEC §5.1), in discovery order.
+    /// (docs/rules.md#unused-declaration), in discovery order.
     func usedBuilders(from rootBody: NodeRef) -> [Symbol] {
         var used: [Symbol] = []
         var seen = Set<Symbol>()
@@ -687,9 +690,10 @@ struct ProgramAnalysis {
 
     /// Unreachable nodes, shadowed branches, pushes in sheets and mismatched wildcards among
     /// `analysed`, read off the observations. A cycle makes the build of an element never
-    /// finish; a warning whose cause involves that is not reported (SPEC §5.3): every
-    /// warning must also hold whatever each cycle gave instead (`possible`), and no shadowed
-    /// branch or mismatched wildcard may meet a cycle on its own evaluation.
+    /// finish; a warning whose cause involves that is not reported
+    /// (docs/language.md#after-an-error): every warning must also hold whatever each cycle gave
+    /// instead (`possible`), and no shadowed branch or mismatched wildcard may meet a cycle on
+    /// its own evaluation.
     func facts(_ obs: Observations, _ possible: PossibleObservations, analysed: [NodeRef], owner: [NodeRef: Symbol?]) -> WarningFacts {
         let u = universe
         var f = WarningFacts()

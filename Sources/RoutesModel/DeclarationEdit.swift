@@ -42,7 +42,8 @@ extension Project {
     /// kept, positions moved. Nil when the edit is not such an edit (then the caller builds the
     /// project again).
     public func applyingDeclarationEdit(file f: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> ProjectDeclarationEdit? {
-        guard files.indices.contains(f),
+        // Where a failed import leaves names undefined, its error counts them: resolved again whole.
+        guard files.indices.contains(f), !closures[f].contains(where: { g in failedImports.contains { $0.file == g } }),
               let edit = files[f].syntax.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
         let old = files[f].model
         // An import changes which files the project has: not done here.

@@ -81,6 +81,16 @@ public struct Project: Sendable {
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
 
+    /// An import whose file could not be loaded (a cycle loads it: not one of these).
+    public struct FailedImport: Sendable {
+        public var file: FileID
+        public var range: Range<Int>
+        public var problem: ImportError.Problem
+    }
+    /// The imports that failed, in load order. The names the files that see one would have
+    /// found in it are not reported one by one: the import error counts them.
+    public private(set) var failedImports: [FailedImport] = []
+
     /// - Parameter cache: parsed files kept from an earlier project (the language server's):
     ///   a file whose bytes are unchanged is not parsed or lowered again. Updated to this
     ///   project's files.
@@ -188,7 +198,7 @@ public struct Project: Sendable {
                 let displayDir = PathUtil.directory(of: f.displayPath)
                 for (i, imp) in f.model.imports.enumerated() {
                     func fail(_ problem: ImportError.Problem) {
-                        diagnostics.append(ImportError.diagnostic(problem, file: f.id, range: imp.range))
+                        failedImports.append(FailedImport(file: f.id, range: imp.range, problem: problem))
                     }
                     if imp.path.isEmpty {
                         fail(.emptyPath)
@@ -299,7 +309,30 @@ public struct Project: Sendable {
         let resolved = parallelMap(files.count) { resolving.resolveNames(in: $0) }
         resolutions = resolved.map(\.resolutions)
         guesses = resolved.map(\.guesses)
-        for r in resolved { diagnostics.append(contentsOf: r.diagnostics) }
+        // A failed import is one error: the undefined names of the files that see it (it, or a
+        // file they import, imports what failed) are counted by the first such import on
+        // their closure, not reported one by one.
+        var failedBy: [Int?] = Array(repeating: nil, count: files.count)
+        if !failedImports.isEmpty {
+            var firstFailure: [FileID: Int] = [:]
+            for (i, failure) in failedImports.enumerated() where firstFailure[failure.file] == nil { firstFailure[failure.file] = i }
+            for f in files.indices {
+                failedBy[f] = closures[f].lazy.compactMap { firstFailure[$0] }.first
+            }
+        }
+        var unresolved = [Int](repeating: 0, count: failedImports.count)
+        for (f, r) in resolved.enumerated() {
+            guard let by = failedBy[f] else {
+                diagnostics.append(contentsOf: r.diagnostics)
+                continue
+            }
+            for d in r.diagnostics {
+                if d.rule == UndefinedName.id { unresolved[by] += 1 } else { diagnostics.append(d) }
+            }
+        }
+        for (i, failure) in failedImports.enumerated() {
+            diagnostics.append(ImportError.diagnostic(failure.problem, file: failure.file, range: failure.range, unresolved: unresolved[i]))
+        }
     }
 
     /// The declarations visible by name in file f (the first declaration wins), and the

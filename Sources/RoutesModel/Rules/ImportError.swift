@@ -12,7 +12,9 @@ public enum ImportError: RuleDefinition {
             An `import "…"` whose file cannot be used: the path is empty, no file is there, \
             the file cannot be read (a directory, a device, too large, no permission), it lies \
             outside the workspace root (after symbolic links are resolved), or importing it \
-            closes a cycle of imports. The error is at the import's string.
+            closes a cycle of imports. The error is at the import's string. The names that the \
+            files seeing a failed import leave undefined are not reported one by one: the \
+            error says how many there are.
             """,
         why: """
             The declarations of a file that is not imported are not in scope: every name that \
@@ -49,9 +51,14 @@ public enum ImportError: RuleDefinition {
         }
     }
 
-    /// The diagnostic at the import's string.
-    public static func diagnostic(_ problem: Problem, file: FileID, range: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(problem))
+    /// The diagnostic at the import's string; `unresolved` names of the files that see the
+    /// import were left undefined by it (and are not reported one by one).
+    public static func diagnostic(_ problem: Problem, file: FileID, range: Range<Int>, unresolved: Int = 0) -> Diagnostic {
+        var text = message(problem)
+        if unresolved > 0 {
+            text += "; \(unresolved == 1 ? "1 name" : "\(unresolved) names") it would have declared \(unresolved == 1 ? "is" : "are") undefined, and not reported one by one"
+        }
+        return Diagnostic(Self.self, file: file, range: range, message: text)
     }
 }
 

@@ -4,6 +4,7 @@ import RoutesIDE
 import RoutesJSON
 import RoutesModel
 import RoutesSyntax
+import RoutesWorkspace
 
 /// Binds the editor features to the server's dispatch table: each LSP method is decoded
 /// here, answered by a plain function of `RoutesIDE` or `RoutesAnalysis`, and encoded back.
@@ -16,6 +17,8 @@ public final class LanguageFeatures {
     /// What the client can render (`hover.contentFormat`, `completionItem.documentationFormat`).
     var markdownHover = true
     var markdownDocumentation = true
+    /// The configs whose problems were published last (to clear them when mended).
+    var publishedConfigs: [String: [ProjectConfig.Problem]] = [:]
     /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
     var canWatchFiles = false
 
@@ -138,7 +141,7 @@ public final class LanguageFeatures {
             "registrations": [[
                 "id": "routes-watch",
                 "method": "workspace/didChangeWatchedFiles",
-                "registerOptions": ["watchers": [["globPattern": "**/*.routes"]]],
+                "registerOptions": ["watchers": [["globPattern": "**/*.routes"], ["globPattern": "**/routes.json"]]],
             ]],
         ])
     }
@@ -200,18 +203,30 @@ public final class LanguageFeatures {
 
     func didChangeWatchedFiles(_ params: JSONValue?) {
         var structural = false
+        var config = false
         for change in params?["changes"]?.arrayValue ?? [] {
             guard let uri = change["uri"]?.stringValue, let raw = FileURI.path(uri) else { continue }
+            // A project's config: its roots, settings and exclusions are read again.
+            if raw.hasSuffix("/" + WorkspaceRoot.configName) {
+                config = true
+                continue
+            }
             workspace.provider.invalidate(workspace.path(forURI: uri) ?? raw)
             // 1 created, 2 changed, 3 deleted.
             if let type = change["type"]?.intValue, type != 2 { structural = true }
         }
-        if structural { workspace.rescan() } else { workspace.invalidate() }
+        if config {
+            workspace.reloadConfigs()
+        } else if structural {
+            workspace.rescan()
+        } else {
+            workspace.invalidate()
+        }
         republish()
     }
 
     func didChangeFolders(_ params: JSONValue?) {
-        var roots = Set(workspace.roots)
+        var roots = Set(workspace.folders)
         for f in params?["event"]?["removed"]?.arrayValue ?? [] {
             if let p = f["uri"]?.stringValue.flatMap(FileURI.path) { roots.remove(p) }
         }
@@ -266,7 +281,29 @@ public final class LanguageFeatures {
                 "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": value,
             ])
         }
+        publishConfigProblems()
         workspace.releaseRetired()
+    }
+
+    /// The problems of each project config (routes.json) on it, where editors show them; an
+    /// empty list once a config that had problems has none (the defaults apply meanwhile).
+    func publishConfigProblems() {
+        var now: [String: [ProjectConfig.Problem]] = [:]
+        for (_, config) in workspace.configs where !config.loaded.problems.isEmpty {
+            now[config.path] = config.loaded.problems
+        }
+        for path in publishedConfigs.keys where now[path] == nil {
+            server.sendNotification("textDocument/publishDiagnostics", ["uri": .string(FileURI.uri(path)), "diagnostics": []])
+        }
+        for (path, problems) in now.sorted(by: { $0.key < $1.key }) where publishedConfigs[path] != problems {
+            let list: [JSONValue] = problems.map { p in
+                let position: JSONValue = ["line": .int(Int64(p.line)), "character": .int(Int64(p.column))]
+                return ["range": ["start": position, "end": position], "severity": 1, "source": "routes",
+                        "message": .string(p.message)]
+            }
+            server.sendNotification("textDocument/publishDiagnostics", ["uri": .string(FileURI.uri(path)), "diagnostics": .array(list)])
+        }
+        publishedConfigs = now
     }
 
     // MARK: Requests

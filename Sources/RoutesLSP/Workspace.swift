@@ -2,6 +2,7 @@ import Dispatch
 import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
+import RoutesWorkspace
 
 /// Reads open documents from the editor and everything else from disk (cached until the
 /// client says the file changed). Never writes.
@@ -35,7 +36,17 @@ final class OverlayProvider: SourceProvider, @unchecked Sendable {
 /// The server's view of the workspace: the `.routes` files under the workspace folders,
 /// the open documents over them, and the analysis of the current snapshot.
 final class LSPWorkspace {
+    /// The workspace folders as the client gave them (canonical).
+    private(set) var folders: [String] = []
+    /// The folders scanned for `.routes` files: each folder's workspace root (the nearest
+    /// folder upward holding routes.json, else .git; else the folder itself), as `routes lint`
+    /// finds it, so that the editor and the command line check a file alike.
     private(set) var roots: [String] = []
+    /// The config of each workspace root that has a routes.json, as last read.
+    private(set) var configs: [String: (path: String, loaded: ProjectConfig.Loaded)] = [:]
+    /// The workspace root of each folder asked about (a file's folder), found once per snapshot
+    /// of the configs.
+    private var rootOfFolder: [String: String?] = [:]
     /// Canonical paths of the `.routes` files found under the roots.
     private(set) var files: [String] = []
     let provider = OverlayProvider()
@@ -74,8 +85,39 @@ final class LSPWorkspace {
     }
 
     func setRoots(_ paths: [String]) {
-        roots = paths.compactMap { provider.canonicalPath($0) ?? PathUtil.normalize($0) }
+        folders = paths.compactMap { provider.canonicalPath($0) ?? PathUtil.normalize($0) }
+        reloadConfigs()
+    }
+
+    /// Finds the workspace roots and reads their configs again (at start, when folders change,
+    /// and when a routes.json changes on disk), then scans.
+    func reloadConfigs() {
+        configs = [:]
+        rootOfFolder = [:]
+        var found: [String] = []
+        for folder in folders {
+            let root = discoveredRoot(ofFolder: folder) ?? folder
+            if !found.contains(root) { found.append(root) }
+        }
+        // A root inside another is scanned with it.
+        roots = found.filter { r in !found.contains { $0 != r && PathUtil.isInside(r, root: $0) } }
         rescan()
+    }
+
+    /// The marked workspace root of a folder (see `WorkspaceRoot`), reading its config once.
+    private func discoveredRoot(ofFolder folder: String) -> String? {
+        if let known = rootOfFolder[folder] { return known }
+        let found = WorkspaceRoot.find(for: folder)
+        if let found, let config = found.configPath, configs[found.path] == nil {
+            configs[found.path] = (config, ProjectConfig.load(config))
+        }
+        rootOfFolder[folder] = found?.path
+        return found?.path
+    }
+
+    /// The rule settings of each root that has a config without problems.
+    var settings: [String: RuleSettings] {
+        configs.mapValues { $0.loaded.config.rules }
     }
 
     /// Finds the `.routes` files under the roots again (at start, and when files are
@@ -85,7 +127,8 @@ final class LSPWorkspace {
         var seen = Set<String>()
         var budget = scanLimit
         for root in roots {
-            let scan = SourceFiles.scan(under: root, maxEntries: budget)
+            let config = configs[root]?.loaded.config ?? ProjectConfig()
+            let scan = SourceFiles.scan(under: root, maxEntries: budget, skip: config.excludes)
             if !scan.complete {
                 Log.warning("stopped looking for .routes files under \(root) after \(scanLimit) directory entries; open files are still analysed")
             }
@@ -93,7 +136,7 @@ final class LSPWorkspace {
             for (rel, reason) in scan.unreadable {
                 Log.warning("cannot list \(rel == "." ? root : root + "/" + rel): \(reason)")
             }
-            for rel in scan.files {
+            for rel in scan.files where !config.excludes(rel) {
                 let full = root == "/" ? "/" + rel : root + "/" + rel
                 let canonical = FileSystemProvider().canonicalPath(full) ?? full
                 if seen.insert(canonical).inserted { found.append(canonical) }
@@ -184,10 +227,12 @@ final class LSPWorkspace {
         return true
     }
 
-    /// The workspace root an import of `path` may not leave: the innermost workspace folder
-    /// containing it, else its own directory.
+    /// The workspace root an import of `path` may not leave: its marked root (see
+    /// `WorkspaceRoot`), else the innermost workspace folder containing it, else its own
+    /// directory.
     func workspaceRoot(for path: String) -> String {
-        roots.filter { PathUtil.isInside(path, root: $0) }.max { $0.count < $1.count } ?? PathUtil.directory(of: path)
+        if let root = discoveredRoot(ofFolder: PathUtil.directory(of: path)) { return root }
+        return folders.filter { PathUtil.isInside(path, root: $0) }.max { $0.count < $1.count } ?? PathUtil.directory(of: path)
     }
 
     /// The analysis of the current snapshot (computed on demand, kept until a change).
@@ -208,7 +253,8 @@ final class LSPWorkspace {
             for case let file? in task.results() { parseCache.remember(file.path, tree: file.tree, model: file.model) }
         }
         let hitsBefore = parseCache.hits
-        let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache), reusing: stale)
+        let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache), reusing: stale,
+                                settings: settings)
         Log.debug("snapshot: \(s.project.files.count) files, \(parseCache.hits - hitsBefore) of them parsed before")
         retire(stale)
         stale = nil

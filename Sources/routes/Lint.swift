@@ -78,8 +78,11 @@ struct Lint: ParsableCommand {
         let fixedRoot = root.flatMap { provider.canonicalPath($0) }
         let inputs = LintInputs(paths: paths, fixedRoot: fixedRoot, stdin: stdin, cwd: currentDirectory(), provider: provider)
         var failures = inputs.failures.map { InputFailure(path: $0.path, message: "cannot read '\($0.path)': \($0.message)") }
+        // A config's path as the user would write it: relative to the current folder when inside it.
+        let cwd = provider.canonicalPath(currentDirectory()) ?? currentDirectory()
         for p in inputs.configProblems {
-            failures.append(InputFailure(path: p.path, message: p.message, position: (p.line, p.column)))
+            let shown = PathUtil.isInside(p.path, root: cwd) && cwd != "/" ? String(p.path.dropFirst(cwd.count + 1)) : p.path
+            failures.append(InputFailure(path: shown, message: p.message, position: (p.line, p.column)))
         }
         let project = Project(entries: inputs.entries, provider: provider)
         for (path, why) in project.unreadableEntries {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// One fixture: `Tests/Fixtures/<feature>/<case>.routes` (or a directory `<case>/` of
-/// files checked together) with `<case>.expected` beside it: the exact output of
-/// `routes lint --color never <case>` run in the feature directory, then `[exit N]`.
+/// files checked together, with its own routes.json if it has one) with `<case>.expected`
+/// beside it: the exact output of `routes lint --color never <case>` run in the feature
+/// directory, then what it wrote on stderr (after `[stderr]`, when anything), then `[exit N]`.
 /// An optional `<case>.args` replaces the input argument: the arguments, one per line.
 /// Run with `UPDATE_EXPECT=1` to rewrite the expectations, then review the diff.
 struct Fixture: CustomTestStringConvertible, Sendable {
@@ -52,7 +53,7 @@ struct Fixture: CustomTestStringConvertible, Sendable {
         let arguments = fixture.extraArguments.isEmpty ? [fixture.input] : fixture.extraArguments
         let result = try Support.run(["lint", "--color", "never"] + arguments,
                                      in: fixture.directory)
-        let actual = result.stdout + "[exit \(result.status)]\n"
+        let actual = result.stdout + (result.stderr.isEmpty ? "" : "[stderr]\n" + result.stderr) + "[exit \(result.status)]\n"
         if ProcessInfo.processInfo.environment["UPDATE_EXPECT"] == "1" {
             try actual.write(to: fixture.expectedURL, atomically: true, encoding: .utf8)
             return

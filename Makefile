@@ -24,10 +24,11 @@ build: bootstrap-build
 release: bootstrap-build
 	$(SWIFT) build -c release --static-swift-stdlib --product routes
 
-## Lint the example apps (the seed app and the 47-screen shop over five files) and print
+## Lint the example apps (the seed app, the 47-screen shop over five files, and two apps
+## sharing a library with their routes.json) and print
 ## the seed app's routing tree. Needs Swift and json-c only.
 demo: build
-	$(BIN) lint Examples/Seed Examples/Shop
+	$(BIN) lint Examples/Seed Examples/Shop Examples/TwoApps
 	$(BIN) tree Examples/Seed/App.routes
 
 ## Every test: Swift unit, fixture, guide, CLI and protocol tests, then the grammar

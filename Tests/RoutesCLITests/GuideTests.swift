@@ -10,7 +10,8 @@ import Testing
 ///   `file` names it (default `App.routes`; a folder is made as needed); `lint` is `clean` (no
 ///   diagnostic at all) or the rule ids of every diagnostic `routes lint FILE` reports, in
 ///   output order (`lint: syntax-error` is exactly one syntax error). A block without `lint`
-///   must be followed by an output block that runs `routes lint` on it.
+///   must be followed by an output block that runs `routes lint` on it. A block of another
+///   language with a `file` (a `routes.json`) is written as that file, and not linted.
 /// - A fenced block whose first line starts with `$ routes ` is the output of that command:
 ///   each `$ routes …` line is run, and the lines after it, up to the next `$ ` line, are
 ///   exactly what it prints (standard output, then standard error).
@@ -128,6 +129,13 @@ import Testing
             var pendingFile: (name: String, line: Int)? = nil
             for block in section.blocks {
                 let place = "\(document):\(block.firstLine) (\(section.title))"
+                // Another file of the example (a `routes.json`): written, not linted.
+                if block.info != "routes", let name = block.fields["file"] {
+                    let fileURL = workspace.appendingPathComponent(name)
+                    try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try (block.lines.joined(separator: "\n") + "\n").write(to: fileURL, atomically: true, encoding: .utf8)
+                    continue
+                }
                 if block.info == "routes" {
                     if let pending = pendingFile {
                         Issue.record("\(document):\(pending.line): `\(pending.name)` says nothing about linting: give it `lint: …` or follow it with `$ routes lint`")

@@ -103,6 +103,9 @@ public struct ProjectConfig: Sendable, Hashable {
         guard case .object(let object) = value, let layout = Located.parse(plain) else {
             return .failure([problem(firstNonBlank(plain), "the config must be a JSON object (`{ … }`)")])
         }
+        // json-c keeps the last of a key written twice: each member's value is read from its
+        // own text, so that the first is checked as written and the second reported.
+        func valueOf(_ located: Located) -> JSONValue? { try? JSON.parse(bytes: Array(plain[located.range])) }
         var config = ProjectConfig()
         var problems: [Problem] = []
         var seen = Set<String>()
@@ -116,7 +119,7 @@ public struct ProjectConfig: Sendable, Hashable {
                 problems.append(problem(entry.keyRange.lowerBound, "unknown key `\(entry.key)`\(close) (the keys are `exclude`, `rules` and `denyWarnings`)"))
                 continue
             }
-            let v = object[entry.key]!
+            guard let v = valueOf(entry.value) ?? object[entry.key] else { continue }
             switch entry.key {
             case "exclude":
                 guard case .array(let items) = v else {
@@ -131,7 +134,7 @@ public struct ProjectConfig: Sendable, Hashable {
                     config.exclude.append(Glob(s))
                 }
             case "rules":
-                guard case .object(let rules) = v else {
+                guard case .object = v else {
                     problems.append(problem(entry.value.range.lowerBound, "`rules` takes an object of rule ids and settings: `{\"unused-declaration\": \"off\"}`"))
                     continue
                 }
@@ -146,7 +149,7 @@ public struct ProjectConfig: Sendable, Hashable {
                         problems.append(problem(rule.keyRange.lowerBound, "unknown rule `\(rule.key)`\(close) (`routes rules` lists them)"))
                         continue
                     }
-                    guard case .string(let s) = rules[rule.key]!, let setting = RuleSetting(rawValue: s) else {
+                    guard case .string(let s) = valueOf(rule.value), let setting = RuleSetting(rawValue: s) else {
                         problems.append(problem(rule.value.range.lowerBound, "a rule's setting is \"off\", \"warning\" or \"error\""))
                         continue
                     }

@@ -9,7 +9,11 @@ import Glibc
 
 /// Times the phases of the pipeline in process (release build), so that optimisation work
 /// knows where the time goes: `ROUTES_BENCH=1 swift run -c release routes-pipeline FILE…`.
-/// Prints the median of 9 runs of each phase.
+/// Prints the median of 9 runs of each phase. Given the files of a workspace of many files
+/// (`Benchmarks/generate.py` without `--single-file`), also the edits of
+/// `Benchmarks/workspace_bench.py` in process. For profiling those:
+/// `ROUTES_PIPELINE_EDITS_ONLY=1` runs only them, `ROUTES_PIPELINE_EDITS=N` makes N edits
+/// (default 21), `ROUTES_PIPELINE_NOREUSE=1` analyses each edited project afresh.
 @main
 struct PipelineBench {
     static func median(_ f: () -> Void) -> Double {
@@ -28,6 +32,10 @@ struct PipelineBench {
         let entries = paths.enumerated().compactMap { i, p -> ProjectEntry? in
             guard let c = fs.canonicalPath(p) else { return nil }
             return ProjectEntry(canonicalPath: c, displayPath: p, group: i, workspaceRoot: "/")
+        }
+        if getenv("ROUTES_PIPELINE_EDITS_ONLY") != nil {
+            workspaceEdits(entries: entries, provider: fs)
+            return
         }
         // The first analysis in a fresh process (what a language server's first open pays).
         let clock = ContinuousClock()
@@ -63,6 +71,7 @@ struct PipelineBench {
                 print("edit in a type: declaration edit \(fmt(t)) (resolved alone: \(edit?.project != nil), analysis kept: \(edit?.keepsAnalysis == true)); a new session plus its move \(fmt(moved))")
             }
         }
+        if session.project.files.count > 1 { workspaceEdits(entries: entries, provider: fs) }
         // Completion after the first `uses ` (what Benchmarks/lsp_bench.py asks for).
         let needle = Array("uses ".utf8)
         for file in session.project.files {
@@ -74,6 +83,73 @@ struct PipelineBench {
             print("completion after `uses `: \(items.count) items, first \(fmt(Double(first.components.attoseconds) / 1e15)), then \(fmt(again))")
             break
         }
+    }
+
+    /// The edits of Benchmarks/workspace_bench.py in process, in a program of many files: an
+    /// `X` typed at the end of a `uses` line inside a builder of the middle feature file (a
+    /// declaration edit: the program is analysed again), and at the end of a screen's name in
+    /// its declaration (a new snapshot: names resolved again, the program analysed again).
+    static func workspaceEdits(entries: [ProjectEntry], provider: FileSystemProvider) {
+        let cache = ParseCache()
+        let base = AnalysisSession(project: Project(entries: entries, provider: provider, cache: cache))
+        let features = base.project.files.filter { $0.path.contains("/Features") }.sorted { $0.path < $1.path }
+        guard !features.isEmpty else { return }
+        let file = features[features.count / 2]
+        let lines = String(decoding: file.text.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        func endOfLine(where pick: (Substring) -> Bool) -> Int? {
+            var offset = 0
+            for line in lines {
+                if pick(line) { return offset + line.utf8.count }
+                offset += line.utf8.count + 1
+            }
+            return nil
+        }
+        if let at = endOfLine(where: { $0.hasPrefix(" ") && $0.contains("screen ") && $0.contains(" uses ") && !$0.hasSuffix("{") && !$0.hasSuffix("}") }) {
+            var bytes = file.text.bytes
+            bytes.insert(UInt8(ascii: "X"), at: at)
+            let text = SourceText(bytes: bytes)
+            // As the server does: a chain of edits, the X typed then deleted, each session
+            // made from the one before (a session reused is not used again).
+            var session = base
+            var times: [Double] = [], editTimes: [Double] = []
+            var patched = 0
+            for i in 0..<(getenv("ROUTES_PIPELINE_EDITS").map { Int(atoi($0)) } ?? 21) {
+                let typed = i % 2 == 0
+                var edit: ProjectDeclarationEdit? = nil
+                let clock = ContinuousClock()
+                editTimes.append(ms(clock.measure {
+                    edit = typed
+                        ? session.project.applyingDeclarationEdit(file: file.id, range: at..<at, replacement: [UInt8(ascii: "X")], newSource: text)
+                        : session.project.applyingDeclarationEdit(file: file.id, range: at..<(at + 1), replacement: [], newSource: file.text)
+                }))
+                guard let project = edit?.project else { print("uses edit: not a declaration edit"); return }
+                let previous = session
+                times.append(ms(clock.measure { session = getenv("ROUTES_PIPELINE_NOREUSE") != nil ? AnalysisSession(project: project) : AnalysisSession(project: project, reusing: previous, splice: edit!.nodes) }))
+                patched += session.patchedGraphs
+            }
+            print("uses edit in \(file.path.split(separator: "/").last!): declaration edit \(fmt(editTimes.sorted()[editTimes.count / 2])), analysis \(fmt(times.sorted()[times.count / 2])) (median of \(times.count); \(patched) over a patched graph)")
+        }
+        if let at = endOfLine(where: { $0.hasPrefix("screen ") && $0.hasSuffix("Help") }) {
+            var bytes = file.text.bytes
+            bytes.insert(UInt8(ascii: "X"), at: at)
+            let text = SourceText(bytes: bytes)
+            guard let edit = base.project.applyingDeclarationEdit(file: file.id, range: at..<at, replacement: [UInt8(ascii: "X")], newSource: text)
+            else { return }
+            let overlay = Overlay(base: provider, path: file.path, bytes: bytes)
+            cache.remember(file.path, tree: edit.tree, model: edit.model)
+            var project: Project? = nil
+            let p = median { project = Project(entries: entries, provider: overlay, cache: cache) }
+            let a = median { _ = AnalysisSession(project: project!, reusing: base) }
+            print("rename edit: project \(fmt(p)) (\(project!.files.count) files), analysis \(fmt(a))")
+        }
+    }
+
+    struct Overlay: SourceProvider {
+        var base: FileSystemProvider
+        var path: String
+        var bytes: [UInt8]
+        func canonicalPath(_ p: String) -> String? { base.canonicalPath(p) }
+        func read(_ p: String) -> Result<[UInt8], SourceReadError> { p == path ? .success(bytes) : base.read(p) }
     }
 
     static func ms(_ d: Duration) -> Double {

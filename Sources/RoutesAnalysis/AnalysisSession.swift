@@ -93,7 +93,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
-                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, e.edited) } })
+                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited) } })
         checker.run()
         return (semantics, true, checker)
     }
@@ -665,7 +665,7 @@ public final class AnalysisSession {
         // First the way the analysis found (its screen nodes are the elements), checked with
         // the interpreter under the chosen environment.
         var wayPath: [Symbol] = []
-        for w in checker.flow.way(to: g) {
+        for w in checker.facts.way(to: g) {
             if case .screen(let e?, _) = graph.nodes[w].kind { wayPath.append(graph.screens[e]) }
         }
         if wayPath.last != graph.screens[code] { wayPath.append(graph.screens[code]) }
@@ -701,7 +701,7 @@ public final class AnalysisSession {
         }
         // Over the budget: the way the analysis found (its screen nodes are the elements).
         var path: [String] = []
-        for w in checker.flow.way(to: g) {
+        for w in checker.facts.way(to: g) {
             if case .screen(let e?, _) = graph.nodes[w].kind { path.append(graph.screenDeclaration(e).name.text) }
         }
         if path.last != graph.screenDeclaration(code).name.text { path.append(graph.screenDeclaration(code).name.text) }

@@ -433,6 +433,19 @@ final class BDD {
         return below.0
     }
 
+    /// A hash of f's diagram that depends on the function only (its variables and shape, not
+    /// the refs of this manager), so that tests can compare functions of two managers.
+    func structuralHash(_ f: Ref, memo: inout [Ref: UInt64]) -> UInt64 {
+        if f <= 1 { return UInt64(f) &+ 0x51 }
+        if let h = memo[f] { return h }
+        let n = nodes[Int(f)]
+        var h = UInt64(UInt32(bitPattern: n.variable)) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ structuralHash(n.low, memo: &memo)) &* 0xC2B2_AE3D_27D4_EB4F
+        h = (h ^ (structuralHash(n.high, memo: &memo) &<< 1)) &* 0x1656_67B1_9E37_79F9
+        memo[f] = h
+        return h
+    }
+
     /// One satisfying assignment of f (variables not on the chosen path are false), or nil
     /// when f is unsatisfiable.
     func anySatisfying(_ f: Ref) -> [Int: Bool]? {

@@ -48,6 +48,18 @@ final class FlowStorage {
         predecessor.deallocate()
     }
 
+    /// A storage holding the same states (for a second flow continued from one fixpoint).
+    func copy() -> FlowStorage {
+        let c = FlowStorage(size: size)
+        c.generation = generation
+        c.stamp.update(from: stamp, count: max(size, 1))
+        c.contexts.update(from: contexts, count: max(size, 1))
+        c.pending.update(from: pending, count: max(size, 1))
+        c.built.update(from: built, count: max(size, 1))
+        c.predecessor.update(from: predecessor, count: max(size, 1))
+        return c
+    }
+
     /// Forgets every state: a new flow.
     func reset() { generation &+= 1 }
 
@@ -100,6 +112,9 @@ final class Region {
 
 struct Flow {
     let semantics: Semantics
+    /// The semantics's graph, copied once (a copy per transfer would retain and release each
+    /// of its arrays every time).
+    private let graph: BuilderGraph
     let crossNestings: Bool
     let sigmaCount: Int
     /// When set, only these nodes are visited.
@@ -110,6 +125,11 @@ struct Flow {
     private var queue: [Int] = []
     private var head = 0
 
+    /// Whether states record the state they were first reached from, for `way(to:sigma:)`.
+    /// The main flows of a program do not (see `ProgramFacts.way(to:sigma:)`): what they
+    /// would record depends on the order in which states were visited, which a flow continued
+    /// over an edit (`rerun`) does not reproduce.
+    var tracksPredecessors = true
     /// Called when a screen node is built (node, σ, environments); returns σ for its
     /// nesting, or nil to stop the way there. Default: σ unchanged.
     var onBuilt: ((Int, Int, BDD.Ref) -> Int?)? = nil
@@ -131,9 +151,25 @@ struct Flow {
         self.crossNestings = crossNestings
         self.sigmaCount = sigmaCount
         precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
+        graph = semantics.graph
         self.storage = storage
         storage.reset()
     }
+
+    /// A flow over `storage` as another flow of the same program left it (its fixpoint, over
+    /// the graph before an edit), to be continued by `rerun(affected:seed:at:)`. The storage
+    /// is taken over: the flow that filled it must not be read again.
+    init(semantics: Semantics, crossNestings: Bool, sigmaCount: Int, continuing storage: FlowStorage) {
+        self.semantics = semantics
+        self.crossNestings = crossNestings
+        self.sigmaCount = sigmaCount
+        precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
+        graph = semantics.graph
+        self.storage = storage
+    }
+
+    /// The states this flow reached, for a flow continued from them over an edit.
+    var states: FlowStorage { storage }
 
     /// The storage slot of state (g, σ).
     @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int { g * sigmaCount + sigma }
@@ -141,7 +177,7 @@ struct Flow {
     @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }
 
     @inline(__always) private func graphNodeIsScreen(_ g: Int) -> Bool {
-        if case .screen = semantics.graph.nodes[g].kind { return true }
+        if case .screen = graph.nodes[g].kind { return true }
         return false
     }
 
@@ -165,7 +201,7 @@ struct Flow {
         let new = bdd.andNot(c, old)
         if new == BDD.zero { return }
         storage.contexts[s] = bdd.or(old, new)
-        if let from, storage.predecessor[s] < 0 { storage.predecessor[s] = Int32(from) }
+        if tracksPredecessors, let from, storage.predecessor[s] < 0 { storage.predecessor[s] = Int32(from) }
         if g == target, !graphNodeIsScreen(g) { targetReached = true }
         let p = storage.pending[s]
         storage.pending[s] = bdd.or(p, new)
@@ -174,7 +210,6 @@ struct Flow {
 
     mutating func run() {
         let bdd = semantics.bdd
-        let graph = semantics.graph
         // With a target, depth first: every node of a region leads to the target, so diving
         // reaches it after about one way's length instead of after the whole region's breadth.
         // (The fixpoint does not depend on the order; only when it stops does.)
@@ -192,55 +227,117 @@ struct Flow {
             let delta = storage.pending[s]
             storage.pending[s] = BDD.zero
             if delta == BDD.zero { continue }
-            switch graph.nodes[g].kind {
-            case .screen(let code, let nesting):
-                let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
-                if envs == BDD.zero { break }
-                storage.built[s] = bdd.or(storage.built[s], envs)
-                if g == target { targetReached = true; return }
-                guard crossNestings else { break }
-                let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
-                if let next, let nesting {
-                    add(nesting, sigma: next, bdd.and(envs, semantics.allElements), from: key)
+            if transfer(key, delta) { return }
+        }
+    }
+
+    /// Passes state `key`'s context part `delta` on to its successors (see the transfer rules
+    /// above). True when the flow stops there (its target is built).
+    private mutating func transfer(_ key: Int, _ delta: BDD.Ref) -> Bool {
+        let bdd = semantics.bdd
+        let g = key / sigmaCount, sigma = key % sigmaCount
+        let s = slot(g, sigma)
+        switch graph.nodes[g].kind {
+        case .screen(let code, let nesting):
+            let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
+            if envs == BDD.zero { break }
+            storage.built[s] = bdd.or(storage.built[s], envs)
+            if g == target { targetReached = true; return true }
+            guard crossNestings else { break }
+            let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
+            if let next, let nesting {
+                add(nesting, sigma: next, bdd.and(envs, semantics.allElements), from: key)
+            }
+        case .anyOf(let branches):
+            let contexts = semantics.branchContexts(g, delta, reading: reading)
+            if let region {
+                for i in region.branches[g] ?? [] where i < contexts.count {
+                    add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
                 }
-            case .anyOf(let branches):
-                let contexts = semantics.branchContexts(g, delta, reading: reading)
-                if let region {
-                    for i in region.branches[g] ?? [] where i < contexts.count {
-                        add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
-                    }
-                } else {
-                    for i in 0..<min(Int(branches.count), contexts.count) {
-                        add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
-                    }
+            } else {
+                for i in 0..<min(Int(branches.count), contexts.count) {
+                    add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
                 }
-            case .condition(let c, let then, let els):
-                let v = semantics.conditionVariable[c]
-                if inRegion(then) && entersThen?(g) ?? true {
-                    add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then), v), from: key)
+            }
+        case .condition(let c, let then, let els):
+            let v = semantics.conditionVariable[c]
+            if inRegion(then) && entersThen?(g) ?? true {
+                add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then), v), from: key)
+            }
+            if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els), v), from: key) }
+        case .ifScreen(let code, let then, let els):
+            if let code {
+                let isS = semantics.elementIs[code]
+                if inRegion(then) { add(then, sigma: sigma, bdd.and(delta, isS), from: key) }
+                if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(delta, isS), from: key) }
+            } else {
+                add(then, sigma: sigma, delta, from: key)
+                if let els { add(els, sigma: sigma, delta, from: key) }
+            }
+        case .wildcard(let code, let body):
+            guard inRegion(body) else { break }
+            let envs = semantics.environments(delta)
+            add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? semantics.allElements), from: key)
+        case .reference(let target):
+            guard let target, let body = graph.builders[target].body, inRegion(body) else { break }
+            if let onReference, !onReference(g, target) { break }
+            add(body, sigma: sigma, delta, from: key)
+        case .nothing:
+            break
+        }
+        return false
+    }
+
+    /// The nodes a flow goes to from node g (whatever the contexts): its branches, body or
+    /// referenced builder's body, and a screen node's nesting when the flow crosses nestings.
+    @inline(__always)
+    static func forEachSuccessor(_ g: Int, in graph: BuilderGraph, crossNestings: Bool, _ body: (Int) -> Void) {
+        switch graph.nodes[g].kind {
+        case .screen(_, let nesting):
+            if crossNestings, let nesting { body(nesting) }
+        case .reference(let target):
+            if let target, let b = graph.builders[target].body { body(b) }
+        case .anyOf, .condition, .ifScreen, .wildcard:
+            graph.forEachChild(g, body)
+        case .nothing:
+            break
+        }
+    }
+
+    /// Continues the fixpoint this flow's storage holds (that of the same program before an
+    /// edit: see `init(semantics:crossNestings:sigmaCount:continuing:)`) to the fixpoint of
+    /// the edited program. `affected` holds every node whose incoming transfers the edit may
+    /// have changed, and is closed under `forEachSuccessor`; so every other node has the same
+    /// incoming transfers from the same nodes, and (a least fixpoint of the same equations)
+    /// the same context as before. The affected nodes' states are emptied, given again what
+    /// the other nodes pass to them, and the flow runs from there: the states it reaches are
+    /// those of a fresh flow, in the time the affected part takes. `seed` is what the flow
+    /// starts with at node `start` (`root`).
+    mutating func rerun(affected: [Bool], seed: BDD.Ref, at start: Int) {
+        precondition(region == nil && target == nil && !tracksPredecessors)
+        for g in affected.indices where affected[g] {
+            for sigma in 0..<sigmaCount {
+                let s = slot(g, sigma)
+                if storage.isLive(s) {
+                    storage.contexts[s] = BDD.zero
+                    storage.pending[s] = BDD.zero
+                    storage.built[s] = BDD.zero
                 }
-                if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els), v), from: key) }
-            case .ifScreen(let code, let then, let els):
-                if let code {
-                    let isS = semantics.elementIs[code]
-                    if inRegion(then) { add(then, sigma: sigma, bdd.and(delta, isS), from: key) }
-                    if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(delta, isS), from: key) }
-                } else {
-                    add(then, sigma: sigma, delta, from: key)
-                    if let els { add(els, sigma: sigma, delta, from: key) }
-                }
-            case .wildcard(let code, let body):
-                guard inRegion(body) else { break }
-                let envs = semantics.environments(delta)
-                add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? semantics.allElements), from: key)
-            case .reference(let target):
-                guard let target, let body = graph.builders[target].body, inRegion(body) else { break }
-                if let onReference, !onReference(g, target) { break }
-                add(body, sigma: sigma, delta, from: key)
-            case .nothing:
-                break
             }
         }
+        for p in graph.nodes.indices where !affected[p] {
+            var feeds = false
+            Self.forEachSuccessor(p, in: graph, crossNestings: crossNestings) { if affected[$0] { feeds = true } }
+            guard feeds else { continue }
+            // What p passes on: its whole context again (to its unaffected successors it
+            // adds nothing new, their contexts already hold it).
+            for sigma in 0..<sigmaCount {
+                let c = contextOf(p, sigma)
+                if c != BDD.zero { _ = transfer(p * sigmaCount + sigma, c) }
+            }
+        }
+        if affected[start] { add(start, seed, from: nil) }
+        run()
     }
 
     /// The context of a node over all σ.

@@ -16,9 +16,15 @@ struct ProgramChecker {
     private(set) var places: [NodeRef?] = []
     /// What the previous analysis of this program found about ways, and the nodes an edit
     /// resolved again, when the graph was patched (see `ScopeItems.plan`).
-    private var earlier: (ways: ScopeItems.Ways, edited: Range<Int>)?
+    private var earlier: Earlier?
 
-    init(semantics: Semantics, program: Program, earlier: (ways: ScopeItems.Ways, edited: Range<Int>)? = nil) {
+    /// What the checker takes from the previous analysis of its program, when the graph was
+    /// patched over an edit: the ways (see `ScopeItems.plan`) and the facts, whose flows it
+    /// continues (see `ProgramFacts.resolvePaths(earlier:)`), with the global ids of the nodes
+    /// the edit resolved again.
+    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: Range<Int>)
+
+    init(semantics: Semantics, program: Program, earlier: Earlier? = nil) {
         self.earlier = earlier
         facts = ProgramFacts(semantics: semantics, program: program)
         scope = ScopeItems()
@@ -49,13 +55,13 @@ struct ProgramChecker {
         // What `MissingDependency` needs besides flows reads the graph and the used region only:
         // on a large program it is found on another core while this one resolves paths.
         // Whichever thread takes the plan first makes it.
-        let (graph, used, earlier) = (facts.graph, facts.used, self.earlier)
+        let (graph, used, earlier) = (facts.graph, facts.used, self.earlier.map { ($0.ways, $0.edited) })
         let inputs = UncheckedSendable((graph, used, earlier))
         let plan = SharedWorkList(count: 1) { _ in
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
         if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan.start() }
-        facts.resolvePaths()
+        facts.resolvePaths(earlier: self.earlier.map { ($0.facts, $0.edited) })
 
         var warnings: [OutermostCause.Warning] = []
         var causes = OutermostCause.Causes()

@@ -42,6 +42,11 @@ struct ProgramFacts {
     /// warning must hold in both (an unresolved name or a cycle could be read either way).
     private(set) var alternativeFlow: Flow? = nil
 
+    /// Whether `resolvePaths` ran to its fixpoint.
+    private(set) var resolvedPaths = false
+    /// What `way(to:sigma:)` keeps between questions.
+    private let ways = WayIndex()
+
     /// What `root` and the used builders mention by name, and what they most likely meant by
     /// an undefined name or in text the parser skipped (see `findMentions`), by declaration
     /// number.
@@ -98,31 +103,136 @@ struct ProgramFacts {
 
     // MARK: Paths
 
-    /// The flows from `root` (see `flow`).
-    mutating func resolvePaths() {
+    /// The flows from `root` (see `flow`). With `earlier`, the facts of this program before
+    /// an edit inside one declaration (over the graph this one was patched from, on the same
+    /// manager) and the global ids of the nodes the edit resolved again: when the semantics
+    /// took the earlier builds over (`Semantics.carriedDirty`), the flows continue the
+    /// earlier ones (`Flow.rerun`) and only what the edit can change is computed again.
+    /// The earlier facts' flows are taken over and must not be read again.
+    mutating func resolvePaths(earlier: (facts: ProgramFacts, edited: Range<Int>)? = nil) {
         guard let root = rootBody else { return }
         let graph = self.graph
-        if flow.sigmaCount == 2 {
-            flow.onBuilt = { g, sigma, _ in
-                guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
-                switch graph.presentations[code] {
-                case .push: return sigma
-                case .sheet: return 0
-                case .sheetNoPush: return 1
-                }
+        let onBuilt: ((Int, Int, BDD.Ref) -> Int?)? = flow.sigmaCount == 2 ? { g, sigma, _ in
+            guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
+            switch graph.presentations[code] {
+            case .push: return sigma
+            case .sheet: return 0
+            case .sheetNoPush: return 1
             }
+        } : nil
+        if let earlier, let affected = affectedNodes(since: earlier.facts, edited: earlier.edited) {
+            let old = earlier.facts
+            func continued(_ storage: FlowStorage, _ reading: Semantics.Reading) -> Flow {
+                var f = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, continuing: storage)
+                f.tracksPredecessors = false
+                f.reading = reading
+                f.onBuilt = onBuilt
+                f.rerun(affected: affected, seed: semantics.allElements, at: root)
+                return f
+            }
+            // Without uncertain leaves both readings build alike: the earlier primary flow is
+            // also the earlier alternative one.
+            let alternativeStates = semantics.hasUncertainty
+                ? (old.alternativeFlow?.states ?? old.flow.states.copy()) : nil
+            flow = continued(old.flow.states, .primary)
+            alternativeFlow = alternativeStates.map { continued($0, .alternative) }
+            resolvedPaths = !semantics.bdd.exhausted
+            return
         }
+        defer { resolvedPaths = !semantics.bdd.exhausted }
+        flow.tracksPredecessors = false
+        flow.onBuilt = onBuilt
         flow.add(root, semantics.allElements, from: nil)
         flow.run()
         if semantics.hasUncertainty {
             var other = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount,
                              storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount))
+            other.tracksPredecessors = false
             other.reading = .alternative
-            other.onBuilt = flow.onBuilt
+            other.onBuilt = onBuilt
             other.add(root, semantics.allElements, from: nil)
             other.run()
             alternativeFlow = other
         }
+    }
+
+    /// The nodes whose contexts an edit may have changed, closed under the flows' successors
+    /// (see `Flow.rerun`), or nil when the earlier flows cannot be continued: the edited
+    /// nodes and their successors before and after the edit, and the branches of an `anyOf` after a
+    /// branch that may build otherwise (its context masks what the earlier branches build).
+    /// Nothing else changes what a node passes on: a patched graph keeps every other node,
+    /// the variables, the element codes and the presentations.
+    private func affectedNodes(since old: ProgramFacts, edited: Range<Int>) -> [Bool]? {
+        guard let dirty = semantics.carriedDirty, old.semantics.bdd === semantics.bdd, semantics.layout == .conditionsAbove,
+              old.semantics.layout == .conditionsAbove, old.graph.nodes.count == graph.nodes.count,
+              old.flow.sigmaCount == flow.sigmaCount, old.rootBody == rootBody, !old.flow.tracksPredecessors,
+              old.semantics.cycles.isEmpty, old.resolvedPaths
+        else { return nil }
+        var affected = [Bool](repeating: false, count: graph.nodes.count)
+        var stack: [Int] = []
+        func mark(_ g: Int) {
+            if !affected[g] {
+                affected[g] = true
+                stack.append(g)
+            }
+        }
+        for g in edited {
+            // The node itself: what it builds (a screen node's `built`) may have changed.
+            mark(g)
+            Flow.forEachSuccessor(g, in: old.graph, crossNestings: true, mark)
+            Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
+        }
+        for g in graph.nodes.indices {
+            guard case .anyOf(let bs) = graph.nodes[g].kind else { continue }
+            var masked = false
+            for i in 0..<Int(bs.count) {
+                let b = graph.branch(bs, i)
+                if masked { mark(b) }
+                if dirty[b] { masked = true }
+            }
+        }
+        while let g = stack.popLast() {
+            Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
+        }
+        return affected
+    }
+
+    /// A way from `root` to node g (node ids, outermost first) on which g is built (a screen
+    /// node) or evaluated, in state σ when given (else in the first in which it is reached),
+    /// or `[g]` when none reaches it. It is found by a flow of its own through the nodes
+    /// that lead to g, which stops when it gets there: so it depends on the program only,
+    /// not on the order in which `flow` visited states, and is the same after an edit
+    /// (whose flows continue the earlier ones) as in a fresh analysis.
+    func way(to g: Int, sigma: Int? = nil) -> [Int] {
+        guard let root = rootBody else { return [g] }
+        let region = ways.region(leadingTo: g, graph)
+        var f = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, storage: ways.storage(graph, flow.sigmaCount))
+        f.region = region
+        f.target = g
+        f.onBuilt = flow.onBuilt
+        f.add(root, semantics.allElements, from: nil)
+        f.run()
+        let isScreen: Bool
+        if case .screen = graph.nodes[g].kind { isScreen = true } else { isScreen = false }
+        let reached = sigma ?? (0..<flow.sigmaCount).first { isScreen ? f.builtEnvironments(g, sigma: $0) != BDD.zero : f.context(g, sigma: $0) != BDD.zero } ?? 0
+        return f.way(to: g, sigma: reached)
+    }
+
+    /// Per state of the main flows (both readings), the structural hashes of its context and
+    /// of its built environments: for tests that compare a flow continued over an edit with a
+    /// fresh one, whose managers differ.
+    func flowFingerprint() -> [UInt64] {
+        var memo: [BDD.Ref: UInt64] = [:]
+        var out: [UInt64] = []
+        for f in [flow] + (alternativeFlow.map { [$0] } ?? []) {
+            for g in graph.nodes.indices {
+                for sigma in 0..<f.sigmaCount {
+                    out.append(semantics.bdd.structuralHash(f.context(g, sigma: sigma), memo: &memo))
+                    out.append(semantics.bdd.structuralHash(f.builtEnvironments(g, sigma: sigma), memo: &memo))
+                }
+            }
+        }
+        return out
     }
 
     /// Whether a flow reaches node g: a screen node built, any other node evaluated.
@@ -243,5 +353,53 @@ struct ProgramFacts {
                                        quotesPosition: Bool = false) -> Diagnostic {
         Diagnostic(rule, file: graph.nodes[g].file, range: graph.model(g).head, message: message, related: related,
                    quotesPosition: quotesPosition)
+    }
+}
+
+/// The way graph reversed (each node's flow predecessors), a region and flow storage, made
+/// at the first question `ProgramFacts.way(to:sigma:)` is asked and kept for the next.
+final class WayIndex: @unchecked Sendable {
+    // Asked by one thread at a time: the checker's, then the session's.
+    private var predecessors: Adjacency? = nil
+    private var region: Region? = nil
+    private var flowStorage: FlowStorage? = nil
+
+    func storage(_ graph: BuilderGraph, _ sigmaCount: Int) -> FlowStorage {
+        if let s = flowStorage, s.size >= graph.nodes.count * sigmaCount { return s }
+        let s = FlowStorage(size: graph.nodes.count * sigmaCount)
+        flowStorage = s
+        return s
+    }
+
+    /// The nodes from which a flow leads to g, with the `anyOf` branches among them in the
+    /// order a walk back from g reaches them.
+    func region(leadingTo g: Int, _ graph: BuilderGraph) -> Region {
+        let count = graph.nodes.count
+        if predecessors == nil {
+            var start = [Int32](repeating: 0, count: count + 1)
+            for p in 0..<count { Flow.forEachSuccessor(p, in: graph, crossNestings: true) { start[$0 + 1] += 1 } }
+            for s in 0..<count { start[s + 1] += start[s] }
+            var next = start
+            var sources = [Int32](repeating: 0, count: Int(start[count]))
+            for p in 0..<count {
+                Flow.forEachSuccessor(p, in: graph, crossNestings: true) {
+                    sources[Int(next[$0])] = Int32(p)
+                    next[$0] += 1
+                }
+            }
+            predecessors = Adjacency(start: start, targets: sources)
+        }
+        let region = self.region ?? Region(count: count)
+        self.region = region
+        region.reset()
+        var stack = [g]
+        region.insert(g)
+        while let x = stack.popLast() {
+            if let p = graph.nodes[x].parent, case .anyOf = graph.nodes[p].kind {
+                region.addBranch(graph.nodes[x].indexInParent, of: p)
+            }
+            for p in predecessors!.neighbors(x) where region.insert(Int(p)) { stack.append(Int(p)) }
+        }
+        return region
     }
 }

@@ -305,7 +305,7 @@ final class ScopeItems {
         // No node that would put the item in scope lies on any way to g: every way that
         // builds g lacks it, so the main flow answers (no flow of its own needed).
         if !gainingNodes(item, facts).contains(where: { region.contains($0) }) {
-            return facts.isReached(g, in: facts.flow) ? facts.flow.way(to: g) : nil
+            return facts.isReached(g, in: facts.flow) ? facts.way(to: g) : nil
         }
         let flow = Self.waysWithout(item, root: root, storage: storage, region: region, target: g, facts)
         return facts.isReached(g, in: flow) ? flow.way(to: g) : nil

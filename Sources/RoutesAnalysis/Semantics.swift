@@ -63,6 +63,11 @@ final class Semantics {
     /// Per node: its build involves an unresolved name, a syntax hole or a builder cycle
     /// (docs/language.md#after-an-error: warnings caused by those are not reported).
     private(set) var uncertain: [Bool] = []
+    /// When this semantics took the builds of an earlier one over an edit (see `Carryover`),
+    /// with no builder cycle in either: the nodes that may build otherwise than there. Every
+    /// other node builds as before in every reading, on the same manager (see
+    /// `Flow.rerun(affected:seed:at:)`).
+    private(set) var carriedDirty: [Bool]? = nil
     /// Per builder: on a builder cycle.
     private(set) var cyclic: [Bool] = []
     /// The builder cycles: the references (global ids) of each, in source order, and the
@@ -159,6 +164,7 @@ final class Semantics {
         hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
         realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
+        if let carried, cycles.isEmpty { carriedDirty = carried.dirty }
         // The contexts of an `anyOf` whose branches build as before are as before: the earlier
         // semantics's cache is taken over (it is not used again, see
         // `AnalysisSession.init(project:reusing:splice:keepsAnalyses:)`), less the entries of

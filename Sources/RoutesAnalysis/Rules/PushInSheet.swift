@@ -48,7 +48,7 @@ enum PushInSheet: RuleDefinition {
             if let other = facts.alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
                 || other.builtEnvironments(g, sigma: 1) == BDD.zero { continue }
             var sheet: (GraphNode, ScreenCode)? = nil
-            for w in flow.way(to: g, sigma: 1).dropLast().reversed() {
+            for w in facts.way(to: g, sigma: 1).dropLast().reversed() {
                 if case .screen(let c?, _) = graph.nodes[w].kind, graph.presentations[c] != .push {
                     sheet = (GraphNode(w), ScreenCode(c))
                     break

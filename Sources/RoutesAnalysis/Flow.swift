@@ -315,6 +315,7 @@ struct Flow {
     /// starts with at node `start` (`root`).
     mutating func rerun(affected: [Bool], seed: BDD.Ref, at start: Int) {
         precondition(region == nil && target == nil && !tracksPredecessors)
+        guard affected.contains(true) else { return }
         for g in affected.indices where affected[g] {
             for sigma in 0..<sigmaCount {
                 let s = slot(g, sigma)

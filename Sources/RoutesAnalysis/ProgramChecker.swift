@@ -26,7 +26,7 @@ struct ProgramChecker {
 
     init(semantics: Semantics, program: Program, earlier: Earlier? = nil) {
         self.earlier = earlier
-        facts = ProgramFacts(semantics: semantics, program: program)
+        facts = ProgramFacts(semantics: semantics, program: program, earlier: earlier.map { ($0.facts, $0.edited) })
         scope = ScopeItems()
     }
 
@@ -61,7 +61,7 @@ struct ProgramChecker {
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
         if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan.start() }
-        facts.resolvePaths(earlier: self.earlier.map { ($0.facts, $0.edited) })
+        facts.resolvePaths()
 
         var warnings: [OutermostCause.Warning] = []
         var causes = OutermostCause.Causes()

@@ -53,23 +53,46 @@ struct ProgramFacts {
     private(set) var mentioned: BitSet
     private(set) var guessed: BitSet
 
-    init(semantics: Semantics, program: Program) {
+    /// The facts of `program`. With `earlier`, its facts before an edit inside one
+    /// declaration (over the graph this one was patched from, on the same manager) and the
+    /// global ids of the nodes the edit resolved again: when the semantics took the earlier
+    /// builds over (`Semantics.carriedDirty`), the flows will continue the earlier ones
+    /// (`resolvePaths`, `Flow.rerun`), and the used region is the earlier one when no edited
+    /// node changed what it leads to. The earlier facts' flows are taken over and must not be
+    /// read again.
+    init(semantics: Semantics, program: Program, earlier: (facts: ProgramFacts, edited: Range<Int>)? = nil) {
         self.semantics = semantics
         graph = semantics.graph
         project = semantics.graph.project
         self.program = program
         let graph = semantics.graph
-        used = [Bool](repeating: false, count: graph.nodes.count)
-        usedBuilders = BitSet(count: graph.builders.count)
         mentioned = BitSet(count: graph.declarationCount)
         guessed = BitSet(count: graph.declarationCount)
         let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
         let sigmaCount = hasNoPushSheets ? 2 : 1
-        flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
-                    storage: FlowStorage(size: graph.nodes.count * sigmaCount))
         rootBody = project.declaration(program.root).body.map { graph.global(program.root.file, $0) }
+        if let earlier, let found = Self.affectedNodes(semantics, sigmaCount: sigmaCount, rootBody: rootBody,
+                                                        since: earlier.facts, edited: earlier.edited) {
+            continuation = (earlier.facts.alternativeFlow?.states, found.affected)
+            flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, continuing: earlier.facts.flow.states)
+            if found.structureKept {
+                used = earlier.facts.used
+                usedBuilders = earlier.facts.usedBuilders
+                return
+            }
+        } else {
+            flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
+                        storage: FlowStorage(size: graph.nodes.count * sigmaCount))
+        }
+        used = [Bool](repeating: false, count: graph.nodes.count)
+        usedBuilders = BitSet(count: graph.builders.count)
         if let rootBody { markUsed(from: rootBody) }
     }
+
+    /// When `resolvePaths` continues the earlier flows (the primary one's states are `flow`'s
+    /// already): the earlier alternative flow's states, if there was one, and the nodes it
+    /// computes again.
+    private var continuation: (alternative: FlowStorage?, affected: [Bool])? = nil
 
     /// Points the facts at the project after an edit that moved positions only.
     mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
@@ -109,7 +132,7 @@ struct ProgramFacts {
     /// took the earlier builds over (`Semantics.carriedDirty`), the flows continue the
     /// earlier ones (`Flow.rerun`) and only what the edit can change is computed again.
     /// The earlier facts' flows are taken over and must not be read again.
-    mutating func resolvePaths(earlier: (facts: ProgramFacts, edited: Range<Int>)? = nil) {
+    mutating func resolvePaths() {
         guard let root = rootBody else { return }
         let graph = self.graph
         let onBuilt: ((Int, Int, BDD.Ref) -> Int?)? = flow.sigmaCount == 2 ? { g, sigma, _ in
@@ -120,10 +143,10 @@ struct ProgramFacts {
             case .sheetNoPush: return 1
             }
         } : nil
-        if let earlier, let affected = affectedNodes(since: earlier.facts, edited: earlier.edited) {
-            let old = earlier.facts
-            func continued(_ storage: FlowStorage, _ reading: Semantics.Reading) -> Flow {
-                var f = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, continuing: storage)
+        if let (oldAlternative, affected) = continuation {
+            continuation = nil
+            func continued(_ flow: Flow, _ reading: Semantics.Reading) -> Flow {
+                var f = flow
                 f.tracksPredecessors = false
                 f.reading = reading
                 f.onBuilt = onBuilt
@@ -132,10 +155,11 @@ struct ProgramFacts {
             }
             // Without uncertain leaves both readings build alike: the earlier primary flow is
             // also the earlier alternative one.
-            let alternativeStates = semantics.hasUncertainty
-                ? (old.alternativeFlow?.states ?? old.flow.states.copy()) : nil
-            flow = continued(old.flow.states, .primary)
-            alternativeFlow = alternativeStates.map { continued($0, .alternative) }
+            let alternativeStates = semantics.hasUncertainty ? (oldAlternative ?? flow.states.copy()) : nil
+            flow = continued(flow, .primary)
+            alternativeFlow = alternativeStates.map {
+                continued(Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, continuing: $0), .alternative)
+            }
             resolvedPaths = !semantics.bdd.exhausted
             return
         }
@@ -162,11 +186,13 @@ struct ProgramFacts {
     /// branch that may build otherwise (its context masks what the earlier branches build).
     /// Nothing else changes what a node passes on: a patched graph keeps every other node,
     /// the variables, the element codes and the presentations.
-    private func affectedNodes(since old: ProgramFacts, edited: Range<Int>) -> [Bool]? {
+    private static func affectedNodes(_ semantics: Semantics, sigmaCount: Int, rootBody: Int?, since old: ProgramFacts,
+                                      edited: Range<Int>) -> (affected: [Bool], structureKept: Bool)? {
+        let graph = semantics.graph
         guard let dirty = semantics.carriedDirty, old.semantics.bdd === semantics.bdd, semantics.layout == .conditionsAbove,
               old.semantics.layout == .conditionsAbove, old.graph.nodes.count == graph.nodes.count,
-              old.flow.sigmaCount == flow.sigmaCount, old.rootBody == rootBody, !old.flow.tracksPredecessors,
-              old.semantics.cycles.isEmpty, old.resolvedPaths
+              old.flow.sigmaCount == sigmaCount, old.rootBody == rootBody, !old.flow.tracksPredecessors,
+              old.semantics.cycles.isEmpty, old.resolvedPaths, edited.upperBound <= graph.nodes.count
         else { return nil }
         var affected = [Bool](repeating: false, count: graph.nodes.count)
         var stack: [Int] = []
@@ -176,25 +202,50 @@ struct ProgramFacts {
                 stack.append(g)
             }
         }
-        for g in edited {
+        // An edited node whose kind, branches and targets are as before passes on what it
+        // did (an edit of a `uses` list changes none of those); a builder whose body moved
+        // changes what each reference to it passes on.
+        func changed(_ g: Int) -> Bool {
+            let k = graph.nodes[g].kind
+            guard k == old.graph.nodes[g].kind else { return true }
+            switch k {
+            case .anyOf(let bs): return graph.branches(bs) != old.graph.branches(bs)
+            case .reference(let t?): return graph.builders[t].body != old.graph.builders[t].body
+            default: return false
+            }
+        }
+        var structureKept = true
+        for g in edited where changed(g) {
+            structureKept = false
             // The node itself: what it builds (a screen node's `built`) may have changed.
             mark(g)
             Flow.forEachSuccessor(g, in: old.graph, crossNestings: true, mark)
             Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
         }
-        for g in graph.nodes.indices {
-            guard case .anyOf(let bs) = graph.nodes[g].kind else { continue }
-            var masked = false
-            for i in 0..<Int(bs.count) {
-                let b = graph.branch(bs, i)
-                if masked { mark(b) }
-                if dirty[b] { masked = true }
+        if graph.builders.indices.contains(where: { graph.builders[$0].body != old.graph.builders[$0].body }) {
+            structureKept = false
+            for g in graph.nodes.indices {
+                guard case .reference(let t?) = graph.nodes[g].kind, graph.builders[t].body != old.graph.builders[t].body else { continue }
+                mark(g)
+                Flow.forEachSuccessor(g, in: old.graph, crossNestings: true, mark)
+                Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
+            }
+        }
+        // The branches of an `anyOf` after one that builds otherwise, in either reading (the
+        // builds of a node that is not dirty are the earlier ones; those of a dirty node are
+        // functions on the same manager, so compared by ref).
+        let (builds, oldBuilds) = (semantics.builds, old.semantics.builds)
+        let (alternative, oldAlternative) = (semantics.alternativeBuilds, old.semantics.alternativeBuilds)
+        for b in dirty.indices where dirty[b] && (builds[b] != oldBuilds[b] || alternative[b] != oldAlternative[b]) {
+            guard let p = graph.nodes[b].parent, case .anyOf(let bs) = graph.nodes[p].kind else { continue }
+            for i in (graph.nodes[b].indexInParent + 1)..<max(Int(bs.count), graph.nodes[b].indexInParent + 1) {
+                mark(graph.branch(bs, i))
             }
         }
         while let g = stack.popLast() {
             Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
         }
-        return affected
+        return (affected, structureKept)
     }
 
     /// A way from `root` to node g (node ids, outermost first) on which g is built (a screen

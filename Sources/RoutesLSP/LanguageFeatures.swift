@@ -70,7 +70,12 @@ public final class LanguageFeatures {
 
     func register() {
         server.onInitialize = { [unowned self] params throws(ResponseError) in try self.initialize(params) }
-        server.onInitialized = { [unowned self] in self.registerFileWatchers() }
+        server.onInitialized = { [unowned self] in
+            self.registerFileWatchers()
+            // The workspace is read and analysed now, before the editor opens a file: opening a
+            // file as it is on disk then only publishes what is known (see `didOpen`).
+            _ = self.workspace.session
+        }
         server.onNotification("textDocument/didOpen") { [unowned self] in self.didOpen($0) }
         server.onNotification("textDocument/didChange") { [unowned self] in self.didChange($0) }
         server.onNotification("textDocument/didClose") { [unowned self] in self.didClose($0) }
@@ -156,7 +161,8 @@ public final class LanguageFeatures {
             Log.error("too many open documents; ignoring \(uri)")
             return
         }
-        workspace.invalidate()
+        // A file opened as the analysis read it (from disk, usually) changes nothing.
+        if !workspace.snapshotHolds(path: path, bytes: Array(text.utf8)) { workspace.invalidate() }
         republish()
     }
 

@@ -184,6 +184,17 @@ final class LSPWorkspace {
         cached = nil
     }
 
+    /// Whether the current snapshot already read `bytes` for `path` (a document opened as
+    /// it is on disk): then the document changes nothing the analysis read, and the snapshot
+    /// is kept, with the document as the text it reads from now on.
+    func snapshotHolds(path: String, bytes: [UInt8]) -> Bool {
+        guard let s = cached, let file = cachedByPath[path], bytes.count <= SourceLimits.maxFileBytes,
+              s.project.files[file].text.bytes == bytes
+        else { return false }
+        provider.open[path] = bytes
+        return true
+    }
+
     /// Moves the current analysis over an edit inside one comment or whitespace run of the
     /// open document at `path` (see `Project.applyingTriviaEdit`). False when there is no
     /// current analysis or the edit is not such an edit: then call ``invalidate()``.

@@ -403,6 +403,25 @@ struct FeatureWorkspaceTests {
         #expect(session.client.standardError.contains("snapshot: 2 files, 2 of them parsed before"), "\(session.client.standardError)")
     }
 
+    /// The workspace is analysed when the client says `initialized`: a file then opened as it
+    /// is on disk keeps that snapshot (one snapshot in the log), with its diagnostics; a file
+    /// opened with unsaved changes makes a new one.
+    @Test func aFileOpenedAsSavedKeepsTheSnapshotMadeAtStart() throws {
+        let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app,
+                                              "Typo.routes": "import \"Library.routes\"\nroot { screen Start uses apx }\n"])
+        let session = try FeatureSession(workspace, environment: ["ROUTES_LSP_LOG": "debug"])
+        defer { session.stop() }
+        try session.open("Typo.routes")
+        #expect(ruleCodes(try session.diagnostics("Typo.routes")) == ["undefined-name"])
+        try session.open("App.routes")
+        #expect(ruleCodes(try session.diagnostics("App.routes")) == [])
+        try session.open("Library.routes", text: Self.library + "screen Extra\n")
+        _ = try session.diagnostics("Library.routes")
+        try session.finish()
+        let snapshots = session.client.standardError.components(separatedBy: "snapshot: ").count - 1
+        #expect(snapshots == 2, "\(session.client.standardError)")
+    }
+
     /// A file opened with unsaved changes is the editor's text, not the one read ahead.
     @Test func aFileOpenedWithUnsavedChangesIsNotTheOneReadAhead() throws {
         let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app])

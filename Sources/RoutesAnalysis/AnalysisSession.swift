@@ -294,8 +294,21 @@ public final class AnalysisSession {
         for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
         let all = outcomes.map { $0! }
         self.units = all.compactMap(\.unit)
-        diagnostics = Self.assemble(project, all.map(\.findings), settings: settings)
+        // The suppression comments of the files the same in both sessions are the earlier ones.
+        var knownComments: [FileID: [Suppressions.Comment]] = [:]
+        if let previous {
+            for f in project.files.indices where Self.sameFile(f, previous.project, project) {
+                knownComments[f] = previous.suppressionComments[f] ?? []
+            }
+        }
+        var comments: [FileID: [Suppressions.Comment]] = [:]
+        diagnostics = Self.assemble(project, all.map(\.findings), settings: settings, knownComments: knownComments,
+                                    comments: &comments)
+        suppressionComments = comments
     }
+
+    /// The suppression comments of each file that has some (see `Suppressions`), as read.
+    let suppressionComments: [FileID: [Suppressions.Comment]]
 
     /// The rule settings of each workspace root (see `Suppressions`).
     public let settings: [String: RuleSettings]
@@ -321,7 +334,9 @@ public final class AnalysisSession {
     /// the file for a declaration (unused only when no program uses it, never placed only when
     /// no program places it), every program that uses the node for a node (unreachable only
     /// when no program reaches it).
-    private static func assemble(_ project: Project, _ units: [UnitFindings], settings: [String: RuleSettings]) -> [Diagnostic] {
+    private static func assemble(_ project: Project, _ units: [UnitFindings], settings: [String: RuleSettings],
+                                 knownComments: [FileID: [Suppressions.Comment]] = [:],
+                                 comments: inout [FileID: [Suppressions.Comment]]) -> [Diagnostic] {
         var programsOf = [[Int]](repeating: [], count: project.files.count)
         for (u, unit) in units.enumerated() where unit.program != nil {
             for f in Set(unit.program!.files) { programsOf[f].append(u) }
@@ -363,7 +378,8 @@ public final class AnalysisSession {
                 found.insert(d)
             }
         }
-        return Suppressions.apply(found.sorted(by: Analysis.order), project: project, settings: settings).sorted(by: Analysis.order)
+        return Suppressions.apply(found.sorted(by: Analysis.order), project: project, settings: settings, known: knownComments,
+                                  found: &comments).sorted(by: Analysis.order)
     }
 
     /// What the session keeps of a unit: its results, and the unit itself when it answers
@@ -390,7 +406,8 @@ public final class AnalysisSession {
     private typealias Spec = (program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)
 
     private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], limits: AnalysisLimits,
-                 settings: [String: RuleSettings]) {
+                 settings: [String: RuleSettings], suppressionComments: [FileID: [Suppressions.Comment]]) {
+        self.suppressionComments = suppressionComments
         keepsAnalyses = true
         self.project = project
         self.units = units
@@ -482,8 +499,14 @@ public final class AnalysisSession {
             UnitFindings(program: $0.program, diagnostics: $0.diagnostics, places: $0.places, cycles: $0.cycles(),
                          usedNodes: $0.usedNodes(inFiles: shared))
         }
-        let diagnostics = Self.assemble(newProject, findings, settings: settings)
-        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits, settings: settings)
+        // The comments of every file but the edited one are where they were.
+        var known = suppressionComments
+        known[file] = nil
+        for f in newProject.files.indices where f != file && known[f] == nil { known[f] = [] }
+        var comments: [FileID: [Suppressions.Comment]] = [:]
+        let diagnostics = Self.assemble(newProject, findings, settings: settings, knownComments: known, comments: &comments)
+        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits, settings: settings,
+                               suppressionComments: comments)
     }
 
     /// Whether a dependency or optional is in scope at a node

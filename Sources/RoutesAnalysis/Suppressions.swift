@@ -108,16 +108,16 @@ struct Suppressions {
 
     /// `diagnostics` with the files' settings and suppressions applied, and the suppressions
     /// that suppressed nothing reported.
-    static func apply(_ diagnostics: [Diagnostic], project: Project, settings: [String: RuleSettings]) -> [Diagnostic] {
+    /// `known`: the comments of files found before (by an earlier session, for files the same
+    /// in both); `found` gets every file's comments as read (none used yet), for a later one.
+    static func apply(_ diagnostics: [Diagnostic], project: Project, settings: [String: RuleSettings],
+                      known: [FileID: [Comment]] = [:], found: inout [FileID: [Comment]]) -> [Diagnostic] {
         var comments: [FileID: [Comment]] = [:]
-        // Only the files with diagnostics or comments matter; a file's comments are found once.
-        func commentsOf(_ f: FileID) -> [Comment] {
-            if let c = comments[f] { return c }
-            let c = Self.comments(in: project.files[f])
-            comments[f] = c
-            return c
+        for f in project.files.indices {
+            let c = known[f] ?? Self.comments(in: project.files[f])
+            if !c.isEmpty { comments[f] = c }
         }
-        for f in project.files.indices { _ = commentsOf(f) }
+        found = comments
         func setting(_ rule: RuleID, _ f: FileID) -> RuleSetting? {
             settings[project.files[f].workspaceRoot]?.rules[rule]
         }

@@ -403,3 +403,71 @@ import TestSupport
         }
     }
 }
+
+/// A session made over an edit takes the suppression comments of the files the edit did not
+/// change from the session before it: they must still suppress (and be reported unused) as in
+/// a fresh session, in the unchanged file and in the edited one, over declaration edits and
+/// over trivia edits that move the comments.
+@Suite struct SuppressionReuseTests {
+    static let library = """
+        screen Shared
+        flag leftover // routes:ignore unused-declaration
+        // routes:ignore unused-declaration
+        flag another
+        flag stale // routes:ignore shadowed-branch
+        builder shared { screen Shared }
+
+        """
+    static let app = """
+        import "Lib.routes"
+        screen Home
+        root {
+          anyOf {
+            screen Home
+            screen Home // routes:ignore shadowed-branch
+            shared
+          }
+        }
+
+        """
+
+    static func lines(_ s: AnalysisSession) -> [String] {
+        s.diagnostics.map { "\(s.project.files[$0.file].path) \($0.rule.rawValue) \($0.range) \($0.message)" }
+    }
+
+    @Test func editedSessionsSuppressAsFreshOnes() throws {
+        let texts = ["/ws/Lib.routes": Self.library, "/ws/App.routes": Self.app]
+        var project = ProgramReuseTests.project(texts)
+        var session = AnalysisSession(project: project)
+        let rules = session.diagnostics.map(\.rule)
+        #expect(rules == [.unusedDeclaration, .unusedSuppression], "\(Self.lines(session))")
+        // A declaration edit in App (the library's comments are taken over), then trivia edits
+        // that move the library's comments down a line and the app's suppression off its line.
+        let app = project.file(atPath: "/ws/App.routes")!
+        let lib = project.file(atPath: "/ws/Lib.routes")!
+        var bytes = project.files[app].text.bytes
+        let at = bytes.firstIndex(of: UInt8(ascii: "}"))!
+        let edit = Array(" screen Home".utf8)
+        bytes.insert(contentsOf: edit, at: at - 1)
+        let e = try #require(project.applyingDeclarationEdit(file: app, range: (at - 1)..<(at - 1), replacement: edit,
+                                                             newSource: SourceText(bytes: bytes)))
+        let next = try #require(e.project)
+        session = AnalysisSession(project: next, reusing: session, splice: e.nodes)
+        project = next
+        #expect(Self.lines(session) == Self.lines(AnalysisSession(project: project)))
+        let firstLineEnd = Self.library.utf8.firstIndex(of: 0x0A)!
+        for (file, offset) in [(lib, Self.library.utf8.distance(from: Self.library.utf8.startIndex, to: firstLineEnd)),
+                               (app, project.files[app].text.bytes.count - 1)] {
+            var text = project.files[file].text.bytes
+            text.insert(0x0A, at: offset)
+            guard let (moved, shift) = project.applyingTriviaEdit(file: file, range: offset..<offset, replacement: [0x0A],
+                                                                  newSource: SourceText(bytes: text)) else {
+                Issue.record("not a trivia edit at \(offset)")
+                return
+            }
+            session = session.rebased(onto: moved, file: file, edit: shift)
+            project = moved
+            #expect(Self.lines(session) == Self.lines(AnalysisSession(project: project)))
+        }
+    }
+}

@@ -12,8 +12,9 @@ import Glibc
 /// Prints the median of 9 runs of each phase. Given the files of a workspace of many files
 /// (`Benchmarks/generate.py` without `--single-file`), also the edits of
 /// `Benchmarks/workspace_bench.py` in process. For profiling those:
-/// `ROUTES_PIPELINE_EDITS_ONLY=1` runs only them, `ROUTES_PIPELINE_EDITS=N` makes N edits
-/// (default 21), `ROUTES_PIPELINE_NOREUSE=1` analyses each edited project afresh.
+/// `ROUTES_PIPELINE_EDITS_ONLY=1` runs only them, `ROUTES_PIPELINE_EDIT=uses|rename` only one
+/// of them, `ROUTES_PIPELINE_EDITS=N` makes N edits (default 21), `ROUTES_PIPELINE_NOREUSE=1`
+/// analyses each edited project afresh.
 @main
 struct PipelineBench {
     static func median(_ f: () -> Void) -> Double {
@@ -90,8 +91,7 @@ struct PipelineBench {
     /// declaration edit: the program is analysed again), and at the end of a screen's name in
     /// its declaration (a new snapshot: names resolved again, the program analysed again).
     static func workspaceEdits(entries: [ProjectEntry], provider: FileSystemProvider) {
-        let cache = ParseCache()
-        let base = AnalysisSession(project: Project(entries: entries, provider: provider, cache: cache))
+        let base = AnalysisSession(project: Project(entries: entries, provider: provider))
         let features = base.project.files.filter { $0.path.contains("/Features") }.sorted { $0.path < $1.path }
         guard !features.isEmpty else { return }
         let file = features[features.count / 2]
@@ -104,12 +104,12 @@ struct PipelineBench {
             }
             return nil
         }
-        if let at = endOfLine(where: { $0.hasPrefix(" ") && $0.contains("screen ") && $0.contains(" uses ") && !$0.hasSuffix("{") && !$0.hasSuffix("}") }) {
+        // As the server does: a chain of edits, an X typed then deleted, each session made
+        // from the one before (a session reused is not used again).
+        func chain(_ name: String, at: Int) {
             var bytes = file.text.bytes
             bytes.insert(UInt8(ascii: "X"), at: at)
             let text = SourceText(bytes: bytes)
-            // As the server does: a chain of edits, the X typed then deleted, each session
-            // made from the one before (a session reused is not used again).
             var session = base
             var times: [Double] = [], editTimes: [Double] = [], cpuTimes: [Double] = []
             var patched = 0
@@ -122,36 +122,23 @@ struct PipelineBench {
                         ? session.project.applyingDeclarationEdit(file: file.id, range: at..<at, replacement: [UInt8(ascii: "X")], newSource: text)
                         : session.project.applyingDeclarationEdit(file: file.id, range: at..<(at + 1), replacement: [], newSource: file.text)
                 }))
-                guard let project = edit?.project else { print("uses edit: not a declaration edit"); return }
+                guard let project = edit?.project else { print("\(name) edit: not resolved alone"); return }
                 let previous = session
                 let cpu0 = cpuMilliseconds()
                 times.append(ms(clock.measure { session = getenv("ROUTES_PIPELINE_NOREUSE") != nil ? AnalysisSession(project: project) : AnalysisSession(project: project, reusing: previous, splice: edit!.nodes) }))
                 cpuTimes.append(cpuMilliseconds() - cpu0)
                 patched += session.patchedGraphs
             }
-            print("uses edit in \(file.path.split(separator: "/").last!): declaration edit \(fmt(editTimes.sorted()[editTimes.count / 2])), analysis \(fmt(times.sorted()[times.count / 2])) (CPU \(fmt(cpuTimes.sorted()[cpuTimes.count / 2]))) (median of \(times.count); \(patched) over a patched graph)")
+            print("\(name) edit in \(file.path.split(separator: "/").last!): declaration edit \(fmt(editTimes.sorted()[editTimes.count / 2])), analysis \(fmt(times.sorted()[times.count / 2])) (CPU \(fmt(cpuTimes.sorted()[cpuTimes.count / 2]))) (median of \(times.count); \(patched) over a patched graph)")
         }
-        if getenv("ROUTES_PIPELINE_NO_RENAME") == nil, let at = endOfLine(where: { $0.hasPrefix("screen ") && $0.hasSuffix("Help") }) {
-            var bytes = file.text.bytes
-            bytes.insert(UInt8(ascii: "X"), at: at)
-            let text = SourceText(bytes: bytes)
-            guard let edit = base.project.applyingDeclarationEdit(file: file.id, range: at..<at, replacement: [UInt8(ascii: "X")], newSource: text)
-            else { return }
-            let overlay = Overlay(base: provider, path: file.path, bytes: bytes)
-            cache.remember(file.path, tree: edit.tree, model: edit.model)
-            var project: Project? = nil
-            let p = median { project = Project(entries: entries, provider: overlay, cache: cache) }
-            let a = median { _ = AnalysisSession(project: project!, reusing: base) }
-            print("rename edit: project \(fmt(p)) (\(project!.files.count) files), analysis \(fmt(a))")
+        let only = getenv("ROUTES_PIPELINE_EDIT").map { String(cString: $0) }
+        if only == nil || only == "uses",
+           let at = endOfLine(where: { $0.hasPrefix(" ") && $0.contains("screen ") && $0.contains(" uses ") && !$0.hasSuffix("{") && !$0.hasSuffix("}") }) {
+            chain("uses", at: at)
         }
-    }
-
-    struct Overlay: SourceProvider {
-        var base: FileSystemProvider
-        var path: String
-        var bytes: [UInt8]
-        func canonicalPath(_ p: String) -> String? { base.canonicalPath(p) }
-        func read(_ p: String) -> Result<[UInt8], SourceReadError> { p == path ? .success(bytes) : base.read(p) }
+        if only == nil || only == "rename", let at = endOfLine(where: { $0.hasPrefix("screen ") && $0.hasSuffix("Help") }) {
+            chain("rename", at: at)
+        }
     }
 
     /// The process's CPU time (every thread), which a busy machine disturbs less than the

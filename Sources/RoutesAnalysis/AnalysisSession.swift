@@ -151,7 +151,18 @@ struct KeptManager {
 struct EarlierAnalysis {
     var semantics: Semantics
     var checker: ProgramChecker?
-    var edited: Range<Int>
+    var edited: EditedNodes
+}
+
+/// The global ids of the nodes an edit resolved again: the edited declaration's, and after a
+/// rename every node of the files that see it (see `BuilderGraph.patched(onto:splice:)`).
+struct EditedNodes: Sequence {
+    var runs: [Range<Int>]
+    var isEmpty: Bool { runs.allSatisfy(\.isEmpty) }
+    /// Past the last id.
+    var upperBound: Int { runs.map(\.upperBound).max() ?? 0 }
+    func contains(_ g: Int) -> Bool { runs.contains { $0.contains(g) } }
+    func makeIterator() -> FlattenSequence<[Range<Int>]>.Iterator { runs.joined().makeIterator() }
 }
 
 /// One analysis of a project, kept for questions editors ask: its diagnostics, which
@@ -274,10 +285,9 @@ public final class AnalysisSession {
             var patched: BuilderGraph? = nil
             var earlier: EarlierAnalysis? = nil
             if let splice, let old = handoff.earlier, let graph = old.graph.patched(onto: project, splice: splice) {
-                let base = graph.firstNode(of: splice.file)
                 patched = graph
                 earlier = EarlierAnalysis(semantics: old.semantics, checker: old.checker,
-                                          edited: (base + splice.old.lowerBound)..<(base + splice.old.upperBound))
+                                          edited: EditedNodes(runs: graph.resolvedAgain(splice)))
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,

@@ -299,9 +299,33 @@ struct BuilderGraph {
         }
         for g in (b + splice.old.lowerBound)..<(b + splice.old.upperBound) { graph.adoptChildren(g) }
         for k in graph.builders.indices where graph.builders[k].symbol.file == f {
-            graph.builders[k].body = project.declaration(graph.builders[k].symbol).body.map { b + $0 }
+            let d = project.declaration(graph.builders[k].symbol)
+            graph.builders[k].body = d.body.map { b + $0 }
+            graph.builders[k].name = d.name.text
+        }
+        // After a rename, every other node of the files that see it is resolved again in place
+        // (their shapes are as they were; what a name stands for may not be).
+        for h in splice.resolvedAgain {
+            guard let position = files.position(h) else { continue }
+            let b = base[position]
+            let nodes = project.files[h].model.nodes
+            guard nodes.count == fileNodeCount(h) else { return nil }
+            for local in nodes.indices where h != f || !splice.old.contains(local) {
+                guard graph.resolveAgain(b + local, nodes[local], file: h, base: b) else { return nil }
+            }
         }
         return graph
+    }
+
+    /// The global ids of the nodes `patched(onto:splice:)` resolved again for `splice`.
+    func resolvedAgain(_ splice: NodeSplice) -> [Range<Int>] {
+        guard let position = files.position(splice.file) else { return [] }
+        var out = [(base[position] + splice.old.lowerBound)..<(base[position] + splice.old.upperBound)]
+        for h in splice.resolvedAgain {
+            guard let p = files.position(h) else { continue }
+            out.append(base[p]..<(base[p] + fileNodeCount(h)))
+        }
+        return out
     }
 
     /// Resolves node g (model node `n`) again into the room its old shape has: false when the

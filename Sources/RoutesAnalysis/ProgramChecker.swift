@@ -22,7 +22,7 @@ struct ProgramChecker {
     /// patched over an edit: the ways (see `ScopeItems.plan`) and the facts, whose flows it
     /// continues (see `ProgramFacts.resolvePaths(earlier:)`), with the global ids of the nodes
     /// the edit resolved again.
-    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: Range<Int>)
+    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes)
 
     init(semantics: Semantics, program: Program, earlier: Earlier? = nil) {
         self.earlier = earlier

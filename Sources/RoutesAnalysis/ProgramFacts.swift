@@ -60,7 +60,7 @@ struct ProgramFacts {
     /// (`resolvePaths`, `Flow.rerun`), and the used region is the earlier one when no edited
     /// node changed what it leads to. The earlier facts' flows are taken over and must not be
     /// read again.
-    init(semantics: Semantics, program: Program, earlier: (facts: ProgramFacts, edited: Range<Int>)? = nil) {
+    init(semantics: Semantics, program: Program, earlier: (facts: ProgramFacts, edited: EditedNodes)? = nil) {
         self.semantics = semantics
         graph = semantics.graph
         project = semantics.graph.project
@@ -187,7 +187,7 @@ struct ProgramFacts {
     /// Nothing else changes what a node passes on: a patched graph keeps every other node,
     /// the variables, the element codes and the presentations.
     private static func affectedNodes(_ semantics: Semantics, sigmaCount: Int, rootBody: Int?, since old: ProgramFacts,
-                                      edited: Range<Int>) -> (affected: [Bool], structureKept: Bool)? {
+                                      edited: EditedNodes) -> (affected: [Bool], structureKept: Bool)? {
         let graph = semantics.graph
         guard let dirty = semantics.carriedDirty, old.semantics.bdd === semantics.bdd, semantics.layout == .conditionsAbove,
               old.semantics.layout == .conditionsAbove, old.graph.nodes.count == graph.nodes.count,

@@ -136,7 +136,7 @@ final class ScopeItems {
     /// the graph, the project, the used region and `earlier` only, so that a large program
     /// makes it on another core while its paths are resolved.
     static func plan(graph: BuilderGraph, used: [Bool], rootBody root: Int,
-                     earlier: (ways: Ways, edited: Range<Int>)?) -> MissingDependencyPlan {
+                     earlier: (ways: Ways, edited: EditedNodes)?) -> MissingDependencyPlan {
         let itemCount = graph.screens.count + graph.conditions.count
         let project = graph.project
         var uses: [MissingDependencyPlan.Use] = []
@@ -228,7 +228,7 @@ final class ScopeItems {
     /// the used region as they were. Then the way predecessors are the earlier ones with the
     /// edited nodes' gains made again, and an item keeps the region it had unless the edited
     /// nodes needed or gained it, before or now (`touched`).
-    private static func carriedRegions(graph: BuilderGraph, used: [Bool], earlier: (ways: Ways, edited: Range<Int>)?,
+    private static func carriedRegions(graph: BuilderGraph, used: [Bool], earlier: (ways: Ways, edited: EditedNodes)?,
                                        itemCount: Int, uses: [MissingDependencyPlan.Use])
         -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
         guard let (old, edited) = earlier, !edited.isEmpty, edited.upperBound <= graph.nodes.count,

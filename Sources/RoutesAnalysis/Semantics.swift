@@ -195,7 +195,7 @@ final class Semantics {
         var builds: [BDD.Ref]
         var builderBuilds: [BDD.Ref]
 
-        init?(_ semantics: Semantics, from old: Semantics, edited: Range<Int>) {
+        init?(_ semantics: Semantics, from old: Semantics, edited: EditedNodes) {
             let graph = semantics.graph
             // The same functions only over the same variables: an edit that changes where a
             // condition is first tested, or the element bits, orders the variables anew.

@@ -4,8 +4,11 @@ import RoutesSyntax
 /// ``Project/applyingDeclarationEdit(file:range:replacement:newSource:)``).
 public struct ProjectDeclarationEdit: Sendable {
     /// The new project; nil when the edit changed what the rest of the project sees of the
-    /// declaration (its kind, name, parameter labels or presentation), so that every file's
-    /// names must be resolved again. ``tree`` and ``model`` are right either way.
+    /// declaration otherwise than by its name (its kind, parameter labels or presentation),
+    /// or renamed it where a name is declared twice or an import failed, so that every file's
+    /// names must be resolved again. ``tree`` and ``model`` are right either way. (A rename
+    /// resolves again every name of the files that see the declaration: see
+    /// ``NodeSplice/resolvedAgain``.)
     public var project: Project?
     /// The edited file's new tree and model.
     public var tree: SyntaxTree
@@ -27,11 +30,16 @@ public struct NodeSplice: Sendable, Equatable {
     public var file: FileID
     public var old: Range<Int>
     public var count: Int
+    /// The files whose every name was resolved again (the edit renamed a declaration they
+    /// see: the edited file and those that import it, directly or not), their nodes otherwise
+    /// as they were. Empty for an edit that kept every declaration's name.
+    public var resolvedAgain: [FileID] = []
 
-    public init(file: FileID, old: Range<Int>, count: Int) {
+    public init(file: FileID, old: Range<Int>, count: Int, resolvedAgain: [FileID] = []) {
         self.file = file
         self.old = old
         self.count = count
+        self.resolvedAgain = resolvedAgain
     }
 }
 
@@ -82,12 +90,19 @@ extension Project {
             + fresh.diagnostics
 
         let before = old.declarations[i]
-        let sameInterface = before.kind == declaration.kind && before.name.text == declaration.name.text
-            && declaration.name.range == shift.map(before.name.range)
-            && before.presentation == declaration.presentation
+        let sameShape = before.kind == declaration.kind && before.presentation == declaration.presentation
             && before.parameters.map(\.label.text) == declaration.parameters.map(\.label.text)
-        guard sameInterface else {
+        let sameName = before.name.text == declaration.name.text && declaration.name.range == shift.map(before.name.range)
+        guard sameShape else {
             return ProjectDeclarationEdit(project: nil, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: false)
+        }
+        guard sameName else {
+            let renamed = renaming(file: f, tree: edit.tree, model: model, shift: shift, oldRange: edit.oldRange,
+                                   lowering: fresh.diagnostics, name: before.name.range)
+            return ProjectDeclarationEdit(project: renamed?.project, tree: edit.tree, model: model, shift: shift,
+                                          nodes: NodeSplice(file: f, old: a..<b, count: fresh.nodes.count,
+                                                            resolvedAgain: renamed?.files ?? []),
+                                          keepsAnalysis: false)
         }
         let sameFrom: Bool
         switch (before.from, declaration.from) {
@@ -136,6 +151,53 @@ extension Project {
         p.diagnostics = kept
         let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
         return ProjectDeclarationEdit(project: p, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
+    }
+
+    /// The project after an edit of file f inside one declaration that renamed it and kept
+    /// its kind, parameter labels and presentation (`model`: the file's new model): the scopes
+    /// and every name of the files that see the declaration (those whose closure holds f) are
+    /// made again, everything else is kept. Nil where a rename could change more than those
+    /// files' names (a name declared twice, before or after, is reported by whichever scope
+    /// finds it; a failed import counts the names it leaves undefined): then every file is
+    /// resolved again.
+    private func renaming(file f: FileID, tree: SyntaxTree, model: FileModel, shift: TriviaEdit, oldRange: Range<Int>,
+                          lowering: [Diagnostic], name: Range<Int>) -> (project: Project, files: [FileID])? {
+        guard !diagnostics.contains(where: { $0.rule == DuplicateDeclaration.id }) else { return nil }
+        let seeing = files.indices.filter { closures[$0].contains(f) }
+        guard !seeing.contains(where: { g in closures[g].contains { h in failedImports.contains { $0.file == h } } }) else { return nil }
+        var p = self
+        let file = files[f]
+        p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
+                                workspaceRoot: file.workspaceRoot, syntax: tree, model: model)
+        for g in seeing {
+            let (scope, duplicates) = p.scope(of: g)
+            guard duplicates.isEmpty else { return nil }
+            p.scopes[g] = scope
+        }
+        var nameDiagnostics: [Diagnostic] = []
+        for g in seeing {
+            let r = p.resolveNames(in: g)
+            p.resolutions[g] = r.resolutions
+            p.guesses[g] = r.guesses
+            nameDiagnostics += r.diagnostics
+        }
+        let seen = Set(seeing)
+        var kept: [Diagnostic] = []
+        kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
+        for d in diagnostics {
+            if seen.contains(d.file) {
+                switch d.rule {
+                case UndefinedName.id, WrongKind.id, InvalidWildcard.id: continue
+                default: break
+                }
+            }
+            // The old declaration's lowering diagnostics (a parameter label written twice) are
+            // made again with it.
+            if d.file == f && oldRange.contains(d.range.lowerBound) && d.range != name { continue }
+            kept.append(d.file == f ? d.shifted(shift, in: f) : d)
+        }
+        p.diagnostics = kept + lowering + nameDiagnostics
+        return (p, seeing)
     }
 
     /// The index of the declaration whose range starts at `offset` (declarations are in

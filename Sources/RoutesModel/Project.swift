@@ -64,7 +64,7 @@ public struct Project: Sendable {
     /// each once), itself last.
     public private(set) var closures: [[FileID]] = []
     /// For each file, the declarations visible in it by name (the first declaration wins).
-    public private(set) var scopes: [Scope] = []
+    public internal(set) var scopes: [Scope] = []
     /// For each file, what each mentioned name resolved to, keyed by the name's start offset.
     /// Present also when the kind is wrong (so that editors can still jump to it).
     public internal(set) var resolutions: [ResolutionTable] = []
@@ -337,7 +337,7 @@ public struct Project: Sendable {
 
     /// The declarations visible by name in file f (the first declaration wins), and the
     /// later declarations of a name, reported as duplicates.
-    private func scope(of f: FileID) -> (scope: Scope, duplicates: [Diagnostic]) {
+    func scope(of f: FileID) -> (scope: Scope, duplicates: [Diagnostic]) {
         var scope = Scope(capacity: closures[f].reduce(0) { $0 + files[$1].model.declarations.count })
         var duplicates: [Diagnostic] = []
         for g in closures[f] {
@@ -362,7 +362,7 @@ public struct Project: Sendable {
 
     /// What each name mentioned in file f resolves to, with the file's name diagnostics
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
-    private func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic]) {
+    func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic]) {
         let model = files[f].model
         var resolved = ResolutionTable(capacity: model.nodes.count + model.declarations.count)
         var guessed: [Int: Symbol] = [:]

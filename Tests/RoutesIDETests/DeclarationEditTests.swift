@@ -169,9 +169,18 @@ import Testing
         let use = attempt("store\n}", 5, "s")
         #expect(use?.project != nil && use?.keepsAnalysis == false)
         #expect(use?.project?.diagnostics.contains { $0.rule == .undefinedName } == true)
-        // A declaration's name: every file's names are resolved again.
+        // A declaration's name: the names of the files that see it are resolved again.
         let renamed = attempt("beta", 4, "2")
-        #expect(renamed != nil && renamed?.project == nil)
+        #expect(renamed?.project != nil && renamed?.keepsAnalysis == false)
+        #expect(renamed?.nodes.resolvedAgain == [0])
+        // Its presentation, or a rename where a name is declared twice: every file is.
+        #expect(attempt("Home(id: String)", 16, " sheet")?.project == nil)
+        let twice = TriviaEditTests.project(["/ws/App.routes": "flag beta\nflag beta\nflag gamma\nroot { empty }\n"])
+        var bytes2 = Array("flag beta\nflag beta\nflag gamma\nroot { empty }\n".utf8)
+        bytes2.insert(UInt8(ascii: "2"), at: 30)
+        let renamedTwice = twice.applyingDeclarationEdit(file: 0, range: 30..<30, replacement: [UInt8(ascii: "2")],
+                                                         newSource: SourceText(bytes: bytes2))
+        #expect(renamedTwice != nil && renamedTwice?.project == nil)
         // Two declarations made of one, a syntax error, an edit across two declarations: refused.
         #expect(attempt("beta", 4, "\nflag gamma") == nil)
         #expect(attempt("Home(id", 4, "(") == nil)

@@ -471,3 +471,39 @@ import TestSupport
         }
     }
 }
+
+/// A declaration renamed in a library that several programs import, then named back: only
+/// the files that see it are resolved again (`Project.applyingDeclarationEdit`), each program
+/// that contains it is analysed again over its graph patched when the renamed nodes keep their
+/// shapes, and every session answers as a fresh one (diagnostics, examples, scopes, every flow
+/// state).
+@Suite struct RenameEditTests {
+    @Test func renamesInASharedLibraryAgreeWithAFreshSession() throws {
+        var project = ProgramReuseTests.project(ProgramReuseTests.start)
+        var session = AnalysisSession(project: project)
+        var renamed = 0, patched = 0
+        let path = "/ws/lib/Lib.routes"
+        for round in 0..<2 {
+            let file = try #require(project.file(atPath: path))
+            for (i, d) in project.files[file].model.declarations.enumerated() where d.kind != .root {
+                for step in 0..<2 {
+                    let current = project.files[file].model.declarations[i].name.range
+                    let (range, replacement): (Range<Int>, [UInt8]) = step == 0
+                        ? (current.upperBound..<current.upperBound, Array((round == 0 ? "Z" : "Renamed").utf8))
+                        : ((current.upperBound - (round == 0 ? 1 : 7))..<current.upperBound, [])
+                    let e = try #require(GraphPatchTests.reanalysed(project, session, file: file, replacing: range, with: replacement),
+                                         "renaming \(d.name.text)")
+                    #expect(e.edit.nodes.resolvedAgain.count == 4, "the library and the three apps that import it")
+                    renamed += 1
+                    patched += e.reused.patchedGraphs
+                    project = e.next
+                    session = e.reused
+                }
+            }
+        }
+        #expect(renamed == 20)
+        // Screens, dependencies and builders renamed keep their nodes' shapes; a flag's tests
+        // of an unknown name do not.
+        #expect(patched >= 30, "\(patched) programs analysed over a patched graph")
+    }
+}

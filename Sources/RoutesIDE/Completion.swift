@@ -65,6 +65,16 @@ enum Completion {
         wordToken(q, offset).map { q.tokens[$0].range } ?? offset..<offset
     }
 
+    /// The range an item may replace instead of inserting at ``wordRange(_:_:)``: that range,
+    /// extended over the identifier or keyword the cursor stands at the start of.
+    static func replaceRange(_ q: TreeQuery, _ offset: Int) -> Range<Int> {
+        let word = wordRange(q, offset)
+        guard word.isEmpty, !q.tokens.isEmpty else { return word }
+        let i = q.tree.tokenIndex(at: offset)
+        let t = q.tokens[i]
+        return t.start == offset && t.kind.isWord ? t.range : word
+    }
+
     // MARK: Items
 
     static func items(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool) -> [CompletionItem] {
@@ -289,8 +299,12 @@ enum Completion {
     static func usesItems(session: AnalysisSession, file: FileID, q: TreeQuery, clause: Int, screen: Int,
                           word: Range<Int>, filter: Filter) -> [CompletionItem] {
         let project = session.project
+        // The name being edited (the cursor at its start, in it or at its end) is not listed:
+        // it is offered like the others.
+        let cursor = word.isEmpty ? word.lowerBound : -1
         var listed = Set<String>()
-        for t in q.directTokens(clause) where q.tokens[t].kind == .identifier && q.tokens[t].range != word {
+        for t in q.directTokens(clause) where q.tokens[t].kind == .identifier && q.tokens[t].range != word
+            && q.tokens[t].start != cursor {
             listed.insert(q.source.text(q.tokens[t].range))
         }
         let model = project.files[file].model

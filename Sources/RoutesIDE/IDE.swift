@@ -26,6 +26,16 @@ public enum IDE {
         return Completion.wordRange(q, q.clamp(offset))
     }
 
+    /// The range a completion item may replace when the client can choose between inserting
+    /// and replacing (LSP's `InsertReplaceEdit`): ``wordRange(project:file:offset:)``, extended
+    /// over the identifier or keyword the cursor stands at the start of. Inserting keeps that
+    /// word; replacing swaps it for the item.
+    public static func replaceRange(project: Project, file: FileID, offset: Int) -> Range<Int> {
+        guard project.files.indices.contains(file) else { return 0..<0 }
+        let q = TreeQuery(project.files[file].syntax)
+        return Completion.replaceRange(q, q.clamp(offset))
+    }
+
     /// Markdown for the name, keyword or import string at `offset`: kind, declaration, doc
     /// comment, and what the analysis knows (an example path for screens, the tree a builder
     /// builds, where a dependency comes from).

@@ -14,6 +14,8 @@ public final class LanguageFeatures {
     let workspace = LSPWorkspace()
     var encoding: PositionEncoding = .utf16
     var snippets = false
+    /// Whether completion items may carry an `InsertReplaceEdit` (`completionItem.insertReplaceSupport`).
+    var insertReplace = false
     /// What the client can render (`hover.contentFormat`, `completionItem.documentationFormat`).
     var markdownHover = true
     var markdownDocumentation = true
@@ -97,6 +99,7 @@ public final class LanguageFeatures {
         encoding = encodings.contains("utf-8") ? .utf8 : .utf16
         let textDocument = params?["capabilities"]?["textDocument"]
         snippets = textDocument?["completion"]?["completionItem"]?["snippetSupport"]?.boolValue ?? false
+        insertReplace = textDocument?["completion"]?["completionItem"]?["insertReplaceSupport"]?.boolValue ?? false
         // Markdown unless the client lists the formats it renders without it.
         func rendersMarkdown(_ formats: JSONValue?) -> Bool {
             guard let list = formats?.arrayValue?.compactMap(\.stringValue) else { return true }
@@ -312,7 +315,11 @@ public final class LanguageFeatures {
         let (file, offset) = try target(params)
         let session = workspace.session
         let text = session.project.files[file].text
-        let replace = range(text, IDE.wordRange(project: session.project, file: file, offset: offset))
+        let word = IDE.wordRange(project: session.project, file: file, offset: offset)
+        let insertRange = range(text, word)
+        // At the start of a name, a client that can choose may replace the name or insert before it.
+        let wider = insertReplace ? IDE.replaceRange(project: session.project, file: file, offset: offset) : word
+        let replaceRange: JSONValue? = wider == word ? Optional.none : .some(range(text, wider))
         var all = IDE.completions(session: session, file: file, offset: offset, snippets: snippets)
         // Like clangd, at most `maxCompletionItems`, best first, marked incomplete so that the
         // client asks again as the user types (a large app has hundreds of dependencies).
@@ -328,7 +335,11 @@ public final class LanguageFeatures {
             if let s = item.sortText { o["sortText"] = .string(s) }
             let insert = item.insertText ?? item.label
             o["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
-            o["textEdit"] = ["range": replace, "newText": .string(insert)]
+            if let replaceRange {
+                o["textEdit"] = ["insert": insertRange, "replace": replaceRange, "newText": .string(insert)]
+            } else {
+                o["textEdit"] = ["range": insertRange, "newText": .string(insert)]
+            }
             return .object(o)
         }
         return ["isIncomplete": .bool(incomplete), "items": .array(items)]

@@ -118,7 +118,7 @@ public final class LanguageFeatures {
         return [
             "positionEncoding": .string(encoding == .utf8 ? "utf-8" : "utf-16"),
             "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
-            "completionProvider": ["triggerCharacters": [" ", ","], "resolveProvider": false],
+            "completionProvider": ["triggerCharacters": [" ", ",", "\"", "/"], "resolveProvider": false],
             "hoverProvider": true,
             "definitionProvider": true,
             "referencesProvider": true,
@@ -320,7 +320,8 @@ public final class LanguageFeatures {
         // At the start of a name, a client that can choose may replace the name or insert before it.
         let wider = insertReplace ? IDE.replaceRange(project: session.project, file: file, offset: offset) : word
         let replaceRange: JSONValue? = wider == word ? Optional.none : .some(range(text, wider))
-        var all = IDE.completions(session: session, file: file, offset: offset, snippets: snippets)
+        var all = IDE.completions(session: session, file: file, offset: offset, snippets: snippets,
+                                  directories: FileSystemDirectories())
         // Like clangd, at most `maxCompletionItems`, best first, marked incomplete so that the
         // client asks again as the user types (a large app has hundreds of dependencies).
         let incomplete = all.count > Self.maxCompletionItems
@@ -380,6 +381,8 @@ public final class LanguageFeatures {
         case .builder: return 3  // Function
         case .dependency, .optional: return 6  // Variable
         case .flag: return 21  // Constant
+        case .file: return 17
+        case .folder: return 19
         }
     }
 

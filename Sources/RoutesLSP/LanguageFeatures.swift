@@ -23,6 +23,11 @@ public final class LanguageFeatures {
     var publishedConfigs: [String: [ProjectConfig.Problem]] = [:]
     /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
     var canWatchFiles = false
+    /// Whether the client pulls diagnostics (`textDocument.diagnostic`): then none are pushed
+    /// for `.routes` documents (PullDiagnostics.swift).
+    var pullsDiagnostics = false
+    /// The `workspace/…/refresh` requests the client supports (EditorRequests.swift).
+    var refreshes: [String] = []
 
     /// At most this many directory entries are looked at when the workspace folders are
     /// scanned for `.routes` files (200,000 by default).
@@ -89,6 +94,7 @@ public final class LanguageFeatures {
         server.onRequest("routes/preview") { [unowned self] p throws(ResponseError) in try self.preview(p) }
         server.onRequest("textDocument/semanticTokens/full") { [unowned self] p throws(ResponseError) in try self.semanticTokens(p) }
         server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
+        registerEditorRequests()
     }
 
     // MARK: Lifecycle
@@ -108,6 +114,7 @@ public final class LanguageFeatures {
         markdownHover = rendersMarkdown(textDocument?["hover"]?["contentFormat"])
         markdownDocumentation = rendersMarkdown(textDocument?["completion"]?["completionItem"]?["documentationFormat"])
         canWatchFiles = params?["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
+        readEditorCapabilities(params?["capabilities"])
         var roots: [String] = []
         if let folders = params?["workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
@@ -115,7 +122,7 @@ public final class LanguageFeatures {
         if roots.isEmpty, let uri = params?["rootUri"]?.stringValue, let p = FileURI.path(uri) { roots = [p] }
         if roots.isEmpty, let p = params?["rootPath"]?.stringValue { roots = [p] }
         workspace.setRoots(roots)
-        return [
+        var capabilities: JSONObject = [
             "positionEncoding": .string(encoding == .utf8 ? "utf-8" : "utf-16"),
             "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
             "completionProvider": ["triggerCharacters": [" ", ",", "\"", "/"], "resolveProvider": false],
@@ -135,6 +142,8 @@ public final class LanguageFeatures {
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["routesPreview": true],
         ]
+        for (key, value) in editorRequestCapabilities() { capabilities[key] = value }
+        return capabilities
     }
 
     /// Asks the client to tell us about `.routes` files changed on disk.
@@ -161,6 +170,7 @@ public final class LanguageFeatures {
         }
         workspace.invalidate()
         republish()
+        if workspace.store.documents.count > 1 { refreshViews() }
     }
 
     func didChange(_ params: JSONValue?) {
@@ -188,11 +198,13 @@ public final class LanguageFeatures {
             if workspace.applyTriviaEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text)
                 || workspace.applyDeclarationEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text) {
                 republish()
+                if workspace.store.documents.count > 1 { refreshViews() }
                 return
             }
         }
         workspace.invalidate()
         republish()
+        if workspace.store.documents.count > 1 { refreshViews() }
     }
 
     func didClose(_ params: JSONValue?) {
@@ -202,6 +214,7 @@ public final class LanguageFeatures {
         workspace.invalidate()
         server.sendNotification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []])
         republish()
+        if !workspace.store.documents.isEmpty { refreshViews() }
     }
 
     func didChangeWatchedFiles(_ params: JSONValue?) {
@@ -226,6 +239,7 @@ public final class LanguageFeatures {
             workspace.invalidate()
         }
         republish()
+        refreshViews()
     }
 
     func didChangeFolders(_ params: JSONValue?) {
@@ -238,6 +252,7 @@ public final class LanguageFeatures {
         }
         workspace.setRoots(roots.sorted())
         republish()
+        refreshViews()
     }
 
     /// Publishes the diagnostics of every open document (those of every program they are part
@@ -250,35 +265,17 @@ public final class LanguageFeatures {
             guard let file = workspace.fileID(doc.path) else {
                 // Only a document over the size limit is left out of the snapshot: say so, at
                 // its start, instead of leaving the user with no diagnostics and no reason.
-                if doc.text.bytes.count > SourceLimits.maxFileBytes {
-                    let zero: JSONValue = ["line": 0, "character": 0]
+                if doc.text.bytes.count > SourceLimits.maxFileBytes && !pullsDiagnostics {
                     server.sendNotification("textDocument/publishDiagnostics", [
-                        "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": [[
-                            "range": ["start": zero, "end": zero], "severity": 2, "source": "routes",
-                            "message": .string("routes does not analyse this file: \(SourceReadError.tooLarge(doc.text.bytes.count))"),
-                        ]],
+                        "uri": .string(doc.uri), "version": .int(Int64(doc.version)),
+                        "diagnostics": [Self.tooLargeItem(doc.text.bytes.count)],
                     ])
                 }
                 continue
             }
-            let text = session.project.files[file].text
-            var list: [JSONValue] = []
-            list += (byFile[file] ?? []).map { d -> JSONValue in
-                var o: JSONObject = [
-                    "range": range(text, d.range),
-                    "severity": .int(d.severity == .error ? 1 : 2),
-                    "code": .string(d.rule.rawValue),
-                    "source": "routes",
-                    "message": .string(d.message),
-                ]
-                if !d.related.isEmpty {
-                    o["relatedInformation"] = .array(d.related.map { r in
-                        ["location": location(r.file, r.range), "message": .string(r.message)]
-                    })
-                }
-                if d.isUnnecessary { o["tags"] = [1] }
-                return .object(o)
-            }
+            // A client that pulls asks for them (PullDiagnostics.swift).
+            if pullsDiagnostics { continue }
+            let list = diagnosticItems(file, byFile[file] ?? [])
             let value = JSONValue.array(list)
             server.sendNotification("textDocument/publishDiagnostics", [
                 "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": value,

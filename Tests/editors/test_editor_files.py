@@ -576,7 +576,9 @@ def test_helix_language(helix):
     [language] = [entry for entry in helix["language"] if entry["name"] == "routes"]
     assert language["scope"] == "source.routes"
     assert language["file-types"] == ["routes"]
-    assert language["comment-token"] == "//"
+    # `comment-tokens` (a string or a list) replaced `comment-token` in Helix 24.03.
+    assert "comment-token" not in language
+    assert language["comment-tokens"] in ("//", ["//"]) or language["comment-tokens"][0] == "//"
     assert language["indent"]["unit"].strip() == "" and len(language["indent"]["unit"]) == language["indent"]["tab-width"]
     assert language["language-servers"] == ["routes-lsp"]
 
@@ -604,6 +606,8 @@ def sublime_syntax() -> dict:
 
 def test_sublime_syntax_identity(sublime_syntax):
     assert SUBLIME_SYNTAX.read_text(encoding="utf-8").startswith("%YAML 1.2\n---\n")
+    # Version 2 of the format; SublimeSyntax below runs `set` as version 2 does.
+    assert sublime_syntax["version"] == 2
     assert sublime_syntax["scope"] == "source.routes"
     assert sublime_syntax["file_extensions"] == ["routes"]
     assert sublime_syntax["name"] == "Routes"
@@ -700,8 +704,9 @@ class SublimeSyntax:
     match with scope or captures, push / set / pop, and meta_scope. Each line is matched
     with its newline; at each position the pattern of the current context that matches
     earliest wins, the first listed on a tie. A meta_scope covers the text that pushes and
-    pops its context too. Anything else in the file is an error here, so that this test
-    never silently ignores a construct."""
+    pops its context too; the text a `set` matches gets the new context's meta_scope only,
+    as in version 2 of the format. Anything else in the file is an error here, so that this
+    test never silently ignores a construct."""
 
     KNOWN_KEYS = {"match", "scope", "captures", "push", "set", "pop", "include",
                   "meta_scope", "meta_include_prototype"}

@@ -292,12 +292,12 @@ async def test_document_symbols_and_the_file_watcher_registration(client: Langua
     assert kinds["appStore"] == types.SymbolKind.Variable
     assert kinds["detailStore"] == types.SymbolKind.Variable
     assert kinds["isLoggedIn"] == types.SymbolKind.Boolean
-    # VS Code allows dynamic registration of file watchers; the server asked for `*.routes`
-    # after `initialized` (long before this answer).
+    # VS Code allows dynamic registration of file watchers; the server asked for `*.routes` and
+    # the projects' routes.json after `initialized` (long before this answer).
     watchers = [r for r in client.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
     assert len(watchers) == 1
     # registerOptions is `LSPAny` in lsprotocol: it stays a plain dict.
-    assert watchers[0].register_options == {"watchers": [{"globPattern": "**/*.routes"}]}
+    assert watchers[0].register_options == {"watchers": [{"globPattern": "**/*.routes"}, {"globPattern": "**/routes.json"}]}
 
 
 async def test_routes_preview_of_the_seed_app_is_spec_section_6s_tree(client: LanguageClient):

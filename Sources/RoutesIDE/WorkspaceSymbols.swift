@@ -33,20 +33,20 @@ extension IDE {
     /// everything, by name. At most `limit` symbols.
     public static func workspaceSymbols(project: Project, query: String, limit: Int = maxWorkspaceSymbols) -> [WorkspaceSymbol] {
         let matcher = FuzzyMatcher(query: query.filter { !$0.isWhitespace })
-        var found: [(score: FuzzyMatcher.Score, symbol: Symbol)] = []
-        for file in project.files {
-            for (i, d) in file.model.declarations.enumerated() {
-                guard let score = matcher.score(d.name.text) else { continue }
-                found.append((score, Symbol(file: file.id, declaration: i)))
+        var found: [(score: FuzzyMatcher.Score, name: String, symbol: Symbol)] = []
+        for f in project.files.indices {
+            let declarations = project.files[f].model.declarations
+            for i in declarations.indices {
+                let name = declarations[i].name.text
+                guard let score = matcher.score(name) else { continue }
+                found.append((score, name, Symbol(file: f, declaration: i)))
             }
         }
-        func key(_ s: Symbol) -> (String, String, Int) {
-            (project.declaration(s).name.text, project.files[s.file].path, s.declaration)
-        }
-        // Only the best `limit` are sorted completely.
         found.sort { a, b in
             if a.score != b.score { return a.score < b.score }
-            return key(a.symbol) < key(b.symbol)
+            if a.name != b.name { return a.name < b.name }
+            let pa = project.files[a.symbol.file].path, pb = project.files[b.symbol.file].path
+            return pa != pb ? pa < pb : a.symbol.declaration < b.symbol.declaration
         }
         return found.prefix(max(0, limit)).map { entry in
             let d = project.declaration(entry.symbol)
@@ -123,14 +123,14 @@ struct FuzzyMatcher {
 
     /// The score of `name`, or nil when it does not match.
     func score(_ name: String) -> Score? {
-        let c = Array(name.utf8)
-        let m = lowered.count, n = c.count
+        let m = lowered.count
         if m == 0 { return Score(tier: 4, points: 0, length: 0) }
-        guard m <= n else { return nil }
-        // A quick subsequence check first: most names do not match.
+        // A quick subsequence check first, without allocating: most names do not match.
         var k = 0
-        for b in c where k < m && Self.lower(b) == lowered[k] { k += 1 }
+        for b in name.utf8 where k < m && Self.lower(b) == lowered[k] { k += 1 }
         guard k == m else { return nil }
+        let c = Array(name.utf8)
+        let n = c.count
         let cl = c.map(Self.lower)
         if m == n && cl == lowered { return Score(tier: c == query ? 0 : 1, points: 0, length: n) }
         let starts = (0..<n).map { Self.isWordStart(c, $0) }

@@ -18,7 +18,7 @@ const PREVIEW_PATH_COMMAND = "routes.previewPath";
 const RESTART_COMMAND = "routes.restartServer";
 /** The server's custom request (README.md, `routes lsp`). */
 const PREVIEW_REQUEST = "routes/preview";
-/** Virtual documents holding previews: `routes-preview:/App.routes?<source URI>`. */
+/** Virtual documents holding previews: `routes-preview:/App.routes (routing tree)?<params>`. */
 const PREVIEW_SCHEME = "routes-preview";
 /** The client id: VS Code reads the `routes.trace.server` setting because of it. */
 const CLIENT_ID = "routes";
@@ -60,16 +60,19 @@ function createClient(watcher: vscode.FileSystemWatcher): LanguageClient {
   return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
 }
 
-async function startClient(watcher: vscode.FileSystemWatcher): Promise<void> {
+/** Starts the client; false (after saying why) when the server could not be started. */
+async function startClient(watcher: vscode.FileSystemWatcher): Promise<boolean> {
   client = createClient(watcher);
   clientStarting = client.start();
   try {
     await clientStarting;
+    return true;
   } catch (error) {
     void vscode.window.showErrorMessage(
       `Routes: could not start the language server \`${serverPath()} lsp\`: ${describe(error)}. ` +
         "Set `routes.server.path` to the routes executable.",
     );
+    return false;
   }
 }
 
@@ -110,7 +113,7 @@ class PreviewProvider implements vscode.TextDocumentContentProvider {
 
   /** The previews still shown, as (virtual URI, params) pairs. */
   open(): Array<[vscode.Uri, PreviewParams]> {
-    return [...this.params.entries()].map(([key, params]) => [vscode.Uri.parse(key), params]);
+    return [...this.params.entries()].map(([key, params]): [vscode.Uri, PreviewParams] => [vscode.Uri.parse(key), params]);
   }
 
   dispose(): void {
@@ -252,8 +255,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(PREVIEW_PATH_COMMAND, () => previewPath(provider, lastInput)),
     vscode.commands.registerCommand(RESTART_COMMAND, async () => {
       await stopClient();
-      await startClient(watcher);
-      void vscode.window.showInformationMessage("Routes: the language server was restarted.");
+      if (await startClient(watcher)) {
+        void vscode.window.showInformationMessage("Routes: the language server was restarted.");
+      }
     }),
     vscode.workspace.onDidSaveTextDocument((document) => {
       if (document.languageId === "routes") {

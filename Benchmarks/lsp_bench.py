@@ -4,9 +4,14 @@ documents of 1k and 10k lines: initialize round trip and didOpen → publishDiag
 the median over 7 fresh servers),
 didChange → publishDiagnostics (median of 20 one-character edits each: in a comment, in a
 type name, in a screen name used inside a builder), completion after `uses ` (median of 20),
-and the server's peak RSS. Prints a Markdown table.
+and the server's peak RSS. Prints a Markdown table. Then the editor requests on the 100k-line
+generated workspace (one feature file open, a client that pulls diagnostics):
+workspace/symbol with a short query, inlay hints for a screenful, pull diagnostics of the
+document and of the workspace when nothing changed, document highlight, selection range, code
+lenses and the resolve of one (median of 20 each).
 
     make release && python3 Benchmarks/lsp_bench.py [--binary .build/release/routes]
+    python3 Benchmarks/lsp_bench.py --requests-only     # the editor requests alone
 
 (`make release` links the Swift runtime statically, as an installed `routes` is built.)
 """
@@ -196,11 +201,95 @@ def measure_workspace(binary, folders, directory):
     return {"programs": 2 * folders, "files": 6 * folders, "open": open_ms, "name_change": name_change, "rss": rss / 1024}
 
 
+def median_ms(c, method, params, runs=20):
+    """The median round trip of a request, in milliseconds, and its last result."""
+    times = []
+    result = None
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = c.request(method, params)
+        times.append((time.perf_counter() - t) * 1000)
+        assert "result" in r, r
+        result = r["result"]
+    return statistics.median(times), result
+
+
+def measure_requests(binary, directory):
+    """The editor requests on the 100k-line generated workspace, one feature file open, with a
+    client that pulls diagnostics (so none are pushed): rows of (request, median ms, what)."""
+    subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), "--lines", "100000", "--out", directory],
+                   check=True, stdout=subprocess.DEVNULL)
+    lines = sum(open(os.path.join(directory, n)).read().count("\n") for n in os.listdir(directory))
+    files = len(os.listdir(directory))
+    path = os.path.join(directory, "Features2.routes")
+    text = open(path).read()
+    uri = "file://" + path
+    c = Client(binary, directory)
+    c.request("initialize", {"processId": None, "rootUri": "file://" + directory,
+                             "capabilities": {"textDocument": {"diagnostic": {"dynamicRegistration": False}}}})
+    c.notify("initialized", {})
+    doc = {"textDocument": {"uri": uri}}
+    t = time.perf_counter()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "routes", "version": 1, "text": text}})
+    first = c.request("textDocument/diagnostic", doc)["result"]
+    rows = [("didOpen → textDocument/diagnostic (the workspace read and analysed)", (time.perf_counter() - t) * 1000,
+             f"{len(first['items'])} diagnostics")]
+    ms, r = median_ms(c, "textDocument/diagnostic", dict(doc, previousResultId=first["resultId"]))
+    rows.append(("textDocument/diagnostic, unchanged", ms, r["kind"]))
+    everything = c.request("workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+    previous = [{"uri": i["uri"], "value": i["resultId"]} for i in everything]
+    ms, r = median_ms(c, "workspace/diagnostic", {"previousResultIds": previous})
+    rows.append(("workspace/diagnostic, unchanged", ms,
+                 f"{sum(1 for i in r['items'] if i['kind'] == 'unchanged')} of {len(r['items'])} files unchanged"))
+    for query in ("det", "f12Ho", "x"):
+        ms, r = median_ms(c, "workspace/symbol", {"query": query})
+        rows.append((f"workspace/symbol `{query}`", ms, f"{len(r)} symbols"))
+    doc_lines = text.split("\n")
+    middle = len(doc_lines) // 2
+    ms, r = median_ms(c, "textDocument/inlayHint", dict(doc, range={"start": {"line": middle, "character": 0},
+                                                                     "end": {"line": middle + 60, "character": 0}}))
+    rows.append(("textDocument/inlayHint, 60 lines", ms, f"{len(r)} hints"))
+    ms, r = median_ms(c, "textDocument/inlayHint", dict(doc, range={"start": {"line": 0, "character": 0},
+                                                                     "end": {"line": len(doc_lines), "character": 0}}))
+    rows.append((f"textDocument/inlayHint, the whole file ({len(doc_lines)} lines)", ms, f"{len(r)} hints"))
+    use = next(i for i, l in enumerate(doc_lines) if l.lstrip().startswith("screen ") and " uses " in l)
+    at = {"line": use, "character": doc_lines[use].index("screen ") + 8}
+    ms, r = median_ms(c, "textDocument/documentHighlight", dict(doc, position=at))
+    rows.append(("textDocument/documentHighlight", ms, f"{len(r)} highlights"))
+    ms, r = median_ms(c, "textDocument/selectionRange", dict(doc, positions=[at]))
+    depth = 0
+    node = r[0]
+    while node:
+        depth += 1
+        node = node.get("parent")
+    rows.append(("textDocument/selectionRange", ms, f"{depth} ranges"))
+    ms, lenses = median_ms(c, "textDocument/codeLens", doc)
+    rows.append(("textDocument/codeLens", ms, f"{len(lenses)} lenses"))
+    screen_lens = next(l for l in lenses if l["data"]["kind"] == "screen")
+    ms, r = median_ms(c, "codeLens/resolve", screen_lens)
+    rows.append(("codeLens/resolve, a screen", ms, r["command"]["title"]))
+    rss = c.peak_rss_kb()
+    c.close()
+    return {"lines": lines, "files": files, "rows": rows, "rss": rss / 1024}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "routes"))
     ap.add_argument("--workspaces-only", action="store_true", help="only the workspace rows")
+    ap.add_argument("--requests-only", action="store_true", help="only the editor requests on the 100k workspace")
     args = ap.parse_args()
+    print(f"`routes lsp` over pipes, release build, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores\n")
+    if args.requests_only or not args.workspaces_only:
+        with tempfile.TemporaryDirectory() as d:
+            requests = measure_requests(args.binary, os.path.realpath(d))
+        print(f"| request ({requests['lines']} lines in {requests['files']} files, one open) | median | answer |")
+        print("|---|---:|---|")
+        for name, ms, what in requests["rows"]:
+            print(f"| {name} | {ms:.1f} ms | {what} |")
+        print(f"\npeak RSS {requests['rss']:.0f} MB\n")
+        if args.requests_only:
+            return
     rows = []
     if not args.workspaces_only:
         with tempfile.TemporaryDirectory() as d:
@@ -209,7 +298,6 @@ def main():
     for folders in (30, 300):
         with tempfile.TemporaryDirectory() as d:
             workspaces.append(measure_workspace(args.binary, folders, os.path.realpath(d)))
-    print(f"`routes lsp` over pipes, release build, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores\n")
     print("| document | initialize | didOpen → diagnostics | didChange → diagnostics: comment | type name | name used in a builder | completion | peak RSS |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:

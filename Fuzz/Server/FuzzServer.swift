@@ -86,6 +86,14 @@ public func fuzzServer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         (9003, "textDocument/documentSymbol", ["textDocument": ["uri": .string(uri)]]),
         (9004, "textDocument/semanticTokens/full", ["textDocument": ["uri": .string(uri)]]),
         (9005, "routes/preview", ["textDocument": ["uri": .string(uri)]]),
+        (9007, "textDocument/documentHighlight", ["textDocument": ["uri": .string(uri)], "position": ["line": 6, "character": 10]]),
+        (9008, "textDocument/selectionRange", ["textDocument": ["uri": .string(uri)], "positions": [["line": 6, "character": 10]]]),
+        (9009, "textDocument/inlayHint", ["textDocument": ["uri": .string(uri)],
+                                          "range": ["start": ["line": 0, "character": 0], "end": ["line": 100, "character": 0]]]),
+        (9010, "textDocument/codeLens", ["textDocument": ["uri": .string(uri)]]),
+        (9011, "textDocument/diagnostic", ["textDocument": ["uri": .string(uri)]]),
+        (9012, "workspace/diagnostic", ["previousResultIds": []]),
+        (9013, "workspace/symbol", ["query": "e"]),
         (9006, "shutdown", .null),
     ]
     let reachedScript = ended == nil

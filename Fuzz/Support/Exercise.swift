@@ -98,10 +98,44 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
             }
             let word = IDE.wordRange(project: project, file: file.id, offset: offset)
             invariant(word.lowerBound >= 0 && word.upperBound <= size, "word range out of bounds")
+            let replace = IDE.replaceRange(project: project, file: file.id, offset: offset)
+            invariant(replace.lowerBound == word.lowerBound && replace.upperBound >= word.upperBound && replace.upperBound <= size,
+                      "replace range \(replace) does not extend the word range \(word)")
+            for h in IDE.documentHighlights(project: project, file: file.id, offset: offset) {
+                invariant(h.range.lowerBound >= 0 && h.range.upperBound <= size, "highlight out of bounds")
+            }
+            let selection = IDE.selectionRanges(project: project, file: file.id, offset: offset)
+            invariant(selection.last == 0..<size, "the last selection range is not the whole file")
+            for (inner, outer) in zip(selection, selection.dropFirst()) {
+                invariant(outer.lowerBound <= inner.lowerBound && inner.upperBound <= outer.upperBound && inner != outer,
+                          "selection range \(inner) is not strictly inside \(outer)")
+            }
         }
         _ = IDE.documentSymbols(project: project, file: file.id)
         _ = IDE.semanticTokens(project: project, file: file.id)
         _ = IDE.foldingRanges(project: project, file: file.id)
+        for hint in IDE.inlayHints(project: project, file: file.id, range: 0..<size) {
+            invariant(hint.offset >= 0 && hint.offset <= size, "inlay hint out of bounds")
+        }
+        for lens in IDE.codeLensDeclarations(project: project, file: file.id).prefix(4) {
+            if let preview = IDE.codeLens(session: session, file: file.id, declaration: lens.declaration)?.preview,
+               let path = preview.path {
+                // What a lens runs is what routes/preview takes: its path parses and resolves in
+                // its program under its flags and optionals.
+                guard let program = project.programs.first(where: { $0.root.file == preview.rootFile }),
+                      let parsed = try? PathLiteral.parse(path),
+                      let environment = try? ProgramEnvironment(Environment(flags: preview.flags, optionals: preview.optionals),
+                                                                program: program, project: project),
+                      (try? Resolution.resolve(parsed, program: program, project: project, environment: environment)) != nil
+                else { invariant(false, "the lens path \(path) does not resolve"); continue }
+            }
+        }
+        if let name = file.model.declarations.first?.name.text {
+            for symbol in IDE.workspaceSymbols(project: project, query: String(name.prefix(2))) {
+                let r = symbol.location.range
+                invariant(r.lowerBound >= 0 && r.upperBound <= project.files[symbol.location.file].text.count, "symbol out of bounds")
+            }
+        }
     }
 
     let hasErrors = (project.diagnostics + session.diagnostics).contains { $0.severity == .error }

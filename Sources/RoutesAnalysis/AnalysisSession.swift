@@ -622,51 +622,63 @@ public final class AnalysisSession {
 
     /// An example path and environment that build a `screen` node, or why none does.
     public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {
+        locatedExample(screenNode: node, file: file).example
+    }
+
+    /// An example for a screen node, with the `root` of the program whose path it is.
+    private func locatedExample(screenNode node: NodeID, file: FileID) -> (example: ScreenExample, root: Symbol?) {
         let model = project.files[file].model.nodes[node]
         guard case .screen(let name?, _, _) = model.kind, let s = project.resolve(name, in: file), project.kind(of: s) == .screen else {
-            return .unreachable("the screen name does not resolve")
+            return (.unreachable("the screen name does not resolve"), nil)
         }
         let programs = programs(using: node, file: file)
-        for (u, _) in programs where units[u].stoppedAt != nil { return .notAnalysed(Self.stopReason) }
+        for (u, _) in programs where units[u].stoppedAt != nil { return (.notAnalysed(Self.stopReason), nil) }
         for (u, g) in programs {
             guard let checker = units[u].checker, case .screen(let code?, _) = units[u].graph.nodes[g].kind else { continue }
             let envs = checker.flow.builtEnvironments(g)
             if envs == BDD.zero { continue }
             if let example = concreteExample(unit: units[u], target: g, code: code, environments: envs) {
-                return example
+                return (example, checker.program.root)
             }
         }
         if programs.isEmpty {
-            return .unreachable("it is in no program's routing tree (no `root` uses this builder)")
+            return (.unreachable("it is in no program's routing tree (no `root` uses this builder)"), nil)
         }
         let head = model.head
         if let d = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
-            return .unreachable(d.message)
+            return (.unreachable(d.message), nil)
         }
-        return .unreachable("no path under any environment builds it")
+        return (.unreachable("no path under any environment builds it"), nil)
     }
 
     /// An example for a screen declaration: through any of its nodes (in source order).
     public func example(screen: Symbol) -> ScreenExample {
-        guard project.kind(of: screen) == .screen else { return .unreachable("not a screen") }
+        placedExample(screen: screen).example
+    }
+
+    /// An example for a screen declaration, as ``example(screen:)`` finds it, with the `root`
+    /// of the program whose path it is (nil unless reached), and the places the screen is
+    /// placed at: the screen nodes that build it in some program's routing tree, by file and
+    /// position (empty when a program holding it was not analysed).
+    public func placedExample(screen: Symbol) -> (example: ScreenExample, root: Symbol?, places: [NodeRef]) {
+        guard project.kind(of: screen) == .screen else { return (.unreachable("not a screen"), nil, []) }
         var placedNodes = Set<NodeRef>()
         for unit in units {
             guard let checker = unit.checker, let code = unit.graph.screenCode[screen] else { continue }
-            if unit.stoppedAt != nil { return .notAnalysed(Self.stopReason) }
+            if unit.stoppedAt != nil { return (.notAnalysed(Self.stopReason), nil, []) }
             for (g, n) in unit.graph.nodes.enumerated() {
                 if case .screen(code?, _) = n.kind, checker.used[g] { placedNodes.insert(NodeRef(file: n.file, node: n.local)) }
             }
         }
+        let places = placedNodes.sorted(by: { ($0.file, $0.node) < ($1.file, $1.node) })
         var firstReason: ScreenExample? = nil
-        var placed = false
-        for n in placedNodes.sorted(by: { ($0.file, $0.node) < ($1.file, $1.node) }) {
-            placed = true
-            let e = example(screenNode: n.node, file: n.file)
-            if case .reached = e { return e }
+        for n in places {
+            let (e, root) = locatedExample(screenNode: n.node, file: n.file)
+            if case .reached = e { return (e, root, places) }
             if firstReason == nil { firstReason = e }
         }
-        if !placed { return .unreachable("it is never placed in the routing tree of any program") }
-        return firstReason ?? .unreachable("no path under any environment builds it")
+        if places.isEmpty { return (.unreachable("it is never placed in the routing tree of any program"), nil, []) }
+        return (firstReason ?? .unreachable("no path under any environment builds it"), nil, places)
     }
 
     /// A concrete path under one environment of `environments`, found breadth-first with the

@@ -23,9 +23,10 @@ import RoutesSyntax
 /// | the end of a block's builder | `uses` after a screen's name, `else` after an `if`'s or `conditional`'s block |
 /// | the end of a declaration, or nothing | declaration keywords (plus `push`/`sheet`, `from` on the same line) |
 ///
-/// Nothing in comments or strings, inside a declaration's head, or where a new name is being
-/// declared. Items are filtered by the part of the word before the cursor (a case-insensitive
-/// subsequence match) and sorted by `sortText`.
+/// Inside the string of an `import`, the files and folders of the folder typed so far
+/// (`ImportPaths.swift`). Nothing in comments or other strings, inside a declaration's head,
+/// or where a new name is being declared. Items are filtered by the part of the word before
+/// the cursor (a case-insensitive subsequence match) and sorted by `sortText`.
 enum Completion {
     enum Context: Equatable {
         case none
@@ -62,22 +63,41 @@ enum Completion {
     }
 
     static func wordRange(_ q: TreeQuery, _ offset: Int) -> Range<Int> {
-        wordToken(q, offset).map { q.tokens[$0].range } ?? offset..<offset
+        if let path = importPath(q, offset) { return path.typed }
+        return wordToken(q, offset).map { q.tokens[$0].range } ?? offset..<offset
+    }
+
+    /// The range an item may replace instead of inserting at ``wordRange(_:_:)``: that range,
+    /// extended over the identifier or keyword the cursor stands at the start of.
+    static func replaceRange(_ q: TreeQuery, _ offset: Int) -> Range<Int> {
+        if let path = importPath(q, offset) { return path.segment }
+        let word = wordRange(q, offset)
+        guard word.isEmpty, !q.tokens.isEmpty else { return word }
+        let i = q.tree.tokenIndex(at: offset)
+        let t = q.tokens[i]
+        return t.start == offset && t.kind.isWord ? t.range : word
     }
 
     // MARK: Items
 
-    static func items(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool) -> [CompletionItem] {
+    static func items(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool,
+                      directories: (any DirectoryLister)?) -> [CompletionItem] {
         let project = session.project
         guard project.files.indices.contains(file) else { return [] }
         let q = TreeQuery(project.files[file].syntax)
         let cursor = q.clamp(offset)
-        if q.isInsideCommentOrString(cursor) { return [] }
-        let word = wordRange(q, cursor)
-        let ctx = context(q, pos: word.lowerBound)
-        let filter = Filter(typed: q.source.bytes[word.lowerBound..<cursor])
-        var items = build(ctx, session: session, file: file, q: q, word: word, filter: filter, snippets: snippets)
-        items.removeAll { !filter.matches($0.label) }
+        var items: [CompletionItem]
+        if let path = importPath(q, cursor) {
+            let filter = Filter(typed: q.source.bytes[path.typed])
+            items = importItems(project: project, file: file, folder: path.folder, filter: filter, directories: directories)
+        } else {
+            if q.isInsideCommentOrString(cursor) { return [] }
+            let word = wordRange(q, cursor)
+            let ctx = context(q, pos: word.lowerBound)
+            let filter = Filter(typed: q.source.bytes[word.lowerBound..<cursor])
+            items = build(ctx, session: session, file: file, q: q, word: word, filter: filter, snippets: snippets)
+            items.removeAll { !filter.matches($0.label) }
+        }
         // Sorted through indices: moving the items themselves costs more than comparing.
         let keys = items.map { $0.sortText ?? $0.label }
         let order = items.indices.sorted { i, j in
@@ -289,8 +309,12 @@ enum Completion {
     static func usesItems(session: AnalysisSession, file: FileID, q: TreeQuery, clause: Int, screen: Int,
                           word: Range<Int>, filter: Filter) -> [CompletionItem] {
         let project = session.project
+        // The name being edited (the cursor at its start, in it or at its end) is not listed:
+        // it is offered like the others.
+        let cursor = word.isEmpty ? word.lowerBound : -1
         var listed = Set<String>()
-        for t in q.directTokens(clause) where q.tokens[t].kind == .identifier && q.tokens[t].range != word {
+        for t in q.directTokens(clause) where q.tokens[t].kind == .identifier && q.tokens[t].range != word
+            && q.tokens[t].start != cursor {
             listed.insert(q.source.text(q.tokens[t].range))
         }
         let model = project.files[file].model

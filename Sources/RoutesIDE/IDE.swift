@@ -11,19 +11,32 @@ import RoutesSyntax
 public enum IDE {
     /// Completion items at `offset` (README.md, `routes lsp`). Works on half-written text: the
     /// context is read from the tokens before the cursor and the (recovered) tree around them.
-    /// The items replace ``wordRange(project:file:offset:)``.
-    public static func completions(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool) -> [CompletionItem] {
-        Completion.items(session: session, file: file, offset: offset, snippets: snippets)
+    /// The items replace ``wordRange(project:file:offset:)``. Inside an import string, the
+    /// `.routes` files and folders of the folder typed so far, listed by `directories`.
+    public static func completions(session: AnalysisSession, file: FileID, offset: Int, snippets: Bool,
+                                   directories: (any DirectoryLister)? = nil) -> [CompletionItem] {
+        Completion.items(session: session, file: file, offset: offset, snippets: snippets, directories: directories)
     }
 
     /// The byte range a completion item replaces: the whole identifier or keyword the cursor
     /// is in or right after (from its first byte to its last, also when the cursor is in its
     /// middle); an empty range at the cursor when there is none (the cursor after a space or
-    /// punctuation, or at the start of a word).
+    /// punctuation, or at the start of a word). In an import string, the part of the path
+    /// segment (between `/`s) before the cursor.
     public static func wordRange(project: Project, file: FileID, offset: Int) -> Range<Int> {
         guard project.files.indices.contains(file) else { return 0..<0 }
         let q = TreeQuery(project.files[file].syntax)
         return Completion.wordRange(q, q.clamp(offset))
+    }
+
+    /// The range a completion item may replace when the client can choose between inserting
+    /// and replacing (LSP's `InsertReplaceEdit`): ``wordRange(project:file:offset:)``, extended
+    /// over the identifier or keyword the cursor stands at the start of. Inserting keeps that
+    /// word; replacing swaps it for the item.
+    public static func replaceRange(project: Project, file: FileID, offset: Int) -> Range<Int> {
+        guard project.files.indices.contains(file) else { return 0..<0 }
+        let q = TreeQuery(project.files[file].syntax)
+        return Completion.replaceRange(q, q.clamp(offset))
     }
 
     /// Markdown for the name, keyword or import string at `offset`: kind, declaration, doc

@@ -24,6 +24,8 @@ public struct TextEdit: Sendable, Hashable {
 public struct CompletionItem: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case keyword, snippet, screen, builder, dependency, optional, flag
+        /// In an import string: a `.routes` file, a folder.
+        case file, folder
     }
     public var label: String
     public var kind: Kind

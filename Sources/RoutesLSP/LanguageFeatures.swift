@@ -14,6 +14,8 @@ public final class LanguageFeatures {
     let workspace = LSPWorkspace()
     var encoding: PositionEncoding = .utf16
     var snippets = false
+    /// Whether completion items may carry an `InsertReplaceEdit` (`completionItem.insertReplaceSupport`).
+    var insertReplace = false
     /// What the client can render (`hover.contentFormat`, `completionItem.documentationFormat`).
     var markdownHover = true
     var markdownDocumentation = true
@@ -21,6 +23,11 @@ public final class LanguageFeatures {
     var publishedConfigs: [String: [ProjectConfig.Problem]] = [:]
     /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
     var canWatchFiles = false
+    /// Whether the client pulls diagnostics (`textDocument.diagnostic`): then none are pushed
+    /// for `.routes` documents (PullDiagnostics.swift).
+    var pullsDiagnostics = false
+    /// The `workspace/…/refresh` requests the client supports (EditorRequests.swift).
+    var refreshes: [String] = []
 
     /// At most this many directory entries are looked at when the workspace folders are
     /// scanned for `.routes` files (200,000 by default).
@@ -92,6 +99,7 @@ public final class LanguageFeatures {
         server.onRequest("routes/preview") { [unowned self] p throws(ResponseError) in try self.preview(p) }
         server.onRequest("textDocument/semanticTokens/full") { [unowned self] p throws(ResponseError) in try self.semanticTokens(p) }
         server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
+        registerEditorRequests()
     }
 
     // MARK: Lifecycle
@@ -102,6 +110,7 @@ public final class LanguageFeatures {
         encoding = encodings.contains("utf-8") ? .utf8 : .utf16
         let textDocument = params?["capabilities"]?["textDocument"]
         snippets = textDocument?["completion"]?["completionItem"]?["snippetSupport"]?.boolValue ?? false
+        insertReplace = textDocument?["completion"]?["completionItem"]?["insertReplaceSupport"]?.boolValue ?? false
         // Markdown unless the client lists the formats it renders without it.
         func rendersMarkdown(_ formats: JSONValue?) -> Bool {
             guard let list = formats?.arrayValue?.compactMap(\.stringValue) else { return true }
@@ -110,6 +119,7 @@ public final class LanguageFeatures {
         markdownHover = rendersMarkdown(textDocument?["hover"]?["contentFormat"])
         markdownDocumentation = rendersMarkdown(textDocument?["completion"]?["completionItem"]?["documentationFormat"])
         canWatchFiles = params?["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
+        readEditorCapabilities(params?["capabilities"])
         var roots: [String] = []
         if let folders = params?["workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
@@ -117,10 +127,10 @@ public final class LanguageFeatures {
         if roots.isEmpty, let uri = params?["rootUri"]?.stringValue, let p = FileURI.path(uri) { roots = [p] }
         if roots.isEmpty, let p = params?["rootPath"]?.stringValue { roots = [p] }
         workspace.setRoots(roots)
-        return [
+        var capabilities: JSONObject = [
             "positionEncoding": .string(encoding == .utf8 ? "utf-8" : "utf-16"),
             "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
-            "completionProvider": ["triggerCharacters": [" ", ","], "resolveProvider": false],
+            "completionProvider": ["triggerCharacters": [" ", ",", "\"", "/"], "resolveProvider": false],
             "hoverProvider": true,
             "definitionProvider": true,
             "referencesProvider": true,
@@ -137,6 +147,8 @@ public final class LanguageFeatures {
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["routesPreview": true],
         ]
+        for (key, value) in editorRequestCapabilities() { capabilities[key] = value }
+        return capabilities
     }
 
     /// Asks the client to tell us about `.routes` files changed on disk.
@@ -164,6 +176,7 @@ public final class LanguageFeatures {
         // A file opened as the analysis read it (from disk, usually) changes nothing.
         if !workspace.snapshotHolds(path: path, bytes: Array(text.utf8)) { workspace.invalidate() }
         republish()
+        if workspace.store.documents.count > 1 { refreshViews() }
     }
 
     func didChange(_ params: JSONValue?) {
@@ -191,11 +204,13 @@ public final class LanguageFeatures {
             if workspace.applyTriviaEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text)
                 || workspace.applyDeclarationEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text) {
                 republish()
+                if workspace.store.documents.count > 1 { refreshViews() }
                 return
             }
         }
         workspace.invalidate()
         republish()
+        if workspace.store.documents.count > 1 { refreshViews() }
     }
 
     func didClose(_ params: JSONValue?) {
@@ -205,6 +220,7 @@ public final class LanguageFeatures {
         workspace.invalidate()
         server.sendNotification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []])
         republish()
+        if !workspace.store.documents.isEmpty { refreshViews() }
     }
 
     func didChangeWatchedFiles(_ params: JSONValue?) {
@@ -229,6 +245,7 @@ public final class LanguageFeatures {
             workspace.invalidate()
         }
         republish()
+        refreshViews()
     }
 
     func didChangeFolders(_ params: JSONValue?) {
@@ -241,6 +258,7 @@ public final class LanguageFeatures {
         }
         workspace.setRoots(roots.sorted())
         republish()
+        refreshViews()
     }
 
     /// Publishes the diagnostics of every open document (those of every program they are part
@@ -253,35 +271,17 @@ public final class LanguageFeatures {
             guard let file = workspace.fileID(doc.path) else {
                 // Only a document over the size limit is left out of the snapshot: say so, at
                 // its start, instead of leaving the user with no diagnostics and no reason.
-                if doc.text.bytes.count > SourceLimits.maxFileBytes {
-                    let zero: JSONValue = ["line": 0, "character": 0]
+                if doc.text.bytes.count > SourceLimits.maxFileBytes && !pullsDiagnostics {
                     server.sendNotification("textDocument/publishDiagnostics", [
-                        "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": [[
-                            "range": ["start": zero, "end": zero], "severity": 2, "source": "routes",
-                            "message": .string("routes does not analyse this file: \(SourceReadError.tooLarge(doc.text.bytes.count))"),
-                        ]],
+                        "uri": .string(doc.uri), "version": .int(Int64(doc.version)),
+                        "diagnostics": [Self.tooLargeItem(doc.text.bytes.count)],
                     ])
                 }
                 continue
             }
-            let text = session.project.files[file].text
-            var list: [JSONValue] = []
-            list += (byFile[file] ?? []).map { d -> JSONValue in
-                var o: JSONObject = [
-                    "range": range(text, d.range),
-                    "severity": .int(d.severity == .error ? 1 : 2),
-                    "code": .string(d.rule.rawValue),
-                    "source": "routes",
-                    "message": .string(d.message),
-                ]
-                if !d.related.isEmpty {
-                    o["relatedInformation"] = .array(d.related.map { r in
-                        ["location": location(r.file, r.range), "message": .string(r.message)]
-                    })
-                }
-                if d.isUnnecessary { o["tags"] = [1] }
-                return .object(o)
-            }
+            // A client that pulls asks for them (PullDiagnostics.swift).
+            if pullsDiagnostics { continue }
+            let list = diagnosticItems(file, byFile[file] ?? [])
             let value = JSONValue.array(list)
             server.sendNotification("textDocument/publishDiagnostics", [
                 "uri": .string(doc.uri), "version": .int(Int64(doc.version)), "diagnostics": value,
@@ -318,8 +318,13 @@ public final class LanguageFeatures {
         let (file, offset) = try target(params)
         let session = workspace.session
         let text = session.project.files[file].text
-        let replace = range(text, IDE.wordRange(project: session.project, file: file, offset: offset))
-        var all = IDE.completions(session: session, file: file, offset: offset, snippets: snippets)
+        let word = IDE.wordRange(project: session.project, file: file, offset: offset)
+        let insertRange = range(text, word)
+        // At the start of a name, a client that can choose may replace the name or insert before it.
+        let wider = insertReplace ? IDE.replaceRange(project: session.project, file: file, offset: offset) : word
+        let replaceRange: JSONValue? = wider == word ? Optional.none : .some(range(text, wider))
+        var all = IDE.completions(session: session, file: file, offset: offset, snippets: snippets,
+                                  directories: FileSystemDirectories())
         // Like clangd, at most `maxCompletionItems`, best first, marked incomplete so that the
         // client asks again as the user types (a large app has hundreds of dependencies).
         let incomplete = all.count > Self.maxCompletionItems
@@ -334,7 +339,11 @@ public final class LanguageFeatures {
             if let s = item.sortText { o["sortText"] = .string(s) }
             let insert = item.insertText ?? item.label
             o["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
-            o["textEdit"] = ["range": replace, "newText": .string(insert)]
+            if let replaceRange {
+                o["textEdit"] = ["insert": insertRange, "replace": replaceRange, "newText": .string(insert)]
+            } else {
+                o["textEdit"] = ["range": insertRange, "newText": .string(insert)]
+            }
             return .object(o)
         }
         return ["isIncomplete": .bool(incomplete), "items": .array(items)]
@@ -375,6 +384,8 @@ public final class LanguageFeatures {
         case .builder: return 3  // Function
         case .dependency, .optional: return 6  // Variable
         case .flag: return 21  // Constant
+        case .file: return 17
+        case .folder: return 19
         }
     }
 

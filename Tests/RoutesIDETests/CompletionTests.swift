@@ -139,6 +139,55 @@ private let cases: [CompletionCase] = [
         #expect(w2.labels() == ["settingsStore"])
     }
 
+    /// The name the cursor is at the start of, in the middle of or at the end of is being
+    /// edited: it is offered like any other, also when it is already written in a `uses` list.
+    static let editedNames: [(uses: String, settings: String, expected: [String])] = [
+        ("appStore", "screen Settings uses |settingsStore", ["appStore", "loginStore", "settingsStore", "detailStore"]),
+        ("appStore", "screen Settings uses appStore, |settingsStore", ["loginStore", "settingsStore", "detailStore"]),
+        ("appStore", "screen Settings uses |settingsStore, appStore", ["loginStore", "settingsStore", "detailStore"]),
+        ("appStore", "screen Settings uses sett|ingsStore", ["settingsStore"]),
+        ("appStore", "screen Settings uses settingsStore|", ["settingsStore"]),
+        ("appStore", "screen Settings uses settingsStore,|appStore", ["appStore", "loginStore", "detailStore"]),
+        ("|appStore", "screen Settings uses settingsStore", ["appStore", "loginStore", "detailStore", "settingsStore"]),
+        ("appStore, |loginStore", "screen Settings uses settingsStore", ["loginStore", "detailStore", "settingsStore"]),
+        ("appStore", "screen |Settings uses settingsStore", ["Detail", "Home", "Login", "Settings"]),
+        ("appStore", "screen Se|ttings uses settingsStore", ["Settings"]),
+    ]
+
+    @Test(arguments: editedNames.indices)
+    func theNameBeingEditedIsOffered(_ i: Int) {
+        let c = Self.editedNames[i]
+        let w = Self.seed(c.uses, settings: c.settings)
+        #expect(w.labels() == c.expected, "\(c.uses) / \(c.settings)")
+    }
+
+    @Test func atTheStartOfANameInOtherPlacesItIsOfferedToo() {
+        let cases: [(String, String)] = [
+            ("root { conditional |isLoggedIn { empty } else { empty } }", "isLoggedIn"),
+            ("root { screen Home { if let |detailStore { empty } } }", "detailStore"),
+            ("root { wildcard |Home { empty } }", "Home"),
+            ("root { anyOf { screen Home |detail } }", "detail"),
+            ("root { if screen |Detail { empty } }", "Detail"),
+            ("dependency late: Late from |Home", "Home"),
+        ]
+        for (source, name) in cases {
+            let w = Workspace(seedDeclarations + source)
+            #expect(w.labels().contains(name), "\(source): \(w.labels())")
+        }
+    }
+
+    @Test func atTheStartOfANameAnItemMayReplaceIt() {
+        let w = Self.seed("appStore", settings: "screen Settings uses |settingsStore")
+        let start = w.cursor
+        #expect(IDE.wordRange(project: w.project, file: w.file, offset: start) == start..<start)
+        #expect(IDE.replaceRange(project: w.project, file: w.file, offset: start) == start..<(start + 13))
+        // In the middle of a name, inserting and replacing take the same range; in
+        // whitespace, nothing is replaced either.
+        #expect(IDE.replaceRange(project: w.project, file: w.file, offset: start + 4) == start..<(start + 13))
+        #expect(IDE.replaceRange(project: w.project, file: w.file, offset: start + 14) == (start + 14)..<(start + 14))
+        #expect(IDE.replaceRange(project: w.project, file: 99, offset: start) == 0..<0)
+    }
+
     @Test func usesAtTheEndOfAHalfWrittenFile() {
         let w = Workspace(seedDeclarations + "root {\n  anyOf {\n    screen Home uses |")
         #expect(w.labels() == ["appStore", "loginStore", "detailStore", "settingsStore"])

@@ -7,8 +7,10 @@ import Testing
 @Suite("Feature: bad params")
 struct FeatureBadParamsTests {
     static let positionMethods = ["textDocument/completion", "textDocument/hover", "textDocument/definition",
-                                  "textDocument/references", "textDocument/prepareRename", "textDocument/rename"]
-    static let documentMethods = ["textDocument/documentSymbol", "routes/preview"]
+                                  "textDocument/references", "textDocument/prepareRename", "textDocument/rename",
+                                  "textDocument/documentHighlight"]
+    static let documentMethods = ["textDocument/documentSymbol", "routes/preview", "textDocument/selectionRange",
+                                  "textDocument/inlayHint", "textDocument/codeLens", "textDocument/diagnostic"]
 
     /// Params each method accepts (for the document `uri`).
     static func good(_ method: String, _ uri: String) -> JSONObject {
@@ -16,6 +18,8 @@ struct FeatureBadParamsTests {
         if positionMethods.contains(method) { params["position"] = ["line": 3, "character": 10] }
         if method == "textDocument/rename" { params["newName"] = "Start2" }
         if method == "textDocument/references" { params["context"] = ["includeDeclaration": true] }
+        if method == "textDocument/selectionRange" { params["positions"] = [["line": 3, "character": 10]] }
+        if method == "textDocument/inlayHint" { params["range"] = lspRange(0, 0, 5, 0) }
         return params
     }
 
@@ -55,6 +59,16 @@ struct FeatureBadParamsTests {
         if method == "textDocument/rename" {
             cases += [("no newName", with("newName", nil)), ("newName a number", with("newName", 5))]
         }
+        if method == "textDocument/selectionRange" {
+            cases += [("no positions", with("positions", nil)), ("positions an object", with("positions", ["line": 1, "character": 0])),
+                      ("a position a number", with("positions", [3])),
+                      ("a negative position", with("positions", [["line": 1, "character": 0], ["line": -1, "character": 0]]))]
+        }
+        if method == "textDocument/inlayHint" {
+            cases += [("no range", with("range", nil)), ("range a string", with("range", "all")),
+                      ("range without end", with("range", ["start": ["line": 0, "character": 0]])),
+                      ("a negative line", with("range", lspRange(-1, 0, 2, 0)))]
+        }
         if method == "routes/preview" {
             cases += [("flags an array", with("flags", ["isLoggedIn"])), ("optionals a string", with("optionals", "x")),
                       ("path an object", with("path", ["screen": "Start"]))]
@@ -83,6 +97,53 @@ struct FeatureBadParamsTests {
         // Every request was answered exactly once.
         let ids = session.client.responses.compactMap { $0["id"] }
         #expect(ids.count == Set(ids).count)
+        try session.finish()
+    }
+
+    /// The requests that name no document: their own bad params.
+    @Test func badParamsOfWorkspaceRequestsAndCodeLensResolve() throws {
+        let workspace = try FeatureWorkspace(["Library.routes": FeatureWorkspaceTests.library,
+                                              "App.routes": FeatureWorkspaceTests.app])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("App.routes")
+        let uri = JSONValue.string(workspace.uri("App.routes"))
+        let range = lspRange(3, 2, 3, 7)
+        let bad: [(String, JSONValue?)] = [
+            ("workspace/symbol", nil), ("workspace/symbol", [:]), ("workspace/symbol", ["query": 5]),
+            ("workspace/symbol", ["query": nil]), ("workspace/symbol", ["q"]),
+            ("codeLens/resolve", nil), ("codeLens/resolve", [:]), ("codeLens/resolve", ["range": range]),
+            ("codeLens/resolve", ["range": range, "data": "x"]), ("codeLens/resolve", ["data": ["uri": uri, "kind": "screen", "name": "Start"]]),
+            ("codeLens/resolve", ["range": range, "data": ["uri": uri, "kind": 1, "name": "Start"]]),
+            ("codeLens/resolve", ["range": range, "data": ["uri": "file:///no/such/Unknown.routes", "kind": "screen", "name": "Start"]]),
+            ("workspace/diagnostic", ["previousResultIds": "x"]), ("workspace/diagnostic", ["previousResultIds": [["uri": uri]]]),
+            ("workspace/diagnostic", ["previousResultIds": [5]]),
+        ]
+        for (method, params) in bad {
+            let response = try session.client.call(method, params)
+            #expect(response["error"]?["code"] == -32602, "\(method) with \(params.map { JSON.serialize($0) } ?? "no params"): \(response)")
+        }
+        // Good ones still work.
+        #expect(try session.result("workspace/symbol", ["query": "sta"]).arrayValue?.first?["name"] == "Start")
+        #expect(try session.result("workspace/diagnostic", nil)["items"]?.arrayValue?.count == 2)
+        try session.finish()
+    }
+
+    /// Positions and ranges past the end of the document are clamped, as for the other requests.
+    @Test func positionsOutOfRangeAreClampedNotRefused() throws {
+        let workspace = try FeatureWorkspace(["Library.routes": FeatureWorkspaceTests.library,
+                                              "App.routes": FeatureWorkspaceTests.app])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        try session.open("App.routes")
+        let far: JSONValue = ["line": 5_000, "character": 99_999]
+        #expect(try session.result("textDocument/documentHighlight", session.document("App.routes", ["position": far])) == [])
+        let selection = try session.result("textDocument/selectionRange", session.document("App.routes", ["positions": [far, far]]))
+        #expect(selection.arrayValue?.count == 2)
+        let hints = try session.result("textDocument/inlayHint", session.document("App.routes", ["range": ["start": far, "end": far]]))
+        #expect(hints == [])
+        let completion = try session.result("textDocument/completion", session.document("App.routes", ["position": far]))
+        #expect(completion["items"] != nil)
         try session.finish()
     }
 

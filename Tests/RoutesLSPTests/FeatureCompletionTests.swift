@@ -194,6 +194,30 @@ struct FeatureCompletionTests {
         }
     }
 
+    /// At the start of a name already in a `uses` list, that name is offered too; a client that
+    /// can choose gets an insert range (before the name) and a replace range (the name).
+    @Test func atTheStartOfAListedNameItIsOfferedAndMayReplaceIt() throws {
+        let text = try Self.seed(replacing: "screen Settings uses settingsStore",
+                                 with: "screen Settings uses \(Self.cursor)settingsStore")
+        let at = lspPosition(of: Self.cursor, in: text)
+        let plain = try Self.complete(text)
+        #expect(Self.labels(plain).contains("settingsStore"), "\(Self.labels(plain))")
+        let item = plain.first { $0["label"] == "settingsStore" }
+        #expect(item?["textEdit"]?["range"] == lspRange(at.line, at.character, at.line, at.character))
+
+        let capabilities: JSONValue = ["textDocument": ["completion": ["completionItem": ["insertReplaceSupport": true]]]]
+        let rich = try Self.complete(text, capabilities: capabilities)
+        #expect(Self.labels(rich) == Self.labels(plain))
+        let edit = rich.first { $0["label"] == "settingsStore" }?["textEdit"]
+        #expect(edit?["insert"] == lspRange(at.line, at.character, at.line, at.character))
+        #expect(edit?["replace"] == lspRange(at.line, at.character, at.line, at.character + 13))
+        #expect(edit?["range"] == nil)
+        // In the middle of a name both ranges are the name: a plain edit.
+        let middle = try Self.complete(text.replacingOccurrences(of: "\(Self.cursor)settingsStore", with: "sett\(Self.cursor)ingsStore"),
+                                       capabilities: capabilities)
+        #expect(middle.first?["textEdit"]?["range"] == lspRange(at.line, at.character, at.line, at.character + 13))
+    }
+
     @Test func nothingInsideACommentOrAString() throws {
         let seed = try FeatureWorkspace.example("Seed/App.routes")
         #expect(try Self.complete(seed.replacingOccurrences(of: "/// Whether a user is signed in.",

@@ -2,14 +2,16 @@
 extension (Editors/vscode), the Helix configuration (Editors/helix) and the Sublime Text
 files (Editors/sublime).
 
-Nothing here needs an editor, Node or npm: manifests and settings are parsed and
-cross-checked, and the Sublime syntax is run on the fixture cases of test_textmate.py by a
-small interpreter of the sublime-syntax format (SublimeSyntax below).
+Nothing here needs an editor, Node or npm: manifests, the lockfile and settings are parsed
+and cross-checked, and the Sublime syntax is run on the fixture cases of test_textmate.py by
+a small interpreter of the sublime-syntax format (SublimeSyntax below). Where node and npm
+are installed, they also run the extension's argument parser and check the lockfile.
 
 Run: python3 -m pytest -q Tests/editors
 """
 from __future__ import annotations
 
+import base64
 import json
 import pathlib
 import plistlib
@@ -35,6 +37,8 @@ TMLANGUAGE = GRAMMAR_DIR / "routes.tmLanguage.json"
 LANGUAGE_CONFIGURATION = GRAMMAR_DIR / "language-configuration.json"
 VSCODE = ROOT / "Editors" / "vscode"
 EXTENSION_TS = VSCODE / "src" / "extension.ts"
+PREVIEW_ARGUMENTS_JS = VSCODE / "src" / "previewArguments.js"
+SEMANTIC_TOKENS_SWIFT = ROOT / "Sources" / "RoutesIDE" / "SemanticTokens.swift"
 HELIX = ROOT / "Editors" / "helix" / "languages.toml"
 SUBLIME = ROOT / "Editors" / "sublime"
 SUBLIME_SYNTAX = SUBLIME / "Routes.sublime-syntax"
@@ -238,7 +242,11 @@ def test_sync_script_runs(tmp_path):
 
 def test_command_contribution(manifest):
     commands = {command["command"]: command["title"] for command in manifest["contributes"]["commands"]}
-    assert commands == {"routes.showPreview": "Routes: Show Routing Tree"}
+    assert commands == {
+        "routes.showPreview": "Routes: Show Routing Tree",
+        "routes.previewPath": "Routes: Preview a Path…",
+        "routes.restartServer": "Routes: Restart Language Server",
+    }
     for menu, items in manifest["contributes"].get("menus", {}).items():
         for item in items:
             assert item["command"] in commands, f"menu {menu} names an unknown command {item['command']}"
@@ -297,6 +305,246 @@ def test_extension_previews_through_routes_preview(extension_ts):
     assert "showTextDocument" in extension_ts
 
 
+def test_the_preview_command_is_what_code_lenses_run(extension_ts):
+    """The server's code lenses run `routes.showPreview` with the params of `routes/preview`
+    as their one argument (Sources/RoutesLSP/EditorRequests.swift): the extension's command
+    must take them, besides the editor title's URI and no argument at all."""
+    lsp = (ROOT / "Sources" / "RoutesLSP" / "EditorRequests.swift").read_text(encoding="utf-8")
+    command = re.search(r'static let previewCommand = "([^"]+)"', lsp)
+    assert command and ts_string_constants(extension_ts)["SHOW_PREVIEW_COMMAND"] == command.group(1)
+    assert re.search(r"registerCommand\(SHOW_PREVIEW_COMMAND,\s*\(argument\?: unknown\)\s*=>\s*showPreview\(provider,\s*argument\)\)",
+                     extension_ts)
+    assert "isPreviewParams(argument)" in extension_ts and "argument instanceof vscode.Uri" in extension_ts
+
+
+def test_the_path_preview_asks_for_a_path_flags_and_optionals(extension_ts):
+    body = extension_ts[extension_ts.index("async function previewPath("):]
+    body = body[:body.index("\n}\n")]
+    assert "showInputBox(" in body
+    assert "parsePreviewArguments(input)" in body
+    for field in ("path: parsed.path", "flags: parsed.flags", "optionals: parsed.optionals"):
+        assert field in body
+    assert 'from "./previewArguments"' in extension_ts
+
+
+def test_restart_stops_and_starts_the_client(extension_ts):
+    restart = re.search(r"registerCommand\(RESTART_COMMAND,(.*?)\}\),", extension_ts, re.S)
+    assert restart, "no restart command"
+    body = restart.group(1)
+    assert body.index("await stopClient()") < body.index("await startClient(watcher)")
+
+
+def test_extension_imports_only_what_it_depends_on(manifest, extension_ts):
+    """Node's own modules need @types/node, which is not a dependency: the extension imports
+    vscode, the language client and its own files only."""
+    imports = re.findall(r'from "([^"]+)"', extension_ts)
+    allowed = {"vscode", "vscode-languageclient/node"}
+    for module in imports:
+        assert module in allowed or module.startswith("./"), module
+    assert "vscode-languageclient" in manifest["dependencies"]
+    assert "@types/node" not in manifest.get("devDependencies", {})
+    tsconfig = read_json(VSCODE / "tsconfig.json")
+    assert tsconfig["compilerOptions"].get("allowJs") is True  # src/previewArguments.js is compiled too
+
+
+# The cases Neovim's :RoutesPreview is tested with (Tests/editors/nvim/test.lua): the same rules.
+PREVIEW_ARGUMENT_CASES = [
+    ('Home/Detail(id: "42")', {"path": 'Home/Detail(id: "42")', "flags": {}, "optionals": {}}),
+    ('Home/Detail(id: "a b")  isLoggedIn=false', {"path": 'Home/Detail(id: "a b")', "flags": {"isLoggedIn": False}, "optionals": {}}),
+    ("detailStore=absent Login", {"path": "Login", "flags": {}, "optionals": {"detailStore": False}}),
+    ('  Home / Detail(id: "x\\" y")  ', {"path": 'Home / Detail(id: "x\\" y")', "flags": {}, "optionals": {}}),
+    ("isLoggedIn=true", {"path": None, "flags": {"isLoggedIn": True}, "optionals": {}}),
+    ("", {"path": None, "flags": {}, "optionals": {}}),
+    ("Home x=true Detail", {"error": True}),
+    ("isLoggedIn=maybe", {"error": True}),
+]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_preview_arguments_parse_as_neovim_parses_them():
+    script = (
+        "const { parsePreviewArguments } = require(process.argv[1]);"
+        "const cases = JSON.parse(process.argv[2]);"
+        "process.stdout.write(JSON.stringify(cases.map((c) => parsePreviewArguments(c))));"
+    )
+    inputs = [text for text, _ in PREVIEW_ARGUMENT_CASES]
+    out = subprocess.run(["node", "-e", script, str(PREVIEW_ARGUMENTS_JS), json.dumps(inputs)],
+                         check=True, capture_output=True, text=True).stdout
+    for (text, expected), got in zip(PREVIEW_ARGUMENT_CASES, json.loads(out)):
+        if "error" in expected:
+            assert set(got) == {"error"} and got["error"], (text, got)
+        else:
+            assert got == expected, text
+
+
+# ---------------------------------------------------------------------------- VS Code: semantic tokens
+
+# VS Code's own token types and modifiers (its semantic token classification).
+STANDARD_TOKEN_TYPES = {
+    "namespace", "class", "enum", "interface", "struct", "typeParameter", "type", "parameter", "variable",
+    "property", "enumMember", "decorator", "event", "function", "method", "macro", "label", "comment",
+    "string", "keyword", "number", "regexp", "operator",
+}
+STANDARD_TOKEN_MODIFIERS = {
+    "declaration", "definition", "readonly", "static", "deprecated", "abstract", "async", "modification",
+    "documentation", "defaultLibrary",
+}
+
+
+def server_token_legend() -> tuple[list[str], list[str]]:
+    """The token types and modifiers the server emits, from SemanticTokens.swift: the cases
+    of SemanticToken.Kind (in legend order) and Modifiers.legendNames."""
+    source = SEMANTIC_TOKENS_SWIFT.read_text(encoding="utf-8")
+    kinds = re.search(r"enum Kind: Int, Sendable, Hashable, CaseIterable \{\s*case ([^\n]+)", source)
+    assert kinds, "SemanticToken.Kind not found"
+    types = [name.strip() for name in kinds.group(1).split(",")]
+    for name in types:  # each case is sent under its own name
+        assert re.search(rf'case \.{name}: return "{name}"', source), name
+    modifiers = re.search(r"legendNames = \[([^\]]*)\]", source)
+    assert modifiers, "Modifiers.legendNames not found"
+    return types, re.findall(r'"([^"]+)"', modifiers.group(1))
+
+
+def test_the_server_legend_is_read():
+    types, modifiers = server_token_legend()
+    assert types[:5] == ["screen", "builder", "dependency", "optional", "flag"]
+    assert "declaration" in modifiers and "unresolved" in modifiers
+
+
+def test_every_token_type_the_server_emits_is_known_to_vscode(manifest):
+    """VS Code ignores tokens of a type it does not know, and themes colour a declared type
+    only through its superType or its TextMate scopes: every type the server emits is a
+    standard one or declared here, with a superType VS Code knows."""
+    types, modifiers = server_token_legend()
+    declared = {entry["id"]: entry for entry in manifest["contributes"]["semanticTokenTypes"]}
+    for name in types:
+        assert name in STANDARD_TOKEN_TYPES or name in declared, f"token type {name} is not declared"
+    for name, entry in declared.items():
+        assert name in types, f"{name} is declared but the server never emits it"
+        assert entry["superType"] in STANDARD_TOKEN_TYPES, entry
+        assert entry["description"]
+    declared_modifiers = {entry["id"] for entry in manifest["contributes"]["semanticTokenModifiers"]}
+    for name in modifiers:
+        assert name in STANDARD_TOKEN_MODIFIERS or name in declared_modifiers, f"modifier {name} is not declared"
+    assert declared_modifiers <= set(modifiers)
+
+
+def test_declared_token_types_map_to_the_grammars_scopes(manifest):
+    """semanticTokenScopes maps each declared type (and its declarations) to the scopes the
+    TextMate grammar gives the same names, so a theme colours them as it colours the grammar."""
+    [entry] = manifest["contributes"]["semanticTokenScopes"]
+    assert entry["language"] == "routes"
+    scopes = entry["scopes"]
+    grammar = TMLANGUAGE.read_text(encoding="utf-8")
+    declared = {item["id"] for item in manifest["contributes"]["semanticTokenTypes"]}
+    for name in declared:
+        assert name in scopes, f"no TextMate scope for {name}"
+    for selector, names in scopes.items():
+        token_type, _, modifier = selector.partition(".")
+        assert token_type in declared, selector
+        assert modifier in ("", *server_token_legend()[1]), selector
+        for scope in names:
+            assert f'"{scope}"' in grammar, f"{selector}: {scope} is not a scope of the TextMate grammar"
+
+
+# ---------------------------------------------------------------------------- VS Code: the lockfile
+
+
+def parse_version(text: str) -> tuple[int, int, int]:
+    major, minor, patch = (int(part) for part in text.split("-")[0].split("."))
+    return major, minor, patch
+
+
+def satisfies(version: str, requirement: str) -> bool:
+    """npm's ranges as the manifests here write them: exact, ^X.Y.Z and ~X.Y.Z."""
+    have = parse_version(version)
+    if requirement[0] in "^~":
+        want = parse_version(requirement[1:])
+        if have < want:
+            return False
+        if requirement[0] == "~":
+            return have[:2] == want[:2]
+        return have[0] == want[0] if want[0] > 0 else have[:2] == want[:2]
+    return have == parse_version(requirement)
+
+
+@pytest.mark.parametrize("version, requirement, expected", [
+    ("9.0.1", "^9.0.1", True), ("9.4.0", "^9.0.1", True), ("10.0.0", "^9.0.1", False), ("9.0.0", "^9.0.1", False),
+    ("1.82.3", "~1.82.0", True), ("1.83.0", "~1.82.0", False), ("3.17.5", "3.17.5", True), ("3.17.6", "3.17.5", False),
+])
+def test_the_range_check_can_fail(version, requirement, expected):
+    assert satisfies(version, requirement) == expected
+
+
+@pytest.fixture(scope="module")
+def lockfile() -> dict:
+    return read_json(VSCODE / "package-lock.json")
+
+
+def resolve(packages: dict, location: str, name: str) -> str | None:
+    """Where node finds `name` from the package at `location`: its own node_modules, then
+    each enclosing one."""
+    while True:
+        candidate = f"{location}/node_modules/{name}" if location else f"node_modules/{name}"
+        if candidate in packages:
+            return candidate
+        if not location:
+            return None
+        location = location.rsplit("/node_modules/", 1)[0] if "/node_modules/" in location else ""
+
+
+def test_the_lockfile_records_the_manifest(manifest, lockfile):
+    assert lockfile["lockfileVersion"] == 3
+    assert lockfile["name"] == manifest["name"] and lockfile["version"] == manifest["version"]
+    root = lockfile["packages"][""]
+    for key in ("name", "version", "dependencies", "devDependencies", "engines"):
+        assert root.get(key) == manifest.get(key), key
+
+
+def test_every_dependency_is_locked_once_and_satisfies_its_range(manifest, lockfile):
+    packages = lockfile["packages"]
+    reached: dict[str, bool] = {}  # location -> reached from a production dependency
+    stack = [("", name, requirement, False) for name, requirement in manifest["dependencies"].items()]
+    stack += [("", name, requirement, True) for name, requirement in manifest["devDependencies"].items()]
+    while stack:
+        parent, name, requirement, dev = stack.pop()
+        location = resolve(packages, parent, name)
+        assert location, f"{name} (needed by {parent or 'the extension'}) is not in the lockfile"
+        entry = packages[location]
+        assert satisfies(entry["version"], requirement), f"{location} {entry['version']} does not satisfy {requirement}"
+        if location in reached and (dev or not reached[location]):
+            continue
+        reached[location] = reached.get(location, False) or not dev
+        stack += [(location, dep, req, dev) for dep, req in entry.get("dependencies", {}).items()]
+    listed = {key for key in packages if key}
+    assert listed == set(reached), f"packages nothing needs: {listed - set(reached)}"
+    for location, production in reached.items():
+        assert packages[location].get("dev", False) == (not production), location
+
+
+def test_every_locked_package_comes_from_the_registry_with_its_hash(lockfile):
+    for location, entry in lockfile["packages"].items():
+        if not location:
+            continue
+        name = location.rsplit("node_modules/", 1)[1]
+        base = name.rsplit("/", 1)[-1]
+        assert entry["resolved"] == f"https://registry.npmjs.org/{name}/-/{base}-{entry['version']}.tgz", location
+        algorithm, _, digest = entry["integrity"].partition("-")
+        assert algorithm == "sha512", location
+        assert len(base64.b64decode(digest, validate=True)) == 64, location
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_npm_reads_the_lockfile_as_complete(tmp_path):
+    """`npm ls --package-lock-only` checks the tree in the lockfile against the manifest,
+    offline."""
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(VSCODE / name, tmp_path / name)
+    result = subprocess.run(["npm", "ls", "--package-lock-only", "--all", "--offline"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_vscodeignore_keeps_what_the_extension_needs(manifest):
     ignored = [line.strip() for line in (VSCODE / ".vscodeignore").read_text().splitlines()
                if line.strip() and not line.startswith("#")]
@@ -310,7 +558,8 @@ def test_vscodeignore_keeps_what_the_extension_needs(manifest):
 
 def test_vscode_readme_has_the_build_steps():
     readme = (VSCODE / "README.md").read_text(encoding="utf-8")
-    for step in ["npm install", "npx tsc -p .", "npx vsce package", "code --install-extension", "routes.server.path"]:
+    for step in ["npm ci", "npx tsc -p .", "npx @vscode/vsce package", "code --install-extension", "routes.server.path",
+                 "Routes: Preview a Path", "Routes: Restart Language Server"]:
         assert step in readme, f"Editors/vscode/README.md does not mention {step!r}"
 
 
@@ -327,7 +576,9 @@ def test_helix_language(helix):
     [language] = [entry for entry in helix["language"] if entry["name"] == "routes"]
     assert language["scope"] == "source.routes"
     assert language["file-types"] == ["routes"]
-    assert language["comment-token"] == "//"
+    # `comment-tokens` (a string or a list) replaced `comment-token` in Helix 24.03.
+    assert "comment-token" not in language
+    assert language["comment-tokens"] in ("//", ["//"]) or language["comment-tokens"][0] == "//"
     assert language["indent"]["unit"].strip() == "" and len(language["indent"]["unit"]) == language["indent"]["tab-width"]
     assert language["language-servers"] == ["routes-lsp"]
 
@@ -355,6 +606,8 @@ def sublime_syntax() -> dict:
 
 def test_sublime_syntax_identity(sublime_syntax):
     assert SUBLIME_SYNTAX.read_text(encoding="utf-8").startswith("%YAML 1.2\n---\n")
+    # Version 2 of the format; SublimeSyntax below runs `set` as version 2 does.
+    assert sublime_syntax["version"] == 2
     assert sublime_syntax["scope"] == "source.routes"
     assert sublime_syntax["file_extensions"] == ["routes"]
     assert sublime_syntax["name"] == "Routes"
@@ -451,8 +704,9 @@ class SublimeSyntax:
     match with scope or captures, push / set / pop, and meta_scope. Each line is matched
     with its newline; at each position the pattern of the current context that matches
     earliest wins, the first listed on a tie. A meta_scope covers the text that pushes and
-    pops its context too. Anything else in the file is an error here, so that this test
-    never silently ignores a construct."""
+    pops its context too; the text a `set` matches gets the new context's meta_scope only,
+    as in version 2 of the format. Anything else in the file is an error here, so that this
+    test never silently ignores a construct."""
 
     KNOWN_KEYS = {"match", "scope", "captures", "push", "set", "pop", "include",
                   "meta_scope", "meta_include_prototype"}

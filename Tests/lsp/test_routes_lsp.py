@@ -52,14 +52,24 @@ SEED_TREE = (REPO / "Examples" / "Seed" / "App.tree").read_text(encoding="utf-8"
 
 def make_client() -> LanguageClient:
     """pytest-lsp's test client, also answering the server's `client/registerCapability` (it
-    registers a watcher for `**/*.routes` after `initialized`) and keeping what was registered."""
+    registers a watcher for `**/*.routes` after `initialized`) and keeping what was registered,
+    and answering the refresh requests of inlay hints and code lenses the server sends a client
+    that supports them (after a change another document or the disk made), keeping their
+    methods (pytest-lsp answers and counts `workspace/diagnostic/refresh` itself)."""
     client = make_test_lsp_client()
     client.registrations = []
+    client.refreshes = []
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register_capability(ls: LanguageClient, params: types.RegistrationParams):
         ls.registrations.extend(params.registrations)
         return None
+
+    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
+        def refresh(ls: LanguageClient, params, method=method):
+            ls.refreshes.append(method)
+            return None
+        client.feature(method)(refresh)
 
     return client
 
@@ -316,3 +326,144 @@ async def test_shutdown_then_exit_ends_the_server_with_status_zero(bare: Languag
     server = bare._server  # the server's asyncio subprocess (pygls keeps it here)
     assert server is not None
     assert await server.wait() == 0
+
+
+# --- Workspace symbols, highlights, selection ranges, inlay hints, code lenses, pull diagnostics
+
+
+async def test_initialize_announces_the_lsp_3_17_requests(client: LanguageClient):
+    capabilities = client.initialize_result.capabilities
+    assert capabilities.workspace_symbol_provider is True
+    assert capabilities.document_highlight_provider is True
+    assert capabilities.selection_range_provider is True
+    assert isinstance(capabilities.inlay_hint_provider, types.InlayHintOptions)
+    assert isinstance(capabilities.code_lens_provider, types.CodeLensOptions)
+    assert capabilities.code_lens_provider.resolve_provider is True
+    diagnostics = capabilities.diagnostic_provider
+    assert isinstance(diagnostics, types.DiagnosticOptions)
+    assert diagnostics.inter_file_dependencies is True and diagnostics.workspace_diagnostics is True
+    assert {'"', "/"} <= set(capabilities.completion_provider.trigger_characters or [])
+
+
+async def test_workspace_symbols_rank_fuzzy_matches_across_files(client: LanguageClient):
+    open_document(client, client.workspace / "Seed.routes")
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="setSt"))
+    assert symbols and symbols[0].name == "settingsStore"
+    assert symbols[0].kind == types.SymbolKind.Variable
+    assert symbols[0].container_name == "Seed.routes"
+    # A file that is not open: the shop's catalog.
+    found = {s.name: s for s in await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="catalogStore"))}
+    assert file_name(found["catalogStore"].location.uri) == "Catalog.routes"
+    assert found["catalogStore"].container_name == "Catalog.routes"
+
+
+async def test_document_highlight_reads_and_writes(client: LanguageClient):
+    path = client.workspace / "Seed.routes"
+    seed = path.read_text(encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(seed, "uses settingsStore", delta=7)
+    highlights = await client.text_document_document_highlight_async(types.DocumentHighlightParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=at))
+    assert [h.kind for h in highlights] == [types.DocumentHighlightKind.Write, types.DocumentHighlightKind.Read]
+    declared = position(seed, "dependency settingsStore", delta=11)
+    assert highlights[0].range.start == declared
+    assert highlights[1].range.start == types.Position(line=at.line, character=at.character - 2)
+
+
+async def test_selection_ranges_grow_to_the_whole_file(client: LanguageClient):
+    path = client.workspace / "Seed.routes"
+    seed = path.read_text(encoding="utf-8")
+    uri = open_document(client, path)
+    at = position(seed, "uses settingsStore", delta=7)
+    [selection] = await client.text_document_selection_range_async(types.SelectionRangeParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), positions=[at]))
+    ranges = []
+    while selection is not None:
+        ranges.append(selection.range)
+        selection = selection.parent
+    assert ranges[0] == types.Range(start=types.Position(line=at.line, character=at.character - 2),
+                                    end=types.Position(line=at.line, character=at.character + 11))
+    assert ranges[1].start.character == at.character - 7  # `uses settingsStore`
+    lines = seed.split("\n")
+    assert ranges[-1] == types.Range(start=types.Position(line=0, character=0),
+                                     end=types.Position(line=len(lines) - 1, character=len(lines[-1])))
+    assert len(ranges) >= 8
+
+
+async def test_inlay_hints_show_presentations_and_what_a_screen_provides(neovim: LanguageClient):
+    path = neovim.workspace / "Seed.routes"
+    seed = path.read_text(encoding="utf-8")
+    uri = open_document(neovim, path)
+    hints = await neovim.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=len(seed.split("\n")), character=0))))
+    assert [h.label for h in hints] == ["sheet", "provides settingsStore"]
+    assert hints[0].kind == types.InlayHintKind.Type
+    # Neovim offers UTF-8: the column is in bytes (the seed is ASCII, so the same).
+    assert hints[1].position == position(seed, "screen Home uses appStore", delta=25)
+
+
+async def test_code_lenses_resolve_to_a_preview_the_server_runs(client: LanguageClient):
+    uri = open_document(client, client.workspace / "Seed.routes")
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert len(lenses) == 5 and all(lens.command is None for lens in lenses)
+    resolved = [await client.code_lens_resolve_async(lens) for lens in lenses]
+    titles = [lens.command.title for lens in resolved]
+    assert titles[-1] == "preview routing tree"
+    assert "preview Home/Detail" in titles
+    detail = next(lens for lens in resolved if lens.command.title == "preview Home/Detail")
+    assert detail.command.command == "routes.showPreview"
+    [argument] = detail.command.arguments
+    result = await client.protocol.send_request_async("routes/preview", argument)
+    assert [e.screen for e in result.tree.elements] == ["Home", "Detail"]
+    assert all(e.built for e in result.tree.elements)
+
+
+async def test_a_client_that_pulls_diagnostics_gets_reports_not_pushes(neovim: LanguageClient):
+    seed = (neovim.workspace / "Seed.routes").read_text(encoding="utf-8")
+    path = neovim.workspace / "Broken.routes"
+    path.write_text(seed.replace("uses loginStore", "uses nobody"), encoding="utf-8")
+    uri = open_document(neovim, path)
+    report = await neovim.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    assert {d.code for d in report.items} == {"undefined-name", "unused-declaration"}
+    again = await neovim.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=report.result_id))
+    assert isinstance(again, types.RelatedUnchangedDocumentDiagnosticReport)
+    assert again.result_id == report.result_id
+    workspace = await neovim.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    by_file = {file_name(item.uri): item for item in workspace.items}
+    assert set(by_file) == {"Broken.routes", "Seed.routes", "App.routes", "Shared.routes", "Catalog.routes",
+                            "Account.routes", "Checkout.routes"}
+    assert by_file["Broken.routes"].version == 1 and by_file["Seed.routes"].version is None
+    # Nothing was pushed for the document (pushes would show each diagnostic twice).
+    assert uri not in neovim.diagnostics
+
+
+async def test_import_paths_complete_from_the_folder(client: LanguageClient):
+    (client.workspace / "Lib").mkdir()
+    (client.workspace / "Lib" / "Extra.routes").write_text("screen Extra\n", encoding="utf-8")
+    path = client.workspace / "Imports.routes"
+    path.write_text('import "Lib/"\n', encoding="utf-8")
+    uri = open_document(client, path)
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=12)))
+    items = result.items if isinstance(result, types.CompletionList) else result
+    assert [item.label for item in items] == ["Extra.routes", "../"]
+    assert [item.kind for item in items] == [types.CompletionItemKind.File, types.CompletionItemKind.Folder]
+
+
+async def test_an_edit_in_one_of_two_documents_asks_to_refresh_the_hints(neovim: LanguageClient):
+    open_document(neovim, neovim.workspace / "Shared.routes")
+    app = neovim.workspace / "App.routes"
+    uri = open_document(neovim, app)
+    neovim.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+            text="// a note\n")]))
+    # A request after the change: its answer comes after the refresh the change caused.
+    await neovim.workspace_symbol_async(types.WorkspaceSymbolParams(query="Shop"))
+    assert types.WORKSPACE_INLAY_HINT_REFRESH in neovim.refreshes

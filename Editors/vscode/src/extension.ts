@@ -1,7 +1,8 @@
 // The Routes extension: starts the language server (`routes lsp`, README.md) for `.routes`
-// files and adds "Routes: Show Routing Tree", which asks the server for the custom request
-// `routes/preview` and shows the tree it returns in a read-only virtual document.
-import * as path from "path";
+// files and adds "Routes: Show Routing Tree" and "Routes: Preview a Path…", which ask the
+// server for the custom request `routes/preview` and show what it returns in a read-only
+// virtual document, and "Routes: Restart Language Server". The server's code lenses run
+// "routes.showPreview" with the params of `routes/preview` as their argument.
 import * as vscode from "vscode";
 import {
   Executable,
@@ -9,12 +10,15 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from "vscode-languageclient/node";
+import { parsePreviewArguments } from "./previewArguments";
 
 /** Must match `contributes.commands` in package.json (checked by Tests/editors). */
 const SHOW_PREVIEW_COMMAND = "routes.showPreview";
+const PREVIEW_PATH_COMMAND = "routes.previewPath";
+const RESTART_COMMAND = "routes.restartServer";
 /** The server's custom request (README.md, `routes lsp`). */
 const PREVIEW_REQUEST = "routes/preview";
-/** Virtual documents holding previews: `routes-preview:/App.routes?<source URI>`. */
+/** Virtual documents holding previews: `routes-preview:/App.routes (routing tree)?<params>`. */
 const PREVIEW_SCHEME = "routes-preview";
 /** The client id: VS Code reads the `routes.trace.server` setting because of it. */
 const CLIENT_ID = "routes";
@@ -24,6 +28,8 @@ const CLIENT_NAME = "Routes Language Server";
 interface PreviewParams {
   textDocument: { uri: string };
   path: string | null;
+  flags?: Record<string, boolean>;
+  optionals?: Record<string, boolean>;
 }
 
 /** The result of `routes/preview`: the text of `routes tree` and the same tree as JSON. */
@@ -54,16 +60,19 @@ function createClient(watcher: vscode.FileSystemWatcher): LanguageClient {
   return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
 }
 
-async function startClient(watcher: vscode.FileSystemWatcher): Promise<void> {
+/** Starts the client; false (after saying why) when the server could not be started. */
+async function startClient(watcher: vscode.FileSystemWatcher): Promise<boolean> {
   client = createClient(watcher);
   clientStarting = client.start();
   try {
     await clientStarting;
+    return true;
   } catch (error) {
     void vscode.window.showErrorMessage(
       `Routes: could not start the language server \`${serverPath()} lsp\`: ${describe(error)}. ` +
         "Set `routes.server.path` to the routes executable.",
     );
+    return false;
   }
 }
 
@@ -80,9 +89,10 @@ async function stopClient(): Promise<void> {
   }
 }
 
-/** Holds the text of each open preview, keyed by its virtual URI. */
+/** Holds the text of each open preview and the params it was made with, keyed by its virtual URI. */
 class PreviewProvider implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
+  private readonly params = new Map<string, PreviewParams>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
 
@@ -90,68 +100,96 @@ class PreviewProvider implements vscode.TextDocumentContentProvider {
     return this.texts.get(uri.toString()) ?? "";
   }
 
-  set(uri: vscode.Uri, text: string): void {
+  set(uri: vscode.Uri, text: string, params: PreviewParams): void {
     this.texts.set(uri.toString(), text);
+    this.params.set(uri.toString(), params);
     this.changed.fire(uri);
   }
 
   forget(uri: vscode.Uri): void {
     this.texts.delete(uri.toString());
+    this.params.delete(uri.toString());
   }
 
-  /** The previews still shown, as (virtual URI, source URI) pairs. */
-  open(): Array<[vscode.Uri, vscode.Uri]> {
-    return [...this.texts.keys()].map((key) => {
-      const uri = vscode.Uri.parse(key);
-      return [uri, sourceOf(uri)];
-    });
+  /** The previews still shown, as (virtual URI, params) pairs. */
+  open(): Array<[vscode.Uri, PreviewParams]> {
+    return [...this.params.entries()].map(([key, params]): [vscode.Uri, PreviewParams] => [vscode.Uri.parse(key), params]);
   }
 
   dispose(): void {
     this.changed.dispose();
     this.texts.clear();
+    this.params.clear();
   }
 }
 
-function previewUri(source: vscode.Uri): vscode.Uri {
+/** The last path segment of a URI's path. */
+function baseName(uriPath: string): string {
+  return uriPath.slice(uriPath.lastIndexOf("/") + 1);
+}
+
+/** `routes-preview:/App.routes (routing tree)` or `routes-preview:/App.routes (Home/Detail)`. */
+function previewUri(params: PreviewParams): vscode.Uri {
+  const source = vscode.Uri.parse(params.textDocument.uri);
+  const what = params.path === null ? "routing tree" : params.path;
   return vscode.Uri.from({
     scheme: PREVIEW_SCHEME,
-    path: "/" + path.posix.basename(source.path) + " (routing tree)",
-    query: source.toString(),
+    path: "/" + baseName(source.path) + " (" + what + ")",
+    query: JSON.stringify(params),
   });
 }
 
-function sourceOf(preview: vscode.Uri): vscode.Uri {
-  return vscode.Uri.parse(preview.query);
+/** The params asking for a source file's whole routing tree. */
+function treeParams(source: vscode.Uri): PreviewParams {
+  return { textDocument: { uri: source.toString() }, path: null };
 }
 
-/** Sends `routes/preview` for a source file: the whole routing tree (`path: null`). */
-async function requestPreview(source: vscode.Uri): Promise<string> {
+function isPreviewParams(value: unknown): value is PreviewParams {
+  if (typeof value !== "object" || value === null) {
+    return false;
+  }
+  const document = (value as { textDocument?: { uri?: unknown } }).textDocument;
+  return typeof document?.uri === "string";
+}
+
+/** Sends `routes/preview`; returns the text of the tree or of the resolution. */
+async function requestPreview(params: PreviewParams): Promise<string> {
   if (!client || !clientStarting) {
     throw new Error("the language server is not running");
   }
   await clientStarting;
-  const params: PreviewParams = { textDocument: { uri: source.toString() }, path: null };
   const result = await client.sendRequest<PreviewResult>(PREVIEW_REQUEST, params);
   return result.text;
 }
 
-async function showPreview(provider: PreviewProvider): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.languageId !== "routes") {
-    void vscode.window.showInformationMessage("Routes: open a .routes file to show its routing tree.");
-    return;
+/**
+ * Shows a preview: of the given params (a code lens's argument), of the file given (the
+ * editor title's button passes its URI), or of the active editor's routing tree.
+ */
+async function showPreview(provider: PreviewProvider, argument?: unknown): Promise<void> {
+  let params: PreviewParams;
+  if (isPreviewParams(argument)) {
+    params = argument;
+  } else if (argument instanceof vscode.Uri) {
+    params = treeParams(argument);
+  } else {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.languageId !== "routes") {
+      void vscode.window.showInformationMessage("Routes: open a .routes file to show its routing tree.");
+      return;
+    }
+    params = treeParams(editor.document.uri);
   }
-  const source = editor.document.uri;
   let text: string;
   try {
-    text = await requestPreview(source);
+    text = await requestPreview(params);
   } catch (error) {
-    void vscode.window.showErrorMessage(`Routes: no routing tree for ${path.posix.basename(source.path)}: ${describe(error)}`);
+    const name = baseName(vscode.Uri.parse(params.textDocument.uri).path);
+    void vscode.window.showErrorMessage(`Routes: no preview for ${name}: ${describe(error)}`);
     return;
   }
-  const uri = previewUri(source);
-  provider.set(uri, text);
+  const uri = previewUri(params);
+  provider.set(uri, text, params);
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document, {
     viewColumn: vscode.ViewColumn.Beside,
@@ -160,13 +198,43 @@ async function showPreview(provider: PreviewProvider): Promise<void> {
   });
 }
 
+/** Asks for a path and flags or optionals, as `routes tree` takes them, and shows how it resolves. */
+async function previewPath(provider: PreviewProvider, lastInput: { value: string }): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== "routes") {
+    void vscode.window.showInformationMessage("Routes: open a .routes file to preview a path in it.");
+    return;
+  }
+  const input = await vscode.window.showInputBox({
+    title: "Routes: Preview a Path",
+    prompt: "A path literal, then NAME=true|false for flags and NAME=present|absent for optionals",
+    placeHolder: 'Home/Detail(id: "42") isLoggedIn=true detailStore=absent',
+    value: lastInput.value,
+  });
+  if (input === undefined) {
+    return;
+  }
+  lastInput.value = input;
+  const parsed = parsePreviewArguments(input);
+  if ("error" in parsed) {
+    void vscode.window.showErrorMessage(`Routes: ${parsed.error}`);
+    return;
+  }
+  await showPreview(provider, {
+    textDocument: { uri: editor.document.uri.toString() },
+    path: parsed.path,
+    flags: parsed.flags,
+    optionals: parsed.optionals,
+  });
+}
+
 /** After a save (of this file or of one it imports), the open previews are asked for again. */
 async function refreshPreviews(provider: PreviewProvider): Promise<void> {
-  for (const [uri, source] of provider.open()) {
+  for (const [uri, params] of provider.open()) {
     try {
-      provider.set(uri, await requestPreview(source));
+      provider.set(uri, await requestPreview(params), params);
     } catch {
-      // Keep showing the last tree; the problems are in the Problems panel.
+      // Keep showing the last text; the problems are in the Problems panel.
     }
   }
 }
@@ -178,11 +246,19 @@ function describe(error: unknown): string {
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const watcher = vscode.workspace.createFileSystemWatcher("**/*.routes");
   const provider = new PreviewProvider();
+  const lastInput = { value: "" };
   context.subscriptions.push(
     watcher,
     provider,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
-    vscode.commands.registerCommand(SHOW_PREVIEW_COMMAND, () => showPreview(provider)),
+    vscode.commands.registerCommand(SHOW_PREVIEW_COMMAND, (argument?: unknown) => showPreview(provider, argument)),
+    vscode.commands.registerCommand(PREVIEW_PATH_COMMAND, () => previewPath(provider, lastInput)),
+    vscode.commands.registerCommand(RESTART_COMMAND, async () => {
+      await stopClient();
+      if (await startClient(watcher)) {
+        void vscode.window.showInformationMessage("Routes: the language server was restarted.");
+      }
+    }),
     vscode.workspace.onDidSaveTextDocument((document) => {
       if (document.languageId === "routes") {
         void refreshPreviews(provider);

@@ -405,6 +405,80 @@ local ok_all, err_all = xpcall(function()
     vim.cmd("close")
   end)
 
+  check(":RoutesPreview with a path holding spaces and quotes (the README's example)", function()
+    expect(started, "no server")
+    vim.api.nvim_set_current_buf(seed)
+    vim.cmd('RoutesPreview Home/Detail(id: "42")')
+    local ok = wait(10000, function()
+      local _, lines = preview_lines(seed)
+      return #lines > 0 and lines[1]:find("^environment:") ~= nil
+    end, function()
+      return client_alive(seed)
+    end)
+    local _, lines = preview_lines(seed)
+    local text = table.concat(lines, "\n")
+    expect(ok, "no resolution shown within 10 s; buffer:\n%s", text)
+    expect(text:find('Detail(id: "42")  built at', 1, true), "Detail(id: \"42\") not built:\n%s", text)
+    vim.cmd("close")
+  end)
+
+  check(":RoutesPreview arguments: the path as written, flags and optionals around it", function()
+    local cases = {
+      { 'Home/Detail(id: "a b")  isLoggedIn=false', 'Home/Detail(id: "a b")', { isLoggedIn = false }, {} },
+      { "detailStore=absent Login", "Login", {}, { detailStore = false } },
+      { '  Home / Detail(id: "x\\" y")  ', 'Home / Detail(id: "x\\" y")', {}, {} },
+      { "isLoggedIn=true", nil, { isLoggedIn = true }, {} },
+      { "", nil, {}, {} },
+    }
+    for _, c in ipairs(cases) do
+      local opts, err = routes.parse_preview_args(c[1])
+      expect(opts, "%q: %s", c[1], tostring(err))
+      expect(opts.path == c[2], "%q: path %s, expected %s", c[1], tostring(opts.path), tostring(c[2]))
+      expect(vim.deep_equal(opts.flags, c[3]), "%q: flags %s", c[1], vim.inspect(opts.flags))
+      expect(vim.deep_equal(opts.optionals, c[4]), "%q: optionals %s", c[1], vim.inspect(opts.optionals))
+    end
+    for _, bad in ipairs({ "Home x=true Detail", "isLoggedIn=maybe" }) do
+      local opts, err = routes.parse_preview_args(bad)
+      expect(opts == nil and err, "%q was accepted: %s", bad, vim.inspect(opts))
+    end
+    -- The old form, a list of words, still works.
+    local opts = routes.parse_preview_args({ "Login", "isLoggedIn=false" })
+    expect(opts.path == "Login" and opts.flags.isLoggedIn == false, "list form: %s", vim.inspect(opts))
+  end)
+
+  check("code lenses: resolved, and `routes.showPreview` runs in the plugin", function()
+    expect(started, "no server")
+    vim.api.nvim_set_current_buf(seed)
+    expect(vim.lsp.commands["routes.showPreview"] ~= nil, "the plugin registered no routes.showPreview")
+    vim.lsp.codelens.refresh()
+    local lens
+    local ok = wait(10000, function()
+      for _, l in ipairs(vim.lsp.codelens.get(seed) or {}) do
+        if l.command and l.command.title == "preview Home/Detail" then
+          lens = l
+        end
+      end
+      return lens ~= nil
+    end, function()
+      return client_alive(seed)
+    end)
+    local titles = {}
+    for _, l in ipairs(vim.lsp.codelens.get(seed) or {}) do
+      table.insert(titles, l.command and l.command.title or "?")
+    end
+    expect(ok, "no resolved lens `preview Home/Detail`; lenses: {%s}", table.concat(titles, ", "))
+    vim.lsp.commands["routes.showPreview"](lens.command, { bufnr = seed, client_id = client.id })
+    local shown = wait(10000, function()
+      local _, lines = preview_lines(seed)
+      return #lines > 0 and lines[1]:find("^environment:") ~= nil
+    end)
+    local _, lines = preview_lines(seed)
+    local text = table.concat(lines, "\n")
+    expect(shown, "the lens's preview was not shown:\n%s", text)
+    expect(text:find("Detail%s+built at"), "Detail not built:\n%s", text)
+    vim.cmd("close")
+  end)
+
   -- 4. Completion -----------------------------------------------------------------
   check("completion after `screen ` in a builder position lists the screens", function()
     expect(started, "no server")

@@ -6,7 +6,9 @@
 -- starts one `routes lsp` per workspace root (the nearest directory holding a
 -- root marker such as `.git`, else the file's directory), attaches it to every
 -- buffer of filetype `routes`, and defines `:RoutesPreview`.
--- Works with Neovim 0.7 and later.
+-- Works with Neovim 0.7 and later: on 0.11 and later the server is configured
+-- with vim.lsp.config and started by vim.lsp.enable; on 0.8 to 0.10 with
+-- vim.lsp.start; on 0.7 with vim.lsp.start_client (deprecated since 0.11).
 
 local M = {}
 
@@ -17,12 +19,15 @@ local defaults = {
   root_markers = { ".git" },
   -- Start the server when a `routes` buffer is opened.
   autostart = true,
-  -- Passed to vim.lsp.start_client as they are.
+  -- Passed to the client's configuration as they are.
   capabilities = nil,
   on_attach = nil,
   flags = nil,
   -- Where :RoutesPreview opens its window (a command modifier).
   preview_split = "botright",
+  -- Show the server's code lenses (`preview Home/Detail` above each screen)
+  -- and refresh them when a buffer is entered, left in normal mode or saved.
+  codelens = true,
 }
 
 M.config = vim.deepcopy(defaults)
@@ -105,6 +110,33 @@ function M.client(bufnr)
   return nil
 end
 
+--- The client configuration for a workspace root (nil: Neovim finds it).
+local function client_config(root)
+  local config = M.config
+  local out = {
+    name = "routes",
+    cmd = M.command(config),
+    capabilities = config.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    on_attach = function(client, bufnr)
+      M.on_attach(client, bufnr)
+      if config.on_attach then
+        config.on_attach(client, bufnr)
+      end
+    end,
+    flags = config.flags,
+  }
+  if root then
+    out.root_dir = root
+    out.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  end
+  return out
+end
+
+--- Whether Neovim has vim.lsp.config and vim.lsp.enable (0.11 and later).
+function M.has_lsp_config()
+  return vim.lsp.config ~= nil and vim.lsp.enable ~= nil and vim.fn.has("nvim-0.11") == 1
+end
+
 local function ensure_client(root)
   local id = clients[root]
   if id then
@@ -114,21 +146,14 @@ local function ensure_client(root)
     end
     clients[root] = nil
   end
-  local config = M.config
-  id = vim.lsp.start_client({
-    name = "routes",
-    cmd = M.command(config),
-    root_dir = root,
-    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-    capabilities = config.capabilities or vim.lsp.protocol.make_client_capabilities(),
-    on_attach = config.on_attach,
-    flags = config.flags,
-    on_exit = function(_, _, client_id)
-      if clients[root] == client_id then
-        clients[root] = nil
-      end
-    end,
-  })
+  local config = client_config(root)
+  config.on_exit = function(_, _, client_id)
+    if clients[root] == client_id then
+      clients[root] = nil
+    end
+  end
+  -- vim.lsp.start_client exists up to 0.11 (deprecated there); this path is for 0.7.
+  id = vim.lsp.start_client(config)
   if id then
     clients[root] = id
   end
@@ -142,11 +167,34 @@ function M.attach(bufnr)
   if vim.bo[bufnr].buftype ~= "" then
     return nil
   end
-  local id = ensure_client(M.root_dir(bufnr))
+  local root = M.root_dir(bufnr)
+  if vim.lsp.start then -- 0.8+: starts a client or reuses the one with this name and root
+    return vim.lsp.start(client_config(root), { bufnr = bufnr })
+  end
+  local id = ensure_client(root)
   if id then
     vim.lsp.buf_attach_client(bufnr, id)
   end
   return id
+end
+
+--- What the plugin does for every buffer the server attaches to: code lenses.
+function M.on_attach(client, bufnr)
+  local caps = client.server_capabilities or {}
+  if M.config.codelens and caps.codeLensProvider and vim.lsp.codelens then
+    local group = vim.api.nvim_create_augroup("routes_codelens_" .. bufnr, { clear = true })
+    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave", "BufWritePost" }, {
+      group = group,
+      buffer = bufnr,
+      desc = "routes: refresh the code lenses",
+      callback = function()
+        pcall(vim.lsp.codelens.refresh)
+      end,
+    })
+    if vim.api.nvim_get_current_buf() == bufnr then
+      pcall(vim.lsp.codelens.refresh)
+    end
+  end
 end
 
 -- Preview ------------------------------------------------------------------
@@ -205,7 +253,9 @@ end
 --- Sends `routes/preview` for a buffer and shows the text in a scratch buffer.
 --- opts: bufnr, path (a path literal such as "Home/Detail", or nil for the
 --- routing tree), flags ({name = bool}), optionals ({name = bool}),
---- on_done (called with the preview buffer and the result).
+--- params (the request's params as a whole, e.g. a code lens's argument:
+--- then path, flags and optionals are not read), on_done (called with the
+--- preview buffer and the result).
 function M.preview(opts)
   opts = opts or {}
   local source = (opts.bufnr == nil or opts.bufnr == 0) and vim.api.nvim_get_current_buf() or opts.bufnr
@@ -220,7 +270,7 @@ function M.preview(opts)
     end
     return t
   end
-  local params = {
+  local params = opts.params or {
     textDocument = { uri = vim.uri_from_bufnr(source) },
     path = opts.path or vim.NIL,
     flags = object(opts.flags),
@@ -242,29 +292,70 @@ function M.preview(opts)
   return true
 end
 
---- Parses the arguments of :RoutesPreview: `NAME=true|false` sets a flag,
---- `NAME=present|absent` an optional, anything else is the path.
+--- Parses the arguments of :RoutesPreview, the text after the command as
+--- typed: `NAME=true|false` sets a flag, `NAME=present|absent` an optional,
+--- and the rest is the path, kept as written (it may hold spaces and quoted
+--- strings: `Home/Detail(id: "42")`). Words are separated by spaces outside
+--- double quotes; the assignments may come before or after the path, not
+--- inside it. A list of words (the old form) is read as those words joined
+--- by spaces.
 function M.parse_preview_args(args)
+  if type(args) == "table" then
+    args = table.concat(args, " ")
+  end
+  args = args or ""
   local opts = { flags = {}, optionals = {} }
-  for _, arg in ipairs(args or {}) do
-    local name, value = arg:match("^([%a_][%w_]*)=(%a+)$")
+  local words = {}
+  local i, n = 1, #args
+  while i <= n do
+    if args:sub(i, i):match("%s") then
+      i = i + 1
+    else
+      local start, quoted = i, false
+      while i <= n do
+        local c = args:sub(i, i)
+        if quoted then
+          if c == "\\" then
+            i = i + 1
+          elseif c == '"' then
+            quoted = false
+          end
+        elseif c == '"' then
+          quoted = true
+        elseif c:match("%s") then
+          break
+        end
+        i = i + 1
+      end
+      table.insert(words, { text = args:sub(start, i - 1), first = start, last = i - 1 })
+    end
+  end
+  local path_first, path_last, after_path = nil, nil, false
+  for _, word in ipairs(words) do
+    local name, value = word.text:match("^([%a_][%w_]*)=(%a+)$")
     if name and (value == "true" or value == "false") then
       opts.flags[name] = value == "true"
+      after_path = path_first ~= nil
     elseif name and (value == "present" or value == "absent") then
       opts.optionals[name] = value == "present"
+      after_path = path_first ~= nil
     elseif name then
-      return nil, ("%s: expected NAME=true|false (a flag) or NAME=present|absent (an optional)"):format(arg)
-    elseif opts.path then
-      return nil, "only one path may be given"
+      return nil, ("%s: expected NAME=true|false (a flag) or NAME=present|absent (an optional)"):format(word.text)
+    elseif after_path then
+      return nil, "only one path may be given (flags and optionals go before or after it): " .. args
     else
-      opts.path = arg
+      path_first = path_first or word.first
+      path_last = word.last
     end
+  end
+  if path_first then
+    opts.path = args:sub(path_first, path_last)
   end
   return opts
 end
 
 local function preview_command(command)
-  local opts, err = M.parse_preview_args(command.fargs)
+  local opts, err = M.parse_preview_args(command.args)
   if not opts then
     notify(err, vim.log.levels.ERROR)
     return
@@ -272,10 +363,38 @@ local function preview_command(command)
   M.preview(opts)
 end
 
+--- Runs a code lens's `routes.showPreview`: its one argument is the params of
+--- `routes/preview`.
+function M.run_preview_command(command, ctx)
+  local params = command.arguments and command.arguments[1]
+  if type(params) ~= "table" then
+    notify("routes.showPreview: expected the params of routes/preview", vim.log.levels.ERROR)
+    return
+  end
+  local bufnr = (ctx and ctx.bufnr) or vim.api.nvim_get_current_buf()
+  M.preview({ bufnr = bufnr, params = params })
+end
+
 -- Setup ----------------------------------------------------------------------
 
 function M.setup(opts)
   M.config = vim.tbl_extend("force", vim.deepcopy(defaults), opts or {})
+  -- On 0.11+, Neovim starts and attaches the server itself (vim.lsp.enable).
+  local enabled = M.config.autostart and M.has_lsp_config()
+  if enabled then
+    local config = client_config(nil)
+    config.filetypes = { "routes" }
+    config.root_dir = function(bufnr, on_dir)
+      if vim.bo[bufnr].buftype == "" then
+        on_dir(M.root_dir(bufnr))
+      end
+    end
+    vim.lsp.config("routes", config)
+    vim.lsp.enable("routes")
+  end
+
+  -- Code lenses run `routes.showPreview` on the client side.
+  vim.lsp.commands["routes.showPreview"] = M.run_preview_command
 
   local group = vim.api.nvim_create_augroup("routes_lsp", { clear = true })
   vim.api.nvim_create_autocmd("FileType", {
@@ -284,7 +403,7 @@ function M.setup(opts)
     desc = "routes: comment string and language server",
     callback = function(args)
       vim.bo[args.buf].commentstring = "// %s"
-      if M.config.autostart then
+      if M.config.autostart and not enabled then
         M.attach(args.buf)
       end
     end,
@@ -299,7 +418,7 @@ function M.setup(opts)
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == "routes" then
       vim.bo[buf].commentstring = "// %s"
-      if M.config.autostart then
+      if M.config.autostart and not enabled then
         M.attach(buf)
       end
     end

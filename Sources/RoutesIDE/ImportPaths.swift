@@ -1,0 +1,86 @@
+import RoutesModel
+import RoutesSyntax
+
+/// One entry of a directory: a file or a folder.
+public struct DirectoryEntry: Sendable, Hashable {
+    public var name: String
+    public var isDirectory: Bool
+    public init(name: String, isDirectory: Bool) {
+        self.name = name
+        self.isDirectory = isDirectory
+    }
+}
+
+/// Lists directories for the completion of import paths: the file system in the language
+/// server, a table in tests.
+public protocol DirectoryLister: Sendable {
+    /// The entries of a directory (absolute path), without `.` and `..`; nil when it cannot be
+    /// read.
+    func entries(of directory: String) -> [DirectoryEntry]?
+}
+
+/// Completion inside the string of an `import` (README.md, `routes lsp`): the `.routes` files
+/// and the folders of the folder typed so far, relative to the importing file.
+extension Completion {
+    /// The import string the cursor is in, when the cursor is between its quotes: the byte
+    /// range of the path segment typed so far (after the last `/`, up to the cursor), the
+    /// whole segment (up to the next `/` or the closing quote), and the text before the
+    /// segment (the folder part, `../Shared/`). Nil in a string with escapes.
+    static func importPath(_ q: TreeQuery, _ offset: Int) -> (typed: Range<Int>, segment: Range<Int>, folder: String)? {
+        guard !q.tokens.isEmpty else { return nil }
+        let i = q.tree.tokenIndex(at: offset)
+        for j in [i, i - 1] where j >= 0 && q.tokens[j].kind == .string {
+            let t = q.tokens[j]
+            let closed = t.length >= 2 && q.source.bytes[t.end - 1] == 0x22
+            let contentEnd = closed ? t.end - 1 : t.end
+            guard t.start < offset, offset <= contentEnd else { continue }
+            let path = q.ancestors(ofToken: j)
+            guard q.kind(path[path.count - 1]) == .importDecl else { return nil }
+            let bytes = q.source.bytes
+            let contentStart = t.start + 1
+            if bytes[contentStart..<contentEnd].contains(0x5C) || bytes[contentStart..<contentEnd].contains(0x0A) { return nil }
+            var segmentStart = offset
+            while segmentStart > contentStart && bytes[segmentStart - 1] != 0x2F { segmentStart -= 1 }
+            var segmentEnd = offset
+            while segmentEnd < contentEnd && bytes[segmentEnd] != 0x2F { segmentEnd += 1 }
+            let folder = String(decoding: bytes[contentStart..<segmentStart], as: UTF8.self)
+            return (segmentStart..<offset, segmentStart..<segmentEnd, folder)
+        }
+        return nil
+    }
+
+    /// The items for the folder typed in an import string: its `.routes` files (the
+    /// importing file left out), its folders (`Name/`; hidden ones left out), and `../`
+    /// while the parent folder lies inside the workspace root. The folder is relative to the
+    /// importing file; nothing is listed outside the file's workspace root unless the typed
+    /// folder climbs out with `..` itself. Files the project holds (open and not saved yet)
+    /// are listed too.
+    static func importItems(project: Project, file: FileID, folder: String, filter: Filter,
+                            directories: (any DirectoryLister)?) -> [CompletionItem] {
+        let source = project.files[file]
+        let base = PathUtil.join(PathUtil.directory(of: source.path), folder.isEmpty ? "." : folder)
+        let root = source.workspaceRoot
+        let climbs = folder.split(separator: "/").contains("..")
+        guard PathUtil.isInside(base, root: root) || climbs else { return [] }
+        var entries: [String: Bool] = [:]  // name → is a directory
+        for e in directories?.entries(of: base) ?? [] where !e.name.hasPrefix(".") {
+            if e.isDirectory || e.name.hasSuffix(".routes") { entries[e.name] = e.isDirectory }
+        }
+        for f in project.files where f.id != file && PathUtil.directory(of: f.path) == base {
+            let name = String(f.path.dropFirst(base == "/" ? 1 : base.count + 1))
+            if !name.hasPrefix(".") && entries[name] == nil { entries[name] = false }
+        }
+        var items: [CompletionItem] = []
+        for (name, isDirectory) in entries {
+            if !isDirectory && PathUtil.join(base, name) == source.path { continue }
+            let label = isDirectory ? name + "/" : name
+            items.append(CompletionItem(label: label, kind: isDirectory ? .folder : .file,
+                                        detail: isDirectory ? "folder" : "Routes file",
+                                        sortText: (isDirectory ? "1" : "0") + name))
+        }
+        if (base != root && PathUtil.isInside(PathUtil.directory(of: base), root: root)) || (climbs && base != "/") {
+            items.append(CompletionItem(label: "../", kind: .folder, detail: "the folder above", sortText: "2"))
+        }
+        return items.filter { filter.matches($0.label) }
+    }
+}

@@ -1,0 +1,107 @@
+import RoutesAnalysis
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+/// Pull diagnostics (LSP 3.17, README.md `routes lsp`): `textDocument/diagnostic` for one
+/// document and `workspace/diagnostic` for every file of the workspace, beside the pushed
+/// `publishDiagnostics`. A client that declares it pulls (`textDocument.diagnostic`) gets no
+/// pushed diagnostics for `.routes` documents, so that it does not show them twice.
+///
+/// A report's `resultId` is a hash of the report's items: the same diagnostics give the same
+/// id, whatever happened in between, so the server keeps no state per client, and a client
+/// that sends the id of what it shows gets `unchanged` when that is still right.
+extension LanguageFeatures {
+    /// The diagnostics of a file as LSP `Diagnostic`s, in the order the analysis sorts them.
+    func diagnosticItems(_ file: FileID, _ diagnostics: [Diagnostic]) -> [JSONValue] {
+        let text = workspace.session.project.files[file].text
+        return diagnostics.map { d -> JSONValue in
+            var o: JSONObject = [
+                "range": range(text, d.range),
+                "severity": .int(d.severity == .error ? 1 : 2),
+                "code": .string(d.rule.rawValue),
+                "source": "routes",
+                "message": .string(d.message),
+            ]
+            if !d.related.isEmpty {
+                o["relatedInformation"] = .array(d.related.map { r in
+                    ["location": location(r.file, r.range), "message": .string(r.message)]
+                })
+            }
+            if d.isUnnecessary { o["tags"] = [1] }
+            return .object(o)
+        }
+    }
+
+    /// The one diagnostic of an open document too large to analyse, at its start.
+    static func tooLargeItem(_ size: Int) -> JSONValue {
+        let zero: JSONValue = ["line": 0, "character": 0]
+        return ["range": ["start": zero, "end": zero], "severity": 2, "source": "routes",
+                "message": .string("routes does not analyse this file: \(SourceReadError.tooLarge(size))")]
+    }
+
+    /// A result id for a list of items: FNV-1a (64 bits) of their JSON, in hex.
+    static func resultID(_ items: [JSONValue]) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in JSON.serialize(.array(items)).utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// A full report, or `unchanged` when `previous` is its id.
+    static func report(_ items: [JSONValue], previous: String?) -> JSONObject {
+        let id = resultID(items)
+        if previous == id { return ["kind": "unchanged", "resultId": .string(id)] }
+        return ["kind": "full", "resultId": .string(id), "items": .array(items)]
+    }
+
+    // MARK: textDocument/diagnostic
+
+    func documentDiagnostics(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let previous = params?["previousResultId"]?.stringValue
+        if let uri = params?["textDocument"]?["uri"]?.stringValue, let doc = workspace.store.document(uri),
+           doc.text.bytes.count > SourceLimits.maxFileBytes {
+            return .object(Self.report([Self.tooLargeItem(doc.text.bytes.count)], previous: previous))
+        }
+        let file = try document(params)
+        let diagnostics = workspace.session.diagnostics.filter { $0.file == file }
+        return .object(Self.report(diagnosticItems(file, diagnostics), previous: previous))
+    }
+
+    // MARK: workspace/diagnostic
+
+    /// A report for every file of the workspace (open or not, imported ones included), by
+    /// path, with the version of the open ones.
+    func workspaceDiagnostics(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        if let given = params?["previousResultIds"], !given.isNull, given.arrayValue == nil {
+            throw ResponseError.invalidParams("previousResultIds must be an array")
+        }
+        var previous: [String: String] = [:]
+        for entry in params?["previousResultIds"]?.arrayValue ?? [] {
+            guard let uri = entry["uri"]?.stringValue, let value = entry["value"]?.stringValue else {
+                throw ResponseError.invalidParams("previousResultIds: each entry is {uri, value}")
+            }
+            previous[workspace.path(forURI: uri) ?? uri] = value
+        }
+        let session = workspace.session
+        var byFile: [FileID: [Diagnostic]] = [:]
+        for d in session.diagnostics { byFile[d.file, default: []].append(d) }
+        var reports: [JSONValue] = []
+        for f in session.project.files.sorted(by: { $0.path < $1.path }) {
+            var report = Self.report(diagnosticItems(f.id, byFile[f.id] ?? []), previous: previous[f.path])
+            let uri = workspace.uri(for: f.id)
+            report["uri"] = .string(uri)
+            report["version"] = workspace.store.document(uri).map { .int(Int64($0.version)) } ?? .null
+            reports.append(.object(report))
+        }
+        // Open documents too large to analyse are in no snapshot.
+        for doc in workspace.store.documents.values.sorted(by: { $0.uri < $1.uri })
+        where doc.text.bytes.count > SourceLimits.maxFileBytes {
+            var report = Self.report([Self.tooLargeItem(doc.text.bytes.count)], previous: previous[doc.path])
+            report["uri"] = .string(doc.uri)
+            report["version"] = .int(Int64(doc.version))
+            reports.append(.object(report))
+        }
+        return ["items": .array(reports)]
+    }
+}

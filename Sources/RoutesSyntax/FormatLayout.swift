@@ -509,7 +509,9 @@ struct FormatEngine {
     }
 
     /// The two blocks of a `conditional`, `if let` or `if screen` (the second false without
-    /// `else`): each on one line when written so and its line fits, the first block first.
+    /// `else`). Both on one line when both were written so and the line fits. When only the
+    /// first was, it stays so if `… { A } else {` fits. Otherwise the first breaks, and the
+    /// second stays on one line (`} else { B }`) when it was written so and fits.
     func decideThenElse(_ node: SyntaxNode, line: Int) -> (Bool, Bool) {
         guard let first = firstToken(node), let (thenOpen, thenClose) = node.firstChild(.block).flatMap(braces) else { return (true, true) }
         var otherwise: (keyword: Int, open: Int, close: Int)? = nil
@@ -517,14 +519,18 @@ struct FormatEngine {
            let (open, close) = clause.firstChild(.block).flatMap(braces) {
             otherwise = (keyword, open, close)
         }
-        let elseOneLine = otherwise.map { oneLine($0.open, $0.close, from: thenClose) } ?? false
-        if oneLine(thenOpen, thenClose, from: first) {
-            guard let otherwise else { return (flatColumns(from: first, through: thenClose, column: line) <= width, false) }
-            if elseOneLine && flatColumns(from: first, through: otherwise.close, column: line) <= width { return (true, true) }
-            if flatColumns(from: first, through: otherwise.open, column: line) <= width { return (true, false) }
+        let thenOneLine = oneLine(thenOpen, thenClose, from: first)
+        guard let otherwise else {
+            return (thenOneLine && flatColumns(from: first, through: thenClose, column: line) <= width, false)
         }
-        guard let otherwise, elseOneLine else { return (false, false) }
-        return (false, flatColumns(from: thenClose, through: otherwise.close, column: line) <= width)
+        let elseOneLine = oneLine(otherwise.open, otherwise.close, from: thenClose)
+        if thenOneLine && elseOneLine && flatColumns(from: first, through: otherwise.close, column: line) <= width {
+            return (true, true)
+        }
+        if thenOneLine && !elseOneLine && flatColumns(from: first, through: otherwise.open, column: line) <= width {
+            return (true, false)
+        }
+        return (false, elseOneLine && flatColumns(from: thenClose, through: otherwise.close, column: line) <= width)
     }
 
     /// A screen declaration's parameter list: on one line when written so and the whole

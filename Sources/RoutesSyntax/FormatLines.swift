@@ -254,7 +254,13 @@ extension FormatEngine {
         let out = output.itemOutput[a].lowerBound..<output.itemOutput[b].upperBound
         var bytes = Array(source.bytes[..<src.lowerBound])
         bytes.append(contentsOf: output.bytes[out])
-        bytes.append(contentsOf: source.bytes[src.upperBound...])
+        // The last line's break is the text's (as in the whole format: the first line break
+        // decides them all, and it may be this one).
+        var rest = src.upperBound
+        if rest < source.count && source.bytes[rest] == 0x0D { rest += 1 }
+        if rest < source.count && source.bytes[rest] == 0x0A { rest += 1 }
+        bytes.append(contentsOf: newline)
+        bytes.append(contentsOf: source.bytes[rest...])
         return bytes
     }
 }

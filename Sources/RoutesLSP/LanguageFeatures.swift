@@ -87,6 +87,7 @@ public final class LanguageFeatures {
         server.onRequest("routes/preview") { [unowned self] p throws(ResponseError) in try self.preview(p) }
         server.onRequest("textDocument/semanticTokens/full") { [unowned self] p throws(ResponseError) in try self.semanticTokens(p) }
         server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
+        registerFormatting()
     }
 
     // MARK: Lifecycle
@@ -112,7 +113,7 @@ public final class LanguageFeatures {
         if roots.isEmpty, let uri = params?["rootUri"]?.stringValue, let p = FileURI.path(uri) { roots = [p] }
         if roots.isEmpty, let p = params?["rootPath"]?.stringValue { roots = [p] }
         workspace.setRoots(roots)
-        return [
+        var capabilities: JSONObject = [
             "positionEncoding": .string(encoding == .utf8 ? "utf-8" : "utf-16"),
             "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
             "completionProvider": ["triggerCharacters": [" ", ","], "resolveProvider": false],
@@ -132,6 +133,8 @@ public final class LanguageFeatures {
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["routesPreview": true],
         ]
+        for (key, value) in Self.formattingCapabilities { capabilities[key] = value }
+        return capabilities
     }
 
     /// Asks the client to tell us about `.routes` files changed on disk.

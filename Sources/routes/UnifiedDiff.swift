@@ -35,6 +35,21 @@ enum UnifiedDiff {
         let ia = number(a, terminated: oldEndsWithNewline), ib = number(b, terminated: newEndsWithNewline)
         var ops: [Op] = []
         diff(ia, 0..<ia.count, ib, 0..<ib.count, into: &ops)
+        // In each run of changes, the deleted lines first.
+        var run = 0
+        while run < ops.count {
+            if case .equal = ops[run] { run += 1; continue }
+            var end = run
+            while end < ops.count {
+                if case .equal = ops[end] { break }
+                end += 1
+            }
+            let changes = ops[run..<end]
+            let deletions = changes.filter { if case .delete = $0 { return true } else { return false } }
+            let insertions = changes.filter { if case .insert = $0 { return true } else { return false } }
+            ops.replaceSubrange(run..<end, with: deletions + insertions)
+            run = end
+        }
 
         var out = "--- \(path)\n+++ \(path)\n"
         func isEqual(_ k: Int) -> Bool { if case .equal = ops[k] { return true } else { return false } }
@@ -115,6 +130,10 @@ enum UnifiedDiff {
             for x in lo1..<hi1 { ops.append(.delete(x)) }
             return
         }
+        if (hi1 - lo1) * (hi2 - lo2) <= exactLimit {
+            exact(a, lo1..<hi1, b, lo2..<hi2, into: &ops)
+            return
+        }
         // Anchors: lines once in each side, matched in increasing order on both.
         var countA: [Int: Int] = [:], countB: [Int: Int] = [:], whereB: [Int: Int] = [:]
         for x in lo1..<hi1 { countA[a[x], default: 0] += 1 }
@@ -161,9 +180,12 @@ enum UnifiedDiff {
 
     /// An exact longest-common-subsequence match of two runs when their product is small;
     /// otherwise the whole run replaced.
+    /// The largest product of two runs' lengths matched exactly (a table of 2 bytes each).
+    static let exactLimit = 4_000_000
+
     static func exact(_ a: [Int], _ ra: Range<Int>, _ b: [Int], _ rb: Range<Int>, into ops: inout [Op]) {
         let n = ra.count, m = rb.count
-        guard n * m <= 4_000_000 else {
+        guard n * m <= exactLimit else {
             for x in ra { ops.append(.delete(x)) }
             for y in rb { ops.append(.insert(y)) }
             return
@@ -185,7 +207,7 @@ enum UnifiedDiff {
                 ops.append(.equal(ra.lowerBound + i, rb.lowerBound + j))
                 i += 1
                 j += 1
-            } else if lengths[(i + 1) * (m + 1) + j] >= lengths[i * (m + 1) + j + 1] {
+            } else if lengths[(i + 1) * (m + 1) + j] > lengths[i * (m + 1) + j + 1] {
                 ops.append(.delete(ra.lowerBound + i))
                 i += 1
             } else {

@@ -209,6 +209,14 @@ import Testing
         #expect(try read("ro/A.routes", in: dir) == Self.messy)
     }
 
+    /// The repository's examples are in the canonical layout (the fixtures are not: their
+    /// layout is what they test).
+    @Test func theExamplesAreFormatted() throws {
+        let r = try Support.run(["fmt", "--check", "Examples"], in: Support.packageRoot)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.hasPrefix("0 files would be reformatted"), "\(r.stdout)")
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let mixed = try Support.run(["fmt", "-", "A.routes"], stdin: "")
         #expect(mixed.status == 2)

@@ -63,6 +63,7 @@ struct FormatEngine {
     let tree: SyntaxTree
     let source: SourceText
     let tokens: [Token]
+    let nodes: [SyntaxTree.NodeData]
     var seps: [Sep]
     var items: [Item] = []
     var regions: [Region] = []
@@ -80,13 +81,14 @@ struct FormatEngine {
         self.tree = tree
         source = tree.source
         tokens = tree.tokens
+        nodes = tree.nodes
         seps = Array(repeating: Sep(), count: tokens.count)
         findItems()
         findRegions()
         for i in items.indices where items[i].region == nil {
             guard let n = items[i].node else { continue }
             prev = -1
-            walk(tree.node(n), line: 0, flat: false)
+            walk(n, line: 0, flat: false)
             seps[items[i].first] = Sep(kind: .line, blank: true, indent: 0, breakIndent: 0, commentIndent: 0)
         }
         freezeSuppressedLines()
@@ -101,6 +103,7 @@ struct FormatEngine {
     mutating func findItems() {
         let root = tree.root
         let diagnostics = tree.diagnostics
+        let hasErrors = !diagnostics.isEmpty || nodes.contains { $0.kind == .error } || tokens.contains { $0.kind == .unknown }
         var d = 0
         var t = root.tokenRange.lowerBound
         var child = 1
@@ -115,8 +118,10 @@ struct FormatEngine {
                 if diagnostics[k].range.upperBound >= lo { bad = true }
                 k += 1
             }
+            // (Lines matter only to the regions kept as written: a file with diagnostics.)
+            let lines = hasErrors ? (source.line(containing: lo), source.line(containing: hi)) : (0, 0)
             items.append(Item(first: first, last: last, node: node, erroneous: bad,
-                              firstLine: source.line(containing: lo), lastLine: source.line(containing: hi), region: nil))
+                              firstLine: lines.0, lastLine: lines.1, region: nil))
         }
         while t < tokens.count {
             if child < end, Int(tree.nodes[child].tokenStart) <= t {
@@ -239,39 +244,72 @@ struct FormatEngine {
 
     // MARK: The walk
 
-    /// The elements of a node: its non-trivia tokens and child nodes, in order.
+    /// An element of a node: a non-trivia token it owns, or a child node (indices).
     enum Element {
         case token(Int)
-        case node(SyntaxNode)
+        case node(Int)
     }
 
-    func elements(_ node: SyntaxNode) -> [Element] {
-        var out: [Element] = []
-        var t = node.tokenRange.lowerBound
-        var j = node.index + 1
-        let end = Int(tree.nodes[node.index].subtreeEnd)
-        while t < node.tokenRange.upperBound || j < end {
-            if j < end, Int(tree.nodes[j].tokenStart) <= t {
-                out.append(.node(tree.node(j)))
-                t = max(t, Int(tree.nodes[j].tokenEnd))
-                j = Int(tree.nodes[j].subtreeEnd)
+    /// Calls `body` with the elements of node `n`, in order, without making an array (a
+    /// static function, so that `body` may change the engine).
+    @inline(__always)
+    static func forEachElement(_ nodes: [SyntaxTree.NodeData], _ tokens: [Token], _ n: Int, _ body: (Element) -> Void) {
+        var t = Int(nodes[n].tokenStart)
+        var j = n + 1
+        let end = Int(nodes[n].subtreeEnd), tokenEnd = Int(nodes[n].tokenEnd)
+        while t < tokenEnd || j < end {
+            if j < end && Int(nodes[j].tokenStart) <= t {
+                body(.node(j))
+                t = max(t, Int(nodes[j].tokenEnd))
+                j = Int(nodes[j].subtreeEnd)
                 continue
             }
-            if t >= node.tokenRange.upperBound { break }
-            if isSignificant(t) { out.append(.token(t)) }
+            if t >= tokenEnd { break }
+            let k = tokens[t].kind
+            if !k.isTrivia && k != .eof { body(.token(t)) }
             t += 1
         }
-        return out
+    }
+
+    @inline(__always) func kind(_ n: Int) -> SyntaxKind { nodes[n].kind }
+
+    /// The first child node of `n` of a kind.
+    func child(_ n: Int, _ k: SyntaxKind) -> Int? {
+        var j = n + 1
+        let end = Int(nodes[n].subtreeEnd)
+        while j < end {
+            if nodes[j].kind == k { return j }
+            j = Int(nodes[j].subtreeEnd)
+        }
+        return nil
+    }
+
+    /// The first token of a kind that node `n` owns itself (not through a child).
+    func directToken(_ n: Int, _ k: TokenKind) -> Int? {
+        var found: Int? = nil
+        var t = Int(nodes[n].tokenStart)
+        var j = n + 1
+        let end = Int(nodes[n].subtreeEnd), tokenEnd = Int(nodes[n].tokenEnd)
+        while t < tokenEnd {
+            if j < end && Int(nodes[j].tokenStart) <= t {
+                t = max(t, Int(nodes[j].tokenEnd))
+                j = Int(nodes[j].subtreeEnd)
+                continue
+            }
+            if tokens[t].kind == k { found = t; break }
+            t += 1
+        }
+        return found
     }
 
     /// The separator of token `t` inside a line, from the token before it.
     func inlineKind(_ t: Int) -> SepKind {
         guard prev >= 0 else { return .space }
-        return Self.pairKind(tokens, prev, t, text: { tree.text(of: tokens[$0]) })
+        return Self.pairKind(tokens, prev, t, source.bytes)
     }
 
     /// How two tokens are separated on one line (Swift's spacing; see the type's comment).
-    static func pairKind(_ tokens: [Token], _ p: Int, _ t: Int, text: (Int) -> String) -> SepKind {
+    static func pairKind(_ tokens: [Token], _ p: Int, _ t: Int, _ bytes: [UInt8]) -> SepKind {
         let previous = tokens[p].kind, k = tokens[t].kind
         switch k {
         case .comma, .colon, .rParen, .rBracket, .rAngle, .question, .dot, .lAngle: return .none
@@ -287,21 +325,23 @@ struct FormatEngine {
             // `Detail(`, `sheet(`, `throws(E)`; but `any (P & Q)`, `inout [Int]`.
             if previous == .kwSheet { return .none }
             if previous == .identifier {
-                return k == .lBracket || typePrefixes.contains(text(p)) ? .space : .none
+                return k == .lBracket || isTypePrefix(tokens[p], bytes) ? .space : .none
             }
         }
         return .space
     }
 
     /// Words that prefix a type, written with a space before it.
-    static let typePrefixes: Set<String> = ["any", "some", "inout", "borrowing", "consuming", "sending"]
+    static let typePrefixes: [[UInt8]] = ["any", "some", "inout", "borrowing", "consuming", "sending"].map { Array($0.utf8) }
+
+    static func isTypePrefix(_ token: Token, _ bytes: [UInt8]) -> Bool {
+        typePrefixes.contains { $0.count == Int(token.length) && bytes[token.range].elementsEqual($0) }
+    }
 
     mutating func inline(_ t: Int, line: Int) {
-        if t < seps.count {
-            let keep = seps[t]
-            seps[t] = Sep(kind: inlineKind(t), blank: false, indent: Int32(line), breakIndent: Int32(line + step),
-                          commentIndent: Int32(line + step), mustBreak: keep.mustBreak, noBreak: keep.noBreak)
-        }
+        let keep = seps[t]
+        seps[t] = Sep(kind: inlineKind(t), blank: false, indent: Int32(line), breakIndent: Int32(line + step),
+                      commentIndent: Int32(line + step), mustBreak: keep.mustBreak, noBreak: keep.noBreak)
         prev = t
     }
 
@@ -313,98 +353,102 @@ struct FormatEngine {
         seps[t].commentIndent = Int32(commentIndent ?? indent)
     }
 
-    /// The first significant token of a node.
-    func firstToken(_ node: SyntaxNode) -> Int? {
-        var t = node.tokenRange.lowerBound
-        while t < node.tokenRange.upperBound {
+    /// The first significant token of node `n`.
+    func firstToken(_ n: Int) -> Int? {
+        var t = Int(nodes[n].tokenStart)
+        let end = Int(nodes[n].tokenEnd)
+        while t < end {
             if isSignificant(t) { return t }
             t += 1
         }
         return nil
     }
 
-    func lastToken(_ node: SyntaxNode) -> Int? {
-        var t = node.tokenRange.upperBound - 1
-        while t >= node.tokenRange.lowerBound {
+    func lastToken(_ n: Int) -> Int? {
+        var t = Int(nodes[n].tokenEnd) - 1
+        let start = Int(nodes[n].tokenStart)
+        while t >= start {
             if isSignificant(t) { return t }
             t -= 1
         }
         return nil
     }
 
-    /// Lays out a node whose first token starts at indentation `line` (or is in a line that
-    /// does); `flat`: everything on one line.
-    mutating func walk(_ node: SyntaxNode, line: Int, flat: Bool) {
+    /// Lays out node `n`, whose first token starts a line indented `line` (or is in a line
+    /// that does); `flat`: everything on one line.
+    mutating func walk(_ n: Int, line: Int, flat: Bool) {
         if flat {
-            body(node, line: line, flat: true, blocks: [])
+            body(n, line: line, flat: true, blocks: (true, true))
             return
         }
-        switch node.kind {
+        switch kind(n) {
         case .screenBuilder, .wildcardBuilder, .builderDecl, .rootDecl, .anyOfBuilder:
-            body(node, line: line, flat: false, blocks: [decideBlock(node, line: line)])
+            body(n, line: line, flat: false, blocks: (decideBlock(n, line: line), false))
         case .conditionalBuilder, .ifLetBuilder, .ifScreenBuilder:
-            let (then, otherwise) = decideThenElse(node, line: line)
-            body(node, line: line, flat: false, blocks: [then, otherwise])
+            body(n, line: line, flat: false, blocks: decideThenElse(n, line: line))
         case .screenDecl:
-            body(node, line: line, flat: false, blocks: [decideParameters(node, line: line)])
+            body(n, line: line, flat: false, blocks: (decideParameters(n, line: line), false))
         default:
-            body(node, line: line, flat: false, blocks: [])
+            body(n, line: line, flat: false, blocks: (false, false))
         }
     }
 
-    /// Lays out the elements of a node: everything on one line when `flat`, else its blocks
+    /// Lays out the elements of node `n`: everything on one line when `flat`, else its blocks
     /// (in order: the block, or `anyOf`'s braces, or the parameter list; then the `else`
     /// block) each on one line or not as `blocks` says.
-    mutating func body(_ node: SyntaxNode, line: Int, flat: Bool, blocks: [Bool]) {
+    mutating func body(_ n: Int, line: Int, flat: Bool, blocks: (Bool, Bool)) {
         var next = 0
         func take() -> Bool {
             defer { next += 1 }
-            return flat || (next < blocks.count && blocks[next])
+            return flat || (next == 0 ? blocks.0 : next == 1 ? blocks.1 : false)
         }
-        let anyOfFlat = node.kind == .anyOfBuilder ? take() : flat
+        let nodeKind = kind(n)
+        let anyOfFlat = nodeKind == .anyOfBuilder ? take() : flat
         var branch = 0
-        for e in elements(node) {
+        Self.forEachElement(nodes, tokens, n) { e in
             switch e {
             case .token(let t):
                 let k = tokens[t].kind
                 inline(t, line: line)
-                if node.kind == .anyOfBuilder && k == .lBrace {
+                if nodeKind == .anyOfBuilder && k == .lBrace {
                     seps[t].breakIndent = Int32(line)
-                } else if node.kind == .anyOfBuilder && k == .rBrace {
+                } else if nodeKind == .anyOfBuilder && k == .rBrace {
                     if anyOfFlat {
                         seps[t].breakIndent = Int32(line)
                     } else {
                         setLine(t, indent: line, blank: false, commentIndent: line + step)
                     }
-                } else if node.kind == .elseClause && k == .kwElse {
+                } else if nodeKind == .elseClause && k == .kwElse {
                     seps[t].breakIndent = Int32(line)
                 }
-            case .node(let child):
-                switch child.kind {
+            case .node(let c):
+                let childKind = kind(c)
+                switch childKind {
                 case .block:
-                    block(child, line: line, flat: take())
+                    block(c, line: line, flat: take())
                 case .elseClause:
-                    body(child, line: line, flat: flat, blocks: [take()])
+                    let f = take()
+                    body(c, line: line, flat: flat, blocks: (f, false))
                 case .parameterList:
-                    parameters(child, line: line, flat: take())
-                case _ where node.kind == .anyOfBuilder && child.kind.isBuilder:
+                    parameters(c, line: line, flat: take())
+                case _ where nodeKind == .anyOfBuilder && childKind.isBuilder:
                     if anyOfFlat {
-                        walk(child, line: line, flat: true)
-                    } else if let first = firstToken(child) {
-                        walk(child, line: line + step, flat: false)
+                        walk(c, line: line, flat: true)
+                    } else if let first = firstToken(c) {
+                        walk(c, line: line + step, flat: false)
                         setLine(first, indent: line + step, blank: branch > 0)
                     }
                     branch += 1
                 default:
-                    walk(child, line: line, flat: flat)
+                    walk(c, line: line, flat: flat)
                 }
             }
         }
     }
 
     /// `{ builder }`.
-    mutating func block(_ node: SyntaxNode, line: Int, flat: Bool) {
-        for e in elements(node) {
+    mutating func block(_ n: Int, line: Int, flat: Bool) {
+        Self.forEachElement(nodes, tokens, n) { e in
             switch e {
             case .token(let t):
                 inline(t, line: line)
@@ -420,37 +464,35 @@ struct FormatEngine {
                 default:
                     break
                 }
-            case .node(let child):
+            case .node(let c):
                 if flat {
-                    walk(child, line: line, flat: true)
-                } else if let first = firstToken(child) {
-                    walk(child, line: line + step, flat: false)
+                    walk(c, line: line, flat: true)
+                } else if let first = firstToken(c) {
+                    walk(c, line: line + step, flat: false)
                     setLine(first, indent: line + step, blank: false)
                 } else {
-                    walk(child, line: line + step, flat: false)
+                    walk(c, line: line + step, flat: false)
                 }
             }
         }
     }
 
     /// `(label: Type, …)`: on one line, or one parameter per line.
-    mutating func parameters(_ node: SyntaxNode, line: Int, flat: Bool) {
-        let list = elements(node)
-        let hasParameters = list.contains { if case .node = $0 { return true } else { return false } }
-        let broken = !flat && hasParameters
-        for e in list {
+    mutating func parameters(_ n: Int, line: Int, flat: Bool) {
+        let broken = !flat && child(n, .parameter) != nil
+        Self.forEachElement(nodes, tokens, n) { e in
             switch e {
             case .token(let t):
                 inline(t, line: line)
                 if tokens[t].kind == .rParen {
                     if broken { setLine(t, indent: line, blank: false, commentIndent: line + step) } else { seps[t].breakIndent = Int32(line) }
                 }
-            case .node(let child):
-                if broken, let first = firstToken(child) {
-                    walk(child, line: line + step, flat: true)
+            case .node(let c):
+                if broken, let first = firstToken(c) {
+                    walk(c, line: line + step, flat: true)
                     setLine(first, indent: line + step, blank: false)
                 } else {
-                    walk(child, line: line, flat: true)
+                    walk(c, line: line, flat: true)
                 }
             }
         }
@@ -459,16 +501,29 @@ struct FormatEngine {
     // MARK: One line or several
 
     /// The `{` and `}` (or `(` and `)`) of a block node (or of `anyOf` or a parameter list).
-    func braces(_ node: SyntaxNode) -> (open: Int, close: Int)? {
-        guard let open = node.firstToken(.lBrace) ?? node.firstToken(.lParen), let close = lastToken(node),
+    func braces(_ n: Int) -> (open: Int, close: Int)? {
+        guard let open = directToken(n, .lBrace) ?? directToken(n, .lParen), let close = lastToken(n),
               tokens[close].kind == .rBrace || tokens[close].kind == .rParen else { return nil }
         return (open, close)
     }
 
-    /// Whether tokens `a` and `b` were written on one line, with no comment from `from` to `b`.
-    func oneLine(_ a: Int, _ b: Int, from: Int) -> Bool {
-        guard source.line(containing: tokens[a].start) == source.line(containing: tokens[b].start) else { return false }
-        var t = from
+    /// Whether tokens `from` through `b` were written on one line, without a comment: no line
+    /// break before any significant token after `from` (a comment is followed by one). Stops
+    /// at the first line break.
+    func oneLine(from: Int, through b: Int) -> Bool {
+        var t = from + 1
+        while t <= b {
+            let k = tokens[t].kind
+            if k == .lineComment || k == .docComment { return false }
+            if !k.isTrivia && tokens[t].startsLine { return false }
+            t += 1
+        }
+        return true
+    }
+
+    /// Whether no comment lies between tokens `a` and `b`.
+    func noComment(from a: Int, through b: Int) -> Bool {
+        var t = a
         while t <= b {
             if tokens[t].kind == .lineComment || tokens[t].kind == .docComment { return false }
             t += 1
@@ -482,9 +537,10 @@ struct FormatEngine {
         var columns = column
         var previous = -1
         var t = a
+        let bytes = source.bytes
         while t <= b {
             if isSignificant(t) {
-                if previous >= 0 && Self.pairKind(tokens, previous, t, text: { tree.text(of: tokens[$0]) }) == .space { columns += 1 }
+                if previous >= 0 && Self.pairKind(tokens, previous, t, bytes) == .space { columns += 1 }
                 columns += scalarCount(tokens[t])
                 if columns > width { return columns }
                 previous = t
@@ -495,35 +551,30 @@ struct FormatEngine {
     }
 
     /// The block of a screen node, `wildcard`, `builder`, `root` or `anyOf`: on one line when
-    /// written so and the whole node fits.
-    func decideBlock(_ node: SyntaxNode, line: Int) -> Bool {
-        guard let first = firstToken(node) else { return true }
-        let braces: (open: Int, close: Int)?
-        if node.kind == .anyOfBuilder {
-            braces = self.braces(node)
-        } else {
-            braces = node.firstChild(.block).flatMap(self.braces)
-        }
-        guard let (open, close) = braces else { return true }
-        return oneLine(open, close, from: first) && flatColumns(from: first, through: close, column: line) <= width
+    /// written so (from the node's first token) and the whole node fits.
+    func decideBlock(_ n: Int, line: Int) -> Bool {
+        guard let first = firstToken(n) else { return true }
+        let pair = kind(n) == .anyOfBuilder ? braces(n) : child(n, .block).flatMap(braces)
+        guard let (open, close) = pair else { return true }
+        return oneLine(from: open, through: close) && noComment(from: first, through: open)
+            && flatColumns(from: first, through: close, column: line) <= width
     }
 
     /// The two blocks of a `conditional`, `if let` or `if screen` (the second false without
     /// `else`). Both on one line when both were written so and the line fits. When only the
     /// first was, it stays so if `… { A } else {` fits. Otherwise the first breaks, and the
     /// second stays on one line (`} else { B }`) when it was written so and fits.
-    func decideThenElse(_ node: SyntaxNode, line: Int) -> (Bool, Bool) {
-        guard let first = firstToken(node), let (thenOpen, thenClose) = node.firstChild(.block).flatMap(braces) else { return (true, true) }
-        var otherwise: (keyword: Int, open: Int, close: Int)? = nil
-        if let clause = node.firstChild(.elseClause), let keyword = clause.firstDirectToken,
-           let (open, close) = clause.firstChild(.block).flatMap(braces) {
-            otherwise = (keyword, open, close)
+    func decideThenElse(_ n: Int, line: Int) -> (Bool, Bool) {
+        guard let first = firstToken(n), let (thenOpen, thenClose) = child(n, .block).flatMap(braces) else { return (true, true) }
+        var otherwise: (open: Int, close: Int)? = nil
+        if let clause = child(n, .elseClause), let pair = child(clause, .block).flatMap(braces) {
+            otherwise = pair
         }
-        let thenOneLine = oneLine(thenOpen, thenClose, from: first)
+        let thenOneLine = oneLine(from: thenOpen, through: thenClose) && noComment(from: first, through: thenOpen)
         guard let otherwise else {
             return (thenOneLine && flatColumns(from: first, through: thenClose, column: line) <= width, false)
         }
-        let elseOneLine = oneLine(otherwise.open, otherwise.close, from: thenClose)
+        let elseOneLine = oneLine(from: otherwise.open, through: otherwise.close) && noComment(from: thenClose, through: otherwise.open)
         if thenOneLine && elseOneLine && flatColumns(from: first, through: otherwise.close, column: line) <= width {
             return (true, true)
         }
@@ -535,10 +586,11 @@ struct FormatEngine {
 
     /// A screen declaration's parameter list: on one line when written so and the whole
     /// declaration fits.
-    func decideParameters(_ node: SyntaxNode, line: Int) -> Bool {
-        guard let first = firstToken(node), let last = lastToken(node),
-              let list = node.firstChild(.parameterList), let (open, close) = braces(list) else { return true }
-        return oneLine(open, close, from: first) && flatColumns(from: first, through: last, column: line) <= width
+    func decideParameters(_ n: Int, line: Int) -> Bool {
+        guard let first = firstToken(n), let last = lastToken(n),
+              let list = child(n, .parameterList), let (open, close) = braces(list) else { return true }
+        return oneLine(from: open, through: close) && noComment(from: first, through: last)
+            && flatColumns(from: first, through: last, column: line) <= width
     }
 
     /// The width of a token in Unicode scalars.

@@ -68,14 +68,15 @@ extension FormatEngine {
 
         var itemOutput = Array(repeating: 0..<0, count: items.count)
         var itemSource = Array(repeating: 0..<0, count: items.count)
-        var firstOf: [Int: Int] = [:], lastOf: [Int: Int] = [:]
+        // The item each token begins or ends (-1: none).
+        var firstOf = [Int32](repeating: -1, count: tokens.count), lastOf = firstOf
         var regionItems = Array(repeating: [Int](), count: regions.count)
         for (i, item) in items.enumerated() {
             if let r = item.region {
                 regionItems[r].append(i)
             } else {
-                firstOf[item.first] = i
-                lastOf[item.last] = i
+                firstOf[item.first] = Int32(i)
+                lastOf[item.last] = Int32(i)
             }
         }
 
@@ -87,6 +88,7 @@ extension FormatEngine {
 
         /// Writes the comments of the gap before `next`.
         func flushComments(next: Next, into w: inout Writer) -> (outStart: Int?, srcStart: Int?) {
+            if gap.isEmpty { return (nil, nil) }
             var outStart: Int? = nil, srcStart: Int? = nil
             for c in gap {
                 if !c.ownLine && w.hasContent && !w.closed {
@@ -106,9 +108,9 @@ extension FormatEngine {
                     w.closed = true
                     w.afterOpener = false
                 }
-                w.forceBlank = keepBlankAfter.contains(c.token)
+                w.forceBlank = !keepBlankAfter.isEmpty && keepBlankAfter.contains(c.token)
             }
-            gap.removeAll(keepingCapacity: true)
+            if !gap.isEmpty { gap.removeAll(keepingCapacity: true) }
             return (outStart, srcStart)
         }
 
@@ -170,7 +172,8 @@ extension FormatEngine {
             } else if sep.kind == .space || sep.kind == .line {
                 w.out.append(0x20)
             }
-            if let i = firstOf[t] {
+            if firstOf[t] >= 0 {
+                let i = Int(firstOf[t])
                 itemOutput[i] = (commentStart ?? w.lineStart)..<w.out.count
                 itemSource[i] = (commentSource ?? source.lineStart(containing: token.start))..<token.end
             }
@@ -180,9 +183,12 @@ extension FormatEngine {
             w.forceBlank = false
             w.afterOpener = kind == .lBrace || kind == .lParen
             previousEnd = token.end
-            if let i = lastOf[t] {
+            if lastOf[t] >= 0 {
+                let i = Int(lastOf[t])
                 itemOutput[i] = itemOutput[i].lowerBound..<w.out.count
-                itemSource[i] = itemSource[i].lowerBound..<lineEnd(source.line(containing: token.start))
+                var end = token.end
+                while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+                itemSource[i] = itemSource[i].lowerBound..<end
                 ending = i
             }
             t += 1

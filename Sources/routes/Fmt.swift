@@ -57,25 +57,26 @@ struct Fmt: ParsableCommand {
     }
 
     /// What became of one text.
-    enum Outcome {
+    enum Outcome: Sendable {
         case unchanged
         case changed([UInt8])
         case refused(String)
     }
 
-    /// Formats one text, with a note on stderr when lines with syntax errors were kept.
-    static func format(_ bytes: [UInt8], name: String) -> Outcome {
+    /// Formats one text; with the note for stderr when lines with syntax errors were kept.
+    static func format(_ bytes: [UInt8], name: String) -> (outcome: Outcome, note: String?) {
         let text = SourceText(bytes: bytes)
         let tree = SyntaxTree.parse(text)
         do {
             let formatted = try Formatter.format(tree)
+            var note: String? = nil
             if formatted.verbatimRegions > 0 {
                 let n = formatted.verbatimRegions
-                Terminal.writeError("routes: note: \(name) has syntax errors: \(n == 1 ? "the lines with them were" : "\(n) runs of lines with them were") left as written\n")
+                note = "routes: note: \(name) has syntax errors: \(n == 1 ? "the lines with them were" : "\(n) runs of lines with them were") left as written\n"
             }
-            return formatted.changed && formatted.bytes != bytes ? .changed(formatted.bytes) : .unchanged
+            return (formatted.changed && formatted.bytes != bytes ? .changed(formatted.bytes) : .unchanged, note)
         } catch {
-            return .refused(error.message)
+            return (.refused(error.message), nil)
         }
     }
 
@@ -89,7 +90,9 @@ struct Fmt: ParsableCommand {
             if !check && !diff { writeStdout(bytes) }
             return 2
         }
-        switch format(bytes, name: name) {
+        let (outcome, note) = format(bytes, name: name)
+        if let note { Terminal.writeError(note) }
+        switch outcome {
         case .unchanged:
             if !check && !diff { writeStdout(bytes) }
             return 0
@@ -123,17 +126,26 @@ struct Fmt: ParsableCommand {
         var failed = !inputs.failures.isEmpty
         for f in inputs.failures { Terminal.writeError("routes: error: cannot read '\(f.path)': \(f.message)\n") }
         var changed = 0, unchanged = 0, refused = 0
-        for entry in inputs.entries {
+        // Read and formatted on every core; reported and written in order.
+        let entries = inputs.entries
+        let results = parallelMap(entries.count) { i -> (bytes: Result<[UInt8], SourceReadError>, outcome: Outcome, note: String?) in
+            let read = provider.read(entries[i].canonicalPath)
+            guard case .success(let bytes) = read else { return (read, .unchanged, nil) }
+            let (outcome, note) = format(bytes, name: entries[i].displayPath)
+            return (read, outcome, note)
+        }
+        for (entry, result) in zip(entries, results) {
             let name = entry.displayPath
             let bytes: [UInt8]
-            switch provider.read(entry.canonicalPath) {
+            switch result.bytes {
             case .success(let b): bytes = b
             case .failure(let why):
                 Terminal.writeError("routes: error: cannot read '\(name)': \(why)\n")
                 failed = true
                 continue
             }
-            switch format(bytes, name: name) {
+            if let note = result.note { Terminal.writeError(note) }
+            switch result.outcome {
             case .unchanged:
                 unchanged += 1
             case .changed(let formatted):

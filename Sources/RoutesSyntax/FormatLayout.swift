@@ -556,8 +556,9 @@ struct FormatEngine {
         guard let first = firstToken(n) else { return true }
         let pair = kind(n) == .anyOfBuilder ? braces(n) : child(n, .block).flatMap(braces)
         guard let (open, close) = pair else { return true }
-        return oneLine(from: open, through: close) && noComment(from: first, through: open)
-            && flatColumns(from: first, through: close, column: line) <= width
+        // (The width first: it stops after 100 columns, so no decision reads a long line.)
+        return flatColumns(from: first, through: close, column: line) <= width
+            && oneLine(from: open, through: close) && noComment(from: first, through: open)
     }
 
     /// The two blocks of a `conditional`, `if let` or `if screen` (the second false without
@@ -570,18 +571,27 @@ struct FormatEngine {
         if let clause = child(n, .elseClause), let pair = child(clause, .block).flatMap(braces) {
             otherwise = pair
         }
-        let thenOneLine = oneLine(from: thenOpen, through: thenClose) && noComment(from: first, through: thenOpen)
-        guard let otherwise else {
-            return (thenOneLine && flatColumns(from: first, through: thenClose, column: line) <= width, false)
-        }
-        let elseOneLine = oneLine(from: otherwise.open, through: otherwise.close) && noComment(from: thenClose, through: otherwise.open)
+        // (Each block's line is read only when its width is within the limit: no decision
+        // reads a long line.)
+        let thenFits = flatColumns(from: first, through: thenClose, column: line) <= width
+        let thenOneLine = thenFits && oneLine(from: thenOpen, through: thenClose) && noComment(from: first, through: thenOpen)
+        guard let otherwise else { return (thenOneLine, false) }
+        let elseFits = flatColumns(from: thenClose, through: otherwise.close, column: line) <= width
+        let elseOneLine = elseFits && oneLine(from: otherwise.open, through: otherwise.close)
+            && noComment(from: thenClose, through: otherwise.open)
         if thenOneLine && elseOneLine && flatColumns(from: first, through: otherwise.close, column: line) <= width {
             return (true, true)
         }
-        if thenOneLine && !elseOneLine && flatColumns(from: first, through: otherwise.open, column: line) <= width {
-            return (true, false)
+        if thenOneLine {
+            // Was the second block written on several lines? (Read only now: a long block on
+            // one line is read to its end.)
+            let elseWritten = elseFits ? elseOneLine
+                : oneLine(from: otherwise.open, through: otherwise.close) && noComment(from: thenClose, through: otherwise.open)
+            if !elseWritten && flatColumns(from: first, through: otherwise.open, column: line) <= width {
+                return (true, false)
+            }
         }
-        return (false, elseOneLine && flatColumns(from: thenClose, through: otherwise.close, column: line) <= width)
+        return (false, elseOneLine)
     }
 
     /// A screen declaration's parameter list: on one line when written so and the whole
@@ -589,8 +599,8 @@ struct FormatEngine {
     func decideParameters(_ n: Int, line: Int) -> Bool {
         guard let first = firstToken(n), let last = lastToken(n),
               let list = child(n, .parameterList), let (open, close) = braces(list) else { return true }
-        return oneLine(from: open, through: close) && noComment(from: first, through: last)
-            && flatColumns(from: first, through: last, column: line) <= width
+        return flatColumns(from: first, through: last, column: line) <= width
+            && oneLine(from: open, through: close) && noComment(from: first, through: last)
     }
 
     /// The width of a token in Unicode scalars.

@@ -79,6 +79,7 @@ if ProcessInfo.processInfo.environment["ROUTES_FUZZ"] != nil {
         .executableTarget(name: "fuzz-analysis", dependencies: ["FuzzSupport"], path: "Fuzz/Analysis"),
         .executableTarget(name: "fuzz-server", dependencies: ["FuzzSupport", "RoutesLSP", "RoutesJSON"], path: "Fuzz/Server"),
         .executableTarget(name: "fuzz-programs", dependencies: ["FuzzSupport"], path: "Fuzz/Programs"),
+        .executableTarget(name: "fuzz-format", dependencies: ["FuzzSupport"], path: "Fuzz/Format"),
     ]
 }
 

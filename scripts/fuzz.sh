@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Builds and runs the libFuzzer targets of Fuzz/ (see docs/robustness.md, Fuzzing).
 #
-#   scripts/fuzz.sh build                 build the three targets (libFuzzer + AddressSanitizer)
-#   scripts/fuzz.sh run TARGET [SECONDS]  fuzz one target (analysis, server or programs), default 600 s
+#   scripts/fuzz.sh build                 build the four targets (libFuzzer + AddressSanitizer)
+#   scripts/fuzz.sh run TARGET [SECONDS]  fuzz one target (analysis, server, programs or format), default 600 s
 #   scripts/fuzz.sh smoke [SECONDS]       every target for SECONDS (default 60): what CI runs
 #   scripts/fuzz.sh replay TARGET FILE…   run a target on given inputs (a crash file, say)
 #
 # Seeds come from Fuzz/Corpus/TARGET (committed; `python3 scripts/fuzz_seeds.py` rewrites
-# them) and Fuzz/Regressions/TARGET (every input that ever failed, kept so that it never
+# them; `format` reads the analysis seeds too) and Fuzz/Regressions/TARGET (every input that ever failed, kept so that it never
 # fails again). New inputs go to .fuzz/corpus/TARGET, findings to .fuzz/artifacts/TARGET,
 # logs to .fuzz/logs. A finding (crash, broken invariant, timeout over 10 s, leak, more than
 # 2 GiB) fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
-TARGETS=(analysis server programs)
+TARGETS=(analysis server programs format)
 BIN=.build-fuzz/release
 
 build() {
@@ -43,6 +43,8 @@ run() {
   # (git keeps no empty folders: a target without regressions has no Fuzz/Regressions/TARGET.)
   local seeds=("Fuzz/Corpus/$t")
   [ -d "Fuzz/Regressions/$t" ] && seeds+=("Fuzz/Regressions/$t")
+  # The formatter reads what the analysis reads: its seeds and regressions too.
+  [ "$t" = format ] && seeds+=("Fuzz/Corpus/analysis" "Fuzz/Regressions/analysis")
   ASAN_OPTIONS=detect_leaks=1 "$BIN/fuzz-$t" -max_total_time="$seconds" -max_len="$(max_len "$t")" \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=".fuzz/artifacts/$t/" \
     ".fuzz/corpus/$t" "${seeds[@]}" >"$log" 2>&1 || status=$?

@@ -59,9 +59,19 @@ server = {
 }
 
 
+layouts = {
+    "crlf-and-lf": b"screen A\r\nscreen B\nroot {\r\n  anyOf { screen A\n screen B }\r\n}",
+    "lone-cr": b"screen A\rroot {\r screen A }\r",
+    "suppressions": b"flag a flag b // routes:ignore unused-declaration\nscreen S\n// routes:ignore unreachable-screen\n\nroot { screen S }\n",
+    "comments-everywhere": b"screen // a\nS( // b\n x: // c\n Int // d\n) // e\nroot // f\n{ // g\n screen // h\n S // i\n} // j\n",
+    "errors-between": b"screen   A\nflag f = 1\nscreen   B ; screen C\nroot {   anyOf {\n screen A\nscreen B }\n",
+    "long-one-liners": b"screen " + b"A" * 90 + b"\nroot { anyOf { screen " + b"A" * 90 + b" empty } }\n",
+}
+
+
 def main():
     corpus = ROOT / "Fuzz" / "Corpus"
-    for name in ("analysis", "server", "programs"):
+    for name in ("analysis", "server", "programs", "format"):
         d = corpus / name
         if d.exists():
             shutil.rmtree(d)
@@ -72,6 +82,13 @@ def main():
     # Two files joined by the `%%%` line the analysis target splits on, with an import.
     (corpus / "analysis" / "two-files.routes").write_bytes(
         b'import "F1.routes"\nroot { anyOf { screen Home\n b } }\n\n%%%\nscreen Home\nbuilder b { screen Home }\n')
+    # The formatter's: its fixtures, before and after, and layouts of every kind (the
+    # analysis seeds are read by the format target too: scripts/fuzz.sh).
+    for src in sorted((ROOT / "Tests" / "Fixtures" / "fmt").iterdir()):
+        if src.suffix in (".routes", ".formatted"):
+            shutil.copyfile(src, corpus / "format" / src.name)
+    for name, data in layouts.items():
+        (corpus / "format" / name).write_bytes(data)
     for name, data in server.items():
         (corpus / "server" / name).write_bytes(data)
     rng = random.Random(20261121)

@@ -38,7 +38,16 @@ extension IDE {
                 token = i - 1
             }
         }
-        let at = token.map { q.tokens[$0].range } ?? offset..<offset
+        // A line comment runs to the line's end, trailing blanks included: they are not in the
+        // step, and the cursor among them is in whitespace.
+        let bytes = source.text.bytes
+        let at = token.map { t -> Range<Int> in
+            var r = q.tokens[t].range
+            while r.upperBound > r.lowerBound + 1, bytes[r.upperBound - 1] == 0x20 || bytes[r.upperBound - 1] == 0x09 || bytes[r.upperBound - 1] == 0x0D {
+                r = r.lowerBound..<(r.upperBound - 1)
+            }
+            return offset <= r.upperBound ? r : offset..<offset
+        } ?? offset..<offset
         if !at.isEmpty { add(at) }
         // The nodes around it (around the offset in whitespace), from the inside out.
         let path = q.ancestors(ofToken: token ?? q.tree.tokenIndex(at: offset))

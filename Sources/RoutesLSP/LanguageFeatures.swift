@@ -100,6 +100,7 @@ public final class LanguageFeatures {
         server.onRequest("textDocument/semanticTokens/full") { [unowned self] p throws(ResponseError) in try self.semanticTokens(p) }
         server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
         registerEditorRequests()
+        registerFormatting()
     }
 
     // MARK: Lifecycle
@@ -148,6 +149,7 @@ public final class LanguageFeatures {
             "experimental": ["routesPreview": true],
         ]
         for (key, value) in editorRequestCapabilities() { capabilities[key] = value }
+        for (key, value) in Self.formattingCapabilities { capabilities[key] = value }
         return capabilities
     }
 

@@ -21,7 +21,7 @@ import Testing
 /// `UPDATE_EXPECT=1 swift test --filter GuideTests` rewrites the output blocks with what the
 /// commands print now; review the diff before committing.
 @Suite struct GuideTests {
-    static let documents = ["docs/language.md", "README.md"]
+    static let documents = ["docs/language.md", "README.md", "docs/formatting.md"]
 
     /// A fenced block of a document.
     struct Block {

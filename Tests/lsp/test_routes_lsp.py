@@ -12,6 +12,7 @@ pytest-lsp checks every result against the capabilities the client declared
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -317,6 +318,56 @@ async def test_routes_preview_of_the_seed_app_is_spec_section_6s_tree(client: La
         await client.protocol.send_request_async("routes/preview", {"textDocument": {"uri": uri}, "flags": {"nope": True}})
     with pytest.raises(JsonRpcInvalidParams):
         await client.protocol.send_request_async("routes/preview", {"textDocument": {"uri": uri}, "path": "Home/Nowhere"})
+
+
+def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """`text` with LSP text edits applied (UTF-16 positions; the text is ASCII)."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    def offset(p: types.Position) -> int:
+        return starts[p.line] + p.character
+    spans = sorted(((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits), reverse=True)
+    for (start, end, _), (next_start, _, _) in zip(spans[1:], spans):
+        assert end <= next_start, "edits overlap"
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+async def test_formatting_gives_what_routes_fmt_gives(client: LanguageClient):
+    capabilities = client.initialize_result.capabilities
+    assert capabilities.document_formatting_provider
+    assert capabilities.document_range_formatting_provider
+    on_type = capabilities.document_on_type_formatting_provider
+    assert on_type is not None and on_type.first_trigger_character == "}"
+
+    text = "screen   Home\nscreen Detail( id:String )\nroot {\nscreen Home {\n anyOf { screen Detail\n screen Home }\n}\n}\n"
+    path = client.workspace / "Messy.routes"
+    path.write_text(text, encoding="utf-8")
+    uri = open_document(client, path)
+    edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits
+    expected = subprocess.run(server_command()[:1] + ["fmt", "-"], input=text, capture_output=True,
+                              text=True, check=True).stdout
+    assert apply_edits(text, edits) == expected
+    assert expected.startswith("screen Home\nscreen Detail(id: String)\nroot {\n  screen Home {\n    anyOf {\n")
+
+    # A range: the second declaration only.
+    ranged = await client.text_document_range_formatting_async(types.DocumentRangeFormattingParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=1, character=0), end=types.Position(line=1, character=6)),
+        options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert apply_edits(text, ranged or []) == text.replace("screen Detail( id:String )", "screen Detail(id: String)")
+
+    # A document the server does not know: invalid params.
+    with pytest.raises(JsonRpcInvalidParams):
+        await client.text_document_formatting_async(types.DocumentFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri=(client.workspace / "nowhere" / "No.routes").as_uri()),
+            options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
 
 
 async def test_shutdown_then_exit_ends_the_server_with_status_zero(bare: LanguageClient, workspace: Path):

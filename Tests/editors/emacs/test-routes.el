@@ -406,6 +406,31 @@ dependency x: X
           (dolist (screen '("Home" "Settings" "Detail" "Login"))
             (routes-test--expect (member screen labels) "completion lacks %s; got %S" screen labels))
           (routes-test--expect (not (member "appStore" labels))
-                               "completion after `screen ' lists a dependency: %S" labels))))))
+                               "completion after `screen ' lists a dependency: %S" labels))))
+
+    (routes-test--check "formatting: eglot-format-buffer lays the file out as `routes fmt' does, also on save"
+      (routes-test--expect server "no server")
+      (let ((messy-file (expand-file-name "Messy.routes" tmp))
+            (messy "screen   Home\nroot {\nscreen Home {\n  anyOf { screen Home\n screen Home }\n}\n}\n")
+            (formatted "screen Home\nroot {\n  screen Home {\n    anyOf {\n      screen Home\n      screen Home\n    }\n  }\n}\n"))
+        (routes-test--write messy-file messy)
+        (let ((buffer (find-file-noselect messy-file)))
+          (switch-to-buffer buffer)
+          (with-current-buffer buffer
+            (routes-test--expect (routes-test--wait 10 #'eglot-managed-p) "Messy.routes not managed")
+            (routes-test--expect (eglot--server-capable :documentFormattingProvider)
+                                 "server announced no documentFormattingProvider")
+            (let ((jsonrpc-default-request-timeout (routes-test--remaining 10)))
+              (eglot-format-buffer))
+            (routes-test--expect (equal (buffer-string) formatted) "formatted:\n%s" (buffer-string))
+            ;; Format on save, as Editors/emacs/README.md sets it up.
+            (add-hook 'before-save-hook #'eglot-format-buffer nil t)
+            (erase-buffer)
+            (insert messy)
+            (routes-test--command-loop-tick)
+            (let ((jsonrpc-default-request-timeout (routes-test--remaining 10)))
+              (save-buffer))
+            (routes-test--expect (equal (with-temp-buffer (insert-file-contents messy-file) (buffer-string)) formatted)
+                                 "saved:\n%s" (with-temp-buffer (insert-file-contents messy-file) (buffer-string)))))))))
 
 ;;; test-routes.el ends here

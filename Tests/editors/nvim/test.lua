@@ -510,6 +510,68 @@ local ok_all, err_all = xpcall(function()
     end
     expect(not labels["appStore"], "completion after `screen ` lists a dependency: {%s}", table.concat(names, ", "))
   end)
+
+  -- 5. Formatting -------------------------------------------------------------------
+  local messy_path = tmp .. "/app/Messy.routes"
+  local messy_lines = {
+    "screen   Home",
+    "root {",
+    "screen Home {",
+    "  anyOf { screen Home",
+    " screen Home }",
+    "}",
+    "}",
+  }
+  local formatted_lines = {
+    "screen Home",
+    "root {",
+    "  screen Home {",
+    "    anyOf {",
+    "      screen Home",
+    "      screen Home",
+    "    }",
+    "  }",
+    "}",
+  }
+  write(messy_path, table.concat(messy_lines, "\n") .. "\n")
+
+  -- Editors/nvim/README.md's format on save (vim.lsp.buf.format from 0.8, formatting_sync before).
+  local function format_buffer(bufnr, timeout)
+    if vim.lsp.buf.format then
+      vim.lsp.buf.format({ bufnr = bufnr, timeout_ms = timeout })
+    else
+      vim.lsp.buf.formatting_sync(nil, timeout)
+    end
+  end
+
+  check("formatting: textDocument/formatting lays the buffer out as `routes fmt` does", function()
+    expect(started, "no server")
+    vim.cmd("edit " .. vim.fn.fnameescape(messy_path))
+    local messy = vim.api.nvim_get_current_buf()
+    local ok = wait(10000, function()
+      return routes.client(messy) ~= nil
+    end)
+    expect(ok, "Messy.routes not attached")
+    local caps = routes.client(messy).server_capabilities or {}
+    expect(caps.documentFormattingProvider, "server announced no documentFormattingProvider")
+    format_buffer(messy, remaining(10000))
+    local got = vim.api.nvim_buf_get_lines(messy, 0, -1, false)
+    expect(vim.deep_equal(got, formatted_lines), "formatted:\n%s", table.concat(got, "\n"))
+
+    -- Format on save, as the README sets it up.
+    vim.api.nvim_create_autocmd("BufWritePre", {
+      pattern = "*.routes",
+      callback = function(args)
+        format_buffer(args.buf, remaining(10000))
+      end,
+    })
+    vim.api.nvim_buf_set_lines(messy, 0, -1, false, messy_lines)
+    vim.cmd("silent write")
+    local f = assert(io.open(messy_path, "r"))
+    local saved = f:read("*a")
+    f:close()
+    expect(saved == table.concat(formatted_lines, "\n") .. "\n", "saved:\n%s", saved)
+  end)
 end, debug.traceback)
 
 if not ok_all then

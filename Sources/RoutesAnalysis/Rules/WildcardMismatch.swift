@@ -3,12 +3,12 @@ import RoutesSyntax
 
 /// `wildcard-mismatch`: `wildcard W { B }` where B cannot build a W in any environment. A
 /// property of the builder itself, over every environment.
-enum WildcardMismatch: RuleDefinition {
-    static let id = RuleID("wildcard-mismatch")
-    static let severity = Severity.warning
-    static let category = RuleCategory.routing
-    static let summary = "A wildcard whose builder cannot build its screen: it builds nothing."
-    static let documentation = RuleDocumentation(
+public enum WildcardMismatch: RuleDefinition {
+    public static let id = RuleID("wildcard-mismatch")
+    public static let severity = Severity.warning
+    public static let category = RuleCategory.routing
+    public static let summary = "A wildcard whose builder cannot build its screen: it builds nothing."
+    public static let documentation = RuleDocumentation(
         what: """
             `wildcard W { B }` replaces the path element with a `W` and asks B to build it. \
             When B cannot build a W in any environment, the wildcard builds nothing, whatever \
@@ -27,10 +27,26 @@ enum WildcardMismatch: RuleDefinition {
             Name the screen the builder starts with (`wildcard Shop { … }`), or make the \
             builder build the wildcard's screen.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            Name a screen the builder can build instead (one fix per screen without \
+            parameters it can build; preferred when there is one), offered when the program \
+            checked with it has no new error.
+            """),
+    ]
+
+    /// What the fixes read: the wildcard, and the screens its builder can build in some
+    /// environment, in declaration order.
+    public struct Detail: Sendable, Hashable {
+        public var wildcard: NodeRef
+        public var buildable: [Symbol]
+    }
 
     struct Finding {
         var wildcard: GraphNode
         var screen: ScreenCode
+        /// The other screens its builder can build in some environment.
+        var buildable: [ScreenCode]
     }
 
     static func check(_ facts: ProgramFacts) -> [Finding] {
@@ -39,7 +55,11 @@ enum WildcardMismatch: RuleDefinition {
         for g in graph.nodes.indices where facts.used[g] {
             guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
             if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
-                found.append(Finding(wildcard: GraphNode(g), screen: ScreenCode(code)))
+                // The screens it can build instead, for the fix (a finding is rare: asked only then).
+                let buildable = graph.screens.indices.filter {
+                    $0 != code && semantics.environments(semantics.builds[body], element: $0) != BDD.zero
+                }
+                found.append(Finding(wildcard: GraphNode(g), screen: ScreenCode(code), buildable: buildable.map(ScreenCode.init)))
             }
         }
         return found
@@ -51,7 +71,10 @@ enum WildcardMismatch: RuleDefinition {
     }
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
+        var d = facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
+        d.detail = DiagnosticDetail(Detail(wildcard: facts.nodeRef(f.wildcard.index),
+                                           buildable: f.buildable.map { facts.graph.screens[$0.index] }))
+        return d
     }
 }
 

@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: release

@@ -101,13 +101,13 @@ private let cases: [FixCase] = [
           expected: ["App.routes": "screen Shop\nscreen Product\ndependency cart: Cart // the cart\nroot {\n  anyOf {\n    screen Product uses cart\n    screen Shop\n  }\n}\n"]),
     // shadowed-branch
     .init(name: "shadowed-branch: moved before the branch that takes it, with its comment",
-          files: ["App.routes": "screen Home\nscreen Detail\nroot {\n  anyOf {\n    screen Home\n    screen Detail\n    // Home, then Detail.\n    screen Home { screen Detail } // deep\n  }\n}\n"],
-          rule: .shadowedBranch, title: "Move `screen Home` before `screen Home`", applicability: .unsafe,
-          expected: ["App.routes": "screen Home\nscreen Detail\nroot {\n  anyOf {\n    // Home, then Detail.\n    screen Home { screen Detail } // deep\n    screen Home\n    screen Detail\n  }\n}\n"]),
+          files: ["App.routes": "screen Home\nscreen Detail\nscreen Settings\nroot {\n  anyOf {\n    screen Settings\n    wildcard Home { screen Home }\n    // A deep link.\n    screen Detail // deep\n  }\n}\n"],
+          rule: .shadowedBranch, title: "Move `screen Detail` before `wildcard Home`", applicability: .unsafe,
+          expected: ["App.routes": "screen Home\nscreen Detail\nscreen Settings\nroot {\n  anyOf {\n    screen Settings\n    // A deep link.\n    screen Detail // deep\n    wildcard Home { screen Home }\n  }\n}\n"]),
     .init(name: "shadowed-branch: moved inside a line",
-          files: ["App.routes": "screen Home\nscreen Detail\nroot { anyOf { screen Home screen Home { screen Detail } } }\n"],
-          rule: .shadowedBranch, title: "Move `screen Home` before `screen Home`", applicability: .unsafe,
-          expected: ["App.routes": "screen Home\nscreen Detail\nroot { anyOf { screen Home { screen Detail } screen Home } }\n"]),
+          files: ["App.routes": "screen Home\nscreen Detail\nroot { anyOf { wildcard Home { screen Home } screen Detail } }\n"],
+          rule: .shadowedBranch, title: "Move `screen Detail` before `wildcard Home`", applicability: .unsafe,
+          expected: ["App.routes": "screen Home\nscreen Detail\nroot { anyOf { screen Detail wildcard Home { screen Home } } }\n"]),
     .init(name: "shadowed-branch: removed",
           files: ["App.routes": "screen Home\nscreen Detail\nroot {\n  anyOf {\n    wildcard Home { screen Home }\n    screen Detail // dead\n  }\n}\n"],
           rule: .shadowedBranch, title: "Remove the shadowed branch `screen Detail`", applicability: .unsafe,
@@ -225,6 +225,13 @@ private let cases: [FixCase] = [
         #expect(flag.map { IDE.fixes(for: $0, context: ws.context) }?.isEmpty == true)
         let builder = ws.session.diagnostics.first { $0.rule == .unusedDeclaration && $0.message.contains("builder") }
         #expect(builder.map { IDE.fixes(for: $0, context: ws.context).map(\.applicability) } == [.safe])
+    }
+
+    @Test func aMoveThatWouldShadowTheBranchItPassesIsNotOffered() {
+        // The two `screen Home` branches would shadow each other whichever comes first.
+        let ws = FixWorkspace(["App.routes": "screen Home\nscreen Detail\nroot { anyOf { screen Home screen Home { screen Detail } } }\n"])
+        let d = ws.session.diagnostics.first { $0.rule == .shadowedBranch }
+        #expect(d.map { IDE.fixes(for: $0, context: ws.context).map(\.title) } == ["Remove the shadowed branch `screen Home`"])
     }
 
     @Test func aSuggestionThatWouldLeaveADependencyOutOfScopeIsNotOffered() {

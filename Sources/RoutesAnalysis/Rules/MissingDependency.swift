@@ -43,10 +43,9 @@ public enum MissingDependency: RuleDefinition {
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
-            For an optional: wrap the node in `if let d { … }` (preferred when it is the only \
-            fix). For a dependency `from P`: nest the node in `screen P { … }`, so that it is \
-            built one element later, after a `P`. Each is offered when the program checked \
-            with it has no new error.
+            For an optional: wrap the node in `if let d { … }` (preferred). For a dependency \
+            `from P`: nest the node in `screen P { … }`, so that it is built one element later, \
+            after a `P`.
             """),
         RuleFix(.unsafe, """
             Give the dependency to the whole app: remove `from P` from its declaration (every \

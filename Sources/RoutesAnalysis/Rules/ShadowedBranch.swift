@@ -41,8 +41,7 @@ public enum ShadowedBranch: RuleDefinition {
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
-            Move the branch before the first branch that takes its elements, offered when \
-            the program checked with it has no new error.
+            Move the branch before the first branch that takes its elements.
             """),
         RuleFix(.unsafe, """
             Remove the branch (it builds nothing where it is; what it was meant to build is \

@@ -30,8 +30,7 @@ public enum WildcardMismatch: RuleDefinition {
     public static let fixes = [
         RuleFix(.unsafe, """
             Name a screen the builder can build instead (one fix per screen without \
-            parameters it can build; preferred when there is one), offered when the program \
-            checked with it has no new error.
+            parameters it can build; preferred when there is one).
             """),
     ]
 

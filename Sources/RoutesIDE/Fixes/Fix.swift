@@ -10,6 +10,12 @@ import RoutesSyntax
 /// Each rule's fixes are a function in a file of their own, `Fixes/<RuleName>Fixes.swift`,
 /// that names the rule by its `RuleID` constant; the rule's file declares what they do
 /// (`RuleDefinition.fixes`), and `FixRegistry` lists them.
+///
+/// A safe fix is exact by construction: it removes what nothing uses. An unsafe one changes
+/// what the program means, in ways the text alone cannot always tell (a name that resolves
+/// now brings its screen's `uses` into the checks, a moved branch builds where it did not), so
+/// it is offered only when the program analysed with it applied no longer has its diagnostic
+/// and has no error it did not have (`FixCheck`).
 public struct Fix: Sendable, Hashable {
     /// What an editor shows: "Use `settingsStore`".
     public var title: String
@@ -83,8 +89,8 @@ public struct FixContext {
 protocol RuleFixes {
     /// The rule whose diagnostics it fixes (its `RuleID` constant).
     static var rule: RuleID { get }
-    /// The fixes of one of its diagnostics, best first: only fixes that remove the diagnostic
-    /// and add no error (checked by `FixCheck` where the text alone cannot tell).
+    /// The fixes of one of its diagnostics, best first: the safe ones exact, the unsafe ones
+    /// candidates that `FixCheck` checks before they are offered.
     static func fixes(_ diagnostic: Diagnostic, _ context: FixContext) -> [Fix]
 }
 
@@ -113,7 +119,7 @@ extension IDE {
     public static func fixes(for diagnostic: Diagnostic, context: FixContext) -> [Fix] {
         guard let fixer = FixRegistry.fixer(diagnostic.rule),
               context.project.files.indices.contains(diagnostic.file) else { return [] }
-        return fixer.fixes(diagnostic, context)
+        return fixer.fixes(diagnostic, context).filter { $0.applicability == .safe || FixCheck.holds($0, context) }
     }
 
     /// The fixes of the diagnostics of `file` whose range meets `range` (an empty range meets a
@@ -138,7 +144,11 @@ extension IDE {
             let allowed = fixer.fixes(d, context).filter { fix in
                 (unsafe || fix.applicability == .safe) && fix.edits.keys.allSatisfy { editable?.contains($0) ?? true }
             }
-            if let first = allowed.first(where: \.isPreferred) ?? allowed.first { candidates.append(first) }
+            // The preferred one first; the first that holds (an unsafe one is checked only now).
+            let ordered = allowed.filter(\.isPreferred) + allowed.filter { !$0.isPreferred }
+            if let first = ordered.first(where: { $0.applicability == .safe || FixCheck.holds($0, context) }) {
+                candidates.append(first)
+            }
         }
         return selectNonOverlapping(candidates)
     }

@@ -5,7 +5,9 @@ import RoutesSyntax
 /// Checks a fix by analysing the project with it applied, for the fixes whose effect the text
 /// alone cannot tell (a name that now resolves brings its screen's `uses` into the checks, a
 /// moved branch builds where it did not): a fix is offered only when, after it, its
-/// diagnostic is gone and no error appears that was not there before.
+/// diagnostic is gone, no error appears that was not there before, and no other diagnostic of
+/// its rule appears (a fix that only moves the problem, as a branch moved before the one that
+/// shadows it and shadowing it in turn, is none: `routes lint --fix` would go back and forth).
 ///
 /// The project is built again from the session's texts in memory (the files the fix leaves
 /// alone are not parsed again), and only the programs holding the changed files (or the
@@ -23,14 +25,14 @@ enum FixCheck {
         guard let after = analysis(applying: fix, context) else { return false }
         let d = fix.diagnostic
         let target = Key(rule: d.rule, file: d.file, range: fix.map(d.range, in: d.file))
-        var errors = Set<Key>()
-        for e in session.diagnostics where e.severity == .error {
-            errors.insert(Key(rule: e.rule, file: e.file, range: fix.map(e.range, in: e.file)))
+        var known = Set<Key>()
+        for e in session.diagnostics where e.severity == .error || e.rule == d.rule {
+            known.insert(Key(rule: e.rule, file: e.file, range: fix.map(e.range, in: e.file)))
         }
         for e in after.diagnostics {
             let key = Key(rule: e.rule, file: e.file, range: e.range)
             if key == target { return false }
-            if e.severity == .error && !errors.contains(key) { return false }
+            if (e.severity == .error || e.rule == d.rule) && !known.contains(key) { return false }
         }
         return true
     }

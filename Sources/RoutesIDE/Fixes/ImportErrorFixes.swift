@@ -20,10 +20,9 @@ enum ImportErrorFixes: RuleFixes {
             f.id != d.file && f.workspaceRoot == importer.workspaceRoot && f.path.hasSuffix("/" + name)
         }.map { FixSupport.relativePath(from: importer.path, to: $0.path) }
             .sorted { ($0.count, $0) < ($1.count, $1) }
-        let fixes = candidates.prefix(maxCandidates).map { relative in
+        return candidates.prefix(maxCandidates).map { relative in
             Fix(title: "Import \"\(relative)\"", applicability: .unsafe, isPreferred: candidates.count == 1, diagnostic: d,
                 edits: [d.file: [TextEdit(range: d.range, newText: FixSupport.stringLiteral(relative))]])
         }
-        return fixes.filter { FixCheck.holds($0, context) }
     }
 }

@@ -43,12 +43,11 @@ enum MissingDependencyFixes: RuleFixes {
             default:
                 title = "Wrap `\(head)` in `if let \(name) { … }`"
             }
-            let fix = Fix(title: title, applicability: .unsafe, diagnostic: d,
-                          edits: [file.id: FixSupport.wrapping(node.range, in: prefixes, file: file)])
-            if FixCheck.holds(fix, context) { out.append(fix) }
+            // Clearly right for an optional: the one way to have it in scope.
+            out.append(Fix(title: title, applicability: .unsafe, isPreferred: provider == nil, diagnostic: d,
+                           edits: [file.id: FixSupport.wrapping(node.range, in: prefixes, file: file)]))
         }
         if let remove = removeFrom(d, detail, context) { out.append(remove) }
-        if out.count == 1 { out[0].isPreferred = true }
         return out
     }
 

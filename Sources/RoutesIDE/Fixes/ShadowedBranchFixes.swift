@@ -24,9 +24,8 @@ enum ShadowedBranchFixes: RuleFixes {
         if let k = first, k < index {
             let target = model.nodes[list[k]]
             let move = moving(branch.range, before: target.range, text, f)
-            let fix = Fix(title: "Move `\(head)` before `\(project.quoted(file: f, target.head))`", applicability: .unsafe,
-                          diagnostic: d, edits: [f: move.edits], moves: [move.move])
-            if FixCheck.holds(fix, context) { out.append(fix) }
+            out.append(Fix(title: "Move `\(head)` before `\(project.quoted(file: f, target.head))`", applicability: .unsafe,
+                           diagnostic: d, edits: [f: move.edits], moves: [move.move]))
         }
         out.append(Fix(title: "Remove the shadowed branch `\(head)`", applicability: .unsafe, diagnostic: d,
                        edits: [f: text.deletion(of: branch.range)]))

@@ -11,9 +11,8 @@ enum UndefinedNameFixes: RuleFixes {
         guard let finding = d.detail?.value(as: UndefinedName.Finding.self) else { return [] }
         var out: [Fix] = []
         if let suggestion = finding.suggestion {
-            let fix = Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
-                          edits: [d.file: [TextEdit(range: d.range, newText: suggestion)]])
-            if FixCheck.holds(fix, context) { out.append(fix) }
+            out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
+                           edits: [d.file: [TextEdit(range: d.range, newText: suggestion)]]))
         }
         if let declare = declaration(d, finding, context) { out.append(declare) }
         return out

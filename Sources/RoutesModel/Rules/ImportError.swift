@@ -32,8 +32,7 @@ public enum ImportError: RuleDefinition {
     public static let fixes = [
         RuleFix(.unsafe, """
             For a file not found: point the path at a file of the workspace with the same \
-            name, relative to the importing file (preferred when there is one such file), \
-            offered when the program checked with it has no new error.
+            name, relative to the importing file (preferred when there is one such file).
             """),
     ]
 

@@ -29,8 +29,7 @@ public enum UndefinedName: RuleDefinition {
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
-            Use the suggested name (preferred), offered when the program checked with it has \
-            no new error.
+            Use the suggested name (preferred).
             """),
         RuleFix(.unsafe, """
             Declare the name in the file that uses it, after the declarations of its kind: a \

@@ -105,6 +105,7 @@ struct Lint: ParsableCommand {
             var f = LintFixer(provider: provider, inputs: inputs, unsafe: fix == .unsafe, stdinPath: stdinPath)
             (project, session) = f.run()
             for path in f.notUTF8 { Terminal.writeError("routes: warning: \(path) is not valid UTF-8: not fixed\n") }
+            if let why = f.unsettled { Terminal.writeError("routes: warning: stopped fixing: \(why); what remains is reported\n") }
             failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
             fixer = f
         } else {

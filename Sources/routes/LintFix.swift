@@ -26,7 +26,9 @@ struct FixedItem {
 /// Each round analyses the files as the rounds before left them (in memory), takes of each
 /// diagnostic of the reported files its preferred fix (safe ones; unsafe ones too with
 /// `--unsafe-fixes`) when none of its edits overlaps or touches an edit taken before, and
-/// applies them; it stops when a round finds nothing to apply, or after `maxRounds`. Only the
+/// applies them; it stops when a round finds nothing to apply, when the files come back to
+/// what they were after an earlier round (fixes that undo each other), or after `maxRounds`.
+/// Only the
 /// reported files are edited, and never one whose text is not valid UTF-8 (it was read with
 /// replacement characters). Files are written at the end, each through a temporary file in
 /// its folder and a rename, and only when their text changed; the text read from standard
@@ -50,6 +52,8 @@ struct LintFixer {
     private var displayPaths: [String: String] = [:]
     /// Files left alone because their text is not valid UTF-8 (display paths).
     private(set) var notUTF8: [String] = []
+    /// Why the rounds stopped while fixes were left to apply, if they did.
+    private(set) var unsettled: String? = nil
 
     init(provider: OverlayFileSystem, inputs: LintInputs, unsafe: Bool, stdinPath: String?) {
         self.provider = provider
@@ -62,6 +66,7 @@ struct LintFixer {
     mutating func run() -> (project: Project, session: AnalysisSession) {
         let cache = ParseCache()
         var round = 0
+        var states = Set<[String: [UInt8]]>()
         while true {
             let project = Project(entries: inputs.entries, provider: provider, cache: cache)
             let reported = LintReport.reportedFiles(project, named: inputs.named)
@@ -80,7 +85,14 @@ struct LintFixer {
                     notUTF8.append(project.files[f].displayPath)
                 }
             }
-            guard round < Self.maxRounds else { return (project, session) }
+            guard round < Self.maxRounds else {
+                unsettled = "fixes were still found after \(Self.maxRounds) rounds"
+                return (project, session)
+            }
+            guard states.insert(changed).inserted else {
+                unsettled = "fixes undid what earlier fixes did"
+                return (project, session)
+            }
             let fixes = IDE.fixAll(context: FixContext(session: session, provider: provider), files: editable, editable: editable,
                                    unsafe: unsafe)
             if fixes.isEmpty { return (project, session) }

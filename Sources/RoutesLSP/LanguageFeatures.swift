@@ -21,6 +21,8 @@ public final class LanguageFeatures {
     var publishedConfigs: [String: [ProjectConfig.Problem]] = [:]
     /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
     var canWatchFiles = false
+    /// What the client takes of code actions (CodeActions.swift).
+    var codeActionClient = CodeActionClient()
 
     /// At most this many directory entries are looked at when the workspace folders are
     /// scanned for `.routes` files (200,000 by default).
@@ -87,6 +89,7 @@ public final class LanguageFeatures {
         server.onRequest("routes/preview") { [unowned self] p throws(ResponseError) in try self.preview(p) }
         server.onRequest("textDocument/semanticTokens/full") { [unowned self] p throws(ResponseError) in try self.semanticTokens(p) }
         server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
+        server.onRequest("textDocument/codeAction") { [unowned self] p throws(ResponseError) in try self.codeAction(p) }
     }
 
     // MARK: Lifecycle
@@ -105,6 +108,7 @@ public final class LanguageFeatures {
         markdownHover = rendersMarkdown(textDocument?["hover"]?["contentFormat"])
         markdownDocumentation = rendersMarkdown(textDocument?["completion"]?["completionItem"]?["documentationFormat"])
         canWatchFiles = params?["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
+        codeActionClient = CodeActionClient(params)
         var roots: [String] = []
         if let folders = params?["workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
@@ -129,6 +133,7 @@ public final class LanguageFeatures {
                 "full": true,
             ],
             "foldingRangeProvider": true,
+            "codeActionProvider": codeActionClient.capability,
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["routesPreview": true],
         ]

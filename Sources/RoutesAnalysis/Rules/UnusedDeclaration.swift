@@ -30,11 +30,11 @@ public enum UnusedDeclaration: RuleDefinition {
             """)
     public static let fixes = [
         RuleFix(.safe, """
-            Remove the declaration, with its doc comment, when nothing in the workspace \
-            mentions its name (not even text the parser skipped).
+            Remove the declaration, with its doc comment, when nothing in the workspace names \
+            it: no use, no misspelling that suggests it, no text the parser skipped.
             """),
         RuleFix(.unsafe, """
-            The same when only text the parser skipped mentions it.
+            The same when only text the parser skipped names it.
             """),
     ]
 

@@ -29,23 +29,20 @@ public enum WildcardMismatch: RuleDefinition {
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
-            Name a screen the builder can build instead (one fix per screen without \
-            parameters it can build; preferred when there is one).
+            Name a screen the builder starts with instead (one fix per screen without \
+            parameters that a `screen` node of its first element names; preferred when \
+            there is one).
             """),
     ]
 
-    /// What the fixes read: the wildcard, and the screens its builder can build in some
-    /// environment, in declaration order.
+    /// What the fixes read: the wildcard.
     public struct Detail: Sendable, Hashable {
         public var wildcard: NodeRef
-        public var buildable: [Symbol]
     }
 
     struct Finding {
         var wildcard: GraphNode
         var screen: ScreenCode
-        /// The other screens its builder can build in some environment.
-        var buildable: [ScreenCode]
     }
 
     static func check(_ facts: ProgramFacts) -> [Finding] {
@@ -54,11 +51,7 @@ public enum WildcardMismatch: RuleDefinition {
         for g in graph.nodes.indices where facts.used[g] {
             guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
             if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
-                // The screens it can build instead, for the fix (a finding is rare: asked only then).
-                let buildable = graph.screens.indices.filter {
-                    $0 != code && semantics.environments(semantics.builds[body], element: $0) != BDD.zero
-                }
-                found.append(Finding(wildcard: GraphNode(g), screen: ScreenCode(code), buildable: buildable.map(ScreenCode.init)))
+                found.append(Finding(wildcard: GraphNode(g), screen: ScreenCode(code)))
             }
         }
         return found
@@ -71,8 +64,7 @@ public enum WildcardMismatch: RuleDefinition {
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
         var d = facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
-        d.detail = DiagnosticDetail(Detail(wildcard: facts.nodeRef(f.wildcard.index),
-                                           buildable: f.buildable.map { facts.graph.screens[$0.index] }))
+        d.detail = DiagnosticDetail(Detail(wildcard: facts.nodeRef(f.wildcard.index)))
         return d
     }
 }

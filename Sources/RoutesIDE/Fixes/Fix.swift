@@ -122,14 +122,6 @@ extension IDE {
         return fixer.fixes(diagnostic, context).filter { $0.applicability == .safe || FixCheck.holds($0, context) }
     }
 
-    /// The fixes of the diagnostics of `file` whose range meets `range` (an empty range meets a
-    /// diagnostic it touches), in the session's order of diagnostics.
-    public static func fixes(context: FixContext, file: FileID, range: Range<Int>) -> [Fix] {
-        context.session.diagnostics.filter { d in
-            d.file == file && d.range.lowerBound <= range.upperBound && range.lowerBound <= d.range.upperBound
-        }.flatMap { fixes(for: $0, context: context) }
-    }
-
     /// One fix for as many diagnostics as can be fixed at once: of each diagnostic (of `files`,
     /// all when nil), its preferred fix (else its first) of an allowed applicability (safe, and
     /// unsafe too with `unsafe`) that edits only `editable` files (any when nil), in the

@@ -86,7 +86,10 @@ public func fuzzServer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         (9003, "textDocument/documentSymbol", ["textDocument": ["uri": .string(uri)]]),
         (9004, "textDocument/semanticTokens/full", ["textDocument": ["uri": .string(uri)]]),
         (9005, "routes/preview", ["textDocument": ["uri": .string(uri)]]),
-        (9006, "shutdown", .null),
+        (9006, "textDocument/codeAction", ["textDocument": ["uri": .string(uri)],
+                                           "range": ["start": ["line": 0, "character": 0], "end": ["line": 99, "character": 0]],
+                                           "context": ["diagnostics": []]]),
+        (9007, "shutdown", .null),
     ]
     let reachedScript = ended == nil
     for (id, method, params) in scripted {

@@ -103,6 +103,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         _ = IDE.semanticTokens(project: project, file: file.id)
         _ = IDE.foldingRanges(project: project, file: file.id)
     }
+    exerciseFixes(session, files: files)
 
     let hasErrors = (project.diagnostics + session.diagnostics).contains { $0.severity == .error }
 

@@ -254,6 +254,32 @@ private let cases: [FixCase] = [
         #expect(d.map { IDE.fixes(for: $0, context: ws.context).map(\.title) } == [])
     }
 
+    @Test func aFileThatIsNotValidUTF8GetsNoFix() {
+        // Its text was read with a replacement character: an edit would write that back.
+        let bytes = Array("screen Home\nflag x // caf".utf8) + [0xE9] + Array("\nroot { screen Home }\n".utf8)
+        let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
+                              provider: MemoryProvider(bytes: ["/ws/App.routes": bytes]))
+        let session = AnalysisSession(project: project)
+        let context = FixContext(session: session)
+        let unused = session.diagnostics.first { $0.rule == .unusedDeclaration }
+        #expect(unused != nil)
+        #expect(unused.map { IDE.fixes(for: $0, context: context) } == [])
+        #expect(IDE.fixAll(context: context, unsafe: true).isEmpty)
+    }
+
+    @Test func aSafeFixInAFileWithSyntaxErrorsIsOfferedOnlyWhenItHolds() {
+        // The second builder in the block is a syntax error; removing the flag leaves it as it is.
+        let fine = FixWorkspace(["App.routes": "screen Home\nflag x\nroot { screen Home screen Home }\n"])
+        let flag = fine.session.diagnostics.first { $0.rule == .unusedDeclaration }
+        #expect(flag.map { IDE.fixes(for: $0, context: fine.context).map(\.title) } == ["Remove the unused flag `x`"])
+        // `screellowsPush: false)` is read as a dependency without its keyword: removing what
+        // the recovery read leaves `)`, another syntax error (found by fuzz-analysis).
+        let broken = FixWorkspace(["App.routes": "screen Picker sheet(allowsPush: false)\nscreellowsPush: false)\nscreen Editor sheet\nscreen Detail\nroot {\n  screen Picker {\n n Editor sheet\nscreen Detail\nroot {\n  screen Picker {\n    scr\n"])
+        let dependency = broken.session.diagnostics.first { $0.rule == .unusedDeclaration && $0.message.contains("screellowsPush") }
+        #expect(dependency != nil)
+        #expect(dependency.map { IDE.fixes(for: $0, context: broken.context) } == [])
+    }
+
     @Test func fixAllTakesOneFixPerDiagnosticWithoutOverlaps() {
         let ws = FixWorkspace(["App.routes": "screen Home\nflag a\nflag b // routes:ignore shadowed-branch\nroot { screen Home }\n"])
         let safe = IDE.fixAll(context: ws.context, files: [ws.file], unsafe: false)

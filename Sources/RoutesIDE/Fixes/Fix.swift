@@ -15,7 +15,9 @@ import RoutesSyntax
 /// what the program means, in ways the text alone cannot always tell (a name that resolves
 /// now brings its screen's `uses` into the checks, a moved branch builds where it did not), so
 /// it is offered only when the program analysed with it applied no longer has its diagnostic
-/// and has no error it did not have (`FixCheck`).
+/// and has no error it did not have (`FixCheck`). So is a safe fix of a file with syntax
+/// errors: the declaration it removes was read by the parser's recovery, and what is left
+/// around it may read differently.
 public struct Fix: Sendable, Hashable {
     /// What an editor shows: "Use `settingsStore`".
     public var title: String
@@ -111,6 +113,18 @@ enum FixRegistry {
 
     /// The fixes of a rule, if it has any.
     static func fixer(_ rule: RuleID) -> (any RuleFixes.Type)? { all.first { $0.rule == rule } }
+
+    /// Whether every file a fix edits is valid UTF-8: the text of one that is not was read with
+    /// replacement characters, and an edit of it would write them over what the file holds.
+    static func editsValidText(_ fix: Fix, _ context: FixContext) -> Bool {
+        fix.edits.keys.allSatisfy { context.project.files[$0].text.invalidUTF8.isEmpty }
+    }
+
+    /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, or one that edits
+    /// a file with syntax errors.
+    static func needsCheck(_ fix: Fix, _ context: FixContext) -> Bool {
+        fix.applicability == .unsafe || fix.edits.keys.contains { !context.project.files[$0].syntax.diagnostics.isEmpty }
+    }
 }
 
 extension IDE {
@@ -119,7 +133,9 @@ extension IDE {
     public static func fixes(for diagnostic: Diagnostic, context: FixContext) -> [Fix] {
         guard let fixer = FixRegistry.fixer(diagnostic.rule),
               context.project.files.indices.contains(diagnostic.file) else { return [] }
-        return fixer.fixes(diagnostic, context).filter { $0.applicability == .safe || FixCheck.holds($0, context) }
+        return fixer.fixes(diagnostic, context).filter {
+            FixRegistry.editsValidText($0, context) && (!FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context))
+        }
     }
 
     /// One fix for as many diagnostics as can be fixed at once: of each diagnostic (of `files`,
@@ -135,10 +151,11 @@ extension IDE {
                   unsafe || Rules.info(d.rule)?.fixability == .safe else { continue }
             let allowed = fixer.fixes(d, context).filter { fix in
                 (unsafe || fix.applicability == .safe) && fix.edits.keys.allSatisfy { editable?.contains($0) ?? true }
+                    && FixRegistry.editsValidText(fix, context)
             }
             // The preferred one first; the first that holds (an unsafe one is checked only now).
             let ordered = allowed.filter(\.isPreferred) + allowed.filter { !$0.isPreferred }
-            if let first = ordered.first(where: { $0.applicability == .safe || FixCheck.holds($0, context) }) {
+            if let first = ordered.first(where: { !FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context) }) {
                 candidates.append(first)
             }
         }

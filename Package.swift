@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: release
@@ -60,7 +60,8 @@ let package = Package(
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax", "TestSupport"]),
-        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
+        // (With RoutesIDE for the property test of fixes, which needs the generators of programs here.)
+        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesIDE", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),

@@ -94,6 +94,9 @@ public func fuzzServer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         (9011, "textDocument/diagnostic", ["textDocument": ["uri": .string(uri)]]),
         (9012, "workspace/diagnostic", ["previousResultIds": []]),
         (9013, "workspace/symbol", ["query": "e"]),
+        (9014, "textDocument/codeAction", ["textDocument": ["uri": .string(uri)],
+                                           "range": ["start": ["line": 0, "character": 0], "end": ["line": 99, "character": 0]],
+                                           "context": ["diagnostics": []]]),
         (9006, "shutdown", .null),
     ]
     let reachedScript = ended == nil

@@ -137,6 +137,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
             }
         }
     }
+    exerciseFixes(session, files: files)
 
     let hasErrors = (project.diagnostics + session.diagnostics).contains { $0.severity == .error }
 

@@ -399,6 +399,9 @@ struct ProgramFacts {
 
     func screenName(_ code: Int) -> String { graph.screenDeclaration(code).name.text }
 
+    /// Node g as its file's node (what diagnostics' details name).
+    func nodeRef(_ g: Int) -> NodeRef { NodeRef(file: graph.nodes[g].file, node: graph.nodes[g].local) }
+
     /// A diagnostic of `rule` at node g's head.
     func diagnostic<R: RuleDefinition>(_ rule: R.Type, at g: Int, _ message: String, related: [RelatedLocation] = [],
                                        quotesPosition: Bool = false) -> Diagnostic {

@@ -165,3 +165,19 @@ struct Suppressions {
         return out
     }
 }
+
+/// A `// routes:ignore …` comment of a file, as the fixes of `unused-suppression` read it.
+public struct SuppressionComment: Sendable, Hashable {
+    /// The line (0-based) whose diagnostics it suppresses: its own, or the next one when it is
+    /// alone on its line.
+    public var line: Int
+    /// The comment.
+    public var range: Range<Int>
+    /// Its rule ids as written, in order.
+    public var entries: [Range<Int>]
+
+    /// The suppression comments of a file.
+    public static func all(in file: SourceFile) -> [SuppressionComment] {
+        Suppressions.comments(in: file).map { SuppressionComment(line: $0.line, range: $0.range, entries: $0.entries.map(\.range)) }
+    }
+}

@@ -28,6 +28,8 @@ public final class LanguageFeatures {
     var pullsDiagnostics = false
     /// The `workspace/…/refresh` requests the client supports (EditorRequests.swift).
     var refreshes: [String] = []
+    /// What the client takes of code actions (CodeActions.swift).
+    var codeActionClient = CodeActionClient()
 
     /// At most this many directory entries are looked at when the workspace folders are
     /// scanned for `.routes` files (200,000 by default).
@@ -101,6 +103,7 @@ public final class LanguageFeatures {
         server.onRequest("textDocument/foldingRange") { [unowned self] p throws(ResponseError) in try self.foldingRanges(p) }
         registerEditorRequests()
         registerFormatting()
+        server.onRequest("textDocument/codeAction") { [unowned self] p throws(ResponseError) in try self.codeAction(p) }
     }
 
     // MARK: Lifecycle
@@ -121,6 +124,7 @@ public final class LanguageFeatures {
         markdownDocumentation = rendersMarkdown(textDocument?["completion"]?["completionItem"]?["documentationFormat"])
         canWatchFiles = params?["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
         readEditorCapabilities(params?["capabilities"])
+        codeActionClient = CodeActionClient(params)
         var roots: [String] = []
         if let folders = params?["workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
@@ -145,6 +149,7 @@ public final class LanguageFeatures {
                 "full": true,
             ],
             "foldingRangeProvider": true,
+            "codeActionProvider": codeActionClient.capability,
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "experimental": ["routesPreview": true],
         ]

@@ -23,6 +23,18 @@ public struct RelatedLocation: Sendable, Hashable {
     }
 }
 
+/// What a rule found, as data for its fixes: a value of a type the rule's file defines (a
+/// finding, a suggestion), never words. Fixes read it instead of the message.
+public struct DiagnosticDetail: Hashable, @unchecked Sendable {
+    // `AnyHashable` is not `Sendable`, but every value stored here is (see `init`).
+    private let value: AnyHashable
+
+    public init<T: Hashable & Sendable>(_ value: T) { self.value = AnyHashable(value) }
+
+    /// The value, if it is a `T`.
+    public func value<T>(as type: T.Type) -> T? { value.base as? T }
+}
+
 /// One finding, worded by its rule. Ranges are byte offsets into the file's (repaired)
 /// `SourceText`.
 public struct Diagnostic: Sendable, Hashable {
@@ -37,16 +49,22 @@ public struct Diagnostic: Sendable, Hashable {
     /// The message quotes a line and column of its file, which an edit of whitespace before
     /// it can change (so the analysis is not moved over such an edit, only made again).
     public var quotesPosition: Bool
+    /// What the rule found, for its fixes (see `DiagnosticDetail`); holds no positions, so a
+    /// diagnostic moved over an edit keeps it as it is.
+    public var detail: DiagnosticDetail?
 
     /// A diagnostic of `rule`, with its severity.
     public init<R: RuleDefinition>(_ rule: R.Type, file: FileID, range: Range<Int>, message: String,
-                                   related: [RelatedLocation] = [], quotesPosition: Bool = false) {
+                                   related: [RelatedLocation] = [], quotesPosition: Bool = false,
+                                   detail: DiagnosticDetail? = nil) {
         self.init(rule: R.id, severity: R.severity, file: file, range: range, message: message,
-                  related: related, isUnnecessary: R.marksUnnecessary, quotesPosition: quotesPosition)
+                  related: related, isUnnecessary: R.marksUnnecessary, quotesPosition: quotesPosition, detail: detail)
     }
 
     public init(rule: RuleID, severity: Severity, file: FileID, range: Range<Int>, message: String,
-                related: [RelatedLocation] = [], isUnnecessary: Bool = false, quotesPosition: Bool = false) {
+                related: [RelatedLocation] = [], isUnnecessary: Bool = false, quotesPosition: Bool = false,
+                detail: DiagnosticDetail? = nil) {
+        self.detail = detail
         self.rule = rule
         self.severity = severity
         self.file = file

@@ -47,6 +47,43 @@ public struct RuleDocumentation: Sendable {
     }
 }
 
+/// Whether an automatic fix keeps what the program means. `routes lint --fix` applies the
+/// safe ones; the unsafe ones (which change what the app builds, or guess what was meant) only
+/// with `--unsafe-fixes`, and editors offer both as quick fixes.
+public enum FixApplicability: String, Sendable, Hashable, CaseIterable {
+    case safe
+    case unsafe
+}
+
+/// One automatic fix a rule offers, as its documentation describes it (the fix itself is a
+/// function of RoutesIDE, `Sources/RoutesIDE/Fixes/`).
+public struct RuleFix: Sendable, Hashable {
+    public var applicability: FixApplicability
+    /// What it does, and when it is offered (a sentence; code in backquotes).
+    public var description: String
+
+    public init(_ applicability: FixApplicability, _ description: String) {
+        self.applicability = applicability
+        self.description = description
+    }
+}
+
+/// The best fix a rule has, as listings show it.
+public enum Fixability: String, Sendable, Hashable {
+    /// Some fix is safe: `routes lint --fix` applies it.
+    case safe
+    /// Its fixes are all unsafe: `routes lint --fix --unsafe-fixes` applies them.
+    case unsafe
+    /// No automatic fix.
+    case none
+
+    public init(_ fixes: [RuleFix]) {
+        if fixes.contains(where: { $0.applicability == .safe }) { self = .safe }
+        else if fixes.isEmpty { self = .none }
+        else { self = .unsafe }
+    }
+}
+
 /// One rule: a namespace (an uninhabited enum) in a file of its own that holds its id, its
 /// documentation, the type of what it finds, its check, and the function that words its
 /// message. Syntax and names rules live in their layer's `Rules/` folder, the analyses' in
@@ -64,10 +101,13 @@ public protocol RuleDefinition {
     static var suppressible: Bool { get }
     /// Whether a project's configuration may turn it off or change its severity.
     static var configurable: Bool { get }
+    /// The automatic fixes it offers (none by default), each safe or unsafe.
+    static var fixes: [RuleFix] { get }
 }
 
 extension RuleDefinition {
     public static var marksUnnecessary: Bool { false }
     public static var suppressible: Bool { true }
     public static var configurable: Bool { true }
+    public static var fixes: [RuleFix] { [] }
 }

@@ -24,6 +24,9 @@ struct Lint: ParsableCommand {
             Checks each file once, as part of the programs of its workspace (a file declaring \
             `root` and its imports) that contain it. A file's workspace is the nearest folder \
             upward holding routes.json, else .git. `-` reads the text from standard input. \
+            --fix applies the safe fixes (and --unsafe-fixes the others), rewriting the files \
+            they change, and reports what remains; with `-`, the fixed text goes to standard \
+            output and the report to standard error. \
             Exit status: 0 when there are no errors (and no warnings under --deny-warnings or \
             `denyWarnings` in routes.json), 1 when there are, 2 for bad usage, an argument \
             that cannot be read or a routes.json with problems.
@@ -51,6 +54,12 @@ struct Lint: ParsableCommand {
     @Option(name: .customLong("output-file"), help: "Write the report to this file instead of standard output.")
     var outputFile: String?
 
+    @Flag(help: "Apply the safe fixes and rewrite the files they change; report what remains.")
+    var fix = false
+
+    @Flag(name: .customLong("unsafe-fixes"), help: "With --fix, apply the unsafe fixes too (they may change what the app builds).")
+    var unsafeFixes = false
+
     /// Checked here rather than in `run()`, so that a bad `--root` prints `lint`'s usage.
     func validate() throws {
         try validateRoot(root)
@@ -58,22 +67,27 @@ struct Lint: ParsableCommand {
             throw ValidationError("--stdin-filename names the text of `-`: add `-` to the paths")
         }
         if paths.filter({ $0 == "-" }).count > 1 { throw ValidationError("`-` (standard input) can be given once") }
+        if unsafeFixes && !fix { throw ValidationError("--unsafe-fixes applies fixes with --fix: add --fix") }
     }
 
     func run() throws {
         try Lint.check(paths: paths, format: format, color: color, denyWarnings: denyWarnings, root: root,
-                       stdinFilename: stdinFilename, outputFile: outputFile)
+                       stdinFilename: stdinFilename, outputFile: outputFile, fix: fix ? (unsafeFixes ? .unsafe : .safe) : nil)
     }
 
     /// The lint itself; never returns (the process exits with the lint's status).
+    /// With `fix`, the fixes of that applicability (and the safe ones) are applied first (see
+    /// `LintFixer`), and the report is of what remains.
     static func check(paths: [String], format: OutputFormat, color: ColorChoice, denyWarnings: Bool, root: String?,
-                      stdinFilename: String? = nil, outputFile: String? = nil) throws -> Never {
+                      stdinFilename: String? = nil, outputFile: String? = nil, fix: FixApplicability? = nil) throws -> Never {
         var provider = OverlayFileSystem()
         var stdin: LintInputs.Stdin? = nil
+        var stdinPath: String? = nil
         if paths.contains("-") {
             stdin = LintInputs.Stdin(displayPath: stdinFilename ?? "stdin.routes", bytes: readStandardInput())
             let path = LintInputs.path(ofStdin: stdin!, cwd: currentDirectory(), provider: provider)
             provider.files[path] = stdin!.bytes
+            stdinPath = path
         }
         let fixedRoot = root.flatMap { provider.canonicalPath($0) }
         let inputs = LintInputs(paths: paths, fixedRoot: fixedRoot, stdin: stdin, cwd: currentDirectory(), provider: provider)
@@ -84,14 +98,30 @@ struct Lint: ParsableCommand {
             let shown = PathUtil.isInside(p.path, root: cwd) && cwd != "/" ? String(p.path.dropFirst(cwd.count + 1)) : p.path
             failures.append(InputFailure(path: shown, message: p.message, position: (p.line, p.column)))
         }
-        let project = Project(entries: inputs.entries, provider: provider)
+        var fixer: LintFixer? = nil
+        let project: Project
+        var session: AnalysisSession? = nil
+        if let fix {
+            var f = LintFixer(provider: provider, inputs: inputs, unsafe: fix == .unsafe, stdinPath: stdinPath)
+            (project, session) = f.run()
+            for path in f.notUTF8 { Terminal.writeError("routes: warning: \(path) is not valid UTF-8: not fixed\n") }
+            if let why = f.unsettled { Terminal.writeError("routes: warning: stopped fixing: \(why); what remains is reported\n") }
+            failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
+            fixer = f
+        } else {
+            project = Project(entries: inputs.entries, provider: provider)
+        }
         for (path, why) in project.unreadableEntries {
             failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))
         }
-        let report = LintReport(project: project, named: inputs.named, settings: inputs.settings, failures: failures)
+        let report = LintReport(project: project, named: inputs.named, settings: inputs.settings, failures: failures,
+                                session: session, fixed: fixer?.fixed)
         if format != .github {
             for f in failures { Terminal.writeError("\(f.text)\n") }
         }
+        // With `-` and --fix, standard output carries the fixed text; the report goes to
+        // standard error (or the output file).
+        let fixedStdin = fixer?.stdinText
 
         let output: String
         switch format {
@@ -110,9 +140,12 @@ struct Lint: ParsableCommand {
                 Terminal.writeError("routes: error: cannot write '\(outputFile)': \(String(cString: strerror(errno)))\n")
                 Terminal.terminate(2)
             }
+        } else if fixedStdin != nil {
+            Terminal.writeError(output)
         } else {
             Terminal.write(output)
         }
+        if let fixedStdin { Terminal.write(String(decoding: fixedStdin, as: UTF8.self)) }
 
         let deny = denyWarnings || inputs.denyWarnings
         let status: Int32 = !failures.isEmpty ? 2
@@ -164,18 +197,28 @@ struct LintReport {
     /// array at a time (see `Lint.check`).
     private let session: AnalysisSession
 
-    init(project: Project, named: [String]? = nil, settings: [String: RuleSettings] = [:], failures: [InputFailure] = []) {
+    /// The fixes `--fix` applied (nil without it).
+    let fixed: [FixedItem]?
+
+    /// The files reported: the files named (or found in named folders) and what they import;
+    /// every file when nil.
+    static func reportedFiles(_ project: Project, named: [String]?) -> Set<FileID>? {
+        guard let named else { return nil }
+        var set = Set<FileID>()
+        for path in named {
+            guard let f = project.file(atPath: path) else { continue }
+            set.formUnion(project.closures[f])
+        }
+        return set
+    }
+
+    /// `session`: the analysis of `project` when it is made already (by `--fix`).
+    init(project: Project, named: [String]? = nil, settings: [String: RuleSettings] = [:], failures: [InputFailure] = [],
+         session given: AnalysisSession? = nil, fixed: [FixedItem]? = nil) {
         self.project = project
         self.failures = failures
-        var reported: Set<FileID>? = nil
-        if let named {
-            var set = Set<FileID>()
-            for path in named {
-                guard let f = project.file(atPath: path) else { continue }
-                set.formUnion(project.closures[f])
-            }
-            reported = set
-        }
+        self.fixed = fixed
+        let reported = Self.reportedFiles(project, named: named)
         fileOrder = project.files.indices.filter { reported?.contains($0) ?? true }.sorted {
             let a = project.files[$0], b = project.files[$1]
             return (a.group, a.displayPath) < (b.group, b.displayPath)
@@ -185,8 +228,8 @@ struct LintReport {
         // are out, so that the lint's memory is that of its largest program. One program (and
         // the files in none) is kept to the end instead: the lint exits without freeing it,
         // which spares about 2% of a large lint.
-        let session = AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1,
-                                      reported: reported, settings: settings)
+        let session = given ?? AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1,
+                                               reported: reported, settings: settings)
         self.session = session
         for d in session.diagnostics where reported?.contains(d.file) ?? true { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {
@@ -207,6 +250,7 @@ struct LintReport {
     /// "2 errors, 1 warning in 3 files".
     var summary: String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "\(plural(errorCount, "error")), \(plural(warningCount, "warning")) in \(plural(fileOrder.count, "file"))"
+        let counts = "\(plural(errorCount, "error")), \(plural(warningCount, "warning")) in \(plural(fileOrder.count, "file"))"
+        return fixed.map { counts + " (\($0.count) fixed)" } ?? counts
     }
 }

@@ -12,6 +12,10 @@ struct TextRenderer {
 
     func render() -> String {
         var out = ""
+        for item in report.fixed ?? [] {
+            out += style.bold("\(item.path):\(item.line + 1):\(item.column + 1):") + " " + style.green("fixed") + ": "
+                + item.title + " " + style.dim("[\(item.rule.rawValue)]") + "\n"
+        }
         for f in report.fileOrder {
             for d in report.diagnostics[f] ?? [] { out += render(d) }
         }
@@ -84,6 +88,17 @@ enum JSONRenderer {
                 "warnings": .int(Int64(report.warningCount)),
             ],
         ]
+        if let fixed = report.fixed {
+            root["fixed"] = .array(fixed.map { item in
+                ["path": .string(item.path), "rule": .string(item.rule.rawValue), "title": .string(item.title),
+                 "range": ["start": ["line": .int(Int64(item.range.start.line)), "character": .int(Int64(item.range.start.column))],
+                           "end": ["line": .int(Int64(item.range.end.line)), "character": .int(Int64(item.range.end.column))]]]
+            })
+            if case .object(var summary)? = root["summary"] {
+                summary["fixed"] = .int(Int64(fixed.count))
+                root["summary"] = .object(summary)
+            }
+        }
         // Arguments that cannot be read and config problems: each an error of its own.
         if !report.failures.isEmpty {
             root["errors"] = .array(report.failures.map { f in

@@ -8,12 +8,14 @@ enum RulesFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, markdown
 }
 
-/// `routes rules`: every rule with its id, default severity and summary.
+/// `routes rules`: every rule with its id, default severity, whether it has a fix, and summary.
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List every rule with its id, default severity and summary.",
+        abstract: "List every rule with its id, default severity, fix and summary.",
         discussion: """
+            The fix column says whether `routes lint --fix` fixes what the rule reports \
+            (safe), only `--fix --unsafe-fixes` does (unsafe), or nothing does (none). \
             `--format json` gives each rule with its documentation; `--format markdown` writes \
             the rule reference (docs/rules.md is made with it).
             """
@@ -58,7 +60,17 @@ enum RuleDocs {
     static func list() -> String {
         let width = Rules.all.map(\.id.rawValue.count).max() ?? 0
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
-        return Rules.all.map { r in pad(r.id.rawValue, width + 2) + pad(r.severity.rawValue, 9) + r.summary + "\n" }.joined()
+        return Rules.all.map { r in
+            pad(r.id.rawValue, width + 2) + pad(r.severity.rawValue, 9) + pad("fix: " + r.fixability.rawValue, 13) + r.summary + "\n"
+        }.joined()
+    }
+
+    /// What the fixes of a rule do, one paragraph each, or that it has none.
+    static func fixes(_ r: RuleInfo) -> [String] {
+        if r.fixes.isEmpty { return ["None."] }
+        return r.fixes.map { f in
+            (f.applicability == .safe ? "Safe (`routes lint --fix`): " : "Unsafe (`routes lint --fix --unsafe-fixes`): ") + f.description
+        }
     }
 
     static func explain(_ r: RuleInfo) -> String {
@@ -79,6 +91,9 @@ enum RuleDocs {
             How to fix it
             \(wrap(d.fix))
 
+            Automatic fixes
+            \(fixes(r).map { wrap($0) }.joined(separator: "\n\n"))
+
             """
     }
 
@@ -93,6 +108,8 @@ enum RuleDocs {
                 "why": .string(r.documentation.why),
                 "example": .string(r.documentation.example),
                 "fix": .string(r.documentation.fix),
+                "fixable": .string(r.fixability.rawValue),
+                "fixes": .array(r.fixes.map { ["applicability": .string($0.applicability.rawValue), "description": .string($0.description)] }),
             ]
         })])
     }
@@ -105,11 +122,20 @@ enum RuleDocs {
             Every diagnostic names its rule. This reference is made from the rules themselves \
             (`routes rules --format markdown`); `routes explain RULE` prints one rule.
 
-            | rule | default severity | summary |
-            |---|---|---|
+            The fix column says which fixes a rule has: *safe* ones keep what the program means \
+            and `routes lint --fix` applies them; *unsafe* ones change it (or guess what was \
+            meant), and are applied with `--fix --unsafe-fixes`. Editors offer both as quick \
+            fixes. An unsafe fix is offered only when the program, checked with it applied, no \
+            longer has its diagnostic, and has no error and no diagnostic of the same rule that \
+            it did not have.
+
+            | rule | default severity | fix | summary |
+            |---|---|---|---|
 
             """
-        for r in Rules.all { out += "| [`\(r.id.rawValue)`](#\(r.id.rawValue)) | \(r.severity.rawValue) | \(r.summary) |\n" }
+        for r in Rules.all {
+            out += "| [`\(r.id.rawValue)`](#\(r.id.rawValue)) | \(r.severity.rawValue) | \(r.fixability.rawValue) | \(r.summary) |\n"
+        }
         for r in Rules.all {
             let d = r.documentation
             out += """
@@ -129,6 +155,8 @@ enum RuleDocs {
                 ```
 
                 **How to fix it.** \(d.fix)
+
+                **Automatic fixes.**\(r.fixes.isEmpty ? " None." : "\n\n" + r.fixes.map { "- *\($0.applicability.rawValue.capitalized)*: \($0.description)" }.joined(separator: "\n"))
 
                 """
         }

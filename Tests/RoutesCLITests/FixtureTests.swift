@@ -7,6 +7,7 @@ import Testing
 /// directory, then what it wrote on stderr (after `[stderr]`, when anything), then `[exit N]`.
 /// An optional `<case>.args` replaces the input argument: the arguments, one per line.
 /// Run with `UPDATE_EXPECT=1` to rewrite the expectations, then review the diff.
+/// (`Tests/Fixtures/fix/` holds the fixtures of `--fix`, whose layout is `FixFixture`'s.)
 struct Fixture: CustomTestStringConvertible, Sendable {
     let feature: String
     let name: String
@@ -27,8 +28,9 @@ struct Fixture: CustomTestStringConvertible, Sendable {
         var result: [Fixture] = []
         let features = (try? fm.contentsOfDirectory(atPath: Support.fixtures.path)) ?? []
         // `fmt/` holds the formatter's fixtures (`<case>.routes` and `<case>.formatted`),
-        // checked by `FormatterFixtureTests` and `FormatCommandTests`, not by `routes lint`.
-        for feature in features.sorted() where feature != "fmt" {
+        // checked by `FormatterFixtureTests` and `FormatCommandTests`, and `fix/` those of
+        // `routes lint --fix` (`FixFixtureTests`): not by `routes lint` alone.
+        for feature in features.sorted() where feature != "fmt" && feature != FixFixture.feature {
             let dir = Support.fixtures.appendingPathComponent(feature)
             let entries = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
             for entry in entries.sorted() {

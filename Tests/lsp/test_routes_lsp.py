@@ -282,6 +282,36 @@ async def test_rename_edits_every_file(client: LanguageClient):
             assert lines[e.range.start.line][e.range.start.character:e.range.end.character] == "webPage"
 
 
+async def test_code_action_uses_the_suggested_name(client: LanguageClient):
+    seed = (client.workspace / "Seed.routes").read_text(encoding="utf-8")
+    broken = seed.replace("uses loginStore", "uses loginStor")
+    path = client.workspace / "Broken.routes"
+    path.write_text(broken, encoding="utf-8")
+    uri = open_document(client, path, version=3)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    undefined = next(d for d in client.diagnostics[uri] if d.code == "undefined-name")
+
+    options = client.initialize_result.capabilities.code_action_provider
+    assert isinstance(options, types.CodeActionOptions)
+    assert set(options.code_action_kinds or []) == {"quickfix", "source.organizeImports", "source.fixAll"}
+
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=undefined.range,
+        context=types.CodeActionContext(diagnostics=[undefined], only=[types.CodeActionKind.QuickFix])))
+    assert actions
+    use = next(a for a in actions if isinstance(a, types.CodeAction) and a.title == "Use `loginStore`")
+    assert use.kind == types.CodeActionKind.QuickFix
+    assert use.is_preferred is True
+    assert list(use.diagnostics or []) == [undefined]
+    # VS Code takes versioned document changes: one edit of the open document, at its version.
+    assert use.edit is not None and use.edit.document_changes is not None
+    [change] = use.edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document.uri == uri and change.text_document.version == 3
+    [edit] = change.edits
+    assert edit.range == undefined.range and edit.new_text == "loginStore"
+
+
 async def test_document_symbols_and_the_file_watcher_registration(client: LanguageClient):
     uri = open_document(client, client.workspace / "Seed.routes")
     symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(

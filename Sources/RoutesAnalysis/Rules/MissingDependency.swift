@@ -4,12 +4,12 @@ import RoutesSyntax
 /// `missing-dependency`: a `uses d` (or the `if let d` of an `optional d … from P`) where d is
 /// not in scope on every way the node is built (or evaluated). The ways are found by the
 /// scope-item engine (`ScopeItems`).
-enum MissingDependency: RuleDefinition {
-    static let id = RuleID("missing-dependency")
-    static let severity = Severity.error
-    static let category = RuleCategory.scope
-    static let summary = "A screen uses a dependency that is not in scope on every way it is built."
-    static let documentation = RuleDocumentation(
+public enum MissingDependency: RuleDefinition {
+    public static let id = RuleID("missing-dependency")
+    public static let severity = Severity.error
+    public static let category = RuleCategory.scope
+    public static let summary = "A screen uses a dependency that is not in scope on every way it is built."
+    public static let documentation = RuleDocumentation(
         what: """
             A `uses d` at a `screen S` node needs d in scope on every way the node is built: \
             every path and environment that resolve to it, with all the builders passed \
@@ -41,6 +41,28 @@ enum MissingDependency: RuleDefinition {
             unwrap an optional with `if let d { … }` around the node, or give the dependency \
             to the whole app (no `from`).
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            For an optional: wrap the node in `if let d { … }` (preferred). For a dependency \
+            `from P`: nest the node in `screen P { … }`, so that it is built one element later, \
+            after a `P`.
+            """),
+        RuleFix(.unsafe, """
+            Give the dependency to the whole app: remove `from P` from its declaration (every \
+            way then has it in scope).
+            """),
+    ]
+
+    /// What the fixes read: the use's declaration, the node whose `uses` (or `if let`)
+    /// names it, and what some way lacks.
+    public struct Detail: Sendable, Hashable {
+        public var declaration: Symbol
+        public var node: NodeRef
+        /// The screens whose `from` some way lacks (the declaration's provider).
+        public var providers: [Symbol]
+        /// Whether some way lacks the `if let` of the optional.
+        public var optional: Bool
+    }
 
     struct Finding {
         var node: GraphNode
@@ -106,8 +128,16 @@ enum MissingDependency: RuleDefinition {
         }
         related.append(RelatedLocation(file: f.declaration.file, range: facts.project.declaration(f.declaration).name.range,
                                        message: "`\(f.name.text)` is declared here"))
-        return Diagnostic(Self.self, file: facts.graph.nodes[f.node.index].file, range: f.name.range,
-                          message: message(f, facts), related: related)
+        let n = facts.graph.nodes[f.node.index]
+        var detail = Detail(declaration: f.declaration, node: NodeRef(file: n.file, node: n.local), providers: [], optional: false)
+        for (item, _) in f.missing {
+            switch item {
+            case .provider(let p): detail.providers.append(facts.graph.screens[p])
+            case .optional: detail.optional = true
+            }
+        }
+        return Diagnostic(Self.self, file: n.file, range: f.name.range,
+                          message: message(f, facts), related: related, detail: DiagnosticDetail(detail))
     }
 }
 

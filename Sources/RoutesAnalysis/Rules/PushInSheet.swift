@@ -3,12 +3,12 @@ import RoutesSyntax
 
 /// `push-in-sheet`: a `push` screen node that can be built, but on every path that builds it
 /// the last non-push element before it is a `sheet(allowsPush: false)` screen.
-enum PushInSheet: RuleDefinition {
-    static let id = RuleID("push-in-sheet")
-    static let severity = Severity.warning
-    static let category = RuleCategory.presentation
-    static let summary = "A pushed screen that always follows a sheet that does not allow pushes."
-    static let documentation = RuleDocumentation(
+public enum PushInSheet: RuleDefinition {
+    public static let id = RuleID("push-in-sheet")
+    public static let severity = Severity.warning
+    public static let category = RuleCategory.presentation
+    public static let summary = "A pushed screen that always follows a sheet that does not allow pushes."
+    public static let documentation = RuleDocumentation(
         what: """
             A screen presented with `push` (the default) that is built only after a \
             `sheet(allowsPush: false)` screen, with no other sheet between them: it would be \
@@ -29,6 +29,21 @@ enum PushInSheet: RuleDefinition {
             Present the screen as a `sheet`, let the sheet allow pushes (`sheet`), or move the \
             screen out of the sheet's nesting.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            Declare the pushed screen a `sheet` (its declaration changes, wherever it is built).
+            """),
+        RuleFix(.unsafe, """
+            Let the sheet allow pushes (`sheet(allowsPush: false)` becomes `sheet`), offered \
+            when it is the only screen of the programs that forbids pushes.
+            """),
+    ]
+
+    /// What the fixes read: the pushed screen, and the sheet before it on one way.
+    public struct Detail: Sendable, Hashable {
+        public var screen: Symbol
+        public var sheet: Symbol?
+    }
 
     struct Finding {
         var node: GraphNode
@@ -64,10 +79,13 @@ enum PushInSheet: RuleDefinition {
         let related = f.sheet.map {
             [facts.location($0.node.index, "`\(facts.screenName($0.screen.index))` is presented here with `allowsPush: false`")]
         } ?? []
-        return facts.diagnostic(
+        var d = facts.diagnostic(
             Self.self, at: f.node.index,
             "`\(facts.screenName(f.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName), a sheet that does not allow pushes",
             related: related)
+        d.detail = DiagnosticDetail(Detail(screen: facts.graph.screens[f.screen.index],
+                                           sheet: f.sheet.map { facts.graph.screens[$0.screen.index] }))
+        return d
     }
 }
 

@@ -13,6 +13,10 @@ public struct RuleInfo: Sendable {
     public let suppressible: Bool
     /// Whether `routes.json` may turn it off or change its severity.
     public let configurable: Bool
+    /// The automatic fixes it offers (their functions are in `Sources/RoutesIDE/Fixes/`).
+    public let fixes: [RuleFix]
+    /// The best of them: safe, unsafe or none.
+    public var fixability: Fixability { Fixability(fixes) }
 
     init<R: RuleDefinition>(_ rule: R.Type) {
         id = R.id
@@ -23,6 +27,7 @@ public struct RuleInfo: Sendable {
         marksUnnecessary = R.marksUnnecessary
         suppressible = R.suppressible
         configurable = R.configurable
+        fixes = R.fixes
     }
 }
 

@@ -3,12 +3,12 @@ import RoutesSyntax
 
 /// `shadowed-branch`: an `anyOf` branch that, where the `anyOf` is evaluated, would build
 /// something, but for every element it would build an earlier branch builds it first.
-enum ShadowedBranch: RuleDefinition {
-    static let id = RuleID("shadowed-branch")
-    static let severity = Severity.warning
-    static let category = RuleCategory.routing
-    static let summary = "An anyOf branch whose elements an earlier branch always builds first."
-    static let documentation = RuleDocumentation(
+public enum ShadowedBranch: RuleDefinition {
+    public static let id = RuleID("shadowed-branch")
+    public static let severity = Severity.warning
+    public static let category = RuleCategory.routing
+    public static let summary = "An anyOf branch whose elements an earlier branch always builds first."
+    public static let documentation = RuleDocumentation(
         what: """
             Branch i of an `anyOf` is shadowed when, over the (element, environment) pairs with \
             which the `anyOf` is really evaluated while resolving paths, it would build \
@@ -39,6 +39,22 @@ enum ShadowedBranch: RuleDefinition {
             Move the branch before the one that takes its elements, merge the two (one \
             `screen Home { … }` with the nesting you meant), or delete the dead branch.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            Move the branch before the first branch that takes its elements.
+            """),
+        RuleFix(.unsafe, """
+            Remove the branch (it builds nothing where it is; what it was meant to build is \
+            then lost from the file).
+            """),
+    ]
+
+    /// What the fixes read: the branch and the earlier branches of its `anyOf` that take
+    /// its elements, in order.
+    public struct Detail: Sendable, Hashable {
+        public var branch: NodeRef
+        public var takenBy: [NodeRef]
+    }
 
     struct Finding {
         var branch: GraphNode
@@ -92,8 +108,10 @@ enum ShadowedBranch: RuleDefinition {
     }
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        facts.diagnostic(Self.self, at: f.branch.index, message(f, facts),
-                         related: f.takenBy.map { facts.location($0.index, "this earlier branch builds them first") })
+        var d = facts.diagnostic(Self.self, at: f.branch.index, message(f, facts),
+                                 related: f.takenBy.map { facts.location($0.index, "this earlier branch builds them first") })
+        d.detail = DiagnosticDetail(Detail(branch: facts.nodeRef(f.branch.index), takenBy: f.takenBy.map { facts.nodeRef($0.index) }))
+        return d
     }
 }
 

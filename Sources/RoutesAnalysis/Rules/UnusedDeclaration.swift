@@ -3,13 +3,13 @@ import RoutesSyntax
 
 /// `unused-declaration`: a dependency, optional, flag or builder of a program that neither
 /// `root` nor a builder it uses mentions.
-enum UnusedDeclaration: RuleDefinition {
-    static let id = RuleID("unused-declaration")
-    static let severity = Severity.warning
-    static let category = RuleCategory.hygiene
-    static let summary = "A dependency, optional, flag or builder that no used builder mentions."
-    static let marksUnnecessary = true
-    static let documentation = RuleDocumentation(
+public enum UnusedDeclaration: RuleDefinition {
+    public static let id = RuleID("unused-declaration")
+    public static let severity = Severity.warning
+    public static let category = RuleCategory.hygiene
+    public static let summary = "A dependency, optional, flag or builder that no used builder mentions."
+    public static let marksUnnecessary = true
+    public static let documentation = RuleDocumentation(
         what: """
             A dependency, optional, flag or builder that `root` and the builders it uses \
             (through references and nestings, whatever the conditions) never mention. Editors \
@@ -28,6 +28,15 @@ enum UnusedDeclaration: RuleDefinition {
         fix: """
             Delete it, or use it where it was meant to be used.
             """)
+    public static let fixes = [
+        RuleFix(.safe, """
+            Remove the declaration, with its doc comment, when nothing in the workspace names \
+            it: no use, no misspelling that suggests it, no text the parser skipped.
+            """),
+        RuleFix(.unsafe, """
+            The same when only text the parser skipped names it.
+            """),
+    ]
 
     struct Finding {
         var declaration: Symbol
@@ -61,7 +70,8 @@ enum UnusedDeclaration: RuleDefinition {
     }
 
     static func diagnostic(_ f: Finding) -> Diagnostic {
-        Diagnostic(Self.self, file: f.declaration.file, range: f.name.range, message: message(f))
+        Diagnostic(Self.self, file: f.declaration.file, range: f.name.range, message: message(f),
+                   detail: DiagnosticDetail(f.declaration))
     }
 }
 

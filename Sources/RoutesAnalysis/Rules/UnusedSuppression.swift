@@ -3,13 +3,13 @@ import RoutesSyntax
 
 /// `unused-suppression`: a `// routes:ignore …` comment that suppresses nothing, names a rule
 /// that does not exist, or names one that cannot be suppressed (see `Suppressions`).
-enum UnusedSuppression: RuleDefinition {
-    static let id = RuleID("unused-suppression")
-    static let severity = Severity.warning
-    static let category = RuleCategory.hygiene
-    static let summary = "A suppression comment that suppresses nothing, or names no rule that can be suppressed."
-    static let marksUnnecessary = true
-    static let documentation = RuleDocumentation(
+public enum UnusedSuppression: RuleDefinition {
+    public static let id = RuleID("unused-suppression")
+    public static let severity = Severity.warning
+    public static let category = RuleCategory.hygiene
+    public static let summary = "A suppression comment that suppresses nothing, or names no rule that can be suppressed."
+    public static let marksUnnecessary = true
+    public static let documentation = RuleDocumentation(
         what: """
             `// routes:ignore rule-id[, rule-id]` at the end of a line, or alone on the line \
             above, suppresses those rules' diagnostics that start on that line. This reports \
@@ -29,8 +29,18 @@ enum UnusedSuppression: RuleDefinition {
             Delete the rule id (or the whole comment); correct a misspelt id (`routes rules` \
             lists them).
             """)
+    public static let fixes = [
+        RuleFix(.safe, """
+            Remove the rule id from the comment, or the whole comment when it names nothing \
+            else (its line too when the comment is alone on it).
+            """),
+        RuleFix(.unsafe, """
+            Replace a misspelt id by the suggested rule (preferred), offered when that rule \
+            reports something the comment then suppresses.
+            """),
+    ]
 
-    enum Finding {
+    public enum Finding: Sendable, Hashable {
         /// A rule id that suppresses nothing on its line.
         case unused(RuleID)
         /// A word that is no rule id.
@@ -51,7 +61,7 @@ enum UnusedSuppression: RuleDefinition {
     }
 
     static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f))
+        Diagnostic(Self.self, file: file, range: range, message: message(f), detail: DiagnosticDetail(f))
     }
 }
 

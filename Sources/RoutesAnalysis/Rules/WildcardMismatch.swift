@@ -3,12 +3,12 @@ import RoutesSyntax
 
 /// `wildcard-mismatch`: `wildcard W { B }` where B cannot build a W in any environment. A
 /// property of the builder itself, over every environment.
-enum WildcardMismatch: RuleDefinition {
-    static let id = RuleID("wildcard-mismatch")
-    static let severity = Severity.warning
-    static let category = RuleCategory.routing
-    static let summary = "A wildcard whose builder cannot build its screen: it builds nothing."
-    static let documentation = RuleDocumentation(
+public enum WildcardMismatch: RuleDefinition {
+    public static let id = RuleID("wildcard-mismatch")
+    public static let severity = Severity.warning
+    public static let category = RuleCategory.routing
+    public static let summary = "A wildcard whose builder cannot build its screen: it builds nothing."
+    public static let documentation = RuleDocumentation(
         what: """
             `wildcard W { B }` replaces the path element with a `W` and asks B to build it. \
             When B cannot build a W in any environment, the wildcard builds nothing, whatever \
@@ -27,6 +27,18 @@ enum WildcardMismatch: RuleDefinition {
             Name the screen the builder starts with (`wildcard Shop { … }`), or make the \
             builder build the wildcard's screen.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            Name a screen the builder starts with instead (one fix per screen without \
+            parameters that a `screen` node of its first element names; preferred when \
+            there is one).
+            """),
+    ]
+
+    /// What the fixes read: the wildcard.
+    public struct Detail: Sendable, Hashable {
+        public var wildcard: NodeRef
+    }
 
     struct Finding {
         var wildcard: GraphNode
@@ -51,7 +63,9 @@ enum WildcardMismatch: RuleDefinition {
     }
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
+        var d = facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
+        d.detail = DiagnosticDetail(Detail(wildcard: facts.nodeRef(f.wildcard.index)))
+        return d
     }
 }
 

@@ -28,6 +28,13 @@ public enum DuplicateDeclaration: RuleDefinition {
         fix: """
             Rename one of the two (and its uses), or delete the one that is not meant.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            Rename the later declaration (or parameter label) to the name followed by the \
+            first number that no declaration of the project has (`Home2`). Its uses keep \
+            meaning the first one. Not offered for a second `root`.
+            """),
+    ]
 
     /// What is declared twice.
     public enum Finding: Sendable, Hashable {
@@ -55,11 +62,13 @@ public enum DuplicateDeclaration: RuleDefinition {
         }
     }
 
-    /// The diagnostic at the later declaration's name, related to the first.
+    /// The diagnostic at the later declaration's name, related to the first; its detail is
+    /// the finding.
     public static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>,
                                   firstFile: FileID, firstRange: Range<Int>) -> Diagnostic {
         Diagnostic(Self.self, file: file, range: range, message: message(finding),
-                   related: [RelatedLocation(file: firstFile, range: firstRange, message: relatedMessage(finding))])
+                   related: [RelatedLocation(file: firstFile, range: firstRange, message: relatedMessage(finding))],
+                   detail: DiagnosticDetail(finding))
     }
 }
 

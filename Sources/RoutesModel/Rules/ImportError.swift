@@ -29,6 +29,12 @@ public enum ImportError: RuleDefinition {
             Point the path at the file, relative to the importing file. A cycle is broken by \
             moving what both files need into a third file that both import.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            For a file not found: point the path at a file of the workspace with the same \
+            name, relative to the importing file (preferred when there is one such file).
+            """),
+    ]
 
     /// Why an import cannot be used.
     public enum Problem: Sendable, Hashable {
@@ -51,14 +57,14 @@ public enum ImportError: RuleDefinition {
         }
     }
 
-    /// The diagnostic at the import's string; `unresolved` names of the files that see the
+    /// The diagnostic at the import's string (its detail is the problem); `unresolved` names of the files that see the
     /// import were left undefined by it (and are not reported one by one).
     public static func diagnostic(_ problem: Problem, file: FileID, range: Range<Int>, unresolved: Int = 0) -> Diagnostic {
         var text = message(problem)
         if unresolved > 0 {
             text += "; \(unresolved == 1 ? "1 name" : "\(unresolved) names") it would have declared \(unresolved == 1 ? "is" : "are") undefined, and not reported one by one"
         }
-        return Diagnostic(Self.self, file: file, range: range, message: text)
+        return Diagnostic(Self.self, file: file, range: range, message: text, detail: DiagnosticDetail(problem))
     }
 }
 

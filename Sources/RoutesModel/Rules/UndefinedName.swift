@@ -27,6 +27,18 @@ public enum UndefinedName: RuleDefinition {
             Correct the spelling (the suggestion), declare the name, or import the file that \
             declares it.
             """)
+    public static let fixes = [
+        RuleFix(.unsafe, """
+            Use the suggested name (preferred).
+            """),
+        RuleFix(.unsafe, """
+            Declare the name in the file that uses it, after the declarations of its kind: a \
+            `screen`, a `dependency` (without `from`, so it is in scope everywhere), an \
+            `optional`, a `flag`, or a `builder` that builds `empty`. When a file that imports \
+            this one declares it, that declaration is moved here instead (it could not be seen \
+            from here, and a second one would be a duplicate).
+            """),
+    ]
 
     public struct Finding: Sendable, Hashable {
         public var name: String
@@ -48,8 +60,9 @@ public enum UndefinedName: RuleDefinition {
         return message
     }
 
+    /// The diagnostic at the name; its detail is the finding (with the suggestion).
     public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f))
+        Diagnostic(Self.self, file: file, range: range, message: message(f), detail: DiagnosticDetail(f))
     }
 }
 

@@ -357,6 +357,39 @@ dependency x: X
          "diagnostics still shown after the fix: %S"
          (mapcar #'flymake-diagnostic-text (flymake-diagnostics (point-min) (point-max))))))
 
+    (routes-test--check "code action: the preferred quick fix for a misspelt name, applied, clears the error"
+      (routes-test--expect got-diagnostics "skipped: the error was never shown")
+      (with-current-buffer broken
+        ;; Misspell the name again (unsaved) and wait for its error.
+        (goto-char (point-min))
+        (re-search-forward "ProductDetail uses catalogStore$")
+        (delete-char -1)
+        (routes-test--expect
+         (routes-test--wait 10 (lambda () (flymake-diagnostics (point-min) (point-max))) server)
+         "the misspelt name was not reported again")
+        ;; What `M-x eglot-code-actions' asks at point: the diagnostics there as context.
+        (let* ((beg (save-excursion (re-search-backward "catalogStor") (point)))
+               (jsonrpc-default-request-timeout (routes-test--remaining 10))
+               (actions (eglot-code-actions beg (point)))
+               (chosen (cl-find-if (lambda (a) (plist-get a :isPreferred)) actions)))
+          (routes-test--expect chosen "no preferred action among %S"
+                               (mapcar (lambda (a) (plist-get a :title)) actions))
+          (routes-test--expect (equal (plist-get chosen :title) "Use `catalogStore`")
+                               "preferred action %S" (plist-get chosen :title))
+          (routes-test--expect (equal (plist-get chosen :kind) "quickfix") "kind %S" (plist-get chosen :kind))
+          ;; Eglot applies the (versioned) edit; later Eglots name that `eglot-execute'.
+          (let ((eglot-confirm-server-initiated-edits nil))
+            (if (fboundp 'eglot-execute)
+                (eglot-execute server chosen)
+              (eglot--apply-workspace-edit (plist-get chosen :edit))))
+          (goto-char (point-min))
+          (routes-test--expect (re-search-forward "ProductDetail uses catalogStore$" nil t)
+                               "the buffer after the fix:\n%s" (buffer-string))
+          (routes-test--expect
+           (routes-test--wait 10 (lambda () (null (flymake-diagnostics (point-min) (point-max)))) server)
+           "diagnostics still shown after the code action: %S"
+           (mapcar #'flymake-diagnostic-text (flymake-diagnostics (point-min) (point-max)))))))
+
     (routes-test--check "routes-preview shows the routing tree in *routes-preview*"
       (routes-test--expect server "no server")
       (setq seed (find-file-noselect seed-file))

@@ -324,6 +324,63 @@ local ok_all, err_all = xpcall(function()
     expect(ok, "errors still shown after the fix: %s", describe(vim.diagnostic.get(broken)))
   end)
 
+  check("code action: the preferred quick fix for a misspelt name, applied, clears the error", function()
+    expect(got_diagnostics, "skipped: the error was never shown")
+    -- Misspell the name again (unsaved) and wait for its error.
+    local line, col
+    for i, l in ipairs(vim.api.nvim_buf_get_lines(broken, 0, -1, false)) do
+      local at = l:find("ProductDetail uses catalogStore", 1, true)
+      if at then
+        line, col = i - 1, at - 1 + #"ProductDetail uses "
+      end
+    end
+    expect(line, "no `ProductDetail uses catalogStore` line")
+    vim.api.nvim_buf_set_text(broken, line, col, line, col + #"catalogStore", { "catalogStor" })
+    local ok = wait(10000, function()
+      return #vim.diagnostic.get(broken, { severity = vim.diagnostic.severity.ERROR }) > 0
+    end, function()
+      return client_alive(broken)
+    end)
+    expect(ok, "the misspelt name was not reported again")
+    -- What `vim.lsp.buf.code_action()` sends: the cursor, and the diagnostics of its line
+    -- as LSP diagnostics (what the server published).
+    local sent = {}
+    for _, d in ipairs(vim.diagnostic.get(broken, { lnum = line })) do
+      table.insert(sent, vim.tbl_extend("keep", {
+        range = { start = { line = d.lnum, character = d.col }, ["end"] = { line = d.end_lnum, character = d.end_col } },
+        severity = d.severity, message = d.message, source = d.source, code = diag_code(d),
+      }, d.user_data and d.user_data.lsp or {}))
+    end
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(broken) },
+      range = { start = { line = line, character = 0 }, ["end"] = { line = line, character = 0 } },
+      context = { diagnostics = sent },
+    }
+    local responses, err = vim.lsp.buf_request_sync(broken, "textDocument/codeAction", params, remaining(10000))
+    expect(responses, "no code action response: %s", tostring(err))
+    local chosen
+    for _, response in pairs(responses) do
+      expect(not response.err, "code action error: %s", vim.inspect(response.err))
+      for _, action in ipairs(response.result or {}) do
+        if action.isPreferred then
+          chosen = action
+        end
+      end
+    end
+    expect(chosen, "no preferred action in %s", vim.inspect(responses))
+    expect(chosen.title == "Use `catalogStore`", "preferred action %q", chosen.title)
+    expect(chosen.kind == "quickfix", "kind %q", tostring(chosen.kind))
+    vim.lsp.util.apply_workspace_edit(chosen.edit, client.offset_encoding)
+    local text = vim.api.nvim_buf_get_lines(broken, line, line + 1, false)[1]
+    expect(text:find("ProductDetail uses catalogStore$"), "line after the fix: %q", text)
+    ok = wait(10000, function()
+      return #vim.diagnostic.get(broken, { severity = vim.diagnostic.severity.ERROR }) == 0
+    end, function()
+      return client_alive(broken)
+    end)
+    expect(ok, "errors still shown after the code action: %s", describe(vim.diagnostic.get(broken)))
+  end)
+
   -- 3. :RoutesPreview -----------------------------------------------------------
   vim.cmd("edit " .. vim.fn.fnameescape(seed_path))
   local seed = vim.api.nvim_get_current_buf()

@@ -1,0 +1,39 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// The fix of `duplicate-declaration` (`DuplicateDeclaration.fixes`): rename the later
+/// declaration, and the uses that mean it, to a name nothing else has.
+enum DuplicateDeclarationFixes: RuleFixes {
+    static let rule = RuleID.duplicateDeclaration
+
+    static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
+        guard let finding = d.detail?.value(as: DuplicateDeclaration.Finding.self) else { return [] }
+        let project = context.project
+        switch finding {
+        case .root:
+            return []
+        case .name(let name, _):
+            // The later declaration is the one at the diagnostic; the uses that resolve to it
+            // (in a file that sees it first) are renamed with it, so that each still means what
+            // it meant.
+            guard let index = project.files[d.file].model.declarations.firstIndex(where: { $0.name.range == d.range }) else { return [] }
+            let symbol = Symbol(file: d.file, declaration: index)
+            let fresh = FixSupport.freshName(name, in: project)
+            var edits: [FileID: [TextEdit]] = [d.file: [TextEdit(range: d.range, newText: fresh)]]
+            for use in project.uses(of: symbol) where !(use.file == d.file && use.range == d.range) {
+                edits[use.file, default: []].append(TextEdit(range: use.range, newText: fresh))
+            }
+            return [Fix(title: "Rename the later `\(name)` to `\(fresh)`", applicability: .unsafe, diagnostic: d, edits: edits)]
+        case .parameter(let label, let screen):
+            // A label is unique within its screen only.
+            let labels = Set(project.files[d.file].model.declarations.filter { $0.kind == .screen && $0.name.text == screen }
+                .flatMap { $0.parameters.map(\.label.text) })
+            var n = 2
+            while labels.contains(label + String(n)) { n += 1 }
+            let fresh = label + String(n)
+            return [Fix(title: "Rename the second parameter `\(label)` to `\(fresh)`", applicability: .unsafe, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: d.range, newText: fresh)]])]
+        }
+    }
+}

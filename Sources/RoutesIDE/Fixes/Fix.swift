@@ -1,0 +1,247 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// An automatic fix of one diagnostic, as a plain value: a title, text edits per file (byte
+/// ranges of the files as the session analysed them, and the text that replaces them), and
+/// whether it keeps what the program means (`safe`, applied by `routes lint --fix`) or may
+/// change it (`unsafe`, applied with `--unsafe-fixes`; editors offer both).
+///
+/// Each rule's fixes are a function in a file of their own, `Fixes/<RuleName>Fixes.swift`,
+/// that names the rule by its `RuleID` constant; the rule's file declares what they do
+/// (`RuleDefinition.fixes`), and `FixRegistry` lists them.
+///
+/// A safe fix is exact by construction: it removes what nothing uses. An unsafe one changes
+/// what the program means, in ways the text alone cannot always tell (a name that resolves
+/// now brings its screen's `uses` into the checks, a moved branch builds where it did not), so
+/// it is offered only when the program analysed with it applied no longer has its diagnostic
+/// and has no error it did not have (`FixCheck`). So is a safe fix of a file with syntax
+/// errors: the declaration it removes was read by the parser's recovery, and what is left
+/// around it may read differently.
+public struct Fix: Sendable, Hashable {
+    /// What an editor shows: "Use `settingsStore`".
+    public var title: String
+    public var applicability: FixApplicability
+    /// Whether it is the one fix clearly right for its diagnostic (LSP `isPreferred`).
+    public var isPreferred: Bool
+    /// The diagnostic it fixes.
+    public var diagnostic: Diagnostic
+    /// The edits of each file it changes: non-overlapping, at most one insertion per offset.
+    public var edits: [FileID: [TextEdit]]
+    /// Text it moves (deleted by one of its edits, inserted again by another).
+    public var moves: [TextMove]
+
+    public init(title: String, applicability: FixApplicability, isPreferred: Bool = false, diagnostic: Diagnostic,
+                edits: [FileID: [TextEdit]], moves: [TextMove] = []) {
+        self.title = title
+        self.applicability = applicability
+        self.isPreferred = isPreferred
+        self.diagnostic = diagnostic
+        self.edits = edits.mapValues { $0.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) } }
+        self.moves = moves
+    }
+
+    /// Where a range of `file` is once the fix is applied: moved by the edits before it; a
+    /// range inside text the fix moves goes with that text; a range that meets a replaced
+    /// range covers its replacement.
+    public func map(_ range: Range<Int>, in file: FileID) -> Range<Int> {
+        let edits = self.edits[file] ?? []
+        for m in moves where m.file == file && m.source.lowerBound <= range.lowerBound && range.upperBound <= m.source.upperBound {
+            let start = EditMap.end(of: m.destination, edits) + m.offset + (range.lowerBound - m.source.lowerBound)
+            return start..<(start + range.count)
+        }
+        return EditMap.map(range, edits)
+    }
+}
+
+/// Text a fix moves: the bytes `source` of `file` (as analysed) are deleted by one of its
+/// edits and inserted again by its insertion at `destination`, `offset` bytes into the
+/// inserted text.
+public struct TextMove: Sendable, Hashable {
+    public var file: FileID
+    public var source: Range<Int>
+    public var destination: Int
+    public var offset: Int
+
+    public init(file: FileID, source: Range<Int>, destination: Int, offset: Int) {
+        self.file = file
+        self.source = source
+        self.destination = destination
+        self.offset = offset
+    }
+}
+
+/// What fixes are computed from: the session whose diagnostics they fix, and where files
+/// other than the project's are found when a fix is checked (see `FixCheck`).
+public struct FixContext {
+    public let session: AnalysisSession
+    /// Asked for the canonical path of an import the project's own files do not answer
+    /// (nothing is read from it).
+    let provider: SourceProvider?
+
+    public init(session: AnalysisSession, provider: SourceProvider? = nil) {
+        self.session = session
+        self.provider = provider
+    }
+
+    public var project: Project { session.project }
+}
+
+/// The fixes of one rule: an uninhabited enum in `Fixes/<RuleName>Fixes.swift`.
+protocol RuleFixes {
+    /// The rule whose diagnostics it fixes (its `RuleID` constant).
+    static var rule: RuleID { get }
+    /// The fixes of one of its diagnostics, best first: the safe ones exact, the unsafe ones
+    /// candidates that `FixCheck` checks before they are offered.
+    static func fixes(_ diagnostic: Diagnostic, _ context: FixContext) -> [Fix]
+}
+
+/// Every rule's fixes. A rule that declares fixes (`RuleDefinition.fixes`) has its file here,
+/// and the other way round (`FixTests` checks both, and the applicability of each fix).
+enum FixRegistry {
+    static var all: [any RuleFixes.Type] { [
+        UndefinedNameFixes.self,
+        DuplicateDeclarationFixes.self,
+        ImportErrorFixes.self,
+        MissingDependencyFixes.self,
+        ShadowedBranchFixes.self,
+        WildcardMismatchFixes.self,
+        PushInSheetFixes.self,
+        UnusedDeclarationFixes.self,
+        UnusedSuppressionFixes.self,
+    ] }
+
+    /// The fixes of a rule, if it has any.
+    static func fixer(_ rule: RuleID) -> (any RuleFixes.Type)? { all.first { $0.rule == rule } }
+
+    /// Whether every file a fix edits is valid UTF-8: the text of one that is not was read with
+    /// replacement characters, and an edit of it would write them over what the file holds.
+    static func editsValidText(_ fix: Fix, _ context: FixContext) -> Bool {
+        fix.edits.keys.allSatisfy { context.project.files[$0].text.invalidUTF8.isEmpty }
+    }
+
+    /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, or one that edits
+    /// a file with syntax errors.
+    static func needsCheck(_ fix: Fix, _ context: FixContext) -> Bool {
+        fix.applicability == .unsafe || fix.edits.keys.contains { !context.project.files[$0].syntax.diagnostics.isEmpty }
+    }
+}
+
+extension IDE {
+    /// The fixes of one diagnostic of the context's session, best first (none when it has
+    /// none, or none that is exact).
+    public static func fixes(for diagnostic: Diagnostic, context: FixContext) -> [Fix] {
+        guard let fixer = FixRegistry.fixer(diagnostic.rule),
+              context.project.files.indices.contains(diagnostic.file) else { return [] }
+        return fixer.fixes(diagnostic, context).filter {
+            FixRegistry.editsValidText($0, context) && (!FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context))
+        }
+    }
+
+    /// One fix for as many diagnostics as can be fixed at once: of each diagnostic (of `files`,
+    /// all when nil), its preferred fix (else its first) of an allowed applicability (safe, and
+    /// unsafe too with `unsafe`) that edits only `editable` files (any when nil), in the
+    /// session's order, leaving out a fix whose edits overlap or touch one taken before. Apply
+    /// them, analyse again, and repeat for the rest.
+    public static func fixAll(context: FixContext, files: Set<FileID>? = nil, editable: Set<FileID>? = nil,
+                              unsafe: Bool) -> [Fix] {
+        var candidates: [Fix] = []
+        for d in context.session.diagnostics where files?.contains(d.file) ?? true {
+            guard let fixer = FixRegistry.fixer(d.rule),
+                  unsafe || Rules.info(d.rule)?.fixability == .safe else { continue }
+            let allowed = fixer.fixes(d, context).filter { fix in
+                (unsafe || fix.applicability == .safe) && fix.edits.keys.allSatisfy { editable?.contains($0) ?? true }
+                    && FixRegistry.editsValidText(fix, context)
+            }
+            // The preferred one first; the first that holds (an unsafe one is checked only now).
+            let ordered = allowed.filter(\.isPreferred) + allowed.filter { !$0.isPreferred }
+            if let first = ordered.first(where: { !FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context) }) {
+                candidates.append(first)
+            }
+        }
+        return selectNonOverlapping(candidates)
+    }
+
+    /// The fixes of a list that can be applied together, in order: a fix is left out when one
+    /// of its edits overlaps an edit of a fix taken before, or touches it (two insertions at
+    /// one offset would be ordered by chance).
+    public static func selectNonOverlapping(_ fixes: [Fix]) -> [Fix] {
+        var taken: [FileID: [Range<Int>]] = [:]
+        var out: [Fix] = []
+        for fix in fixes {
+            let clash = fix.edits.contains { file, edits in
+                edits.contains { e in
+                    (taken[file] ?? []).contains { t in
+                        e.range.overlaps(t) || e.range.lowerBound == t.lowerBound || e.range.upperBound == t.upperBound
+                            || e.range.lowerBound == t.upperBound || e.range.upperBound == t.lowerBound
+                    }
+                }
+            }
+            if clash { continue }
+            for (file, edits) in fix.edits { taken[file, default: []] += edits.map(\.range) }
+            out.append(fix)
+        }
+        return out
+    }
+
+    /// The edits of several fixes of one file, sorted (they must not overlap: see
+    /// ``selectNonOverlapping(_:)``).
+    public static func edits(of fixes: [Fix], in file: FileID) -> [TextEdit] {
+        fixes.flatMap { $0.edits[file] ?? [] }.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
+    }
+
+    /// `bytes` with non-overlapping edits applied.
+    public static func apply(_ edits: [TextEdit], to bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + edits.reduce(0) { $0 + $1.newText.utf8.count })
+        var at = 0
+        for e in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
+            let lo = max(at, min(e.range.lowerBound, bytes.count))
+            out.append(contentsOf: bytes[at..<lo])
+            out.append(contentsOf: e.newText.utf8)
+            at = max(lo, min(e.range.upperBound, bytes.count))
+        }
+        out.append(contentsOf: bytes[at...])
+        return out
+    }
+}
+
+/// Where offsets go when sorted, non-overlapping edits are applied.
+enum EditMap {
+    /// The new offset of `offset` as a range's start: an insertion at it comes before it, and
+    /// an offset inside a replaced range goes to its replacement's start.
+    static func start(of offset: Int, _ edits: [TextEdit]) -> Int {
+        var delta = 0
+        for e in edits {
+            if e.range.upperBound <= offset {
+                delta += e.newText.utf8.count - e.range.count
+            } else if e.range.lowerBound < offset {
+                return e.range.lowerBound + delta
+            } else {
+                break
+            }
+        }
+        return offset + delta
+    }
+
+    /// The new offset of `offset` as a range's end: an insertion at it comes after it, and an
+    /// offset inside a replaced range goes to its replacement's end.
+    static func end(of offset: Int, _ edits: [TextEdit]) -> Int {
+        var delta = 0
+        for e in edits {
+            if e.range.upperBound <= offset && !(e.range.isEmpty && e.range.lowerBound == offset) {
+                delta += e.newText.utf8.count - e.range.count
+            } else if e.range.lowerBound < offset {
+                return e.range.lowerBound + delta + e.newText.utf8.count
+            } else {
+                break
+            }
+        }
+        return offset + delta
+    }
+
+    static func map(_ range: Range<Int>, _ edits: [TextEdit]) -> Range<Int> {
+        let lo = start(of: range.lowerBound, edits)
+        return lo..<max(lo, end(of: range.upperBound, edits))
+    }
+}

@@ -1,0 +1,87 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Checks a fix by analysing the project with it applied, for the fixes whose effect the text
+/// alone cannot tell (a name that now resolves brings its screen's `uses` into the checks, a
+/// moved branch builds where it did not): a fix is offered only when, after it, its
+/// diagnostic is gone, no error appears that was not there before, and no other diagnostic of
+/// its rule appears (a fix that only moves the problem, as a branch moved before the one that
+/// shadows it and shadowing it in turn, is none: `routes lint --fix` would go back and forth).
+///
+/// The project is built again from the session's texts in memory (the files the fix leaves
+/// alone are not parsed again), and only the programs holding the changed files (or the
+/// diagnostic's) are analysed: one program's analysis per check.
+enum FixCheck {
+    /// A diagnostic's identity across the fix: its rule, file and range (moved by the fix).
+    private struct Key: Hashable {
+        var rule: RuleID
+        var file: FileID
+        var range: Range<Int>
+    }
+
+    static func holds(_ fix: Fix, _ context: FixContext) -> Bool {
+        let session = context.session
+        guard let after = analysis(applying: fix, context) else { return false }
+        let d = fix.diagnostic
+        let target = Key(rule: d.rule, file: d.file, range: fix.map(d.range, in: d.file))
+        var known = Set<Key>()
+        for e in session.diagnostics where e.severity == .error || e.rule == d.rule {
+            known.insert(Key(rule: e.rule, file: e.file, range: fix.map(e.range, in: e.file)))
+        }
+        for e in after.diagnostics {
+            let key = Key(rule: e.rule, file: e.file, range: e.range)
+            if key == target { return false }
+            if (e.severity == .error || e.rule == d.rule) && !known.contains(key) { return false }
+        }
+        return true
+    }
+
+    /// The analysis of the programs that hold the files `fix` changes (and its diagnostic's
+    /// file), with the fix applied; nil when a changed file would grow past the size limit.
+    static func analysis(applying fix: Fix, _ context: FixContext) -> AnalysisSession? {
+        let session = context.session
+        let project = session.project
+        var texts: [String: [UInt8]] = [:]
+        let cache = ParseCache()
+        for f in project.files {
+            if let edits = fix.edits[f.id] {
+                let bytes = IDE.apply(edits, to: f.text.bytes)
+                if bytes.count > SourceLimits.maxFileBytes { return nil }
+                texts[f.path] = bytes
+            } else {
+                texts[f.path] = f.text.bytes
+                cache.remember(f.path, tree: f.syntax, model: f.model)
+            }
+        }
+        // Every file of the project is an entry, in the order of its id, so that each keeps
+        // its id in the new project.
+        let entries = project.files.map {
+            ProjectEntry(canonicalPath: $0.path, displayPath: $0.displayPath, group: $0.group, workspaceRoot: $0.workspaceRoot)
+        }
+        let fixed = Project(entries: entries, provider: MemorySources(texts: texts, base: context.provider), cache: cache)
+        guard fixed.files.count >= project.files.count,
+              project.files.indices.allSatisfy({ fixed.files[$0].path == project.files[$0].path }) else { return nil }
+        let reported = Set(fix.edits.keys).union([fix.diagnostic.file])
+        return AnalysisSession(project: fixed, keepsAnalyses: false, limits: session.limits, reported: reported,
+                               settings: session.settings)
+    }
+}
+
+/// Texts in memory by canonical path, for a project with fixes applied. A path it does not
+/// hold is asked of `base` for its canonical form only (an import through a symbolic link).
+struct MemorySources: SourceProvider {
+    let texts: [String: [UInt8]]
+    let base: SourceProvider?
+
+    func canonicalPath(_ path: String) -> String? {
+        let p = PathUtil.normalize(path)
+        if texts[p] != nil { return p }
+        if let c = base?.canonicalPath(path), texts[c] != nil { return c }
+        return nil
+    }
+
+    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        texts[canonicalPath].map { .success($0) } ?? .failure(.notFound)
+    }
+}

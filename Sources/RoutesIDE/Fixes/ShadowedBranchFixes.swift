@@ -1,0 +1,56 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// The fixes of `shadowed-branch` (`ShadowedBranch.fixes`): move the branch before the first
+/// branch that takes its elements, or remove it.
+enum ShadowedBranchFixes: RuleFixes {
+    static let rule = RuleID.shadowedBranch
+
+    static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
+        guard let detail = d.detail?.value(as: ShadowedBranch.Detail.self) else { return [] }
+        let project = context.project
+        let f = detail.branch.file
+        let file = project.files[f]
+        let model = file.model
+        guard model.nodes.indices.contains(detail.branch.node),
+              let (anyOf, index) = FixSupport.anyOfHolding(detail.branch.node, in: model),
+              case .anyOf(let list) = model.nodes[anyOf].kind else { return [] }
+        let branch = model.nodes[detail.branch.node]
+        let text = FixText(file)
+        let head = project.quoted(file: f, branch.head)
+        var out: [Fix] = []
+        let first = detail.takenBy.filter { $0.file == f }.compactMap { list.firstIndex(of: $0.node) }.min()
+        if let k = first, k < index {
+            let target = model.nodes[list[k]]
+            let move = moving(branch.range, before: target.range, text, f)
+            out.append(Fix(title: "Move `\(head)` before `\(project.quoted(file: f, target.head))`", applicability: .unsafe,
+                           diagnostic: d, edits: [f: move.edits], moves: [move.move]))
+        }
+        out.append(Fix(title: "Remove the shadowed branch `\(head)`", applicability: .unsafe, diagnostic: d,
+                       edits: [f: text.deletion(of: branch.range)]))
+        return out
+    }
+
+    /// The edits that move the builder at `source` before the one at `target` (an earlier
+    /// sibling): whole lines, with the comment lines right above each, when both stand alone
+    /// on their lines; else the builder's text alone, followed by a space.
+    static func moving(_ source: Range<Int>, before target: Range<Int>, _ text: FixText, _ f: FileID)
+        -> (edits: [TextEdit], move: TextMove) {
+        if text.standsAlone(source) && text.standsAlone(target) {
+            let start = text.commentBlockStart(above: source.lowerBound)
+            let end = text.nextLineStart(source.upperBound)
+            let destination = text.commentBlockStart(above: target.lowerBound)
+            var moved = text.source.text(start..<end)
+            if end == text.bytes.count && !moved.hasSuffix("\n") && !moved.hasSuffix("\r") { moved += text.newline }
+            return ([TextEdit(range: destination..<destination, newText: moved), TextEdit(range: start..<end, newText: "")],
+                    TextMove(file: f, source: source, destination: destination, offset: source.lowerBound - start))
+        }
+        var lo = source.lowerBound
+        while lo > 0 && (text.bytes[lo - 1] == 0x20 || text.bytes[lo - 1] == 0x09) { lo -= 1 }
+        let moved = text.source.text(source) + " "
+        return ([TextEdit(range: target.lowerBound..<target.lowerBound, newText: moved),
+                 TextEdit(range: lo..<source.upperBound, newText: "")],
+                TextMove(file: f, source: source, destination: target.lowerBound, offset: 0))
+    }
+}

@@ -1,0 +1,63 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// The fixes of `undefined-name` (its documentation lists them, `UndefinedName.fixes`): use
+/// the suggested name, or declare the name in the file that uses it.
+enum UndefinedNameFixes: RuleFixes {
+    static let rule = RuleID.undefinedName
+
+    static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
+        guard let finding = d.detail?.value(as: UndefinedName.Finding.self) else { return [] }
+        var out: [Fix] = []
+        if let suggestion = finding.suggestion {
+            out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
+                           edits: [d.file: [TextEdit(range: d.range, newText: suggestion)]]))
+        }
+        if let declare = declaration(d, finding, context) { out.append(declare) }
+        return out
+    }
+
+    /// The name declared in the diagnostic's file: a new declaration of the first kind the
+    /// place accepts; or, when a file that imports this one declares it (the one declaration
+    /// any file seeing this one has of the name), that declaration moved here. Nil when
+    /// another declaration would then clash.
+    static func declaration(_ d: Diagnostic, _ finding: UndefinedName.Finding, _ context: FixContext) -> Fix? {
+        let project = context.project
+        let g = d.file
+        guard let kind = finding.expected.first else { return nil }
+        // What the files that see this one declare under the name.
+        var seen = Set<Symbol>()
+        for f in project.files.indices where f != g && project.closures[f].contains(g) {
+            if let s = project.scopes[f][finding.name] { seen.insert(s) }
+        }
+        let file = project.files[g]
+        if seen.isEmpty {
+            guard let text = FixSupport.declarationText(kind, finding.name, newline: FixText(file).newline) else { return nil }
+            return Fix(title: "Declare \(kind.withArticle) `\(finding.name)`", applicability: .unsafe, diagnostic: d,
+                       edits: [g: [FixSupport.insertion(of: text, kind: kind, in: file)]])
+        }
+        // Move the importing file's declaration here, when it is the only one and everything
+        // it names means the same here.
+        guard seen.count == 1, let s = seen.first, s.file != g, project.closures[s.file].contains(g) else { return nil }
+        let declaration = project.declaration(s)
+        guard finding.expected.contains(declaration.kind) else { return nil }
+        let owner = project.files[s.file]
+        var names = FixSupport.names(under: declaration.body, in: owner.model)
+        if let from = declaration.from { names.append(from) }
+        for n in names where n.text != declaration.name.text {
+            guard let meant = project.resolve(n, in: s.file), project.scopes[g][n.text] == meant else { return nil }
+        }
+        let source = FixText(owner)
+        let start = source.docCommentStart(before: declaration.range.lowerBound)
+        // Its doc comment and text (a comment after it on its line stays where it is).
+        let alone = source.standsAlone(start..<declaration.range.upperBound)
+        var text = source.source.text((alone ? source.lineStart(start) : declaration.range.lowerBound)..<declaration.range.upperBound)
+        // Without the indentation of its first line (the insertion brings its own).
+        text = String(text.drop { $0 == " " || $0 == "\t" })
+        let insertion = FixSupport.insertion(of: text, kind: declaration.kind, in: file)
+        return Fix(title: "Move the declaration of `\(finding.name)` from \(owner.displayPath) into this file",
+                   applicability: .unsafe, diagnostic: d,
+                   edits: [g: [insertion], s.file: source.deletion(of: start..<declaration.range.upperBound)])
+    }
+}

@@ -1,0 +1,33 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// The fix of `unused-declaration` (`UnusedDeclaration.fixes`): remove the declaration. Safe
+/// when nothing in the workspace mentions its name; unsafe when only text the parser skipped
+/// does (which may be a use half-written); not offered when another declaration or node uses
+/// it (an unused builder that mentions an unused flag: removing the flag alone would leave the
+/// builder naming nothing).
+enum UnusedDeclarationFixes: RuleFixes {
+    static let rule = RuleID.unusedDeclaration
+
+    static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
+        guard let symbol = d.detail?.value(as: Symbol.self) else { return [] }
+        let project = context.project
+        let declaration = project.declaration(symbol)
+        let name = declaration.name.text
+        // Its own body (a builder that builds itself) may mention it.
+        func own(_ f: FileID, _ offset: Int) -> Bool { f == symbol.file && declaration.range.contains(offset) }
+        var skipped = false
+        for f in project.files.indices {
+            // A use that means it, or a misspelling that suggests it.
+            for (offset, s) in project.resolutions[f] where s == symbol && !own(f, offset) { return [] }
+            for (offset, s) in project.guesses[f] where s == symbol && !own(f, offset) { return [] }
+            if project.scopes[f][name] == symbol && project.files[f].model.skippedNames.contains(name) { skipped = true }
+        }
+        let text = FixText(project.files[symbol.file])
+        let start = text.docCommentStart(before: declaration.range.lowerBound)
+        let what = declaration.kind == .builder ? "builder" : declaration.kind.rawValue
+        return [Fix(title: "Remove the unused \(what) `\(name)`", applicability: skipped ? .unsafe : .safe, isPreferred: true,
+                    diagnostic: d, edits: [symbol.file: text.deletion(of: start..<declaration.range.upperBound)])]
+    }
+}

@@ -1,0 +1,147 @@
+import RoutesAnalysis
+import RoutesFormats
+import RoutesIDE
+import RoutesJSON
+import RoutesModel
+import RoutesSyntax
+
+/// What the client said about code actions at `initialize`.
+struct CodeActionClient {
+    /// `textDocument.codeAction.codeActionLiteralSupport`: it takes `CodeAction` literals with
+    /// kinds (else the server advertises a plain `true`, and answers with literals all the same).
+    var literals = false
+    /// `workspace.workspaceEdit.documentChanges`: edits as versioned `documentChanges`.
+    var documentChanges = false
+
+    init() {}
+
+    init(_ params: JSONValue?) {
+        literals = params?["capabilities"]?["textDocument"]?["codeAction"]?["codeActionLiteralSupport"]?.objectValue != nil
+        documentChanges = params?["capabilities"]?["workspace"]?["workspaceEdit"]?["documentChanges"]?.boolValue ?? false
+    }
+
+    /// The kinds the server offers.
+    static let kinds = ["quickfix", "source.organizeImports", "source.fixAll"]
+
+    /// `codeActionProvider` for `initialize`.
+    var capability: JSONValue {
+        guard literals else { return true }
+        return ["codeActionKinds": .array(Self.kinds.map { .string($0) }), "resolveProvider": false]
+    }
+}
+
+extension LanguageFeatures {
+    /// `textDocument/codeAction` (README.md, Fixes): the quick fixes of the diagnostics of
+    /// `context.diagnostics` (matched by range and code, each action carrying the client's
+    /// diagnostic), or of those the range meets when the client sends none; then
+    /// `source.organizeImports` and `source.fixAll` when they would change something; all
+    /// filtered by `context.only`.
+    func codeAction(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
+        let file = try document(params)
+        guard let range = params?["range"], range.objectValue != nil else {
+            throw ResponseError.invalidParams("expected a range {start, end}")
+        }
+        let start = try lineColumn(range["start"]), end = try lineColumn(range["end"])
+        guard let context = params?["context"], context.objectValue != nil else {
+            throw ResponseError.invalidParams("expected a context {diagnostics, only?}")
+        }
+        var sent: [JSONValue] = []
+        if let d = context["diagnostics"], !d.isNull {
+            guard let list = d.arrayValue else { throw ResponseError.invalidParams("context.diagnostics must be an array") }
+            sent = list
+        }
+        var only: [String]? = nil
+        if let o = context["only"], !o.isNull {
+            guard let list = o.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw ResponseError.invalidParams("context.only must be an array of code action kinds")
+            }
+            only = list.compactMap(\.stringValue)
+        }
+        func wanted(_ kind: String) -> Bool {
+            only.map { $0.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
+        }
+
+        let session = workspace.session
+        let text = session.project.files[file].text
+        var lo = text.offset(of: start, encoding: encoding), hi = text.offset(of: end, encoding: encoding)
+        if hi < lo { swap(&lo, &hi) }
+        let fixContext = FixContext(session: session, provider: workspace.provider)
+        var actions: [JSONValue] = []
+        if wanted("quickfix") {
+            for d in session.diagnostics where d.file == file {
+                let mine = codeActionDiagnostic(d, text)
+                // A client that sends its diagnostics (those of the range, or of the cursor's
+                // line) gets the actions of those, matched by range and code; else the range
+                // chooses.
+                let theirs = sent.first { Self.sameRange($0["range"], mine["range"]) && ($0["code"] == nil || $0["code"] == mine["code"]) }
+                if sent.isEmpty ? !(d.range.lowerBound <= hi && lo <= d.range.upperBound) : theirs == nil { continue }
+                for fix in IDE.fixes(for: d, context: fixContext) {
+                    var action: JSONObject = [
+                        "title": .string(fix.title), "kind": "quickfix",
+                        "diagnostics": [theirs ?? mine], "edit": workspaceEdit(fix.edits),
+                    ]
+                    if fix.isPreferred { action["isPreferred"] = true }
+                    actions.append(.object(action))
+                }
+            }
+        }
+        if wanted("source.organizeImports") {
+            let edits = IDE.organizeImports(project: session.project, file: file)
+            if !edits.isEmpty {
+                actions.append(["title": "Organize imports", "kind": "source.organizeImports", "edit": workspaceEdit([file: edits])])
+            }
+        }
+        if wanted("source.fixAll") {
+            let fixes = IDE.fixAll(context: fixContext, files: [file], unsafe: false)
+            if !fixes.isEmpty {
+                var edits: [FileID: [TextEdit]] = [:]
+                for f in Set(fixes.flatMap(\.edits.keys)) { edits[f] = IDE.edits(of: fixes, in: f) }
+                let title = fixes.count == 1 ? "Apply the safe fix" : "Apply \(fixes.count) safe fixes"
+                actions.append(["title": .string(title), "kind": "source.fixAll", "edit": workspaceEdit(edits)])
+            }
+        }
+        return .array(actions)
+    }
+
+    /// Whether two LSP ranges are the same (whatever the order of their members).
+    static func sameRange(_ a: JSONValue?, _ b: JSONValue?) -> Bool {
+        func numbers(_ r: JSONValue?) -> [Int64?] {
+            [r?["start"]?["line"]?.intValue, r?["start"]?["character"]?.intValue,
+             r?["end"]?["line"]?.intValue, r?["end"]?["character"]?.intValue]
+        }
+        let x = numbers(a)
+        return !x.contains(nil) && x == numbers(b)
+    }
+
+    /// A diagnostic as `publishDiagnostics` sends it (for an action's `diagnostics`).
+    func codeActionDiagnostic(_ d: Diagnostic, _ text: SourceText) -> JSONValue {
+        var o: JSONObject = [
+            "range": range(text, d.range), "severity": .int(d.severity == .error ? 1 : 2),
+            "code": .string(d.rule.rawValue), "source": "routes", "message": .string(d.message),
+        ]
+        if d.isUnnecessary { o["tags"] = [1] }
+        return .object(o)
+    }
+
+    /// A `WorkspaceEdit`: `documentChanges` when the client takes them (an open document's
+    /// edits name its version), else `changes`; files in path order, edits in text order.
+    func workspaceEdit(_ edits: [FileID: [TextEdit]]) -> JSONValue {
+        let project = workspace.session.project
+        var changes = JSONObject()
+        var documentChanges: [JSONValue] = []
+        for (f, list) in edits.sorted(by: { project.files[$0.key].path < project.files[$1.key].path }) {
+            let text = project.files[f].text
+            let uri = workspace.uri(for: f)
+            let encoded: JSONValue = .array(list.sorted { $0.range.lowerBound < $1.range.lowerBound }.map {
+                ["range": range(text, $0.range), "newText": .string($0.newText)]
+            })
+            if codeActionClient.documentChanges {
+                let version: JSONValue = workspace.store.document(uri).map { .int(Int64($0.version)) } ?? .null
+                documentChanges.append(["textDocument": ["uri": .string(uri), "version": version], "edits": encoded])
+            } else {
+                changes[uri] = encoded
+            }
+        }
+        return codeActionClient.documentChanges ? ["documentChanges": .array(documentChanges)] : ["changes": .object(changes)]
+    }
+}

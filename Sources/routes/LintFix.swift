@@ -1,0 +1,172 @@
+import RoutesAnalysis
+import RoutesIDE
+import RoutesModel
+import RoutesSyntax
+import RoutesWorkspace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fix `routes lint --fix` applied: where its diagnostic was (in the text as it was then),
+/// its rule and what it did.
+struct FixedItem {
+    var path: String
+    /// 0-based line and column in Unicode scalars, and the UTF-16 range, of the diagnostic.
+    var line: Int
+    var column: Int
+    var range: (start: LineColumn, end: LineColumn)
+    var rule: RuleID
+    var title: String
+}
+
+/// `routes lint --fix`: rounds of fixes over the files in memory, then the files written.
+///
+/// Each round analyses the files as the rounds before left them (in memory), takes of each
+/// diagnostic of the reported files its preferred fix (safe ones; unsafe ones too with
+/// `--unsafe-fixes`) when none of its edits overlaps or touches an edit taken before, and
+/// applies them; it stops when a round finds nothing to apply, when the files come back to
+/// what they were after an earlier round (fixes that undo each other), or after `maxRounds`.
+/// Only the
+/// reported files are edited, and never one whose text is not valid UTF-8 (it was read with
+/// replacement characters). Files are written at the end, each through a temporary file in
+/// its folder and a rename, and only when their text changed; the text read from standard
+/// input is not written (the caller prints it).
+struct LintFixer {
+    /// Rounds at most (each analyses the programs of the reported files once).
+    static let maxRounds = 50
+
+    var provider: OverlayFileSystem
+    let inputs: LintInputs
+    let unsafe: Bool
+    /// The canonical path of the standard input's text, if it was read.
+    let stdinPath: String?
+
+    private(set) var fixed: [FixedItem] = []
+    /// The text of each file as first read, by canonical path (to write only what changed).
+    private(set) var original: [String: [UInt8]] = [:]
+    /// The text of each changed file, by canonical path.
+    private(set) var changed: [String: [UInt8]] = [:]
+    /// Each file's display path, by canonical path.
+    private var displayPaths: [String: String] = [:]
+    /// Files left alone because their text is not valid UTF-8 (display paths).
+    private(set) var notUTF8: [String] = []
+    /// Why the rounds stopped while fixes were left to apply, if they did.
+    private(set) var unsettled: String? = nil
+
+    init(provider: OverlayFileSystem, inputs: LintInputs, unsafe: Bool, stdinPath: String?) {
+        self.provider = provider
+        self.inputs = inputs
+        self.unsafe = unsafe
+        self.stdinPath = stdinPath
+    }
+
+    /// Runs the rounds; returns the last project and its analysis (the report's).
+    mutating func run() -> (project: Project, session: AnalysisSession) {
+        let cache = ParseCache()
+        var round = 0
+        var states = Set<[String: [UInt8]]>()
+        while true {
+            let project = Project(entries: inputs.entries, provider: provider, cache: cache)
+            let reported = LintReport.reportedFiles(project, named: inputs.named)
+            let session = AnalysisSession(project: project, keepsAnalyses: true, reported: reported, settings: inputs.settings)
+            if original.isEmpty {
+                for f in project.files {
+                    original[f.path] = f.text.bytes
+                    displayPaths[f.path] = f.displayPath
+                }
+            }
+            var editable = Set<FileID>()
+            for f in project.files.indices where reported?.contains(f) ?? true {
+                if project.files[f].text.invalidUTF8.isEmpty {
+                    editable.insert(f)
+                } else if !notUTF8.contains(project.files[f].displayPath) {
+                    notUTF8.append(project.files[f].displayPath)
+                }
+            }
+            guard round < Self.maxRounds else {
+                unsettled = "fixes were still found after \(Self.maxRounds) rounds"
+                return (project, session)
+            }
+            guard states.insert(changed).inserted else {
+                unsettled = "fixes undid what earlier fixes did"
+                return (project, session)
+            }
+            let fixes = IDE.fixAll(context: FixContext(session: session, provider: provider), files: editable, editable: editable,
+                                   unsafe: unsafe)
+            if fixes.isEmpty { return (project, session) }
+            for fix in fixes {
+                let d = fix.diagnostic
+                let file = project.files[d.file]
+                let p = file.text.position(of: d.range.lowerBound, encoding: .scalars)
+                fixed.append(FixedItem(path: file.displayPath, line: p.line, column: p.column,
+                                       range: (file.text.position(of: d.range.lowerBound, encoding: .utf16),
+                                               file.text.position(of: d.range.upperBound, encoding: .utf16)),
+                                       rule: d.rule, title: fix.title))
+            }
+            var touched = Set<FileID>()
+            for fix in fixes { touched.formUnion(fix.edits.keys) }
+            for f in touched {
+                let file = project.files[f]
+                let bytes = IDE.apply(IDE.edits(of: fixes, in: f), to: file.text.bytes)
+                provider.files[file.path] = bytes
+                changed[file.path] = bytes
+            }
+            round += 1
+        }
+    }
+
+    /// Writes every changed file but the standard input's; the failures (display path and
+    /// message).
+    func write() -> [(path: String, message: String)] {
+        var failures: [(path: String, message: String)] = []
+        for (path, bytes) in changed.sorted(by: { $0.key < $1.key }) where path != stdinPath && bytes != original[path] {
+            // A file changed on disk since it was read is left alone: its new text would be lost.
+            let shown = displayPaths[path] ?? path
+            guard case .success(let now) = FileSystemProvider().read(path), now == original[path] else {
+                failures.append((shown, "cannot write '\(shown)': it changed on disk while it was being fixed"))
+                continue
+            }
+            if let why = Self.replace(path, with: bytes) { failures.append((shown, "cannot write '\(shown)': \(why)")) }
+        }
+        return failures
+    }
+
+    /// The fixed text of the standard input (its text as read when nothing changed).
+    var stdinText: [UInt8]? {
+        guard let stdinPath else { return nil }
+        return changed[stdinPath] ?? original[stdinPath]
+    }
+
+    /// Replaces a file's contents through a temporary file in its folder and a rename (the
+    /// file keeps its permissions); the reason when it fails.
+    static func replace(_ path: String, with bytes: [UInt8]) -> String? {
+        var st = stat()
+        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
+        let dir = PathUtil.directory(of: path)
+        let name = String(path.dropFirst(dir == "/" ? 1 : dir.count + 1))
+        let temporary = (dir == "/" ? "" : dir) + "/.\(name).routes-fix-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        var failure: String? = nil
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == nil && fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
+}

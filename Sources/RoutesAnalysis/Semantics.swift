@@ -584,7 +584,7 @@ final class Semantics {
 
     // MARK: Cycles
 
-    /// Builder cycles (`BuilderCycle`; docs/rules.md#builder-cycle): evaluating a builder's
+    /// Builder cycles (`BuilderCycle`; docs/rules.md): evaluating a builder's
     /// body, over all elements of the graph and environments, reaches a reference to the
     /// builder again. Only builders on a cycle of the static reference graph can; for those,
     /// propagate the evaluation contexts exactly (anyOf masks, conditions, element tests,

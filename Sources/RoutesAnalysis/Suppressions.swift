@@ -166,7 +166,7 @@ struct Suppressions {
     }
 }
 
-/// A `// routes:ignore …` comment of a file, as the fixes of `unused-suppression` read it.
+/// A `// routes:ignore …` comment of a file, as the fixes of `UnusedSuppression` read it.
 public struct SuppressionComment: Sendable, Hashable {
     /// The line (0-based) whose diagnostics it suppresses: its own, or the next one when it is
     /// alone on its line.

@@ -15,7 +15,7 @@ import RoutesSyntax
 /// {
 ///   // Generated files are not linted.
 ///   "exclude": ["Generated", "Legacy/**"],
-///   "rules": { "unused-declaration": "off", "push-in-sheet": "error" },
+///   "rules": { "<rule id>": "off" | "warning" | "error" },
 ///   "denyWarnings": true
 /// }
 /// ```
@@ -135,7 +135,7 @@ public struct ProjectConfig: Sendable, Hashable {
                 }
             case "rules":
                 guard case .object = v else {
-                    problems.append(problem(entry.value.range.lowerBound, "`rules` takes an object of rule ids and settings: `{\"unused-declaration\": \"off\"}`"))
+                    problems.append(problem(entry.value.range.lowerBound, "`rules` takes an object of rule ids and settings: `{\"\(RuleID.unusedDeclaration)\": \"off\"}`"))
                     continue
                 }
                 var ruleSeen = Set<String>()

@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fix of `duplicate-declaration` (`DuplicateDeclaration.fixes`): rename the later
+/// The fix of the rule `DuplicateDeclaration` (listed in `DuplicateDeclaration.fixes`): rename the later
 /// declaration, and the uses that mean it, to a name nothing else has.
 enum DuplicateDeclarationFixes: RuleFixes {
     static let rule = RuleID.duplicateDeclaration

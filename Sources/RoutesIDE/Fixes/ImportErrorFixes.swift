@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fix of `import-error` (`ImportError.fixes`): point a path that finds no file at a file
+/// The fix of the rule `ImportError` (listed in `ImportError.fixes`): point a path that finds no file at a file
 /// of the workspace with the same name.
 enum ImportErrorFixes: RuleFixes {
     static let rule = RuleID.importError

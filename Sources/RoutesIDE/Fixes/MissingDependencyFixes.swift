@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fixes of `missing-dependency` (`MissingDependency.fixes`): put the node where the name
+/// The fixes of the rule `MissingDependency` (listed in `MissingDependency.fixes`): put the node where the name
 /// is in scope (inside `if let d { … }` for an optional, inside `screen P { … }` for a
 /// dependency `from P`), or give the dependency to the whole app.
 enum MissingDependencyFixes: RuleFixes {

@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fixes of `push-in-sheet` (`PushInSheet.fixes`): present the pushed screen as a sheet,
+/// The fixes of the rule `PushInSheet` (listed in `PushInSheet.fixes`): present the pushed screen as a sheet,
 /// or let the sheet before it allow pushes.
 enum PushInSheetFixes: RuleFixes {
     static let rule = RuleID.pushInSheet

@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fixes of `shadowed-branch` (`ShadowedBranch.fixes`): move the branch before the first
+/// The fixes of the rule `ShadowedBranch` (listed in `ShadowedBranch.fixes`): move the branch before the first
 /// branch that takes its elements, or remove it.
 enum ShadowedBranchFixes: RuleFixes {
     static let rule = RuleID.shadowedBranch

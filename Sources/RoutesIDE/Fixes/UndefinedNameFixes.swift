@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fixes of `undefined-name` (its documentation lists them, `UndefinedName.fixes`): use
+/// The fixes of `UndefinedName` (its documentation lists them, `UndefinedName.fixes`): use
 /// the suggested name, or declare the name in the file that uses it.
 enum UndefinedNameFixes: RuleFixes {
     static let rule = RuleID.undefinedName

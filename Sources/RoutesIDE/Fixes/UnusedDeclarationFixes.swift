@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fix of `unused-declaration` (`UnusedDeclaration.fixes`): remove the declaration. Safe
+/// The fix of the rule `UnusedDeclaration` (listed in `UnusedDeclaration.fixes`): remove the declaration. Safe
 /// when nothing in the workspace mentions its name; unsafe when only text the parser skipped
 /// does (which may be a use half-written); not offered when another declaration or node uses
 /// it (an unused builder that mentions an unused flag: removing the flag alone would leave the

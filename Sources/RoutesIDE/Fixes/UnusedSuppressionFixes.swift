@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fixes of `unused-suppression` (`UnusedSuppression.fixes`): remove the rule id (or the
+/// The fixes of the rule `UnusedSuppression` (listed in `UnusedSuppression.fixes`): remove the rule id (or the
 /// comment), or correct a misspelt id.
 enum UnusedSuppressionFixes: RuleFixes {
     static let rule = RuleID.unusedSuppression

@@ -2,7 +2,7 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fix of `wildcard-mismatch` (`WildcardMismatch.fixes`): name a screen the wildcard's
+/// The fix of the rule `WildcardMismatch` (listed in `WildcardMismatch.fixes`): name a screen the wildcard's
 /// builder starts with.
 enum WildcardMismatchFixes: RuleFixes {
     static let rule = RuleID.wildcardMismatch

@@ -7,6 +7,9 @@ public enum Lowering {
     public static func lower(_ tree: SyntaxTree, file: FileID = 0) -> FileModel {
         Lowerer.with(tree, file: file) { l in
             l.lowerFile()
+            // Reserved at one model node per syntax node: most syntax nodes are names, lists
+            // and blocks, and the model is kept for as long as the file is.
+            l.model.nodes.dropUnusedCapacity()
             return l.model
         }
     }

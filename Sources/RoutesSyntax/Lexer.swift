@@ -268,12 +268,7 @@ public enum Lexer {
                                 offset: UInt32(truncatingIfNeeded: n), length: 0))
         }
         // The tokens are kept with the tree for as long as the file is: no room past the last.
-        if tokens.capacity > tokens.count + tokens.count / 8 + 16 {
-            var exact: [Token] = []
-            exact.reserveCapacity(tokens.count)
-            exact.append(contentsOf: tokens)
-            tokens = exact
-        }
+        tokens.dropUnusedCapacity()
         return (tokens, diagnostics)
     }
 

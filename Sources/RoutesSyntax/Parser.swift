@@ -827,6 +827,8 @@ public struct Parser {
         let sorted = kept.enumerated().sorted {
             ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)
         }.map(\.element)
+        // Reserved at a bound from the events; kept with the tree for as long as the file is.
+        nodes.dropUnusedCapacity()
         return SyntaxTree(source: source, tokens: tokens, nodes: nodes, diagnostics: sorted)
     }
 }

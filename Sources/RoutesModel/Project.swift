@@ -80,6 +80,8 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
+    /// See ``init(entries:provider:cache:keepsSyntax:)``.
+    private var keepsSyntax = true
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
     public struct FailedImport: Sendable {
@@ -94,8 +96,12 @@ public struct Project: Sendable {
     /// - Parameter cache: parsed files kept from an earlier project (the language server's):
     ///   a file whose bytes are unchanged is not parsed or lowered again. Updated to this
     ///   project's files.
-    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil) {
+    /// - Parameter keepsSyntax: false when nothing will ask for the files' syntax trees after
+    ///   they are lowered (`routes lint`): each file then keeps only its text and syntax
+    ///   errors (`SyntaxTree.droppingTokens()`), which is about a sixth of what a project holds.
+    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true) {
         self.cache = cache
+        self.keepsSyntax = keepsSyntax
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -153,15 +159,18 @@ public struct Project: Sendable {
         // (one file, an edit in the language server most often, wakes no threads).
         let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
         let toParse = wave.indices.filter { kept[$0] == nil }
+        let keepsSyntax = self.keepsSyntax
         let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel) in
             let i = toParse[k]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
-            return (tree, Lowering.lower(tree, file: first + i))
+            let model = Lowering.lower(tree, file: first + i)
+            return (keepsSyntax ? tree : tree.droppingTokens(), model)
         }
         var results = kept
         for (k, i) in toParse.enumerated() { results[i] = parsed[k] }
         for (i, p) in wave.enumerated() {
-            let (tree, model) = results[i]!
+            let (parsedTree, model) = results[i]!
+            let tree = keepsSyntax || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
             let id = first + i
             files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
                                     workspaceRoot: p.root, syntax: tree, model: model))
@@ -604,15 +613,11 @@ extension Project {
     /// message as it was.
     public func quoted(file: FileID, _ range: Range<Int>) -> String {
         let tree = files[file].syntax
-        guard !range.isEmpty, !tree.tokens.isEmpty else { return "" }
         var parts: [String] = []
-        var i = tree.tokenIndex(at: range.lowerBound)
-        while i < tree.tokens.count, tree.tokens[i].start < range.upperBound {
-            let t = tree.tokens[i]
+        for t in tree.tokens(coveringLinesOf: range) where t.start < range.upperBound {
             if !t.kind.isSkipped && t.kind != .eof && t.end > range.lowerBound {
                 parts.append(tree.source.text(max(t.start, range.lowerBound)..<min(t.end, range.upperBound)))
             }
-            i += 1
         }
         return parts.joined(separator: " ")
     }

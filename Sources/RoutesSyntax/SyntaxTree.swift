@@ -71,6 +71,46 @@ public final class SyntaxTree: Sendable {
         self.diagnostics = diagnostics
     }
 
+    /// The same file without its tokens and nodes: its text and its errors, for a caller that
+    /// needs the syntax only to lower the file (`routes lint`). ``tokens(coveringLinesOf:)``
+    /// lexes a part of it again when needed.
+    public func droppingTokens() -> SyntaxTree {
+        SyntaxTree(source: source, tokens: [], nodes: [], diagnostics: diagnostics)
+    }
+
+    /// Whether the tree holds its tokens and nodes (see ``droppingTokens()``; a parsed tree
+    /// always has at least its end-of-file token).
+    public var hasTokens: Bool { !tokens.isEmpty }
+
+    /// The tokens that overlap `range`, in order, with their offsets in the file (and maybe
+    /// others of the lines it touches): the tree's own, or, when the tree dropped them, those
+    /// of the lines `range` touches, lexed again from the start of the first. Lexing from a
+    /// line start gives the same tokens as the whole file does there, since no token but
+    /// whitespace spans a line break (whitespace may be split differently, and is trivia).
+    public func tokens(coveringLinesOf range: Range<Int>) -> [Token] {
+        if hasTokens {
+            guard !range.isEmpty else { return [] }
+            var i = tokenIndex(at: range.lowerBound)
+            var out: [Token] = []
+            while i < tokens.count, tokens[i].start < range.upperBound {
+                out.append(tokens[i])
+                i += 1
+            }
+            return out
+        }
+        guard !range.isEmpty, range.lowerBound < source.count else { return [] }
+        let start = source.lineStart(containing: range.lowerBound)
+        let end = source.lineRange(source.line(containing: max(range.lowerBound, range.upperBound - 1))).upperBound
+        guard start < end else { return [] }
+        let lexed = Lexer.tokenize(SourceText(bytes: source.bytes[start..<end])).tokens
+        return lexed.compactMap { t in
+            guard t.kind != .eof else { return nil }
+            var t = t
+            t.offset += UInt32(truncatingIfNeeded: start)
+            return t
+        }
+    }
+
     /// Parses a text.
     public static func parse(_ source: SourceText, file: FileID = 0, maxDepth: Int = Parser.defaultMaxDepth) -> SyntaxTree {
         Parser.parse(source, file: file, maxDepth: maxDepth)

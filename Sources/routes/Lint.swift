@@ -109,7 +109,8 @@ struct Lint: ParsableCommand {
             failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
             fixer = f
         } else {
-            project = Project(entries: inputs.entries, provider: provider)
+            // Nothing after the analysis reads the syntax trees: each file keeps its text.
+            project = Project(entries: inputs.entries, provider: provider, keepsSyntax: false)
         }
         for (path, why) in project.unreadableEntries {
             failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))

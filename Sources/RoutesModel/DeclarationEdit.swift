@@ -169,7 +169,8 @@ extension Project {
         let file = files[f]
         p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
                                 workspaceRoot: file.workspaceRoot, syntax: tree, model: model)
-        for g in seeing {
+        // A scope laid over another's comes after it (its closure is one file longer).
+        for g in seeing.sorted(by: { closures[$0].count < closures[$1].count }) {
             let (scope, duplicates) = p.scope(of: g)
             guard duplicates.isEmpty else { return nil }
             p.scopes[g] = scope

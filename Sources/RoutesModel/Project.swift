@@ -307,12 +307,22 @@ public struct Project: Sendable {
     /// Builds each file's scope, then resolves each file's names: both per file, so the
     /// files are done in parallel.
     private mutating func resolveNames() {
-        let scoping = self
-        let scoped = parallelMap(files.count) { scoping.scope(of: $0) }
-        scopes = scoped.map(\.scope)
+        // A scope may be laid over the scope of a file whose closure is one shorter: by
+        // closure length, each length's files in parallel.
+        scopes = Array(repeating: Scope(), count: files.count)
+        var byLength: [Int: [FileID]] = [:]
+        for f in files.indices { byLength[closures[f].count, default: []].append(f) }
         // A duplicate in a file many files import is found by each of them: once is enough.
         var duplicates = Set<Diagnostic>()
-        for s in scoped { duplicates.formUnion(s.duplicates) }
+        for length in byLength.keys.sorted() {
+            let wave = byLength[length]!
+            let scoping = self
+            let scoped = parallelMap(wave.count) { scoping.scope(of: wave[$0]) }
+            for (k, f) in wave.enumerated() {
+                scopes[f] = scoped[k].scope
+                duplicates.formUnion(scoped[k].duplicates)
+            }
+        }
         diagnostics.append(contentsOf: duplicates)
         let resolving = self
         let resolved = parallelMap(files.count) { resolving.resolveNames(in: $0) }
@@ -344,12 +354,32 @@ public struct Project: Sendable {
         }
     }
 
+    /// The file whose scope file f's scope is laid over, if any: the one before f in f's
+    /// closure, when that file's closure is all of f's but f (as when f imports one file, or
+    /// imports files that one of them imports too), so that its scope holds exactly the names
+    /// f sees before its own, found in the same order; and when that scope is not already
+    /// laid over more than ``maxScopeDepth`` others (each costs a lookup a probe).
+    func scopeBase(of f: FileID) -> FileID? {
+        let closure = closures[f]
+        guard closure.count >= 2, closure.last == f else { return nil }
+        let b = closure[closure.count - 2]
+        guard scopes.indices.contains(b), scopes[b].depth < Self.maxScopeDepth,
+              closures[b].count == closure.count - 1, closures[b].elementsEqual(closure.dropLast()) else { return nil }
+        return b
+    }
+
+    static let maxScopeDepth = 8
+
     /// The declarations visible by name in file f (the first declaration wins), and the
-    /// later declarations of a name, reported as duplicates.
+    /// later declarations of a name, reported as duplicates (those the scope it is laid over
+    /// found were reported with that one).
     func scope(of f: FileID) -> (scope: Scope, duplicates: [Diagnostic]) {
-        var scope = Scope(capacity: closures[f].reduce(0) { $0 + files[$1].model.declarations.count })
+        let base = scopeBase(of: f)
+        let own = base == nil ? closures[f][...] : closures[f].suffix(1)
+        let capacity = own.reduce(0) { $0 + files[$1].model.declarations.count }
+        var scope = base.map { Scope(over: scopes[$0], capacity: capacity) } ?? Scope(capacity: capacity)
         var duplicates: [Diagnostic] = []
-        for g in closures[f] {
+        for g in own {
             // Only the name is read per declaration: copying each `Declaration` out of the
             // array (its strings and arrays retained and released) cost more than the table.
             let declarations = files[g].model.declarations

@@ -3,7 +3,16 @@
 /// `[String: Symbol]`, whose seeded SipHash was most of building every file's scope and of
 /// resolving every name of every file (a program's root file sees every declaration of the
 /// program). Iterates as a dictionary does, in no particular order.
+///
+/// A scope may be laid over the scope of the one file its file imports (``init(over:)``):
+/// the names of that scope come first and are shared, not copied, so that the hundreds of
+/// files importing one shared file do not each hold a table of its names.
 public struct Scope: Sendable, Sequence {
+    /// The scope this one is laid over (its names win), boxed so that a scope can hold one.
+    @usableFromInline final class Base: Sendable {
+        @usableFromInline let scope: Scope
+        init(_ scope: Scope) { self.scope = scope }
+    }
     @usableFromInline struct Slot: Sendable {
         @usableFromInline var name: String
         @usableFromInline var hash: UInt32
@@ -15,6 +24,10 @@ public struct Scope: Sendable, Sequence {
     }
 
     @usableFromInline var slots: [Slot]
+    @usableFromInline var base: Base? = nil
+    /// How many scopes this one is laid over (0: none).
+    public private(set) var depth = 0
+    /// The number of names, with those of the scope it is laid over.
     public private(set) var count = 0
 
     /// A scope with room for about `capacity` names (it grows past that).
@@ -22,6 +35,15 @@ public struct Scope: Sendable, Sequence {
         var size = 8
         while size < capacity * 2 { size *= 2 }
         slots = Array(repeating: Slot(name: "", hash: 0, file: -1, declaration: 0, kind: .screen), count: size)
+    }
+
+    /// A scope laid over `base`: the names of `base` first, then those added (room for about
+    /// `capacity` of them).
+    public init(over base: Scope, capacity: Int = 0) {
+        self.init(capacity: capacity)
+        self.base = Base(base)
+        depth = base.depth + 1
+        count = base.count
     }
 
     public var isEmpty: Bool { count == 0 }
@@ -37,6 +59,7 @@ public struct Scope: Sendable, Sequence {
 
     /// The declaration the name stands for in this file and its kind, if any.
     @inlinable public func entry(_ name: String) -> (symbol: Symbol, kind: DeclarationKind)? {
+        if let base, let found = base.scope.entry(name) { return found }
         let h = Self.hash(name)
         let key = UInt32(truncatingIfNeeded: h >> 32)
         return slots.withUnsafeBufferPointer { p in
@@ -54,7 +77,8 @@ public struct Scope: Sendable, Sequence {
     /// Adds `name` for `symbol` unless the name is there already: then returns the symbol it
     /// has (the first declaration wins) and changes nothing.
     public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol, kind: DeclarationKind) -> Symbol? {
-        if (count + 1) * 2 > slots.count { grow() }
+        if let base, let found = base.scope.entry(name) { return found.symbol }
+        if (count - (base?.scope.count ?? 0) + 1) * 2 > slots.count { grow() }
         let h = Self.hash(name)
         let key = UInt32(truncatingIfNeeded: h >> 32)
         let mask = slots.count - 1
@@ -78,13 +102,18 @@ public struct Scope: Sendable, Sequence {
         for s in slots where s.file >= 0 {
             _ = bigger.insertIfAbsent(s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration)), kind: s.kind)
         }
-        self = bigger
+        slots = bigger.slots
     }
 
     public struct Iterator: IteratorProtocol {
+        var base: [Iterator]
         let slots: [Slot]
         var i = 0
         public mutating func next() -> (key: String, value: Symbol)? {
+            if !base.isEmpty {
+                if let e = base[0].next() { return e }
+                base = []
+            }
             while i < slots.count {
                 let s = slots[i]
                 i += 1
@@ -94,6 +123,6 @@ public struct Scope: Sendable, Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(slots: slots) }
+    public func makeIterator() -> Iterator { Iterator(base: base.map { [$0.scope.makeIterator()] } ?? [], slots: slots) }
     public var underestimatedCount: Int { count }
 }

@@ -461,6 +461,55 @@ extension ParseCacheTests {
     }
 }
 
+/// A file's scope laid over the scope of the file it imports holds the names it would hold
+/// alone, in the same order of precedence, with each duplicate reported once.
+@Suite struct LayeredScopeTests {
+    /// The scope built without layers: the closure's declarations in order, the first wins.
+    static func flat(_ p: Project, _ f: FileID) -> [String: Symbol] {
+        var out: [String: Symbol] = [:]
+        for g in p.closures[f] {
+            for (i, d) in p.files[g].model.declarations.enumerated() where out[d.name.text] == nil {
+                out[d.name.text] = Symbol(file: g, declaration: i)
+            }
+        }
+        return out
+    }
+
+    @Test func aScopeOverItsImportsScopeHoldsWhatItWouldAlone() {
+        var files: [String: String] = [
+            "/ws/Shared.routes": "screen Home\ndependency store: Store\nflag beta\nbuilder shared { screen Home }\n",
+            // Declares `Home` again: the shared one wins, and the duplicate is reported once.
+            "/ws/A.routes": "import \"Shared.routes\"\nscreen A\nscreen Home\nbuilder a { screen A }\n",
+            // Imports Shared and A: its closure is A's and itself, so it lies over A's.
+            "/ws/B.routes": "import \"Shared.routes\"\nimport \"A.routes\"\nscreen B\nbuilder b { a }\n",
+            "/ws/C.routes": "import \"B.routes\"\nimport \"Other.routes\"\nscreen C\n",
+            "/ws/Other.routes": "screen O\n",
+        ]
+        // A chain longer than the layers allowed: from some file on, scopes start flat again.
+        for i in 0..<12 {
+            files["/ws/Chain\(i).routes"] = (i == 0 ? "import \"Shared.routes\"\n" : "import \"Chain\(i - 1).routes\"\n") + "screen Link\(i)\n"
+        }
+        let p = project(files)
+        func id(_ name: String) -> FileID { p.file(atPath: "/ws/\(name).routes")! }
+        #expect(p.scopes[id("Shared")].depth == 0)
+        #expect(p.scopes[id("A")].depth == 1)
+        #expect(p.scopes[id("B")].depth == 2)
+        #expect(p.scopes[id("C")].depth == 0, "C's closure adds Other before C: not A's or B's plus C")
+        #expect(p.scopes.map(\.depth).max() == Project.maxScopeDepth)
+        for f in p.files.indices {
+            let expected = Self.flat(p, f)
+            let scope = p.scopes[f]
+            #expect(scope.count == expected.count, "\(p.files[f].path)")
+            #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == expected, "\(p.files[f].path)")
+            for (name, symbol) in expected { #expect(scope[name] == symbol) }
+            #expect(scope["Nowhere"] == nil)
+        }
+        let duplicates = p.diagnostics.filter { $0.rule == .duplicateDeclaration }
+        #expect(duplicates.count == 1)
+        #expect(duplicates.first?.file == id("A"))
+    }
+}
+
 /// Work shared between threads of the pool and the caller: every item done once, results in
 /// order, whether the pool began (or not at all) before the results were asked for.
 @Suite struct SharedWorkListTests {

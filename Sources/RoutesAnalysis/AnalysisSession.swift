@@ -90,7 +90,12 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, earlier: EarlierAnalysis? = nil,
                                 _ attempt: (layout: Semantics.Layout, nodes: Int)) -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
-        let semantics = Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
+        // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
+        // changed nothing it reads.
+        let kept = earlier.flatMap { e in
+            manager === e.semantics.bdd ? Semantics.keeping(e.semantics, for: graph, edited: e.edited, layout: attempt.layout, nodeBudget: attempt.nodes) : nil
+        }
+        let semantics = kept ?? Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited) } })

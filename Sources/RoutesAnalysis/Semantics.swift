@@ -182,6 +182,34 @@ final class Semantics {
         }
     }
 
+    /// The semantics `old` made of the graph that `graph` was patched from, taken over as it
+    /// is when the patch changed nothing a semantics reads: every edited node is as it was
+    /// (kind, branches, targets, place in its body), and so are the builders, the screens and
+    /// the conditions; as after an edit of a `uses` list. What every node builds, the cycles,
+    /// the uncertainty and the order of the variables are then those of `graph`, and nothing
+    /// builds otherwise (`carriedDirty`). The manager starts a new analysis within the
+    /// budget, as `init` starts one. Nil otherwise; `old` is not used again either way (the
+    /// one it is given to belongs to the analysis that replaces its own).
+    static func keeping(_ old: Semantics, for graph: BuilderGraph, edited: EditedNodes, layout: Layout,
+                        nodeBudget: Int? = nil) -> Semantics? {
+        let before = old.graph
+        guard old.layout == layout, old.cycles.isEmpty, !old.bdd.exhausted, canReuse(old.bdd, nodes: graph.nodes.count),
+              before.nodes.count == graph.nodes.count, edited.upperBound <= graph.nodes.count,
+              old.builds.count == graph.nodes.count, before.hasForeignElement == graph.hasForeignElement,
+              before.screens == graph.screens, before.conditions == graph.conditions, before.builders == graph.builders
+        else { return nil }
+        for g in edited {
+            guard before.nodes[g] == graph.nodes[g], before.unresolved[g] == graph.unresolved[g] else { return nil }
+            if case .anyOf(let bs) = graph.nodes[g].kind, graph.branches(bs) != before.branches(bs) { return nil }
+        }
+        old.graph = graph
+        old.carriedDirty = [Bool](repeating: false, count: graph.nodes.count)
+        let budget = nodeBudget ?? AnalysisLimits.standard.nodeBudget(graphNodes: graph.nodes.count)
+        old.bdd.beginAnalysis(nodes: budget, steps: AnalysisLimits.stepBudget(nodes: budget),
+                              variables: graph.conditions.count + old.elementBits)
+        return old
+    }
+
     /// What a semantics takes from the one of the graph it was patched from: which nodes
     /// and builders may build otherwise now (the edited nodes, every reference to a builder
     /// that may, and everything above those up to their body's top; a builder whose body's

@@ -308,6 +308,30 @@ import TestSupport
         #expect(refused > 20, "\(patched) patched, \(refused) refused")
     }
 
+    /// An edit that changes nothing the semantics reads (a name in a `uses` list) keeps the
+    /// earlier semantics as it is; one that changes what a node builds (the screen of a screen
+    /// node) makes it again. Both answer as a fresh session (`reanalysed`).
+    @Test func anEditOfAUsesListKeepsTheSemantics() throws {
+        let text = "screen Home\nscreen Detail\ndependency a: A\ndependency b: B\nroot {\n  screen Home uses a {\n    screen Detail\n  }\n}\n"
+        let path = "/ws/App.routes"
+        let project = ProgramReuseTests.project([path: text])
+        let session = AnalysisSession(project: project)
+        let file = try #require(project.file(atPath: path))
+        func offset(of needle: String, after from: Int = 0) -> Int {
+            let bytes = Array(text.utf8), n = Array(needle.utf8)
+            return (from...(bytes.count - n.count)).first { Array(bytes[$0..<($0 + n.count)]) == n }!
+        }
+        func semantics(_ s: AnalysisSession) -> Semantics? { s.units.first { $0.program != nil }?.semantics }
+        let a = offset(of: "uses a") + 5
+        let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: a..<(a + 1), with: Array("b".utf8)))
+        #expect(reused.patchedGraphs == 1)
+        #expect(semantics(reused) === semantics(session))
+        let detail = offset(of: "screen Detail", after: offset(of: "root")) + 7
+        let (_, _, again) = try #require(Self.reanalysed(next, reused, file: file, replacing: detail..<(detail + 6), with: Array("Home".utf8)))
+        #expect(again.patchedGraphs == 1)
+        #expect(semantics(again) !== semantics(reused))
+    }
+
     /// A declaration edit of `file` applied as the language server applies it, when it has
     /// the program analysed again: the edited project, the edit, and the session made reusing
     /// `session`, which answers as a fresh session does.

@@ -17,12 +17,22 @@ struct ProgramChecker {
     /// What the previous analysis of this program found about ways, and the nodes an edit
     /// resolved again, when the graph was patched (see `ScopeItems.plan`).
     private var earlier: Earlier?
+    /// What the rules over the flows found (before "outermost cause once"), for the checker
+    /// after an edit that leaves them as they are (`ProgramFacts.flowsAsBefore`).
+    private(set) var flowFindings: FlowFindings? = nil
+
+    struct FlowFindings {
+        var shadowed: [ShadowedBranch.Finding]
+        var mismatched: [WildcardMismatch.Finding]
+        var unreachable: [UnreachableScreen.Finding]
+        var pushed: [PushInSheet.Finding]
+    }
 
     /// What the checker takes from the previous analysis of its program, when the graph was
     /// patched over an edit: the ways (see `ScopeItems.plan`) and the facts, whose flows it
     /// continues (see `ProgramFacts.resolvePaths(earlier:)`), with the global ids of the nodes
-    /// the edit resolved again.
-    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes)
+    /// the edit resolved again, and what the rules over the flows found.
+    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, findings: FlowFindings?)
 
     init(semantics: Semantics, program: Program, earlier: Earlier? = nil) {
         self.earlier = earlier
@@ -61,24 +71,28 @@ struct ProgramChecker {
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
         if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan.start() }
+        let carried = facts.flowsAsBefore ? self.earlier?.findings : nil
         facts.resolvePaths()
+        let found = carried ?? FlowFindings(shadowed: ShadowedBranch.check(facts), mismatched: WildcardMismatch.check(facts),
+                                            unreachable: UnreachableScreen.check(facts), pushed: PushInSheet.check(facts))
+        flowFindings = found
 
         var warnings: [OutermostCause.Warning] = []
         var causes = OutermostCause.Causes()
-        for f in ShadowedBranch.check(facts) {
+        for f in found.shadowed {
             warnings.append(.init(node: f.branch, diagnostic: ShadowedBranch.diagnostic(f, facts)))
             causes.shadowedBranches.append(f.branch)
         }
-        for f in WildcardMismatch.check(facts) {
+        for f in found.mismatched {
             warnings.append(.init(node: f.wildcard, diagnostic: WildcardMismatch.diagnostic(f, facts)))
             causes.mismatchedWildcards.append(f.wildcard)
         }
-        for f in UnreachableScreen.check(facts) {
+        for f in found.unreachable {
             guard case .node(let g, _, _) = f else { continue }
             warnings.append(.init(node: g, diagnostic: UnreachableScreen.diagnostic(f, facts)))
             causes.unreachableNodes.append(g)
         }
-        for f in PushInSheet.check(facts) {
+        for f in found.pushed {
             warnings.append(.init(node: f.node, diagnostic: PushInSheet.diagnostic(f, facts)))
         }
         for w in OutermostCause.filter(warnings, causes: causes, facts) {

@@ -44,6 +44,11 @@ struct ProgramFacts {
 
     /// Whether `resolvePaths` ran to its fixpoint.
     private(set) var resolvedPaths = false
+    /// Whether everything the flow rules read is as the earlier facts had it: the earlier
+    /// semantics kept as it is (`Semantics.keeping`), the used region, the presentations, and
+    /// flows that the edit left without a node to compute again (an edit of a `uses` list).
+    /// Their findings are then the earlier ones (see `ProgramChecker.run`).
+    private(set) var flowsAsBefore = false
     /// What `way(to:sigma:)` keeps between questions.
     private let ways = WayIndex()
 
@@ -78,6 +83,8 @@ struct ProgramFacts {
             if found.structureKept {
                 used = earlier.facts.used
                 usedBuilders = earlier.facts.usedBuilders
+                flowsAsBefore = semantics === earlier.facts.semantics && earlier.facts.resolvedPaths
+                    && graph.presentations == earlier.facts.graph.presentations && !found.affected.contains(true)
                 return
             }
         } else {

@@ -309,10 +309,12 @@ import TestSupport
     }
 
     /// An edit that changes nothing the semantics reads (a name in a `uses` list) keeps the
-    /// earlier semantics as it is; one that changes what a node builds (the screen of a screen
-    /// node) makes it again. Both answer as a fresh session (`reanalysed`).
-    @Test func anEditOfAUsesListKeepsTheSemantics() throws {
-        let text = "screen Home\nscreen Detail\ndependency a: A\ndependency b: B\nroot {\n  screen Home uses a {\n    screen Detail\n  }\n}\n"
+    /// earlier semantics as it is, and the findings of the rules over the flows (here a
+    /// shadowed branch after the edit, which the edit moves); one that changes what a node
+    /// builds (the screen of a screen node) makes both again. Each answers as a fresh session
+    /// (`reanalysed`).
+    @Test func anEditOfAUsesListKeepsTheSemanticsAndTheFlowFindings() throws {
+        let text = "screen Home\nscreen Detail\ndependency a: A\ndependency ab: B\nroot {\n  anyOf {\n    screen Home uses a {\n      screen Detail\n    }\n    screen Home\n  }\n}\n"
         let path = "/ws/App.routes"
         let project = ProgramReuseTests.project([path: text])
         let session = AnalysisSession(project: project)
@@ -321,15 +323,22 @@ import TestSupport
             let bytes = Array(text.utf8), n = Array(needle.utf8)
             return (from...(bytes.count - n.count)).first { Array(bytes[$0..<($0 + n.count)]) == n }!
         }
-        func semantics(_ s: AnalysisSession) -> Semantics? { s.units.first { $0.program != nil }?.semantics }
-        let a = offset(of: "uses a") + 5
-        let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: a..<(a + 1), with: Array("b".utf8)))
+        func unit(_ s: AnalysisSession) -> RoutesAnalysis.ProgramAnalysis? { s.units.first { $0.program != nil } }
+        func shadowed(_ s: AnalysisSession) -> [Range<Int>] { s.diagnostics.filter { $0.rule == .shadowedBranch }.map(\.range) }
+        let second = offset(of: "screen Home\n  }")
+        #expect(shadowed(session) == [second..<(second + 11)])
+        let a = offset(of: "uses a") + 6
+        let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: a..<a, with: Array("b".utf8)))
         #expect(reused.patchedGraphs == 1)
-        #expect(semantics(reused) === semantics(session))
+        #expect(unit(reused)?.semantics === unit(session)?.semantics)
+        #expect(unit(reused)?.checker?.facts.flowsAsBefore == true)
+        #expect(shadowed(reused) == [(second + 1)..<(second + 12)])
         let detail = offset(of: "screen Detail", after: offset(of: "root")) + 7
-        let (_, _, again) = try #require(Self.reanalysed(next, reused, file: file, replacing: detail..<(detail + 6), with: Array("Home".utf8)))
+        // `Detai`: the node's screen no longer resolves.
+        let (_, _, again) = try #require(Self.reanalysed(next, reused, file: file, replacing: (detail + 6)..<(detail + 7), with: []))
         #expect(again.patchedGraphs == 1)
-        #expect(semantics(again) !== semantics(reused))
+        #expect(unit(again)?.semantics !== unit(reused)?.semantics)
+        #expect(unit(again)?.checker?.facts.flowsAsBefore == false)
     }
 
     /// A declaration edit of `file` applied as the language server applies it, when it has

@@ -98,7 +98,8 @@ extension Project {
         }
         guard sameName else {
             let renamed = renaming(file: f, tree: edit.tree, model: model, shift: shift, oldRange: edit.oldRange,
-                                   lowering: fresh.diagnostics, name: before.name.range)
+                                   lowering: fresh.diagnostics, name: before.name.range,
+                                   renamed: (Symbol(file: f, declaration: i), before.name.text, declaration.name.text, declaration.kind))
             return ProjectDeclarationEdit(project: renamed?.project, tree: edit.tree, model: model, shift: shift,
                                           nodes: NodeSplice(file: f, old: a..<b, count: fresh.nodes.count,
                                                             resolvedAgain: renamed?.files ?? []),
@@ -161,7 +162,8 @@ extension Project {
     /// finds it; a failed import counts the names it leaves undefined): then every file is
     /// resolved again.
     private func renaming(file f: FileID, tree: SyntaxTree, model: FileModel, shift: TriviaEdit, oldRange: Range<Int>,
-                          lowering: [Diagnostic], name: Range<Int>) -> (project: Project, files: [FileID])? {
+                          lowering: [Diagnostic], name: Range<Int>,
+                          renamed: (symbol: Symbol, old: String, new: String, kind: DeclarationKind)) -> (project: Project, files: [FileID])? {
         guard !diagnostics.contains(where: { $0.rule == DuplicateDeclaration.id }) else { return nil }
         let seeing = files.indices.filter { closures[$0].contains(f) }
         guard !seeing.contains(where: { g in closures[g].contains { h in failedImports.contains { $0.file == h } } }) else { return nil }
@@ -170,7 +172,13 @@ extension Project {
         p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
                                 workspaceRoot: file.workspaceRoot, syntax: tree, model: model)
         // A scope laid over another's comes after it (its closure is one file longer).
+        // A scope laid over no other is renamed in place (the program's root file sees every
+        // name of the program: hashing them all again was most of a rename).
         for g in seeing.sorted(by: { closures[$0].count < closures[$1].count }) {
+            if p.scopes[g].depth == 0, p.scopeBase(of: g) == nil,
+               p.scopes[g].rename(renamed.old, to: renamed.new, renamed.symbol, kind: renamed.kind) {
+                continue
+            }
             let (scope, duplicates) = p.scope(of: g)
             guard duplicates.isEmpty else { return nil }
             p.scopes[g] = scope

@@ -97,6 +97,51 @@ public struct Scope: Sendable, Sequence {
         }
     }
 
+    /// Renames the declaration `symbol` from `old` to `new` in a scope laid over no other,
+    /// where `old` stands for it and `new` for nothing: what the scope would be were it built
+    /// again with the renamed declaration, as long as no name is declared twice (then the
+    /// order of declarations decides, and the caller builds it again). False, with nothing
+    /// changed, otherwise.
+    public mutating func rename(_ old: String, to new: String, _ symbol: Symbol, kind: DeclarationKind) -> Bool {
+        guard base == nil, old != new, entry(new) == nil, let i = slotIndex(old),
+              Int(slots[i].file) == symbol.file, Int(slots[i].declaration) == symbol.declaration else { return false }
+        remove(at: i)
+        _ = insertIfAbsent(new, symbol, kind: kind)
+        return true
+    }
+
+    private func slotIndex(_ name: String) -> Int? {
+        let h = Self.hash(name)
+        let key = UInt32(truncatingIfNeeded: h >> 32)
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while slots[i].file >= 0 {
+            if slots[i].hash == key && slots[i].name == name { return i }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Empties slot i, moving back each later slot of its run that may then be found nowhere
+    /// (linear probing's deletion without markers): every name stays reachable from its home.
+    private mutating func remove(at i: Int) {
+        let mask = slots.count - 1
+        var hole = i
+        var j = (i + 1) & mask
+        while slots[j].file >= 0 {
+            let home = Int(truncatingIfNeeded: Self.hash(slots[j].name)) & mask
+            // Slot j may fill the hole unless its home lies cyclically in (hole, j].
+            let homeBetween = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
+            if !homeBetween {
+                slots[hole] = slots[j]
+                hole = j
+            }
+            j = (j + 1) & mask
+        }
+        slots[hole] = Slot(name: "", hash: 0, file: -1, declaration: 0, kind: .screen)
+        count -= 1
+    }
+
     private mutating func grow() {
         var bigger = Scope(capacity: slots.count)
         for s in slots where s.file >= 0 {

@@ -461,6 +461,46 @@ extension ParseCacheTests {
     }
 }
 
+/// Renaming in a scope answers as the scope built again: names renamed among long runs of
+/// taken slots (a small table, so that runs wrap around its end), to free and to taken names.
+@Suite struct ScopeRenameTests {
+    @Test func aRenamedScopeAnswersAsOneBuiltAgain() {
+        var random = SplitMix64(seed: 11)
+        func next(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+        for round in 0..<40 {
+            var scope = Scope()
+            var reference: [String: Symbol] = [:]
+            for d in 0..<(5 + next(300)) {
+                let name = "n\(next(400))"
+                if reference[name] == nil {
+                    reference[name] = Symbol(file: 0, declaration: d)
+                    _ = scope.insertIfAbsent(name, Symbol(file: 0, declaration: d), kind: .screen)
+                }
+            }
+            for _ in 0..<200 {
+                let names = Array(reference.keys)
+                let old = names[next(names.count)]
+                let new = "n\(next(600))"
+                let symbol = reference[old]!
+                let renamed = scope.rename(old, to: new, symbol, kind: .screen)
+                // A name taken already is refused (it would be declared twice), as is a symbol
+                // the old name does not stand for.
+                #expect(renamed == (reference[new] == nil && old != new), "round \(round): \(old) → \(new)")
+                var copy = scope
+                let wrongSymbol = copy.rename(old, to: "m\(next(9))", Symbol(file: 9, declaration: 9), kind: .screen)
+                #expect(!wrongSymbol)
+                if renamed {
+                    reference[old] = nil
+                    reference[new] = symbol
+                }
+                #expect(scope.count == reference.count)
+            }
+            for (k, v) in reference { #expect(scope[k] == v, "round \(round): \(k)") }
+            #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == reference)
+        }
+    }
+}
+
 /// A file's scope laid over the scope of the file it imports holds the names it would hold
 /// alone, in the same order of precedence, with each duplicate reported once.
 @Suite struct LayeredScopeTests {

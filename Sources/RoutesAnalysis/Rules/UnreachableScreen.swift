@@ -98,7 +98,15 @@ enum UnreachableScreen: RuleDefinition {
         }
         var child = g
         var parent = graph.nodes[g].parent
+        // Above a `wildcard` of this screen the element is any: its body is evaluated with the
+        // screen whatever the element there. From there up, the walk asks about environments
+        // only (∃ element), which is also what both variable layouts hold alike: with the
+        // element above, a node's context may hold an element it does not tell apart folded
+        // into the rest code (see `Semantics.project(_:to:)`).
+        var anyElement = false
+        func meets(_ c: BDD.Ref) -> BDD.Ref { anyElement ? semantics.environments(c) : bdd.and(c, semantics.elementIs[code]) }
         while let p = parent {
+            if case .wildcard = graph.nodes[p].kind { anyElement = true }
             let pContext = flow.context(p)
             let childContext = flow.context(child)
             switch graph.nodes[p].kind {
@@ -106,10 +114,13 @@ enum UnreachableScreen: RuleDefinition {
                 let branches = graph.branches(list)
                 let i = branches.firstIndex(of: child) ?? 0
                 if i > 0 {
-                    let mine = bdd.and(pContext, semantics.elementIs[code])
-                    if mine != BDD.zero && bdd.and(childContext, semantics.elementIs[code]) == BDD.zero {
+                    let mine = meets(pContext)
+                    if mine != BDD.zero && meets(childContext) == BDD.zero {
                         let first = (0..<i).filter { j in
-                            bdd.and(bdd.and(mine, semantics.builds[branches[j]]), flow.context(branches[j])) != BDD.zero
+                            let b = branches[j]
+                            return anyElement
+                                ? bdd.and(mine, semantics.environments(bdd.and(semantics.builds[b], flow.context(b)))) != BDD.zero
+                                : bdd.and(bdd.and(mine, semantics.builds[b]), flow.context(b)) != BDD.zero
                         }
                         return .takenByEarlierBranches(anyOf: GraphNode(p), branches: first.map { GraphNode(branches[$0]) })
                     }
@@ -121,7 +132,7 @@ enum UnreachableScreen: RuleDefinition {
             }
             // Where the element still reaches p but not the child, the cause is here (and not
             // explained above); where it does not reach p either, it was taken higher up.
-            if !evaluated && bdd.and(pContext, semantics.elementIs[code]) != BDD.zero { break }
+            if !evaluated && meets(pContext) != BDD.zero { break }
             child = p
             parent = graph.nodes[p].parent
         }

@@ -11,8 +11,8 @@
 /// - A comment, or a `// routes:ignore` comment's line, may break a line the walk kept
 ///   whole: what follows goes on the next line, indented one level more (a `{`, `else` or
 ///   `}` at the level of the line it belongs to).
-/// - Lines end as the file's first line ends (`\r\n` or `\n`), and the text with a line
-///   break; a byte-order mark stays.
+/// - Lines end as the file's first line that is not blank ends (`\r\n` or `\n`), and the
+///   text with a line break; a byte-order mark stays.
 extension FormatEngine {
     struct Output {
         var bytes: [UInt8]
@@ -23,16 +23,27 @@ extension FormatEngine {
         var itemSource: [Range<Int>]
     }
 
-    /// The line break of the text: that of its first line (`\n` when it has none).
+    /// The line break of the text: that of its first line that is not blank, which is the
+    /// output's first line (blank lines at the start are dropped), so that formatting the
+    /// output again chooses the same; else that of its first line; `\n` when it has none.
     var newline: [UInt8] {
         let bytes = source.bytes
-        var i = 0
+        func breakAt(_ i: Int) -> [UInt8] { bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? [0x0D, 0x0A] : [0x0A] }
+        var first: [UInt8]? = nil
+        var blank = true
+        var i = source.contentStart
         while i < bytes.count {
-            if bytes[i] == 0x0A { return [0x0A] }
-            if bytes[i] == 0x0D { return i + 1 < bytes.count && bytes[i + 1] == 0x0A ? [0x0D, 0x0A] : [0x0A] }
+            let b = bytes[i]
+            if b == 0x0A || b == 0x0D {
+                if !blank { return breakAt(i) }
+                if first == nil { first = breakAt(i) }
+                if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+            } else if b != 0x20 && b != 0x09 {
+                blank = false
+            }
             i += 1
         }
-        return [0x0A]
+        return first ?? [0x0A]
     }
 
     /// The number of line breaks (`\n`, `\r\n`, a lone `\r`) in `range` of the source.

@@ -87,28 +87,26 @@ public final class SyntaxTree: Sendable {
     /// of the lines `range` touches, lexed again from the start of the first. Lexing from a
     /// line start gives the same tokens as the whole file does there, since no token but
     /// whitespace spans a line break (whitespace may be split differently, and is trivia).
-    public func tokens(coveringLinesOf range: Range<Int>) -> [Token] {
+    public func tokens(coveringLinesOf range: Range<Int>) -> ArraySlice<Token> {
+        guard !range.isEmpty else { return [] }
         if hasTokens {
-            guard !range.isEmpty else { return [] }
-            var i = tokenIndex(at: range.lowerBound)
-            var out: [Token] = []
-            while i < tokens.count, tokens[i].start < range.upperBound {
-                out.append(tokens[i])
-                i += 1
-            }
-            return out
+            // The tree's own, without a copy (messages quote heads at every analysis).
+            let first = tokenIndex(at: range.lowerBound)
+            var end = first
+            while end < tokens.count, tokens[end].start < range.upperBound { end += 1 }
+            return tokens[first..<end]
         }
-        guard !range.isEmpty, range.lowerBound < source.count else { return [] }
+        guard range.lowerBound < source.count else { return [] }
         let start = source.lineStart(containing: range.lowerBound)
         let end = source.lineRange(source.line(containing: max(range.lowerBound, range.upperBound - 1))).upperBound
         guard start < end else { return [] }
         let lexed = Lexer.tokenize(SourceText(bytes: source.bytes[start..<end])).tokens
-        return lexed.compactMap { t in
+        return ArraySlice(lexed.compactMap { t in
             guard t.kind != .eof else { return nil }
             var t = t
             t.offset += UInt32(truncatingIfNeeded: start)
             return t
-        }
+        })
     }
 
     /// Parses a text.

@@ -163,6 +163,9 @@ struct EarlierAnalysis {
 /// rename every node of the files that see it (see `BuilderGraph.patched(onto:splice:)`).
 struct EditedNodes: Sequence {
     var runs: [Range<Int>]
+    /// Whether every declaration kept its name: then each name outside the edited
+    /// declaration's nodes resolves as before (no file was resolved again).
+    var namesKept: Bool
     var isEmpty: Bool { runs.allSatisfy(\.isEmpty) }
     /// Past the last id.
     var upperBound: Int { runs.map(\.upperBound).max() ?? 0 }
@@ -292,7 +295,8 @@ public final class AnalysisSession {
             if let splice, let old = handoff.earlier, let graph = old.graph.patched(onto: project, splice: splice) {
                 patched = graph
                 earlier = EarlierAnalysis(semantics: old.semantics, checker: old.checker,
-                                          edited: EditedNodes(runs: graph.resolvedAgain(splice)))
+                                          edited: EditedNodes(runs: graph.resolvedAgain(splice),
+                                                              namesKept: splice.resolvedAgain.isEmpty))
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,

@@ -41,6 +41,10 @@ final class ScopeItems {
     /// node where it is gained (so no flow was needed): kept so that the analysis after an
     /// edit elsewhere need not find it again.
     private(set) var regionFree: [Bool] = []
+    /// The items the plan found needing flows (see `MissingDependencyPlan.flowItems`).
+    private var flowItems: [Int]? = nil
+    /// Whether the adopted plan was carried over an edit (tests).
+    private(set) var planCarried = false
     /// `wayPredecessors`, once made (the plan makes it; a scope question otherwise).
     private var predecessors: Predecessors? = nil
     /// The nodes at which each item is gained, once asked (a completion asks for hundreds).
@@ -52,12 +56,15 @@ final class ScopeItems {
     func adopt(_ plan: MissingDependencyPlan) {
         uses = plan.uses
         regionFree = plan.regionFree
+        flowItems = plan.flowItems
+        planCarried = plan.carried
         if let p = plan.predecessors { predecessors = p }
     }
 
     /// What the engine found about the way graph, for the analysis after an edit.
     func ways(_ facts: ProgramFacts) -> Ways {
-        Ways(graph: facts.graph, used: facts.used, predecessors: predecessors, regionFree: regionFree, uses: uses)
+        Ways(graph: facts.graph, used: facts.used, predecessors: predecessors, regionFree: regionFree, uses: uses,
+             flowItems: flowItems)
     }
 
     /// What a program's analysis found about ways, and the state of the graph it was found on.
@@ -67,6 +74,8 @@ final class ScopeItems {
         var predecessors: Predecessors?
         var regionFree: [Bool]
         var uses: [MissingDependencyPlan.Use]
+        /// The items that needed flows (nil before a plan was adopted).
+        var flowItems: [Int]?
     }
 
     // MARK: Items
@@ -137,39 +146,15 @@ final class ScopeItems {
     /// makes it on another core while its paths are resolved.
     static func plan(graph: BuilderGraph, used: [Bool], rootBody root: Int,
                      earlier: (ways: Ways, edited: EditedNodes)?) -> MissingDependencyPlan {
+        if let plan = carriedPlan(graph: graph, used: used, rootBody: root, earlier: earlier) { return plan }
         let itemCount = graph.screens.count + graph.conditions.count
-        let project = graph.project
-        var uses: [MissingDependencyPlan.Use] = []
         // Per declaration used (by number): its one or two items, found once.
         var itemsOf = [(ScopeItemCode, ScopeItemCode)?](repeating: nil, count: graph.declarationCount)
-        for g in graph.nodes.indices where used[g] {
-            switch graph.nodes[g].kind {
-            case .screen(_?, _):
-                let range = graph.useRange(g)
-                for u in range {
-                    let t = graph.useTargets[u]
-                    guard t.number >= 0, !t.guessed else { continue }
-                    // A name listed twice is one entry, at its first place.
-                    if range.lowerBound < u, graph.useTargets[range.lowerBound..<u].contains(where: { $0.number == t.number && !$0.guessed }) { continue }
-                    let number = Int(t.number)
-                    if itemsOf[number] == nil {
-                        let items = Self.items(of: graph.declarationSymbols[number], graph: graph) ?? []
-                        itemsOf[number] = (items.count > 0 ? code(items[0], in: graph) : .none,
-                                           items.count > 1 ? code(items[1], in: graph) : .none)
-                    }
-                    let (x, y) = itemsOf[number]!
-                    if !x.isNone || !y.isNone {
-                        uses.append(MissingDependencyPlan.Use(node: Int32(g), use: Int32(u), number: Int32(number), first: x, second: y))
-                    }
-                }
-            case .condition(let v, _, _) where graph.nodes[g].testsOptional:
-                guard case .symbol(let s) = graph.conditions[v], project.kind(of: s) == .optional,
-                      let p = provider(of: s, graph: graph) else { continue }
-                uses.append(MissingDependencyPlan.Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)),
-                                                      first: ScopeItemCode(raw: Int32(p)), second: .none))
-            default:
-                break
-            }
+        let uses = collectUses(graph.nodes.indices, used: used, graph) { number in
+            if let known = itemsOf[number] { return known }
+            let codes = itemCodes(of: number, graph)
+            itemsOf[number] = codes
+            return codes
         }
         var plan = MissingDependencyPlan(uses: uses, regionFree: [Bool](repeating: false, count: itemCount))
         if uses.isEmpty { return plan }
@@ -199,7 +184,11 @@ final class ScopeItems {
 
         // After an edit that left every edge of the way graph and the used region as they were,
         // an item whose users and gaining nodes the edit did not touch has the region it had.
-        let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount, uses: uses)
+        var editedUses: [MissingDependencyPlan.Use] = []
+        if let (old, edited) = earlier {
+            for list in [old.uses, uses] { for n in list where edited.contains(Int(n.node)) { editedUses.append(n) } }
+        }
+        let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount, editedUses: editedUses)
         let predecessors = carried?.predecessors ?? wayPredecessors(graph: graph, used: used)
         plan.predecessors = predecessors
         let region = Region(count: graph.nodes.count)
@@ -210,14 +199,102 @@ final class ScopeItems {
                 continue
             }
             let mine = users[Int(userStart[i])..<Int(userEnd[i])]
-            // The region leaves out the edges that gain the item (a flow without it stops
-            // there): when no way from `root` to a user avoids them, no flow is needed.
-            fillBackwardRegion(region, from: mine, predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
-            if region.contains(root) {
-                plan.needFlows.append((i, Array(mine)))
-            } else {
-                plan.regionFree[i] = true
+            plan.decide(item: i, users: mine, root: root, predecessors, region: region, popped: &popped)
+        }
+        return plan
+    }
+
+    /// The names of the used nodes among `nodes` that need scope items, in order; `items`
+    /// gives a used declaration's item codes (by number).
+    private static func collectUses(_ nodes: some Sequence<Int>, used: [Bool], _ graph: BuilderGraph,
+                                    items: (Int) -> (ScopeItemCode, ScopeItemCode)) -> [MissingDependencyPlan.Use] {
+        var uses: [MissingDependencyPlan.Use] = []
+        for g in nodes where used[g] {
+            switch graph.nodes[g].kind {
+            case .screen(_?, _):
+                let range = graph.useRange(g)
+                for u in range {
+                    let t = graph.useTargets[u]
+                    guard t.number >= 0, !t.guessed else { continue }
+                    // A name listed twice is one entry, at its first place.
+                    if range.lowerBound < u, graph.useTargets[range.lowerBound..<u].contains(where: { $0.number == t.number && !$0.guessed }) { continue }
+                    let (x, y) = items(Int(t.number))
+                    if !x.isNone || !y.isNone {
+                        uses.append(MissingDependencyPlan.Use(node: Int32(g), use: Int32(u), number: t.number, first: x, second: y))
+                    }
+                }
+            case .condition(let v, _, _) where graph.nodes[g].testsOptional:
+                guard case .symbol(let s) = graph.conditions[v], graph.project.kind(of: s) == .optional,
+                      let p = provider(of: s, graph: graph) else { continue }
+                uses.append(MissingDependencyPlan.Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)),
+                                                      first: ScopeItemCode(raw: Int32(p)), second: .none))
+            default:
+                break
             }
+        }
+        return uses
+    }
+
+    /// The one or two item codes of the declaration numbered `number` (`none` for none).
+    private static func itemCodes(of number: Int, _ graph: BuilderGraph) -> (ScopeItemCode, ScopeItemCode) {
+        let items = Self.items(of: graph.declarationSymbols[number], graph: graph) ?? []
+        return (items.count > 0 ? code(items[0], in: graph) : .none, items.count > 1 ? code(items[1], in: graph) : .none)
+    }
+
+    /// The plan after an edit inside one declaration that kept every name (so every other
+    /// node's names, and every declaration's items, are as they were), when the way graph's
+    /// edges and the used region are as they were: the earlier names with the edited nodes'
+    /// made again, and the regions of the items the edited nodes need or gain, before or now,
+    /// and of the items that needed flows, found again. Every other item keeps its region.
+    /// Nil when the plan must be made whole.
+    private static func carriedPlan(graph: BuilderGraph, used: [Bool], rootBody root: Int,
+                                    earlier: (ways: Ways, edited: EditedNodes)?) -> MissingDependencyPlan? {
+        guard let (old, edited) = earlier, edited.namesKept, edited.runs.count == 1, let flowItems = old.flowItems else { return nil }
+        let run = edited.runs[0]
+        let fresh = collectUses(run, used: used, graph) { itemCodes(of: $0, graph) }
+        let itemCount = graph.screens.count + graph.conditions.count
+        // The earlier entries are in node order: the edited nodes' are one run of them.
+        func firstEntry(atOrAfter node: Int) -> Int {
+            var (lo, hi) = (0, old.uses.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(old.uses[mid].node) < node { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        let replaced = firstEntry(atOrAfter: run.lowerBound)..<firstEntry(atOrAfter: run.upperBound)
+        guard let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount,
+                                           editedUses: old.uses[replaced] + fresh)
+        else { return nil }
+        var uses = old.uses
+        uses.replaceSubrange(replaced, with: fresh)
+
+        var plan = MissingDependencyPlan(uses: uses, regionFree: carried.free)
+        plan.predecessors = carried.predecessors
+        plan.carried = true
+        plan.flowItems = []
+        // The items to decide again, with their users (in node order, each once).
+        var again = Set(flowItems)
+        for i in carried.touched.indices where carried.touched[i] { again.insert(i) }
+        if again.isEmpty { return plan }
+        // Each item to decide again has a slot; one pass over the names finds their users.
+        let decided = again.sorted()
+        var slot = [Int32](repeating: -1, count: itemCount)
+        for (k, i) in decided.enumerated() {
+            plan.regionFree[i] = false
+            slot[i] = Int32(k)
+        }
+        var users = [[Int32]](repeating: [], count: decided.count)
+        for u in uses {
+            for item in [u.first, u.second] where !item.isNone {
+                let k = Int(slot[item.index])
+                if k >= 0 && users[k].last != u.node { users[k].append(u.node) }
+            }
+        }
+        let region = Region(count: graph.nodes.count)
+        var popped: [Int32] = []
+        for (k, i) in decided.enumerated() where !users[k].isEmpty {
+            plan.decide(item: i, users: users[k][...], root: root, carried.predecessors, region: region, popped: &popped)
         }
         return plan
     }
@@ -227,9 +304,10 @@ final class ScopeItems {
     /// changes what its users need, and has no nodes) and left every edge of the way graph and
     /// the used region as they were. Then the way predecessors are the earlier ones with the
     /// edited nodes' gains made again, and an item keeps the region it had unless the edited
-    /// nodes needed or gained it, before or now (`touched`).
+    /// nodes needed or gained it, before or now (`touched`; `editedUses` are the edited nodes' names
+    /// that need items, before and after the edit).
     private static func carriedRegions(graph: BuilderGraph, used: [Bool], earlier: (ways: Ways, edited: EditedNodes)?,
-                                       itemCount: Int, uses: [MissingDependencyPlan.Use])
+                                       itemCount: Int, editedUses: [MissingDependencyPlan.Use])
         -> (predecessors: Predecessors, touched: [Bool], free: [Bool])? {
         guard let (old, edited) = earlier, !edited.isEmpty, edited.upperBound <= graph.nodes.count,
               var predecessors = old.predecessors, old.regionFree.count == itemCount,
@@ -250,11 +328,9 @@ final class ScopeItems {
             predecessors.gained[g] = code(item, in: graph)
             touch(predecessors.gained[g])
         }
-        for list in [old.uses, uses] {
-            for n in list where edited.contains(Int(n.node)) {
-                touch(n.first)
-                touch(n.second)
-            }
+        for n in editedUses {
+            touch(n.first)
+            touch(n.second)
         }
         return (predecessors, touched, old.regionFree)
     }
@@ -389,7 +465,7 @@ final class ScopeItems {
     /// (a built `screen P`'s nesting for a provider, the then-branch of `if let o` for an
     /// optional): the ways a flow without the item can take. `popped` gets the region's nodes
     /// in the order they were visited (see `recordBranches`).
-    private static func fillBackwardRegion(_ region: Region, from nodes: ArraySlice<Int32>, _ preds: Predecessors,
+    static func fillBackwardRegion(_ region: Region, from nodes: ArraySlice<Int32>, _ preds: Predecessors,
                                            gaining item: ScopeItemCode = .none, popped: inout [Int32]) {
         region.reset()
         popped.removeAll(keepingCapacity: true)
@@ -436,6 +512,25 @@ struct MissingDependencyPlan: Sendable {
     var regionFree: [Bool]
     var predecessors: ScopeItems.Predecessors? = nil
     var needFlows: [(item: Int, users: [Int32])] = []
+    /// The items in `needFlows`, for the plan after an edit (which decides them again).
+    var flowItems: [Int] = []
+    /// Whether the plan was carried over an edit (`ScopeItems.carriedPlan`): for tests.
+    var carried = false
+
+    /// Decides item i from its users: free when no way from `root` reaches one of them
+    /// without passing where the item is gained, else it needs a flow.
+    mutating func decide(item i: Int, users mine: ArraySlice<Int32>, root: Int, _ predecessors: ScopeItems.Predecessors,
+                         region: Region, popped: inout [Int32]) {
+        // The region leaves out the edges that gain the item (a flow without it stops there):
+        // when no way from `root` to a user avoids them, no flow is needed.
+        ScopeItems.fillBackwardRegion(region, from: mine, predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
+        if region.contains(root) {
+            needFlows.append((i, Array(mine)))
+            flowItems.append(i)
+        } else {
+            regionFree[i] = true
+        }
+    }
 
     /// The smallest program whose plan is made on another core: below it, waking a thread
     /// costs more than the plan (a 10k-line program has about 4,500 nodes).

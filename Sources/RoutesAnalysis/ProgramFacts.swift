@@ -55,8 +55,13 @@ struct ProgramFacts {
     /// What `root` and the used builders mention by name, and what they most likely meant by
     /// an undefined name or in text the parser skipped (see `findMentions`), by declaration
     /// number.
-    private(set) var mentioned: BitSet
-    private(set) var guessed: BitSet
+    private(set) var mentioned: MentionCounts
+    private(set) var guessed: MentionCounts
+    /// Whether `findMentions` patched the earlier facts' mentions (tests).
+    private(set) var mentionsPatched = false
+    /// The earlier facts' mentions and the edited nodes, when `findMentions` may patch them.
+    private var mentionsBefore: (facts: (mentioned: MentionCounts, guessed: MentionCounts, graph: BuilderGraph, project: Project),
+                                 run: Range<Int>)? = nil
 
     /// The facts of `program`. With `earlier`, its facts before an edit inside one
     /// declaration (over the graph this one was patched from, on the same manager) and the
@@ -71,8 +76,8 @@ struct ProgramFacts {
         project = semantics.graph.project
         self.program = program
         let graph = semantics.graph
-        mentioned = BitSet(count: graph.declarationCount)
-        guessed = BitSet(count: graph.declarationCount)
+        mentioned = MentionCounts(count: 0)
+        guessed = MentionCounts(count: 0)
         let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
         let sigmaCount = hasNoPushSheets ? 2 : 1
         rootBody = project.declaration(program.root).body.map { graph.global(program.root.file, $0) }
@@ -81,6 +86,10 @@ struct ProgramFacts {
             continuation = (earlier.facts.alternativeFlow?.states, found.affected)
             flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, continuing: earlier.facts.flow.states)
             if found.structureKept {
+                let old = earlier.facts
+                if earlier.edited.namesKept, earlier.edited.runs.count == 1, old.mentioned.count == graph.declarationCount {
+                    mentionsBefore = ((old.mentioned, old.guessed, old.graph, old.project), earlier.edited.runs[0])
+                }
                 used = earlier.facts.used
                 usedBuilders = earlier.facts.usedBuilders
                 flowsAsBefore = semantics === earlier.facts.semantics && earlier.facts.resolvedPaths
@@ -304,64 +313,32 @@ struct ProgramFacts {
     /// What `root` and the used builders mention. A name of the wrong kind still mentions
     /// its declaration, and an undefined name mentions the declaration it was most likely
     /// meant to be (the suggestion of its `UndefinedName` error), so that a typo is one error,
-    /// not also an unused or unplaced warning.
+    /// not also an unused or unplaced warning. Counted per declaration, so that the facts
+    /// after an edit inside one declaration that kept every name (`mentionsBefore`) take the
+    /// earlier counts and change only what the edited nodes mentioned before and mention now.
     mutating func findMentions() {
-        var mentioned = BitSet(count: graph.declarationCount)
-        var guessed = BitSet(count: graph.declarationCount)
-        // The files with a used node, in file order.
-        let usedFiles = graph.files.files.filter { f in
-            let first = graph.firstNode(of: f)
-            return used[first..<(first + graph.fileNodeCount(f))].contains(true)
+        // Read once: a stored property of `self` passed on per node would be copied per node.
+        let (graph, project, used) = (self.graph, self.project, self.used)
+        if let (old, run) = mentionsBefore {
+            mentionsBefore = nil
+            mentionsPatched = true
+            var (mentioned, guessed) = (old.mentioned, old.guessed)
+            for g in run where used[g] {
+                Self.forEachMention(of: g, old.graph, old.project) { n, guess in
+                    if guess { guessed.remove(n) } else { mentioned.remove(n) }
+                }
+                Self.forEachMention(of: g, graph, project) { n, guess in
+                    if guess { guessed.add(n) } else { mentioned.add(n) }
+                }
+            }
+            (self.mentioned, self.guessed) = (mentioned, guessed)
+            return
         }
-        for f in usedFiles {
-            let model = project.files[f].model
-            // The names the used nodes mention (a declaration's `from` is not a use here). An
-            // undefined name mentions what its `UndefinedName` error suggests, found by the project.
-            let guesses = project.guesses[f]
-            func mention(_ name: Name) {
-                if let s = project.resolve(name, in: f) {
-                    mentioned.insert(graph.declarationNumber(s))
-                } else if let s = guesses[name.range.lowerBound] {
-                    guessed.insert(graph.declarationNumber(s))
-                }
-            }
-            // The graph knows what a resolved name of the right kind means, and what each name
-            // of a `uses` list resolves to or suggests; the model is read for the names the
-            // graph left unresolved.
-            func mentionFromModel(_ local: Int) {
-                switch model.nodes[local].kind {
-                case .screen(let s?, _, _):
-                    mention(s)
-                case .conditional(let n?, _, _), .ifLet(let n?, _, _), .ifScreen(let n?, _, _), .wildcard(let n?, _),
-                     .reference(let n):
-                    mention(n)
-                default:
-                    break
-                }
-            }
-            let first = graph.firstNode(of: f)
-            for g in first..<(first + graph.fileNodeCount(f)) where used[g] {
-                let symbol: Symbol?
-                switch graph.nodes[g].kind {
-                case .screen(let code, _):
-                    for u in graph.useRange(g) {
-                        let t = graph.useTargets[u]
-                        if t.number < 0 { continue }
-                        if t.guessed { guessed.insert(Int(t.number)) } else { mentioned.insert(Int(t.number)) }
-                    }
-                    symbol = code.map { graph.screens[$0] }
-                case .condition(let c, _, _):
-                    if case .symbol(let s) = graph.conditions[c] { symbol = s } else { symbol = nil }
-                case .ifScreen(let code?, _, _), .wildcard(let code?, _):
-                    symbol = graph.screens[code]
-                case .reference(let b?):
-                    symbol = graph.builders[b].symbol
-                case .anyOf, .nothing:
-                    continue
-                default:
-                    symbol = nil
-                }
-                if let symbol { mentioned.insert(graph.declarationNumber(symbol)) } else { mentionFromModel(g - first) }
+        var mentioned = MentionCounts(count: graph.declarationCount)
+        var guessed = MentionCounts(count: graph.declarationCount)
+        for g in graph.nodes.indices where used[g] {
+            Self.forEachMention(of: g, graph, project) { n, guess in
+                if guess { guessed.add(n) } else { mentioned.add(n) }
             }
         }
         // A name in text the parser skipped was meant to be somewhere: what it names is not
@@ -372,11 +349,61 @@ struct ProgramFacts {
             if skipped.isEmpty { continue }
             let scope = project.scopes[f]
             for name in skipped {
-                if let s = scope[name] { guessed.insert(graph.declarationNumber(s)) }
+                if let s = scope[name] { guessed.add(graph.declarationNumber(s)) }
             }
         }
         self.mentioned = mentioned
         self.guessed = guessed
+    }
+
+    /// What node g mentions (see `findMentions`): each declaration number, and whether it is
+    /// only a guess at what an undefined name meant.
+    @inline(__always)
+    private static func forEachMention(of g: Int, _ graph: BuilderGraph, _ project: Project, _ body: (Int, Bool) -> Void) {
+        let f = graph.nodes[g].file
+        // The graph knows what a resolved name of the right kind means, and what each name of
+        // a `uses` list resolves to or suggests; the model is read for the names the graph
+        // left unresolved (a declaration's `from` is not a use here).
+        let symbol: Symbol?
+        switch graph.nodes[g].kind {
+        case .screen(let code, _):
+            for u in graph.useRange(g) {
+                let t = graph.useTargets[u]
+                if t.number >= 0 { body(Int(t.number), t.guessed) }
+            }
+            symbol = code.map { graph.screens[$0] }
+        case .condition(let c, _, _):
+            if case .symbol(let s) = graph.conditions[c] { symbol = s } else { symbol = nil }
+        case .ifScreen(let code?, _, _), .wildcard(let code?, _):
+            symbol = graph.screens[code]
+        case .reference(let b?):
+            symbol = graph.builders[b].symbol
+        case .anyOf, .nothing:
+            return
+        default:
+            symbol = nil
+        }
+        if let symbol {
+            body(graph.declarationNumber(symbol), false)
+            return
+        }
+        // An undefined name mentions what its `UndefinedName` error suggests, found by the project.
+        func mention(_ name: Name) {
+            if let s = project.resolve(name, in: f) {
+                body(graph.declarationNumber(s), false)
+            } else if let s = project.guesses[f][name.range.lowerBound] {
+                body(graph.declarationNumber(s), true)
+            }
+        }
+        switch project.files[f].model.nodes[graph.nodes[g].local].kind {
+        case .screen(let s?, _, _):
+            mention(s)
+        case .conditional(let n?, _, _), .ifLet(let n?, _, _), .ifScreen(let n?, _, _), .wildcard(let n?, _),
+             .reference(let n):
+            mention(n)
+        default:
+            break
+        }
     }
 
     /// A later declaration of a name already declared in this program (reported as
@@ -415,6 +442,16 @@ struct ProgramFacts {
         Diagnostic(rule, file: graph.nodes[g].file, range: graph.model(g).head, message: message, related: related,
                    quotesPosition: quotesPosition)
     }
+}
+
+/// How many times each declaration (by number) is mentioned: `contains` when at least once.
+struct MentionCounts {
+    private var counts: [Int32]
+    init(count: Int) { counts = [Int32](repeating: 0, count: count) }
+    var count: Int { counts.count }
+    func contains(_ n: Int) -> Bool { counts[n] > 0 }
+    mutating func add(_ n: Int) { counts[n] += 1 }
+    mutating func remove(_ n: Int) { counts[n] -= 1 }
 }
 
 /// The way graph reversed (each node's flow predecessors), a region and flow storage, made

@@ -374,7 +374,7 @@ import TestSupport
 @Suite struct NameSwapEditTests {
     @Test func swappedNamesAgreeWithAFreshSession() {
         var random = SplitMix64(seed: 0x5_A4_ED17)
-        var patched = 0, changedMissing = 0, carriedPlans = 0
+        var patched = 0, changedMissing = 0, carriedPlans = 0, patchedMentions = 0
         func missing(_ s: AnalysisSession) -> [String] {
             s.diagnostics.filter { $0.rule == .missingDependency }.map { "\($0.range) \($0.message)" }
         }
@@ -397,15 +397,17 @@ import TestSupport
                 if missing(reused) != missing(session) { changedMissing += 1 }
                 let checker = reused.units.first { $0.program != nil }?.checker
                 if checker?.scope.planCarried == true { carriedPlans += 1 }
+                if checker?.facts.mentionsPatched == true { patchedMentions += 1 }
                 project = next
                 session = reused
             }
         }
         #expect(patched > 1000, "\(patched) patched")
         #expect(changedMissing > 50, "\(changedMissing) edits changed the missing dependencies")
-        // Most edits keep every name and the way graph: their plans are the earlier ones,
-        // patched (`ScopeItems.carriedPlan`).
+        // Most edits keep every name and the way graph: their plans and mentions are the
+        // earlier ones, patched (`ScopeItems.carriedPlan`, `ProgramFacts.findMentions`).
         #expect(carriedPlans > 500, "\(carriedPlans) plans carried")
+        #expect(patchedMentions > 200, "\(patchedMentions) mentions patched")
     }
 }
 

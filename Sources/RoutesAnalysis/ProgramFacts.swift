@@ -60,8 +60,15 @@ struct ProgramFacts {
     /// Whether `findMentions` patched the earlier facts' mentions (tests).
     private(set) var mentionsPatched = false
     /// The earlier facts' mentions and the edited nodes, when `findMentions` may patch them.
-    private var mentionsBefore: (facts: (mentioned: MentionCounts, guessed: MentionCounts, graph: BuilderGraph, project: Project),
-                                 run: Range<Int>)? = nil
+    private var mentionsBefore: (facts: EarlierMentions, edited: EditedNodes)? = nil
+    /// What `findMentions` reads of the earlier facts.
+    private struct EarlierMentions {
+        var mentioned: MentionCounts
+        var guessed: MentionCounts
+        var graph: BuilderGraph
+        var project: Project
+        var used: [Bool]
+    }
 
     /// The facts of `program`. With `earlier`, its facts before an edit inside one
     /// declaration (over the graph this one was patched from, on the same manager) and the
@@ -81,15 +88,17 @@ struct ProgramFacts {
         let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
         let sigmaCount = hasNoPushSheets ? 2 : 1
         rootBody = project.declaration(program.root).body.map { graph.global(program.root.file, $0) }
+        if let earlier, earlier.facts.mentioned.count == graph.declarationCount, earlier.facts.graph.nodes.count == graph.nodes.count,
+           earlier.edited.upperBound <= graph.nodes.count {
+            let old = earlier.facts
+            mentionsBefore = (EarlierMentions(mentioned: old.mentioned, guessed: old.guessed, graph: old.graph, project: old.project,
+                                              used: old.used), earlier.edited)
+        }
         if let earlier, let found = Self.affectedNodes(semantics, sigmaCount: sigmaCount, rootBody: rootBody,
                                                         since: earlier.facts, edited: earlier.edited) {
             continuation = (earlier.facts.alternativeFlow?.states, found.affected)
             flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, continuing: earlier.facts.flow.states)
             if found.structureKept {
-                let old = earlier.facts
-                if earlier.edited.namesKept, earlier.edited.runs.count == 1, old.mentioned.count == graph.declarationCount {
-                    mentionsBefore = ((old.mentioned, old.guessed, old.graph, old.project), earlier.edited.runs[0])
-                }
                 used = earlier.facts.used
                 usedBuilders = earlier.facts.usedBuilders
                 flowsAsBefore = semantics === earlier.facts.semantics && earlier.facts.resolvedPaths
@@ -319,20 +328,39 @@ struct ProgramFacts {
     mutating func findMentions() {
         // Read once: a stored property of `self` passed on per node would be copied per node.
         let (graph, project, used) = (self.graph, self.project, self.used)
-        if let (old, run) = mentionsBefore {
+        if let (old, edited) = mentionsBefore {
             mentionsBefore = nil
-            mentionsPatched = true
-            var (mentioned, guessed) = (old.mentioned, old.guessed)
-            for g in run where used[g] {
-                Self.forEachMention(of: g, old.graph, old.project) { n, guess in
-                    if guess { guessed.remove(n) } else { mentioned.remove(n) }
+            if old.used == used {
+                var (counts, guesses) = (old.mentioned, old.guessed)
+                // The runs of an edit may overlap (a renamed declaration's nodes lie in its
+                // file, which is resolved again whole): each node once.
+                var next = 0
+                for run in edited.runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                    for g in max(run.lowerBound, next)..<max(run.upperBound, next) where used[g] {
+                        Self.forEachMention(of: g, old.graph, old.project) { n, guess in
+                            if guess { guesses.remove(n) } else { counts.remove(n) }
+                        }
+                        Self.forEachMention(of: g, graph, project) { n, guess in
+                            if guess { guesses.add(n) } else { counts.add(n) }
+                        }
+                    }
+                    next = max(next, run.upperBound)
                 }
-                Self.forEachMention(of: g, graph, project) { n, guess in
-                    if guess { guessed.add(n) } else { mentioned.add(n) }
+                // The names skipped in the files the edit resolved again (after a rename, a
+                // skipped name may stand for another declaration).
+                var files: [FileID] = []
+                for run in edited.runs where !run.isEmpty {
+                    let f = graph.nodes[run.lowerBound].file
+                    if !files.contains(f) { files.append(f) }
                 }
+                for f in files {
+                    Self.forEachSkippedMention(in: f, old.graph, old.project) { guesses.remove($0) }
+                    Self.forEachSkippedMention(in: f, graph, project) { guesses.add($0) }
+                }
+                (self.mentioned, self.guessed) = (counts, guesses)
+                mentionsPatched = true
+                return
             }
-            (self.mentioned, self.guessed) = (mentioned, guessed)
-            return
         }
         var mentioned = MentionCounts(count: graph.declarationCount)
         var guessed = MentionCounts(count: graph.declarationCount)
@@ -344,16 +372,19 @@ struct ProgramFacts {
         // A name in text the parser skipped was meant to be somewhere: what it names is not
         // reported as unused or never placed for a syntax error's sake (`uses a b`, a second
         // builder in a block, a block past the nesting limit).
-        for f in graph.files.files {
-            let skipped = project.files[f].model.skippedNames
-            if skipped.isEmpty { continue }
-            let scope = project.scopes[f]
-            for name in skipped {
-                if let s = scope[name] { guessed.add(graph.declarationNumber(s)) }
-            }
-        }
+        for f in graph.files.files { Self.forEachSkippedMention(in: f, graph, project) { guessed.add($0) } }
         self.mentioned = mentioned
         self.guessed = guessed
+    }
+
+    /// What the names skipped in file f's syntax errors stand for, by declaration number.
+    private static func forEachSkippedMention(in f: FileID, _ graph: BuilderGraph, _ project: Project, _ body: (Int) -> Void) {
+        let skipped = project.files[f].model.skippedNames
+        if skipped.isEmpty { return }
+        let scope = project.scopes[f]
+        for name in skipped {
+            if let s = scope[name] { body(graph.declarationNumber(s)) }
+        }
     }
 
     /// What node g mentions (see `findMentions`): each declaration number, and whether it is

@@ -546,4 +546,32 @@ import TestSupport
         // of an unknown name do not.
         #expect(patched >= 30, "\(patched) programs analysed over a patched graph")
     }
+
+    /// A name that only a syntax error's skipped text mentions is not unused; renamed in the
+    /// library that declares it, it is (the skipped name no longer stands for it), and named
+    /// back, it is not again. The mentions are patched over the files the rename resolved
+    /// again, skipped text included, and agree with a fresh session each time.
+    @Test func aRenameChangesWhatSkippedTextMentions() throws {
+        let texts = [
+            "/ws/lib/Lib.routes": "screen Detail\ndependency spare: Spare\ndependency store: Store\nbuilder details { screen Detail uses store }\n",
+            "/ws/a/App.routes": "import \"../lib/Lib.routes\"\nscreen Home\nroot {\n  screen Home uses store spare { details }\n}\n",
+        ]
+        var project = ProgramReuseTests.project(texts)
+        var session = AnalysisSession(project: project)
+        let file = try #require(project.file(atPath: "/ws/lib/Lib.routes"))
+        func unused(_ s: AnalysisSession) -> [String] {
+            s.diagnostics.filter { $0.rule == .unusedDeclaration }.map { s.project.files[$0.file].text.text($0.range) }
+        }
+        #expect(unused(session) == [])
+        for (step, expected) in [["spareZ"], []].enumerated() {
+            let name = project.files[file].model.declarations[1].name.range
+            let (range, replacement) = step == 0 ? (name.upperBound..<name.upperBound, Array("Z".utf8))
+                                                 : ((name.upperBound - 1)..<name.upperBound, [UInt8]())
+            let e = try #require(GraphPatchTests.reanalysed(project, session, file: file, replacing: range, with: replacement))
+            #expect(e.edit.nodes.resolvedAgain.count == 2)
+            #expect(e.reused.units.first { $0.program != nil }?.checker?.facts.mentionsPatched == true)
+            #expect(unused(e.reused) == expected)
+            (project, session) = (e.next, e.reused)
+        }
+    }
 }

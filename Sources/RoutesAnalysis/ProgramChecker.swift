@@ -20,6 +20,8 @@ struct ProgramChecker {
     /// What the rules over the flows found (before "outermost cause once"), for the checker
     /// after an edit that leaves them as they are (`ProgramFacts.flowsAsBefore`).
     private(set) var flowFindings: FlowFindings? = nil
+    /// Whether the shadowed branches were found from the earlier ones (tests).
+    private(set) var shadowedKept = false
 
     struct FlowFindings {
         var shadowed: [ShadowedBranch.Finding]
@@ -72,8 +74,11 @@ struct ProgramChecker {
         }
         if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan.start() }
         let carried = facts.flowsAsBefore ? self.earlier?.findings : nil
+        // What the earlier analysis knew of each node, for the rules that can keep what they
+        // found where nothing they read changed.
+        let before = self.earlier.map { ($0.findings, $0.facts.used, $0.facts.semantics.uncertain) }
         facts.resolvePaths()
-        let found = carried ?? FlowFindings(shadowed: ShadowedBranch.check(facts), mismatched: WildcardMismatch.check(facts),
+        let found = carried ?? FlowFindings(shadowed: shadowedBranches(before), mismatched: WildcardMismatch.check(facts),
                                             unreachable: UnreachableScreen.check(facts), pushed: PushInSheet.check(facts))
         flowFindings = found
 
@@ -105,6 +110,21 @@ struct ProgramChecker {
         let failures = scope.failures(made, facts)
         for f in MissingDependency.check(facts, uses: made.uses, failures: failures) { append(MissingDependency.diagnostic(f, facts)) }
         reportUnused()
+    }
+
+    /// The shadowed branches: after an edit whose flows continued the earlier ones, over a
+    /// semantics that carried the earlier builds, the earlier findings of every `anyOf` that
+    /// nothing the rule reads changed for (see `ShadowedBranch.check(_:earlier:unchanged:)`).
+    private mutating func shadowedBranches(_ before: (findings: FlowFindings?, used: [Bool], uncertain: [Bool])?) -> [ShadowedBranch.Finding] {
+        guard let before, let earlier = before.findings, let recomputed = facts.recomputed,
+              let dirty = facts.semantics.carriedDirty, facts.semantics.cycles.isEmpty,
+              before.used.count == facts.used.count, before.uncertain.count == facts.used.count
+        else { return ShadowedBranch.check(facts) }
+        shadowedKept = true
+        let (used, uncertain) = (facts.used, facts.semantics.uncertain)
+        return ShadowedBranch.check(facts, earlier: earlier.shadowed) { x in
+            !recomputed[x] && !dirty[x] && before.used[x] == used[x] && before.uncertain[x] == uncertain[x]
+        }
     }
 
     /// What a program whose analysis stopped at its limit still gets: the rules that read no

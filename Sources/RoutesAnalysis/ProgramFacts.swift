@@ -49,6 +49,10 @@ struct ProgramFacts {
     /// flows that the edit left without a node to compute again (an edit of a `uses` list).
     /// Their findings are then the earlier ones (see `ProgramChecker.run`).
     private(set) var flowsAsBefore = false
+    /// After `resolvePaths` continued the earlier flows: per node, whether its states may
+    /// differ from the earlier ones (every other node's are the earlier states, on the same
+    /// manager). Nil when the flows were computed afresh.
+    private(set) var recomputed: [Bool]? = nil
     /// What `way(to:sigma:)` keeps between questions.
     private let ways = WayIndex()
 
@@ -170,6 +174,7 @@ struct ProgramFacts {
         } : nil
         if let (oldAlternative, affected) = continuation {
             continuation = nil
+            recomputed = affected
             func continued(_ flow: Flow, _ reading: Semantics.Reading) -> Flow {
                 var f = flow
                 f.tracksPredecessors = false

@@ -65,41 +65,68 @@ public enum ShadowedBranch: RuleDefinition {
     /// Not reported when an unresolved name or a cycle is involved: what a branch that meets
     /// one would build is not known.
     static func check(_ facts: ProgramFacts) -> [Finding] {
-        let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
-        let bdd = semantics.bdd
+        var found: [Finding] = []
+        for g in facts.graph.nodes.indices where facts.used[g] { check(anyOf: g, facts, into: &found) }
+        return found
+    }
+
+    /// The findings after an edit, given the earlier ones and which nodes are `unchanged`
+    /// (evaluated in the same contexts and building the same as before, on the same manager,
+    /// used and uncertain as before): an `anyOf` whose node and branches are all unchanged has
+    /// the findings it had, every other one is checked again.
+    static func check(_ facts: ProgramFacts, earlier: [Finding], unchanged: (Int) -> Bool) -> [Finding] {
+        let graph = facts.graph
+        var before: [Int: [Finding]] = [:]
+        for f in earlier {
+            if let p = graph.nodes[f.branch.index].parent { before[p, default: []].append(f) }
+        }
         var found: [Finding] = []
         for g in graph.nodes.indices where facts.used[g] {
             guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { continue }
-            if !flow.isEvaluated(g) { continue }
-            let branches = graph.branches(list)
-            for i in 1..<branches.count {
-                let b = branches[i]
-                if semantics.uncertain[b] { continue }
-                // Would build something for some pair of the anyOf's context, but for none of
-                // the pairs that reach it (its own context is what earlier branches left); in
-                // both readings of cycles and unresolved names. The usual answer, a branch that
-                // builds where it is reached, is asked first, and these questions make no nodes.
-                let builds = semantics.builds[b]
-                guard !flow.contextMeets(b, builds), flow.contextMeets(g, builds) else { continue }
-                let would = bdd.and(flow.context(g), builds)
-                // An earlier branch must build first, not diverge first (a cycle builds
-                // nothing; the branch is then unreachable, not shadowed).
-                if !semantics.cycles.isEmpty, (0..<i).contains(where: { k in
-                    let e = branches[k]
-                    let diverges = bdd.andNot(semantics.builds[e], semantics.realBuilds[e])
-                    return diverges != BDD.zero && bdd.intersects(bdd.and(would, flow.context(e)), diverges)
-                }) { continue }
-                if let other = facts.alternativeFlow {
-                    let builds = semantics.alternativeBuilds[b]
-                    guard other.contextMeets(g, builds), !other.contextMeets(b, builds) else { continue }
-                }
-                let takenBy = (0..<i).filter { j in
-                    bdd.intersects(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j]))
-                }
-                found.append(Finding(branch: GraphNode(b), takenBy: takenBy.map { GraphNode(branches[$0]) }))
+            var same = unchanged(g)
+            if same { graph.forEachChild(g) { if !unchanged($0) { same = false } } }
+            if same {
+                found += before[g] ?? []
+            } else {
+                check(anyOf: g, facts, into: &found)
             }
         }
         return found
+    }
+
+    /// The findings of node g when it is an `anyOf`, appended in branch order.
+    private static func check(anyOf g: Int, _ facts: ProgramFacts, into found: inout [Finding]) {
+        let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
+        let bdd = semantics.bdd
+        guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { return }
+        if !flow.isEvaluated(g) { return }
+        let branches = graph.branches(list)
+        for i in 1..<branches.count {
+            let b = branches[i]
+            if semantics.uncertain[b] { continue }
+            // Would build something for some pair of the anyOf's context, but for none of
+            // the pairs that reach it (its own context is what earlier branches left); in
+            // both readings of cycles and unresolved names. The usual answer, a branch that
+            // builds where it is reached, is asked first, and these questions make no nodes.
+            let builds = semantics.builds[b]
+            guard !flow.contextMeets(b, builds), flow.contextMeets(g, builds) else { continue }
+            let would = bdd.and(flow.context(g), builds)
+            // An earlier branch must build first, not diverge first (a cycle builds
+            // nothing; the branch is then unreachable, not shadowed).
+            if !semantics.cycles.isEmpty, (0..<i).contains(where: { k in
+                let e = branches[k]
+                let diverges = bdd.andNot(semantics.builds[e], semantics.realBuilds[e])
+                return diverges != BDD.zero && bdd.intersects(bdd.and(would, flow.context(e)), diverges)
+            }) { continue }
+            if let other = facts.alternativeFlow {
+                let builds = semantics.alternativeBuilds[b]
+                guard other.contextMeets(g, builds), !other.contextMeets(b, builds) else { continue }
+            }
+            let takenBy = (0..<i).filter { j in
+                bdd.intersects(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j]))
+            }
+            found.append(Finding(branch: GraphNode(b), takenBy: takenBy.map { GraphNode(branches[$0]) }))
+        }
     }
 
     static func message(_ f: Finding, _ facts: ProgramFacts) -> String {

@@ -374,7 +374,7 @@ import TestSupport
 @Suite struct NameSwapEditTests {
     @Test func swappedNamesAgreeWithAFreshSession() {
         var random = SplitMix64(seed: 0x5_A4_ED17)
-        var patched = 0, changedMissing = 0, carriedPlans = 0, patchedMentions = 0
+        var patched = 0, changedMissing = 0, carriedPlans = 0, patchedMentions = 0, keptShadowed = 0
         func missing(_ s: AnalysisSession) -> [String] {
             s.diagnostics.filter { $0.rule == .missingDependency }.map { "\($0.range) \($0.message)" }
         }
@@ -398,6 +398,7 @@ import TestSupport
                 let checker = reused.units.first { $0.program != nil }?.checker
                 if checker?.scope.planCarried == true { carriedPlans += 1 }
                 if checker?.facts.mentionsPatched == true { patchedMentions += 1 }
+                if checker?.shadowedKept == true { keptShadowed += 1 }
                 project = next
                 session = reused
             }
@@ -408,6 +409,8 @@ import TestSupport
         // earlier ones, patched (`ScopeItems.carriedPlan`, `ProgramFacts.findMentions`).
         #expect(carriedPlans > 500, "\(carriedPlans) plans carried")
         #expect(patchedMentions > 200, "\(patchedMentions) mentions patched")
+        // The shadowed branches of the `anyOf`s nothing changed for are the earlier ones.
+        #expect(keptShadowed > 200, "\(keptShadowed) sessions kept shadowed branches")
     }
 }
 

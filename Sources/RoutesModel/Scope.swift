@@ -25,6 +25,17 @@ public struct Scope: Sendable, Sequence {
 
     @usableFromInline var slots: [Slot]
     @usableFromInline var base: Base? = nil
+    /// The renames since the table was made (see `rename`), kept beside it so that a rename
+    /// does not copy a table that the project before the edit shares.
+    @usableFromInline var renames: Renames? = nil
+
+    /// Names a rename added (they win over the table) and names it took away from the table.
+    @usableFromInline struct Renames: Sendable {
+        @usableFromInline var added: [String: Slot] = [:]
+        @usableFromInline var removed: Set<String> = []
+    }
+    /// How many renamed names a scope keeps beside its table before it makes the table again.
+    static let maxRenames = 64
     /// How many scopes this one is laid over (0: none).
     public private(set) var depth = 0
     /// The number of names, with those of the scope it is laid over.
@@ -60,6 +71,10 @@ public struct Scope: Sendable, Sequence {
     /// The declaration the name stands for in this file and its kind, if any.
     @inlinable public func entry(_ name: String) -> (symbol: Symbol, kind: DeclarationKind)? {
         if let base, let found = base.scope.entry(name) { return found }
+        if let renames {
+            if let s = renames.added[name] { return (Symbol(file: Int(s.file), declaration: Int(s.declaration)), s.kind) }
+            if renames.removed.contains(name) { return nil }
+        }
         let h = Self.hash(name)
         let key = UInt32(truncatingIfNeeded: h >> 32)
         return slots.withUnsafeBufferPointer { p in
@@ -78,6 +93,7 @@ public struct Scope: Sendable, Sequence {
     /// has (the first declaration wins) and changes nothing.
     public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol, kind: DeclarationKind) -> Symbol? {
         if let base, let found = base.scope.entry(name) { return found.symbol }
+        if renames != nil { foldRenames() }
         if (count - (base?.scope.count ?? 0) + 1) * 2 > slots.count { grow() }
         let h = Self.hash(name)
         let key = UInt32(truncatingIfNeeded: h >> 32)
@@ -101,45 +117,31 @@ public struct Scope: Sendable, Sequence {
     /// where `old` stands for it and `new` for nothing: what the scope would be were it built
     /// again with the renamed declaration, as long as no name is declared twice (then the
     /// order of declarations decides, and the caller builds it again). False, with nothing
-    /// changed, otherwise.
+    /// changed, otherwise. The table stays as it is (the scope before the edit shares it):
+    /// the rename is noted beside it, until there are `maxRenames` such names.
     public mutating func rename(_ old: String, to new: String, _ symbol: Symbol, kind: DeclarationKind) -> Bool {
-        guard base == nil, old != new, entry(new) == nil, let i = slotIndex(old),
-              Int(slots[i].file) == symbol.file, Int(slots[i].declaration) == symbol.declaration else { return false }
-        remove(at: i)
-        _ = insertIfAbsent(new, symbol, kind: kind)
+        guard base == nil, old != new, entry(new) == nil, let current = entry(old), current.symbol == symbol else { return false }
+        var r = renames ?? Renames()
+        renames = nil
+        r.added[old] = nil
+        r.removed.insert(old)
+        r.added[new] = Slot(name: new, hash: 0, file: Int32(truncatingIfNeeded: symbol.file),
+                            declaration: Int32(truncatingIfNeeded: symbol.declaration), kind: kind)
+        renames = r
+        if r.added.count > Self.maxRenames { foldRenames() }
         return true
     }
 
-    private func slotIndex(_ name: String) -> Int? {
-        let h = Self.hash(name)
-        let key = UInt32(truncatingIfNeeded: h >> 32)
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: h) & mask
-        while slots[i].file >= 0 {
-            if slots[i].hash == key && slots[i].name == name { return i }
-            i = (i + 1) & mask
+    /// Makes the table again with the renames in it.
+    private mutating func foldRenames() {
+        guard renames != nil else { return }
+        var fresh = Scope(capacity: count)
+        for (name, symbol) in self {
+            guard let kind = entry(name)?.kind else { continue }
+            _ = fresh.insertIfAbsent(name, symbol, kind: kind)
         }
-        return nil
-    }
-
-    /// Empties slot i, moving back each later slot of its run that may then be found nowhere
-    /// (linear probing's deletion without markers): every name stays reachable from its home.
-    private mutating func remove(at i: Int) {
-        let mask = slots.count - 1
-        var hole = i
-        var j = (i + 1) & mask
-        while slots[j].file >= 0 {
-            let home = Int(truncatingIfNeeded: Self.hash(slots[j].name)) & mask
-            // Slot j may fill the hole unless its home lies cyclically in (hole, j].
-            let homeBetween = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-            if !homeBetween {
-                slots[hole] = slots[j]
-                hole = j
-            }
-            j = (j + 1) & mask
-        }
-        slots[hole] = Slot(name: "", hash: 0, file: -1, declaration: 0, kind: .screen)
-        count -= 1
+        slots = fresh.slots
+        renames = nil
     }
 
     private mutating func grow() {
@@ -153,6 +155,8 @@ public struct Scope: Sendable, Sequence {
     public struct Iterator: IteratorProtocol {
         var base: [Iterator]
         let slots: [Slot]
+        let renames: Renames?
+        var added: Dictionary<String, Slot>.Iterator?
         var i = 0
         public mutating func next() -> (key: String, value: Symbol)? {
             if !base.isEmpty {
@@ -162,12 +166,19 @@ public struct Scope: Sendable, Sequence {
             while i < slots.count {
                 let s = slots[i]
                 i += 1
-                if s.file >= 0 { return (s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration))) }
+                guard s.file >= 0 else { continue }
+                // A name renamed away, or given by a rename (then it comes below).
+                if let renames, renames.removed.contains(s.name) || renames.added[s.name] != nil { continue }
+                return (s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration)))
             }
+            if let (name, s) = added?.next() { return (name, Symbol(file: Int(s.file), declaration: Int(s.declaration))) }
             return nil
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(base: base.map { [$0.scope.makeIterator()] } ?? [], slots: slots) }
+    public func makeIterator() -> Iterator {
+        Iterator(base: base.map { [$0.scope.makeIterator()] } ?? [], slots: slots, renames: renames,
+                 added: renames?.added.makeIterator())
+    }
     public var underestimatedCount: Int { count }
 }

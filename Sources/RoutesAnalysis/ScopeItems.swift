@@ -241,19 +241,31 @@ final class ScopeItems {
         return (items.count > 0 ? code(items[0], in: graph) : .none, items.count > 1 ? code(items[1], in: graph) : .none)
     }
 
-    /// The plan after an edit inside one declaration that kept every name (so every other
-    /// node's names, and every declaration's items, are as they were), when the way graph's
-    /// edges and the used region are as they were: the earlier names with the edited nodes'
-    /// made again, and the regions of the items the edited nodes need or gain, before or now,
+    /// The plan after an edit over a patched graph, when the way graph's edges and the used
+    /// region are as they were: the earlier names with those of the nodes the edit resolved
+    /// again made again, and the regions of the items those nodes need or gain, before or now,
     /// and of the items that needed flows, found again. Every other item keeps its region.
-    /// Nil when the plan must be made whole.
+    /// Every other node's names are as they were (they were not resolved again). A rename may
+    /// change the items a declaration needs (its `from` names the renamed screen), but only
+    /// for a declaration of a file that sees the renamed one, and every node that names such a
+    /// declaration sees that file, so sees the renamed declaration too, and is resolved again.
+    /// Nil when the earlier plan is unknown (then the plan is made whole).
     private static func carriedPlan(graph: BuilderGraph, used: [Bool], rootBody root: Int,
                                     earlier: (ways: Ways, edited: EditedNodes)?) -> MissingDependencyPlan? {
-        guard let (old, edited) = earlier, edited.namesKept, edited.runs.count == 1, let flowItems = old.flowItems else { return nil }
-        let run = edited.runs[0]
-        let fresh = collectUses(run, used: used, graph) { itemCodes(of: $0, graph) }
+        guard let (old, edited) = earlier, let flowItems = old.flowItems, old.graph.nodes.count == graph.nodes.count,
+              old.graph.declarationCount == graph.declarationCount else { return nil }
+        // The runs in order, each node once (a renamed declaration's run lies in its file's).
+        var runs: [Range<Int>] = []
+        for r in edited.runs.sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
+            if let last = runs.last, r.lowerBound <= last.upperBound {
+                runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                runs.append(r)
+            }
+        }
+        let fresh = runs.map { collectUses($0, used: used, graph) { itemCodes(of: $0, graph) } }
         let itemCount = graph.screens.count + graph.conditions.count
-        // The earlier entries are in node order: the edited nodes' are one run of them.
+        // The earlier entries are in node order: each run's are one stretch of them.
         func firstEntry(atOrAfter node: Int) -> Int {
             var (lo, hi) = (0, old.uses.count)
             while lo < hi {
@@ -262,12 +274,26 @@ final class ScopeItems {
             }
             return lo
         }
-        let replaced = firstEntry(atOrAfter: run.lowerBound)..<firstEntry(atOrAfter: run.upperBound)
-        guard let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount,
-                                           editedUses: old.uses[replaced] + fresh)
+        let replaced = runs.map { firstEntry(atOrAfter: $0.lowerBound)..<firstEntry(atOrAfter: $0.upperBound) }
+        var editedUses: [MissingDependencyPlan.Use] = []
+        for (k, r) in replaced.enumerated() { editedUses += old.uses[r] + fresh[k] }
+        guard let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount, editedUses: editedUses)
         else { return nil }
-        var uses = old.uses
-        uses.replaceSubrange(replaced, with: fresh)
+        var uses: [MissingDependencyPlan.Use]
+        if runs.count == 1 {
+            uses = old.uses
+            uses.replaceSubrange(replaced[0], with: fresh[0])
+        } else {
+            uses = []
+            uses.reserveCapacity(old.uses.count + fresh.reduce(0) { $0 + $1.count })
+            var at = 0
+            for (k, r) in replaced.enumerated() {
+                uses += old.uses[at..<r.lowerBound]
+                uses += fresh[k]
+                at = r.upperBound
+            }
+            uses += old.uses[at...]
+        }
 
         var plan = MissingDependencyPlan(uses: uses, regionFree: carried.free)
         plan.predecessors = carried.predecessors

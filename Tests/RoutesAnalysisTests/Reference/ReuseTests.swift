@@ -524,7 +524,7 @@ import TestSupport
     @Test func renamesInASharedLibraryAgreeWithAFreshSession() throws {
         var project = ProgramReuseTests.project(ProgramReuseTests.start)
         var session = AnalysisSession(project: project)
-        var renamed = 0, patched = 0
+        var renamed = 0, patched = 0, carriedPlans = 0
         let path = "/ws/lib/Lib.routes"
         for round in 0..<2 {
             let file = try #require(project.file(atPath: path))
@@ -539,6 +539,7 @@ import TestSupport
                     #expect(e.edit.nodes.resolvedAgain.count == 4, "the library and the three apps that import it")
                     renamed += 1
                     patched += e.reused.patchedGraphs
+                    carriedPlans += e.reused.units.filter { $0.checker?.scope.planCarried == true }.count
                     project = e.next
                     session = e.reused
                 }
@@ -548,6 +549,43 @@ import TestSupport
         // Screens, dependencies and builders renamed keep their nodes' shapes; a flag's tests
         // of an unknown name do not.
         #expect(patched >= 30, "\(patched) programs analysed over a patched graph")
+        // Their missing-dependency plans are the earlier ones with the files resolved again
+        // made again.
+        #expect(carriedPlans >= 20, "\(carriedPlans) plans carried")
+    }
+
+    /// Renaming a dependency and its provider in a library, then naming them back, makes and
+    /// mends the missing dependencies of the apps that import it (and use the dependency where
+    /// no provider came first): each program's missing-dependency plan is the earlier one with
+    /// every file the rename resolved again made again, and agrees with a fresh session.
+    @Test func renamesMakeAndMendMissingDependenciesInImportingApps() throws {
+        // The apps' files also import one that does not see the library, so that the files
+        // resolved again are not one stretch of the program's nodes.
+        let app = "import \"../lib/Lib.routes\"\nimport \"../c/Mid.routes\"\nscreen Home\nroot {\n  anyOf {\n    screen Home uses store\n    screen Detail { screen Home uses store }\n    shop\n    elsewhere\n  }\n}\n"
+        let texts = [
+            "/ws/c/Mid.routes": "screen Far\nbuilder elsewhere { anyOf { screen Far screen Far } }\n",
+            "/ws/lib/Lib.routes": "screen Detail\ndependency store: Store from Detail\nscreen Cart\nbuilder shop { anyOf { screen Cart uses store\n screen Detail { screen Cart uses store } } }\n",
+            "/ws/a/App.routes": app,
+            "/ws/b/App.routes": app,
+        ]
+        var project = ProgramReuseTests.project(texts)
+        var session = AnalysisSession(project: project)
+        let file = try #require(project.file(atPath: "/ws/lib/Lib.routes"))
+        func missing(_ s: AnalysisSession) -> Int { s.diagnostics.filter { $0.rule == .missingDependency }.count }
+        #expect(missing(session) == 3, "one in each app, one in the library they share")
+        var carried = 0
+        for declaration in [1, 0] {
+            for (step, expected) in [0, 3].enumerated() {
+                let name = project.files[file].model.declarations[declaration].name.range
+                let (range, replacement) = step == 0 ? (name.upperBound..<name.upperBound, Array("Z".utf8))
+                                                     : ((name.upperBound - 1)..<name.upperBound, [UInt8]())
+                let e = try #require(GraphPatchTests.reanalysed(project, session, file: file, replacing: range, with: replacement))
+                #expect(missing(e.reused) == expected)
+                carried += e.reused.units.filter { $0.checker?.scope.planCarried == true }.count
+                (project, session) = (e.next, e.reused)
+            }
+        }
+        #expect(carried >= 4, "\(carried) plans carried")
     }
 
     /// A name that only a syntax error's skipped text mentions is not unused; renamed in the

@@ -166,6 +166,9 @@ struct EditedNodes: Sequence {
     /// Whether every declaration kept its name: then each name outside the edited
     /// declaration's nodes resolves as before (no file was resolved again).
     var namesKept: Bool
+    /// The edited file, and after a rename the files that see the renamed declaration (some
+    /// of whose names were resolved again, see `NodeSplice.resolvedNodes`).
+    var files: [FileID] = []
     var isEmpty: Bool { runs.allSatisfy(\.isEmpty) }
     /// Past the last id.
     var upperBound: Int { runs.map(\.upperBound).max() ?? 0 }
@@ -296,7 +299,8 @@ public final class AnalysisSession {
                 patched = graph
                 earlier = EarlierAnalysis(semantics: old.semantics, checker: old.checker,
                                           edited: EditedNodes(runs: graph.resolvedAgain(splice),
-                                                              namesKept: splice.resolvedAgain.isEmpty))
+                                                              namesKept: splice.resolvedAgain.isEmpty,
+                                                              files: [splice.file] + splice.resolvedAgain))
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,

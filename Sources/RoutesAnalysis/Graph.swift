@@ -303,27 +303,36 @@ struct BuilderGraph {
             graph.builders[k].body = d.body.map { b + $0 }
             graph.builders[k].name = d.name.text
         }
-        // After a rename, every other node of the files that see it is resolved again in place
-        // (their shapes are as they were; what a name stands for may not be).
-        for h in splice.resolvedAgain {
+        // After a rename, the nodes whose names the project resolved again are resolved again
+        // in place (their shapes are as they were; what a name stands for may not be).
+        guard splice.resolvedNodes.count == splice.resolvedAgain.count else { return nil }
+        for (k, h) in splice.resolvedAgain.enumerated() {
             guard let position = files.position(h) else { continue }
             let b = base[position]
             let nodes = project.files[h].model.nodes
             guard nodes.count == fileNodeCount(h) else { return nil }
-            for local in nodes.indices where h != f || !splice.old.contains(local) {
-                guard graph.resolveAgain(b + local, nodes[local], file: h, base: b) else { return nil }
+            for local in splice.resolvedNodes[k] where h != f || !splice.old.contains(local) {
+                guard nodes.indices.contains(local), graph.resolveAgain(b + local, nodes[local], file: h, base: b) else { return nil }
             }
         }
         return graph
     }
 
-    /// The global ids of the nodes `patched(onto:splice:)` resolved again for `splice`.
+    /// The global ids of the nodes `patched(onto:splice:)` resolved again for `splice`, as
+    /// runs of consecutive ids.
     func resolvedAgain(_ splice: NodeSplice) -> [Range<Int>] {
         guard let position = files.position(splice.file) else { return [] }
         var out = [(base[position] + splice.old.lowerBound)..<(base[position] + splice.old.upperBound)]
-        for h in splice.resolvedAgain {
+        for (k, h) in splice.resolvedAgain.enumerated() where k < splice.resolvedNodes.count {
             guard let p = files.position(h) else { continue }
-            out.append(base[p]..<(base[p] + fileNodeCount(h)))
+            for local in splice.resolvedNodes[k] {
+                let g = base[p] + local
+                if let last = out.last, last.upperBound == g, out.count > 1 {
+                    out[out.count - 1] = last.lowerBound..<(g + 1)
+                } else {
+                    out.append(g..<(g + 1))
+                }
+            }
         }
         return out
     }

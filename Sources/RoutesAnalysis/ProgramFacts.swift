@@ -353,12 +353,7 @@ struct ProgramFacts {
                 }
                 // The names skipped in the files the edit resolved again (after a rename, a
                 // skipped name may stand for another declaration).
-                var files: [FileID] = []
-                for run in edited.runs where !run.isEmpty {
-                    let f = graph.nodes[run.lowerBound].file
-                    if !files.contains(f) { files.append(f) }
-                }
-                for f in files {
+                for f in edited.files where graph.files.contains(f) {
                     Self.forEachSkippedMention(in: f, old.graph, old.project) { guesses.remove($0) }
                     Self.forEachSkippedMention(in: f, graph, project) { guesses.add($0) }
                 }

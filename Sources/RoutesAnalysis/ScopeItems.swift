@@ -246,10 +246,10 @@ final class ScopeItems {
     /// again made again, and the regions of the items those nodes need or gain, before or now,
     /// and of the items that needed flows, found again. Every other item keeps its region.
     /// Every other node's names are as they were (they were not resolved again). A rename may
-    /// change the items a declaration needs (its `from` names the renamed screen), but only
-    /// for a declaration of a file that sees the renamed one, and every node that names such a
-    /// declaration sees that file, so sees the renamed declaration too, and is resolved again.
-    /// Nil when the earlier plan is unknown (then the plan is made whole).
+    /// change the items a declaration needs (its `from` names the renamed screen), and so what
+    /// the names of nodes that were not resolved again need: then, and when the earlier plan
+    /// is unknown, nil (the plan is made whole). Only a declaration of a file that sees the
+    /// renamed one can change so.
     private static func carriedPlan(graph: BuilderGraph, used: [Bool], rootBody root: Int,
                                     earlier: (ways: Ways, edited: EditedNodes)?) -> MissingDependencyPlan? {
         guard let (old, edited) = earlier, let flowItems = old.flowItems, old.graph.nodes.count == graph.nodes.count,
@@ -261,6 +261,14 @@ final class ScopeItems {
                 runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
             } else {
                 runs.append(r)
+            }
+        }
+        if !edited.namesKept {
+            for f in edited.files where graph.files.contains(f) {
+                let first = graph.declarationNumber(Symbol(file: f, declaration: 0))
+                for i in graph.project.files[f].model.declarations.indices {
+                    guard itemCodes(of: first + i, graph) == itemCodes(of: first + i, old.graph) else { return nil }
+                }
             }
         }
         let fresh = runs.map { collectUses($0, used: used, graph) { itemCodes(of: $0, graph) } }

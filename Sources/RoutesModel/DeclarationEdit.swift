@@ -7,8 +7,8 @@ public struct ProjectDeclarationEdit: Sendable {
     /// declaration otherwise than by its name (its kind, parameter labels or presentation),
     /// or renamed it where a name is declared twice or an import failed, so that every file's
     /// names must be resolved again. ``tree`` and ``model`` are right either way. (A rename
-    /// resolves again every name of the files that see the declaration: see
-    /// ``NodeSplice/resolvedAgain``.)
+    /// resolves again the names of the files that see the declaration that may now stand for
+    /// something else: see ``NodeSplice/resolvedAgain``.)
     public var project: Project?
     /// The edited file's new tree and model.
     public var tree: SyntaxTree
@@ -30,16 +30,22 @@ public struct NodeSplice: Sendable, Equatable {
     public var file: FileID
     public var old: Range<Int>
     public var count: Int
-    /// The files whose every name was resolved again (the edit renamed a declaration they
-    /// see: the edited file and those that import it, directly or not), their nodes otherwise
-    /// as they were. Empty for an edit that kept every declaration's name.
+    /// The files whose names were resolved again (the edit renamed a declaration they see:
+    /// the edited file and those that import it, directly or not), their nodes otherwise as
+    /// they were. Empty for an edit that kept every declaration's name.
     public var resolvedAgain: [FileID] = []
+    /// Per file of `resolvedAgain`, the nodes whose names were resolved again, in order: every
+    /// node of the edited file; in the others, the nodes with a name that may now stand for
+    /// something else (the old or the new name, or a name that was undefined, whose
+    /// suggestion may change). Every other name resolves as before.
+    public var resolvedNodes: [[Int]] = []
 
-    public init(file: FileID, old: Range<Int>, count: Int, resolvedAgain: [FileID] = []) {
+    public init(file: FileID, old: Range<Int>, count: Int, resolvedAgain: [FileID] = [], resolvedNodes: [[Int]] = []) {
         self.file = file
         self.old = old
         self.count = count
         self.resolvedAgain = resolvedAgain
+        self.resolvedNodes = resolvedNodes
     }
 }
 
@@ -102,7 +108,7 @@ extension Project {
                                    renamed: (Symbol(file: f, declaration: i), before.name.text, declaration.name.text, declaration.kind))
             return ProjectDeclarationEdit(project: renamed?.project, tree: edit.tree, model: model, shift: shift,
                                           nodes: NodeSplice(file: f, old: a..<b, count: fresh.nodes.count,
-                                                            resolvedAgain: renamed?.files ?? []),
+                                                            resolvedAgain: renamed?.files ?? [], resolvedNodes: renamed?.nodes ?? []),
                                           keepsAnalysis: false)
         }
         let sameFrom: Bool
@@ -156,14 +162,18 @@ extension Project {
 
     /// The project after an edit of file f inside one declaration that renamed it and kept
     /// its kind, parameter labels and presentation (`model`: the file's new model): the scopes
-    /// and every name of the files that see the declaration (those whose closure holds f) are
-    /// made again, everything else is kept. Nil where a rename could change more than those
-    /// files' names (a name declared twice, before or after, is reported by whichever scope
+    /// of the files that see the declaration (those whose closure holds f) are made again (or
+    /// renamed in), the edited file's names are resolved again, and in the other files that
+    /// see it the names that may now stand for something else: the old and the new name, and
+    /// every undefined name (the renamed declaration may now be, or no longer be, what it most
+    /// likely meant). Everything else is kept. Nil where a rename could change more than
+    /// those names (a name declared twice, before or after, is reported by whichever scope
     /// finds it; a failed import counts the names it leaves undefined): then every file is
     /// resolved again.
     private func renaming(file f: FileID, tree: SyntaxTree, model: FileModel, shift: TriviaEdit, oldRange: Range<Int>,
                           lowering: [Diagnostic], name: Range<Int>,
-                          renamed: (symbol: Symbol, old: String, new: String, kind: DeclarationKind)) -> (project: Project, files: [FileID])? {
+                          renamed: (symbol: Symbol, old: String, new: String, kind: DeclarationKind))
+        -> (project: Project, files: [FileID], nodes: [[Int]])? {
         guard !diagnostics.contains(where: { $0.rule == DuplicateDeclaration.id }) else { return nil }
         let seeing = files.indices.filter { closures[$0].contains(f) }
         guard !seeing.contains(where: { g in closures[g].contains { h in failedImports.contains { $0.file == h } } }) else { return nil }
@@ -183,22 +193,65 @@ extension Project {
             guard duplicates.isEmpty else { return nil }
             p.scopes[g] = scope
         }
+        // Per file that sees the declaration, other than f: where its undefined names start.
+        var undefined: [FileID: Set<Int>] = [:]
+        for g in seeing where g != f { undefined[g] = [] }
+        for d in diagnostics where d.rule == UndefinedName.id && d.file != f { undefined[d.file]?.insert(d.range.lowerBound) }
         var nameDiagnostics: [Diagnostic] = []
+        // Per file other than f: where the names resolved again start (their diagnostics are
+        // made again).
+        var redone: [FileID: Set<Int>] = [:]
+        var nodes: [[Int]] = []
         for g in seeing {
-            let r = p.resolveNames(in: g)
-            p.resolutions[g] = r.resolutions
-            p.guesses[g] = r.guesses
-            nameDiagnostics += r.diagnostics
+            if g == f {
+                let r = p.resolveNames(in: g)
+                p.resolutions[g] = r.resolutions
+                p.guesses[g] = r.guesses
+                nameDiagnostics += r.diagnostics
+                nodes.append(Array(model.nodes.indices))
+                continue
+            }
+            let gModel = p.files[g].model
+            let undefinedHere = undefined[g] ?? []
+            func mayChange(_ n: Name) -> Bool {
+                n.text == renamed.old || n.text == renamed.new || undefinedHere.contains(n.range.lowerBound)
+            }
+            var resolved = p.resolutions[g]
+            var guessed = p.guesses[g]
+            var starts = Set<Int>()
+            func forget(_ n: Name) {
+                resolved[n.range.lowerBound] = nil
+                guessed[n.range.lowerBound] = nil
+                starts.insert(n.range.lowerBound)
+            }
+            for i in gModel.declarations.indices {
+                guard let from = gModel.declarations[i].from, mayChange(from) else { continue }
+                forget(from)
+                p.resolveNames(in: g, declarations: i..<(i + 1), nodes: 0..<0, into: &resolved, guesses: &guessed, &nameDiagnostics)
+            }
+            var mine: [Int] = []
+            for i in gModel.nodes.indices {
+                var hit = false
+                gModel.forEachNameUse(declarations: 0..<0, nodes: i..<(i + 1)) { n, _ in if mayChange(n) { hit = true } }
+                guard hit else { continue }
+                gModel.forEachNameUse(declarations: 0..<0, nodes: i..<(i + 1)) { n, _ in forget(n) }
+                p.resolveNames(in: g, declarations: 0..<0, nodes: i..<(i + 1), into: &resolved, guesses: &guessed, &nameDiagnostics)
+                mine.append(i)
+            }
+            p.resolutions[g] = resolved
+            p.guesses[g] = guessed
+            redone[g] = starts
+            nodes.append(mine)
         }
-        let seen = Set(seeing)
         var kept: [Diagnostic] = []
         kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
         for d in diagnostics {
-            if seen.contains(d.file) {
-                switch d.rule {
-                case UndefinedName.id, WrongKind.id, InvalidWildcard.id: continue
-                default: break
-                }
+            switch d.rule {
+            case UndefinedName.id, WrongKind.id, InvalidWildcard.id:
+                if d.file == f { continue }
+                if let starts = redone[d.file], starts.contains(d.range.lowerBound) { continue }
+            default:
+                break
             }
             // The old declaration's lowering diagnostics (a parameter label written twice) are
             // made again with it.
@@ -206,7 +259,7 @@ extension Project {
             kept.append(d.file == f ? d.shifted(shift, in: f) : d)
         }
         p.diagnostics = kept + lowering + nameDiagnostics
-        return (p, seeing)
+        return (p, seeing, nodes)
     }
 
     /// The index of the declaration whose range starts at `offset` (declarations are in

@@ -42,10 +42,39 @@ public struct ResolutionTable: Sendable, Sequence {
             }
         }
         set {
-            // Offsets come from files under `SourceLimits.maxFileBytes`; removal is not needed.
-            guard let symbol = newValue, offset >= 0 && offset <= Int(Int32.max) else { return }
-            insert(Int32(truncatingIfNeeded: offset), symbol)
+            // Offsets come from files under `SourceLimits.maxFileBytes`.
+            guard offset >= 0 && offset <= Int(Int32.max) else { return }
+            if let symbol = newValue {
+                insert(Int32(truncatingIfNeeded: offset), symbol)
+            } else {
+                remove(Int32(truncatingIfNeeded: offset))
+            }
         }
+    }
+
+    /// Empties the slot of `key`, moving back each later slot of its run that could then be
+    /// found nowhere (linear probing's deletion without markers).
+    @usableFromInline mutating func remove(_ key: Int32) {
+        let mask = slots.count - 1
+        var i = slot(Int(key))
+        while slots[i].key != key {
+            if slots[i].key < 0 { return }
+            i = (i + 1) & mask
+        }
+        var hole = i
+        var j = (i + 1) & mask
+        while slots[j].key >= 0 {
+            let home = slot(Int(slots[j].key))
+            // Slot j may fill the hole unless its home lies cyclically in (hole, j].
+            let homeBetween = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
+            if !homeBetween {
+                slots[hole] = slots[j]
+                hole = j
+            }
+            j = (j + 1) & mask
+        }
+        slots[hole] = Slot(key: -1, file: 0, declaration: 0)
+        count -= 1
     }
 
     @usableFromInline mutating func insert(_ key: Int32, _ symbol: Symbol) {

@@ -403,7 +403,7 @@ extension ParseCacheTests {
 }
 
 /// The table of resolved names answers as a dictionary would, for dense runs of offsets (a
-/// long `uses` list), scattered ones, and across growth.
+/// long `uses` list), scattered ones, across growth, and after removals.
 @Suite struct ResolutionTableTests {
     @Test func theTableAnswersAsADictionary() {
         var state: UInt64 = 99
@@ -427,6 +427,16 @@ extension ParseCacheTests {
                 let k = next(2_100_000)
                 #expect(table[k] == reference[k], "round \(round), key \(k)")
             }
+            #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) }) == reference)
+            // Removing keys (present, absent, in long runs of taken slots) leaves the others
+            // to be found.
+            for _ in 0..<(10 + next(reference.count)) {
+                let k = next(3) == 0 ? next(2_100_000) : Array(reference.keys)[next(reference.count)]
+                table[k] = nil
+                reference[k] = nil
+            }
+            #expect(table.count == reference.count)
+            for (k, v) in reference { #expect(table[k] == v, "round \(round), key \(k) after removals") }
             #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) }) == reference)
         }
     }

@@ -318,6 +318,23 @@ struct BuilderGraph {
         return graph
     }
 
+    /// Whether node g has the same edges (children, nesting, referenced builder and its body)
+    /// here as in `other` (a graph this one was patched from, or patched into): what the used
+    /// region and the ways follow.
+    func sameEdges(_ g: Int, as other: BuilderGraph) -> Bool {
+        func successors(_ graph: BuilderGraph) -> (children: [Int], target: Int, body: Int) {
+            var children: [Int] = []
+            graph.forEachChild(g) { children.append($0) }
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting): return (children, -1, nesting ?? -1)
+            case .reference(let t?): return (children, t, graph.builders[t].body ?? -1)
+            default: return (children, -1, -1)
+            }
+        }
+        let x = successors(self), y = successors(other)
+        return x.children == y.children && x.target == y.target && x.body == y.body
+    }
+
     /// The global ids of the nodes `patched(onto:splice:)` resolved again for `splice`, as
     /// runs of consecutive ids.
     func resolvedAgain(_ splice: NodeSplice) -> [Range<Int>] {

@@ -61,6 +61,9 @@ struct ProgramFacts {
     /// number.
     private(set) var mentioned: MentionCounts
     private(set) var guessed: MentionCounts
+    /// Whether the used region was taken from the earlier facts although edited nodes changed
+    /// (what they build, not where they lead) (tests).
+    private(set) var usedKeptOverChangedNodes = false
     /// Whether `findMentions` patched the earlier facts' mentions (tests).
     private(set) var mentionsPatched = false
     /// The earlier facts' mentions and the edited nodes, when `findMentions` may patch them.
@@ -107,6 +110,12 @@ struct ProgramFacts {
                 usedBuilders = earlier.facts.usedBuilders
                 flowsAsBefore = semantics === earlier.facts.semantics && earlier.facts.resolvedPaths
                     && graph.presentations == earlier.facts.graph.presentations && !found.affected.contains(true)
+                return
+            }
+            if found.edgesKept {
+                used = earlier.facts.used
+                usedBuilders = earlier.facts.usedBuilders
+                usedKeptOverChangedNodes = true
                 return
             }
         } else {
@@ -217,7 +226,7 @@ struct ProgramFacts {
     /// Nothing else changes what a node passes on: a patched graph keeps every other node,
     /// the variables, the element codes and the presentations.
     private static func affectedNodes(_ semantics: Semantics, sigmaCount: Int, rootBody: Int?, since old: ProgramFacts,
-                                      edited: EditedNodes) -> (affected: [Bool], structureKept: Bool)? {
+                                      edited: EditedNodes) -> (affected: [Bool], structureKept: Bool, edgesKept: Bool)? {
         let graph = semantics.graph
         guard let dirty = semantics.carriedDirty, old.semantics.bdd === semantics.bdd, semantics.layout == .conditionsAbove,
               old.semantics.layout == .conditionsAbove, old.graph.nodes.count == graph.nodes.count,
@@ -245,8 +254,12 @@ struct ProgramFacts {
             }
         }
         var structureKept = true
+        // Whether every edited node has the edges it had (what `markUsed` follows): a screen
+        // node whose screen changed (a rename) still leads where it did.
+        var edgesKept = true
         for g in edited where changed(g) {
             structureKept = false
+            if edgesKept && !graph.sameEdges(g, as: old.graph) { edgesKept = false }
             // The node itself: what it builds (a screen node's `built`) may have changed.
             mark(g)
             Flow.forEachSuccessor(g, in: old.graph, crossNestings: true, mark)
@@ -254,6 +267,7 @@ struct ProgramFacts {
         }
         if graph.builders.indices.contains(where: { graph.builders[$0].body != old.graph.builders[$0].body }) {
             structureKept = false
+            edgesKept = false
             for g in graph.nodes.indices {
                 guard case .reference(let t?) = graph.nodes[g].kind, graph.builders[t].body != old.graph.builders[t].body else { continue }
                 mark(g)
@@ -275,7 +289,7 @@ struct ProgramFacts {
         while let g = stack.popLast() {
             Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
         }
-        return (affected, structureKept)
+        return (affected, structureKept, edgesKept)
     }
 
     /// A way from `root` to node g (node ids, outermost first) on which g is built (a screen

@@ -349,7 +349,7 @@ final class ScopeItems {
         var touched = [Bool](repeating: false, count: itemCount)
         func touch(_ code: ScopeItemCode) { if !code.isNone { touched[code.index] = true } }
         for g in edited {
-            guard sameEdges(g, old.graph, graph) else { return nil }
+            guard graph.sameEdges(g, as: old.graph) else { return nil }
             touch(predecessors.gained[g])
             predecessors.gained[g] = .none
             predecessors.gainedAt[g] = -1
@@ -367,22 +367,6 @@ final class ScopeItems {
             touch(n.second)
         }
         return (predecessors, touched, old.regionFree)
-    }
-
-    /// Whether node g has the same way-graph edges (children, nesting, referenced body) in
-    /// both graphs.
-    private static func sameEdges(_ g: Int, _ a: BuilderGraph, _ b: BuilderGraph) -> Bool {
-        func successors(_ graph: BuilderGraph) -> (children: [Int], extra: Int) {
-            var children: [Int] = []
-            graph.forEachChild(g) { children.append($0) }
-            switch graph.nodes[g].kind {
-            case .screen(_, let nesting): return (children, nesting ?? -1)
-            case .reference(let t?): return (children, graph.builders[t].body ?? -1)
-            default: return (children, -1)
-            }
-        }
-        let x = successors(a), y = successors(b)
-        return x.children == y.children && x.extra == y.extra
     }
 
     // MARK: Ways

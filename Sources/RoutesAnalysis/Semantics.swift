@@ -133,22 +133,38 @@ final class Semantics {
         bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget), variables: conditionCount + bits)
         let bdd = self.bdd
         firstElementVariable = layout == .elementAbove ? 0 : conditionCount
-        variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? bits : 0)
-        conditionVariable = variableOfCondition.map { bdd.variable(Int($0)) }
-        elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: bits)
-        allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
-        anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: bits)
-        if layout == .elementAbove { rest = bdd.andNot(anyElement, allElements) }
-        nestingOwner = NodeOwners(count: graph.nodes.count)
-        bodyOwner = NodeOwners(count: graph.nodes.count)
-        for (g, n) in graph.nodes.enumerated() {
-            if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
+        if let earlier, let old = Self.sameStructure(earlier, graph: graph, bdd: bdd, layout: layout, elementBits: bits) {
+            // What depends only on the edges, the builders, the screens and the order in
+            // which conditions are first tested is the earlier semantics's, on the same manager.
+            variableOfCondition = old.variableOfCondition
+            conditionVariable = old.conditionVariable
+            elementIs = old.elementIs
+            allElements = old.allElements
+            anyElement = old.anyElement
+            rest = old.rest
+            nestingOwner = old.nestingOwner
+            bodyOwner = old.bodyOwner
+            referenceEdges = old.referenceEdges
+            components = old.components
+            structureCarried = true
+        } else {
+            variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? bits : 0)
+            conditionVariable = variableOfCondition.map { bdd.variable(Int($0)) }
+            elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: bits)
+            allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
+            anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: bits)
+            if layout == .elementAbove { rest = bdd.andNot(anyElement, allElements) }
+            nestingOwner = NodeOwners(count: graph.nodes.count)
+            bodyOwner = NodeOwners(count: graph.nodes.count)
+            for (g, n) in graph.nodes.enumerated() {
+                if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
+            }
+            for (i, b) in graph.builders.enumerated() {
+                if let body = b.body { bodyOwner[body] = i }
+            }
+            referenceEdges = referencesInBodies()
+            components = stronglyConnectedComponents(referenceEdges)
         }
-        for (i, b) in graph.builders.enumerated() {
-            if let body = b.body { bodyOwner[body] = i }
-        }
-        referenceEdges = referencesInBodies()
-        components = stronglyConnectedComponents(referenceEdges)
         if layout == .elementAbove { relevant = computeRelevance() }
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
@@ -180,6 +196,36 @@ final class Semantics {
                 }
             }
         }
+    }
+
+    /// Whether this semantics took the structural tables of the earlier one (tests).
+    private(set) var structureCarried = false
+
+    /// The earlier semantics, when what the structural tables read is as it was: the same
+    /// manager, layout and element bits, the same screens, conditions and builders (bodies
+    /// included), and every node the edit resolved again with the edges it had (children,
+    /// nesting, referenced builder) and, for a test, the same condition (so conditions are
+    /// first tested in the same order). Then the order of the variables, the element codes,
+    /// the owners of nestings and bodies, and the references between builders and their
+    /// components are the earlier ones.
+    private static func sameStructure(_ earlier: EarlierAnalysis, graph: BuilderGraph, bdd: BDD, layout: Layout,
+                                      elementBits: Int) -> Semantics? {
+        let old = earlier.semantics, before = old.graph
+        guard old.bdd === bdd, old.layout == layout, layout == .conditionsAbove, old.elementBits == elementBits,
+              before.nodes.count == graph.nodes.count, earlier.edited.upperBound <= graph.nodes.count,
+              before.hasForeignElement == graph.hasForeignElement, before.screens == graph.screens,
+              before.conditions == graph.conditions, before.builders.count == graph.builders.count,
+              graph.builders.indices.allSatisfy({ before.builders[$0].body == graph.builders[$0].body })
+        else { return nil }
+        for g in earlier.edited {
+            guard graph.sameEdges(g, as: before) else { return nil }
+            switch (graph.nodes[g].kind, before.nodes[g].kind) {
+            case (.condition(let v, _, _), .condition(let w, _, _)): if v != w { return nil }
+            case (.condition, _), (_, .condition): return nil
+            default: break
+            }
+        }
+        return old
     }
 
     /// The semantics `old` made of the graph that `graph` was patched from, taken over as it

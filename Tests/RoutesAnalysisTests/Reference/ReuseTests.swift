@@ -374,7 +374,7 @@ import TestSupport
 @Suite struct NameSwapEditTests {
     @Test func swappedNamesAgreeWithAFreshSession() {
         var random = SplitMix64(seed: 0x5_A4_ED17)
-        var patched = 0, changedMissing = 0, carriedPlans = 0, patchedMentions = 0, keptShadowed = 0, keptUsed = 0
+        var patched = 0, changedMissing = 0, carriedPlans = 0, patchedMentions = 0, keptShadowed = 0, keptUsed = 0, keptStructure = 0
         func missing(_ s: AnalysisSession) -> [String] {
             s.diagnostics.filter { $0.rule == .missingDependency }.map { "\($0.range) \($0.message)" }
         }
@@ -400,6 +400,7 @@ import TestSupport
                 if checker?.facts.mentionsPatched == true { patchedMentions += 1 }
                 if checker?.shadowedKept == true { keptShadowed += 1 }
                 if checker?.facts.usedKeptOverChangedNodes == true { keptUsed += 1 }
+                if checker?.facts.semantics.structureCarried == true { keptStructure += 1 }
                 project = next
                 session = reused
             }
@@ -414,6 +415,7 @@ import TestSupport
         #expect(keptShadowed > 200, "\(keptShadowed) sessions kept shadowed branches")
         // A screen node swapped for another screen leads where it did: the used region is kept.
         #expect(keptUsed > 100, "\(keptUsed) sessions kept the used region over changed nodes")
+        #expect(keptStructure > 100, "\(keptStructure) semantics took the earlier structural tables")
     }
 }
 

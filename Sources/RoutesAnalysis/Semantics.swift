@@ -146,6 +146,7 @@ final class Semantics {
             bodyOwner = old.bodyOwner
             referenceEdges = old.referenceEdges
             components = old.components
+            referrers = old.referrers
             structureCarried = true
         } else {
             variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? bits : 0)
@@ -164,6 +165,7 @@ final class Semantics {
             }
             referenceEdges = referencesInBodies()
             components = stronglyConnectedComponents(referenceEdges)
+            referrers = referencesByTarget()
         }
         if layout == .elementAbove { relevant = computeRelevance() }
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
@@ -301,22 +303,16 @@ final class Semantics {
                     x = p
                 }
             }
-            for g in edited { markUp(g) }
-            for b in graph.builders.indices {
-                if let body = graph.builders[b].body, edited.contains(body) { markBuilder(b) }
-                if let body = old.graph.builders[b].body, edited.contains(body) { markBuilder(b) }
+            for g in edited {
+                markUp(g)
+                // A builder whose body the edit holds, before or now.
+                if let b = bodyOwner[g] { markBuilder(b) }
+                if let b = old.bodyOwner[g] { markBuilder(b) }
             }
-            if !pending.isEmpty {
-                // The references, in one flat list (a few per builder), passed over until no
-                // builder is added: as many passes as the longest chain of callers, usually two.
-                var references: [(node: Int32, target: Int32)] = []
-                for g in graph.nodes.indices {
-                    if case .reference(let t?) = graph.nodes[g].kind { references.append((Int32(g), Int32(t))) }
-                }
-                while !pending.isEmpty {
-                    pending.removeAll(keepingCapacity: true)
-                    for r in references where dirtyBuilder[Int(r.target)] && !dirty[Int(r.node)] { markUp(Int(r.node)) }
-                }
+            // Every reference to a builder that may build otherwise, up to its body's top.
+            let referrers = semantics.referrers
+            while let b = pending.popLast() {
+                for r in referrers.neighbors(b) where !dirty[Int(r)] { markUp(Int(r)) }
             }
             self.dirty = dirty
             self.dirtyBuilder = dirtyBuilder
@@ -456,6 +452,22 @@ final class Semantics {
                 }
             }
             start.append(Int32(targets.count))
+        }
+        return Adjacency(start: start, targets: targets)
+    }
+
+    /// Per builder, the reference nodes that name it, in node order.
+    private func referencesByTarget() -> Adjacency {
+        let count = graph.builders.count
+        var start = [Int32](repeating: 0, count: count + 1)
+        for n in graph.nodes { if case .reference(let t?) = n.kind { start[t + 1] += 1 } }
+        for b in 0..<count { start[b + 1] += start[b] }
+        var next = start
+        var targets = [Int32](repeating: 0, count: Int(start[count]))
+        for (g, n) in graph.nodes.enumerated() {
+            guard case .reference(let t?) = n.kind else { continue }
+            targets[Int(next[t])] = Int32(g)
+            next[t] += 1
         }
         return Adjacency(start: start, targets: targets)
     }
@@ -653,6 +665,8 @@ final class Semantics {
     /// Per builder, the builders its body reaches within one evaluation; and their strongly
     /// connected components, callees first.
     private var referenceEdges = Adjacency(start: [0], targets: [])
+    /// Per builder, the reference nodes that name it (for `Carryover`).
+    private(set) var referrers = Adjacency(start: [0], targets: [])
     private var components = Components(members: [], start: [0])
     private lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
 

@@ -746,7 +746,6 @@ final class Semantics {
     private func computeUncertainty() {
         var result = [Bool](repeating: false, count: graph.nodes.count)
         var builderUncertain = [Bool](repeating: false, count: graph.builders.count)
-        var references: [(node: Int32, target: Int32)]? = nil
         var pendingBuilders: [Int] = []
         let graph = self.graph
         let bodyOwner = self.bodyOwner
@@ -771,18 +770,10 @@ final class Semantics {
             builderUncertain[b] = true
             pendingBuilders.append(b)
         }
-        // The references to uncertain builders, in passes over one flat list of references
-        // until no builder is added (as many as the longest chain of callers).
-        while !pendingBuilders.isEmpty {
-            if references == nil {
-                var list: [(node: Int32, target: Int32)] = []
-                for g in graph.nodes.indices {
-                    if case .reference(let t?) = graph.nodes[g].kind { list.append((Int32(g), Int32(t))) }
-                }
-                references = list
-            }
-            pendingBuilders.removeAll(keepingCapacity: true)
-            for r in references! where builderUncertain[Int(r.target)] && !result[Int(r.node)] { mark(Int(r.node)) }
+        // Every reference to an uncertain builder, up to its body's top.
+        let referrers = self.referrers
+        while let b = pendingBuilders.popLast() {
+            for r in referrers.neighbors(b) where !result[Int(r)] { mark(Int(r)) }
         }
         uncertain = result
     }

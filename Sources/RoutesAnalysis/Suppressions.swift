@@ -54,7 +54,7 @@ struct Suppressions {
         var out: [Comment] = []
         // (A lint drops the tokens after lowering: they are lexed again for the few files with
         // the marker.)
-        let tokens = file.syntax.hasTokens ? file.syntax.tokens : Lexer.tokenize(text).tokens
+        let tokens = file.keptSyntax.hasTokens ? file.keptSyntax.tokens : Lexer.tokenize(text).tokens
         for token in tokens where token.kind == .lineComment {
             // `//`, spaces, the marker, then the rule ids separated by commas.
             var i = token.start + 2

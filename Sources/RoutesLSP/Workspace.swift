@@ -264,8 +264,11 @@ final class LSPWorkspace {
             for case let file? in task.results() { parseCache.remember(file.path, tree: file.tree, model: file.model) }
         }
         let hitsBefore = parseCache.hits
-        let s = AnalysisSession(project: Project(entries: entries, provider: provider, cache: parseCache), reusing: stale,
-                                settings: settings)
+        // The files no editor has open keep no syntax tree (a sixth of what a project holds):
+        // a request that needs one parses it again (see `SourceFile.syntax`).
+        let project = Project(entries: entries, provider: provider, cache: parseCache, keepsSyntax: false,
+                              syntaxKept: Set(store.documents.values.map(\.path)))
+        let s = AnalysisSession(project: project, reusing: stale, settings: settings)
         Log.debug("snapshot: \(s.project.files.count) files, \(parseCache.hits - hitsBefore) of them parsed before")
         retire(stale)
         stale = nil

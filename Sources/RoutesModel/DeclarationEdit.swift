@@ -58,10 +58,10 @@ extension Project {
     public func applyingDeclarationEdit(file f: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> ProjectDeclarationEdit? {
         // Where a failed import leaves names undefined, its error counts them: resolved again whole.
         guard files.indices.contains(f), !closures[f].contains(where: { g in failedImports.contains { $0.file == g } }),
-              let edit = files[f].syntax.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
+              case let tree = files[f].syntax, let edit = tree.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
         let old = files[f].model
         // An import changes which files the project has: not done here.
-        guard files[f].syntax.nodes[edit.node].kind != .importDecl, edit.tree.nodes[edit.node].kind != .importDecl,
+        guard tree.nodes[edit.node].kind != .importDecl, edit.tree.nodes[edit.node].kind != .importDecl,
               let i = Self.declarationIndex(startingAt: edit.oldRange.lowerBound, in: old) else { return nil }
         let fresh = Lowerer.with(edit.tree, file: f) { l in
             l.lowerDeclaration(edit.node)

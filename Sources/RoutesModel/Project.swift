@@ -1,3 +1,4 @@
+import Synchronization
 import RoutesSyntax
 
 /// One parsed and lowered file of a project.
@@ -12,10 +13,54 @@ public struct SourceFile: Sendable {
     public let group: Int
     /// The canonical workspace root its imports may not leave.
     public let workspaceRoot: String
-    public let syntax: SyntaxTree
+    /// The syntax tree as the project holds it: without its tokens and nodes when the project
+    /// dropped them (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:)``);
+    /// its text and syntax errors are there either way.
+    public let keptSyntax: SyntaxTree
     public let model: FileModel
+    /// The tree parsed again, when the project dropped it and it was asked for.
+    private let reparsed: ReparsedSyntax?
 
-    public var text: SourceText { syntax.source }
+    public init(id: FileID, path: String, displayPath: String, group: Int, workspaceRoot: String, syntax: SyntaxTree,
+                model: FileModel) {
+        self.id = id
+        self.path = path
+        self.displayPath = displayPath
+        self.group = group
+        self.workspaceRoot = workspaceRoot
+        keptSyntax = syntax
+        self.model = model
+        reparsed = syntax.hasTokens ? nil : ReparsedSyntax()
+    }
+
+    /// The file's syntax tree. When the project dropped it, it is parsed again at the first
+    /// question (the same tree: parsing is deterministic) and kept with the file from then on.
+    public var syntax: SyntaxTree {
+        guard let reparsed else { return keptSyntax }
+        return reparsed.tree(of: keptSyntax.source, file: id)
+    }
+
+    public var text: SourceText { keptSyntax.source }
+
+    /// Whether the project dropped the tree and it has been parsed again since (tests: an
+    /// analysis must not need it).
+    public var isSyntaxParsedAgain: Bool { reparsed?.isParsed ?? false }
+}
+
+/// A dropped syntax tree parsed again once, for whichever thread asks first.
+final class ReparsedSyntax: Sendable {
+    private let parsed = Mutex<SyntaxTree?>(nil)
+
+    var isParsed: Bool { parsed.withLock { $0 != nil } }
+
+    func tree(of source: SourceText, file: FileID) -> SyntaxTree {
+        parsed.withLock { kept in
+            if let kept { return kept }
+            let tree = SyntaxTree.parse(source, file: file)
+            kept = tree
+            return tree
+        }
+    }
 }
 
 /// A declaration, by file and index into that file's `declarations`.
@@ -80,8 +125,9 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// See ``init(entries:provider:cache:keepsSyntax:)``.
+    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:)``.
     private var keepsSyntax = true
+    private var syntaxKept: Set<String> = []
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
     public struct FailedImport: Sendable {
@@ -96,12 +142,17 @@ public struct Project: Sendable {
     /// - Parameter cache: parsed files kept from an earlier project (the language server's):
     ///   a file whose bytes are unchanged is not parsed or lowered again. Updated to this
     ///   project's files.
-    /// - Parameter keepsSyntax: false when nothing will ask for the files' syntax trees after
-    ///   they are lowered (`routes lint`): each file then keeps only its text and syntax
-    ///   errors (`SyntaxTree.droppingTokens()`), which is about a sixth of what a project holds.
-    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true) {
+    /// - Parameter keepsSyntax: false when the files' syntax trees will seldom be asked for
+    ///   after they are lowered (`routes lint`; the language server, for the files no editor
+    ///   has open): each file then keeps only its text and syntax errors
+    ///   (`SyntaxTree.droppingTokens()`), which is about a sixth of what a project holds, and
+    ///   its tree is parsed again if it is asked for (``SourceFile/syntax``).
+    /// - Parameter syntaxKept: files (by canonical path) that keep their trees even so.
+    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
+                syntaxKept: Set<String> = []) {
         self.cache = cache
         self.keepsSyntax = keepsSyntax
+        self.syntaxKept = syntaxKept
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -159,18 +210,18 @@ public struct Project: Sendable {
         // (one file, an edit in the language server most often, wakes no threads).
         let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
         let toParse = wave.indices.filter { kept[$0] == nil }
-        let keepsSyntax = self.keepsSyntax
+        let keeps = wave.map { keepsSyntax || syntaxKept.contains($0.path) }
         let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel) in
             let i = toParse[k]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
             let model = Lowering.lower(tree, file: first + i)
-            return (keepsSyntax ? tree : tree.droppingTokens(), model)
+            return (keeps[i] ? tree : tree.droppingTokens(), model)
         }
         var results = kept
         for (k, i) in toParse.enumerated() { results[i] = parsed[k] }
         for (i, p) in wave.enumerated() {
             let (parsedTree, model) = results[i]!
-            let tree = keepsSyntax || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
+            let tree = keeps[i] || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
             let id = first + i
             files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
                                     workspaceRoot: p.root, syntax: tree, model: model))
@@ -631,7 +682,7 @@ public final class ParseCache: @unchecked Sendable {
 
     func replace(with files: [SourceFile]) {
         var next: [String: (tree: SyntaxTree, model: FileModel)] = [:]
-        for f in files { next[f.path] = (f.syntax, f.model) }
+        for f in files { next[f.path] = (f.keptSyntax, f.model) }
         entries = next
     }
 }
@@ -642,7 +693,7 @@ extension Project {
     /// message never depends on layout, and an edit in a comment or in whitespace leaves every
     /// message as it was.
     public func quoted(file: FileID, _ range: Range<Int>) -> String {
-        let tree = files[file].syntax
+        let tree = files[file].keptSyntax
         var parts: [String] = []
         for t in tree.tokens(coveringLinesOf: range) where t.start < range.upperBound {
             if !t.kind.isSkipped && t.kind != .eof && t.end > range.lowerBound {

@@ -123,7 +123,7 @@ enum FixRegistry {
     /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, or one that edits
     /// a file with syntax errors.
     static func needsCheck(_ fix: Fix, _ context: FixContext) -> Bool {
-        fix.applicability == .unsafe || fix.edits.keys.contains { !context.project.files[$0].syntax.diagnostics.isEmpty }
+        fix.applicability == .unsafe || fix.edits.keys.contains { !context.project.files[$0].keptSyntax.diagnostics.isEmpty }
     }
 }
 

@@ -51,7 +51,7 @@ enum FixCheck {
                 texts[f.path] = bytes
             } else {
                 texts[f.path] = f.text.bytes
-                cache.remember(f.path, tree: f.syntax, model: f.model)
+                cache.remember(f.path, tree: f.keptSyntax, model: f.model)
             }
         }
         // Every file of the project is an entry, in the order of its id, so that each keeps

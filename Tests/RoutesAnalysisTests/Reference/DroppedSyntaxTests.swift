@@ -8,7 +8,9 @@ import TestSupport
 /// (`Project(keepsSyntax: false)`); what the analysis still reads of them (the code quoted in
 /// messages, suppression comments) is lexed again from the text. Its diagnostics must be the
 /// very ones of a project that keeps the trees: checked over every fixture, every example,
-/// generated programs with mistakes planted in them, and texts made for the quoting.
+/// generated programs with mistakes planted in them, and texts made for the quoting. A tree
+/// asked for afterwards (the language server drops the trees of files no editor has open) is
+/// parsed again, once, and is the tree first parsed.
 @Suite struct DroppedSyntaxTests {
     static func project(_ files: [String: [UInt8]], keepsSyntax: Bool) -> Project {
         let names = files.keys.sorted()
@@ -31,9 +33,11 @@ import TestSupport
     @discardableResult
     static func check(_ files: [String: [UInt8]], name: String) -> Int {
         let kept = project(files, keepsSyntax: true), dropped = project(files, keepsSyntax: false)
-        #expect(dropped.files.allSatisfy { !$0.syntax.hasTokens }, "\(name): a tree was kept")
+        #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         let expected = rendered(AnalysisSession(project: kept))
         #expect(rendered(AnalysisSession(project: dropped)) == expected, "\(name)")
+        // The analysis needed no tree: none was parsed again.
+        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain }, "\(name): a tree was parsed again")
         // Every node head and declaration quoted the same (messages quote few of them).
         for f in kept.files.indices {
             let model = kept.files[f].model
@@ -42,6 +46,13 @@ import TestSupport
                 Issue.record("\(name): \(kept.files[f].displayPath) \(r) quoted «\(dropped.quoted(file: f, r))», not «\(kept.quoted(file: f, r))»")
                 return expected.count
             }
+        }
+        // A tree asked for is the one parsed at first.
+        for f in kept.files.indices {
+            let (a, b) = (kept.files[f].syntax, dropped.files[f].syntax)
+            #expect(a.tokens == b.tokens && a.nodes == b.nodes && a.diagnostics == b.diagnostics,
+                    "\(name): \(kept.files[f].displayPath) parsed again otherwise")
+            #expect(dropped.files[f].isSyntaxParsedAgain && dropped.files[f].syntax === b, "\(name): parsed again twice")
         }
         return expected.count
     }

@@ -140,6 +140,9 @@ def server_run(binary, directory, more_edits):
     after = None
     if more_edits:
         _, version = edits(c, uri, version, use, len(lines[use].rstrip()), more_edits)
+        # As when someone stops typing: the server gives freed memory back to the system
+        # once no edit has come for a second.
+        time.sleep(1.5)
         after = rss_kb(c.p.pid)
     c.close()
     return {"scan": scan_ms, "open": open_ms, "uses": uses_ms, "rename": rename_ms, "rss_open": rss_open / 1024,
@@ -152,7 +155,8 @@ def main():
     ap.add_argument("--ruff")
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--runs", type=int, default=5, help="server runs and lint runs per binary (alternating)")
-    ap.add_argument("--edits", type=int, default=0, help="more edits after the measured ones, for the RSS column")
+    ap.add_argument("--edits", type=int, default=0,
+                    help="more edits after the measured ones, for the RSS column (read after a pause of 1.5 s)")
     ap.add_argument("--keep", help="a folder to generate into and keep")
     args = ap.parse_args()
     base = args.keep or tempfile.mkdtemp(prefix="routes-ws-")

@@ -1,4 +1,6 @@
+import CMalloc
 import Dispatch
+import Synchronization
 import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
@@ -82,7 +84,23 @@ final class LSPWorkspace {
         let box = Retired(retired)
         retired = []
         DispatchQueue.global(qos: .utility).async { box.release() }
+        // Once no edit has come for a second, what the freed analyses held goes back to the
+        // system when it is a fair part of what malloc holds: else the resident size stays at
+        // the most the server ever held at once (two snapshots during an edit). Not sooner:
+        // a trim holds malloc's locks while it walks the free memory, which would slow the
+        // next edit of someone typing.
+        let generation = trimClock.generation.add(1, ordering: .relaxed).newValue
+        let clock = trimClock
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(1)) {
+            guard clock.generation.load(ordering: .relaxed) == generation else { return }
+            let free = routes_malloc_free_bytes(), arena = routes_malloc_arena_bytes()
+            if free >= 4 << 20 && free * 8 >= arena { _ = routes_malloc_trim() }
+        }
     }
+
+    /// Counts the releases of analyses, so that a trim planned after one is dropped when
+    /// another came since (see `releaseRetired()`).
+    private let trimClock = TrimClock()
 
     func setRoots(_ paths: [String]) {
         folders = paths.compactMap { provider.canonicalPath($0) ?? PathUtil.normalize($0) }
@@ -309,6 +327,10 @@ final class LSPWorkspace {
 /// dropped: by then nothing on the server's thread reaches what they alone hold (a previous
 /// session is never used again), and what they share with the current analysis is only
 /// released (reference counts are atomic).
+private final class TrimClock: Sendable {
+    let generation = Atomic<Int>(0)
+}
+
 private final class Retired: @unchecked Sendable {
     private var sessions: [AnalysisSession]
     init(_ sessions: [AnalysisSession]) { self.sessions = sessions }

@@ -4,6 +4,12 @@
 /// resolving every name of every file (a program's root file sees every declaration of the
 /// program). Iterates as a dictionary does, in no particular order.
 ///
+/// The names are kept once, in the order they were added (`entries`, 24 bytes each); the
+/// table holds, per slot, 8 bytes: the upper half of the name's hash (which also places it)
+/// and the entry. A table is kept at most half full, so a name costs 40 to 56 bytes, not the
+/// 64 to 128 of a table of whole entries (a program's root file sees every name of the
+/// program).
+///
 /// A scope may be laid over the scope of the one file its file imports (``init(over:)``):
 /// the names of that scope come first and are shared, not copied, so that the hundreds of
 /// files importing one shared file do not each hold a table of its names.
@@ -13,17 +19,34 @@ public struct Scope: Sendable, Sequence {
         @usableFromInline let scope: Scope
         init(_ scope: Scope) { self.scope = scope }
     }
+    /// A slot of the table: the upper half of the name's hash, and its entry (-1: empty).
     @usableFromInline struct Slot: Sendable {
+        @usableFromInline var key: UInt32
+        @usableFromInline var entry: Int32
+    }
+    /// A name and what it stands for: the declaration's file, and its index with its kind in
+    /// the top three bits (so that resolving a name need not read the declaration).
+    @usableFromInline struct Entry: Sendable {
         @usableFromInline var name: String
-        @usableFromInline var hash: UInt32
-        /// -1: an empty slot.
         @usableFromInline var file: Int32
-        @usableFromInline var declaration: Int32
-        /// Kept here so that resolving a name need not read the declaration.
-        @usableFromInline var kind: DeclarationKind
+        @usableFromInline var packed: UInt32
+
+        init(name: String, _ symbol: Symbol, kind: DeclarationKind) {
+            self.name = name
+            file = Int32(truncatingIfNeeded: symbol.file)
+            packed = UInt32(truncatingIfNeeded: symbol.declaration) & Self.declarationMask
+                | UInt32(Self.kinds.firstIndex(of: kind)!) << 29
+        }
+
+        @usableFromInline static let declarationMask: UInt32 = (1 << 29) - 1
+        @usableFromInline static let kinds = DeclarationKind.allCases
+
+        @inlinable var symbol: Symbol { Symbol(file: Int(file), declaration: Int(packed & Self.declarationMask)) }
+        @inlinable var kind: DeclarationKind { Self.kinds[Int(packed >> 29)] }
     }
 
     @usableFromInline var slots: [Slot]
+    @usableFromInline var entries: [Entry] = []
     @usableFromInline var base: Base? = nil
     /// The renames since the table was made (see `rename`), kept beside it so that a rename
     /// does not copy a table that the project before the edit shares.
@@ -31,7 +54,7 @@ public struct Scope: Sendable, Sequence {
 
     /// Names a rename added (they win over the table) and names it took away from the table.
     @usableFromInline struct Renames: Sendable {
-        @usableFromInline var added: [String: Slot] = [:]
+        @usableFromInline var added: [String: Entry] = [:]
         @usableFromInline var removed: Set<String> = []
     }
     /// How many renamed names a scope keeps beside its table before it makes the table again.
@@ -45,7 +68,8 @@ public struct Scope: Sendable, Sequence {
     public init(capacity: Int = 0) {
         var size = 8
         while size < capacity * 2 { size *= 2 }
-        slots = Array(repeating: Slot(name: "", hash: 0, file: -1, declaration: 0, kind: .screen), count: size)
+        slots = Array(repeating: Slot(key: 0, entry: -1), count: size)
+        entries.reserveCapacity(capacity)
     }
 
     /// A scope laid over `base`: the names of `base` first, then those added (room for about
@@ -65,6 +89,9 @@ public struct Scope: Sendable, Sequence {
         return h &* 0x9E37_79B9_7F4A_7C15
     }
 
+    /// The upper half of a name's hash: what a slot keeps, and where the name's probe starts.
+    @inlinable static func key(_ name: String) -> UInt32 { UInt32(truncatingIfNeeded: hash(name) >> 32) }
+
     /// The declaration the name stands for in this file, if any.
     @inlinable public subscript(name: String) -> Symbol? { entry(name)?.symbol }
 
@@ -72,19 +99,23 @@ public struct Scope: Sendable, Sequence {
     @inlinable public func entry(_ name: String) -> (symbol: Symbol, kind: DeclarationKind)? {
         if let base, let found = base.scope.entry(name) { return found }
         if let renames {
-            if let s = renames.added[name] { return (Symbol(file: Int(s.file), declaration: Int(s.declaration)), s.kind) }
+            if let e = renames.added[name] { return (e.symbol, e.kind) }
             if renames.removed.contains(name) { return nil }
         }
-        let h = Self.hash(name)
-        let key = UInt32(truncatingIfNeeded: h >> 32)
+        let key = Self.key(name)
         return slots.withUnsafeBufferPointer { p in
-            let mask = p.count - 1
-            var i = Int(truncatingIfNeeded: h) & mask
-            while true {
-                let s = p[i]
-                if s.file < 0 { return nil }
-                if s.hash == key && s.name == name { return (Symbol(file: Int(s.file), declaration: Int(s.declaration)), s.kind) }
-                i = (i + 1) & mask
+            entries.withUnsafeBufferPointer { e in
+                let mask = p.count - 1
+                var i = Int(key) & mask
+                while true {
+                    let s = p[i]
+                    if s.entry < 0 { return nil }
+                    if s.key == key {
+                        let found = e[Int(s.entry)]
+                        if found.name == name { return (found.symbol, found.kind) }
+                    }
+                    i = (i + 1) & mask
+                }
             }
         }
     }
@@ -94,21 +125,19 @@ public struct Scope: Sendable, Sequence {
     public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol, kind: DeclarationKind) -> Symbol? {
         if let base, let found = base.scope.entry(name) { return found.symbol }
         if renames != nil { foldRenames() }
-        if (count - (base?.scope.count ?? 0) + 1) * 2 > slots.count { grow() }
-        let h = Self.hash(name)
-        let key = UInt32(truncatingIfNeeded: h >> 32)
+        if (entries.count + 1) * 2 > slots.count { grow() }
+        let key = Self.key(name)
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: h) & mask
+        var i = Int(key) & mask
         while true {
-            if slots[i].file < 0 {
-                slots[i] = Slot(name: name, hash: key, file: Int32(truncatingIfNeeded: symbol.file),
-                                declaration: Int32(truncatingIfNeeded: symbol.declaration), kind: kind)
+            let s = slots[i]
+            if s.entry < 0 {
+                slots[i] = Slot(key: key, entry: Int32(truncatingIfNeeded: entries.count))
+                entries.append(Entry(name: name, symbol, kind: kind))
                 count += 1
                 return nil
             }
-            if slots[i].hash == key && slots[i].name == name {
-                return Symbol(file: Int(slots[i].file), declaration: Int(slots[i].declaration))
-            }
+            if s.key == key && entries[Int(s.entry)].name == name { return entries[Int(s.entry)].symbol }
             i = (i + 1) & mask
         }
     }
@@ -125,8 +154,7 @@ public struct Scope: Sendable, Sequence {
         renames = nil
         r.added[old] = nil
         r.removed.insert(old)
-        r.added[new] = Slot(name: new, hash: 0, file: Int32(truncatingIfNeeded: symbol.file),
-                            declaration: Int32(truncatingIfNeeded: symbol.declaration), kind: kind)
+        r.added[new] = Entry(name: new, symbol, kind: kind)
         renames = r
         if r.added.count > Self.maxRenames { foldRenames() }
         return true
@@ -141,43 +169,47 @@ public struct Scope: Sendable, Sequence {
             _ = fresh.insertIfAbsent(name, symbol, kind: kind)
         }
         slots = fresh.slots
+        entries = fresh.entries
         renames = nil
     }
 
+    /// Doubles the table, placing each slot again by its key (no name is hashed again).
     private mutating func grow() {
-        var bigger = Scope(capacity: slots.count)
-        for s in slots where s.file >= 0 {
-            _ = bigger.insertIfAbsent(s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration)), kind: s.kind)
+        var bigger = Array(repeating: Slot(key: 0, entry: -1), count: slots.count * 2)
+        let mask = bigger.count - 1
+        for s in slots where s.entry >= 0 {
+            var i = Int(s.key) & mask
+            while bigger[i].entry >= 0 { i = (i + 1) & mask }
+            bigger[i] = s
         }
-        slots = bigger.slots
+        slots = bigger
     }
 
     public struct Iterator: IteratorProtocol {
         var base: [Iterator]
-        let slots: [Slot]
+        let entries: [Entry]
         let renames: Renames?
-        var added: Dictionary<String, Slot>.Iterator?
+        var added: Dictionary<String, Entry>.Iterator?
         var i = 0
         public mutating func next() -> (key: String, value: Symbol)? {
             if !base.isEmpty {
                 if let e = base[0].next() { return e }
                 base = []
             }
-            while i < slots.count {
-                let s = slots[i]
+            while i < entries.count {
+                let e = entries[i]
                 i += 1
-                guard s.file >= 0 else { continue }
                 // A name renamed away, or given by a rename (then it comes below).
-                if let renames, renames.removed.contains(s.name) || renames.added[s.name] != nil { continue }
-                return (s.name, Symbol(file: Int(s.file), declaration: Int(s.declaration)))
+                if let renames, renames.removed.contains(e.name) || renames.added[e.name] != nil { continue }
+                return (e.name, e.symbol)
             }
-            if let (name, s) = added?.next() { return (name, Symbol(file: Int(s.file), declaration: Int(s.declaration))) }
+            if let (name, e) = added?.next() { return (name, e.symbol) }
             return nil
         }
     }
 
     public func makeIterator() -> Iterator {
-        Iterator(base: base.map { [$0.scope.makeIterator()] } ?? [], slots: slots, renames: renames,
+        Iterator(base: base.map { [$0.scope.makeIterator()] } ?? [], entries: entries, renames: renames,
                  added: renames?.added.makeIterator())
     }
     public var underestimatedCount: Int { count }

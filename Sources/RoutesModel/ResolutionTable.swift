@@ -14,10 +14,12 @@ public struct ResolutionTable: Sendable, Sequence {
     @usableFromInline var shift: UInt64
     public private(set) var count = 0
 
-    /// A table for about `capacity` names (it grows past that).
+    /// A table for about `capacity` names (it grows past that). A table is kept at most three
+    /// quarters full: lookups are of names it holds, which linear probing finds in a couple
+    /// of steps at that load, and a program's root file resolves every name it mentions.
     public init(capacity: Int = 0) {
         var bits = 3
-        while (1 << bits) < capacity * 2 { bits += 1 }
+        while (1 << bits) * 3 < capacity * 4 { bits += 1 }
         slots = Array(repeating: Slot(key: -1, file: 0, declaration: 0), count: 1 << bits)
         shift = UInt64(64 - bits)
     }
@@ -78,7 +80,7 @@ public struct ResolutionTable: Sendable, Sequence {
     }
 
     @usableFromInline mutating func insert(_ key: Int32, _ symbol: Symbol) {
-        if (count + 1) * 2 > slots.count { grow() }
+        if (count + 1) * 4 > slots.count * 3 { grow() }
         let mask = slots.count - 1
         let value = Slot(key: key, file: Int32(truncatingIfNeeded: symbol.file), declaration: Int32(truncatingIfNeeded: symbol.declaration))
         var i = slot(Int(key))

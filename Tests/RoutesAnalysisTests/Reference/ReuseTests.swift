@@ -526,6 +526,19 @@ import TestSupport
 /// shapes, and every session answers as a fresh one (diagnostics, examples, scopes, every flow
 /// state).
 @Suite struct RenameEditTests {
+    /// Declaration `i` of `file` renamed by a `Z` after its name (`back`: the `Z` taken away
+    /// again), as the language server applies it: the session made reusing `session`, which
+    /// answers as a fresh one does (see `GraphPatchTests.reanalysed`).
+    static func renamed(_ project: Project, _ session: AnalysisSession, file: FileID, declaration i: Int, back: Bool,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (next: Project, edit: ProjectDeclarationEdit, reused: AnalysisSession) {
+        let name = project.files[file].model.declarations[i].name.range
+        let (range, replacement) = back ? ((name.upperBound - 1)..<name.upperBound, [UInt8]())
+                                        : (name.upperBound..<name.upperBound, Array("Z".utf8))
+        return try #require(GraphPatchTests.reanalysed(project, session, file: file, replacing: range, with: replacement,
+                                                       sourceLocation: sourceLocation), sourceLocation: sourceLocation)
+    }
+
     @Test func renamesInASharedLibraryAgreeWithAFreshSession() throws {
         var project = ProgramReuseTests.project(ProgramReuseTests.start)
         var session = AnalysisSession(project: project)
@@ -581,10 +594,7 @@ import TestSupport
         var carried = 0
         for declaration in [1, 0] {
             for (step, expected) in [0, 3].enumerated() {
-                let name = project.files[file].model.declarations[declaration].name.range
-                let (range, replacement) = step == 0 ? (name.upperBound..<name.upperBound, Array("Z".utf8))
-                                                     : ((name.upperBound - 1)..<name.upperBound, [UInt8]())
-                let e = try #require(GraphPatchTests.reanalysed(project, session, file: file, replacing: range, with: replacement))
+                let e = try Self.renamed(project, session, file: file, declaration: declaration, back: step == 1)
                 #expect(missing(e.reused) == expected)
                 carried += e.reused.units.filter { $0.checker?.scope.planCarried == true }.count
                 (project, session) = (e.next, e.reused)
@@ -613,10 +623,7 @@ import TestSupport
         let before = undefined(session)
         #expect(before.count == 2)
         for step in 0..<2 {
-            let name = project.files[lib].model.declarations[0].name.range
-            let (range, replacement) = step == 0 ? (name.upperBound..<name.upperBound, Array("Z".utf8))
-                                                 : ((name.upperBound - 1)..<name.upperBound, [UInt8]())
-            let e = try #require(GraphPatchTests.reanalysed(project, session, file: lib, replacing: range, with: replacement))
+            let e = try Self.renamed(project, session, file: lib, declaration: 0, back: step == 1)
             let k = try #require(e.edit.nodes.resolvedAgain.firstIndex(of: app))
             // `screen Detial`, `screen DetailZ` and `screen Detail`: not `Home`, `more` or the `anyOf`.
             #expect(e.edit.nodes.resolvedNodes[k].count == 3, "\(e.edit.nodes.resolvedNodes[k])")
@@ -643,10 +650,7 @@ import TestSupport
         }
         #expect(unused(session) == [])
         for (step, expected) in [["spareZ"], []].enumerated() {
-            let name = project.files[file].model.declarations[1].name.range
-            let (range, replacement) = step == 0 ? (name.upperBound..<name.upperBound, Array("Z".utf8))
-                                                 : ((name.upperBound - 1)..<name.upperBound, [UInt8]())
-            let e = try #require(GraphPatchTests.reanalysed(project, session, file: file, replacing: range, with: replacement))
+            let e = try Self.renamed(project, session, file: file, declaration: 1, back: step == 1)
             #expect(e.edit.nodes.resolvedAgain.count == 2)
             #expect(e.reused.units.first { $0.program != nil }?.checker?.facts.mentionsPatched == true)
             #expect(unused(e.reused) == expected)

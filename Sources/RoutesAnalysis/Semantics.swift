@@ -282,38 +282,13 @@ final class Semantics {
                   old.graph.builders.count == graph.builders.count, old.builds.count == graph.nodes.count,
                   edited.upperBound <= graph.nodes.count
             else { return nil }
-            var dirty = [Bool](repeating: false, count: graph.nodes.count)
-            var dirtyBuilder = [Bool](repeating: false, count: graph.builders.count)
-            var pending: [Int] = []
-            let bodyOwner = semantics.bodyOwner
-            func markBuilder(_ b: Int) {
-                if !dirtyBuilder[b] {
-                    dirtyBuilder[b] = true
-                    pending.append(b)
-                }
-            }
-            func markUp(_ g: Int) {
-                var x = g
-                while !dirty[x] {
-                    dirty[x] = true
-                    guard let p = graph.nodes[x].parent else {
-                        if let b = bodyOwner[x] { markBuilder(b) }
-                        return
-                    }
-                    x = p
-                }
-            }
+            // The edited nodes, and the builders whose bodies the edit holds, before or now.
+            var builders: [Int] = []
             for g in edited {
-                markUp(g)
-                // A builder whose body the edit holds, before or now.
-                if let b = bodyOwner[g] { markBuilder(b) }
-                if let b = old.bodyOwner[g] { markBuilder(b) }
+                if let b = semantics.bodyOwner[g] { builders.append(b) }
+                if let b = old.bodyOwner[g] { builders.append(b) }
             }
-            // Every reference to a builder that may build otherwise, up to its body's top.
-            let referrers = semantics.referrers
-            while let b = pending.popLast() {
-                for r in referrers.neighbors(b) where !dirty[Int(r)] { markUp(Int(r)) }
-            }
+            let (dirty, dirtyBuilder) = semantics.dependents(of: edited, builders: builders)
             self.dirty = dirty
             self.dirtyBuilder = dirtyBuilder
             builds = old.builds
@@ -744,38 +719,42 @@ final class Semantics {
     /// cyclic or its body is", propagated upwards from the leaves: the cost is the uncertain
     /// nodes' (usually a few), not the graph's.
     private func computeUncertainty() {
-        var result = [Bool](repeating: false, count: graph.nodes.count)
-        var builderUncertain = [Bool](repeating: false, count: graph.builders.count)
-        var pendingBuilders: [Int] = []
-        let graph = self.graph
-        let bodyOwner = self.bodyOwner
-        func mark(_ g: Int) {
-            var x = g
-            while !result[x] {
-                result[x] = true
-                if let p = graph.nodes[x].parent {
-                    x = p
-                } else {
-                    if let b = bodyOwner[x], !builderUncertain[b] {
-                        builderUncertain[b] = true
-                        pendingBuilders.append(b)
-                    }
-                    return
-                }
+        let leaves = graph.unresolved.indices.filter { graph.unresolved[$0] } + cyclicReferences
+        uncertain = dependents(of: leaves, builders: cyclic.indices.filter { cyclic[$0] }).nodes
+    }
+
+    /// What depends on `nodes` and on the builders `builders` within one evaluation: each
+    /// such node and its ancestors up to its body's top, the builder whose body that is, every
+    /// reference to such a builder (from the table of referrers) with its ancestors, and so
+    /// on; with the builders reached.
+    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: [Bool], builders: [Bool]) {
+        var marked = [Bool](repeating: false, count: graph.nodes.count)
+        var markedBuilder = [Bool](repeating: false, count: graph.builders.count)
+        var pending: [Int] = []
+        let graph = self.graph, bodyOwner = self.bodyOwner, referrers = self.referrers
+        func markBuilder(_ b: Int) {
+            if !markedBuilder[b] {
+                markedBuilder[b] = true
+                pending.append(b)
             }
         }
-        for g in graph.unresolved.indices where graph.unresolved[g] { mark(g) }
-        for g in cyclicReferences { mark(g) }
-        for b in cyclic.indices where cyclic[b] && !builderUncertain[b] {
-            builderUncertain[b] = true
-            pendingBuilders.append(b)
+        func markUp(_ g: Int) {
+            var x = g
+            while !marked[x] {
+                marked[x] = true
+                guard let p = graph.nodes[x].parent else {
+                    if let b = bodyOwner[x] { markBuilder(b) }
+                    return
+                }
+                x = p
+            }
         }
-        // Every reference to an uncertain builder, up to its body's top.
-        let referrers = self.referrers
-        while let b = pendingBuilders.popLast() {
-            for r in referrers.neighbors(b) where !result[Int(r)] { mark(Int(r)) }
+        for g in nodes { markUp(g) }
+        for b in builders { markBuilder(b) }
+        while let b = pending.popLast() {
+            for r in referrers.neighbors(b) where !marked[Int(r)] { markUp(Int(r)) }
         }
-        uncertain = result
+        return (marked, markedBuilder)
     }
 }
 

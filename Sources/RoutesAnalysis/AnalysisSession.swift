@@ -492,10 +492,10 @@ public final class AnalysisSession {
     }
 
     /// Per program, the nodes its analysis keeps state for (its own files' nodes).
-    var programNodeCounts: [Int] { units.compactMap { $0.checker == nil ? nil : $0.graph.nodes.count } }
+    public var programNodeCounts: [Int] { units.compactMap { $0.checker == nil ? nil : $0.graph.nodes.count } }
 
-    /// The BDD nodes of each unit (tests).
-    var decisionNodeCounts: [Int] { units.map { $0.semantics.bdd.nodeCount } }
+    /// The decision-diagram nodes of each unit's manager (tests, and the pipeline benchmark).
+    public var decisionNodeCounts: [Int] { units.map { $0.semantics.bdd.nodeCount } }
 
     /// Whether the session can be ``rebased(onto:file:edit:)`` over an edit: always for an edit
     /// in a comment; for one in whitespace only when no message quotes a line and column

@@ -85,16 +85,16 @@ struct BuilderGraph {
     /// code (`screens.count`) stands for all of them, which no node of the graph can tell
     /// apart (see `Semantics`).
     let hasForeignElement: Bool
-    private(set) var nodes: [Node] = []
+    private(set) var nodes = PagedArray<Node>()
     /// The branches of every `anyOf`, each one's in a run (see `Branches`).
-    private(set) var branchList: [Int] = []
+    private(set) var branchList = PagedArray<Int>()
     /// Global id of a file's node 0, by the file's position in `files`.
     private var base: [Int] = []
     /// A number per declaration of the graph's files: a file's declaration i is
     /// `declarationBase[position of the file] + i`.
     private var declarationBase: [Int] = []
     private(set) var declarationCount = 0
-    private(set) var builders: [Builder] = []
+    private(set) var builders = PagedArray<Builder>()
     private(set) var builderIndex = DeclarationSlots()
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
@@ -108,11 +108,11 @@ struct BuilderGraph {
     /// The variable of each flag and optional.
     private(set) var conditionIndex = DeclarationSlots()
     /// True for nodes whose name did not resolve to the right kind.
-    private(set) var unresolved: [Bool] = []
+    private(set) var unresolved = PagedArray<Bool>()
     /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
     /// resolved once here for every analysis that reads them.
     private(set) var useStart: [Int32] = []
-    private(set) var useTargets: [UseTarget] = []
+    private(set) var useTargets = PagedArray<UseTarget>()
     /// The symbol of each declaration number.
     private(set) var declarationSymbols: [Symbol] = []
     /// What `ResolutionTable.touchEveryCacheLine()` read, kept so that the reads are made.
@@ -164,8 +164,6 @@ struct BuilderGraph {
             declarationCount += project.files[f].model.declarations.count
             for i in project.files[f].model.declarations.indices { declarationSymbols.append(Symbol(file: f, declaration: i)) }
         }
-        nodes.reserveCapacity(total)
-        unresolved.reserveCapacity(total)
         useStart.reserveCapacity(total + 1)
         for (position, f) in index.files.enumerated() {
             for i in project.files[f].model.declarations.indices {
@@ -299,9 +297,11 @@ struct BuilderGraph {
         }
         for g in (b + splice.old.lowerBound)..<(b + splice.old.upperBound) { graph.adoptChildren(g) }
         for k in graph.builders.indices where graph.builders[k].symbol.file == f {
+            // Written only when changed: an unchanged page stays shared with this graph.
             let d = project.declaration(graph.builders[k].symbol)
-            graph.builders[k].body = d.body.map { b + $0 }
-            graph.builders[k].name = d.name.text
+            let body = d.body.map { b + $0 }
+            if graph.builders[k].body != body { graph.builders[k].body = body }
+            if graph.builders[k].name != d.name.text { graph.builders[k].name = d.name.text }
         }
         // After a rename, the nodes whose names the project resolved again are resolved again
         // in place (their shapes are as they were; what a name stands for may not be).

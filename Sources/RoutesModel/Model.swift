@@ -3,12 +3,25 @@ import RoutesSyntax
 /// A name as written: its text and byte range in its file.
 public struct Name: Sendable, Hashable {
     public var text: String
-    public var range: Range<Int>
+    private var start: Int32
+    private var end: Int32
+    public var range: Range<Int> {
+        get { Int(start)..<Int(end) }
+        set {
+            start = Int32(newValue.lowerBound)
+            end = Int32(newValue.upperBound)
+        }
+    }
     public init(text: String, range: Range<Int>) {
         self.text = text
-        self.range = range
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
     }
 }
+
+// The model keeps byte offsets in 32 bits (a name is 24 bytes, a declaration 56, a node 64,
+// instead of 32, 152 and 96): a program of a million lines holds hundreds of thousands of
+// each. A file is at most `SourceLimits.maxFileBytes` (16 MiB) long, so every offset fits.
 
 /// How a screen is presented (docs/language.md#presentations).
 public enum Presentation: String, Sendable, Hashable {
@@ -44,28 +57,77 @@ public struct Parameter: Sendable, Hashable {
 
 /// One top-level declaration. Fields that do not apply to a kind stay empty.
 public struct Declaration: Sendable {
-    public var kind: DeclarationKind
     /// The declared name; for `root`, the keyword.
     public var name: Name
-    /// The whole declaration.
-    public var range: Range<Int>
-    /// The `///` doc comment before it, without the slashes.
-    public var doc: String?
-
-    /// Screens: parameters in order, and presentation.
+    /// Screens: parameters in order.
     public var parameters: [Parameter] = []
+    /// What few declarations have (a doc comment, a type, `from`), out of line: nil when the
+    /// declaration has none of them.
+    private var details: Details?
+    private var start: Int32
+    private var end: Int32
+    private var body32: Int32 = -1
+    public var kind: DeclarationKind
+    /// Screens: how the screen is presented.
     public var presentation: Presentation = .push
-    /// Dependencies and optionals: the Swift type as written, and `from P`.
-    public var type: String?
-    public var from: Name?
+
+    /// The whole declaration.
+    public var range: Range<Int> {
+        get { Int(start)..<Int(end) }
+        set {
+            start = Int32(newValue.lowerBound)
+            end = Int32(newValue.upperBound)
+        }
+    }
     /// Builders and `root`: the body (`nil` when a syntax error left none).
-    public var body: NodeID?
+    public var body: NodeID? {
+        get { body32 < 0 ? nil : Int(body32) }
+        set { body32 = newValue.map { Int32($0) } ?? -1 }
+    }
+    /// The `///` doc comment before it, without the slashes.
+    public var doc: String? {
+        get { details?.doc }
+        set { if newValue != nil || details != nil { writableDetails().doc = newValue } }
+    }
+    /// Dependencies and optionals: the Swift type as written.
+    public var type: String? {
+        get { details?.type }
+        set { if newValue != nil || details != nil { writableDetails().type = newValue } }
+    }
+    /// Dependencies: `from P`.
+    public var from: Name? {
+        get { details?.from }
+        set { if newValue != nil || details != nil { writableDetails().from = newValue } }
+    }
 
     public init(kind: DeclarationKind, name: Name, range: Range<Int>, doc: String? = nil) {
         self.kind = kind
         self.name = name
-        self.range = range
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
         self.doc = doc
+    }
+
+    /// The details, copied first when another declaration shares them (a value, as an array
+    /// is: a copy of a declaration never sees the other's writes).
+    private mutating func writableDetails() -> Details {
+        if details != nil && isKnownUniquelyReferenced(&details!) { return details! }
+        let d = Details(copying: details)
+        details = d
+        return d
+    }
+
+    /// Written only through `writableDetails()`, on a reference no other declaration holds.
+    private final class Details: @unchecked Sendable {
+        var doc: String?
+        var type: String?
+        var from: Name?
+
+        init(copying other: Details?) {
+            doc = other?.doc
+            type = other?.type
+            from = other?.from
+        }
     }
 }
 
@@ -91,13 +153,39 @@ public struct BuilderNode: Sendable {
     }
 
     public var kind: Kind
-    /// The whole builder.
-    public var range: Range<Int>
-    /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
-    public var head: Range<Int>
+    private var start: Int32
+    private var end: Int32
+    private var headStart: Int32
+    private var headEnd: Int32
     /// An `if` written without `let` or `screen` (a syntax error): read as `if let`, but its
     /// name may be a flag or an optional, so that the one mistake is not also a `WrongKind` error.
     public var anyCondition = false
+
+    /// The whole builder.
+    public var range: Range<Int> {
+        get { Int(start)..<Int(end) }
+        set {
+            start = Int32(newValue.lowerBound)
+            end = Int32(newValue.upperBound)
+        }
+    }
+    /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
+    public var head: Range<Int> {
+        get { Int(headStart)..<Int(headEnd) }
+        set {
+            headStart = Int32(newValue.lowerBound)
+            headEnd = Int32(newValue.upperBound)
+        }
+    }
+
+    public init(kind: Kind, range: Range<Int>, head: Range<Int>, anyCondition: Bool = false) {
+        self.kind = kind
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
+        headStart = Int32(head.lowerBound)
+        headEnd = Int32(head.upperBound)
+        self.anyCondition = anyCondition
+    }
 
     /// The node's direct children, in source order.
     public var children: [NodeID] {

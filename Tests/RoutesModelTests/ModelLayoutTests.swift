@@ -9,10 +9,14 @@ import Testing
         #expect(MemoryLayout<Name?>.stride == 24)
         #expect(MemoryLayout<Declaration>.stride <= 56)
         #expect(MemoryLayout<BuilderNode>.stride <= 64)
+        #expect(MemoryLayout<Symbol>.stride == 8)
     }
 
     /// Offsets read back as written, up to the largest file a project reads.
     @Test func offsetsRoundTrip() {
+        let s = Symbol(file: 70_000, declaration: 1 << 24)
+        #expect(s.file == 70_000 && s.declaration == 1 << 24)
+        #expect(Symbol(file: 1, declaration: 9) < Symbol(file: 2, declaration: 0))
         let end = SourceLimits.maxFileBytes
         var name = Name(text: "Home", range: (end - 4)..<end)
         #expect(name.range == (end - 4)..<end)

@@ -113,8 +113,6 @@ struct BuilderGraph {
     /// resolved once here for every analysis that reads them.
     private(set) var useStart: [Int32] = []
     private(set) var useTargets = PagedArray<UseTarget>()
-    /// The symbol of each declaration number.
-    private(set) var declarationSymbols: [Symbol] = []
     /// What `ResolutionTable.touchEveryCacheLine()` read, kept so that the reads are made.
     private var cacheWarmth = 0
 
@@ -162,7 +160,6 @@ struct BuilderGraph {
             total += project.files[f].model.nodes.count
             declarationBase.append(declarationCount)
             declarationCount += project.files[f].model.declarations.count
-            for i in project.files[f].model.declarations.indices { declarationSymbols.append(Symbol(file: f, declaration: i)) }
         }
         useStart.reserveCapacity(total + 1)
         for (position, f) in index.files.enumerated() {
@@ -488,6 +485,17 @@ struct BuilderGraph {
 
     /// The number of a declaration of the graph's files (see `declarationBase`).
     func declarationNumber(_ s: Symbol) -> Int { declarationBase[files.position(s.file)!] + s.declaration }
+
+    /// The symbol of a declaration number (found among the files' first numbers, rather
+    /// than kept in a table of a symbol per declaration).
+    func declarationSymbol(_ number: Int) -> Symbol {
+        var lo = 0, hi = declarationBase.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if declarationBase[mid] <= number { lo = mid } else { hi = mid }
+        }
+        return Symbol(file: files.files[lo], declaration: number - declarationBase[lo])
+    }
 
     /// The number of nodes of a file of the graph.
     func fileNodeCount(_ file: FileID) -> Int {

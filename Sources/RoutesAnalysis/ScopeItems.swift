@@ -237,7 +237,7 @@ final class ScopeItems {
 
     /// The one or two item codes of the declaration numbered `number` (`none` for none).
     private static func itemCodes(of number: Int, _ graph: BuilderGraph) -> (ScopeItemCode, ScopeItemCode) {
-        let items = Self.items(of: graph.declarationSymbols[number], graph: graph) ?? []
+        let items = Self.items(of: graph.declarationSymbol(number), graph: graph) ?? []
         return (items.count > 0 ? code(items[0], in: graph) : .none, items.count > 1 ? code(items[1], in: graph) : .none)
     }
 

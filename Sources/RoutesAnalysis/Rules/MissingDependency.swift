@@ -94,7 +94,7 @@ public enum MissingDependency: RuleDefinition {
             case .ifLet(let n?, _, _): name = n
             default: continue
             }
-            found.append(Finding(node: GraphNode(g), name: name, declaration: graph.declarationSymbols[Int(u.number)], missing: missing))
+            found.append(Finding(node: GraphNode(g), name: name, declaration: graph.declarationSymbol(Int(u.number)), missing: missing))
         }
         return found
     }

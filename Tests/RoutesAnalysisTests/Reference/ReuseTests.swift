@@ -658,3 +658,80 @@ import TestSupport
         }
     }
 }
+
+/// An `anyOf` of many branches unites its branches' builds in a tree of pairs
+/// (`Semantics.unionTrees`), which an edit of one branch makes again only above it.
+@Suite struct UnionTreeTests {
+    static let path = "/ws/App.routes"
+
+    /// An `anyOf` of `n` branches, each a builder that shows a screen of its own (every
+    /// third under a flag, with the next one's screen otherwise), tried first in `root`: the
+    /// branches after it build what it does not (so its builds show in their contexts, and
+    /// in whether they are shadowed).
+    static func program(branches n: Int) -> String {
+        var lines = (0..<n).map { "screen S\($0)" } + ["screen Spare"]
+        lines.append("flag beta")
+        for i in 0..<n {
+            if i % 3 == 0 {
+                lines.append("builder b\(i) { conditional beta { screen S\(i) } else { screen S\((i + 1) % n) } }")
+            } else {
+                lines.append("builder b\(i) { screen S\(i) }")
+            }
+        }
+        lines.append("builder all {\n  anyOf {\n" + (0..<n).map { "    b\($0)" }.joined(separator: "\n") + "\n  }\n}")
+        lines.append("root {\n  anyOf {\n    all\n    screen S5\n    screen S6\n    screen S50\n    screen Spare\n  }\n}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func unit(_ s: AnalysisSession) -> RoutesAnalysis.ProgramAnalysis? { s.units.first { $0.program != nil } }
+
+    /// The builds of the large `anyOf` are the union of its branches' builds, as a chain of
+    /// unions makes it.
+    @Test func aLargeAnyOfBuildsTheUnionOfItsBranches() throws {
+        let session = AnalysisSession(project: ProgramReuseTests.project([Self.path: Self.program(branches: 100)]))
+        let semantics = try #require(Self.unit(session)).semantics
+        let graph = semantics.graph
+        var checked = 0
+        for g in graph.nodes.indices {
+            guard case .anyOf(let bs) = graph.nodes[g].kind, bs.count > 5 else { continue }
+            #expect(Int(bs.count) >= Semantics.unionTreeBranches)
+            var union = BDD.zero
+            for i in 0..<Int(bs.count) { union = semantics.bdd.or(union, semantics.builds[graph.branch(bs, i)]) }
+            #expect(semantics.builds[g] == union)
+            checked += 1
+        }
+        #expect(checked == 1)
+        // A tree over 128 leaves, 100 of them branches: 50 + 25 + 13 + 7 + 4 + 2 + 1 unions.
+        #expect(semantics.unionsMade == 102)
+    }
+
+    /// Screen names in the branches swapped for others (each changes what one branch builds,
+    /// and with it the contexts of every later branch): the session answers as a fresh one
+    /// after every edit, and makes again only the unions above the changed branch.
+    @Test func editedBranchesAgreeWithAFreshSession() throws {
+        var random = SplitMix64(seed: 0x0_A11_0F)
+        var project = ProgramReuseTests.project([Self.path: Self.program(branches: 100)])
+        var session = AnalysisSession(project: project)
+        var edits = 0, fewUnions = 0, changedShadowed = 0
+        func shadowed(_ s: AnalysisSession) -> [String] { s.diagnostics.filter { $0.rule == .shadowedBranch }.map(\.message) }
+        for _ in 0..<40 {
+            let file = try #require(project.file(atPath: Self.path))
+            let model = project.files[file].model
+            let screens = model.nameUses.filter { $0.expected == [.screen] }.map(\.name)
+            let name = screens[Int(random.next() % UInt64(screens.count))]
+            let replacement = Array("S\(random.next() % 100)".utf8)
+            guard let (next, _, reused) = GraphPatchTests.reanalysed(project, session, file: file, replacing: name.range,
+                                                                    with: replacement) else { continue }
+            edits += 1
+            let semantics = try #require(Self.unit(reused)).semantics
+            // A fresh tree makes 102 unions; a branch changed, 7 (one per level above it).
+            if semantics !== Self.unit(session)?.semantics && semantics.unionsMade <= 7 { fewUnions += 1 }
+            if shadowed(reused) != shadowed(session) { changedShadowed += 1 }
+            project = next
+            session = reused
+        }
+        #expect(edits >= 30, "\(edits) edits analysed again")
+        #expect(fewUnions >= 20, "\(fewUnions) edits made the unions above one branch only")
+        #expect(changedShadowed >= 3, "\(changedShadowed) edits changed which branches of root are shadowed")
+    }
+}

@@ -221,6 +221,12 @@ struct Flow {
             } else {
                 key = queue[head]
                 head += 1
+                // What was taken goes once it is half the queue: the queue holds what is
+                // pending rather than every state ever queued (4 MB at 1M lines).
+                if head >= 4096 && head * 2 >= queue.count {
+                    queue.removeFirst(head)
+                    head = 0
+                }
             }
             let g = key / sigmaCount, sigma = key % sigmaCount
             let s = slot(g, sigma)

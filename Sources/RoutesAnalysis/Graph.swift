@@ -191,7 +191,7 @@ struct BuilderGraph {
 
     /// The element code of the screen a name stands for, if it names one of the graph's
     /// screens. (Only screens have codes: the kind need not be read, which missed the cache
-    /// at nearly every name, a declaration being 152 bytes.)
+    /// at nearly every name.)
     private func screenCode(of name: Name?, in file: FileID) -> Int? {
         guard let name, let s = project.resolve(name, in: file) else { return nil }
         return screenCode[s]

@@ -312,13 +312,13 @@ struct Flow {
 
     /// Continues the fixpoint this flow's storage holds (that of the same program before an
     /// edit: see `init(semantics:crossNestings:sigmaCount:continuing:)`) to the fixpoint of
-    /// the edited program. `affected` holds every node whose incoming transfers the edit may
-    /// have changed, and is closed under `forEachSuccessor`; so every other node has the same
-    /// incoming transfers from the same nodes, and (a least fixpoint of the same equations)
-    /// the same context as before. The affected nodes' states are emptied, given again what
-    /// the other nodes pass to them, and the flow runs from there: the states it reaches are
-    /// those of a fresh flow, in the time the affected part takes. `seed` is what the flow
-    /// starts with at node `start` (`root`).
+    /// the edited program. `affected` holds every node whose context the edit may have
+    /// changed (`ProgramFacts.affectedNodes`): every other node gets from its predecessors
+    /// what it got before (an affected node passes on to it what it passed before), and (a
+    /// least fixpoint of the same equations) keeps its context. The affected nodes' states
+    /// are emptied, given again what the other nodes pass to them, and the flow runs from
+    /// there: the states it reaches are those of a fresh flow, in the time the affected part
+    /// takes. `seed` is what the flow starts with at node `start` (`root`).
     mutating func rerun(affected: [Bool], seed: BDD.Ref, at start: Int) {
         precondition(region == nil && target == nil && !tracksPredecessors)
         guard affected.contains(true) else { return }

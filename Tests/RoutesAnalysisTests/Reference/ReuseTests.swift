@@ -735,3 +735,45 @@ import TestSupport
         #expect(changedShadowed >= 3, "\(changedShadowed) edits changed which branches of root are shadowed")
     }
 }
+
+/// An edit changes the contexts of the nodes its changes reach, and of no others: a change
+/// that the next screen node does not build stops there (`ProgramFacts.affectedNodes`).
+@Suite struct AffectedNodesTests {
+    /// Features in one `anyOf`, as an app lists them: each shows its screen, with a help
+    /// screen when the path asks for it and its detail otherwise, and every detail offers
+    /// the shared `web`.
+    static let program: String = {
+        let n = 40
+        var lines = ["screen Home", "screen Web"]
+        for i in 0..<n { lines += ["screen S\(i)", "screen D\(i)", "screen H\(i)"] }
+        lines.append("builder web { screen Web }")
+        for i in 0..<n {
+            lines.append("builder d\(i) { screen D\(i) { web } }")
+            lines.append("builder f\(i) { screen S\(i) { anyOf { screen D\(i)\n if screen H\(i) { screen H\(i) } else { d\(i) } } } }")
+        }
+        lines.append("root { screen Home { anyOf {\n" + (0..<n).map { "  f\($0)" }.joined(separator: "\n") + "\n} } }")
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    @Test func aRenamedScreenChangesOnlyWhatItsTestsPassOn() throws {
+        let project = ProgramReuseTests.project(["/ws/App.routes": Self.program])
+        let session = AnalysisSession(project: project)
+        let file = try #require(project.file(atPath: "/ws/App.routes"))
+        let help = try #require(project.files[file].model.declarations.firstIndex { $0.name.text == "H7" })
+        // `H7Z`: `if screen H7` and `screen H7` name nothing now (the test passes both ways,
+        // its then-branch builds nothing); then back again.
+        var (current, sessionNow) = (project, session)
+        for back in [false, true] {
+            let (next, _, reused) = try RenameEditTests.renamed(current, sessionNow, file: file, declaration: help, back: back)
+            let facts = try #require(reused.units.first { $0.program != nil }?.checker?.facts)
+            let recomputed = try #require(facts.recomputed)
+            let graph = facts.graph
+            let webBody = try #require(graph.builders.first { $0.name == "web" }?.body)
+            // The test, its branches, and the screen `d7` shows first: its nesting, where
+            // `web` is, gets what it got (the help screen's pairs are not D7's).
+            #expect(recomputed.filter { $0 }.count <= 6, "\(recomputed.filter { $0 }.count) nodes computed again")
+            #expect(!recomputed[webBody])
+            (current, sessionNow) = (next, reused)
+        }
+    }
+}

@@ -310,6 +310,17 @@ struct Flow {
         }
     }
 
+    /// The nodes a flow goes to node g from (those whose `forEachSuccessor` lists g): its
+    /// parent, the screen node whose nesting it is (when the flow crosses nestings), and the
+    /// references to the builder whose body it is.
+    static func forEachPredecessor(_ g: Int, in semantics: Semantics, crossNestings: Bool, _ body: (Int) -> Void) {
+        if let p = semantics.graph.nodes[g].parent { body(p) }
+        if crossNestings, let s = semantics.nestingOwner[g] { body(s) }
+        if let b = semantics.bodyOwner[g] {
+            for r in semantics.referrers.neighbors(b) { body(Int(r)) }
+        }
+    }
+
     /// Continues the fixpoint this flow's storage holds (that of the same program before an
     /// edit: see `init(semantics:crossNestings:sigmaCount:continuing:)`) to the fixpoint of
     /// the edited program. `affected` holds every node whose context the edit may have
@@ -321,8 +332,10 @@ struct Flow {
     /// takes. `seed` is what the flow starts with at node `start` (`root`).
     mutating func rerun(affected: [Bool], seed: BDD.Ref, at start: Int) {
         precondition(region == nil && target == nil && !tracksPredecessors)
-        guard affected.contains(true) else { return }
-        for g in affected.indices where affected[g] {
+        var changed: [Int] = []
+        for g in affected.indices where affected[g] { changed.append(g) }
+        guard !changed.isEmpty else { return }
+        for g in changed {
             for sigma in 0..<sigmaCount {
                 let s = slot(g, sigma)
                 if storage.isLive(s) {
@@ -332,10 +345,16 @@ struct Flow {
                 }
             }
         }
-        for p in graph.nodes.indices where !affected[p] {
-            var feeds = false
-            Self.forEachSuccessor(p, in: graph, crossNestings: crossNestings) { if affected[$0] { feeds = true } }
-            guard feeds else { continue }
+        // The unaffected nodes that lead to an affected one, in node order (found from the
+        // affected nodes, not by a pass over every node).
+        var feeders: [Int] = []
+        for g in changed {
+            Self.forEachPredecessor(g, in: semantics, crossNestings: crossNestings) { if !affected[$0] { feeders.append($0) } }
+        }
+        feeders.sort()
+        var last = -1
+        for p in feeders where p != last {
+            last = p
             // What p passes on: its whole context again (to its unaffected successors it
             // adds nothing new, their contexts already hold it).
             for sigma in 0..<sigmaCount {

@@ -777,3 +777,28 @@ import TestSupport
         }
     }
 }
+
+/// The predecessors a continued flow feeds its affected nodes from are exactly the nodes that
+/// list them as successors (`Flow.forEachPredecessor`, `Flow.forEachSuccessor`).
+@Suite struct FlowPredecessorTests {
+    @Test func predecessorsInvertSuccessors() throws {
+        var edges = 0
+        for entry in Corpus.entries {
+            let session = AnalysisSession(project: entry.project)
+            for unit in session.units {
+                let semantics = unit.semantics
+                let graph = semantics.graph
+                for crossNestings in [true, false] {
+                    var successors = Set<[Int]>(), predecessors = Set<[Int]>()
+                    for g in graph.nodes.indices {
+                        Flow.forEachSuccessor(g, in: graph, crossNestings: crossNestings) { successors.insert([g, $0]) }
+                        Flow.forEachPredecessor(g, in: semantics, crossNestings: crossNestings) { predecessors.insert([$0, g]) }
+                    }
+                    #expect(successors == predecessors)
+                    edges += successors.count
+                }
+            }
+        }
+        #expect(edges > 20_000, "\(edges) edges")
+    }
+}

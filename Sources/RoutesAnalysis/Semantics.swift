@@ -206,7 +206,9 @@ final class Semantics {
         if let carried, cycles.isEmpty, let old = earlier?.semantics, old.branchContextCache.count == 3 * graph.branchList.count {
             swap(&branchContextCache, &old.branchContextCache)
             let uncertainReadings = old.hasUncertainty || hasUncertainty
-            for g in graph.nodes.indices {
+            // Without uncertain readings, only the dirty nodes' entries go (a pass over the
+            // dirty flags rather than over every node's kind).
+            for g in graph.nodes.indices where uncertainReadings || carried.dirty[g] {
                 guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { continue }
                 let key = 3 * Int(bs.start)
                 if carried.dirty[g] { branchContextCache[key] = nil }
@@ -424,7 +426,7 @@ final class Semantics {
             }
         }
         for g in graph.nodes.indices where memo[g] == nil { _ = relevance(g, &memo) }
-        return memo.values.map { $0 ?? BDD.zero }
+        return memo.values
     }
 
     // MARK: Builds
@@ -592,24 +594,34 @@ final class Semantics {
     /// so that clearing it costs what was evaluated: a project with many recursive builders
     /// must not clear an array as large as the whole graph per builder and round.
     private struct Memo {
-        private(set) var values: [BDD.Ref?]
+        /// Per node, its value, or -1 while it has none (refs are not negative): 4 bytes a
+        /// node, and a copy of earlier builds is a memo as it is.
+        private(set) var values: [BDD.Ref]
         private var touched: [Int] = []
         private let tracksEntries: Bool
 
         init(count: Int, tracksEntries: Bool) {
-            values = Array(repeating: nil, count: count)
+            values = Array(repeating: -1, count: count)
             self.tracksEntries = tracksEntries
         }
 
-        subscript(g: Int) -> BDD.Ref? { values[g] }
+        /// A memo that holds `values` (every node has one).
+        init(values: [BDD.Ref]) {
+            self.values = values
+            tracksEntries = false
+        }
+
+        subscript(g: Int) -> BDD.Ref? { values[g] < 0 ? nil : values[g] }
 
         mutating func set(_ g: Int, _ r: BDD.Ref) {
             values[g] = r
             if tracksEntries { touched.append(g) }
         }
 
+        mutating func forget(_ g: Int) { values[g] = -1 }
+
         mutating func clear() {
-            for g in touched { values[g] = nil }
+            for g in touched { values[g] = -1 }
             touched.removeAll(keepingCapacity: true)
         }
     }
@@ -622,24 +634,29 @@ final class Semantics {
     private func computeBuilds(_ reading: Reading, carrying carried: Carryover? = nil) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
         let n = graph.builders.count
         var values = [BDD.Ref](repeating: BDD.zero, count: n)
-        var memo = Memo(count: graph.nodes.count, tracksEntries: false)
-        var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
+        var memo: Memo
         if let carried {
             precondition(reading == .primary)
             for b in 0..<n where !carried.dirtyBuilder[b] { values[b] = carried.builderBuilds[b] }
-            for g in graph.nodes.indices where !carried.dirty[g] { memo.set(g, carried.builds[g]) }
+            memo = Memo(values: carried.builds)
+            for g in carried.dirty.indices where carried.dirty[g] { memo.forget(g) }
+        } else {
+            memo = Memo(count: graph.nodes.count, tracksEntries: false)
         }
+        // Made when a recursive component is met.
+        var scratch: Memo? = nil
         for component in components {
             if let carried, !component.contains(where: { carried.dirtyBuilder[$0] }) { continue }
             let recursive = isRecursive(component)
             if recursive {
                 var changed = true
+                if scratch == nil { scratch = Memo(count: graph.nodes.count, tracksEntries: true) }
                 while changed && !bdd.exhausted {
                     changed = false
-                    scratch.clear()
+                    scratch!.clear()
                     for b in component {
                         guard let body = graph.builders[b].body else { continue }
-                        let value = evaluate(body, memo: &scratch, reading: reading, values: values)
+                        let value = evaluate(body, memo: &scratch!, reading: reading, values: values)
                         if value != values[b] {
                             values[b] = value
                             changed = true
@@ -655,7 +672,8 @@ final class Semantics {
         for g in graph.nodes.indices where memo[g] == nil {
             _ = evaluate(g, memo: &memo, reading: reading, values: values)
         }
-        return (memo.values.map { $0 ?? BDD.zero }, values)
+        // (Every node has its value now: `evaluate` sets the memo of the node it evaluates.)
+        return (memo.values, values)
     }
 
     /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the

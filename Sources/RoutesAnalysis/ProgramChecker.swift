@@ -122,9 +122,11 @@ struct ProgramChecker {
         else { return ShadowedBranch.check(facts) }
         shadowedKept = true
         let (used, uncertain) = (facts.used, facts.semantics.uncertain)
-        return ShadowedBranch.check(facts, earlier: earlier.shadowed) { x in
-            !recomputed[x] && !dirty[x] && before.used[x] == used[x] && before.uncertain[x] == uncertain[x]
+        var changed: [Int] = []
+        for x in used.indices where recomputed[x] || dirty[x] || before.used[x] != used[x] || before.uncertain[x] != uncertain[x] {
+            changed.append(x)
         }
+        return ShadowedBranch.check(facts, earlier: earlier.shadowed, changed: changed)
     }
 
     /// What a program whose analysis stopped at its limit still gets: the rules that read no

@@ -70,27 +70,35 @@ public enum ShadowedBranch: RuleDefinition {
         return found
     }
 
-    /// The findings after an edit, given the earlier ones and which nodes are `unchanged`
-    /// (evaluated in the same contexts and building the same as before, on the same manager,
-    /// used and uncertain as before): an `anyOf` whose node and branches are all unchanged has
-    /// the findings it had, every other one is checked again.
-    static func check(_ facts: ProgramFacts, earlier: [Finding], unchanged: (Int) -> Bool) -> [Finding] {
+    /// The findings after an edit, given the earlier ones (in node order, as `check(_:)`
+    /// makes them) and the nodes that `changed` (evaluated in other contexts, building
+    /// otherwise, on the same manager, or used or uncertain otherwise than before): an `anyOf`
+    /// whose node and branches are all unchanged has the findings it had, every other one is
+    /// checked again. Only the changed nodes and their parents are looked at, not every node.
+    static func check(_ facts: ProgramFacts, earlier: [Finding], changed: [Int]) -> [Finding] {
         let graph = facts.graph
-        var before: [Int: [Finding]] = [:]
-        for f in earlier {
-            if let p = graph.nodes[f.branch.index].parent { before[p, default: []].append(f) }
+        var candidates = Set<Int>()
+        for x in changed {
+            candidates.insert(x)
+            if let p = graph.nodes[x].parent { candidates.insert(p) }
+        }
+        var redone: [(anyOf: Int, findings: [Finding])] = []
+        for g in candidates.sorted() where facts.used[g] {
+            var f: [Finding] = []
+            check(anyOf: g, facts, into: &f)
+            if !f.isEmpty { redone.append((g, f)) }
         }
         var found: [Finding] = []
-        for g in graph.nodes.indices where facts.used[g] {
-            guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { continue }
-            var same = unchanged(g)
-            if same { graph.forEachChild(g) { if !unchanged($0) { same = false } } }
-            if same {
-                found += before[g] ?? []
-            } else {
-                check(anyOf: g, facts, into: &found)
+        var k = 0
+        for f in earlier {
+            guard let p = graph.nodes[f.branch.index].parent, !candidates.contains(p) else { continue }
+            while k < redone.count && redone[k].anyOf < p {
+                found += redone[k].findings
+                k += 1
             }
+            found.append(f)
         }
+        for r in redone[k...] { found += r.findings }
         return found
     }
 

@@ -114,7 +114,7 @@ struct ProgramChecker {
 
     /// The shadowed branches: after an edit whose flows continued the earlier ones, over a
     /// semantics that carried the earlier builds, the earlier findings of every `anyOf` that
-    /// nothing the rule reads changed for (see `ShadowedBranch.check(_:earlier:unchanged:)`).
+    /// nothing the rule reads changed for (see `ShadowedBranch.check(_:earlier:changed:)`).
     private mutating func shadowedBranches(_ before: (findings: FlowFindings?, used: [Bool], uncertain: [Bool])?) -> [ShadowedBranch.Finding] {
         guard let before, let earlier = before.findings, let recomputed = facts.recomputed,
               let dirty = facts.semantics.carriedDirty, facts.semantics.cycles.isEmpty,

@@ -313,10 +313,10 @@ struct ProgramFacts {
             if let alternative = old.alternativeFlow { contexts += (0..<sigmaCount).map { alternative.context(g, sigma: $0) } }
             var out: [Int: BDD.Ref] = [:]
             for x in contexts where x != BDD.zero {
-                guard let then = passes(before, in: old.graph, x), let now = passes(now, in: graph, x) else { return nil }
+                guard let passedBefore = passes(before, in: old.graph, x), let passedNow = passes(now, in: graph, x) else { return nil }
                 var a: [Int: BDD.Ref] = [:], b: [Int: BDD.Ref] = [:]
-                for (s, c) in then { a[s] = bdd.or(a[s] ?? BDD.zero, c) }
-                for (s, c) in now { b[s] = bdd.or(b[s] ?? BDD.zero, c) }
+                for (s, c) in passedBefore { a[s] = bdd.or(a[s] ?? BDD.zero, c) }
+                for (s, c) in passedNow { b[s] = bdd.or(b[s] ?? BDD.zero, c) }
                 for s in Set(a.keys).union(b.keys) {
                     let (p, q) = (a[s] ?? BDD.zero, b[s] ?? BDD.zero)
                     out[s] = bdd.or(out[s] ?? BDD.zero, xor ? bdd.or(bdd.andNot(p, q), bdd.andNot(q, p)) : bdd.or(p, q))
@@ -373,37 +373,15 @@ struct ProgramFacts {
             }
         }
         // The differences passed on as the flows' transfers pass contexts on (see
-        // `Flow.transfer`), each a superset of what the transfer passes of them.
+        // `Flow.transfer`), each a superset of what the transfer passes of them. (An `anyOf`
+        // passes its own to its branches: what its branches' changed builds change is
+        // already with the later branches, above.)
         while let g = stack.popLast() {
             let d = difference[g]
-            switch graph.nodes[g].kind {
-            case .screen(let code, let nesting):
-                guard let nesting else { break }
-                let envs = code.map { semantics.environments(d, element: $0) } ?? semantics.environments(d)
-                reach(nesting, bdd.and(envs, semantics.allElements))
-            case .anyOf:
-                // (What its branches' changed builds change is already with the later
-                // branches, above.)
+            if let passed = passes(graph.nodes[g].kind, in: graph, d) {
+                for (s, c) in passed { reach(s, c) }
+            } else {
                 graph.forEachChild(g) { reach($0, d) }
-            case .condition(let c, let then, let els):
-                let v = semantics.conditionVariable[c]
-                reach(then, bdd.and(d, v))
-                if let els { reach(els, bdd.andNot(d, v)) }
-            case .ifScreen(let code, let then, let els):
-                if let code {
-                    let isS = semantics.elementIs[code]
-                    reach(then, bdd.and(d, isS))
-                    if let els { reach(els, bdd.andNot(d, isS)) }
-                } else {
-                    reach(then, d)
-                    if let els { reach(els, d) }
-                }
-            case .wildcard(let code, let body):
-                reach(body, bdd.and(semantics.environments(d), code.map { semantics.elementIs[$0] } ?? semantics.allElements))
-            case .reference(let target):
-                if let target, let body = graph.builders[target].body { reach(body, d) }
-            case .nothing:
-                break
             }
         }
         return (affected, structureKept, edgesKept)

@@ -298,6 +298,9 @@ final class BDD {
 
     func or(_ fs: [Ref]) -> Ref { fs.reduce(BDD.zero) { or($0, $1) } }
 
+    /// a ⊕ b: what is in one of the two and not the other.
+    func symmetricDifference(_ a: Ref, _ b: Ref) -> Ref { or(andNot(a, b), andNot(b, a)) }
+
     @inline(__always)
     private func split(_ a: Ref, _ b: Ref) -> (Int32, Ref, Ref, Ref, Ref) {
         let na = nodes[Int(a)], nb = nodes[Int(b)]

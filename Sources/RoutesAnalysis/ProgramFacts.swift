@@ -319,7 +319,7 @@ struct ProgramFacts {
                 for (s, c) in passedNow { b[s] = bdd.or(b[s] ?? BDD.zero, c) }
                 for s in Set(a.keys).union(b.keys) {
                     let (p, q) = (a[s] ?? BDD.zero, b[s] ?? BDD.zero)
-                    out[s] = bdd.or(out[s] ?? BDD.zero, xor ? bdd.or(bdd.andNot(p, q), bdd.andNot(q, p)) : bdd.or(p, q))
+                    out[s] = bdd.or(out[s] ?? BDD.zero, xor ? bdd.symmetricDifference(p, q) : bdd.or(p, q))
                 }
             }
             return out.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -357,12 +357,11 @@ struct ProgramFacts {
         // lost (`changedBuilds[p]`, over every branch of the `anyOf` p).
         let (builds, oldBuilds) = (semantics.builds, old.semantics.builds)
         let (alternative, oldAlternative) = (semantics.alternativeBuilds, old.semantics.alternativeBuilds)
-        func symmetricDifference(_ a: BDD.Ref, _ b: BDD.Ref) -> BDD.Ref { bdd.or(bdd.andNot(a, b), bdd.andNot(b, a)) }
         var changedBuilds: [Int: BDD.Ref] = [:]
         var changedBranches: [Int] = []
         for b in dirty.indices where dirty[b] && (builds[b] != oldBuilds[b] || alternative[b] != oldAlternative[b]) {
             guard let p = graph.nodes[b].parent, case .anyOf = graph.nodes[p].kind else { continue }
-            let d = bdd.or(symmetricDifference(builds[b], oldBuilds[b]), symmetricDifference(alternative[b], oldAlternative[b]))
+            let d = bdd.or(bdd.symmetricDifference(builds[b], oldBuilds[b]), bdd.symmetricDifference(alternative[b], oldAlternative[b]))
             changedBuilds[p] = bdd.or(changedBuilds[p] ?? BDD.zero, d)
             changedBranches.append(b)
         }

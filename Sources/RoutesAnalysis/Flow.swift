@@ -330,10 +330,9 @@ struct Flow {
     /// are emptied, given again what the other nodes pass to them, and the flow runs from
     /// there: the states it reaches are those of a fresh flow, in the time the affected part
     /// takes. `seed` is what the flow starts with at node `start` (`root`).
-    mutating func rerun(affected: [Bool], seed: BDD.Ref, at start: Int) {
+    mutating func rerun(affected: MarkedNodes, seed: BDD.Ref, at start: Int) {
         precondition(region == nil && target == nil && !tracksPredecessors)
-        var changed: [Int] = []
-        for g in affected.indices where affected[g] { changed.append(g) }
+        let changed = affected.members
         guard !changed.isEmpty else { return }
         for g in changed {
             for sigma in 0..<sigmaCount {

@@ -76,10 +76,12 @@ struct ProgramChecker {
         let carried = facts.flowsAsBefore ? self.earlier?.findings : nil
         // What the earlier analysis knew of each node, for the rules that can keep what they
         // found where nothing they read changed.
-        let before = self.earlier.map { ($0.findings, $0.facts.used, $0.facts.semantics.uncertain) }
+        let before = self.earlier.map {
+            Before(findings: $0.findings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
+                   presentations: $0.facts.graph.presentations)
+        }
         facts.resolvePaths()
-        let found = carried ?? FlowFindings(shadowed: shadowedBranches(before), mismatched: WildcardMismatch.check(facts),
-                                            unreachable: UnreachableScreen.check(facts), pushed: PushInSheet.check(facts))
+        let found = carried ?? flowRules(before)
         flowFindings = found
 
         var warnings: [OutermostCause.Warning] = []
@@ -112,21 +114,92 @@ struct ProgramChecker {
         reportUnused()
     }
 
-    /// The shadowed branches: after an edit whose flows continued the earlier ones, over a
-    /// semantics that carried the earlier builds, the earlier findings of every `anyOf` that
-    /// nothing the rule reads changed for (see `ShadowedBranch.check(_:earlier:changed:)`).
-    private mutating func shadowedBranches(_ before: (findings: FlowFindings?, used: [Bool], uncertain: [Bool])?) -> [ShadowedBranch.Finding] {
-        guard let before, let earlier = before.findings, let recomputed = facts.recomputed,
-              let dirty = facts.semantics.carriedDirty, facts.semantics.cycles.isEmpty,
-              before.used.count == facts.used.count, before.uncertain.count == facts.used.count
-        else { return ShadowedBranch.check(facts) }
-        shadowedKept = true
-        let (used, uncertain) = (facts.used, facts.semantics.uncertain)
-        var changed: [Int] = []
-        for x in used.indices where recomputed[x] || dirty[x] || before.used[x] != used[x] || before.uncertain[x] != uncertain[x] {
-            changed.append(x)
+    /// What the rules over the flows read of the earlier analysis of the program.
+    private struct Before {
+        var findings: FlowFindings?
+        var used: [Bool]
+        var uncertain: [Bool]
+        var presentations: [Presentation]
+    }
+
+    /// The findings of the rules over the flows. After an edit whose flows continued the
+    /// earlier ones, over a semantics that carried the earlier builds, each rule finds again
+    /// only what the changed nodes can change, and keeps its earlier findings elsewhere.
+    private mutating func flowRules(_ before: Before?) -> FlowFindings {
+        guard let before, let earlier = before.findings, let changed = changedNodes(before) else {
+            return FlowFindings(shadowed: ShadowedBranch.check(facts), mismatched: WildcardMismatch.check(facts),
+                                unreachable: UnreachableScreen.check(facts), pushed: PushInSheet.check(facts))
         }
-        return ShadowedBranch.check(facts, earlier: earlier.shadowed, changed: changed)
+        shadowedKept = true
+        let facts = self.facts
+        // A node's own findings depend on its states, builds, place in the used region and
+        // uncertainty, and a wildcard's on its body's builds: the changed nodes and their
+        // parents are found again. So are the nodes of the earlier findings, whose words
+        // (a reason, a sheet on the way) read other nodes.
+        var again = changed
+        for x in changed { if let p = facts.graph.nodes[x].parent { again.append(p) } }
+        func nodes(_ earlier: [Int]) -> [Int] { Array(Set(again + earlier)).sorted() }
+        let unreachable = earlier.unreachable.compactMap { f -> Int? in
+            if case .node(let g, _, _) = f { return g.index } else { return nil }
+        }
+        return FlowFindings(
+            shadowed: ShadowedBranch.check(facts, earlier: earlier.shadowed, changed: changed),
+            mismatched: Self.refound(earlier.mismatched, node: \.wildcard.index, again: nodes(earlier.mismatched.map(\.wildcard.index))) {
+                WildcardMismatch.finding(at: $0, facts)
+            },
+            unreachable: Self.refound(earlier.unreachable, node: { f in
+                if case .node(let g, _, _) = f { return g.index } else { return -1 }
+            }, again: nodes(unreachable)) { UnreachableScreen.finding(at: $0, facts) },
+            pushed: Self.refound(earlier.pushed, node: \.node.index, again: nodes(earlier.pushed.map(\.node.index))) {
+                PushInSheet.finding(at: $0, facts)
+            })
+    }
+
+    /// After an edit whose flows continued the earlier ones, over a semantics that carried
+    /// the earlier builds and the same presentations: the nodes whose states were computed
+    /// again, that may build otherwise, or whose place in the used region or uncertainty
+    /// changed, increasing. Nil otherwise: every node is checked again.
+    private func changedNodes(_ before: Before) -> [Int]? {
+        guard let recomputed = facts.recomputed, let dirty = facts.semantics.carriedDirty, facts.semantics.cycles.isEmpty,
+              before.used.count == facts.used.count, before.uncertain.count == facts.used.count,
+              before.presentations == facts.graph.presentations
+        else { return nil }
+        var changed = recomputed.members + dirty.members
+        // Kept arrays are the earlier ones, and compare at once.
+        let (used, uncertain) = (facts.used, facts.semantics.uncertain)
+        if used != before.used {
+            for x in used.indices where used[x] != before.used[x] { changed.append(x) }
+        }
+        if uncertain != before.uncertain {
+            for x in uncertain.indices where uncertain[x] != before.uncertain[x] { changed.append(x) }
+        }
+        changed.sort()
+        var last = -1
+        return changed.filter { x in
+            defer { last = x }
+            return x != last
+        }
+    }
+
+    /// A rule's findings after an edit, each about one node (increasing): those of the nodes
+    /// `again` (increasing, without repeats) found again, and the earlier ones of every
+    /// other node.
+    private static func refound<F>(_ earlier: [F], node: (F) -> Int, again: [Int], _ find: (Int) -> F?) -> [F] {
+        let redone = Set(again)
+        var found: [F] = []
+        var k = 0
+        func findUpTo(_ limit: Int) {
+            while k < again.count && again[k] < limit {
+                if let f = find(again[k]) { found.append(f) }
+                k += 1
+            }
+        }
+        for f in earlier where !redone.contains(node(f)) {
+            findUpTo(node(f))
+            found.append(f)
+        }
+        findUpTo(Int.max)
+        return found
     }
 
     /// What a program whose analysis stopped at its limit still gets: the rules that read no

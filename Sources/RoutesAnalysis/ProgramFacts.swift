@@ -52,7 +52,7 @@ struct ProgramFacts {
     /// After `resolvePaths` continued the earlier flows: per node, whether its states may
     /// differ from the earlier ones (every other node's are the earlier states, on the same
     /// manager). Nil when the flows were computed afresh.
-    private(set) var recomputed: [Bool]? = nil
+    private(set) var recomputed: MarkedNodes? = nil
     /// What `way(to:sigma:)` keeps between questions.
     private let ways = WayIndex()
 
@@ -109,7 +109,7 @@ struct ProgramFacts {
                 used = earlier.facts.used
                 usedBuilders = earlier.facts.usedBuilders
                 flowsAsBefore = semantics === earlier.facts.semantics && earlier.facts.resolvedPaths
-                    && graph.presentations == earlier.facts.graph.presentations && !found.affected.contains(true)
+                    && graph.presentations == earlier.facts.graph.presentations && found.affected.isEmpty
                 return
             }
             if found.edgesKept {
@@ -130,7 +130,7 @@ struct ProgramFacts {
     /// When `resolvePaths` continues the earlier flows (the primary one's states are `flow`'s
     /// already): the earlier alternative flow's states, if there was one, and the nodes it
     /// computes again.
-    private var continuation: (alternative: FlowStorage?, affected: [Bool])? = nil
+    private var continuation: (alternative: FlowStorage?, affected: MarkedNodes)? = nil
 
     /// Points the facts at the project after an edit that moved positions only.
     mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
@@ -227,7 +227,7 @@ struct ProgramFacts {
     /// changes what a node passes on: a patched graph keeps every other node, the
     /// variables, the element codes and the presentations.
     private static func affectedNodes(_ semantics: Semantics, sigmaCount: Int, rootBody: Int?, since old: ProgramFacts,
-                                      edited: EditedNodes) -> (affected: [Bool], structureKept: Bool, edgesKept: Bool)? {
+                                      edited: EditedNodes) -> (affected: MarkedNodes, structureKept: Bool, edgesKept: Bool)? {
         let graph = semantics.graph
         guard let dirty = semantics.carriedDirty, old.semantics.bdd === semantics.bdd, semantics.layout == .conditionsAbove,
               old.semantics.layout == .conditionsAbove, old.graph.nodes.count == graph.nodes.count,
@@ -243,7 +243,7 @@ struct ProgramFacts {
         // changes the contexts of every later branch by the renamed screen's pairs only,
         // which the first screen node of each of them does not build: the flows are then
         // computed again down to those screen nodes, not through everything below them.)
-        var affected = [Bool](repeating: false, count: graph.nodes.count)
+        var affected = MarkedNodes(count: graph.nodes.count)
         var difference = [BDD.Ref](repeating: BDD.zero, count: graph.nodes.count)
         var stack: [Int] = []
         func reach(_ g: Int, _ d: BDD.Ref) {
@@ -251,7 +251,7 @@ struct ProgramFacts {
             let more = bdd.andNot(d, difference[g])
             if more == BDD.zero { return }
             difference[g] = bdd.or(difference[g], more)
-            affected[g] = true
+            affected.insert(g)
             stack.append(g)
         }
         /// A node whose transfer itself changed: anything it passes on may differ.
@@ -332,7 +332,7 @@ struct ProgramFacts {
             structureKept = false
             if edgesKept && !graph.sameEdges(g, as: old.graph) { edgesKept = false }
             // The node itself: what it builds (a screen node's `built`) may have changed.
-            affected[g] = true
+            affected.insert(g)
             if let passed = changedTransfer(g) {
                 for (s, d) in passed { reach(s, d) }
             } else {
@@ -359,7 +359,7 @@ struct ProgramFacts {
         let (alternative, oldAlternative) = (semantics.alternativeBuilds, old.semantics.alternativeBuilds)
         var changedBuilds: [Int: BDD.Ref] = [:]
         var changedBranches: [Int] = []
-        for b in dirty.indices where dirty[b] && (builds[b] != oldBuilds[b] || alternative[b] != oldAlternative[b]) {
+        for b in dirty.members where (builds[b] != oldBuilds[b] || alternative[b] != oldAlternative[b]) {
             guard let p = graph.nodes[b].parent, case .anyOf = graph.nodes[p].kind else { continue }
             let d = bdd.or(bdd.symmetricDifference(builds[b], oldBuilds[b]), bdd.symmetricDifference(alternative[b], oldAlternative[b]))
             changedBuilds[p] = bdd.or(changedBuilds[p] ?? BDD.zero, d)

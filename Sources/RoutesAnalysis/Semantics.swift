@@ -67,7 +67,7 @@ final class Semantics {
     /// with no builder cycle in either: the nodes that may build otherwise than there. Every
     /// other node builds as before in every reading, on the same manager (see
     /// `Flow.rerun(affected:seed:at:)`).
-    private(set) var carriedDirty: [Bool]? = nil
+    private(set) var carriedDirty: MarkedNodes? = nil
     /// Per builder: on a builder cycle.
     private(set) var cyclic: [Bool] = []
     /// The builder cycles: the references (global ids) of each, in source order, and the
@@ -207,15 +207,20 @@ final class Semantics {
             swap(&branchContextCache, &old.branchContextCache)
             let uncertainReadings = old.hasUncertainty || hasUncertainty
             // Without uncertain readings, only the dirty nodes' entries go (a pass over the
-            // dirty flags rather than over every node's kind).
-            for g in graph.nodes.indices where uncertainReadings || carried.dirty[g] {
-                guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { continue }
+            // dirty nodes rather than over every node's kind).
+            func forget(_ g: Int) {
+                guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return }
                 let key = 3 * Int(bs.start)
                 if carried.dirty[g] { branchContextCache[key] = nil }
                 if uncertainReadings {
                     branchContextCache[key + 1] = nil
                     branchContextCache[key + 2] = nil
                 }
+            }
+            if uncertainReadings {
+                for g in graph.nodes.indices { forget(g) }
+            } else {
+                for g in carried.dirty.members { forget(g) }
             }
         }
     }
@@ -271,7 +276,7 @@ final class Semantics {
             if case .anyOf(let bs) = graph.nodes[g].kind, graph.branches(bs) != before.branches(bs) { return nil }
         }
         old.graph = graph
-        old.carriedDirty = [Bool](repeating: false, count: graph.nodes.count)
+        old.carriedDirty = MarkedNodes(count: graph.nodes.count)
         let budget = nodeBudget ?? AnalysisLimits.standard.nodeBudget(graphNodes: graph.nodes.count)
         old.bdd.beginAnalysis(nodes: budget, steps: AnalysisLimits.stepBudget(nodes: budget),
                               variables: graph.conditions.count + old.elementBits)
@@ -286,7 +291,7 @@ final class Semantics {
     /// semantics had no builder cycle (with cycles, two readings and their fixpoints
     /// interlock: everything is computed again).
     struct Carryover {
-        var dirty: [Bool]
+        var dirty: MarkedNodes
         var dirtyBuilder: [Bool]
         var builds: [BDD.Ref]
         var builderBuilds: [BDD.Ref]
@@ -639,7 +644,7 @@ final class Semantics {
             precondition(reading == .primary)
             for b in 0..<n where !carried.dirtyBuilder[b] { values[b] = carried.builderBuilds[b] }
             memo = Memo(values: carried.builds)
-            for g in carried.dirty.indices where carried.dirty[g] { memo.forget(g) }
+            for g in carried.dirty.members { memo.forget(g) }
         } else {
             memo = Memo(count: graph.nodes.count, tracksEntries: false)
         }
@@ -793,15 +798,15 @@ final class Semantics {
     /// nodes' (usually a few), not the graph's.
     private func computeUncertainty() {
         let leaves = graph.unresolved.indices.filter { graph.unresolved[$0] } + cyclicReferences
-        uncertain = dependents(of: leaves, builders: cyclic.indices.filter { cyclic[$0] }).nodes
+        uncertain = dependents(of: leaves, builders: cyclic.indices.filter { cyclic[$0] }).nodes.flags
     }
 
     /// What depends on `nodes` and on the builders `builders` within one evaluation: each
     /// such node and its ancestors up to its body's top, the builder whose body that is, every
     /// reference to such a builder (from the table of referrers) with its ancestors, and so
     /// on; with the builders reached.
-    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: [Bool], builders: [Bool]) {
-        var marked = [Bool](repeating: false, count: graph.nodes.count)
+    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: MarkedNodes, builders: [Bool]) {
+        var marked = MarkedNodes(count: graph.nodes.count)
         var markedBuilder = [Bool](repeating: false, count: graph.builders.count)
         var pending: [Int] = []
         let graph = self.graph, bodyOwner = self.bodyOwner, referrers = self.referrers
@@ -813,8 +818,7 @@ final class Semantics {
         }
         func markUp(_ g: Int) {
             var x = g
-            while !marked[x] {
-                marked[x] = true
+            while marked.insert(x) {
                 guard let p = graph.nodes[x].parent else {
                     if let b = bodyOwner[x] { markBuilder(b) }
                     return

@@ -53,25 +53,29 @@ public enum PushInSheet: RuleDefinition {
     }
 
     static func check(_ facts: ProgramFacts) -> [Finding] {
+        guard facts.flow.sigmaCount == 2 else { return [] }
+        return facts.graph.nodes.indices.compactMap { finding(at: $0, facts) }
+    }
+
+    /// Node g's finding, if it is a push that only follows a sheet that allows none. Whether
+    /// it is one depends on its own states and its screen's presentation; the sheet named,
+    /// on a way to it.
+    static func finding(at g: Int, _ facts: ProgramFacts) -> Finding? {
         let graph = facts.graph, flow = facts.flow
-        guard flow.sigmaCount == 2 else { return [] }
-        var found: [Finding] = []
-        for g in graph.nodes.indices where facts.used[g] {
-            guard case .screen(let code?, _) = graph.nodes[g].kind, graph.presentations[code] == .push else { continue }
-            guard flow.builtEnvironments(g, sigma: 0) == BDD.zero, flow.builtEnvironments(g, sigma: 1) != BDD.zero else { continue }
-            // It must hold however the uncertain leaves build.
-            if let other = facts.alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
-                || other.builtEnvironments(g, sigma: 1) == BDD.zero { continue }
-            var sheet: (GraphNode, ScreenCode)? = nil
-            for w in facts.way(to: g, sigma: 1).dropLast().reversed() {
-                if case .screen(let c?, _) = graph.nodes[w].kind, graph.presentations[c] != .push {
-                    sheet = (GraphNode(w), ScreenCode(c))
-                    break
-                }
+        guard flow.sigmaCount == 2, facts.used[g], case .screen(let code?, _) = graph.nodes[g].kind,
+              graph.presentations[code] == .push else { return nil }
+        guard flow.builtEnvironments(g, sigma: 0) == BDD.zero, flow.builtEnvironments(g, sigma: 1) != BDD.zero else { return nil }
+        // It must hold however the uncertain leaves build.
+        if let other = facts.alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
+            || other.builtEnvironments(g, sigma: 1) == BDD.zero { return nil }
+        var sheet: (GraphNode, ScreenCode)? = nil
+        for w in facts.way(to: g, sigma: 1).dropLast().reversed() {
+            if case .screen(let c?, _) = graph.nodes[w].kind, graph.presentations[c] != .push {
+                sheet = (GraphNode(w), ScreenCode(c))
+                break
             }
-            found.append(Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet))
         }
-        return found
+        return Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet)
     }
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {

@@ -65,14 +65,16 @@ enum UnreachableScreen: RuleDefinition {
 
     /// The unreachable screen nodes, in both readings of uncertain leaves.
     static func check(_ facts: ProgramFacts) -> [Finding] {
-        var found: [Finding] = []
-        for g in facts.graph.nodes.indices where facts.used[g] {
-            guard case .screen(let code?, _) = facts.graph.nodes[g].kind else { continue }
-            if facts.flow.isBuilt(g) { continue }
-            if let other = facts.alternativeFlow, other.isBuilt(g) { continue }
-            found.append(.node(GraphNode(g), screen: ScreenCode(code), reason(g, code, facts)))
-        }
-        return found
+        facts.graph.nodes.indices.compactMap { finding(at: $0, facts) }
+    }
+
+    /// Node g's finding, if it is an unreachable screen node. Whether it is one depends on
+    /// its own states only; the reason, on the nodes above it and their earlier branches.
+    static func finding(at g: Int, _ facts: ProgramFacts) -> Finding? {
+        guard facts.used[g], case .screen(let code?, _) = facts.graph.nodes[g].kind else { return nil }
+        if facts.flow.isBuilt(g) { return nil }
+        if let other = facts.alternativeFlow, other.isBuilt(g) { return nil }
+        return .node(GraphNode(g), screen: ScreenCode(code), reason(g, code, facts))
     }
 
     private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts) -> Reason {

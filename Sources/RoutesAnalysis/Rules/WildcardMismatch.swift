@@ -46,15 +46,16 @@ public enum WildcardMismatch: RuleDefinition {
     }
 
     static func check(_ facts: ProgramFacts) -> [Finding] {
-        let semantics = facts.semantics, graph = facts.graph
-        var found: [Finding] = []
-        for g in graph.nodes.indices where facts.used[g] {
-            guard case .wildcard(let code?, let body) = graph.nodes[g].kind, !semantics.uncertain[body] else { continue }
-            if semantics.environments(semantics.builds[body], element: code) == BDD.zero {
-                found.append(Finding(wildcard: GraphNode(g), screen: ScreenCode(code)))
-            }
-        }
-        return found
+        facts.graph.nodes.indices.compactMap { finding(at: $0, facts) }
+    }
+
+    /// Node g's finding, if it is a wildcard whose body cannot build its screen: it depends
+    /// on g and on what its body builds.
+    static func finding(at g: Int, _ facts: ProgramFacts) -> Finding? {
+        let semantics = facts.semantics
+        guard facts.used[g], case .wildcard(let code?, let body) = facts.graph.nodes[g].kind, !semantics.uncertain[body],
+              semantics.environments(semantics.builds[body], element: code) == BDD.zero else { return nil }
+        return Finding(wildcard: GraphNode(g), screen: ScreenCode(code))
     }
 
     static func message(_ f: Finding, _ facts: ProgramFacts) -> String {

@@ -1,6 +1,6 @@
 /// A set of small non-negative integers (builder indices, declaration numbers) as bits: a
 /// program's analysis keeps a few over its builders and declarations, at a bit each.
-struct BitSet {
+struct BitSet: Equatable {
     private var words: [UInt64]
 
     init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }

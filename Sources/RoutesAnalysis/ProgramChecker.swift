@@ -34,7 +34,21 @@ struct ProgramChecker {
     /// patched over an edit: the ways (see `ScopeItems.plan`) and the facts, whose flows it
     /// continues (see `ProgramFacts.resolvePaths(earlier:)`), with the global ids of the nodes
     /// the edit resolved again, and what the rules over the flows found.
-    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, findings: FlowFindings?)
+    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, findings: FlowFindings?,
+                         mentionFindings: MentionFindings?)
+
+    /// What the rules over the mentions found.
+    struct MentionFindings {
+        /// By declaration number.
+        var unused: [UnusedDeclaration.Finding]
+        /// By element code.
+        var unplaced: [UnreachableScreen.Finding]
+    }
+    /// What the rules over the mentions found, for the checker after an edit.
+    private(set) var mentionFindings: MentionFindings? = nil
+    /// Whether the rules over the mentions kept the earlier findings where nothing they read
+    /// changed (tests).
+    private(set) var mentionFindingsKept = false
 
     init(semantics: Semantics, program: Program, earlier: Earlier? = nil) {
         self.earlier = earlier
@@ -63,6 +77,7 @@ struct ProgramChecker {
 
     mutating func run() {
         defer { earlier = nil }
+        let earlierMentions = earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
         // What `MissingDependency` needs besides flows reads the graph and the used region only:
         // on a large program it is found on another core while this one resolves paths.
@@ -111,7 +126,7 @@ struct ProgramChecker {
         scope.adopt(made)
         let failures = scope.failures(made, facts)
         for f in MissingDependency.check(facts, uses: made.uses, failures: failures) { append(MissingDependency.diagnostic(f, facts)) }
-        reportUnused()
+        reportUnused(earlierMentions)
     }
 
     /// What the rules over the flows read of the earlier analysis of the program.
@@ -205,14 +220,50 @@ struct ProgramChecker {
     /// What a program whose analysis stopped at its limit still gets: the rules that read no
     /// decision diagram (declarations never used, screens never placed).
     mutating func runWithoutFlows() {
+        defer { earlier = nil }
         guard facts.rootBody != nil else { return }
-        reportUnused()
+        reportUnused(earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } })
     }
 
-    private mutating func reportUnused() {
+    private mutating func reportUnused(_ before: (facts: ProgramFacts, edited: EditedNodes, findings: MentionFindings)?) {
         facts.findMentions()
-        for f in UnusedDeclaration.check(facts) { append(UnusedDeclaration.diagnostic(f)) }
-        for f in UnreachableScreen.checkPlacement(facts) { append(UnreachableScreen.diagnostic(f, facts)) }
+        let found = before.flatMap { mentionRules(since: $0) } ?? MentionFindings(
+            unused: UnusedDeclaration.check(facts), unplaced: UnreachableScreen.checkPlacement(facts))
+        mentionFindings = found
+        for f in found.unused { append(UnusedDeclaration.diagnostic(f)) }
+        for f in found.unplaced { append(UnreachableScreen.diagnostic(f, facts)) }
+    }
+
+    /// After an edit inside one declaration whose mentions were patched over the earlier
+    /// ones (`ProgramFacts.mentionChanges`), with the same used builders: the findings of the
+    /// declarations the edit can change, with the earlier findings of all the others. A
+    /// declaration's findings read its mentions, guesses and placements, its name, and
+    /// whether it is a duplicate: so the declarations whose counts changed and those of the
+    /// files the edit resolved again are looked at again. (Whether a declaration is a
+    /// duplicate does not change: a rename is applied alone only when no name is declared
+    /// twice, before or after, see `Project.applyingDeclarationEdit`.) Nil when they must be
+    /// found over every declaration.
+    private mutating func mentionRules(since before: (facts: ProgramFacts, edited: EditedNodes, findings: MentionFindings))
+        -> MentionFindings? {
+        let (old, edited, earlier) = before
+        guard let changes = facts.mentionChanges, old.usedBuilders == facts.usedBuilders else { return nil }
+        let graph = facts.graph, project = facts.project
+        var again = Set<Symbol>()
+        for n in changes { again.insert(graph.declarationSymbol(n)) }
+        for f in edited.files where graph.files.contains(f) {
+            for i in project.files[f].model.declarations.indices { again.insert(Symbol(file: f, declaration: i)) }
+        }
+        mentionFindingsKept = true
+        let facts = self.facts
+        let numbers = again.filter { graph.files.contains($0.file) }.map { graph.declarationNumber($0) }.sorted()
+        let codes = again.compactMap { graph.screenCode[$0] }.sorted()
+        return MentionFindings(
+            unused: Self.refound(earlier.unused, node: { graph.declarationNumber($0.declaration) }, again: numbers) {
+                UnusedDeclaration.finding(graph.declarationSymbol($0), facts)
+            },
+            unplaced: Self.refound(earlier.unplaced, node: { f in
+                if case .neverPlaced(let s) = f { return graph.screenCode[s] ?? -1 } else { return -1 }
+            }, again: codes) { UnreachableScreen.placementFinding(code: $0, facts) })
     }
 
     private mutating func append(_ d: Diagnostic, at node: NodeRef? = nil) {

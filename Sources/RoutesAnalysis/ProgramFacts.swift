@@ -61,6 +61,14 @@ struct ProgramFacts {
     /// number.
     private(set) var mentioned: MentionCounts
     private(set) var guessed: MentionCounts
+    /// Per screen (by element code), the `screen` nodes of `root` and the used builders that
+    /// place it.
+    private(set) var placements = MentionCounts(count: 0)
+    /// When `findMentions` patched the earlier facts' counts: the declaration numbers whose
+    /// mentions it changed (with repeats; a number whose count went down and up again too).
+    /// A screen node mentions its screen, so the screens whose placements changed are among
+    /// them. Nil when they were counted afresh.
+    private(set) var mentionChanges: [Int]? = nil
     /// Whether the used region was taken from the earlier facts although edited nodes changed
     /// (what they build, not where they lead) (tests).
     private(set) var usedKeptOverChangedNodes = false
@@ -72,6 +80,7 @@ struct ProgramFacts {
     private struct EarlierMentions {
         var mentioned: MentionCounts
         var guessed: MentionCounts
+        var placements: MentionCounts
         var graph: BuilderGraph
         var project: Project
         var used: [Bool]
@@ -98,8 +107,8 @@ struct ProgramFacts {
         if let earlier, earlier.facts.mentioned.count == graph.declarationCount, earlier.facts.graph.nodes.count == graph.nodes.count,
            earlier.edited.upperBound <= graph.nodes.count {
             let old = earlier.facts
-            mentionsBefore = (EarlierMentions(mentioned: old.mentioned, guessed: old.guessed, graph: old.graph, project: old.project,
-                                              used: old.used), earlier.edited)
+            mentionsBefore = (EarlierMentions(mentioned: old.mentioned, guessed: old.guessed, placements: old.placements,
+                                              graph: old.graph, project: old.project, used: old.used), earlier.edited)
         }
         if let earlier, let found = Self.affectedNodes(semantics, sigmaCount: sigmaCount, rootBody: rootBody,
                                                         since: earlier.facts, edited: earlier.edited) {
@@ -443,8 +452,9 @@ struct ProgramFacts {
         let (graph, project, used) = (self.graph, self.project, self.used)
         if let (old, edited) = mentionsBefore {
             mentionsBefore = nil
-            if old.used == used {
-                var (counts, guesses) = (old.mentioned, old.guessed)
+            if old.used == used, old.placements.count == graph.screens.count, old.graph.screens == graph.screens {
+                var (counts, guesses, placements) = (old.mentioned, old.guessed, old.placements)
+                var touched: [Int] = []
                 // The runs of an edit may overlap (a renamed declaration's nodes lie in its
                 // file, which is resolved again whole): each node once.
                 var next = 0
@@ -452,9 +462,17 @@ struct ProgramFacts {
                     for g in max(run.lowerBound, next)..<max(run.upperBound, next) where used[g] {
                         Self.forEachMention(of: g, old.graph, old.project) { n, guess in
                             if guess { guesses.remove(n) } else { counts.remove(n) }
+                            touched.append(n)
                         }
                         Self.forEachMention(of: g, graph, project) { n, guess in
                             if guess { guesses.add(n) } else { counts.add(n) }
+                            touched.append(n)
+                        }
+                        if case .screen(let code?, _) = old.graph.nodes[g].kind {
+                            placements.remove(code)
+                        }
+                        if case .screen(let code?, _) = graph.nodes[g].kind {
+                            placements.add(code)
                         }
                     }
                     next = max(next, run.upperBound)
@@ -462,20 +480,29 @@ struct ProgramFacts {
                 // The names skipped in the files the edit resolved again (after a rename, a
                 // skipped name may stand for another declaration).
                 for f in edited.files where graph.files.contains(f) {
-                    Self.forEachSkippedMention(in: f, old.graph, old.project) { guesses.remove($0) }
-                    Self.forEachSkippedMention(in: f, graph, project) { guesses.add($0) }
+                    Self.forEachSkippedMention(in: f, old.graph, old.project) {
+                        guesses.remove($0)
+                        touched.append($0)
+                    }
+                    Self.forEachSkippedMention(in: f, graph, project) {
+                        guesses.add($0)
+                        touched.append($0)
+                    }
                 }
-                (self.mentioned, self.guessed) = (counts, guesses)
+                (self.mentioned, self.guessed, self.placements) = (counts, guesses, placements)
+                mentionChanges = touched
                 mentionsPatched = true
                 return
             }
         }
         var mentioned = MentionCounts(count: graph.declarationCount)
         var guessed = MentionCounts(count: graph.declarationCount)
+        var placements = MentionCounts(count: graph.screens.count)
         for g in graph.nodes.indices where used[g] {
             Self.forEachMention(of: g, graph, project) { n, guess in
                 if guess { guessed.add(n) } else { mentioned.add(n) }
             }
+            if case .screen(let code?, _) = graph.nodes[g].kind { placements.add(code) }
         }
         // A name in text the parser skipped was meant to be somewhere: what it names is not
         // reported as unused or never placed for a syntax error's sake (`uses a b`, a second
@@ -483,6 +510,7 @@ struct ProgramFacts {
         for f in graph.files.files { Self.forEachSkippedMention(in: f, graph, project) { guessed.add($0) } }
         self.mentioned = mentioned
         self.guessed = guessed
+        self.placements = placements
     }
 
     /// What the names skipped in file f's syntax errors stand for, by declaration number.

@@ -150,21 +150,17 @@ enum UnreachableScreen: RuleDefinition {
     /// The declared screens that no `screen S` node of `root` or a used builder places (not a
     /// duplicate, nor one a used node meant to place under a misspelt name).
     static func checkPlacement(_ facts: ProgramFacts) -> [Finding] {
-        let graph = facts.graph
-        var placed = BitSet(count: graph.screens.count)
-        for g in graph.nodes.indices where facts.used[g] {
-            if case .screen(let code?, _) = graph.nodes[g].kind { placed.insert(code) }
-        }
-        var found: [Finding] = []
-        // The graph's screens are the program's, in file and declaration order.
-        for code in graph.screens.indices where !placed.contains(code) {
-            let s = graph.screens[code]
-            guard !facts.isDuplicate(s) else { continue }
-            let number = graph.declarationNumber(s)
-            if facts.guessed.contains(number) && !facts.mentioned.contains(number) { continue }
-            found.append(.neverPlaced(s))
-        }
-        return found
+        facts.graph.screens.indices.compactMap { placementFinding(code: $0, facts) }
+    }
+
+    /// The finding of the screen with element code `code`, if no used node places it.
+    static func placementFinding(code: Int, _ facts: ProgramFacts) -> Finding? {
+        guard !facts.placements.contains(code) else { return nil }
+        let s = facts.graph.screens[code]
+        guard !facts.isDuplicate(s) else { return nil }
+        let number = facts.graph.declarationNumber(s)
+        if facts.guessed.contains(number) && !facts.mentioned.contains(number) { return nil }
+        return .neverPlaced(s)
     }
 
     // MARK: Words

@@ -44,23 +44,30 @@ public enum UnusedDeclaration: RuleDefinition {
         var name: Name
     }
 
+    /// The findings, by declaration number (the graph's order of files and declarations).
     static func check(_ facts: ProgramFacts) -> [Finding] {
-        let project = facts.project, graph = facts.graph
+        let project = facts.project
         var found: [Finding] = []
         for f in facts.program.files {
             // By index, reading a declaration whole only to report it.
             for i in project.files[f].model.declarations.indices {
-                let s = Symbol(file: f, declaration: i)
-                let kind = project.kind(of: s)
-                guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
-                      !facts.mentioned.contains(graph.declarationNumber(s)), !facts.guessed.contains(graph.declarationNumber(s)),
-                      !facts.isDuplicate(s) else { continue }
-                if kind == .builder, let b = graph.builderIndex[s], facts.usedBuilders.contains(b) { continue }
-                if kind == .builder && graph.builderIndex[s] == nil { continue }
-                found.append(Finding(declaration: s, kind: kind, name: project.declaration(s).name))
+                if let x = finding(Symbol(file: f, declaration: i), facts) { found.append(x) }
             }
         }
-        return found
+        let graph = facts.graph
+        return found.sorted { graph.declarationNumber($0.declaration) < graph.declarationNumber($1.declaration) }
+    }
+
+    /// Declaration s's finding, if it is one no used builder mentions.
+    static func finding(_ s: Symbol, _ facts: ProgramFacts) -> Finding? {
+        let project = facts.project, graph = facts.graph
+        let kind = project.kind(of: s)
+        guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
+              !facts.mentioned.contains(graph.declarationNumber(s)), !facts.guessed.contains(graph.declarationNumber(s)),
+              !facts.isDuplicate(s) else { return nil }
+        if kind == .builder, let b = graph.builderIndex[s], facts.usedBuilders.contains(b) { return nil }
+        if kind == .builder && graph.builderIndex[s] == nil { return nil }
+        return Finding(declaration: s, kind: kind, name: project.declaration(s).name)
     }
 
     static func message(_ f: Finding) -> String {

@@ -714,6 +714,7 @@ import TestSupport
             let e = try Self.renamed(project, session, file: file, declaration: 1, back: step == 1)
             #expect(e.edit.nodes.resolvedAgain.count == 2)
             #expect(e.reused.units.first { $0.program != nil }?.checker?.facts.mentionsPatched == true)
+            #expect(e.reused.units.first { $0.program != nil }?.checker?.mentionFindingsKept == true)
             #expect(unused(e.reused) == expected)
             (project, session) = (e.next, e.reused)
         }

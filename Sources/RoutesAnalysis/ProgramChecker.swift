@@ -93,7 +93,7 @@ struct ProgramChecker {
         // found where nothing they read changed.
         let before = self.earlier.map {
             Before(findings: $0.findings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
-                   presentations: $0.facts.graph.presentations)
+                   uncertainNodes: $0.facts.semantics.uncertainNodes, presentations: $0.facts.graph.presentations)
         }
         facts.resolvePaths()
         let found = carried ?? flowRules(before)
@@ -134,6 +134,7 @@ struct ProgramChecker {
         var findings: FlowFindings?
         var used: [Bool]
         var uncertain: [Bool]
+        var uncertainNodes: [Int]
         var presentations: [Presentation]
     }
 
@@ -185,9 +186,9 @@ struct ProgramChecker {
         if used != before.used {
             for x in used.indices where used[x] != before.used[x] { changed.append(x) }
         }
-        if uncertain != before.uncertain {
-            for x in uncertain.indices where uncertain[x] != before.uncertain[x] { changed.append(x) }
-        }
+        // Uncertainty is what the few uncertain nodes, before and now, say.
+        for x in before.uncertainNodes where !uncertain[x] { changed.append(x) }
+        for x in facts.semantics.uncertainNodes where !before.uncertain[x] { changed.append(x) }
         changed.sort()
         var last = -1
         return changed.filter { x in

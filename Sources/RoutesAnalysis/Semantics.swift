@@ -63,6 +63,14 @@ final class Semantics {
     /// Per node: its build involves an unresolved name, a syntax hole or a builder cycle
     /// (docs/language.md#after-an-error: warnings caused by those are not reported).
     private(set) var uncertain: [Bool] = []
+    /// The nodes `uncertain` holds, in no order.
+    private(set) var uncertainNodes: [Int] = []
+    /// The nodes the graph marks unresolved (a name that resolves to nothing, a syntax
+    /// hole), increasing.
+    private(set) var unresolvedNodes: [Int] = []
+    /// The uncertain leaves (`isUncertainLeaf`) other than the references on a cycle,
+    /// increasing.
+    private(set) var uncertainLeaves: [Int] = []
     /// When this semantics took the builds of an earlier one over an edit (see `Carryover`),
     /// with no builder cycle in either: the nodes that may build otherwise than there. Every
     /// other node builds as before in every reading, on the same manager (see
@@ -159,6 +167,8 @@ final class Semantics {
             bodyOwner = old.bodyOwner
             referenceEdges = old.referenceEdges
             components = old.components
+            recursiveComponents = old.recursiveComponents
+            componentOf = old.componentOf
             referrers = old.referrers
             structureCarried = true
         } else {
@@ -178,6 +188,11 @@ final class Semantics {
             }
             referenceEdges = referencesInBodies()
             components = stronglyConnectedComponents(referenceEdges)
+            componentOf = [Int32](repeating: 0, count: graph.builders.count)
+            for i in components.indices {
+                for b in components[i] { componentOf[b] = Int32(i) }
+            }
+            recursiveComponents = components.indices.filter { isRecursive(components[$0]) }
             referrers = referencesByTarget()
         }
         if layout == .elementAbove { relevant = computeRelevance() }
@@ -188,12 +203,12 @@ final class Semantics {
         (builds, builderBuilds) = computeBuilds(.primary, carrying: carried)
         findCycles()
         for c in cycles { cyclicReferences.formUnion(c.references) }
-        computeUncertainty()
+        computeUncertainty(carrying: cycles.isEmpty ? carried : nil)
         if !cycles.isEmpty {
             (builds, builderBuilds) = computeBuilds(.primary)
             branchContextCache = []
         }
-        hasUncertainty = graph.nodes.indices.contains { isUncertainLeaf($0) }
+        hasUncertainty = !uncertainLeaves.isEmpty || !cyclicReferences.isEmpty
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
         realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
         if let carried, cycles.isEmpty { carriedDirty = carried.dirty }
@@ -292,9 +307,14 @@ final class Semantics {
     /// interlock: everything is computed again).
     struct Carryover {
         var dirty: MarkedNodes
-        var dirtyBuilder: [Bool]
+        var dirtyBuilder: MarkedNodes
         var builds: [BDD.Ref]
         var builderBuilds: [BDD.Ref]
+        /// The unresolved nodes and the uncertain leaves other than cyclic references (see
+        /// `uncertainLeaves`): the earlier ones, less the edited nodes that no longer are,
+        /// and the edited nodes that are now. (Every other node is as it was.)
+        var unresolvedNodes: [Int]
+        var uncertainLeaves: [Int]
 
         init?(_ semantics: Semantics, from old: Semantics, edited: EditedNodes) {
             let graph = semantics.graph
@@ -318,6 +338,18 @@ final class Semantics {
             self.dirtyBuilder = dirtyBuilder
             builds = old.builds
             builderBuilds = old.builderBuilds
+            func patched(_ earlier: [Int], _ holds: (Int) -> Bool) -> [Int] {
+                var out = earlier.filter { !edited.contains($0) }
+                for g in edited where holds(g) { out.append(g) }
+                out.sort()
+                var last = -1
+                return out.filter { g in
+                    defer { last = g }
+                    return g != last
+                }
+            }
+            unresolvedNodes = patched(old.unresolvedNodes) { graph.unresolved[$0] }
+            uncertainLeaves = patched(old.uncertainLeaves) { semantics.isUncertainLeaf($0) }
         }
     }
 
@@ -491,7 +523,7 @@ final class Semantics {
         case real
     }
 
-    private func isUncertainLeaf(_ g: Int) -> Bool {
+    fileprivate func isUncertainLeaf(_ g: Int) -> Bool {
         switch graph.nodes[g].kind {
         case .reference(nil): return true
         case .reference: return !cyclicReferences.isEmpty && cyclicReferences.contains(g)
@@ -640,18 +672,24 @@ final class Semantics {
         let n = graph.builders.count
         var values = [BDD.Ref](repeating: BDD.zero, count: n)
         var memo: Memo
+        // With builds carried over, the components of the dirty builders only (in the order
+        // of `components`, callees first).
+        let componentIndices: [Int]
         if let carried {
             precondition(reading == .primary)
-            for b in 0..<n where !carried.dirtyBuilder[b] { values[b] = carried.builderBuilds[b] }
+            values = carried.builderBuilds
+            for b in carried.dirtyBuilder.members { values[b] = BDD.zero }
             memo = Memo(values: carried.builds)
             for g in carried.dirty.members { memo.forget(g) }
+            componentIndices = Set(carried.dirtyBuilder.members.map { Int(componentOf[$0]) }).sorted()
         } else {
             memo = Memo(count: graph.nodes.count, tracksEntries: false)
+            componentIndices = Array(components.indices)
         }
         // Made when a recursive component is met.
         var scratch: Memo? = nil
-        for component in components {
-            if let carried, !component.contains(where: { carried.dirtyBuilder[$0] }) { continue }
+        for index in componentIndices {
+            let component = components[index]
             let recursive = isRecursive(component)
             if recursive {
                 var changed = true
@@ -674,8 +712,11 @@ final class Semantics {
                 values[b] = evaluate(body, memo: &memo, reading: reading, values: values)
             }
         }
-        for g in graph.nodes.indices where memo[g] == nil {
-            _ = evaluate(g, memo: &memo, reading: reading, values: values)
+        // Carried over, only the dirty nodes lack a value.
+        if let carried {
+            for g in carried.dirty.members where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
+        } else {
+            for g in graph.nodes.indices where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
         }
         // (Every node has its value now: `evaluate` sets the memo of the node it evaluates.)
         return (memo.values, values)
@@ -721,6 +762,11 @@ final class Semantics {
     /// Per builder, the reference nodes that name it (for `Carryover`).
     private(set) var referrers = Adjacency(start: [0], targets: [])
     private var components = Components(members: [], start: [0])
+    /// The indices of the components that can recur (more than one builder, or one that
+    /// refers to itself): only their builders can be on a cycle.
+    private var recursiveComponents: [Int] = []
+    /// Per builder, the index of its component.
+    private var componentOf: [Int32] = []
     private lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
 
     // MARK: Cycles
@@ -739,8 +785,8 @@ final class Semantics {
     private func findCycles() {
         let n = graph.builders.count
         cyclic = Array(repeating: false, count: n)
-        for component in components {
-            guard isRecursive(component) else { continue }
+        for index in recursiveComponents {
+            let component = components[index]
             var refs = Set<Int>()
             for b in component {
                 let found = cycleReferences(returningTo: b)
@@ -796,25 +842,34 @@ final class Semantics {
     /// to an uncertain builder, or has an uncertain child; a builder is uncertain when it is
     /// cyclic or its body is", propagated upwards from the leaves: the cost is the uncertain
     /// nodes' (usually a few), not the graph's.
-    private func computeUncertainty() {
-        let leaves = graph.unresolved.indices.filter { graph.unresolved[$0] } + cyclicReferences
-        uncertain = dependents(of: leaves, builders: cyclic.indices.filter { cyclic[$0] }).nodes.flags
+    ///
+    /// With builds carried over an edit and no cycle (`carried`), the unresolved nodes and
+    /// the uncertain leaves are the earlier ones patched over the edited nodes, not found by
+    /// a pass over every node.
+    private func computeUncertainty(carrying carried: Carryover?) {
+        if let carried {
+            unresolvedNodes = carried.unresolvedNodes
+            uncertainLeaves = carried.uncertainLeaves
+        } else {
+            unresolvedNodes = graph.unresolved.indices.filter { graph.unresolved[$0] }
+            uncertainLeaves = graph.nodes.indices.filter { isUncertainLeaf($0) && !cyclicReferences.contains($0) }
+        }
+        let marked = dependents(of: unresolvedNodes + cyclicReferences, builders: cyclic.indices.filter { cyclic[$0] }).nodes
+        uncertain = marked.flags
+        uncertainNodes = marked.members
     }
 
     /// What depends on `nodes` and on the builders `builders` within one evaluation: each
     /// such node and its ancestors up to its body's top, the builder whose body that is, every
     /// reference to such a builder (from the table of referrers) with its ancestors, and so
     /// on; with the builders reached.
-    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: MarkedNodes, builders: [Bool]) {
+    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: MarkedNodes, builders: MarkedNodes) {
         var marked = MarkedNodes(count: graph.nodes.count)
-        var markedBuilder = [Bool](repeating: false, count: graph.builders.count)
+        var markedBuilder = MarkedNodes(count: graph.builders.count)
         var pending: [Int] = []
         let graph = self.graph, bodyOwner = self.bodyOwner, referrers = self.referrers
         func markBuilder(_ b: Int) {
-            if !markedBuilder[b] {
-                markedBuilder[b] = true
-                pending.append(b)
-            }
+            if markedBuilder.insert(b) { pending.append(b) }
         }
         func markUp(_ g: Int) {
             var x = g

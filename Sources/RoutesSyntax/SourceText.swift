@@ -31,8 +31,13 @@ public struct SourceText: Sendable {
     public let bytes: [UInt8]
     /// Ranges (in `bytes`) of the U+FFFD that replaced invalid runs, in order.
     public let invalidUTF8: [Range<Int>]
+    /// Offsets where lines start, `starts[0] == 0`: four bytes a line, as a workspace of a
+    /// million lines keeps them all. Every text fits: a file read is at most 16 MiB, and an
+    /// editor's document arrives in a message of at most 64 MiB (`MessageFramer`), far
+    /// below 4 GiB.
+    private let starts: [UInt32]
     /// Offsets where lines start; `lineStarts[0] == 0`.
-    public let lineStarts: [Int]
+    public var lineStarts: [Int] { starts.map { Int($0) } }
     /// True when every byte is ASCII, so every column encoding is the byte offset.
     public let isASCII: Bool
 
@@ -40,7 +45,7 @@ public struct SourceText: Sendable {
         let (clean, invalid) = SourceText.repair(Array(raw))
         self.bytes = clean
         self.invalidUTF8 = invalid
-        var starts = [0]
+        var starts: [UInt32] = [0]
         var ascii = true
         clean.withUnsafeBufferPointer { buf in
             let n = buf.count
@@ -54,17 +59,17 @@ public struct SourceText: Sendable {
                 let b = buf[i]
                 if b >= 0x80 { ascii = false }
                 if b == 0x0A {
-                    starts.append(i + 1)
+                    starts.append(UInt32(truncatingIfNeeded: i + 1))
                 } else if b == 0x0D {
                     if i + 1 < n && buf[i + 1] == 0x0A {
                         i += 1
                     }
-                    starts.append(i + 1)
+                    starts.append(UInt32(truncatingIfNeeded: i + 1))
                 }
                 i += 1
             }
         }
-        self.lineStarts = starts
+        self.starts = starts
         self.isASCII = ascii
     }
 
@@ -72,10 +77,10 @@ public struct SourceText: Sendable {
         self.init(bytes: Array(string.utf8))
     }
 
-    private init(clean bytes: [UInt8], lineStarts: [Int], isASCII: Bool) {
+    private init(clean bytes: [UInt8], lineStarts: [UInt32], isASCII: Bool) {
         self.bytes = bytes
         self.invalidUTF8 = []
-        self.lineStarts = lineStarts
+        self.starts = lineStarts
         self.isASCII = isASCII
     }
 
@@ -109,22 +114,22 @@ public struct SourceText: Sendable {
         // are unchanged, from lo + r + 1 on they are the old ones shifted, and in between they
         // are looked at again.
         let delta = r - (hi - lo)
-        var starts: [Int] = []
-        starts.reserveCapacity(lineStarts.count + 8)
+        var newStarts: [UInt32] = []
+        newStarts.reserveCapacity(starts.count + 8)
         var k = 0
-        while k < lineStarts.count && lineStarts[k] < max(lo, 1) {
-            starts.append(lineStarts[k])
+        while k < starts.count && Int(starts[k]) < max(lo, 1) {
+            newStarts.append(starts[k])
             k += 1
         }
         if lo + r >= max(lo, 1) {
             for s in max(lo, 1)...(lo + r) {
                 let b = new[s - 1]
-                if b == 0x0A || (b == 0x0D && (s == n || new[s] != 0x0A)) { starts.append(s) }
+                if b == 0x0A || (b == 0x0D && (s == n || new[s] != 0x0A)) { newStarts.append(UInt32(truncatingIfNeeded: s)) }
             }
         }
-        while k < lineStarts.count && lineStarts[k] < hi + 1 { k += 1 }
-        while k < lineStarts.count {
-            starts.append(lineStarts[k] + delta)
+        while k < starts.count && Int(starts[k]) < hi + 1 { k += 1 }
+        while k < starts.count {
+            newStarts.append(UInt32(truncatingIfNeeded: Int(starts[k]) + delta))
             k += 1
         }
         var ascii = isASCII
@@ -133,11 +138,11 @@ public struct SourceText: Sendable {
         } else {
             ascii = !new.contains { $0 >= 0x80 }
         }
-        return SourceText(clean: new, lineStarts: starts, isASCII: ascii)
+        return SourceText(clean: new, lineStarts: newStarts, isASCII: ascii)
     }
 
     public var count: Int { bytes.count }
-    public var lineCount: Int { lineStarts.count }
+    public var lineCount: Int { starts.count }
 
     /// The text as a Swift string.
     public var string: String { String(decoding: bytes, as: UTF8.self) }
@@ -174,7 +179,7 @@ public struct SourceText: Sendable {
                 if b == 0x0A || b == 0x0D { return i }
                 i -= 1
             }
-            let start = i == 0 ? 0 : lineStarts[line(containing: off)]
+            let start = i == 0 ? 0 : Int(starts[line(containing: off)])
             return start == 0 ? min(contentStart, off) : start
         }
     }
@@ -183,19 +188,19 @@ public struct SourceText: Sendable {
     public func line(containing offset: Int) -> Int {
         let off = max(0, min(offset, bytes.count))
         var lo = 0
-        var hi = lineStarts.count - 1
+        var hi = starts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= off { lo = mid } else { hi = mid - 1 }
+            if Int(starts[mid]) <= off { lo = mid } else { hi = mid - 1 }
         }
         return lo
     }
 
     /// The byte range of a line without its line terminator.
     public func lineRange(_ line: Int) -> Range<Int> {
-        guard line >= 0 && line < lineStarts.count else { return bytes.count..<bytes.count }
-        let start = line == 0 ? contentStart : lineStarts[line]
-        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] : bytes.count
+        guard line >= 0 && line < starts.count else { return bytes.count..<bytes.count }
+        let start = line == 0 ? contentStart : Int(starts[line])
+        var end = line + 1 < starts.count ? Int(starts[line + 1]) : bytes.count
         while end > start && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D) { end -= 1 }
         return start..<end
     }
@@ -210,7 +215,7 @@ public struct SourceText: Sendable {
     public func position(of offset: Int, encoding: PositionEncoding) -> LineColumn {
         var off = max(0, min(offset, bytes.count))
         let line = self.line(containing: off)
-        let start = line == 0 ? contentStart : lineStarts[line]
+        let start = line == 0 ? contentStart : Int(starts[line])
         off = max(off, start)
         if isASCII || encoding == .utf8 {
             return LineColumn(line: line, column: off - start)
@@ -223,7 +228,7 @@ public struct SourceText: Sendable {
     /// the end of the line; a column inside a character means the start of that character.
     public func offset(of position: LineColumn, encoding: PositionEncoding) -> Int {
         if position.line < 0 { return 0 }
-        if position.line >= lineStarts.count { return bytes.count }
+        if position.line >= starts.count { return bytes.count }
         let range = lineRange(position.line)
         let column = max(0, position.column)
         if isASCII {

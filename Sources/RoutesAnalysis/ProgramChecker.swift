@@ -221,9 +221,8 @@ struct ProgramChecker {
     /// What a program whose analysis stopped at its limit still gets: the rules that read no
     /// decision diagram (declarations never used, screens never placed).
     mutating func runWithoutFlows() {
-        defer { earlier = nil }
         guard facts.rootBody != nil else { return }
-        reportUnused(earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } })
+        reportUnused(nil)
     }
 
     private mutating func reportUnused(_ before: (facts: ProgramFacts, edited: EditedNodes, findings: MentionFindings)?) {
@@ -231,7 +230,7 @@ struct ProgramChecker {
         let found = before.flatMap { mentionRules(since: $0) } ?? MentionFindings(
             unused: UnusedDeclaration.check(facts), unplaced: UnreachableScreen.checkPlacement(facts))
         mentionFindings = found
-        for f in found.unused { append(UnusedDeclaration.diagnostic(f)) }
+        for f in found.unused { append(UnusedDeclaration.diagnostic(f, facts)) }
         for f in found.unplaced { append(UnreachableScreen.diagnostic(f, facts)) }
     }
 
@@ -256,7 +255,7 @@ struct ProgramChecker {
         }
         mentionFindingsKept = true
         let facts = self.facts
-        let numbers = again.filter { graph.files.contains($0.file) }.map { graph.declarationNumber($0) }.sorted()
+        let numbers = again.map { graph.declarationNumber($0) }.sorted()
         let codes = again.compactMap { graph.screenCode[$0] }.sorted()
         return MentionFindings(
             unused: Self.refound(earlier.unused, node: { graph.declarationNumber($0.declaration) }, again: numbers) {

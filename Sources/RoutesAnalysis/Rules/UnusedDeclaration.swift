@@ -41,7 +41,6 @@ public enum UnusedDeclaration: RuleDefinition {
     struct Finding {
         var declaration: Symbol
         var kind: DeclarationKind
-        var name: Name
     }
 
     /// The findings, by declaration number (the graph's order of files and declarations).
@@ -67,18 +66,20 @@ public enum UnusedDeclaration: RuleDefinition {
               !facts.isDuplicate(s) else { return nil }
         if kind == .builder, let b = graph.builderIndex[s], facts.usedBuilders.contains(b) { return nil }
         if kind == .builder && graph.builderIndex[s] == nil { return nil }
-        return Finding(declaration: s, kind: kind, name: project.declaration(s).name)
+        return Finding(declaration: s, kind: kind)
     }
 
-    static func message(_ f: Finding) -> String {
-        f.kind == .builder
-            ? "builder `\(f.name.text)` is never used: nothing reachable from `root` refers to it"
-            : "\(f.kind.rawValue) `\(f.name.text)` is never used"
+    /// The words, from the project as it is now (a finding kept over edits holds no position).
+    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
+        let name = facts.project.declaration(f.declaration).name.text
+        return f.kind == .builder
+            ? "builder `\(name)` is never used: nothing reachable from `root` refers to it"
+            : "\(f.kind.rawValue) `\(name)` is never used"
     }
 
-    static func diagnostic(_ f: Finding) -> Diagnostic {
-        Diagnostic(Self.self, file: f.declaration.file, range: f.name.range, message: message(f),
-                   detail: DiagnosticDetail(f.declaration))
+    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        Diagnostic(Self.self, file: f.declaration.file, range: facts.project.declaration(f.declaration).name.range,
+                   message: message(f, facts), detail: DiagnosticDetail(f.declaration))
     }
 }
 

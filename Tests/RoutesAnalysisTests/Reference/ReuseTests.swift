@@ -397,6 +397,32 @@ import TestSupport
         #expect(unreachable(reused).first?.1 == [inner, second])
     }
 
+    /// A comment lengthened in a library moves its declarations (the analysis is kept and
+    /// moved); an edit in `root` then analyses the program again over its patched graph: the
+    /// library's unused flag, which the second edit does not touch, is reported where it is
+    /// now, not where it was before the first.
+    @Test func aKeptUnusedWarningIsReportedWhereItsDeclarationIsNow() throws {
+        let texts = ["/ws/lib.routes": "// c\nflag unusedFlag\n",
+                     "/ws/App.routes": "import \"lib.routes\"\nscreen A\nscreen B\nroot { screen A }\n"]
+        var project = ProgramReuseTests.project(texts)
+        var session = AnalysisSession(project: project)
+        let lib = try #require(project.file(atPath: "/ws/lib.routes"))
+        let app = try #require(project.file(atPath: "/ws/App.routes"))
+        var bytes = project.files[lib].text.bytes
+        bytes.insert(contentsOf: Array("ccc".utf8), at: 4)
+        let (moved, shift) = try #require(project.applyingTriviaEdit(file: lib, range: 4..<4, replacement: Array("ccc".utf8),
+                                                                     newSource: SourceText(bytes: bytes)))
+        (project, session) = (moved, session.rebased(onto: moved, file: lib, edit: shift))
+        let a = try #require(Array(project.files[app].text.bytes).indices.last { i in
+            Array(project.files[app].text.bytes[i...]).starts(with: Array("screen A }".utf8))
+        })
+        let (_, _, reused) = try #require(Self.reanalysed(project, session, file: app, replacing: (a + 7)..<(a + 8),
+                                                          with: Array("B".utf8)))
+        #expect(reused.units.first { $0.program != nil }?.checker?.mentionFindingsKept == true)
+        let unused = reused.diagnostics.filter { $0.rule == .unusedDeclaration }
+        #expect(unused.map { reused.project.files[$0.file].text.text($0.range) } == ["unusedFlag"])
+    }
+
     /// The id of the node whose head starts at `offset` in `file`.
     static func node(at offset: Int, in session: AnalysisSession, file: FileID) -> Int? {
         session.project.files[file].model.nodes.firstIndex { $0.range.lowerBound == offset }

@@ -154,7 +154,7 @@ struct ProgramChecker {
         // (a reason, a sheet on the way) read other nodes.
         var again = changed
         for x in changed { if let p = facts.graph.nodes[x].parent { again.append(p) } }
-        func nodes(_ earlier: [Int]) -> [Int] { Array(Set(again + earlier)).sorted() }
+        func nodes(_ earlier: [Int]) -> [Int] { Self.sortedUnique(again + earlier) }
         let unreachable = earlier.unreachable.compactMap { f -> Int? in
             if case .node(let g, _, _) = f { return g.index } else { return nil }
         }
@@ -189,19 +189,27 @@ struct ProgramChecker {
         // Uncertainty is what the few uncertain nodes, before and now, say.
         for x in before.uncertainNodes where !uncertain[x] { changed.append(x) }
         for x in facts.semantics.uncertainNodes where !before.uncertain[x] { changed.append(x) }
-        changed.sort()
-        var last = -1
-        return changed.filter { x in
-            defer { last = x }
-            return x != last
+        return Self.sortedUnique(changed)
+    }
+
+    /// The numbers of `list`, increasing, each once (sorted, not hashed: a set of a few
+    /// thousand numbers costs more to hash than to sort).
+    static func sortedUnique(_ list: [Int]) -> [Int] {
+        var out = list.sorted()
+        var last = -1, kept = 0
+        for x in out where x != last {
+            out[kept] = x
+            kept += 1
+            last = x
         }
+        out.removeLast(out.count - kept)
+        return out
     }
 
     /// A rule's findings after an edit, each about one node (increasing): those of the nodes
     /// `again` (increasing, without repeats) found again, and the earlier ones of every
     /// other node.
     private static func refound<F>(_ earlier: [F], node: (F) -> Int, again: [Int], _ find: (Int) -> F?) -> [F] {
-        let redone = Set(again)
         var found: [F] = []
         var k = 0
         func findUpTo(_ limit: Int) {
@@ -210,8 +218,11 @@ struct ProgramChecker {
                 k += 1
             }
         }
-        for f in earlier where !redone.contains(node(f)) {
-            findUpTo(node(f))
+        // Both lists increase: an earlier finding of a node found again is left out.
+        for f in earlier {
+            let g = node(f)
+            findUpTo(g)
+            if k < again.count && again[k] == g { continue }
             found.append(f)
         }
         findUpTo(Int.max)
@@ -248,15 +259,18 @@ struct ProgramChecker {
         let (old, edited, earlier) = before
         guard let changes = facts.mentionChanges, old.usedBuilders == facts.usedBuilders else { return nil }
         let graph = facts.graph, project = facts.project
-        var again = Set<Symbol>()
-        for n in changes { again.insert(graph.declarationSymbol(n)) }
+        // By declaration number: the touched ones, and the runs of the edited files.
+        var again = changes
         for f in edited.files where graph.files.contains(f) {
-            for i in project.files[f].model.declarations.indices { again.insert(Symbol(file: f, declaration: i)) }
+            let first = graph.declarationNumber(Symbol(file: f, declaration: 0))
+            again += first..<(first + project.files[f].model.declarations.count)
         }
         mentionFindingsKept = true
         let facts = self.facts
-        let numbers = again.map { graph.declarationNumber($0) }.sorted()
-        let codes = again.compactMap { graph.screenCode[$0] }.sorted()
+        let numbers = Self.sortedUnique(again)
+        // Screen codes follow declaration numbers (both in the graph's order of files and
+        // declarations).
+        let codes = numbers.compactMap { graph.screenCode[graph.declarationSymbol($0)] }
         return MentionFindings(
             unused: Self.refound(earlier.unused, node: { graph.declarationNumber($0.declaration) }, again: numbers) {
                 UnusedDeclaration.finding(graph.declarationSymbol($0), facts)

@@ -31,22 +31,54 @@ struct BuilderGraph {
         var isEmpty: Bool { count == 0 }
     }
 
-    /// A node's numbers are kept in 32 bits (48 bytes a node instead of 88): the flows read
-    /// the nodes at random, and a smaller array misses the cache less.
+    /// A node's numbers are kept in 32 bits, its kind as a tag and three numbers (32 bytes a
+    /// node instead of 88): the flows read the nodes at random, and a smaller array misses
+    /// the cache less. `kind` is read and written as the enum.
     struct Node: Equatable {
-        var kind: Kind
+        private var tag: UInt8
+        /// An `if let` (a `condition` that tests an optional, not a flag).
+        var testsOptional = false
+        /// The kind's numbers, -1 for none.
+        private var a: Int32, b: Int32, c: Int32
         private var file32: Int32
         private var local32: Int32
         private var parent32: Int32 = -1
         private var index32: Int32 = 0
-        /// An `if let` (a `condition` that tests an optional, not a flag).
-        var testsOptional = false
 
         init(kind: Kind, file: FileID, local: NodeID, testsOptional: Bool) {
-            self.kind = kind
+            (tag, a, b, c) = Self.encode(kind)
             file32 = Int32(truncatingIfNeeded: file)
             local32 = Int32(truncatingIfNeeded: local)
             self.testsOptional = testsOptional
+        }
+
+        var kind: Kind {
+            @inline(__always) get {
+                @inline(__always) func opt(_ x: Int32) -> Int? { x < 0 ? nil : Int(x) }
+                switch tag {
+                case 0: return .screen(opt(a), nesting: opt(b))
+                case 1: return .anyOf(Branches(start: a, count: b))
+                case 2: return .condition(Int(a), then: Int(b), else: opt(c))
+                case 3: return .ifScreen(opt(a), then: Int(b), else: opt(c))
+                case 4: return .wildcard(opt(a), body: Int(b))
+                case 5: return .reference(opt(a))
+                default: return .nothing
+                }
+            }
+            set { (tag, a, b, c) = Self.encode(newValue) }
+        }
+
+        private static func encode(_ kind: Kind) -> (UInt8, Int32, Int32, Int32) {
+            func n(_ x: Int?) -> Int32 { x.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
+            switch kind {
+            case .screen(let code, let nesting): return (0, n(code), n(nesting), -1)
+            case .anyOf(let bs): return (1, bs.start, bs.count, -1)
+            case .condition(let v, let then, let els): return (2, n(v), n(then), n(els))
+            case .ifScreen(let code, let then, let els): return (3, n(code), n(then), n(els))
+            case .wildcard(let code, let body): return (4, n(code), n(body), -1)
+            case .reference(let target): return (5, n(target), -1, -1)
+            case .nothing: return (6, -1, -1, -1)
+            }
         }
 
         var file: FileID { Int(file32) }

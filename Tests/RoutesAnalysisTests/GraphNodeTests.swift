@@ -1,0 +1,42 @@
+import Testing
+@testable import RoutesAnalysis
+
+/// A graph node keeps its kind as a tag and three 32-bit numbers: every kind reads back as
+/// written, with its absent numbers absent, and a node stays 32 bytes.
+@Suite struct GraphNodeTests {
+    static let kinds: [BuilderGraph.Kind] = [
+        .screen(nil, nesting: nil), .screen(0, nesting: 7), .screen(3, nesting: nil), .screen(nil, nesting: 9),
+        .anyOf(.init(start: 0, count: 0)), .anyOf(.init(start: 12, count: 3)),
+        .condition(0, then: 1, else: nil), .condition(4, then: 5, else: 6),
+        .ifScreen(nil, then: 2, else: nil), .ifScreen(1, then: 2, else: 3),
+        .wildcard(nil, body: 4), .wildcard(2, body: 5),
+        .reference(nil), .reference(0), .reference(Int(Int32.max)),
+        .nothing,
+    ]
+
+    @Test func everyKindReadsBackAsWritten() {
+        for kind in Self.kinds {
+            var node = BuilderGraph.Node(kind: kind, file: 3, local: 11, testsOptional: true)
+            #expect(node.kind == kind)
+            #expect((node.file, node.local, node.testsOptional) == (3, 11, true))
+            for other in Self.kinds {
+                node.kind = other
+                #expect(node.kind == other)
+            }
+        }
+    }
+
+    @Test func nodesOfDifferentKindsDiffer() {
+        for (i, a) in Self.kinds.enumerated() {
+            for (j, b) in Self.kinds.enumerated() {
+                let x = BuilderGraph.Node(kind: a, file: 0, local: 0, testsOptional: false)
+                let y = BuilderGraph.Node(kind: b, file: 0, local: 0, testsOptional: false)
+                #expect((x == y) == (i == j), "\(a) \(b)")
+            }
+        }
+    }
+
+    @Test func aNodeIsThirtyTwoBytes() {
+        #expect(MemoryLayout<BuilderGraph.Node>.stride == 32)
+    }
+}

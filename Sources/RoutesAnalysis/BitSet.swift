@@ -58,3 +58,17 @@ struct MarkedNodes {
     /// The members, increasing.
     var sorted: [Int] { members.sorted() }
 }
+
+/// The non-negative numbers of `list`, increasing, each once (sorted, not hashed: a set of a
+/// few thousand numbers costs more to hash than to sort).
+func sortedUnique(_ list: [Int]) -> [Int] {
+    var out = list.sorted()
+    var last = -1, kept = 0
+    for x in out where x != last {
+        out[kept] = x
+        kept += 1
+        last = x
+    }
+    out.removeLast(out.count - kept)
+    return out
+}

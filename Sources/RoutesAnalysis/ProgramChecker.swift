@@ -154,7 +154,7 @@ struct ProgramChecker {
         // (a reason, a sheet on the way) read other nodes.
         var again = changed
         for x in changed { if let p = facts.graph.nodes[x].parent { again.append(p) } }
-        func nodes(_ earlier: [Int]) -> [Int] { Self.sortedUnique(again + earlier) }
+        func nodes(_ earlier: [Int]) -> [Int] { sortedUnique(again + earlier) }
         let unreachable = earlier.unreachable.compactMap { f -> Int? in
             if case .node(let g, _, _) = f { return g.index } else { return nil }
         }
@@ -189,21 +189,7 @@ struct ProgramChecker {
         // Uncertainty is what the few uncertain nodes, before and now, say.
         for x in before.uncertainNodes where !uncertain[x] { changed.append(x) }
         for x in facts.semantics.uncertainNodes where !before.uncertain[x] { changed.append(x) }
-        return Self.sortedUnique(changed)
-    }
-
-    /// The numbers of `list`, increasing, each once (sorted, not hashed: a set of a few
-    /// thousand numbers costs more to hash than to sort).
-    static func sortedUnique(_ list: [Int]) -> [Int] {
-        var out = list.sorted()
-        var last = -1, kept = 0
-        for x in out where x != last {
-            out[kept] = x
-            kept += 1
-            last = x
-        }
-        out.removeLast(out.count - kept)
-        return out
+        return sortedUnique(changed)
     }
 
     /// A rule's findings after an edit, each about one node (increasing): those of the nodes
@@ -267,7 +253,7 @@ struct ProgramChecker {
         }
         mentionFindingsKept = true
         let facts = self.facts
-        let numbers = Self.sortedUnique(again)
+        let numbers = sortedUnique(again)
         // Screen codes follow declaration numbers (both in the graph's order of files and
         // declarations).
         let codes = numbers.compactMap { graph.screenCode[graph.declarationSymbol($0)] }

@@ -341,12 +341,7 @@ final class Semantics {
             func patched(_ earlier: [Int], _ holds: (Int) -> Bool) -> [Int] {
                 var out = earlier.filter { !edited.contains($0) }
                 for g in edited where holds(g) { out.append(g) }
-                out.sort()
-                var last = -1
-                return out.filter { g in
-                    defer { last = g }
-                    return g != last
-                }
+                return sortedUnique(out)
             }
             unresolvedNodes = patched(old.unresolvedNodes) { graph.unresolved[$0] }
             uncertainLeaves = patched(old.uncertainLeaves) { semantics.isUncertainLeaf($0) }
@@ -669,8 +664,7 @@ final class Semantics {
     /// scratch memo since values change between rounds.
     /// With `carried` (primary reading only), only what may have changed is evaluated.
     private func computeBuilds(_ reading: Reading, carrying carried: Carryover? = nil) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
-        let n = graph.builders.count
-        var values = [BDD.Ref](repeating: BDD.zero, count: n)
+        var values: [BDD.Ref]
         var memo: Memo
         // With builds carried over, the components of the dirty builders only (in the order
         // of `components`, callees first).
@@ -681,8 +675,9 @@ final class Semantics {
             for b in carried.dirtyBuilder.members { values[b] = BDD.zero }
             memo = Memo(values: carried.builds)
             for g in carried.dirty.members { memo.forget(g) }
-            componentIndices = Set(carried.dirtyBuilder.members.map { Int(componentOf[$0]) }).sorted()
+            componentIndices = sortedUnique(carried.dirtyBuilder.members.map { Int(componentOf[$0]) })
         } else {
+            values = [BDD.Ref](repeating: BDD.zero, count: graph.builders.count)
             memo = Memo(count: graph.nodes.count, tracksEntries: false)
             componentIndices = Array(components.indices)
         }

@@ -72,3 +72,13 @@ func sortedUnique(_ list: [Int]) -> [Int] {
     out.removeLast(out.count - kept)
     return out
 }
+
+/// Whether `sorted` (increasing) holds x, by binary search.
+func containsSorted(_ sorted: [Int], _ x: Int) -> Bool {
+    var lo = 0, hi = sorted.count
+    while lo < hi {
+        let mid = (lo + hi) / 2
+        if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < sorted.count && sorted[lo] == x
+}

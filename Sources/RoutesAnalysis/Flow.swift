@@ -350,10 +350,7 @@ struct Flow {
         for g in changed {
             Self.forEachPredecessor(g, in: semantics, crossNestings: crossNestings) { if !affected[$0] { feeders.append($0) } }
         }
-        feeders.sort()
-        var last = -1
-        for p in feeders where p != last {
-            last = p
+        for p in sortedUnique(feeders) {
             // What p passes on: its whole context again (to its unaffected successors it
             // adds nothing new, their contexts already hold it).
             for sigma in 0..<sigmaCount {

@@ -152,14 +152,15 @@ struct ProgramChecker {
         // uncertainty, and a wildcard's on its body's builds: the changed nodes and their
         // parents are found again. So are the nodes of the earlier findings, whose words
         // (a reason, a sheet on the way) read other nodes.
-        var again = changed
-        for x in changed { if let p = facts.graph.nodes[x].parent { again.append(p) } }
+        var withParents = changed
+        for x in changed { if let p = facts.graph.nodes[x].parent { withParents.append(p) } }
+        let again = sortedUnique(withParents)
         func nodes(_ earlier: [Int]) -> [Int] { sortedUnique(again + earlier) }
         let unreachable = earlier.unreachable.compactMap { f -> Int? in
             if case .node(let g, _, _) = f { return g.index } else { return nil }
         }
         return FlowFindings(
-            shadowed: ShadowedBranch.check(facts, earlier: earlier.shadowed, changed: changed),
+            shadowed: ShadowedBranch.check(facts, earlier: earlier.shadowed, again: again),
             mismatched: Self.refound(earlier.mismatched, node: \.wildcard.index, again: nodes(earlier.mismatched.map(\.wildcard.index))) {
                 WildcardMismatch.finding(at: $0, facts)
             },

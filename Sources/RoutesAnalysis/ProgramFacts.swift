@@ -452,7 +452,7 @@ struct ProgramFacts {
         let (graph, project, used) = (self.graph, self.project, self.used)
         if let (old, edited) = mentionsBefore {
             mentionsBefore = nil
-            if old.used == used, old.placements.count == graph.screens.count, old.graph.screens == graph.screens {
+            if old.used == used, old.graph.screens == graph.screens {
                 var (counts, guesses, placements) = (old.mentioned, old.guessed, old.placements)
                 var touched: [Int] = []
                 // The runs of an edit may overlap (a renamed declaration's nodes lie in its

@@ -71,19 +71,15 @@ public enum ShadowedBranch: RuleDefinition {
     }
 
     /// The findings after an edit, given the earlier ones (in node order, as `check(_:)`
-    /// makes them) and the nodes that `changed` (evaluated in other contexts, building
-    /// otherwise, on the same manager, or used or uncertain otherwise than before): an `anyOf`
-    /// whose node and branches are all unchanged has the findings it had, every other one is
-    /// checked again. Only the changed nodes and their parents are looked at, not every node.
-    static func check(_ facts: ProgramFacts, earlier: [Finding], changed: [Int]) -> [Finding] {
+    /// makes them) and the nodes to look at `again` (increasing, without repeats): the
+    /// changed nodes (evaluated in other contexts, building otherwise, on the same manager,
+    /// or used or uncertain otherwise than before) and their parents. An `anyOf` whose node
+    /// and branches are all unchanged has the findings it had, every other one is checked
+    /// again. Only those nodes are looked at, not every node.
+    static func check(_ facts: ProgramFacts, earlier: [Finding], again: [Int]) -> [Finding] {
         let graph = facts.graph
-        var candidates = Set<Int>()
-        for x in changed {
-            candidates.insert(x)
-            if let p = graph.nodes[x].parent { candidates.insert(p) }
-        }
         var redone: [(anyOf: Int, findings: [Finding])] = []
-        for g in candidates.sorted() where facts.used[g] {
+        for g in again where facts.used[g] {
             var f: [Finding] = []
             check(anyOf: g, facts, into: &f)
             if !f.isEmpty { redone.append((g, f)) }
@@ -91,7 +87,7 @@ public enum ShadowedBranch: RuleDefinition {
         var found: [Finding] = []
         var k = 0
         for f in earlier {
-            guard let p = graph.nodes[f.branch.index].parent, !candidates.contains(p) else { continue }
+            guard let p = graph.nodes[f.branch.index].parent, !containsSorted(again, p) else { continue }
             while k < redone.count && redone[k].anyOf < p {
                 found += redone[k].findings
                 k += 1

@@ -4,8 +4,11 @@ import RoutesSyntax
 /// Whatever a syntax error left incomplete becomes `.missing` or is left out; nothing here
 /// reports syntax errors again.
 public enum Lowering {
-    public static func lower(_ tree: SyntaxTree, file: FileID = 0) -> FileModel {
+    /// - Parameter keepsDocs: false when nothing will read the declarations' doc comments
+    ///   (`routes lint`): they are left out of the model.
+    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keepsDocs: Bool = true) -> FileModel {
         Lowerer.with(tree, file: file) { l in
+            l.keepsDocs = keepsDocs
             l.lowerFile()
             // Reserved at one model node per syntax node: most syntax nodes are names, lists
             // and blocks, and the model is kept for as long as the file is.
@@ -26,6 +29,8 @@ struct Lowerer {
     private let nodes: UnsafeBufferPointer<Node>
     private let bytes: UnsafeBufferPointer<UInt8>
     var model = FileModel()
+    /// Whether declarations get their doc comments (see `Lowering.lower`).
+    var keepsDocs = true
 
     /// Runs `body` with a lowerer of `tree` (valid only inside `body`).
     static func with<R>(_ tree: SyntaxTree, file: FileID, _ body: (inout Lowerer) -> R) -> R {
@@ -168,7 +173,7 @@ struct Lowerer {
     }
 
     private func docComment(before i: Int) -> String? {
-        docComment(beforeToken: Int(nodes[i].tokenStart))
+        keepsDocs ? docComment(beforeToken: Int(nodes[i].tokenStart)) : nil
     }
 
     /// The type as written, normalized: no trivia; `: ` and `, ` after colons and commas,

@@ -14,7 +14,7 @@ public struct SourceFile: Sendable {
     /// The canonical workspace root its imports may not leave.
     public let workspaceRoot: String
     /// The syntax tree as the project holds it: without its tokens and nodes when the project
-    /// dropped them (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:)``);
+    /// dropped them (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:)``);
     /// its text and syntax errors are there either way.
     public let keptSyntax: SyntaxTree
     public let model: FileModel
@@ -135,8 +135,9 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:)``.
+    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:)``.
     private var keepsSyntax = true
+    private var keepsDocs = true
     private var syntaxKept: Set<String> = []
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
@@ -158,11 +159,16 @@ public struct Project: Sendable {
     ///   (`SyntaxTree.droppingTokens()`), which is about a sixth of what a project holds, and
     ///   its tree is parsed again if it is asked for (``SourceFile/syntax``).
     /// - Parameter syntaxKept: files (by canonical path) that keep their trees even so.
+    /// - Parameter keepsDocs: false when nothing will read the declarations' doc comments
+    ///   (`routes lint`, whose rules never quote them): the models leave them out. Not with
+    ///   a `cache`, whose models are kept for readers that want them.
     public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
-                syntaxKept: Set<String> = []) {
+                syntaxKept: Set<String> = [], keepsDocs: Bool = true) {
+        precondition(keepsDocs || cache == nil, "a parse cache holds models with their doc comments")
         self.cache = cache
         self.keepsSyntax = keepsSyntax
         self.syntaxKept = syntaxKept
+        self.keepsDocs = keepsDocs
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -221,10 +227,11 @@ public struct Project: Sendable {
         let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
         let toParse = wave.indices.filter { kept[$0] == nil }
         let keeps = wave.map { keepsSyntax || syntaxKept.contains($0.path) }
+        let keepsDocs = keepsDocs
         let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel) in
             let i = toParse[k]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
-            let model = Lowering.lower(tree, file: first + i)
+            let model = Lowering.lower(tree, file: first + i, keepsDocs: keepsDocs)
             return (keeps[i] ? tree : tree.droppingTokens(), model)
         }
         var results = kept

@@ -109,8 +109,9 @@ struct Lint: ParsableCommand {
             failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
             fixer = f
         } else {
-            // Nothing after the analysis reads the syntax trees: each file keeps its text.
-            project = Project(entries: inputs.entries, provider: provider, keepsSyntax: false)
+            // Nothing after the analysis reads the syntax trees or the doc comments: each file
+            // keeps its text and its model without them.
+            project = Project(entries: inputs.entries, provider: provider, keepsSyntax: false, keepsDocs: false)
         }
         for (path, why) in project.unreadableEntries {
             failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))

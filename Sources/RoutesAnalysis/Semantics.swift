@@ -206,7 +206,7 @@ final class Semantics {
         computeUncertainty(carrying: cycles.isEmpty ? carried : nil)
         if !cycles.isEmpty {
             (builds, builderBuilds) = computeBuilds(.primary)
-            branchContextCache = []
+            branchContexts = [BranchContexts](repeating: BranchContexts(), count: 3)
         }
         hasUncertainty = !uncertainLeaves.isEmpty || !cyclicReferences.isEmpty
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
@@ -218,18 +218,18 @@ final class Semantics {
         // the nodes that may build otherwise, and of the readings of uncertain leaves.
         // (A patched graph keeps each `anyOf`'s room in the list of branches, so an entry's
         // key names the same node in both.)
-        if let carried, cycles.isEmpty, let old = earlier?.semantics, old.branchContextCache.count == 3 * graph.branchList.count {
-            swap(&branchContextCache, &old.branchContextCache)
+        if let carried, cycles.isEmpty, let old = earlier?.semantics,
+           old.branchContexts.allSatisfy({ $0.asked.isEmpty || $0.asked.count == graph.branchList.count }) {
+            swap(&branchContexts, &old.branchContexts)
             let uncertainReadings = old.hasUncertainty || hasUncertainty
             // Without uncertain readings, only the dirty nodes' entries go (a pass over the
             // dirty nodes rather than over every node's kind).
             func forget(_ g: Int) {
                 guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return }
-                let key = 3 * Int(bs.start)
-                if carried.dirty[g] { branchContextCache[key] = nil }
+                let b = Int(bs.start)
+                if carried.dirty[g] && !branchContexts[0].asked.isEmpty { branchContexts[0].asked[b] = -1 }
                 if uncertainReadings {
-                    branchContextCache[key + 1] = nil
-                    branchContextCache[key + 2] = nil
+                    for r in 1...2 where !branchContexts[r].asked.isEmpty { branchContexts[r].asked[b] = -1 }
                 }
             }
             if uncertainReadings {
@@ -718,39 +718,56 @@ final class Semantics {
     }
 
     /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
-    /// context that no earlier branch builds. Built incrementally, ctx(i+1) = ctx(i) ∧
-    /// ¬builds(Bi), and stopped once nothing is left; the last result per node is kept,
-    /// since the flows of one program mostly bring the same context again.
-    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> [BDD.Ref] {
-        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return [] }
+    /// context that no earlier branch builds, given to `body` (valid only inside it). Built
+    /// incrementally, ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the
+    /// last result per node is kept, since the flows of one program mostly bring the same
+    /// context again.
+    func withBranchContexts<R>(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary,
+                               _ body: (UnsafeBufferPointer<BDD.Ref>) -> R) -> R {
+        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         // An `anyOf` with branches is known by where its branches start in the graph's list.
-        let cacheKey = 3 * Int(bs.start) + reading.rawValue
-        if branchContextCache.isEmpty {
-            branchContextCache = Array(repeating: nil, count: 3 * graph.branchList.count)
+        let r = reading.rawValue, start = Int(bs.start)
+        if branchContexts[r].asked.isEmpty { branchContexts[r] = BranchContexts(count: graph.branchList.count) }
+        if branchContexts[r].asked[start] != context {
+            let values: [BDD.Ref]
+            switch reading {
+            case .primary: values = builds
+            case .alternative: values = alternativeBuilds
+            case .real: values = realBuilds
+            }
+            var count = 0
+            var running = context
+            while count < Int(bs.count) && running != BDD.zero {
+                branchContexts[r].list[start + count] = running
+                running = bdd.andNot(running, values[graph.branch(bs, count)])
+                count += 1
+            }
+            branchContexts[r].asked[start] = context
+            branchContexts[r].count[start] = Int32(count)
         }
-        if let (c, result) = branchContextCache[cacheKey], c == context { return result }
-        let values: [BDD.Ref]
-        switch reading {
-        case .primary: values = builds
-        case .alternative: values = alternativeBuilds
-        case .real: values = realBuilds
-        }
-        var out: [BDD.Ref] = []
-        out.reserveCapacity(Int(bs.count))
-        var running = context
-        for i in 0..<Int(bs.count) {
-            if running == BDD.zero { break }
-            out.append(running)
-            running = bdd.andNot(running, values[graph.branch(bs, i)])
-        }
-        branchContextCache[cacheKey] = (context, out)
-        return out
+        let count = Int(branchContexts[r].count[start])
+        return branchContexts[r].list.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
     }
-    /// Per `anyOf` and reading (3 × the start of its branches in `graph.branchList` +
-    /// reading), the last context and its result: an array, not a dictionary (the flows ask
-    /// at every `anyOf` they reach), with room for the `anyOf`s only (one node in ten of a
-    /// generated program: 2.4 MB rather than 24 at 1M lines). Empty until first asked.
-    private var branchContextCache: [(BDD.Ref, [BDD.Ref])?] = []
+
+    /// Per reading, the results of `withBranchContexts`, each `anyOf` known by the start b of
+    /// its branches in `graph.branchList`: the context it was last asked with (`asked[b]`,
+    /// -1: none), how many branch contexts that gave (`count[b]`), and those contexts
+    /// (`list[b...]`: each `anyOf` has room for as many as it has branches). Flat arrays, not
+    /// an array per result: the flows ask at every `anyOf` they reach, and an array per
+    /// result held a megabyte at 100k lines. Empty until the reading is first asked for.
+    struct BranchContexts {
+        var asked: [BDD.Ref] = []
+        var count: [Int32] = []
+        var list: [BDD.Ref] = []
+
+        init() {}
+        init(count n: Int) {
+            asked = Array(repeating: -1, count: n)
+            count = Array(repeating: 0, count: n)
+            list = Array(repeating: BDD.zero, count: n)
+        }
+    }
+    private var branchContexts = [BranchContexts](repeating: BranchContexts(), count: 3)
     /// Per builder, the builders its body reaches within one evaluation; and their strongly
     /// connected components, callees first.
     private var referenceEdges = Adjacency(start: [0], targets: [])

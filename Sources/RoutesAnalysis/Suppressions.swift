@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import RoutesModel
 import RoutesSyntax
 
@@ -45,12 +40,15 @@ struct Suppressions {
         var entries: [Entry]
     }
 
-    static let marker = Array("routes:ignore".utf8)
+    static let marker = SuppressionMarker.word
 
     /// The suppression comments of a file (none without the marker anywhere in it).
     static func comments(in file: SourceFile) -> [Comment] {
+        // A project that does not keep texts keeps those that mention the marker: a file
+        // without its text has no suppression comment, and is not read again for it.
+        guard file.keepsText else { return [] }
         let text = file.text
-        guard containsMarker(text.bytes) else { return [] }
+        guard SuppressionMarker.isMentioned(in: text.bytes) else { return [] }
         var out: [Comment] = []
         // (A lint drops the tokens after lowering: they are lexed again for the few files with
         // the marker.)
@@ -89,24 +87,6 @@ struct Suppressions {
             out.append(Comment(file: file.id, line: alone ? line + 1 : line, range: token.range, entries: entries))
         }
         return out
-    }
-
-    /// Whether `bytes` contain the marker: `memchr` to each `:` (rare in source text), then a
-    /// comparison around it.
-    static func containsMarker(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { p in
-            guard let base = p.baseAddress else { return false }
-            let colon = 6  // "routes:ignore"[6] == ":"
-            var i = colon
-            while i < p.count {
-                guard let hit = memchr(base + i, Int32(UInt8(ascii: ":")), p.count - i) else { return false }
-                let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if at >= colon, at - colon + marker.count <= p.count,
-                   memcmp(base + at - colon, marker, marker.count) == 0 { return true }
-                i = at + 1
-            }
-            return false
-        }
     }
 
     /// `diagnostics` with the files' settings and suppressions applied, and the suppressions

@@ -14,15 +14,24 @@ public struct SourceFile: Sendable {
     /// The canonical workspace root its imports may not leave.
     public let workspaceRoot: String
     /// The syntax tree as the project holds it: without its tokens and nodes when the project
-    /// dropped them (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:)``);
-    /// its text and syntax errors are there either way.
+    /// dropped them, and with an empty text when it did not keep the text (see
+    /// ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``);
+    /// its syntax errors are there either way. Read the text as ``text``.
     public let keptSyntax: SyntaxTree
     public let model: FileModel
     /// The tree parsed again, when the project dropped it and it was asked for.
     private let reparsed: ReparsedSyntax?
+    /// The text read again, when the project did not keep it and it was asked for.
+    private let readAgain: TextReadAgain?
 
     public init(id: FileID, path: String, displayPath: String, group: Int, workspaceRoot: String, syntax: SyntaxTree,
                 model: FileModel) {
+        self.init(id: id, path: path, displayPath: displayPath, group: group, workspaceRoot: workspaceRoot,
+                  syntax: syntax, model: model, readAgain: nil)
+    }
+
+    init(id: FileID, path: String, displayPath: String, group: Int, workspaceRoot: String, syntax: SyntaxTree,
+         model: FileModel, readAgain: TextReadAgain?) {
         self.id = id
         self.path = path
         self.displayPath = displayPath
@@ -31,20 +40,82 @@ public struct SourceFile: Sendable {
         keptSyntax = syntax
         self.model = model
         reparsed = syntax.hasTokens ? nil : ReparsedSyntax()
+        self.readAgain = readAgain
     }
 
     /// The file's syntax tree. When the project dropped it, it is parsed again at the first
     /// question (the same tree: parsing is deterministic) and kept with the file from then on.
     public var syntax: SyntaxTree {
         guard let reparsed else { return keptSyntax }
-        return reparsed.tree(of: keptSyntax.source, file: id)
+        return reparsed.tree(of: text, file: id)
     }
 
-    public var text: SourceText { keptSyntax.source }
+    /// The file's text. When the project did not keep it, it is read again at the first
+    /// question and kept with the file from then on (see `isTextChangedSinceRead`).
+    public var text: SourceText { readAgain?.text ?? keptSyntax.source }
+
+    /// Whether the project kept the text (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``).
+    public var keepsText: Bool { readAgain == nil }
+
+    /// Whether the text was read again (tests: only the files a lint reports on need it).
+    public var isTextReadAgain: Bool { readAgain?.isRead ?? false }
+
+    /// Whether the text read again was not the text first read: the file changed on disk in
+    /// between, and what was found in it is not about what is there now.
+    public var isTextChangedSinceRead: Bool { readAgain?.isChanged ?? false }
 
     /// Whether the project dropped the tree and it has been parsed again since (tests: an
     /// analysis must not need it).
     public var isSyntaxParsedAgain: Bool { reparsed?.isParsed ?? false }
+}
+
+/// The text of a file that the project did not keep, read again once through its provider
+/// (for whichever thread asks first), and checked against the length and digest of the
+/// bytes first read.
+final class TextReadAgain: Sendable {
+    private let provider: any SourceProvider
+    private let path: String
+    private let count: Int
+    private let digest: UInt64
+    private let state = Mutex<(text: SourceText?, changed: Bool)>((nil, false))
+
+    init(provider: any SourceProvider, path: String, bytes: [UInt8]) {
+        self.provider = provider
+        self.path = path
+        count = bytes.count
+        digest = Self.digest(bytes)
+    }
+
+    var isRead: Bool { state.withLock { $0.text != nil } }
+    var isChanged: Bool { state.withLock { $0.changed } }
+
+    var text: SourceText {
+        state.withLock { s in
+            if let text = s.text { return text }
+            let bytes = (try? provider.read(path).get()) ?? []
+            let text = SourceText(bytes: bytes)
+            s = (text, bytes.count != count || Self.digest(bytes) != digest)
+            return text
+        }
+    }
+
+    /// A 64-bit digest of bytes, eight at a time (to notice a change, not to resist one).
+    static func digest(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { raw in
+            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            var i = 0
+            while i + 8 <= raw.count {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 32
+                i += 8
+            }
+            while i < raw.count {
+                h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
+                i += 1
+            }
+            return h ^ (h >> 29)
+        }
+    }
 }
 
 /// A dropped syntax tree parsed again once, for whichever thread asks first.
@@ -135,9 +206,10 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:)``.
+    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``.
     private var keepsSyntax = true
     private var keepsDocs = true
+    private var keepsTexts = true
     private var syntaxKept: Set<String> = []
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
@@ -162,13 +234,22 @@ public struct Project: Sendable {
     /// - Parameter keepsDocs: false when nothing will read the declarations' doc comments
     ///   (`routes lint`, whose rules never quote them): the models leave them out. Not with
     ///   a `cache`, whose models are kept for readers that want them.
+    /// - Parameter keepsTexts: false when few files' texts will be asked for after they are
+    ///   lowered (`routes lint`: the files it reports on, for positions, quotes and source
+    ///   lines). The other files then hold no text (and no tree): a file's text is read again
+    ///   through `provider` when it is asked for (``SourceFile/text``), and checked against
+    ///   the bytes first read (``SourceFile/isTextChangedSinceRead``). A file whose text
+    ///   mentions the suppression marker keeps it: every analysis reads its comments. Not
+    ///   with a `cache`.
     public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
-                syntaxKept: Set<String> = [], keepsDocs: Bool = true) {
+                syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true) {
         precondition(keepsDocs || cache == nil, "a parse cache holds models with their doc comments")
+        precondition(keepsTexts || cache == nil, "a parse cache holds files with their texts")
         self.cache = cache
         self.keepsSyntax = keepsSyntax
         self.syntaxKept = syntaxKept
         self.keepsDocs = keepsDocs
+        self.keepsTexts = keepsTexts
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -220,28 +301,31 @@ public struct Project: Sendable {
 
     /// Parses and lowers a wave of files in parallel (each file is independent), then adds
     /// them in order, so file ids are the same as a sequential breadth-first load.
-    private mutating func addFiles(_ wave: [Pending]) {
+    private mutating func addFiles(_ wave: [Pending], _ provider: SourceProvider) {
         let first = files.count
         // A file whose bytes the cache holds is not parsed again; the others in parallel
         // (one file, an edit in the language server most often, wakes no threads).
         let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
         let toParse = wave.indices.filter { kept[$0] == nil }
         let keeps = wave.map { keepsSyntax || syntaxKept.contains($0.path) }
-        let keepsDocs = keepsDocs
-        let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel) in
+        let (keepsDocs, keepsTexts) = (keepsDocs, keepsTexts)
+        let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel, TextReadAgain?) in
             let i = toParse[k]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
             let model = Lowering.lower(tree, file: first + i, keepsDocs: keepsDocs)
-            return (keeps[i] ? tree : tree.droppingTokens(), model)
+            if !keepsTexts && !keeps[i] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
+                return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[i].path, bytes: wave[i].bytes))
+            }
+            return (keeps[i] ? tree : tree.droppingTokens(), model, nil)
         }
-        var results = kept
+        var results = kept.map { $0.map { ($0.0, $0.1, TextReadAgain?.none) } }
         for (k, i) in toParse.enumerated() { results[i] = parsed[k] }
         for (i, p) in wave.enumerated() {
-            let (parsedTree, model) = results[i]!
+            let (parsedTree, model, readAgain) = results[i]!
             let tree = keeps[i] || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
             let id = first + i
             files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
-                                    workspaceRoot: p.root, syntax: tree, model: model))
+                                    workspaceRoot: p.root, syntax: tree, model: model, readAgain: readAgain))
             importTargets.append(Array(repeating: nil, count: model.imports.count))
             byPath[p.path] = id
             diagnostics.append(contentsOf: tree.diagnostics)
@@ -265,7 +349,7 @@ public struct Project: Sendable {
         // Breadth-first over imports, one wave at a time.
         var next = 0
         while !wave.isEmpty {
-            addFiles(wave)
+            addFiles(wave, provider)
             wave = []
             var waiting: [String: Int] = [:]  // path → index in the next wave
             while next < files.count {
@@ -710,11 +794,12 @@ extension Project {
     /// message never depends on layout, and an edit in a comment or in whitespace leaves every
     /// message as it was.
     public func quoted(file: FileID, _ range: Range<Int>) -> String {
-        let tree = files[file].keptSyntax
+        let tree = files[file].keptSyntax, text = files[file].text
         var parts: [String] = []
-        for t in tree.tokens(coveringLinesOf: range) where t.start < range.upperBound {
+        let tokens = tree.hasTokens ? tree.tokens(coveringLinesOf: range) : SyntaxTree.tokens(of: text, coveringLinesOf: range)
+        for t in tokens where t.start < range.upperBound {
             if !t.kind.isSkipped && t.kind != .eof && t.end > range.lowerBound {
-                parts.append(tree.source.text(max(t.start, range.lowerBound)..<min(t.end, range.upperBound)))
+                parts.append(text.text(max(t.start, range.lowerBound)..<min(t.end, range.upperBound)))
             }
         }
         return parts.joined(separator: " ")

@@ -78,6 +78,12 @@ public final class SyntaxTree: Sendable {
         SyntaxTree(source: source, tokens: [], nodes: [], diagnostics: diagnostics)
     }
 
+    /// The same file with its errors only: no tokens, no nodes, and an empty text, for a
+    /// caller that can read the text again when it is asked for (`routes lint`, see `Project`).
+    public func droppingText() -> SyntaxTree {
+        SyntaxTree(source: SourceText(bytes: []), tokens: [], nodes: [], diagnostics: diagnostics)
+    }
+
     /// Whether the tree holds its tokens and nodes (see ``droppingTokens()``; a parsed tree
     /// always has at least its end-of-file token).
     public var hasTokens: Bool { !tokens.isEmpty }
@@ -96,7 +102,13 @@ public final class SyntaxTree: Sendable {
             while end < tokens.count, tokens[end].start < range.upperBound { end += 1 }
             return tokens[first..<end]
         }
-        guard range.lowerBound < source.count else { return [] }
+        return Self.tokens(of: source, coveringLinesOf: range)
+    }
+
+    /// The tokens of the lines `range` touches in `source`, lexed from the start of the first
+    /// (see ``tokens(coveringLinesOf:)``).
+    public static func tokens(of source: SourceText, coveringLinesOf range: Range<Int>) -> ArraySlice<Token> {
+        guard !range.isEmpty, range.lowerBound < source.count else { return [] }
         let start = source.lineStart(containing: range.lowerBound)
         let end = source.lineRange(source.line(containing: max(range.lowerBound, range.upperBound - 1))).upperBound
         guard start < end else { return [] }

@@ -109,9 +109,11 @@ struct Lint: ParsableCommand {
             failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
             fixer = f
         } else {
-            // Nothing after the analysis reads the syntax trees or the doc comments: each file
-            // keeps its text and its model without them.
-            project = Project(entries: inputs.entries, provider: provider, keepsSyntax: false, keepsDocs: false)
+            // Nothing after the analysis reads the syntax trees or the doc comments, and only
+            // the files reported on are read for their texts: each file keeps its model
+            // without them, and its text is read again if it is asked for.
+            project = Project(entries: inputs.entries, provider: provider, keepsSyntax: false, keepsDocs: false,
+                              keepsTexts: false)
         }
         for (path, why) in project.unreadableEntries {
             failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))
@@ -136,6 +138,15 @@ struct Lint: ParsableCommand {
             output = SARIFRenderer.render(report) + "\n"
         case .github:
             output = GitHubRenderer.render(report)
+        }
+        // A file read again for its text (to report on it) that is no longer what was
+        // checked: the report would point into text that is not there. Nothing is reported.
+        let changed = project.files.filter(\.isTextChangedSinceRead)
+        if !changed.isEmpty {
+            for f in changed {
+                Terminal.writeError("routes: error: '\(f.displayPath)' changed while it was being checked; run the lint again\n")
+            }
+            Terminal.terminate(2)
         }
         if let outputFile {
             guard Terminal.writeFile(outputFile, output) else {

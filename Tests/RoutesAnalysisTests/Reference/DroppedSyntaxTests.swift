@@ -4,22 +4,25 @@ import RoutesSyntax
 import Testing
 import TestSupport
 
-/// `routes lint` drops each file's tokens and syntax nodes once it is lowered, and lowers no
-/// doc comments (`Project(keepsSyntax: false, keepsDocs: false)`); what the analysis still
-/// reads of the trees (the code quoted in messages, suppression comments) is lexed again from
-/// the text. Its diagnostics must be the
+/// `routes lint` drops each file's tokens and syntax nodes once it is lowered, lowers no doc
+/// comments, and keeps no text but those with a suppression comment
+/// (`Project(keepsSyntax: false, keepsDocs: false, keepsTexts: false)`); what the analysis
+/// still reads of the trees (the code quoted in messages, suppression comments) is lexed again
+/// from the text, read again for the files it reports on. Its diagnostics must be the
 /// very ones of a project that keeps the trees: checked over every fixture, every example,
 /// generated programs with mistakes planted in them, and texts made for the quoting. A tree
 /// asked for afterwards (the language server drops the trees of files no editor has open) is
 /// parsed again, once, and is the tree first parsed.
 @Suite struct DroppedSyntaxTests {
-    static func project(_ files: [String: [UInt8]], keepsSyntax: Bool, keepsDocs: Bool = true) -> Project {
+    static func project(_ files: [String: [UInt8]], keepsSyntax: Bool, keepsDocs: Bool = true, keepsTexts: Bool = true,
+                        provider: (any SourceProvider)? = nil) -> Project {
         let names = files.keys.sorted()
         var paths: [String: [UInt8]] = [:]
         for (n, t) in files { paths["/ws/" + n] = t }
         return Project(entries: names.enumerated().map { i, n in
             ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
-        }, provider: MemoryProvider(bytes: paths), keepsSyntax: keepsSyntax, keepsDocs: keepsDocs)
+        }, provider: provider ?? MemoryProvider(bytes: paths), keepsSyntax: keepsSyntax, keepsDocs: keepsDocs,
+           keepsTexts: keepsTexts)
     }
 
     /// Everything a renderer shows of a diagnostic.
@@ -33,11 +36,24 @@ import TestSupport
     /// Checks one workspace; returns how many diagnostics it had.
     @discardableResult
     static func check(_ files: [String: [UInt8]], name: String) -> Int {
-        let kept = project(files, keepsSyntax: true), dropped = project(files, keepsSyntax: false, keepsDocs: false)
+        let kept = project(files, keepsSyntax: true)
+        let dropped = project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false)
         #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.doc == nil } }, "\(name): a doc comment was kept")
+        // A text is kept where it mentions the suppression marker, and only there.
+        for f in dropped.files {
+            let marked = kept.files[f.id].text.string.contains("routes:ignore")
+            #expect(f.keepsText == marked && (f.keepsText || f.keptSyntax.source.count == 0), "\(name): \(f.displayPath)")
+        }
         let expected = rendered(AnalysisSession(project: kept))
-        #expect(rendered(AnalysisSession(project: dropped)) == expected, "\(name)")
+        let droppedSession = AnalysisSession(project: dropped)
+        #expect(rendered(droppedSession) == expected, "\(name)")
+        // The analysis read again only the texts of files its diagnostics are in or point to.
+        let mentioned = Set(droppedSession.diagnostics.flatMap { [$0.file] + $0.related.map(\.file) })
+        for f in dropped.files where f.isTextReadAgain && !mentioned.contains(f.id) {
+            Issue.record("\(name): \(f.displayPath) was read again, and no diagnostic is about it")
+        }
+        #expect(!dropped.files.contains { $0.isTextChangedSinceRead }, "\(name)")
         // The analysis needed no tree: none was parsed again.
         #expect(!dropped.files.contains { $0.isSyntaxParsedAgain }, "\(name): a tree was parsed again")
         // Every node head and declaration quoted the same (messages quote few of them).
@@ -89,5 +105,30 @@ import TestSupport
         let session = AnalysisSession(project: Self.project(["App.routes": bytes], keepsSyntax: false))
         #expect(session.diagnostics.contains { $0.rule == .shadowedBranch && $0.message.contains("`screen Home`") })
         #expect(session.diagnostics.contains { $0.rule == .unusedSuppression })
+    }
+
+    /// A file that changes on disk between the load and the first question for its text is
+    /// noticed (the lint then reports nothing and exits 2), and one that does not is not.
+    @Test func aTextReadAgainIsCheckedAgainstTheFirstRead() {
+        let first = Array("screen Home\nscreen Lost\nroot { screen Home }\n".utf8)
+        final class Changing: SourceProvider, @unchecked Sendable {
+            var bytes: [UInt8]
+            init(_ bytes: [UInt8]) { self.bytes = bytes }
+            func canonicalPath(_ path: String) -> String? { path == "/ws/App.routes" ? path : nil }
+            func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> { .success(bytes) }
+        }
+        for (later, changed) in [(first, false), (Array("screen Home\nscreen Lost\nroot { screen Lost }\n".utf8), true),
+                                 (first + [0x0A], true), ([], true)] {
+            let provider = Changing(first)
+            let project = Self.project(["App.routes": first], keepsSyntax: false, keepsTexts: false, provider: provider)
+            #expect(!project.files[0].keepsText && !project.files[0].isTextReadAgain)
+            provider.bytes = later
+            let session = AnalysisSession(project: project)
+            // `Lost` is never placed: its warning is positioned in the text read again.
+            #expect(session.diagnostics.contains { $0.rule == .unreachableScreen || $0.rule == .unusedDeclaration })
+            _ = project.files[0].text.position(of: 12, encoding: .scalars)
+            #expect(project.files[0].isTextReadAgain)
+            #expect(project.files[0].isTextChangedSinceRead == changed, "\(later.count) bytes")
+        }
     }
 }

@@ -1,0 +1,38 @@
+/// The word that opens a suppression comment (`// routes:ignore rule-id`). What such a
+/// comment suppresses is the analysis's business; whether a text holds the word at all is
+/// asked of every file, and a file without it needs no second look (a lint does not keep the
+/// texts of those files, see `Project`).
+public enum SuppressionMarker {
+    public static let word: [UInt8] = Array("routes:ignore".utf8)
+
+    /// Whether `bytes` contain the marker anywhere (in a comment or not): eight bytes at a
+    /// time to each `:` (rare in source text), then a comparison around it.
+    public static func isMentioned(in bytes: [UInt8]) -> Bool {
+        let colon = 6  // word[6] == ":"
+        return bytes.withUnsafeBufferPointer { p in
+            let n = p.count
+            guard n >= word.count else { return false }
+            @inline(__always) func matches(at i: Int) -> Bool {
+                guard i >= colon, i - colon + word.count <= n else { return false }
+                for k in 0..<word.count where p[i - colon + k] != word[k] { return false }
+                return true
+            }
+            var i = 0
+            while i + 8 <= n {
+                var w: UInt64 = 0
+                for k in 0..<8 { w |= UInt64(p[i + k]) << (8 * k) }
+                // A byte of `w ^ ::::::::` is zero where `w` has a colon.
+                let x = w ^ 0x3A3A_3A3A_3A3A_3A3A
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 {
+                    for k in 0..<8 where p[i + k] == UInt8(ascii: ":") && matches(at: i + k) { return true }
+                }
+                i += 8
+            }
+            while i < n {
+                if p[i] == UInt8(ascii: ":") && matches(at: i) { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+}

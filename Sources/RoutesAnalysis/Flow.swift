@@ -255,15 +255,15 @@ struct Flow {
                 add(nesting, sigma: next, bdd.and(envs, semantics.allElements), from: key)
             }
         case .anyOf(let branches):
-            semantics.withBranchContexts(g, delta, reading: reading) { contexts in
-                if let region {
-                    for i in region.branches[g] ?? [] where i < contexts.count {
-                        add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
-                    }
-                } else {
-                    for i in 0..<min(Int(branches.count), contexts.count) {
-                        add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
-                    }
+            // (Valid until the next question: `add` asks none.)
+            let contexts = semantics.branchContexts(g, delta, reading: reading)
+            if let region {
+                for i in region.branches[g] ?? [] where i < contexts.count {
+                    add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
+                }
+            } else {
+                for i in 0..<min(Int(branches.count), contexts.count) {
+                    add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
                 }
             }
         case .condition(let c, let then, let els):

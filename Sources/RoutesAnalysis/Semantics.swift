@@ -206,7 +206,7 @@ final class Semantics {
         computeUncertainty(carrying: cycles.isEmpty ? carried : nil)
         if !cycles.isEmpty {
             (builds, builderBuilds) = computeBuilds(.primary)
-            branchContexts = [BranchContexts](repeating: BranchContexts(), count: 3)
+            forgetBranchContexts()
         }
         hasUncertainty = !uncertainLeaves.isEmpty || !cyclicReferences.isEmpty
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
@@ -218,18 +218,21 @@ final class Semantics {
         // the nodes that may build otherwise, and of the readings of uncertain leaves.
         // (A patched graph keeps each `anyOf`'s room in the list of branches, so an entry's
         // key names the same node in both.)
-        if let carried, cycles.isEmpty, let old = earlier?.semantics,
-           old.branchContexts.allSatisfy({ $0.asked.isEmpty || $0.asked.count == graph.branchList.count }) {
-            swap(&branchContexts, &old.branchContexts)
+        if let carried, cycles.isEmpty, let old = earlier?.semantics, !old.branchContextAsked.isEmpty,
+           old.branchContextStride == graph.branchList.count {
+            swap(&branchContextAsked, &old.branchContextAsked)
+            swap(&branchContextCount, &old.branchContextCount)
+            swap(&branchContextList, &old.branchContextList)
+            swap(&branchContextPlanes, &old.branchContextPlanes)
+            branchContextStride = old.branchContextStride
             let uncertainReadings = old.hasUncertainty || hasUncertainty
             // Without uncertain readings, only the dirty nodes' entries go (a pass over the
             // dirty nodes rather than over every node's kind).
             func forget(_ g: Int) {
                 guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return }
                 let b = Int(bs.start)
-                if carried.dirty[g] && !branchContexts[0].asked.isEmpty { branchContexts[0].asked[b] = -1 }
-                if uncertainReadings {
-                    for r in 1...2 where !branchContexts[r].asked.isEmpty { branchContexts[r].asked[b] = -1 }
+                for r in 0..<3 where branchContextPlanes[r] >= 0 && (r == 0 ? carried.dirty[g] : uncertainReadings) {
+                    branchContextAsked[branchContextPlanes[r] * branchContextStride + b] = -1
                 }
             }
             if uncertainReadings {
@@ -718,17 +721,18 @@ final class Semantics {
     }
 
     /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
-    /// context that no earlier branch builds, given to `body` (valid only inside it). Built
-    /// incrementally, ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the
-    /// last result per node is kept, since the flows of one program mostly bring the same
-    /// context again.
-    func withBranchContexts<R>(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary,
-                               _ body: (UnsafeBufferPointer<BDD.Ref>) -> R) -> R {
-        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    /// context that no earlier branch builds, in the semantics's own storage: valid until the
+    /// next call (a flow reads them while it queues the branches). Built incrementally,
+    /// ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the last result
+    /// per node is kept, since the flows of one program mostly bring the same context again.
+    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> UnsafeBufferPointer<BDD.Ref> {
+        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
         // An `anyOf` with branches is known by where its branches start in the graph's list.
-        let r = reading.rawValue, start = Int(bs.start)
-        if branchContexts[r].asked.isEmpty { branchContexts[r] = BranchContexts(count: graph.branchList.count) }
-        if branchContexts[r].asked[start] != context {
+        var plane = branchContextPlanes[reading.rawValue]
+        if plane < 0 { plane = addBranchContextPlane(for: reading) }
+        let key = plane * branchContextStride + Int(bs.start)
+        let list = branchContextList.baseAddress!
+        if branchContextAsked[key] != context {
             let values: [BDD.Ref]
             switch reading {
             case .primary: values = builds
@@ -738,36 +742,58 @@ final class Semantics {
             var count = 0
             var running = context
             while count < Int(bs.count) && running != BDD.zero {
-                branchContexts[r].list[start + count] = running
+                list[key + count] = running
                 running = bdd.andNot(running, values[graph.branch(bs, count)])
                 count += 1
             }
-            branchContexts[r].asked[start] = context
-            branchContexts[r].count[start] = Int32(count)
+            branchContextAsked[key] = context
+            branchContextCount[key] = Int32(count)
         }
-        let count = Int(branchContexts[r].count[start])
-        return branchContexts[r].list.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
+        return UnsafeBufferPointer(start: list + key, count: Int(branchContextCount[key]))
     }
 
-    /// Per reading, the results of `withBranchContexts`, each `anyOf` known by the start b of
-    /// its branches in `graph.branchList`: the context it was last asked with (`asked[b]`,
-    /// -1: none), how many branch contexts that gave (`count[b]`), and those contexts
-    /// (`list[b...]`: each `anyOf` has room for as many as it has branches). Flat arrays, not
-    /// an array per result: the flows ask at every `anyOf` they reach, and an array per
-    /// result held a megabyte at 100k lines. Empty until the reading is first asked for.
-    struct BranchContexts {
-        var asked: [BDD.Ref] = []
-        var count: [Int32] = []
-        var list: [BDD.Ref] = []
-
-        init() {}
-        init(count n: Int) {
-            asked = Array(repeating: -1, count: n)
-            count = Array(repeating: 0, count: n)
-            list = Array(repeating: BDD.zero, count: n)
+    /// Makes room for the contexts of one more reading; returns its plane.
+    private func addBranchContextPlane(for reading: Reading) -> Int {
+        let stride = graph.branchList.count
+        let plane = branchContextAsked.count / stride
+        branchContextPlanes[reading.rawValue] = plane
+        branchContextStride = stride
+        branchContextAsked.append(contentsOf: repeatElement(-1, count: stride))
+        branchContextCount.append(contentsOf: repeatElement(0, count: stride))
+        let list = UnsafeMutableBufferPointer<BDD.Ref>.allocate(capacity: branchContextAsked.count)
+        list.initialize(repeating: BDD.zero)
+        if let old = branchContextList.baseAddress {
+            list.baseAddress!.update(from: old, count: branchContextList.count)
+            branchContextList.deallocate()
         }
+        branchContextList = list
+        return plane
     }
-    private var branchContexts = [BranchContexts](repeating: BranchContexts(), count: 3)
+
+    /// The results of `branchContexts`, in a plane per reading asked for (a program without
+    /// uncertainty asks for one), each plane `branchContextStride` (the length of
+    /// `graph.branchList`) long. The `anyOf` whose branches start at b has, in plane p at
+    /// p × stride + b: the context it was last asked with (-1: none), how many branch contexts
+    /// that gave, and from there on those contexts (room for as many as it has branches).
+    /// Flat, not an array per result: the flows ask at every `anyOf` they reach, and an array
+    /// per result held a megabyte at 100k lines.
+    private var branchContextAsked: [BDD.Ref] = []
+    private var branchContextCount: [Int32] = []
+    private var branchContextList = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
+    /// Per reading (by raw value), its plane (-1: not asked for yet).
+    private var branchContextPlanes = [-1, -1, -1]
+    private var branchContextStride = 0
+
+    private func forgetBranchContexts() {
+        branchContextAsked = []
+        branchContextCount = []
+        branchContextList.deallocate()
+        branchContextList = UnsafeMutableBufferPointer(start: nil, count: 0)
+        branchContextPlanes = [-1, -1, -1]
+    }
+
+    deinit { branchContextList.deallocate() }
+
     /// Per builder, the builders its body reaches within one evaluation; and their strongly
     /// connected components, callees first.
     private var referenceEdges = Adjacency(start: [0], targets: [])

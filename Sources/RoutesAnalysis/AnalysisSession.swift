@@ -475,10 +475,12 @@ public final class AnalysisSession {
 
     /// Whether file f is the same in both projects for an analysis: same path, bytes,
     /// imported files and visible files (then its names resolve alike).
+    /// (A file whose text the project did not keep is never the same: its bytes are not
+    /// at hand. Each field is read on its own, which copies no file.)
     private static func sameFile(_ f: FileID, _ a: Project, _ b: Project) -> Bool {
-        guard f < a.files.count, f < b.files.count else { return false }
+        guard f < a.files.count, f < b.files.count, a.files[f].keepsText, b.files[f].keepsText else { return false }
         return a.files[f].path == b.files[f].path
-            && a.files[f].text.bytes == b.files[f].text.bytes
+            && a.files[f].keptSyntax.source.bytes == b.files[f].keptSyntax.source.bytes
             && a.importTargets[f] == b.importTargets[f]
             && a.closures[f] == b.closures[f]
     }

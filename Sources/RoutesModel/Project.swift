@@ -22,7 +22,7 @@ public struct SourceFile: Sendable {
     /// The tree parsed again, when the project dropped it and it was asked for.
     private let reparsed: ReparsedSyntax?
     /// The text read again, when the project did not keep it and it was asked for.
-    private let readAgain: TextReadAgain?
+    @usableFromInline let readAgain: TextReadAgain?
 
     public init(id: FileID, path: String, displayPath: String, group: Int, workspaceRoot: String, syntax: SyntaxTree,
                 model: FileModel) {
@@ -52,10 +52,14 @@ public struct SourceFile: Sendable {
 
     /// The file's text. When the project did not keep it, it is read again at the first
     /// question and kept with the file from then on (see `isTextChangedSinceRead`).
-    public var text: SourceText { readAgain?.text ?? keptSyntax.source }
+    /// (Inlinable, so that reading a kept text does not copy the whole file value.)
+    @inlinable public var text: SourceText {
+        if let readAgain { return readAgain.text }
+        return keptSyntax.source
+    }
 
     /// Whether the project kept the text (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``).
-    public var keepsText: Bool { readAgain == nil }
+    @inlinable public var keepsText: Bool { readAgain == nil }
 
     /// Whether the text was read again (tests: only the files a lint reports on need it).
     public var isTextReadAgain: Bool { readAgain?.isRead ?? false }
@@ -72,7 +76,7 @@ public struct SourceFile: Sendable {
 /// The text of a file that the project did not keep, read again once through its provider
 /// (for whichever thread asks first), and checked against the length and digest of the
 /// bytes first read.
-final class TextReadAgain: Sendable {
+@usableFromInline final class TextReadAgain: Sendable {
     private let provider: any SourceProvider
     private let path: String
     private let count: Int
@@ -89,7 +93,7 @@ final class TextReadAgain: Sendable {
     var isRead: Bool { state.withLock { $0.text != nil } }
     var isChanged: Bool { state.withLock { $0.changed } }
 
-    var text: SourceText {
+    @usableFromInline var text: SourceText {
         state.withLock { s in
             if let text = s.text { return text }
             let bytes = (try? provider.read(path).get()) ?? []

@@ -19,8 +19,7 @@ public enum SuppressionMarker {
             }
             var i = 0
             while i + 8 <= n {
-                var w: UInt64 = 0
-                for k in 0..<8 { w |= UInt64(p[i + k]) << (8 * k) }
+                let w = UInt64(littleEndian: UnsafeRawPointer(p.baseAddress! + i).loadUnaligned(as: UInt64.self))
                 // A byte of `w ^ ::::::::` is zero where `w` has a colon.
                 let x = w ^ 0x3A3A_3A3A_3A3A_3A3A
                 if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 {

@@ -105,6 +105,13 @@ import TestSupport
         let session = AnalysisSession(project: Self.project(["App.routes": bytes], keepsSyntax: false))
         #expect(session.diagnostics.contains { $0.rule == .shadowedBranch && $0.message.contains("`screen Home`") })
         #expect(session.diagnostics.contains { $0.rule == .unusedSuppression })
+        // Without the suppression comment the lint keeps no text: the quotes, positions and
+        // the invalid bytes' error come from the text read again.
+        var plainBytes = Array(text.replacing(" // routes:ignore shadowed-branch", with: "").utf8)
+        plainBytes.insert(contentsOf: [0xFF, 0xFE], at: plainBytes.count - 8)
+        #expect(Self.check(["App.routes": plainBytes], name: "odd heads, no suppression") >= 3)
+        let lint = Self.project(["App.routes": plainBytes], keepsSyntax: false, keepsDocs: false, keepsTexts: false)
+        #expect(!lint.files[0].keepsText && lint.files[0].text.invalidUTF8.count == 1)
     }
 
     /// A file that changes on disk between the load and the first question for its text is

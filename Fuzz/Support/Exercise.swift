@@ -55,10 +55,17 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     let project = session.project
     let stopped = session.diagnostics.contains { $0.rule == .analysisLimit }
 
+    func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
+    // What a lint holds (no trees, no doc comments, no texts but those with a suppression
+    // comment, read again when asked for) gives the same diagnostics.
+    let linted = Project(entries: entries, provider: provider, keepsSyntax: false, keepsDocs: false, keepsTexts: false)
+    invariant(AnalysisSession(project: linted).diagnostics.map(key) == session.diagnostics.map(key),
+              "a lint's project reports otherwise than a full one")
+    invariant(!linted.files.contains { $0.isTextChangedSinceRead }, "a text read again differs from the first read")
+
     // Both variable layouts give the same answers (the lint's choice between them is one of
     // them, or the limit): the diagnostics of each layout alone are the same.
     if !stopped {
-        func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
         let layouts = [AnalysisLayout.conditionsAbove, .elementAbove].map {
             AnalysisSession(project: project, keepsAnalyses: false, limits: AnalysisLimits(layout: $0)).diagnostics
         }

@@ -40,8 +40,6 @@ struct Suppressions {
         var entries: [Entry]
     }
 
-    static let marker = SuppressionMarker.word
-
     /// The suppression comments of a file (none without the marker anywhere in it).
     static func comments(in file: SourceFile) -> [Comment] {
         // A project that does not keep texts keeps those that mention the marker: a file
@@ -57,6 +55,7 @@ struct Suppressions {
             // `//`, spaces, the marker, then the rule ids separated by commas.
             var i = token.start + 2
             while i < token.end && (text.bytes[i] == 0x20 || text.bytes[i] == 0x09) { i += 1 }
+            let marker = SuppressionMarker.word
             guard token.end - i >= marker.count, Array(text.bytes[i..<(i + marker.count)]) == marker else { continue }
             i += marker.count
             guard i == token.end || text.bytes[i] == 0x20 || text.bytes[i] == 0x09 else { continue }

@@ -210,10 +210,11 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``.
+    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsScopes:)``.
     private var keepsSyntax = true
     private var keepsDocs = true
     private var keepsTexts = true
+    private var keepsScopes = true
     private var syntaxKept: Set<String> = []
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
@@ -245,8 +246,13 @@ public struct Project: Sendable {
     ///   the bytes first read (``SourceFile/isTextChangedSinceRead``). A file whose text
     ///   mentions the suppression marker keeps it: every analysis reads its comments. Not
     ///   with a `cache`.
+    /// - Parameter keepsScopes: false when nothing but the analyses will ask what a name
+    ///   means in a file (`routes lint`): once the names are resolved, only the scopes an
+    ///   analysis reads are kept, those of each program's root file (which declaration of a
+    ///   name declared twice wins) and of the files whose syntax errors skipped names (what
+    ///   those stand for). The others are left empty.
     public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
-                syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true) {
+                syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true, keepsScopes: Bool = true) {
         precondition(keepsDocs || cache == nil, "a parse cache holds models with their doc comments")
         precondition(keepsTexts || cache == nil, "a parse cache holds files with their texts")
         self.cache = cache
@@ -254,6 +260,7 @@ public struct Project: Sendable {
         self.syntaxKept = syntaxKept
         self.keepsDocs = keepsDocs
         self.keepsTexts = keepsTexts
+        self.keepsScopes = keepsScopes
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -261,6 +268,16 @@ public struct Project: Sendable {
         computeClosures()
         resolveNames()
         findPrograms()
+        if !keepsScopes { emptyScopesNoAnalysisReads() }
+    }
+
+    /// Empties every scope but those of the programs' root files and of the files with names
+    /// skipped by syntax errors (see `keepsScopes`). A scope laid over another holds that one.
+    private mutating func emptyScopesNoAnalysisReads() {
+        var read = Set(programs.map(\.root.file))
+        for f in files.indices where !files[f].model.skippedNames.isEmpty { read.insert(f) }
+        let empty = Scope()
+        for f in scopes.indices where !read.contains(f) { scopes[f] = empty }
     }
 
     public func file(atPath canonicalPath: String) -> FileID? { byPath[canonicalPath] }

@@ -5,24 +5,25 @@ import Testing
 import TestSupport
 
 /// `routes lint` drops each file's tokens and syntax nodes once it is lowered, lowers no doc
-/// comments, and keeps no text but those with a suppression comment
-/// (`Project(keepsSyntax: false, keepsDocs: false, keepsTexts: false)`); what the analysis
-/// still reads of the trees (the code quoted in messages, suppression comments) is lexed again
-/// from the text, read again for the files it reports on. Its diagnostics must be the
-/// very ones of a project that keeps the trees: checked over every fixture, every example,
-/// generated programs with mistakes planted in them, and texts made for the quoting. A tree
-/// asked for afterwards (the language server drops the trees of files no editor has open) is
-/// parsed again, once, and is the tree first parsed.
+/// comments, keeps no text but those with a suppression comment and no scope but those the
+/// analyses read (`Project(keepsSyntax: false, keepsDocs: false, keepsTexts: false,
+/// keepsScopes: false)`); what the analysis still reads of the trees (the code quoted in
+/// messages, suppression comments) is lexed again from the text, read again for the files it
+/// reports on. Its diagnostics must be the very ones of a project that keeps everything:
+/// checked over every fixture, every example, generated programs with mistakes planted in
+/// them, and texts made for the quoting. A tree asked for afterwards (the language server
+/// drops the trees of files no editor has open) is parsed again, once, and is the tree first
+/// parsed.
 @Suite struct DroppedSyntaxTests {
     static func project(_ files: [String: [UInt8]], keepsSyntax: Bool, keepsDocs: Bool = true, keepsTexts: Bool = true,
-                        provider: (any SourceProvider)? = nil) -> Project {
+                        keepsScopes: Bool = true, provider: (any SourceProvider)? = nil) -> Project {
         let names = files.keys.sorted()
         var paths: [String: [UInt8]] = [:]
         for (n, t) in files { paths["/ws/" + n] = t }
         return Project(entries: names.enumerated().map { i, n in
             ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
         }, provider: provider ?? MemoryProvider(bytes: paths), keepsSyntax: keepsSyntax, keepsDocs: keepsDocs,
-           keepsTexts: keepsTexts)
+           keepsTexts: keepsTexts, keepsScopes: keepsScopes)
     }
 
     /// Everything a renderer shows of a diagnostic.
@@ -37,9 +38,15 @@ import TestSupport
     @discardableResult
     static func check(_ files: [String: [UInt8]], name: String) -> Int {
         let kept = project(files, keepsSyntax: true)
-        let dropped = project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false)
+        let dropped = project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false, keepsScopes: false)
         #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.doc == nil } }, "\(name): a doc comment was kept")
+        // A scope is kept where an analysis reads it, and only there.
+        let roots = Set(dropped.programs.map(\.root.file))
+        for f in dropped.files.indices {
+            let read = roots.contains(f) || !dropped.files[f].model.skippedNames.isEmpty
+            #expect(dropped.scopes[f].count == (read ? kept.scopes[f].count : 0), "\(name): the scope of \(dropped.files[f].displayPath)")
+        }
         // A text is kept where it mentions the suppression marker, and only there.
         for f in dropped.files {
             let marked = kept.files[f.id].text.string.contains("routes:ignore")
@@ -112,6 +119,23 @@ import TestSupport
         #expect(Self.check(["App.routes": plainBytes], name: "odd heads, no suppression") >= 3)
         let lint = Self.project(["App.routes": plainBytes], keepsSyntax: false, keepsDocs: false, keepsTexts: false)
         #expect(!lint.files[0].keepsText && lint.files[0].text.invalidUTF8.count == 1)
+    }
+
+    /// A name in text a syntax error skipped, in a file that is not a program's root: the
+    /// lint keeps that file's scope, which says what the name stands for (here the screen
+    /// the skipped builder places, not reported as never placed).
+    @Test func aNameSkippedInALibraryIsReadInItsScope() {
+        let files: [String: [UInt8]] = [
+            "App.routes": Array("import \"Lib.routes\"\nroot { lib }\n".utf8),
+            "Lib.routes": Array("screen Home\nscreen Extra\nbuilder lib {\n  screen Home\n  screen Extra\n}\n".utf8),
+        ]
+        Self.check(files, name: "skipped name in a library")
+        let lint = Self.project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false, keepsScopes: false)
+        let lib = lint.files.first { $0.displayPath == "Lib.routes" }!
+        #expect(!lib.model.skippedNames.isEmpty && !lint.scopes[lib.id].isEmpty)
+        let session = AnalysisSession(project: lint)
+        #expect(session.diagnostics.contains { $0.rule == .syntaxError })
+        #expect(!session.diagnostics.contains { $0.message.contains("Extra") }, "\(session.diagnostics.map(\.message))")
     }
 
     /// A file that changes on disk between the load and the first question for its text is

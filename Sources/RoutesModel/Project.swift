@@ -214,7 +214,6 @@ public struct Project: Sendable {
     private var keepsSyntax = true
     private var keepsDocs = true
     private var keepsTexts = true
-    private var keepsScopes = true
     private var syntaxKept: Set<String> = []
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
@@ -260,7 +259,6 @@ public struct Project: Sendable {
         self.syntaxKept = syntaxKept
         self.keepsDocs = keepsDocs
         self.keepsTexts = keepsTexts
-        self.keepsScopes = keepsScopes
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil

@@ -18,9 +18,9 @@
 /// `if screen`'s branches and an unresolved `wildcard`'s body get every context that reaches
 /// them.
 /// Storage for flows, reused across them: per state a context, pending delta, built
-/// environments and predecessor, valid only when stamped with the current generation, so
-/// that starting a new flow is O(1) however large the graph. A state's slot is its node's
-/// global id × σ count + σ.
+/// environments and, for flows that track them, predecessor, valid only when stamped with
+/// the current generation, so that starting a new flow is O(1) however large the graph. A
+/// state's slot is its node's global id × σ count + σ.
 final class FlowStorage {
     let size: Int
     private(set) var generation: UInt32 = 0
@@ -28,16 +28,18 @@ final class FlowStorage {
     let contexts: UnsafeMutablePointer<BDD.Ref>
     let pending: UnsafeMutablePointer<BDD.Ref>
     let built: UnsafeMutablePointer<BDD.Ref>
-    let predecessor: UnsafeMutablePointer<Int32>
+    /// Nil in a storage whose flows record no ways (`Flow.tracksPredecessors`): a program's
+    /// main flows, a fifth of whose storage they would be (3.6 MB at 1M lines).
+    let predecessor: UnsafeMutablePointer<Int32>?
 
-    init(size: Int) {
+    init(size: Int, tracksPredecessors: Bool = true) {
         self.size = size
         stamp = .allocate(capacity: max(size, 1))
         stamp.initialize(repeating: 0, count: max(size, 1))
         contexts = .allocate(capacity: max(size, 1))
         pending = .allocate(capacity: max(size, 1))
         built = .allocate(capacity: max(size, 1))
-        predecessor = .allocate(capacity: max(size, 1))
+        predecessor = tracksPredecessors ? .allocate(capacity: max(size, 1)) : nil
     }
 
     deinit {
@@ -45,18 +47,18 @@ final class FlowStorage {
         contexts.deallocate()
         pending.deallocate()
         built.deallocate()
-        predecessor.deallocate()
+        predecessor?.deallocate()
     }
 
     /// A storage holding the same states (for a second flow continued from one fixpoint).
     func copy() -> FlowStorage {
-        let c = FlowStorage(size: size)
+        let c = FlowStorage(size: size, tracksPredecessors: predecessor != nil)
         c.generation = generation
         c.stamp.update(from: stamp, count: max(size, 1))
         c.contexts.update(from: contexts, count: max(size, 1))
         c.pending.update(from: pending, count: max(size, 1))
         c.built.update(from: built, count: max(size, 1))
-        c.predecessor.update(from: predecessor, count: max(size, 1))
+        if let p = predecessor { c.predecessor?.update(from: p, count: max(size, 1)) }
         return c
     }
 
@@ -69,7 +71,7 @@ final class FlowStorage {
             contexts[key] = BDD.zero
             pending[key] = BDD.zero
             built[key] = BDD.zero
-            predecessor[key] = -1
+            predecessor?[key] = -1
         }
     }
 
@@ -128,8 +130,8 @@ struct Flow {
     /// Whether states record the state they were first reached from, for `way(to:sigma:)`.
     /// The main flows of a program do not (see `ProgramFacts.way(to:sigma:)`): what they
     /// would record depends on the order in which states were visited, which a flow continued
-    /// over an edit (`rerun`) does not reproduce.
-    var tracksPredecessors = true
+    /// over an edit (`rerun`) does not reproduce, and their storage has no room for them.
+    var tracksPredecessors: Bool { storage.predecessor != nil }
     /// Called when a screen node is built (node, σ, environments); returns σ for its
     /// nesting, or nil to stop the way there. Default: σ unchanged.
     var onBuilt: ((Int, Int, BDD.Ref) -> Int?)? = nil
@@ -201,7 +203,7 @@ struct Flow {
         let new = bdd.andNot(c, old)
         if new == BDD.zero { return }
         storage.contexts[s] = bdd.or(old, new)
-        if tracksPredecessors, let from, storage.predecessor[s] < 0 { storage.predecessor[s] = Int32(from) }
+        if let from, let p = storage.predecessor, p[s] < 0 { p[s] = Int32(from) }
         if g == target, !graphNodeIsScreen(g) { targetReached = true }
         let p = storage.pending[s]
         storage.pending[s] = bdd.or(p, new)
@@ -405,8 +407,8 @@ struct Flow {
         while seen.insert(k).inserted {
             out.append(k / sigmaCount)
             let s = slot(k / sigmaCount, k % sigmaCount)
-            guard storage.isLive(s), storage.predecessor[s] >= 0 else { break }
-            k = Int(storage.predecessor[s])
+            guard storage.isLive(s), let p = storage.predecessor, p[s] >= 0 else { break }
+            k = Int(p[s])
         }
         return out.reversed()
     }

@@ -129,7 +129,7 @@ struct ProgramFacts {
             }
         } else {
             flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
-                        storage: FlowStorage(size: graph.nodes.count * sigmaCount))
+                        storage: FlowStorage(size: graph.nodes.count * sigmaCount, tracksPredecessors: false))
         }
         used = [Bool](repeating: false, count: graph.nodes.count)
         usedBuilders = BitSet(count: graph.builders.count)
@@ -195,7 +195,6 @@ struct ProgramFacts {
             recomputed = affected
             func continued(_ flow: Flow, _ reading: Semantics.Reading) -> Flow {
                 var f = flow
-                f.tracksPredecessors = false
                 f.reading = reading
                 f.onBuilt = onBuilt
                 f.rerun(affected: affected, seed: semantics.allElements, at: root)
@@ -212,14 +211,12 @@ struct ProgramFacts {
             return
         }
         defer { resolvedPaths = !semantics.bdd.exhausted }
-        flow.tracksPredecessors = false
         flow.onBuilt = onBuilt
         flow.add(root, semantics.allElements, from: nil)
         flow.run()
         if semantics.hasUncertainty {
             var other = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount,
-                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount))
-            other.tracksPredecessors = false
+                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount, tracksPredecessors: false))
             other.reading = .alternative
             other.onBuilt = onBuilt
             other.add(root, semantics.allElements, from: nil)

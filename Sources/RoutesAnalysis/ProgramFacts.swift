@@ -573,7 +573,7 @@ struct ProgramFacts {
     /// A later declaration of a name already declared in this program (reported as
     /// a `DuplicateDeclaration`; nothing refers to it).
     func isDuplicate(_ s: Symbol) -> Bool {
-        project.scopes[program.root.file][project.files[s.file].model.declarations[s.declaration].name.text] != s
+        project.isRedeclaration(s, in: program)
     }
 
     // MARK: Words

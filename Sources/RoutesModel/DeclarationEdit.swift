@@ -189,7 +189,7 @@ extension Project {
                p.scopes[g].rename(renamed.old, to: renamed.new, renamed.symbol, kind: renamed.kind) {
                 continue
             }
-            let (scope, duplicates) = p.scope(of: g)
+            let (scope, duplicates, _) = p.scope(of: g)
             guard duplicates.isEmpty else { return nil }
             p.scopes[g] = scope
         }

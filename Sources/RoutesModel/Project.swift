@@ -215,6 +215,9 @@ public struct Project: Sendable {
     private var keepsDocs = true
     private var keepsTexts = true
     private var syntaxKept: Set<String> = []
+    /// With `keepsScopes: false`, for each program's root file, the declarations of its
+    /// closure that an earlier one of the same name hides (see ``isRedeclaration(_:in:)``).
+    private var redeclarations: [FileID: Set<Symbol>]? = nil
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
     public struct FailedImport: Sendable {
@@ -247,9 +250,10 @@ public struct Project: Sendable {
     ///   with a `cache`.
     /// - Parameter keepsScopes: false when nothing but the analyses will ask what a name
     ///   means in a file (`routes lint`): once the names are resolved, only the scopes an
-    ///   analysis reads are kept, those of each program's root file (which declaration of a
-    ///   name declared twice wins) and of the files whose syntax errors skipped names (what
-    ///   those stand for). The others are left empty.
+    ///   analysis reads are kept, those of the files whose syntax errors skipped names (what
+    ///   those stand for). The others are left empty. Which declaration of a name declared
+    ///   twice wins in a program, which the analyses ask its root file's scope, is then kept
+    ///   as the few declarations that lose (``isRedeclaration(_:in:)``).
     public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
                 syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true, keepsScopes: Bool = true) {
         precondition(keepsDocs || cache == nil, "a parse cache holds models with their doc comments")
@@ -264,18 +268,37 @@ public struct Project: Sendable {
         self.cache = nil
         detectImportCycles()
         computeClosures()
-        resolveNames()
+        let redeclared = resolveNames()
         findPrograms()
-        if !keepsScopes { emptyScopesNoAnalysisReads() }
+        if !keepsScopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
     }
 
-    /// Empties every scope but those of the programs' root files and of the files with names
-    /// skipped by syntax errors (see `keepsScopes`). A scope laid over another holds that one.
-    private mutating func emptyScopesNoAnalysisReads() {
-        var read = Set(programs.map(\.root.file))
-        for f in files.indices where !files[f].model.skippedNames.isEmpty { read.insert(f) }
+    /// Empties every scope but those of the files with names skipped by syntax errors (see
+    /// `keepsScopes`), keeping for each program the declarations its root file's scope
+    /// found declared again: those a scope's own names lost to, along the scopes it is laid
+    /// over (`redeclared`, by file). A scope laid over another holds that one.
+    private mutating func emptyScopesNoAnalysisReads(redeclared: [[Symbol]]) {
+        var byRoot: [FileID: Set<Symbol>] = [:]
+        for p in programs where byRoot[p.root.file] == nil {
+            var hidden = Set<Symbol>()
+            var f: FileID? = p.root.file
+            while let g = f {
+                hidden.formUnion(redeclared[g])
+                f = scopeBase(of: g)
+            }
+            byRoot[p.root.file] = hidden
+        }
+        redeclarations = byRoot
         let empty = Scope()
-        for f in scopes.indices where !read.contains(f) { scopes[f] = empty }
+        for f in scopes.indices where files[f].model.skippedNames.isEmpty { scopes[f] = empty }
+    }
+
+    /// Whether declaration s is a later declaration of a name that an earlier declaration
+    /// of the program declares (then the earlier one is what the name means in the program,
+    /// and s is a `DuplicateDeclaration`).
+    public func isRedeclaration(_ s: Symbol, in program: Program) -> Bool {
+        if let redeclarations { return redeclarations[program.root.file]?.contains(s) ?? false }
+        return scopes[program.root.file][files[s.file].model.declarations[s.declaration].name.text] != s
     }
 
     public func file(atPath canonicalPath: String) -> FileID? { byPath[canonicalPath] }
@@ -477,7 +500,9 @@ public struct Project: Sendable {
 
     /// Builds each file's scope, then resolves each file's names: both per file, so the
     /// files are done in parallel.
-    private mutating func resolveNames() {
+    /// Returns, by file, the declarations that its scope's own names found declared before
+    /// (those reported as duplicates).
+    private mutating func resolveNames() -> [[Symbol]] {
         // A scope may be laid over the scope of a file whose closure is one shorter: by
         // closure length, each length's files in parallel.
         scopes = Array(repeating: Scope(), count: files.count)
@@ -485,6 +510,7 @@ public struct Project: Sendable {
         for f in files.indices { byLength[closures[f].count, default: []].append(f) }
         // A duplicate in a file many files import is found by each of them: once is enough.
         var duplicates = Set<Diagnostic>()
+        var redeclared = [[Symbol]](repeating: [], count: files.count)
         for length in byLength.keys.sorted() {
             let wave = byLength[length]!
             let scoping = self
@@ -492,6 +518,7 @@ public struct Project: Sendable {
             for (k, f) in wave.enumerated() {
                 scopes[f] = scoped[k].scope
                 duplicates.formUnion(scoped[k].duplicates)
+                redeclared[f] = scoped[k].redeclared
             }
         }
         diagnostics.append(contentsOf: duplicates)
@@ -523,6 +550,7 @@ public struct Project: Sendable {
         for (i, failure) in failedImports.enumerated() {
             diagnostics.append(ImportError.diagnostic(failure.problem, file: failure.file, range: failure.range, unresolved: unresolved[i]))
         }
+        return redeclared
     }
 
     /// The file whose scope file f's scope is laid over, if any: the one before f in f's
@@ -543,13 +571,14 @@ public struct Project: Sendable {
 
     /// The declarations visible by name in file f (the first declaration wins), and the
     /// later declarations of a name, reported as duplicates (those the scope it is laid over
-    /// found were reported with that one).
-    func scope(of f: FileID) -> (scope: Scope, duplicates: [Diagnostic]) {
+    /// found were reported with that one), as diagnostics and as symbols.
+    func scope(of f: FileID) -> (scope: Scope, duplicates: [Diagnostic], redeclared: [Symbol]) {
         let base = scopeBase(of: f)
         let own = base == nil ? closures[f][...] : closures[f].suffix(1)
         let capacity = own.reduce(0) { $0 + files[$1].model.declarations.count }
         var scope = base.map { Scope(over: scopes[$0], capacity: capacity) } ?? Scope(capacity: capacity)
         var duplicates: [Diagnostic] = []
+        var redeclared: [Symbol] = []
         for g in own {
             // Only the name is read per declaration: copying each `Declaration` out of the
             // array (its strings and arrays retained and released) cost more than the table.
@@ -558,6 +587,7 @@ public struct Project: Sendable {
                 let s = Symbol(file: g, declaration: i)
                 let name = declarations[i].name.text
                 if let first = scope.insertIfAbsent(name, s, kind: declarations[i].kind) {
+                    redeclared.append(s)
                     let d = declarations[i]
                     let fd = declaration(first)
                     let finding: DuplicateDeclaration.Finding = d.kind == .root && fd.kind == .root
@@ -567,7 +597,7 @@ public struct Project: Sendable {
                 }
             }
         }
-        return (scope, duplicates)
+        return (scope, duplicates, redeclared)
     }
 
     /// What each name mentioned in file f resolves to, with the file's name diagnostics

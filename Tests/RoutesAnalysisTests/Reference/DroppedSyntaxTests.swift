@@ -42,10 +42,19 @@ import TestSupport
         #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.doc == nil } }, "\(name): a doc comment was kept")
         // A scope is kept where an analysis reads it, and only there.
-        let roots = Set(dropped.programs.map(\.root.file))
         for f in dropped.files.indices {
-            let read = roots.contains(f) || !dropped.files[f].model.skippedNames.isEmpty
+            let read = !dropped.files[f].model.skippedNames.isEmpty
             #expect(dropped.scopes[f].count == (read ? kept.scopes[f].count : 0), "\(name): the scope of \(dropped.files[f].displayPath)")
+        }
+        // Without the root files' scopes, a program still knows which declarations are
+        // declared again.
+        for p in kept.programs {
+            for f in p.files {
+                for d in kept.files[f].model.declarations.indices {
+                    let s = Symbol(file: f, declaration: d)
+                    #expect(dropped.isRedeclaration(s, in: p) == kept.isRedeclaration(s, in: p), "\(name): \(s)")
+                }
+            }
         }
         // A text is kept where it mentions the suppression marker, and only there.
         for f in dropped.files {
@@ -136,6 +145,37 @@ import TestSupport
         let session = AnalysisSession(project: lint)
         #expect(session.diagnostics.contains { $0.rule == .syntaxError })
         #expect(!session.diagnostics.contains { $0.message.contains("Extra") }, "\(session.diagnostics.map(\.message))")
+    }
+
+    /// Names declared twice, in a root file whose scope is laid over its import's and in a
+    /// program that reaches the same file by two imports: a lint keeps no root file's scope,
+    /// and knows the same declarations lose.
+    @Test func aNameDeclaredTwiceLosesAsInTheRootFilesScope() {
+        let files: [String: [UInt8]] = [
+            // App's scope is laid over Lib's (App imports Lib alone).
+            "App.routes": Array("import \"Lib.routes\"\nscreen Home\nscreen Only\nroot { lib }\n".utf8),
+            "Lib.routes": Array("screen Home\nscreen Twice\nscreen Twice\nbuilder lib { anyOf { screen Home\n screen Twice } }\n".utf8),
+            // Other sees Lib and Mid, which both declare `Mid`.
+            "Other.routes": Array("import \"Mid.routes\"\nimport \"Lib.routes\"\nroot { anyOf { lib\n mid } }\n".utf8),
+            "Mid.routes": Array("import \"Lib.routes\"\nscreen Twice\nscreen Extra\nbuilder mid { screen Extra }\n".utf8),
+        ]
+        let count = Self.check(files, name: "names declared twice")
+        #expect(count >= 3)
+        let lint = Self.project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false, keepsScopes: false)
+        #expect(lint.scopes.allSatisfy { $0.isEmpty })
+        let full = Self.project(files, keepsSyntax: true)
+        var redeclared: [String] = []
+        for p in lint.programs {
+            for f in p.files {
+                for d in lint.files[f].model.declarations.indices where lint.isRedeclaration(Symbol(file: f, declaration: d), in: p) {
+                    redeclared.append("\(lint.files[p.root.file].displayPath): \(lint.files[f].displayPath) \(lint.files[f].model.declarations[d].name.text)")
+                }
+            }
+        }
+        let expected = ["App.routes: App.routes Home", "App.routes: Lib.routes Twice",
+                        "Other.routes: Lib.routes Twice", "Other.routes: Mid.routes Twice"]
+        #expect(redeclared.sorted() == expected)
+        #expect(full.programs.count == 2)
     }
 
     /// A file that changes on disk between the load and the first question for its text is

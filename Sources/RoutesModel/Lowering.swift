@@ -6,9 +6,14 @@ import RoutesSyntax
 public enum Lowering {
     /// - Parameter keepsDocs: false when nothing will read the declarations' doc comments
     ///   (`routes lint`): they are left out of the model.
-    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keepsDocs: Bool = true) -> FileModel {
+    /// - Parameter keepsSignatures: false when nothing will read the screens' parameters or
+    ///   the Swift types of dependencies and optionals (`routes lint`): they are left out of
+    ///   the model (a screen's parameters are checked, and `Declaration.hasParameters` says
+    ///   whether it has some).
+    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keepsDocs: Bool = true, keepsSignatures: Bool = true) -> FileModel {
         Lowerer.with(tree, file: file) { l in
             l.keepsDocs = keepsDocs
+            l.keepsSignatures = keepsSignatures
             l.lowerFile()
             // Reserved at one model node per syntax node: most syntax nodes are names, lists
             // and blocks, and the model is kept for as long as the file is.
@@ -31,6 +36,9 @@ struct Lowerer {
     var model = FileModel()
     /// Whether declarations get their doc comments (see `Lowering.lower`).
     var keepsDocs = true
+    /// Whether screens get their parameters, and dependencies and optionals their types (see
+    /// `Lowering.lower`).
+    var keepsSignatures = true
 
     /// Runs `body` with a lowerer of `tree` (valid only inside `body`).
     static func with<R>(_ tree: SyntaxTree, file: FileID, _ body: (inout Lowerer) -> R) -> R {
@@ -281,7 +289,7 @@ struct Lowerer {
                     // A parameter without a label (a syntax error, reported) is left out.
                     guard nodes[p].kind == .parameter, let first = firstDirectToken(p), tokens[first].kind.isLabel,
                           let label = name(first) else { continue }
-                    let type = firstChild(p, .type).map(typeText) ?? ""
+                    let type = keepsSignatures ? firstChild(p, .type).map(typeText) ?? "" : ""
                     // Screens have few parameters: a scan beats hashing.
                     if let earlier = d.parameters.first(where: { $0.label.text == label.text }) {
                         model.diagnostics.append(DuplicateDeclaration.diagnostic(
@@ -290,6 +298,10 @@ struct Lowerer {
                         continue
                     }
                     d.parameters.append(Parameter(label: label, type: type))
+                }
+                if !keepsSignatures && !d.parameters.isEmpty {
+                    d.parameters = []
+                    d.parametersLeftOut = true
                 }
             }
             if let p = firstChild(child, .presentation), let first = firstDirectToken(p), tokens[first].kind == .kwSheet {
@@ -305,7 +317,7 @@ struct Lowerer {
             guard let n = identifier(in: child) else { return }
             var d = Declaration(kind: nodes[child].kind == .dependencyDecl ? .dependency : .optional,
                                 name: n, range: range(child), doc: docComment(before: child))
-            d.type = firstChild(child, .type).map(typeText)
+            if keepsSignatures { d.type = firstChild(child, .type).map(typeText) }
             if let from = firstChild(child, .fromClause) {
                 d.from = identifier(in: from)
             }

@@ -59,7 +59,8 @@ public struct Parameter: Sendable, Hashable {
 public struct Declaration: Sendable {
     /// The declared name; for `root`, the keyword.
     public var name: Name
-    /// Screens: parameters in order.
+    /// Screens: parameters in order (none in a model that leaves them out, see
+    /// `hasParameters`).
     public var parameters: [Parameter] = []
     /// What few declarations have (a doc comment, a type, `from`), out of line: nil when the
     /// declaration has none of them.
@@ -70,6 +71,10 @@ public struct Declaration: Sendable {
     public var kind: DeclarationKind
     /// Screens: how the screen is presented.
     public var presentation: Presentation = .push
+    /// Whether the lowering left out parameters the screen has (`Lowering.lower`).
+    var parametersLeftOut = false
+    /// Whether the screen has parameters, also in a model that left them out.
+    public var hasParameters: Bool { !parameters.isEmpty || parametersLeftOut }
 
     /// The whole declaration.
     public var range: Range<Int> {

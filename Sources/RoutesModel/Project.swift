@@ -15,7 +15,7 @@ public struct SourceFile: Sendable {
     public let workspaceRoot: String
     /// The syntax tree as the project holds it: without its tokens and nodes when the project
     /// dropped them, and with an empty text when it did not keep the text (see
-    /// ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``);
+    /// ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``);
     /// its syntax errors are there either way. Read the text as ``text``.
     public let keptSyntax: SyntaxTree
     public let model: FileModel
@@ -58,7 +58,7 @@ public struct SourceFile: Sendable {
         return keptSyntax.source
     }
 
-    /// Whether the project kept the text (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:)``).
+    /// Whether the project kept the text (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``).
     @inlinable public var keepsText: Bool { readAgain == nil }
 
     /// Whether the text was read again (tests: only the files a lint reports on need it).
@@ -210,10 +210,11 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsScopes:)``.
+    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``.
     private var keepsSyntax = true
     private var keepsDocs = true
     private var keepsTexts = true
+    private var keepsSignatures = true
     private var syntaxKept: Set<String> = []
     /// With `keepsScopes: false`, for each program's root file, the declarations of its
     /// closure that an earlier one of the same name hides (see ``isRedeclaration(_:in:)``).
@@ -248,6 +249,10 @@ public struct Project: Sendable {
     ///   the bytes first read (``SourceFile/isTextChangedSinceRead``). A file whose text
     ///   mentions the suppression marker keeps it: every analysis reads its comments. Not
     ///   with a `cache`.
+    /// - Parameter keepsSignatures: false when nothing will read the screens' parameters
+    ///   or the Swift types of dependencies and optionals (`routes lint`): the models leave
+    ///   them out (a wildcard naming a screen with parameters, reported with their labels,
+    ///   has them lowered again from the screen's file). Not with a `cache`.
     /// - Parameter keepsScopes: false when nothing but the analyses will ask what a name
     ///   means in a file (`routes lint`): once the names are resolved, only the scopes an
     ///   analysis reads are kept, those of the files whose syntax errors skipped names (what
@@ -255,14 +260,17 @@ public struct Project: Sendable {
     ///   twice wins in a program, which the analyses ask its root file's scope, is then kept
     ///   as the few declarations that lose (``isRedeclaration(_:in:)``).
     public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
-                syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true, keepsScopes: Bool = true) {
+                syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true, keepsSignatures: Bool = true,
+                keepsScopes: Bool = true) {
         precondition(keepsDocs || cache == nil, "a parse cache holds models with their doc comments")
+        precondition(keepsSignatures || cache == nil, "a parse cache holds models with their parameters and types")
         precondition(keepsTexts || cache == nil, "a parse cache holds files with their texts")
         self.cache = cache
         self.keepsSyntax = keepsSyntax
         self.syntaxKept = syntaxKept
         self.keepsDocs = keepsDocs
         self.keepsTexts = keepsTexts
+        self.keepsSignatures = keepsSignatures
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -271,6 +279,15 @@ public struct Project: Sendable {
         let redeclared = resolveNames()
         findPrograms()
         if !keepsScopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
+    }
+
+    /// A project that holds what `routes lint` reads: each file's model without doc
+    /// comments, parameters or types, no syntax trees, no texts
+    /// but those mentioning the suppression marker, and only the scopes the analyses read
+    /// (see ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``).
+    public static func forLint(entries: [ProjectEntry], provider: SourceProvider) -> Project {
+        Project(entries: entries, provider: provider, keepsSyntax: false, keepsDocs: false, keepsTexts: false,
+                keepsSignatures: false, keepsScopes: false)
     }
 
     /// Empties every scope but those of the files with names skipped by syntax errors (see
@@ -350,11 +367,11 @@ public struct Project: Sendable {
         let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
         let toParse = wave.indices.filter { kept[$0] == nil }
         let keeps = wave.map { keepsSyntax || syntaxKept.contains($0.path) }
-        let (keepsDocs, keepsTexts) = (keepsDocs, keepsTexts)
+        let (keepsDocs, keepsTexts, keepsSignatures) = (keepsDocs, keepsTexts, keepsSignatures)
         let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel, TextReadAgain?) in
             let i = toParse[k]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
-            let model = Lowering.lower(tree, file: first + i, keepsDocs: keepsDocs)
+            let model = Lowering.lower(tree, file: first + i, keepsDocs: keepsDocs, keepsSignatures: keepsSignatures)
             if !keepsTexts && !keeps[i] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
                 return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[i].path, bytes: wave[i].bytes))
             }
@@ -638,10 +655,18 @@ public struct Project: Sendable {
         for i in ns {
             guard case .wildcard(let w?, _) = model.nodes[i].kind, let s = resolved[w.range.lowerBound] else { continue }
             let d = declaration(s)
-            if let finding = InvalidWildcard.check(w, declaration: d) {
+            if let finding = InvalidWildcard.check(w, kind: d.kind, labels: d.hasParameters ? parameterLabels(of: s) : []) {
                 diagnostics.append(InvalidWildcard.diagnostic(finding, file: f, range: w.range, declaredIn: s.file, at: d.name.range))
             }
         }
+    }
+
+    /// The labels of screen s's parameters, lowered again from its file's syntax when the
+    /// model left them out (see `keepsSignatures`).
+    func parameterLabels(of s: Symbol) -> [String] {
+        let d = declaration(s)
+        guard d.parametersLeftOut else { return d.parameters.map(\.label.text) }
+        return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters.map(\.label.text)
     }
 
     /// The `UndefinedName` diagnostic of a name, and the declaration it suggests.

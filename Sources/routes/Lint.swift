@@ -109,11 +109,11 @@ struct Lint: ParsableCommand {
             failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
             fixer = f
         } else {
-            // Nothing after the analysis reads the syntax trees, the doc comments or most
-            // scopes, and only the files reported on are read for their texts: each file
-            // keeps its model without them, and its text is read again if it is asked for.
-            project = Project(entries: inputs.entries, provider: provider, keepsSyntax: false, keepsDocs: false,
-                              keepsTexts: false, keepsScopes: false)
+            // Nothing after the analysis reads the syntax trees, the doc comments, the
+            // signatures or most scopes, and only the files reported on are read for their
+            // texts: each file keeps its model without them, and its text is read again if it
+            // is asked for.
+            project = Project.forLint(entries: inputs.entries, provider: provider)
         }
         for (path, why) in project.unreadableEntries {
             failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))

@@ -30,10 +30,11 @@ public enum InvalidWildcard: RuleDefinition {
         public var labels: [String]
     }
 
-    /// The finding for `wildcard` naming `declaration`, if that is a screen with parameters.
-    public static func check(_ wildcard: Name, declaration: Declaration) -> Finding? {
-        guard declaration.kind == .screen, !declaration.parameters.isEmpty else { return nil }
-        return Finding(screen: wildcard.text, labels: declaration.parameters.map(\.label.text))
+    /// The finding for `wildcard` naming a declaration of `kind` whose parameters have
+    /// `labels`, if that is a screen with parameters.
+    public static func check(_ wildcard: Name, kind: DeclarationKind, labels: [String]) -> Finding? {
+        guard kind == .screen, !labels.isEmpty else { return nil }
+        return Finding(screen: wildcard.text, labels: labels)
     }
 
     public static func message(_ f: Finding) -> String {

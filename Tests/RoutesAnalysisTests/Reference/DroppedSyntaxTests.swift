@@ -5,9 +5,9 @@ import Testing
 import TestSupport
 
 /// `routes lint` drops each file's tokens and syntax nodes once it is lowered, lowers no doc
-/// comments, keeps no text but those with a suppression comment and no scope but those the
-/// analyses read (`Project(keepsSyntax: false, keepsDocs: false, keepsTexts: false,
-/// keepsScopes: false)`); what the analysis still reads of the trees (the code quoted in
+/// comments or types, drops the parameters once names are resolved, keeps no text but those
+/// with a suppression comment and no scope but those the analyses read
+/// (`Project.forLint(entries:provider:)`); what the analysis still reads of the trees (the code quoted in
 /// messages, suppression comments) is lexed again from the text, read again for the files it
 /// reports on. Its diagnostics must be the very ones of a project that keeps everything:
 /// checked over every fixture, every example, generated programs with mistakes planted in
@@ -16,14 +16,26 @@ import TestSupport
 /// parsed.
 @Suite struct DroppedSyntaxTests {
     static func project(_ files: [String: [UInt8]], keepsSyntax: Bool, keepsDocs: Bool = true, keepsTexts: Bool = true,
-                        keepsScopes: Bool = true, provider: (any SourceProvider)? = nil) -> Project {
-        let names = files.keys.sorted()
+                        provider: (any SourceProvider)? = nil) -> Project {
+        Project(entries: entries(files), provider: provider ?? Self.provider(files), keepsSyntax: keepsSyntax,
+                keepsDocs: keepsDocs, keepsTexts: keepsTexts)
+    }
+
+    /// The project `routes lint` makes of `files`.
+    static func lintProject(_ files: [String: [UInt8]]) -> Project {
+        Project.forLint(entries: entries(files), provider: provider(files))
+    }
+
+    static func entries(_ files: [String: [UInt8]]) -> [ProjectEntry] {
+        files.keys.sorted().enumerated().map { i, n in
+            ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
+        }
+    }
+
+    static func provider(_ files: [String: [UInt8]]) -> MemoryProvider {
         var paths: [String: [UInt8]] = [:]
         for (n, t) in files { paths["/ws/" + n] = t }
-        return Project(entries: names.enumerated().map { i, n in
-            ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
-        }, provider: provider ?? MemoryProvider(bytes: paths), keepsSyntax: keepsSyntax, keepsDocs: keepsDocs,
-           keepsTexts: keepsTexts, keepsScopes: keepsScopes)
+        return MemoryProvider(bytes: paths)
     }
 
     /// Everything a renderer shows of a diagnostic.
@@ -38,9 +50,11 @@ import TestSupport
     @discardableResult
     static func check(_ files: [String: [UInt8]], name: String) -> Int {
         let kept = project(files, keepsSyntax: true)
-        let dropped = project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false, keepsScopes: false)
+        let dropped = lintProject(files)
         #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.doc == nil } }, "\(name): a doc comment was kept")
+        #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.type == nil && $0.parameters.isEmpty } },
+                "\(name): a signature was kept")
         // A scope is kept where an analysis reads it, and only there.
         for f in dropped.files.indices {
             let read = !dropped.files[f].model.skippedNames.isEmpty
@@ -70,8 +84,10 @@ import TestSupport
             Issue.record("\(name): \(f.displayPath) was read again, and no diagnostic is about it")
         }
         #expect(!dropped.files.contains { $0.isTextChangedSinceRead }, "\(name)")
-        // The analysis needed no tree: none was parsed again.
-        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain }, "\(name): a tree was parsed again")
+        // The analysis needed no tree but those of the files declaring a screen with
+        // parameters that a wildcard names (whose labels the message lists).
+        let labelled = Set(droppedSession.diagnostics.filter { $0.rule == .invalidWildcard }.flatMap { $0.related.map(\.file) })
+        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain && !labelled.contains($0.id) }, "\(name): a tree was parsed again")
         // Every node head and declaration quoted the same (messages quote few of them).
         for f in kept.files.indices {
             let model = kept.files[f].model
@@ -139,7 +155,7 @@ import TestSupport
             "Lib.routes": Array("screen Home\nscreen Extra\nbuilder lib {\n  screen Home\n  screen Extra\n}\n".utf8),
         ]
         Self.check(files, name: "skipped name in a library")
-        let lint = Self.project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false, keepsScopes: false)
+        let lint = Self.lintProject(files)
         let lib = lint.files.first { $0.displayPath == "Lib.routes" }!
         #expect(!lib.model.skippedNames.isEmpty && !lint.scopes[lib.id].isEmpty)
         let session = AnalysisSession(project: lint)
@@ -161,7 +177,7 @@ import TestSupport
         ]
         let count = Self.check(files, name: "names declared twice")
         #expect(count >= 3)
-        let lint = Self.project(files, keepsSyntax: false, keepsDocs: false, keepsTexts: false, keepsScopes: false)
+        let lint = Self.lintProject(files)
         #expect(lint.scopes.allSatisfy { $0.isEmpty })
         let full = Self.project(files, keepsSyntax: true)
         var redeclared: [String] = []

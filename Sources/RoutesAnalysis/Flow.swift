@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Evaluation contexts flowing through builders: for each (node, σ) state, the set of
 /// (element, environment) pairs with which the node is evaluated while resolving paths.
 ///
@@ -20,7 +26,10 @@
 /// Storage for flows, reused across them: per state a context, pending delta, built
 /// environments and, for flows that track them, predecessor, valid only when stamped with
 /// the current generation, so that starting a new flow is O(1) however large the graph. A
-/// state's slot is its node's global id × σ count + σ.
+/// state's slot is σ × the graph's node count + its node's global id: each σ's states lie
+/// together, so that the pages of states no flow reaches (most programs have few screens
+/// below a sheet that allows no push) are never touched. The stamps start as fresh zero
+/// pages (`calloc`), so that those pages take no memory either.
 final class FlowStorage {
     let size: Int
     private(set) var generation: UInt32 = 0
@@ -34,8 +43,7 @@ final class FlowStorage {
 
     init(size: Int, tracksPredecessors: Bool = true) {
         self.size = size
-        stamp = .allocate(capacity: max(size, 1))
-        stamp.initialize(repeating: 0, count: max(size, 1))
+        stamp = zeroedArray(of: UInt32.self, count: max(size, 1))
         contexts = .allocate(capacity: max(size, 1))
         pending = .allocate(capacity: max(size, 1))
         built = .allocate(capacity: max(size, 1))
@@ -43,7 +51,7 @@ final class FlowStorage {
     }
 
     deinit {
-        stamp.deallocate()
+        free(stamp)
         contexts.deallocate()
         pending.deallocate()
         built.deallocate()
@@ -86,11 +94,11 @@ final class Region {
     private(set) var branches: [Int: [Int]] = [:]
     /// A region over the nodes 0..<count of a graph.
     init(count: Int) {
-        marks = .allocate(capacity: max(count, 1))
-        marks.initialize(repeating: 0, count: max(count, 1))
+        // Fresh zero pages: a region over a small part of a large graph touches few of them.
+        marks = zeroedArray(of: UInt32.self, count: max(count, 1))
     }
 
-    deinit { marks.deallocate() }
+    deinit { free(marks) }
 
     func reset() {
         generation &+= 1
@@ -112,11 +120,20 @@ final class Region {
     }
 }
 
+/// `count` zeroed elements from `calloc`, which maps fresh zero pages for a large array
+/// rather than writing zeros: pages never written take no memory. Freed with `free`.
+private func zeroedArray<T>(of: T.Type, count: Int) -> UnsafeMutablePointer<T> {
+    guard let p = calloc(count, MemoryLayout<T>.stride) else { fatalError("out of memory") }
+    return p.bindMemory(to: T.self, capacity: count)
+}
+
 struct Flow {
     let semantics: Semantics
     /// The semantics's graph, copied once (a copy per transfer would retain and release each
     /// of its arrays every time).
     private let graph: BuilderGraph
+    /// The graph's node count: the stride of σ in the storage.
+    private let nodeCount: Int
     let crossNestings: Bool
     let sigmaCount: Int
     /// When set, only these nodes are visited.
@@ -154,6 +171,7 @@ struct Flow {
         self.sigmaCount = sigmaCount
         precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
         graph = semantics.graph
+        nodeCount = graph.nodes.count
         self.storage = storage
         storage.reset()
     }
@@ -167,14 +185,15 @@ struct Flow {
         self.sigmaCount = sigmaCount
         precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
         graph = semantics.graph
+        nodeCount = graph.nodes.count
         self.storage = storage
     }
 
     /// The states this flow reached, for a flow continued from them over an edit.
     var states: FlowStorage { storage }
 
-    /// The storage slot of state (g, σ).
-    @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int { g * sigmaCount + sigma }
+    /// The storage slot of state (g, σ) (see `FlowStorage`).
+    @inline(__always) private func slot(_ g: Int, _ sigma: Int) -> Int { sigma &* nodeCount &+ g }
 
     @inline(__always) private func inRegion(_ g: Int) -> Bool { region?.contains(g) ?? true }
 

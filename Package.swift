@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "RoutesModel", dependencies: ["RoutesSyntax"], swiftSettings: release),
         // Build semantics, path resolution, the rules' analyses (docs/rules.md), the
         // routing-tree preview.
-        .target(name: "RoutesAnalysis", dependencies: ["RoutesModel", "RoutesSyntax"], swiftSettings: release),
+        .target(name: "RoutesAnalysis", dependencies: ["CMalloc", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // Editor features as plain Swift values over a project and byte offsets.
         .target(name: "RoutesIDE", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
         // The language server: framing, JSON-RPC, lifecycle, documents, dispatch.

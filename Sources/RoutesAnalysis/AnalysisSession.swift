@@ -36,10 +36,11 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// should it run out of budget there, it runs again on a fresh one, so that a program is
     /// stopped exactly when a fresh analysis stops.
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
-    /// `BuilderGraph.patched(onto:splice:)`) instead of a new one.
+    /// `BuilderGraph.patched(onto:splice:)`) instead of a new one. Without `keepsPlan`, no
+    /// analysis after an edit continues this one (see `ProgramChecker.run(keepsPlan:)`).
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
          manager: KeptManager? = nil, graph patched: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil,
-         limits: AnalysisLimits = .standard) {
+         limits: AnalysisLimits = .standard, keepsPlan: Bool = true) {
         self.program = program
         self.orphans = orphans
         let graph = patched ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
@@ -49,9 +50,9 @@ final class ProgramAnalysis: @unchecked Sendable {
         var outcome: (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?)! = nil
         for (i, attempt) in attempts.enumerated() {
             let kept = i == 0 ? manager?.bdd : nil
-            outcome = Self.analyse(graph, program, kept, earlier: patched == nil ? nil : earlier, attempt)
+            outcome = Self.analyse(graph, program, kept, earlier: patched == nil ? nil : earlier, attempt, keepsPlan: keepsPlan)
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
-                outcome = Self.analyse(graph, program, nil, attempt)
+                outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: keepsPlan)
             }
             if !outcome.semantics.bdd.exhausted { break }
         }
@@ -89,7 +90,8 @@ final class ProgramAnalysis: @unchecked Sendable {
     }
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, earlier: EarlierAnalysis? = nil,
-                                _ attempt: (layout: Semantics.Layout, nodes: Int)) -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
+                                _ attempt: (layout: Semantics.Layout, nodes: Int), keepsPlan: Bool)
+        -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
         // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
         // changed nothing it reads.
         let kept = earlier.flatMap { e in
@@ -99,7 +101,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.flowFindings, $0.mentionFindings) } })
-        checker.run()
+        checker.run(keepsPlan: keepsPlan)
         return (semantics, true, checker)
     }
 
@@ -224,8 +226,13 @@ public final class AnalysisSession {
     /// the files in no program among them): a lint of one file of a large workspace pays for
     /// the programs that file is part of. `settings` are the rule settings of each workspace
     /// root (see `Suppressions`).
+    ///
+    /// Without `reusedByEdits` (a lint: no session is made from this one over an edit), no
+    /// program keeps its `missing-dependency` plan for the analysis after an edit, and the
+    /// rule is checked before the flows grow (see `ProgramChecker.run(keepsPlan:)`).
     public init(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil, keepsAnalyses: Bool = true,
-                limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil, settings: [String: RuleSettings] = [:]) {
+                reusedByEdits: Bool = true, limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil,
+                settings: [String: RuleSettings] = [:]) {
         self.keepsAnalyses = keepsAnalyses
         self.limits = limits
         self.project = project
@@ -304,7 +311,7 @@ public final class AnalysisSession {
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,
-                                       earlier: earlier, limits: limits)
+                                       earlier: earlier, limits: limits, keepsPlan: keepsAnalyses && reusedByEdits)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.

@@ -242,7 +242,7 @@ struct LintReport {
         // the files in none) is kept to the end instead: the lint exits without freeing it,
         // which spares about 2% of a large lint.
         let session = given ?? AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1,
-                                               reported: reported, settings: settings)
+                                               reusedByEdits: false, reported: reported, settings: settings)
         self.session = session
         for d in session.diagnostics where reported?.contains(d.file) ?? true { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {

@@ -76,7 +76,7 @@ import TestSupport
             #expect(f.keepsText == marked && (f.keepsText || f.keptSyntax.source.count == 0), "\(name): \(f.displayPath)")
         }
         let expected = rendered(AnalysisSession(project: kept))
-        let droppedSession = AnalysisSession(project: dropped)
+        let droppedSession = AnalysisSession(project: dropped, reusedByEdits: false)
         #expect(rendered(droppedSession) == expected, "\(name)")
         // The analysis read again only the texts of files its diagnostics are in or point to.
         let mentioned = Set(droppedSession.diagnostics.flatMap { [$0.file] + $0.related.map(\.file) })

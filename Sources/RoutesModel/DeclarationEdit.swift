@@ -57,7 +57,7 @@ extension Project {
     /// project again).
     public func applyingDeclarationEdit(file f: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> ProjectDeclarationEdit? {
         // Where a failed import leaves names undefined, its error counts them: resolved again whole.
-        guard files.indices.contains(f), !closures[f].contains(where: { g in failedImports.contains { $0.file == g } }),
+        guard keptEveryScope, files.indices.contains(f), !closures[f].contains(where: { g in failedImports.contains { $0.file == g } }),
               case let tree = files[f].syntax, let edit = tree.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
         let old = files[f].model
         // An import changes which files the project has: not done here.

@@ -219,6 +219,9 @@ public struct Project: Sendable {
     /// With `keepsScopes: false`, for each program's root file, the declarations of its
     /// closure that an earlier one of the same name hides (see ``isRedeclaration(_:in:)``).
     private var redeclarations: [FileID: Set<Symbol>]? = nil
+    /// Whether every file's scope was kept (`keepsScopes`): a declaration edit resolves
+    /// names again in the scopes, so a project without them is built again instead.
+    var keptEveryScope: Bool { redeclarations == nil }
 
     /// An import whose file could not be loaded (a cycle loads it: not one of these).
     public struct FailedImport: Sendable {

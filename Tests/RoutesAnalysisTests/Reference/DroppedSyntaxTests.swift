@@ -194,6 +194,19 @@ import TestSupport
         #expect(full.programs.count == 2)
     }
 
+    /// A declaration edit resolves names again in the file's scope: a lint's project, which
+    /// keeps few scopes, is built again rather than edited.
+    @Test func aLintsProjectIsNotEditedInPlace() {
+        let text = "screen Home\nscreen Other\nroot { screen Home }\n"
+        let files = ["App.routes": Array(text.utf8)]
+        let start = text.range(of: "{ screen Home")!.upperBound.utf16Offset(in: text) - 4
+        let edited = SourceText(bytes: Array(text.replacing("{ screen Home", with: "{ screen Other").utf8))
+        let full = Self.project(files, keepsSyntax: true)
+        #expect(full.applyingDeclarationEdit(file: 0, range: start..<(start + 4), replacement: Array("Other".utf8), newSource: edited) != nil)
+        let lint = Self.lintProject(files)
+        #expect(lint.applyingDeclarationEdit(file: 0, range: start..<(start + 4), replacement: Array("Other".utf8), newSource: edited) == nil)
+    }
+
     /// A file that changes on disk between the load and the first question for its text is
     /// noticed (the lint then reports nothing and exits 2), and one that does not is not.
     @Test func aTextReadAgainIsCheckedAgainstTheFirstRead() {

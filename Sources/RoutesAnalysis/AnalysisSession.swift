@@ -47,12 +47,16 @@ final class ProgramAnalysis: @unchecked Sendable {
         // Each layout in turn (see `AnalysisLimits.attempts`), the first on the kept manager
         // when there is one, and again on a fresh one should the kept one run out.
         let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager?.layout)
+        // A lint's `missing-dependency` plan reads the graph and the used region only: made
+        // on another core while this one computes the semantics (of either layout).
+        let early = keepsPlan || patched != nil ? nil : program.flatMap { ProgramChecker.earlyPlan(graph: graph, program: $0) }
         var outcome: (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?)! = nil
         for (i, attempt) in attempts.enumerated() {
             let kept = i == 0 ? manager?.bdd : nil
-            outcome = Self.analyse(graph, program, kept, earlier: patched == nil ? nil : earlier, attempt, keepsPlan: keepsPlan)
+            outcome = Self.analyse(graph, program, kept, earlier: patched == nil ? nil : earlier, attempt, keepsPlan: keepsPlan,
+                                   early: early)
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
-                outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: keepsPlan)
+                outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: keepsPlan, early: early)
             }
             if !outcome.semantics.bdd.exhausted { break }
         }
@@ -90,7 +94,8 @@ final class ProgramAnalysis: @unchecked Sendable {
     }
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, earlier: EarlierAnalysis? = nil,
-                                _ attempt: (layout: Semantics.Layout, nodes: Int), keepsPlan: Bool)
+                                _ attempt: (layout: Semantics.Layout, nodes: Int), keepsPlan: Bool,
+                                early: ProgramChecker.EarlyPlan?)
         -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
         // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
         // changed nothing it reads.
@@ -100,7 +105,8 @@ final class ProgramAnalysis: @unchecked Sendable {
         let semantics = kept ?? Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
-                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.flowFindings, $0.mentionFindings) } })
+                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.flowFindings, $0.mentionFindings) } },
+                                     early: early)
         checker.run(keepsPlan: keepsPlan)
         return (semantics, true, checker)
     }

@@ -51,10 +51,50 @@ struct ProgramChecker {
     /// changed (tests).
     private(set) var mentionFindingsKept = false
 
-    init(semantics: Semantics, program: Program, earlier: Earlier? = nil) {
+    /// With `early`, the plan of `missing-dependency` made while the semantics was computed
+    /// (see ``earlyPlan(graph:program:)``), and the used region it was made for.
+    init(semantics: Semantics, program: Program, earlier: Earlier? = nil, early: EarlyPlan? = nil) {
         self.earlier = earlier
-        facts = ProgramFacts(semantics: semantics, program: program, earlier: earlier.map { ($0.facts, $0.edited) })
+        facts = ProgramFacts(semantics: semantics, program: program, earlier: earlier.map { ($0.facts, $0.edited) },
+                             region: early?.region)
         scope = ScopeItems()
+        self.early = early
+    }
+
+    /// A plan of `missing-dependency` started before the semantics, for a lint: taken once,
+    /// so that no holder keeps it alive afterwards.
+    final class EarlyPlan {
+        let region: ProgramFacts.UsedRegion
+        private var plan: SharedWorkList<MissingDependencyPlan>?
+
+        init(region: ProgramFacts.UsedRegion, plan: SharedWorkList<MissingDependencyPlan>) {
+            self.region = region
+            self.plan = plan
+        }
+
+        /// The plan, once it is made; nil once taken (a second analysis of the program, in
+        /// the other layout, makes its own).
+        func take() -> MissingDependencyPlan? {
+            defer { plan = nil }
+            return plan?.results()[0]
+        }
+    }
+
+    private var early: EarlyPlan?
+
+    /// For a lint of a large program (`run(keepsPlan: false)`): the plan of
+    /// `missing-dependency`, which reads the graph and the used region only, started on
+    /// another core, to be made while this one computes the semantics.
+    static func earlyPlan(graph: BuilderGraph, program: Program) -> EarlyPlan? {
+        guard graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan,
+              let rootBody = ProgramFacts.rootBody(of: program, in: graph) else { return nil }
+        let region = ProgramFacts.usedRegion(of: graph, from: rootBody)
+        let inputs = UncheckedSendable((graph, region.used))
+        let plan = SharedWorkList(count: 1) { _ in
+            ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: nil)
+        }
+        plan.start()
+        return EarlyPlan(region: region, plan: plan)
     }
 
     var program: Program { facts.program }
@@ -77,11 +117,12 @@ struct ProgramChecker {
     func fillRegion(_ region: Region, leadingTo g: Int) { scope.fillRegion(region, leadingTo: g, facts) }
 
     /// - Parameter keepsPlan: false when no analysis after an edit will continue this one
-    ///   (a lint): `missing-dependency` is then checked first, on this thread, and its plan
-    ///   (the way graph, the uses) and flows are gone before the main flows grow (13 MB of a
-    ///   million-line program's peak), instead of being made on another core while paths are
-    ///   resolved and kept for the next edit. (A question about ways makes the way graph
-    ///   again, see `ScopeItems.fillRegion`.)
+    ///   (a lint): `missing-dependency` is then checked first, and its plan (the way graph,
+    ///   the uses; made while the semantics was computed, when the checker was given it) and
+    ///   flows are gone before the main flows grow (13 MB of a million-line program's peak),
+    ///   instead of being made on another core while paths are resolved and kept for the
+    ///   next edit. (A question about ways makes the way graph again, see
+    ///   `ScopeItems.fillRegion`.)
     mutating func run(keepsPlan: Bool = true) {
         defer { earlier = nil }
         let earlierMentions = earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } }
@@ -90,18 +131,18 @@ struct ProgramChecker {
         // on a large program it is found on another core while this one resolves paths.
         // Whichever thread takes the plan first makes it.
         let (graph, used, earlier) = (facts.graph, facts.used, self.earlier.map { ($0.ways, $0.edited) })
+        if !keepsPlan {
+            checkMissingDependencies(early?.take() ?? ScopeItems.plan(graph: graph, used: used, rootBody: rootBody, earlier: earlier))
+            early = nil
+            // The plan's arrays are freed into the middle of the heap, where the flows'
+            // storage would not reuse them: given back, on a large program.
+            if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
+        }
         let inputs = UncheckedSendable((graph, used, earlier))
         let plan = SharedWorkList(count: 1) { _ in
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
-        if !keepsPlan {
-            checkMissingDependencies(plan.results()[0])
-            // The plan's arrays are freed into the middle of the heap, where the flows'
-            // storage would not reuse them: given back, on a large program.
-            if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
-        } else if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan {
-            plan.start()
-        }
+        if keepsPlan && graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan.start() }
         let carried = facts.flowsAsBefore ? self.earlier?.findings : nil
         // What the earlier analysis knew of each node, for the rules that can keep what they
         // found where nothing they read changed.

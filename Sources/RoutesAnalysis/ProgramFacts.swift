@@ -92,8 +92,10 @@ struct ProgramFacts {
     /// builds over (`Semantics.carriedDirty`), the flows will continue the earlier ones
     /// (`resolvePaths`, `Flow.rerun`), and the used region is the earlier one when no edited
     /// node changed what it leads to. The earlier facts' flows are taken over and must not be
-    /// read again.
-    init(semantics: Semantics, program: Program, earlier: (facts: ProgramFacts, edited: EditedNodes)? = nil) {
+    /// read again. `region` is the used region when the caller found it already
+    /// (``usedRegion(of:from:)``).
+    init(semantics: Semantics, program: Program, earlier: (facts: ProgramFacts, edited: EditedNodes)? = nil,
+         region: UsedRegion? = nil) {
         self.semantics = semantics
         graph = semantics.graph
         project = semantics.graph.project
@@ -103,7 +105,7 @@ struct ProgramFacts {
         guessed = MentionCounts(count: 0)
         let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
         let sigmaCount = hasNoPushSheets ? 2 : 1
-        rootBody = project.declaration(program.root).body.map { graph.global(program.root.file, $0) }
+        rootBody = Self.rootBody(of: program, in: graph)
         if let earlier, earlier.facts.mentioned.count == graph.declarationCount, earlier.facts.graph.nodes.count == graph.nodes.count,
            earlier.edited.upperBound <= graph.nodes.count {
             let old = earlier.facts
@@ -131,9 +133,24 @@ struct ProgramFacts {
             flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
                         storage: FlowStorage(size: graph.nodes.count * sigmaCount, tracksPredecessors: false))
         }
-        used = [Bool](repeating: false, count: graph.nodes.count)
-        usedBuilders = BitSet(count: graph.builders.count)
-        if let rootBody { markUsed(from: rootBody) }
+        (used, usedBuilders) = region ?? Self.usedRegion(of: graph, from: rootBody)
+    }
+
+    /// The node of `program`'s `root` body in `graph`, if it has one.
+    static func rootBody(of program: Program, in graph: BuilderGraph) -> Int? {
+        graph.project.declaration(program.root).body.map { graph.global(program.root.file, $0) }
+    }
+
+    /// The nodes and builders `root` uses (see `used`).
+    typealias UsedRegion = (used: [Bool], usedBuilders: BitSet)
+
+    /// The used region of the program whose `root` body is node `rootBody`: it depends on
+    /// the graph alone.
+    static func usedRegion(of graph: BuilderGraph, from rootBody: Int?) -> UsedRegion {
+        var used = [Bool](repeating: false, count: graph.nodes.count)
+        var usedBuilders = BitSet(count: graph.builders.count)
+        if let rootBody { markUsed(from: rootBody, graph, &used, &usedBuilders) }
+        return (used, usedBuilders)
     }
 
     /// When `resolvePaths` continues the earlier flows (the primary one's states are `flow`'s
@@ -149,7 +166,7 @@ struct ProgramFacts {
 
     // MARK: Used region
 
-    private mutating func markUsed(from root: Int) {
+    private static func markUsed(from root: Int, _ graph: BuilderGraph, _ used: inout [Bool], _ usedBuilders: inout BitSet) {
         var stack = [root]
         used[root] = true
         while let g = stack.popLast() {

@@ -194,6 +194,65 @@ import TestSupport
         #expect(full.programs.count == 2)
     }
 
+    /// A program large enough that a lint makes its `missing-dependency` plan on another
+    /// core while the semantics is computed, checks the rule before the flows and gives the
+    /// plan's pages back: the same diagnostics as the server's order, a missing dependency
+    /// planted in every seventh feature among them.
+    @Test func aLargeProgramChecksMissingDependenciesAsTheServerDoes() {
+        var text = "dependency analytics: Analytics\nscreen Web sheet\nbuilder web { screen Web uses analytics }\n"
+        let features = 800
+        for k in 0..<features {
+            let (F, f, next) = ("F\(k)", "f\(k)", "f\((k + 1) % features)")
+            // The share builder of every seventh feature uses the feature's store, which only
+            // its home screen provides: the next feature's detail reaches it without.
+            let shareUses = k % 7 == 0 ? "\(f)Store" : "analytics"
+            text += """
+                screen \(F)Home
+                screen \(F)List(filter: String)
+                screen \(F)Detail(id: \(F).ID) sheet
+                screen \(F)Edit(id: \(F).ID) sheet(allowsPush: false)
+                screen \(F)Related(id: \(F).ID)
+                screen \(F)Settings
+                screen \(F)Beta
+                screen \(F)Share sheet
+                screen \(F)Help
+                dependency \(f)Store: \(F)Store from \(F)Home
+                optional \(f)Draft: \(F)Draft
+                flag \(f)Beta
+                builder \(f)Share { screen \(F)Share uses \(shareUses) }
+                builder \(f)Detail {
+                  screen \(F)Detail uses \(f)Store, analytics {
+                    anyOf {
+                      screen \(F)Related uses \(f)Store { \(f)Detail }
+                      if let \(f)Draft { screen \(F)Edit uses \(f)Store, \(f)Draft }
+                      \(next)Share
+                      web
+                    }
+                  }
+                }
+                builder \(f) {
+                  screen \(F)Home uses analytics {
+                    anyOf {
+                      screen \(F)List uses \(f)Store { \(f)Detail }
+                      conditional \(f)Beta { screen \(F)Beta uses \(f)Store } else { screen \(F)Settings uses \(f)Store }
+                      if screen \(F)Help { screen \(F)Help } else { \(f)Detail }
+                      \(f)Share
+                    }
+                  }
+                }
+
+                """
+        }
+        text += "root {\n  anyOf {\n" + (0..<features).map { "    f\($0)\n" }.joined() + "  }\n}\n"
+        let files = ["App.routes": Array(text.utf8)]
+        let nodes = Self.project(files, keepsSyntax: false).files[0].model.nodes.count
+        #expect(nodes >= 16_384, "\(nodes) nodes: too few for the plan to be made on another core")
+        Self.check(files, name: "a large program")
+        let lint = AnalysisSession(project: Self.lintProject(files), reusedByEdits: false)
+        let missing = lint.diagnostics.filter { $0.rule == .missingDependency }
+        #expect(missing.count >= features / 7, "\(missing.count) missing dependencies")
+    }
+
     /// A declaration edit resolves names again in the file's scope: a lint's project, which
     /// keeps few scopes, is built again rather than edited.
     @Test func aLintsProjectIsNotEditedInPlace() {

@@ -127,9 +127,6 @@ struct ProgramChecker {
         defer { earlier = nil }
         let earlierMentions = earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        // What `MissingDependency` needs besides flows reads the graph and the used region only:
-        // on a large program it is found on another core while this one resolves paths.
-        // Whichever thread takes the plan first makes it.
         let (graph, used, earlier) = (facts.graph, facts.used, self.earlier.map { ($0.ways, $0.edited) })
         if !keepsPlan {
             checkMissingDependencies(early?.take() ?? ScopeItems.plan(graph: graph, used: used, rootBody: rootBody, earlier: earlier))
@@ -138,11 +135,14 @@ struct ProgramChecker {
             // storage would not reuse them: given back, on a large program.
             if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
         }
+        // What `MissingDependency` needs besides flows reads the graph and the used region only:
+        // on a large program it is found on another core while this one resolves paths.
+        // Whichever thread takes the plan first makes it.
         let inputs = UncheckedSendable((graph, used, earlier))
-        let plan = SharedWorkList(count: 1) { _ in
+        let plan = !keepsPlan ? nil : SharedWorkList(count: 1) { _ in
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
-        if keepsPlan && graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan.start() }
+        if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan?.start() }
         let carried = facts.flowsAsBefore ? self.earlier?.findings : nil
         // What the earlier analysis knew of each node, for the rules that can keep what they
         // found where nothing they read changed.
@@ -177,8 +177,7 @@ struct ProgramChecker {
             append(w.diagnostic, at: NodeRef(file: n.file, node: n.local))
         }
 
-        if keepsPlan {
-            let made = plan.results()[0]
+        if let made = plan?.results()[0] {
             scope.adopt(made)
             checkMissingDependencies(made)
         }

@@ -655,10 +655,14 @@ public struct Project: Sendable {
                                                         file: f, range: name.range, declaredIn: s.file, at: d.name.range))
             }
         }
+        // A screen's labels once per file, however many wildcards name it (a model without
+        // them lowers its file again).
+        var labels: [Symbol: [String]] = [:]
         for i in ns {
             guard case .wildcard(let w?, _) = model.nodes[i].kind, let s = resolved[w.range.lowerBound] else { continue }
             let d = declaration(s)
-            if let finding = InvalidWildcard.check(w, kind: d.kind, labels: d.hasParameters ? parameterLabels(of: s) : []) {
+            if d.hasParameters && labels[s] == nil { labels[s] = parameterLabels(of: s) }
+            if let finding = InvalidWildcard.check(w, kind: d.kind, labels: labels[s] ?? []) {
                 diagnostics.append(InvalidWildcard.diagnostic(finding, file: f, range: w.range, declaredIn: s.file, at: d.name.range))
             }
         }

@@ -1,3 +1,4 @@
+import CMalloc
 import RoutesModel
 import RoutesSyntax
 
@@ -36,24 +37,25 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// should it run out of budget there, it runs again on a fresh one, so that a program is
     /// stopped exactly when a fresh analysis stops.
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
-    /// `BuilderGraph.patched(onto:splice:)`) instead of a new one. Without `keepsPlan`, no
-    /// analysis after an edit continues this one (see `ProgramChecker.run(keepsPlan:)`).
+    /// `BuilderGraph.patched(onto:splice:)`, with `earlier`; or made already, by a lint)
+    /// instead of a new one. Without `keepsPlan`, no analysis after an edit continues this
+    /// one (see `ProgramChecker.run(keepsPlan:)`).
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
-         manager: KeptManager? = nil, graph patched: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil,
+         manager: KeptManager? = nil, graph given: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil,
          limits: AnalysisLimits = .standard, keepsPlan: Bool = true) {
         self.program = program
         self.orphans = orphans
-        let graph = patched ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
+        let graph = given ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
         // Each layout in turn (see `AnalysisLimits.attempts`), the first on the kept manager
         // when there is one, and again on a fresh one should the kept one run out.
         let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager?.layout)
         // A lint's `missing-dependency` plan reads the graph and the used region only: made
         // on another core while this one computes the semantics (of either layout).
-        let early = keepsPlan || patched != nil ? nil : program.flatMap { ProgramChecker.earlyPlan(graph: graph, program: $0) }
+        let early = keepsPlan || earlier != nil ? nil : program.flatMap { ProgramChecker.earlyPlan(graph: graph, program: $0) }
         var outcome: (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?)! = nil
         for (i, attempt) in attempts.enumerated() {
             let kept = i == 0 ? manager?.bdd : nil
-            outcome = Self.analyse(graph, program, kept, earlier: patched == nil ? nil : earlier, attempt, keepsPlan: keepsPlan,
+            outcome = Self.analyse(graph, program, kept, earlier: earlier, attempt, keepsPlan: keepsPlan,
                                    early: early)
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
                 outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: keepsPlan, early: early)
@@ -113,13 +115,18 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     /// The builder cycles this unit reports: per strongly connected component (by its
     /// builders), its references.
-    func cycles() -> [(builders: [Symbol], references: [NodeRef])] {
+    func cycles() -> [(builders: [Symbol], references: [BuilderCycle.Reference])] {
         guard semanticsComplete else { return [] }
         let graph = semantics.graph
         return semantics.cycles.compactMap { cycle in
             let builders = cycle.builders.map { graph.builders[$0].symbol }.sorted()
             if let orphans, !builders.allSatisfy({ orphans.contains($0.file) }) { return nil }
-            return (builders, cycle.references.map { NodeRef(file: graph.nodes[$0].file, node: graph.nodes[$0].local) })
+            return (builders, cycle.references.map { g in
+                let n = graph.nodes[g]
+                var builder: String? = nil
+                if case .reference(let b?) = n.kind { builder = graph.builders[b].name }
+                return BuilderCycle.Reference(node: NodeRef(file: n.file, node: n.local), head: graph.head(g), builder: builder)
+            })
         }
     }
 
@@ -235,13 +242,17 @@ public final class AnalysisSession {
     ///
     /// Without `reusedByEdits` (a lint: no session is made from this one over an edit), no
     /// program keeps its `missing-dependency` plan for the analysis after an edit, and the
-    /// rule is checked before the flows grow (see `ProgramChecker.run(keepsPlan:)`).
-    public init(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil, keepsAnalyses: Bool = true,
-                reusedByEdits: Bool = true, limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil,
-                settings: [String: RuleSettings] = [:]) {
+    /// rule is checked before the flows grow (see `ProgramChecker.run(keepsPlan:)`). Nor is
+    /// the model's builder nodes kept: every program's graph is made first, and the session's
+    /// `project` is then `project` without them (``Project/leavingOutBuilderNodes()``), for
+    /// diagnostics only (a question about a node answers that nothing is known). Pass a
+    /// project nothing else holds, and its nodes are given back before any program is analysed.
+    public init(project given: consuming Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil,
+                keepsAnalyses: Bool = true, reusedByEdits: Bool = true, limits: AnalysisLimits = .configured,
+                reported: Set<FileID>? = nil, settings: [String: RuleSettings] = [:]) {
+        var project = consume given
         self.keepsAnalyses = keepsAnalyses
         self.limits = limits
-        self.project = project
         self.settings = settings
         // The units: each program's files, then the files in no program with their imports.
         let programs = reported.map { only in project.programs.filter { $0.files.contains(where: only.contains) } } ?? project.programs
@@ -301,10 +312,25 @@ public final class AnalysisSession {
             }
             return (specs[i], Handoff(managers[key], earlier: earlier))
         }
+        // A lint makes every graph, then lets go of the nodes they were made from.
+        var handoffs: [GraphHandoff]? = nil
+        if !reusedByEdits && previous == nil {
+            var graphs = parallelMap(work.count) { [project] k in
+                BuilderGraph(project: project, files: work[k].spec.files, hasForeignElement: work[k].spec.foreign)
+            }
+            project = project.leavingOutBuilderNodes()
+            for k in graphs.indices { graphs[k].leaveModel(for: project) }
+            // Freed in the middle of the heap, where the analyses' large arrays would not
+            // reuse them: given back, on a large project.
+            if graphs.reduce(0, { $0 + $1.nodes.count }) >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
+            handoffs = graphs.map(GraphHandoff.init)
+        }
+        let graphsMade = handoffs
+        self.project = project
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
-        let made = parallelMap(work.count) { k -> UnitOutcome in
+        let made = parallelMap(work.count) { [project] k -> UnitOutcome in
             let (spec, handoff) = work[k]
             var patched: BuilderGraph? = nil
             var earlier: EarlierAnalysis? = nil
@@ -316,7 +342,8 @@ public final class AnalysisSession {
                                                               files: [splice.file] + splice.resolvedAgain))
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
-                                       hasForeignElement: spec.foreign, manager: handoff.manager, graph: patched,
+                                       hasForeignElement: spec.foreign, manager: handoff.manager,
+                                       graph: patched ?? graphsMade?[k].take(),
                                        earlier: earlier, limits: limits, keepsPlan: keepsAnalyses && reusedByEdits)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
@@ -355,7 +382,7 @@ public final class AnalysisSession {
         var diagnostics: [Diagnostic]
         /// Per diagnostic, the node a warning is about (see `ProgramChecker.places`).
         var places: [NodeRef?]
-        var cycles: [(builders: [Symbol], references: [NodeRef])]
+        var cycles: [(builders: [Symbol], references: [BuilderCycle.Reference])]
         /// Per file, the nodes the program uses: kept for the files of several programs only.
         var usedNodes: [FileID: BitSet]
     }
@@ -389,7 +416,7 @@ public final class AnalysisSession {
             }
         }
         var found = Set(project.diagnostics)
-        found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0, project: project) })
+        found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0) })
         var seen = Set<Key>()
         for unit in units {
             for (d, place) in zip(unit.diagnostics, unit.places) {
@@ -472,6 +499,17 @@ public final class AnalysisSession {
         init(_ manager: KeptManager?, earlier: ProgramAnalysis? = nil) {
             self.manager = manager
             self.earlier = earlier
+        }
+    }
+
+    /// A graph made for one unit, taken by the worker that analyses it (so that it is freed
+    /// with the unit's analysis).
+    private final class GraphHandoff: @unchecked Sendable {
+        private var graph: BuilderGraph?
+        init(_ graph: BuilderGraph) { self.graph = graph }
+        func take() -> BuilderGraph? {
+            defer { graph = nil }
+            return graph
         }
     }
 
@@ -648,6 +686,9 @@ public final class AnalysisSession {
     /// Why an example or a scope is not known in a program whose analysis stopped.
     static let stopReason = "the analysis of this program stopped at its limit (see the error at its `root`)"
 
+    /// Why an example is not known in a session made for its diagnostics alone.
+    static let diagnosticsOnly = "this analysis was made for its diagnostics only"
+
     /// An example path and environment that build a `screen` node, or why none does.
     public func example(screenNode node: NodeID, file: FileID) -> ScreenExample {
         locatedExample(screenNode: node, file: file).example
@@ -655,6 +696,7 @@ public final class AnalysisSession {
 
     /// An example for a screen node, with the `root` of the program whose path it is.
     private func locatedExample(screenNode node: NodeID, file: FileID) -> (example: ScreenExample, root: Symbol?) {
+        if project.files[file].model.nodesLeftOut { return (.notAnalysed(Self.diagnosticsOnly), nil) }
         let model = project.files[file].model.nodes[node]
         guard case .screen(let name?, _, _) = model.kind, let s = project.resolve(name, in: file), project.kind(of: s) == .screen else {
             return (.unreachable("the screen name does not resolve"), nil)

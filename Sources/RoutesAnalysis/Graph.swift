@@ -147,6 +147,16 @@ struct BuilderGraph {
     private(set) var useTargets = PagedArray<UseTarget>()
     /// What `ResolutionTable.touchEveryCacheLine()` read, kept so that the reads are made.
     private var cacheWarmth = 0
+    /// Each node's head (see `head(_:)`), once the graph has left the model
+    /// (`leaveModel(for:)`); empty while the model's nodes are read instead.
+    private var heads: [Head] = []
+    /// Once the graph has left the model, `unresolvedMention(_:)` of every node it answers for.
+    private var unresolvedMentions: [Int32: UseTarget] = [:]
+
+    private struct Head {
+        var start: Int32
+        var end: Int32
+    }
 
     enum ConditionKey: Hashable {
         case symbol(Symbol)
@@ -500,8 +510,54 @@ struct BuilderGraph {
     /// The branches of an `anyOf`, as a list.
     func branches(_ b: Branches) -> [Int] { Array(branchList[Int(b.start)..<Int(b.start + b.count)]) }
 
+    /// Node g as the model holds it (not in a graph that left the model).
     func model(_ g: Int) -> BuilderNode {
         project.files[nodes[g].file].model.nodes[nodes[g].local]
+    }
+
+    /// Node g's head: its first token through its name. (References, whose ranges never
+    /// overlap, are in source order by their heads' starts.)
+    func head(_ g: Int) -> Range<Int> {
+        if heads.isEmpty { return model(g).head }
+        return Int(heads[g].start)..<Int(heads[g].end)
+    }
+
+    /// What the name of node g stands for when the graph did not resolve it (it names
+    /// nothing, or a declaration of another kind, or an unresolved condition is tested): the
+    /// declaration it resolves to, else the one its `UndefinedName` error suggests
+    /// (`guessed`); nil for neither, or for a node without a name.
+    func unresolvedMention(_ g: Int) -> UseTarget? {
+        if !heads.isEmpty { return unresolvedMentions[Int32(truncatingIfNeeded: g)] }
+        let name: Name?
+        switch model(g).kind {
+        case .screen(let n, _, _), .conditional(let n, _, _), .ifLet(let n, _, _), .ifScreen(let n, _, _), .wildcard(let n, _):
+            name = n
+        case .reference(let n):
+            name = n
+        case .anyOf, .empty, .missing:
+            name = nil
+        }
+        guard let name else { return nil }
+        let target = useTarget(name, in: nodes[g].file)
+        return target.number >= 0 ? target : nil
+    }
+
+    /// Keeps what the analyses read of the model's nodes (each node's head, what an
+    /// unresolved name stands for) and takes `project`, the graph's project without them
+    /// (``Project/leavingOutBuilderNodes()``), in its place: a lint, once every graph is
+    /// built, gives the nodes and the name resolutions back.
+    mutating func leaveModel(for project: Project) {
+        var heads: [Head] = []
+        heads.reserveCapacity(nodes.count)
+        for g in nodes.indices {
+            let head = model(g).head
+            heads.append(Head(start: Int32(truncatingIfNeeded: head.lowerBound), end: Int32(truncatingIfNeeded: head.upperBound)))
+            let unknownCondition: Bool
+            if case .condition(let c, _, _) = nodes[g].kind, case .unknown = conditions[c] { unknownCondition = true } else { unknownCondition = false }
+            if unresolved[g] || unknownCondition, let t = unresolvedMention(g) { unresolvedMentions[Int32(truncatingIfNeeded: g)] = t }
+        }
+        self.heads = heads
+        self.project = project
     }
 
     /// The global id of node `local` of `file` (a file of the graph).

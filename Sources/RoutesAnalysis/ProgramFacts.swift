@@ -474,11 +474,11 @@ struct ProgramFacts {
                 var next = 0
                 for run in edited.runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
                     for g in max(run.lowerBound, next)..<max(run.upperBound, next) where used[g] {
-                        Self.forEachMention(of: g, old.graph, old.project) { n, guess in
+                        Self.forEachMention(of: g, old.graph) { n, guess in
                             if guess { guesses.remove(n) } else { counts.remove(n) }
                             touched.append(n)
                         }
-                        Self.forEachMention(of: g, graph, project) { n, guess in
+                        Self.forEachMention(of: g, graph) { n, guess in
                             if guess { guesses.add(n) } else { counts.add(n) }
                             touched.append(n)
                         }
@@ -513,7 +513,7 @@ struct ProgramFacts {
         var guessed = MentionCounts(count: graph.declarationCount)
         var placements = MentionCounts(count: graph.screens.count)
         for g in graph.nodes.indices where used[g] {
-            Self.forEachMention(of: g, graph, project) { n, guess in
+            Self.forEachMention(of: g, graph) { n, guess in
                 if guess { guessed.add(n) } else { mentioned.add(n) }
             }
             if case .screen(let code?, _) = graph.nodes[g].kind { placements.add(code) }
@@ -540,11 +540,10 @@ struct ProgramFacts {
     /// What node g mentions (see `findMentions`): each declaration number, and whether it is
     /// only a guess at what an undefined name meant.
     @inline(__always)
-    private static func forEachMention(of g: Int, _ graph: BuilderGraph, _ project: Project, _ body: (Int, Bool) -> Void) {
-        let f = graph.nodes[g].file
-        // The graph knows what a resolved name of the right kind means, and what each name of
-        // a `uses` list resolves to or suggests; the model is read for the names the graph
-        // left unresolved (a declaration's `from` is not a use here).
+    private static func forEachMention(of g: Int, _ graph: BuilderGraph, _ body: (Int, Bool) -> Void) {
+        // The graph knows what a resolved name of the right kind means, what each name of a
+        // `uses` list resolves to or suggests, and what a name it left unresolved stands for
+        // (a declaration's `from` is not a use here).
         let symbol: Symbol?
         switch graph.nodes[g].kind {
         case .screen(let code, _):
@@ -568,23 +567,8 @@ struct ProgramFacts {
             body(graph.declarationNumber(symbol), false)
             return
         }
-        // An undefined name mentions what its `UndefinedName` error suggests, found by the project.
-        func mention(_ name: Name) {
-            if let s = project.resolve(name, in: f) {
-                body(graph.declarationNumber(s), false)
-            } else if let s = project.guesses[f][name.range.lowerBound] {
-                body(graph.declarationNumber(s), true)
-            }
-        }
-        switch project.files[f].model.nodes[graph.nodes[g].local].kind {
-        case .screen(let s?, _, _):
-            mention(s)
-        case .conditional(let n?, _, _), .ifLet(let n?, _, _), .ifScreen(let n?, _, _), .wildcard(let n?, _),
-             .reference(let n):
-            mention(n)
-        default:
-            break
-        }
+        // An undefined name mentions what its `UndefinedName` error suggests.
+        if let t = graph.unresolvedMention(g) { body(Int(t.number), t.guessed) }
     }
 
     /// A later declaration of a name already declared in this program (reported as
@@ -597,18 +581,18 @@ struct ProgramFacts {
 
     /// A related location at node g's head.
     func location(_ g: Int, _ message: String) -> RelatedLocation {
-        RelatedLocation(file: graph.nodes[g].file, range: graph.model(g).head, message: message)
+        RelatedLocation(file: graph.nodes[g].file, range: graph.head(g), message: message)
     }
 
     /// Node g's head (`screen Home`, `conditional isLoggedIn`) as written.
     func headText(_ g: Int) -> String {
-        project.quoted(file: graph.nodes[g].file, graph.model(g).head)
+        project.quoted(file: graph.nodes[g].file, graph.head(g))
     }
 
     /// Node g's head as `line:column` (1-based, columns in Unicode scalars).
     func position(_ g: Int) -> String {
         let file = project.files[graph.nodes[g].file]
-        let p = file.text.position(of: graph.model(g).head.lowerBound, encoding: .scalars)
+        let p = file.text.position(of: graph.head(g).lowerBound, encoding: .scalars)
         return "\(p.line + 1):\(p.column + 1)"
     }
 
@@ -620,7 +604,7 @@ struct ProgramFacts {
     /// A diagnostic of `rule` at node g's head.
     func diagnostic<R: RuleDefinition>(_ rule: R.Type, at g: Int, _ message: String, related: [RelatedLocation] = [],
                                        quotesPosition: Bool = false) -> Diagnostic {
-        Diagnostic(rule, file: graph.nodes[g].file, range: graph.model(g).head, message: message, related: related,
+        Diagnostic(rule, file: graph.nodes[g].file, range: graph.head(g), message: message, related: related,
                    quotesPosition: quotesPosition)
     }
 }

@@ -839,8 +839,9 @@ final class Semantics {
         }
     }
 
+    /// Source order of two references (see `BuilderGraph.head(_:)`).
     func sourceOrder(_ a: Int, _ b: Int) -> Bool {
-        (graph.nodes[a].file, graph.model(a).range.lowerBound) < (graph.nodes[b].file, graph.model(b).range.lowerBound)
+        (graph.nodes[a].file, graph.head(a).lowerBound) < (graph.nodes[b].file, graph.head(b).lowerBound)
     }
 
     /// The references on the ways by which evaluating `start` (with any element) reaches

@@ -235,6 +235,9 @@ public struct FileModel: Sendable {
     /// source order. They are in no declaration or node, but the file mentions them: what
     /// they name is not reported as unused or never placed.
     public var skippedNames: [String] = []
+    /// Whether `nodes` was emptied (see ``Project/leavingOutBuilderNodes()``): the file's
+    /// nodes are then ``Project/builderNodes(of:)``.
+    public internal(set) var nodesLeftOut = false
 
     public init() {}
 

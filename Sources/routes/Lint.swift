@@ -118,7 +118,8 @@ struct Lint: ParsableCommand {
         for (path, why) in project.unreadableEntries {
             failures.append(InputFailure(path: path, message: "cannot read '\(path)': \(why)"))
         }
-        let report = LintReport(project: project, named: inputs.named, settings: inputs.settings, failures: failures,
+        // Given up: the analysis lets go of what it no longer needs of the project.
+        let report = LintReport(project: consume project, named: inputs.named, settings: inputs.settings, failures: failures,
                                 session: session, fixed: fixer?.fixed)
         if format != .github {
             for f in failures { Terminal.writeError("\(f.text)\n") }
@@ -141,7 +142,7 @@ struct Lint: ParsableCommand {
         }
         // A file read again for its text (to report on it) that is no longer what was
         // checked: the report would point into text that is not there. Nothing is reported.
-        let changed = project.files.filter(\.isTextChangedSinceRead)
+        let changed = report.project.files.filter(\.isTextChangedSinceRead)
         if !changed.isEmpty {
             for f in changed {
                 Terminal.writeError("routes: error: '\(f.displayPath)' changed while it was being checked; run the lint again\n")
@@ -166,7 +167,7 @@ struct Lint: ParsableCommand {
         // Leave while the project and its analysis are still alive: freeing tens of thousands
         // of arrays one by one took about 6% of a lint, for memory the process returns anyway.
         // (Output is written unbuffered, so nothing is lost.)
-        withExtendedLifetime((project, report)) { Terminal.terminate(status) }
+        withExtendedLifetime(report) { Terminal.terminate(status) }
     }
 
     /// All of standard input (at most the file limit: a larger text is reported as too large).
@@ -226,9 +227,8 @@ struct LintReport {
     }
 
     /// `session`: the analysis of `project` when it is made already (by `--fix`).
-    init(project: Project, named: [String]? = nil, settings: [String: RuleSettings] = [:], failures: [InputFailure] = [],
+    init(project: consuming Project, named: [String]? = nil, settings: [String: RuleSettings] = [:], failures: [InputFailure] = [],
          session given: AnalysisSession? = nil, fixed: [FixedItem]? = nil) {
-        self.project = project
         self.failures = failures
         self.fixed = fixed
         let reported = Self.reportedFiles(project, named: named)
@@ -241,9 +241,17 @@ struct LintReport {
         // are out, so that the lint's memory is that of its largest program. One program (and
         // the files in none) is kept to the end instead: the lint exits without freeing it,
         // which spares about 2% of a large lint.
-        let session = given ?? AnalysisSession(project: project, keepsAnalyses: project.programs.count <= 1,
-                                               reusedByEdits: false, reported: reported, settings: settings)
+        let session: AnalysisSession
+        if let given {
+            session = given
+        } else {
+            let keepsAnalyses = project.programs.count <= 1
+            session = AnalysisSession(project: consume project, keepsAnalyses: keepsAnalyses, reusedByEdits: false,
+                                      reported: reported, settings: settings)
+        }
         self.session = session
+        // The session's: without the builder nodes a lint's analysis let go of.
+        self.project = session.project
         for d in session.diagnostics where reported?.contains(d.file) ?? true { byFile[d.file, default: []].append(d) }
         for (f, list) in byFile {
             byFile[f] = list.sorted {

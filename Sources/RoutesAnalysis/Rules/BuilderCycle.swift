@@ -39,35 +39,36 @@ enum BuilderCycle: RuleDefinition {
     /// A cycle: its builders and its references, as one or several programs found them.
     struct Finding {
         var builders: [Symbol]
-        var references: [NodeRef]
+        var references: [Reference]
+    }
+
+    /// A reference of a cycle, with what its diagnostic reads of it (taken from the graph
+    /// that found it, which a lint's model no longer backs).
+    struct Reference: Hashable {
+        var node: NodeRef
+        var head: Range<Int>
+        /// The builder it names (nil if it names none, which no cycle's reference does).
+        var builder: String?
     }
 
     /// One finding per cycle: a cycle among builders of files that several programs share is
     /// found by each of them (with the elements of each): one finding holds the references
     /// any of them found.
-    static func merge(_ found: [(builders: [Symbol], references: [NodeRef])]) -> [Finding] {
-        var merged: [[Symbol]: Set<NodeRef>] = [:]
+    static func merge(_ found: [(builders: [Symbol], references: [Reference])]) -> [Finding] {
+        var merged: [[Symbol]: Set<Reference>] = [:]
         for cycle in found { merged[cycle.builders, default: []].formUnion(cycle.references) }
         return merged.map { Finding(builders: $0.key, references: Array($0.value)) }
     }
 
-    static func diagnostic(_ f: Finding, project: Project) -> Diagnostic {
-        func head(_ r: NodeRef) -> Range<Int> { project.files[r.file].model.nodes[r.node].head }
-        let ordered = f.references.sorted {
-            ($0.file, project.files[$0.file].model.nodes[$0.node].range.lowerBound)
-                < ($1.file, project.files[$1.file].model.nodes[$1.node].range.lowerBound)
-        }
+    static func diagnostic(_ f: Finding) -> Diagnostic {
+        let ordered = f.references.sorted { ($0.node.file, $0.head.lowerBound) < ($1.node.file, $1.head.lowerBound) }
         let first = ordered[0]
-        let names = ordered.compactMap { r -> String? in
-            guard case .reference(let name) = project.files[r.file].model.nodes[r.node].kind,
-                  let s = project.resolve(name, in: r.file) else { return nil }
-            return project.declaration(s).name.text
-        }
+        let names = ordered.compactMap(\.builder)
         let chain = names.count == 1 ? "`\(names[0])` refers to itself" : names.map { "`\($0)`" }.joined(separator: ", ")
         return Diagnostic(
-            Self.self, file: first.file, range: head(first),
+            Self.self, file: first.node.file, range: first.head,
             message: "builder cycle: evaluating this reference can reach it again before any element is built (\(chain))",
-            related: ordered.dropFirst().map { RelatedLocation(file: $0.file, range: head($0), message: "part of the cycle") })
+            related: ordered.dropFirst().map { RelatedLocation(file: $0.node.file, range: $0.head, message: "part of the cycle") })
     }
 }
 

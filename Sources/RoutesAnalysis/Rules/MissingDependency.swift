@@ -79,6 +79,8 @@ public enum MissingDependency: RuleDefinition {
         if failures.isEmpty { return [] }
         let graph = facts.graph
         var found: [Finding] = []
+        // Each file's nodes once (a lint's model left them out, see `BuilderGraph.leaveModel(for:)`).
+        var nodesOf: [FileID: [BuilderNode]] = [:]
         for u in uses {
             let g = Int(u.node)
             var missing: [(ScopeItem, [Int])] = []
@@ -89,7 +91,9 @@ public enum MissingDependency: RuleDefinition {
             }
             guard !missing.isEmpty else { continue }
             let name: Name
-            switch graph.model(g).kind {
+            let file = graph.nodes[g].file
+            if nodesOf[file] == nil { nodesOf[file] = graph.project.builderNodes(of: file) }
+            switch nodesOf[file]![graph.nodes[g].local].kind {
             case .screen(_, let names, _): name = names[Int(u.use - graph.useStart[g])]
             case .ifLet(let n?, _, _): name = n
             default: continue

@@ -85,9 +85,22 @@ import TestSupport
         }
         #expect(!dropped.files.contains { $0.isTextChangedSinceRead }, "\(name)")
         // The analysis needed no tree but those of the files declaring a screen with
-        // parameters that a wildcard names (whose labels the message lists).
+        // parameters that a wildcard names (whose labels the message lists), and those whose
+        // builder nodes it lowered again for a `missing-dependency` error's name.
         let labelled = Set(droppedSession.diagnostics.filter { $0.rule == .invalidWildcard }.flatMap { $0.related.map(\.file) })
-        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain && !labelled.contains($0.id) }, "\(name): a tree was parsed again")
+        let relowered = Set(droppedSession.diagnostics.filter { $0.rule == .missingDependency }.map(\.file))
+        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain && !labelled.contains($0.id) && !relowered.contains($0.id) },
+                "\(name): a tree was parsed again")
+        // The session let go of every builder node, and of what names resolve to but the
+        // declarations' `from`.
+        let slim = droppedSession.project
+        #expect(slim.files.allSatisfy { $0.model.nodesLeftOut && $0.model.nodes.isEmpty }, "\(name): builder nodes were kept")
+        for f in slim.files.indices {
+            let froms = Set(slim.files[f].model.declarations.compactMap { $0.from?.range.lowerBound })
+            let expectedFroms = kept.resolutions[f].filter { froms.contains($0.key) }
+            #expect(slim.resolutions[f].map(\.key).sorted() == expectedFroms.map(\.key).sorted(), "\(name): resolutions of \(f)")
+            #expect(slim.builderNodes(of: f).map(\.range) == kept.files[f].model.nodes.map(\.range), "\(name): nodes of \(f)")
+        }
         // Every node head and declaration quoted the same (messages quote few of them).
         for f in kept.files.indices {
             let model = kept.files[f].model

@@ -127,18 +127,22 @@ struct BuilderGraph {
     private var declarationBase: [Int] = []
     private(set) var declarationCount = 0
     private(set) var builders = PagedArray<Builder>()
-    private(set) var builderIndex = DeclarationSlots()
+    /// Each declaration's number by its kind, in one table: a builder's index in
+    /// `builders`, a screen's element code, a flag's or optional's variable (read through
+    /// `builderIndex`, `screenCode` and `conditionIndex`).
+    private var numbers = DeclarationSlots()
+    var builderIndex: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .builder) }
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
     /// How each screen is presented, by element code: read for every screen a flow builds,
     /// which would otherwise copy the screen's whole declaration.
     private(set) var presentations: [Presentation] = []
-    private(set) var screenCode = DeclarationSlots()
+    var screenCode: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .screen) }
     /// Flag and optional symbols, and one entry per test of an unresolved condition name, by
     /// variable (see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
     /// The variable of each flag and optional.
-    private(set) var conditionIndex = DeclarationSlots()
+    var conditionIndex: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .condition) }
     /// True for nodes whose name did not resolve to the right kind.
     private(set) var unresolved = PagedArray<Bool>()
     /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
@@ -177,19 +181,17 @@ struct BuilderGraph {
         let index = FileIndex(files)
         self.files = index
         self.hasForeignElement = hasForeignElement
-        builderIndex = DeclarationSlots(project, files: index)
-        screenCode = DeclarationSlots(project, files: index)
-        conditionIndex = DeclarationSlots(project, files: index)
+        numbers = DeclarationSlots(project, files: index)
         for f in index.files {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
                 switch project.kind(of: s) {
                 case .screen:
-                    screenCode[s] = screens.count
+                    numbers[s, kind: .screen] = screens.count
                     screens.append(s)
                     presentations.append(project.files[f].model.declarations[i].presentation)
                 case .flag, .optional:
-                    conditionIndex[s] = conditions.count
+                    numbers[s, kind: .condition] = conditions.count
                     conditions.append(.symbol(s))
                 default:
                     break
@@ -209,7 +211,7 @@ struct BuilderGraph {
                 let s = Symbol(file: f, declaration: i)
                 guard project.kind(of: s) == .builder else { continue }
                 let d = project.declaration(s)
-                builderIndex[s] = builders.count
+                numbers[s, kind: .builder] = builders.count
                 builders.append(Builder(symbol: s, name: d.name.text, body: d.body.map { base[position] + $0 }))
             }
         }
@@ -603,9 +605,22 @@ struct BuilderGraph {
 }
 
 /// Per declaration of the graph's files, a number (a builder's index, a screen's element
-/// code, a condition's variable) or none: one flat array of four bytes a declaration, the
-/// files' runs one after another, read for nearly every name the graph resolves.
+/// code, a condition's variable) tagged with what it numbers, or none: one flat array of four
+/// bytes a declaration, the files' runs one after another, read for nearly every name the
+/// graph resolves. (One table for the three kinds: a declaration has one kind.)
 struct DeclarationSlots {
+    /// What a number numbers: its tag in the two low bits.
+    enum Kind: Int32 {
+        case builder = 1, screen, condition
+    }
+
+    /// The numbers of one kind: none for a declaration of another.
+    struct View {
+        let slots: DeclarationSlots
+        let kind: Kind
+        subscript(_ s: Symbol) -> Int? { slots[s, kind: kind] }
+    }
+
     private var values: [Int32] = []
     private var start: [Int] = [0]
     private var files = FileIndex([])
@@ -623,15 +638,17 @@ struct DeclarationSlots {
         values = [Int32](repeating: -1, count: total)
     }
 
-    subscript(_ s: Symbol) -> Int? {
+    subscript(_ s: Symbol, kind kind: Kind) -> Int? {
         get {
             guard let p = files.position(s.file), s.declaration >= 0 else { return nil }
             let i = start[p] + s.declaration
             guard i < start[p + 1] else { return nil }
             let v = values[i]
-            return v < 0 ? nil : Int(v)
+            return v < 0 || v & 3 != kind.rawValue ? nil : Int(v >> 2)
         }
-        set { values[start[files.position(s.file)!] + s.declaration] = Int32(truncatingIfNeeded: newValue ?? -1) }
+        set {
+            values[start[files.position(s.file)!] + s.declaration] = newValue.map { Int32(truncatingIfNeeded: $0) << 2 | kind.rawValue } ?? -1
+        }
     }
 }
 

@@ -29,11 +29,14 @@ import Darwin
 /// state's slot is σ × the graph's node count + its node's global id: each σ's states lie
 /// together, so that the pages of states no flow reaches (most programs have few screens
 /// below a sheet that allows no push) are never touched. The stamps start as fresh zero
-/// pages (`calloc`), so that those pages take no memory either.
+/// pages (`calloc`), so that those pages take no memory either. A storage for one flow (a
+/// program's main flows) has no stamps: its states start as fresh zero pages themselves
+/// (`BDD.zero` is 0), every one live.
 final class FlowStorage {
     let size: Int
     private(set) var generation: UInt32 = 0
-    let stamp: UnsafeMutablePointer<UInt32>
+    /// Nil in a storage for one flow.
+    let stamp: UnsafeMutablePointer<UInt32>?
     let contexts: UnsafeMutablePointer<BDD.Ref>
     let pending: UnsafeMutablePointer<BDD.Ref>
     let built: UnsafeMutablePointer<BDD.Ref>
@@ -41,40 +44,55 @@ final class FlowStorage {
     /// main flows, a fifth of whose storage they would be (3.6 MB at 1M lines).
     let predecessor: UnsafeMutablePointer<Int32>?
 
-    init(size: Int, tracksPredecessors: Bool = true) {
+    /// `forOneFlow`: a storage without stamps, for a program's main flows, which start
+    /// once (the slots of the states a flow never reaches take no memory; 1.8 MB of stamps
+    /// at 1M lines). Resetting it clears every state.
+    init(size: Int, tracksPredecessors: Bool = true, forOneFlow: Bool = false) {
         self.size = size
-        stamp = zeroedArray(of: UInt32.self, count: max(size, 1))
-        contexts = .allocate(capacity: max(size, 1))
-        pending = .allocate(capacity: max(size, 1))
-        built = .allocate(capacity: max(size, 1))
-        predecessor = tracksPredecessors ? .allocate(capacity: max(size, 1)) : nil
+        let n = max(size, 1)
+        stamp = forOneFlow ? nil : zeroedArray(of: UInt32.self, count: n)
+        contexts = zeroedArray(of: BDD.Ref.self, count: n)
+        pending = zeroedArray(of: BDD.Ref.self, count: n)
+        built = zeroedArray(of: BDD.Ref.self, count: n)
+        predecessor = tracksPredecessors ? .allocate(capacity: n) : nil
+        // Stamped slots are cleared when first touched.
+        if forOneFlow { predecessor?.initialize(repeating: -1, count: n) }
     }
 
     deinit {
         free(stamp)
-        contexts.deallocate()
-        pending.deallocate()
-        built.deallocate()
+        free(contexts)
+        free(pending)
+        free(built)
         predecessor?.deallocate()
     }
 
     /// A storage holding the same states (for a second flow continued from one fixpoint).
     func copy() -> FlowStorage {
-        let c = FlowStorage(size: size, tracksPredecessors: predecessor != nil)
+        let c = FlowStorage(size: size, tracksPredecessors: predecessor != nil, forOneFlow: stamp == nil)
+        let n = max(size, 1)
         c.generation = generation
-        c.stamp.update(from: stamp, count: max(size, 1))
-        c.contexts.update(from: contexts, count: max(size, 1))
-        c.pending.update(from: pending, count: max(size, 1))
-        c.built.update(from: built, count: max(size, 1))
-        if let p = predecessor { c.predecessor?.update(from: p, count: max(size, 1)) }
+        if let stamp { c.stamp?.update(from: stamp, count: n) }
+        c.contexts.update(from: contexts, count: n)
+        c.pending.update(from: pending, count: n)
+        c.built.update(from: built, count: n)
+        if let p = predecessor { c.predecessor?.update(from: p, count: n) }
         return c
     }
 
     /// Forgets every state: a new flow.
-    func reset() { generation &+= 1 }
+    func reset() {
+        generation &+= 1
+        guard stamp == nil, generation > 1 else { return }
+        let n = max(size, 1)
+        contexts.update(repeating: BDD.zero, count: n)
+        pending.update(repeating: BDD.zero, count: n)
+        built.update(repeating: BDD.zero, count: n)
+        predecessor?.update(repeating: -1, count: n)
+    }
 
     @inline(__always) func touch(_ key: Int) {
-        if stamp[key] != generation {
+        if let stamp, stamp[key] != generation {
             stamp[key] = generation
             contexts[key] = BDD.zero
             pending[key] = BDD.zero
@@ -83,7 +101,7 @@ final class FlowStorage {
         }
     }
 
-    @inline(__always) func isLive(_ key: Int) -> Bool { stamp[key] == generation }
+    @inline(__always) func isLive(_ key: Int) -> Bool { stamp.map { $0[key] == generation } ?? true }
 }
 
 /// The nodes a flow may visit, and for each `anyOf` among them the branches that are in the

@@ -131,7 +131,7 @@ struct ProgramFacts {
             }
         } else {
             flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
-                        storage: FlowStorage(size: graph.nodes.count * sigmaCount, tracksPredecessors: false))
+                        storage: FlowStorage(size: graph.nodes.count * sigmaCount, tracksPredecessors: false, forOneFlow: true))
         }
         (used, usedBuilders) = region ?? Self.usedRegion(of: graph, from: rootBody)
     }
@@ -233,7 +233,7 @@ struct ProgramFacts {
         flow.run()
         if semantics.hasUncertainty {
             var other = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount,
-                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount, tracksPredecessors: false))
+                             storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount, tracksPredecessors: false, forOneFlow: true))
             other.reading = .alternative
             other.onBuilt = onBuilt
             other.add(root, semantics.allElements, from: nil)

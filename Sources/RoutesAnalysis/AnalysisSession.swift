@@ -124,7 +124,7 @@ final class ProgramAnalysis: @unchecked Sendable {
             return (builders, cycle.references.map { g in
                 let n = graph.nodes[g]
                 var builder: String? = nil
-                if case .reference(let b?) = n.kind { builder = graph.builders[b].name }
+                if case .reference(let b?) = n.kind { builder = graph.builderName(b) }
                 return BuilderCycle.Reference(node: NodeRef(file: n.file, node: n.local), head: graph.head(g), builder: builder)
             })
         }

@@ -103,12 +103,24 @@ struct BuilderGraph {
         var guessed: Bool
     }
 
+    /// A named builder: 12 bytes (its name is its declaration's, see `builderName(_:)`).
     struct Builder: Equatable {
         var symbol: Symbol
-        var name: String
+        private var body32: Int32
         /// Global id of the body (nil when a syntax error left none).
-        var body: Int?
+        var body: Int? {
+            get { body32 < 0 ? nil : Int(body32) }
+            set { body32 = Int32(truncatingIfNeeded: newValue ?? -1) }
+        }
+
+        init(symbol: Symbol, body: Int?) {
+            self.symbol = symbol
+            body32 = Int32(truncatingIfNeeded: body ?? -1)
+        }
     }
+
+    /// The name of builder b.
+    func builderName(_ b: Int) -> String { project.declaration(builders[b].symbol).name.text }
 
     var project: Project
     /// The graph's files, increasing.
@@ -212,7 +224,7 @@ struct BuilderGraph {
                 guard project.kind(of: s) == .builder else { continue }
                 let d = project.declaration(s)
                 numbers[s, kind: .builder] = builders.count
-                builders.append(Builder(symbol: s, name: d.name.text, body: d.body.map { base[position] + $0 }))
+                builders.append(Builder(symbol: s, body: d.body.map { base[position] + $0 }))
             }
         }
         for (position, f) in index.files.enumerated() {
@@ -342,7 +354,6 @@ struct BuilderGraph {
             let d = project.declaration(graph.builders[k].symbol)
             let body = d.body.map { b + $0 }
             if graph.builders[k].body != body { graph.builders[k].body = body }
-            if graph.builders[k].name != d.name.text { graph.builders[k].name = d.name.text }
         }
         // After a rename, the nodes whose names the project resolved again are resolved again
         // in place (their shapes are as they were; what a name stands for may not be).

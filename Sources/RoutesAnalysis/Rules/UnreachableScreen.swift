@@ -140,7 +140,7 @@ enum UnreachableScreen: RuleDefinition {
         }
         let top = graph.bodyTop(g)
         if let owner = semantics.bodyOwner[top], !flow.isEvaluated(top) {
-            return .builderNeverEvaluated(graph.builders[owner].name)
+            return .builderNeverEvaluated(graph.builderName(owner))
         }
         return .noPath
     }

@@ -31,25 +31,33 @@ struct BuilderGraph {
         var isEmpty: Bool { count == 0 }
     }
 
-    /// A node's numbers are kept in 32 bits, its kind as a tag and three numbers (32 bytes a
+    /// A node's numbers are kept in 32 bits, its kind as a tag and three numbers (28 bytes a
     /// node instead of 88): the flows read the nodes at random, and a smaller array misses
     /// the cache less. `kind` is read and written as the enum.
     struct Node: Equatable {
-        private var tag: UInt8
-        /// An `if let` (a `condition` that tests an optional, not a flag).
-        var testsOptional = false
+        /// The kind's tag (3 bits), whether it tests an optional (1 bit), and the index in
+        /// its parent (the rest).
+        private var bits: UInt32
         /// The kind's numbers, -1 for none.
         private var a: Int32, b: Int32, c: Int32
         private var file32: Int32
         private var local32: Int32
         private var parent32: Int32 = -1
-        private var index32: Int32 = 0
 
         init(kind: Kind, file: FileID, local: NodeID, testsOptional: Bool) {
+            let tag: UInt8
             (tag, a, b, c) = Self.encode(kind)
+            bits = UInt32(tag) | (testsOptional ? 8 : 0)
             file32 = Int32(truncatingIfNeeded: file)
             local32 = Int32(truncatingIfNeeded: local)
-            self.testsOptional = testsOptional
+        }
+
+        private var tag: UInt8 { UInt8(truncatingIfNeeded: bits & 7) }
+
+        /// An `if let` (a `condition` that tests an optional, not a flag).
+        var testsOptional: Bool {
+            get { bits & 8 != 0 }
+            set { bits = newValue ? bits | 8 : bits & ~8 }
         }
 
         var kind: Kind {
@@ -65,7 +73,11 @@ struct BuilderGraph {
                 default: return .nothing
                 }
             }
-            set { (tag, a, b, c) = Self.encode(newValue) }
+            set {
+                let tag: UInt8
+                (tag, a, b, c) = Self.encode(newValue)
+                bits = bits & ~7 | UInt32(tag)
+            }
         }
 
         private static func encode(_ kind: Kind) -> (UInt8, Int32, Int32, Int32) {
@@ -88,10 +100,11 @@ struct BuilderGraph {
             get { parent32 < 0 ? nil : Int(parent32) }
             set { parent32 = Int32(truncatingIfNeeded: newValue ?? -1) }
         }
-        /// The position among the parent's children (an `anyOf` branch's index).
+        /// The position among the parent's children (an `anyOf` branch's index; fewer than
+        /// 2^28, as a file has fewer bytes).
         var indexInParent: Int {
-            get { Int(index32) }
-            set { index32 = Int32(truncatingIfNeeded: newValue) }
+            get { Int(bits >> 4) }
+            set { bits = bits & 15 | UInt32(truncatingIfNeeded: newValue) << 4 }
         }
     }
 

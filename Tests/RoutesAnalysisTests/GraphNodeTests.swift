@@ -2,7 +2,8 @@ import Testing
 @testable import RoutesAnalysis
 
 /// A graph node keeps its kind as a tag and three 32-bit numbers: every kind reads back as
-/// written, with its absent numbers absent, and a node stays 32 bytes.
+/// written, with its absent numbers absent, beside the index in its parent and whether it
+/// tests an optional (which share its tag's word), and a node stays 28 bytes.
 @Suite struct GraphNodeTests {
     static let kinds: [BuilderGraph.Kind] = [
         .screen(nil, nesting: nil), .screen(0, nesting: 7), .screen(3, nesting: nil), .screen(nil, nesting: 9),
@@ -36,7 +37,26 @@ import Testing
         }
     }
 
-    @Test func aNodeIsThirtyTwoBytes() {
-        #expect(MemoryLayout<BuilderGraph.Node>.stride == 32)
+    @Test func theTagTheTestAndTheIndexInTheParentKeepApart() {
+        for kind in Self.kinds {
+            for index in [0, 1, 5, 1 << 20, (1 << 28) - 1] {
+                for optional in [false, true] {
+                    var node = BuilderGraph.Node(kind: kind, file: 1, local: 2, testsOptional: optional)
+                    node.indexInParent = index
+                    node.parent = 9
+                    #expect(node.kind == kind && node.testsOptional == optional && node.indexInParent == index)
+                    node.testsOptional = !optional
+                    node.kind = .nothing
+                    #expect(node.kind == .nothing && node.testsOptional == !optional && node.indexInParent == index)
+                    node.kind = kind
+                    node.indexInParent = 3
+                    #expect(node.kind == kind && node.testsOptional == !optional && node.indexInParent == 3 && node.parent == 9)
+                }
+            }
+        }
+    }
+
+    @Test func aNodeIsTwentyEightBytes() {
+        #expect(MemoryLayout<BuilderGraph.Node>.stride == 28)
     }
 }

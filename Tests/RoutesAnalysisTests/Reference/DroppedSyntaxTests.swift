@@ -266,6 +266,27 @@ import TestSupport
         #expect(missing.count >= features / 7, "\(missing.count) missing dependencies")
     }
 
+    /// A lint's checker works in its own order (`missing-dependency` before the flows): with
+    /// any node budget, it stops (an `analysis-limit` error) exactly where the server's
+    /// analysis stops, because one that ran out is made again in the server's order.
+    @Test func aLintStopsAtItsBudgetWhereTheServerStops() {
+        var differed = 0
+        for seed in UInt64(0)..<12 {
+            let files = ["App.routes": Array(ProgramGenerator.generate(seed: seed).text.utf8)]
+            let total = AnalysisSession(project: Self.project(files, keepsSyntax: true)).decisionNodeCounts.max() ?? 0
+            for budget in 1...(total + 2) {
+                let limits = AnalysisLimits(nodes: budget)
+                let server = AnalysisSession(project: Self.project(files, keepsSyntax: true), limits: limits)
+                let lint = AnalysisSession(project: Self.lintProject(files), reusedByEdits: false, limits: limits)
+                if Self.rendered(lint) != Self.rendered(server) {
+                    differed += 1
+                    Issue.record("generated program \(seed), a budget of \(budget) nodes: the lint reports otherwise: \(Self.rendered(lint)) against \(Self.rendered(server))")
+                }
+            }
+        }
+        #expect(differed == 0)
+    }
+
     /// A declaration edit resolves names again in the file's scope: a lint's project, which
     /// keeps few scopes, is built again rather than edited.
     @Test func aLintsProjectIsNotEditedInPlace() {

@@ -60,10 +60,10 @@ final class ProgramAnalysis: @unchecked Sendable {
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
                 outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: keepsPlan, early: early)
             }
-            // A lint's checker works in another order (`missing-dependency` before the flows),
-            // whose operation steps are not the same in number: one that ran out past its
-            // semantics is made again as the language server makes it, so that a lint stops
-            // exactly where the server stops.
+            // A lint's checker works in another order (`missing-dependency` first, nodes freed
+            // before the flows and made again), whose operation steps are not the same in
+            // number: one that ran out past its semantics is made again as the language server
+            // makes it, so that a lint stops exactly where the server stops.
             if !keepsPlan && outcome.semantics.bdd.exhausted && outcome.checker != nil {
                 outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: true, early: nil)
             }

@@ -20,7 +20,21 @@ final class BDD {
     // class pay a dynamic exclusivity check and a bounds check on every access.
     private var nodes: UnsafeMutablePointer<Node>
     private var nodeCapacity: Int
+    /// The slots in use: nodes, and the free slots `collect(_:)` left.
     private(set) var nodeCount: Int
+    /// The nodes made so far, counting those made again after a collection took them: what
+    /// an analysis's node budget counts (the slots in use when nothing was collected).
+    private(set) var nodesMade: Int
+    /// The first free slot (a free node's `low` holds the next one), -1 for none.
+    private var freeSlot: Ref = -1
+    private var freeCount = 0
+    /// How many times `collect(_:)` ran.
+    private(set) var collections = 0
+    /// Whether every node's children are in lower slots than the node: true until a node
+    /// is made in a slot a collection freed.
+    private var childrenBelow = true
+    /// The variable of a free slot.
+    private static let freeVariable = Int32.min
     /// Open-addressing unique table: per slot a node ref and 6 more bits of its hash (see
     /// `slot(_:_:)`), 0 = empty.
     private var table: UnsafeMutablePointer<UInt32>
@@ -43,7 +57,7 @@ final class BDD {
     /// The number of variables created so far; `variable(_:)` grows it.
     private(set) var variableCount: Int = 0
 
-    /// The node count when the current analysis began (see
+    /// `nodesMade` when the current analysis began (see
     /// `beginAnalysis(nodes:steps:variables:)`): its node budget is counted from there.
     private(set) var nodesAtStart = 2
 
@@ -78,6 +92,7 @@ final class BDD {
         nodes[0] = Node(variable: terminal, low: 0, high: 0)
         nodes[1] = Node(variable: terminal, low: 1, high: 1)
         nodeCount = 2
+        nodesMade = 2
         let tableSize = 1 << capacityBits
         table = UnsafeMutablePointer<UInt32>.allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
@@ -121,7 +136,7 @@ final class BDD {
 
     private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
         if lo == hi { return lo }
-        if nodeCount >= nodeLimit {
+        if nodesMade >= nodeLimit {
             exhausted = true
             return lo
         }
@@ -140,29 +155,87 @@ final class BDD {
             }
             i = (i + 1) & tableMask
         }
-        if nodeCount == nodeCapacity {
-            let bigger = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
-            bigger.moveInitialize(from: nodes, count: nodeCount)
-            nodes.deallocate()
-            nodes = bigger
-            nodeCapacity *= 2
+        let r: Ref
+        if freeSlot >= 0 {
+            r = freeSlot
+            freeSlot = nodes[Int(r)].low
+            freeCount -= 1
+            childrenBelow = false
+        } else {
+            if nodeCount == nodeCapacity {
+                let bigger = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
+                bigger.moveInitialize(from: nodes, count: nodeCount)
+                nodes.deallocate()
+                nodes = bigger
+                nodeCapacity *= 2
+            }
+            r = Ref(nodeCount)
+            nodeCount += 1
         }
-        let r = Ref(nodeCount)
-        nodes[nodeCount] = Node(variable: v, low: lo, high: hi)
-        nodeCount += 1
+        nodes[Int(r)] = Node(variable: v, low: lo, high: hi)
+        nodesMade += 1
         table[i] = UInt32(bitPattern: r) << Self.tagBits | tag
-        if nodeCount * 4 > (tableMask + 1) * 3 { grow() }
+        if (nodeCount - freeCount) * 4 > (tableMask + 1) * 3 { grow() }
         return r
     }
 
-    private func grow() {
-        let size = (tableMask + 1) * 2
-        table.deallocate()
-        table = .allocate(capacity: size)
+    /// Frees every node that no root reaches, for the nodes made afterwards to take, and
+    /// empties the operation cache. `roots` calls its argument with every ref the caller
+    /// still holds; a ref it leaves out must never be used again. (A lint collects the
+    /// intermediate results of a program's semantics before the main flows: about a third of
+    /// a million-line program's nodes.) The functions of the refs kept are unchanged; what a
+    /// later analysis counts against its budget is `nodesMade`.
+    func collect(_ roots: ((Ref) -> Void) -> Void) {
+        var marked = BitSet(count: nodeCount)
+        if childrenBelow {
+            // Every node's children were made before it, in lower slots: one pass down the
+            // slots marks what the marked nodes reach, with no stack (at a million lines,
+            // one would hold 3 MB of refs at the lint's peak).
+            roots { if $0 > 1 { marked.insert(Int($0)) } }
+            for r in codeTable.refs where r > 1 { marked.insert(Int(r)) }
+            for r in (2..<nodeCount).reversed() where marked.contains(r) {
+                let n = nodes[r]
+                if n.low > 1 { marked.insert(Int(n.low)) }
+                if n.high > 1 { marked.insert(Int(n.high)) }
+            }
+        } else {
+            var stack: [Ref] = []
+            func mark(_ r: Ref) {
+                if r > 1 && marked.insert(Int(r)) { stack.append(r) }
+            }
+            roots(mark)
+            for r in codeTable.refs { mark(r) }
+            while let r = stack.popLast() {
+                let n = nodes[Int(r)]
+                mark(n.low)
+                mark(n.high)
+            }
+        }
+        freeSlot = -1
+        freeCount = 0
+        for r in (2..<nodeCount).reversed() where !marked.contains(r) {
+            nodes[r] = Node(variable: Self.freeVariable, low: freeSlot, high: 0)
+            freeSlot = Ref(r)
+            freeCount += 1
+        }
+        rehash(size: tableMask + 1)
+        cache.update(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: cacheMask + 1)
+        collections += 1
+    }
+
+    private func grow() { rehash(size: (tableMask + 1) * 2) }
+
+    /// A unique table of `size` slots holding every node.
+    private func rehash(size: Int) {
+        if size != tableMask + 1 {
+            table.deallocate()
+            table = .allocate(capacity: size)
+            tableMask = size - 1
+        }
         table.initialize(repeating: 0, count: size)
-        tableMask = size - 1
         for r in 2..<nodeCount {
             let n = nodes[r]
+            if n.variable == Self.freeVariable { continue }
             let h = hash(n.variable, n.low, n.high)
             var i = h & tableMask
             while table[i] != 0 { i = (i + 1) & tableMask }
@@ -190,8 +263,8 @@ final class BDD {
     /// where a fresh one would not. Variables up to `variables` exist afterwards.
     func beginAnalysis(nodes: Int, steps: Int, variables: Int) {
         precondition(!exhausted, "an exhausted manager is never used again")
-        nodesAtStart = nodeCount
-        nodeLimit = min(nodeCount + nodes, Self.maxNodes)
+        nodesAtStart = nodesMade
+        nodeLimit = min(nodesMade + nodes, Self.maxNodes)
         stepLimit = steps
         self.steps = 0
         variableCount = max(variableCount, variables)

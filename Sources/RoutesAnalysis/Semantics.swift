@@ -784,6 +784,20 @@ final class Semantics {
     private var branchContextPlanes = [-1, -1, -1]
     private var branchContextStride = 0
 
+    /// Frees the decision-diagram nodes that neither this semantics nor `others` hold
+    /// (`BDD.collect(_:)`), and forgets the branch contexts it answered (a cache). For an
+    /// analysis that no later one continues: a lint's, before its main flows.
+    func collectGarbage(keeping others: [BDD.Ref] = []) {
+        forgetBranchContexts()
+        bdd.collect { mark in
+            for list in [elementIs, conditionVariable, relevant, builds, alternativeBuilds, realBuilds, builderBuilds, others] {
+                for r in list { mark(r) }
+            }
+            for r in [allElements, anyElement, rest] { mark(r) }
+            for tree in unionTrees.values { for r in tree { mark(r) } }
+        }
+    }
+
     private func forgetBranchContexts() {
         branchContextAsked = []
         branchContextCount = []

@@ -121,4 +121,50 @@ import Testing
             }
         }
     }
+
+    /// A collection keeps what its roots reach, as it was: their truth tables, and the same
+    /// nodes when the same functions are made again (the unique table holds them); what it
+    /// freed is made in freed slots, and the manager keeps working through several
+    /// collections, the later ones over slots taken again (children above their parents).
+    @Test func aCollectionKeepsWhatItsRootsReachAndReusesTheRest() {
+        let bdd = BDD(cacheBits: 6)
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        var rng = SplitMix64(seed: 11)
+        var kept: [(BDD.Ref, BDD.Ref, BDD.Ref, Table)] = []
+        for round in 0..<4 {
+            for _ in 0..<40 {
+                let (f, ft) = Self.random(bdd, &rng)
+                let (g, gt) = Self.random(bdd, &rng)
+                if rng.next() % 3 == 0 { kept.append((f, g, bdd.and(f, g), ft & gt)) }
+                _ = bdd.or(f, bdd.not(g))  // garbage
+            }
+            let before = bdd.nodeCount
+            bdd.collect { mark in for (f, g, h, _) in kept { mark(f); mark(g); mark(h) } }
+            #expect(bdd.collections == round + 1)
+            // New functions take freed slots before new ones.
+            for _ in 0..<3 { _ = Self.random(bdd, &rng) }
+            #expect(bdd.nodeCount == before, "round \(round): \(bdd.nodeCount) slots, \(before) before")
+            for (f, g, h, t) in kept {
+                #expect(bdd.and(f, g) == h, "round \(round): the same function is the same node")
+                #expect(Self.table(bdd, h) == t, "round \(round)")
+                #expect(Self.table(bdd, f) == Self.table(bdd, bdd.or(f, f)), "round \(round)")
+            }
+        }
+    }
+
+    /// The node budget counts the nodes made, also those made again after a collection: an
+    /// analysis that collects never makes fewer nodes than one that does not.
+    @Test func theBudgetCountsNodesMadeAgain() {
+        let bdd = BDD()
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        let x = bdd.and(bdd.variable(3), bdd.variable(4))
+        let made = bdd.nodesMade
+        bdd.collect { _ in }
+        #expect(bdd.nodesMade == made)
+        let again = bdd.and(bdd.variable(3), bdd.variable(4))
+        #expect(bdd.nodesMade > made, "the conjunction's nodes were made again")
+        #expect(bdd.nodeCount == made, "in the slots they had")
+        _ = (x, again)
+    }
 }
+

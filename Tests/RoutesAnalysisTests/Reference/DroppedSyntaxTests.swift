@@ -266,9 +266,10 @@ import TestSupport
         #expect(missing.count >= features / 7, "\(missing.count) missing dependencies")
     }
 
-    /// A lint's checker works in its own order (`missing-dependency` before the flows): with
-    /// any node budget, it stops (an `analysis-limit` error) exactly where the server's
-    /// analysis stops, because one that ran out is made again in the server's order.
+    /// A lint's checker works in its own order (`missing-dependency` before the flows, nodes
+    /// freed in between and made again): with any node budget, it stops (an `analysis-limit`
+    /// error) exactly where the server's analysis stops, because one that ran out is made
+    /// again in the server's order.
     @Test func aLintStopsAtItsBudgetWhereTheServerStops() {
         var differed = 0
         for seed in UInt64(0)..<12 {

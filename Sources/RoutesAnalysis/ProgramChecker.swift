@@ -123,9 +123,10 @@ struct ProgramChecker {
     ///   instead of being made on another core while paths are resolved and kept for the
     ///   next edit. (A question about ways makes the way graph again, see
     ///   `ScopeItems.fillRegion`.)
-    ///   Then the decision-diagram nodes that the semantics and `missing-dependency` made
-    ///   on their way are freed (`Semantics.collectGarbage`), for the flows' nodes to take:
-    ///   at a million lines, 430,000 of 1.2 million nodes.
+    ///   Then what is mentioned is found before the flows too (it needs none), and the
+    ///   decision-diagram nodes that the semantics and `missing-dependency` made on their
+    ///   way are freed (`Semantics.collectGarbage`), for the flows' nodes to take: at a
+    ///   million lines, 430,000 of 1.2 million nodes.
     mutating func run(keepsPlan: Bool = true) {
         defer { earlier = nil }
         let earlierMentions = earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } }
@@ -134,8 +135,12 @@ struct ProgramChecker {
         if !keepsPlan {
             checkMissingDependencies(early?.take() ?? ScopeItems.plan(graph: graph, used: used, rootBody: rootBody, earlier: earlier))
             early = nil
-            // The plan's arrays are freed into the middle of the heap, where the flows'
-            // storage would not reuse them: given back, on a large program.
+            // What is mentioned and placed needs no flow: found now, and its counts (two
+            // numbers per declaration) let go of before the flows grow.
+            reportUnused(earlierMentions)
+            facts.forgetMentionCounts()
+            // The plan's and the counts' arrays are freed into the middle of the heap, where
+            // the flows' storage would not reuse them: given back, on a large program.
             if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
             facts.semantics.collectGarbage()
         }
@@ -185,7 +190,7 @@ struct ProgramChecker {
             scope.adopt(made)
             checkMissingDependencies(made)
         }
-        reportUnused(earlierMentions)
+        if keepsPlan { reportUnused(earlierMentions) }
     }
 
     private mutating func checkMissingDependencies(_ made: MissingDependencyPlan) {

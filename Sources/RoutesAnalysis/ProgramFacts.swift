@@ -455,6 +455,14 @@ struct ProgramFacts {
 
     // MARK: Mentions
 
+    /// Lets go of the mention counts once the rules have read them (a lint, whose analysis
+    /// no edit continues: `mentionsBefore` never reads them).
+    mutating func forgetMentionCounts() {
+        mentioned = MentionCounts(count: 0)
+        guessed = MentionCounts(count: 0)
+        placements = MentionCounts(count: 0)
+    }
+
     /// What `root` and the used builders mention. A name of the wrong kind still mentions
     /// its declaration, and an undefined name mentions the declaration it was most likely
     /// meant to be (the suggestion of its `UndefinedName` error), so that a typo is one error,

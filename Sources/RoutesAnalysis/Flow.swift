@@ -159,7 +159,9 @@ struct Flow {
     /// How uncertain leaves build (see `Semantics.Reading`).
     var reading: Semantics.Reading = .primary
     private let storage: FlowStorage
-    private var queue: [Int] = []
+    /// The keys of the states queued (node × σ count + σ), in 32 bits (σ count ≤ 2, and a
+    /// graph's nodes fit in 30 bits many times over).
+    private var queue: [Int32] = []
     private var head = 0
 
     /// Whether states record the state they were first reached from, for `way(to:sigma:)`.
@@ -244,7 +246,7 @@ struct Flow {
         if g == target, !graphNodeIsScreen(g) { targetReached = true }
         let p = storage.pending[s]
         storage.pending[s] = bdd.or(p, new)
-        if p == BDD.zero { queue.append(g * sigmaCount + sigma) }
+        if p == BDD.zero { queue.append(Int32(truncatingIfNeeded: g * sigmaCount + sigma)) }
     }
 
     mutating func run() {
@@ -256,12 +258,12 @@ struct Flow {
         while head < queue.count && !targetReached && !bdd.exhausted {
             let key: Int
             if depthFirst {
-                key = queue.removeLast()
+                key = Int(queue.removeLast())
             } else {
-                key = queue[head]
+                key = Int(queue[head])
                 head += 1
                 // What was taken goes once it is half the queue: the queue holds what is
-                // pending rather than every state ever queued (4 MB at 1M lines).
+                // pending rather than every state ever queued (2 MB at 1M lines).
                 if head >= 4096 && head * 2 >= queue.count {
                     queue.removeFirst(head)
                     head = 0

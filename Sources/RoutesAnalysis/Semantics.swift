@@ -81,10 +81,13 @@ final class Semantics {
     /// The builder cycles: the references (global ids) of each, in source order, and the
     /// builders of its strongly connected component.
     private(set) var cycles: [(references: [Int], builders: [Int])] = []
-    /// Per body top: the screen node whose nesting it is.
-    private(set) var nestingOwner = NodeOwners(count: 0)
+    /// Per nesting top and builder body top, what it is the top of (one table: no node is
+    /// both), read as `nestingOwner` and `bodyOwner`.
+    private(set) var owners = NodeOwners(count: 0)
+    /// Per nesting top: the screen node whose nesting it is.
+    var nestingOwner: NodeOwners.Of { NodeOwners.Of(owners: owners, kind: .nesting) }
     /// Per body top: the builder whose body it is.
-    private(set) var bodyOwner = NodeOwners(count: 0)
+    var bodyOwner: NodeOwners.Of { NodeOwners.Of(owners: owners, kind: .body) }
 
     /// Per `anyOf` of `unionTreeBranches` branches or more (by node): its branches' primary
     /// builds and their unions in pairs, a complete binary tree in an array (the leaves from
@@ -163,8 +166,7 @@ final class Semantics {
             allElements = old.allElements
             anyElement = old.anyElement
             rest = old.rest
-            nestingOwner = old.nestingOwner
-            bodyOwner = old.bodyOwner
+            owners = old.owners
             referenceEdges = old.referenceEdges
             components = old.components
             recursiveComponents = old.recursiveComponents
@@ -178,13 +180,12 @@ final class Semantics {
             allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
             anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: bits)
             if layout == .elementAbove { rest = bdd.andNot(anyElement, allElements) }
-            nestingOwner = NodeOwners(count: graph.nodes.count)
-            bodyOwner = NodeOwners(count: graph.nodes.count)
+            owners = NodeOwners(count: graph.nodes.count)
             for (g, n) in graph.nodes.enumerated() {
-                if case .screen(_, let nesting?) = n.kind { nestingOwner[nesting] = g }
+                if case .screen(_, let nesting?) = n.kind { owners[nesting, .nesting] = g }
             }
             for (i, b) in graph.builders.enumerated() {
-                if let body = b.body { bodyOwner[body] = i }
+                if let body = b.body { owners[body, .body] = i }
             }
             referenceEdges = referencesInBodies()
             components = stronglyConnectedComponents(referenceEdges)
@@ -1008,15 +1009,33 @@ func stronglyConnectedComponents(_ edges: Adjacency) -> Components {
     return result
 }
 
-/// Per node, an owner (a node or builder index) or none: an array, not a dictionary, since
-/// it is read on the way from every warning to its builder.
+/// Per node, an owner (the screen node of a nesting, or the builder of a body) tagged with
+/// which, or none: an array, not a dictionary, since it is read on the way from every
+/// warning to its builder; one for both, since a node tops at most one block.
 struct NodeOwners {
+    enum Kind: Int32 {
+        case nesting = 0, body
+    }
+
+    /// The owners of one kind: none for a node that tops the other kind of block.
+    struct Of {
+        let owners: NodeOwners
+        let kind: Kind
+        subscript(g: Int) -> Int? { owners[g, kind] }
+    }
+
     private var owners: [Int32]
 
     init(count: Int) { owners = Array(repeating: -1, count: count) }
 
-    subscript(g: Int) -> Int? {
-        get { owners[g] < 0 ? nil : Int(owners[g]) }
-        set { owners[g] = newValue.map { Int32($0) } ?? -1 }
+    subscript(g: Int, kind: Kind) -> Int? {
+        get {
+            let v = owners[g]
+            return v < 0 || v & 1 != kind.rawValue ? nil : Int(v >> 1)
+        }
+        set {
+            assert(owners[g] < 0 || owners[g] & 1 == kind.rawValue, "a node tops one block")
+            owners[g] = newValue.map { Int32($0) << 1 | kind.rawValue } ?? -1
+        }
     }
 }

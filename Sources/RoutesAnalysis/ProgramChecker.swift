@@ -139,8 +139,10 @@ struct ProgramChecker {
             // numbers per declaration) let go of before the flows grow.
             reportUnused(earlierMentions)
             facts.forgetMentionCounts()
-            // The plan's and the counts' arrays are freed into the middle of the heap, where
-            // the flows' storage would not reuse them: given back, on a large program.
+            facts.semantics.forgetEditStructure()
+            // The plan's, the counts' and the structure's arrays are freed into the middle of
+            // the heap, where the flows' storage would not reuse them: given back, on a large
+            // program.
             if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
             facts.semantics.collectGarbage()
         }

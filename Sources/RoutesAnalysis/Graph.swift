@@ -35,8 +35,8 @@ struct BuilderGraph {
     /// node instead of 88): the flows read the nodes at random, and a smaller array misses
     /// the cache less. `kind` is read and written as the enum.
     struct Node: Equatable {
-        /// The kind's tag (3 bits), whether it tests an optional (1 bit), and the index in
-        /// its parent (the rest).
+        /// The kind's tag (3 bits), whether it tests an optional (1 bit), whether its name
+        /// did not resolve (1 bit), and the index in its parent (the rest).
         private var bits: UInt32
         /// The kind's numbers, -1 for none.
         private var a: Int32, b: Int32, c: Int32
@@ -58,6 +58,13 @@ struct BuilderGraph {
         var testsOptional: Bool {
             get { bits & 8 != 0 }
             set { bits = newValue ? bits | 8 : bits & ~8 }
+        }
+
+        /// Whether its name did not resolve to the right kind (or it is a hole a syntax
+        /// error left).
+        var unresolved: Bool {
+            get { bits & 16 != 0 }
+            set { bits = newValue ? bits | 16 : bits & ~16 }
         }
 
         var kind: Kind {
@@ -101,10 +108,10 @@ struct BuilderGraph {
             set { parent32 = Int32(truncatingIfNeeded: newValue ?? -1) }
         }
         /// The position among the parent's children (an `anyOf` branch's index; fewer than
-        /// 2^28, as a file has fewer bytes).
+        /// 2^27, as a file has fewer bytes).
         var indexInParent: Int {
-            get { Int(bits >> 4) }
-            set { bits = bits & 15 | UInt32(truncatingIfNeeded: newValue) << 4 }
+            get { Int(bits >> 5) }
+            set { bits = bits & 31 | UInt32(truncatingIfNeeded: newValue) << 5 }
         }
     }
 
@@ -168,8 +175,6 @@ struct BuilderGraph {
     private(set) var conditions: [ConditionKey] = []
     /// The variable of each flag and optional.
     var conditionIndex: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .condition) }
-    /// True for nodes whose name did not resolve to the right kind.
-    private(set) var unresolved = PagedArray<Bool>()
     /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
     /// resolved once here for every analysis that reads them.
     private(set) var useStart: [Int32] = []
@@ -250,8 +255,9 @@ struct BuilderGraph {
             for i in project.files[f].model.nodes.indices {
                 useStart.append(Int32(truncatingIfNeeded: useTargets.count))
                 let (kind, bad, testsOptional) = resolveKind(project.files[f].model.nodes[i], file: f, base: b)
-                nodes.append(Node(kind: kind, file: f, local: i, testsOptional: testsOptional))
-                unresolved.append(bad)
+                var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
+                node.unresolved = bad
+                nodes.append(node)
             }
         }
         useStart.append(Int32(truncatingIfNeeded: useTargets.count))
@@ -481,7 +487,7 @@ struct BuilderGraph {
         if case .condition = kind {} else if ownVariable != nil { return false }
         nodes[g].kind = kind
         nodes[g].testsOptional = testsOptional
-        unresolved[g] = bad
+        nodes[g].unresolved = bad
         return true
     }
 
@@ -580,7 +586,7 @@ struct BuilderGraph {
             heads.append(Head(start: Int32(truncatingIfNeeded: head.lowerBound), end: Int32(truncatingIfNeeded: head.upperBound)))
             let unknownCondition: Bool
             if case .condition(let c, _, _) = nodes[g].kind, case .unknown = conditions[c] { unknownCondition = true } else { unknownCondition = false }
-            if unresolved[g] || unknownCondition, let t = unresolvedMention(g) { unresolvedMentions[Int32(truncatingIfNeeded: g)] = t }
+            if nodes[g].unresolved || unknownCondition, let t = unresolvedMention(g) { unresolvedMentions[Int32(truncatingIfNeeded: g)] = t }
         }
         self.heads = heads
         self.project = project

@@ -291,7 +291,7 @@ final class Semantics {
               before.screens == graph.screens, before.conditions == graph.conditions, before.builders == graph.builders
         else { return nil }
         for g in edited {
-            guard before.nodes[g] == graph.nodes[g], before.unresolved[g] == graph.unresolved[g] else { return nil }
+            guard before.nodes[g] == graph.nodes[g] else { return nil }
             if case .anyOf(let bs) = graph.nodes[g].kind, graph.branches(bs) != before.branches(bs) { return nil }
         }
         old.graph = graph
@@ -347,7 +347,7 @@ final class Semantics {
                 for g in edited where holds(g) { out.append(g) }
                 return sortedUnique(out)
             }
-            unresolvedNodes = patched(old.unresolvedNodes) { graph.unresolved[$0] }
+            unresolvedNodes = patched(old.unresolvedNodes) { graph.nodes[$0].unresolved }
             uncertainLeaves = patched(old.uncertainLeaves) { semantics.isUncertainLeaf($0) }
         }
     }
@@ -526,7 +526,7 @@ final class Semantics {
         switch graph.nodes[g].kind {
         case .reference(nil): return true
         case .reference: return !cyclicReferences.isEmpty && cyclicReferences.contains(g)
-        case .nothing: return graph.unresolved[g]
+        case .nothing: return graph.nodes[g].unresolved
         default: return false
         }
     }
@@ -915,7 +915,7 @@ final class Semantics {
             unresolvedNodes = carried.unresolvedNodes
             uncertainLeaves = carried.uncertainLeaves
         } else {
-            unresolvedNodes = graph.unresolved.indices.filter { graph.unresolved[$0] }
+            unresolvedNodes = graph.nodes.indices.filter { graph.nodes[$0].unresolved }
             uncertainLeaves = graph.nodes.indices.filter { isUncertainLeaf($0) && !cyclicReferences.contains($0) }
         }
         let marked = dependents(of: unresolvedNodes + cyclicReferences, builders: cyclic.indices.filter { cyclic[$0] }).nodes

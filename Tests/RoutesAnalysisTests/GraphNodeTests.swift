@@ -2,8 +2,9 @@ import Testing
 @testable import RoutesAnalysis
 
 /// A graph node keeps its kind as a tag and three 32-bit numbers: every kind reads back as
-/// written, with its absent numbers absent, beside the index in its parent and whether it
-/// tests an optional (which share its tag's word), and a node stays 28 bytes.
+/// written, with its absent numbers absent, beside the index in its parent, whether it tests
+/// an optional and whether its name resolved (which share its tag's word), and a node stays
+/// 28 bytes.
 @Suite struct GraphNodeTests {
     static let kinds: [BuilderGraph.Kind] = [
         .screen(nil, nesting: nil), .screen(0, nesting: 7), .screen(3, nesting: nil), .screen(nil, nesting: 9),
@@ -39,18 +40,23 @@ import Testing
 
     @Test func theTagTheTestAndTheIndexInTheParentKeepApart() {
         for kind in Self.kinds {
-            for index in [0, 1, 5, 1 << 20, (1 << 28) - 1] {
-                for optional in [false, true] {
+            for index in [0, 1, 5, 1 << 20, (1 << 27) - 1] {
+                for (optional, unresolved) in [(false, false), (true, false), (false, true), (true, true)] {
                     var node = BuilderGraph.Node(kind: kind, file: 1, local: 2, testsOptional: optional)
+                    node.unresolved = unresolved
                     node.indexInParent = index
                     node.parent = 9
                     #expect(node.kind == kind && node.testsOptional == optional && node.indexInParent == index)
+                    #expect(node.unresolved == unresolved)
                     node.testsOptional = !optional
                     node.kind = .nothing
                     #expect(node.kind == .nothing && node.testsOptional == !optional && node.indexInParent == index)
+                    #expect(node.unresolved == unresolved)
                     node.kind = kind
                     node.indexInParent = 3
+                    node.unresolved = !unresolved
                     #expect(node.kind == kind && node.testsOptional == !optional && node.indexInParent == 3 && node.parent == 9)
+                    #expect(node.unresolved == !unresolved)
                 }
             }
         }

@@ -263,7 +263,7 @@ import TestSupport
 /// patched graph equals the one built from scratch, and the session answers as a fresh one.
 @Suite struct GraphPatchTests {
     static func layout(_ g: BuilderGraph) -> String {
-        "\(g.nodes)|\(g.branchList)|\(g.useStart)|\(g.useTargets)|\(g.unresolved)|\(g.builders)|\(g.conditions)|\(g.screens)"
+        "\(g.nodes)|\(g.branchList)|\(g.useStart)|\(g.useTargets)|\(g.builders)|\(g.conditions)|\(g.screens)"
     }
 
     /// Characters typed into, or replacing one in, a declaration of generated programs (names

@@ -151,7 +151,7 @@ struct BuilderGraph {
     let hasForeignElement: Bool
     private(set) var nodes = PagedArray<Node>()
     /// The branches of every `anyOf`, each one's in a run (see `Branches`).
-    private(set) var branchList = PagedArray<Int>()
+    private(set) var branchList = PagedArray<Int32>()
     /// Global id of a file's node 0, by the file's position in `files`.
     private var base: [Int] = []
     /// A number per declaration of the graph's files: a file's declaration i is
@@ -309,7 +309,7 @@ struct BuilderGraph {
             return (.screen(code, nesting: nesting.map { b + $0 }), code == nil, false)
         case .anyOf(let branches):
             let start = Int32(branchList.count)
-            for c in branches { branchList.append(b + c) }
+            for c in branches { branchList.append(Int32(truncatingIfNeeded: b + c)) }
             return (.anyOf(Branches(start: start, count: Int32(branches.count))), false, false)
         case .conditional(let name, let then, let els):
             return (.condition(condition(name, in: f, .flag), then: b + then, else: b + els), false, false)
@@ -455,7 +455,7 @@ struct BuilderGraph {
             bad = code == nil
         case (.anyOf(let branches), .anyOf(let room)):
             guard Int(room.count) == branches.count else { return false }
-            for (k, c) in branches.enumerated() { branchList[Int(room.start) + k] = b + c }
+            for (k, c) in branches.enumerated() { branchList[Int(room.start) + k] = Int32(truncatingIfNeeded: b + c) }
             kind = .anyOf(room)
         case (.conditional(let name, let then, let els), .condition):
             guard !nodes[g].testsOptional, let v = variable(name, .flag) else { return false }
@@ -537,10 +537,10 @@ struct BuilderGraph {
 
     /// Branch i of an `anyOf`.
     @inline(__always)
-    func branch(_ b: Branches, _ i: Int) -> Int { branchList[Int(b.start) + i] }
+    func branch(_ b: Branches, _ i: Int) -> Int { Int(branchList[Int(b.start) + i]) }
 
     /// The branches of an `anyOf`, as a list.
-    func branches(_ b: Branches) -> [Int] { Array(branchList[Int(b.start)..<Int(b.start + b.count)]) }
+    func branches(_ b: Branches) -> [Int] { (0..<Int(b.count)).map { branch(b, $0) } }
 
     /// Node g as the model holds it (not in a graph that left the model).
     func model(_ g: Int) -> BuilderNode {

@@ -741,7 +741,7 @@ public final class AnalysisSession {
         guard project.kind(of: screen) == .screen else { return (.unreachable("not a screen"), nil, []) }
         var placedNodes = Set<NodeRef>()
         for unit in units {
-            guard let checker = unit.checker, let code = unit.graph.screenCode[screen] else { continue }
+            guard let checker = unit.checker, let code = unit.graph.screenCode(screen) else { continue }
             if unit.stoppedAt != nil { return (.notAnalysed(Self.stopReason), nil, []) }
             for (g, n) in unit.graph.nodes.enumerated() {
                 if case .screen(code?, _) = n.kind, checker.used[g] { placedNodes.insert(NodeRef(file: n.file, node: n.local)) }

@@ -357,8 +357,8 @@ struct Flow {
     /// references to the builder whose body it is.
     static func forEachPredecessor(_ g: Int, in semantics: Semantics, crossNestings: Bool, _ body: (Int) -> Void) {
         if let p = semantics.graph.nodes[g].parent { body(p) }
-        if crossNestings, let s = semantics.nestingOwner[g] { body(s) }
-        if let b = semantics.bodyOwner[g] {
+        if crossNestings, let s = semantics.nestingOwner(g) { body(s) }
+        if let b = semantics.bodyOwner(g) {
             for r in semantics.referrers.neighbors(b) { body(Int(r)) }
         }
     }

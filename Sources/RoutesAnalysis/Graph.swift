@@ -161,20 +161,22 @@ struct BuilderGraph {
     private(set) var builders = PagedArray<Builder>()
     /// Each declaration's number by its kind, in one table: a builder's index in
     /// `builders`, a screen's element code, a flag's or optional's variable (read through
-    /// `builderIndex`, `screenCode` and `conditionIndex`).
+    /// `builderIndex(_:)`, `screenCode(_:)` and `conditionIndex(_:)`).
     private var numbers = DeclarationSlots()
-    var builderIndex: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .builder) }
+    /// The index in `builders` of builder s, nil for a declaration of another kind.
+    func builderIndex(_ s: Symbol) -> Int? { numbers[s, kind: .builder] }
     /// Screen symbols, by element code.
     private(set) var screens: [Symbol] = []
     /// How each screen is presented, by element code: read for every screen a flow builds,
     /// which would otherwise copy the screen's whole declaration.
     private(set) var presentations: [Presentation] = []
-    var screenCode: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .screen) }
+    /// The element code of screen s, nil for a declaration of another kind.
+    func screenCode(_ s: Symbol) -> Int? { numbers[s, kind: .screen] }
     /// Flag and optional symbols, and one entry per test of an unresolved condition name, by
     /// variable (see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
     /// The variable of each flag and optional.
-    var conditionIndex: DeclarationSlots.View { DeclarationSlots.View(slots: numbers, kind: .condition) }
+    func conditionIndex(_ s: Symbol) -> Int? { numbers[s, kind: .condition] }
     /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
     /// resolved once here for every analysis that reads them.
     private(set) var useStart: [Int32] = []
@@ -269,13 +271,13 @@ struct BuilderGraph {
     /// at nearly every name.)
     private func screenCode(of name: Name?, in file: FileID) -> Int? {
         guard let name, let s = project.resolve(name, in: file) else { return nil }
-        return screenCode[s]
+        return screenCode(s)
     }
 
     /// The index of the builder a name stands for, if it names one (see `screenCode(of:in:)`).
     private func builderIndex(of name: Name?, in file: FileID) -> Int? {
         guard let name, let s = project.resolve(name, in: file) else { return nil }
-        return builderIndex[s]
+        return builderIndex(s)
     }
 
     private func symbol(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
@@ -294,7 +296,7 @@ struct BuilderGraph {
         }
         // Every flag and optional of the graph's files has its variable (see `init`); the
         // graph's files are closed under imports, so a name resolves to one of them.
-        if let i = conditionIndex[s] { return i }
+        if let i = conditionIndex(s) { return i }
         conditions.append(.symbol(s))
         return conditions.count - 1
     }
@@ -437,7 +439,7 @@ struct BuilderGraph {
         /// does not fit.
         func variable(_ name: Name?, _ kind: DeclarationKind) -> Int? {
             if let s = symbol(name, in: f, kind) {
-                guard ownVariable == nil, let i = conditionIndex[s] else { return nil }
+                guard ownVariable == nil, let i = conditionIndex(s) else { return nil }
                 return i
             }
             guard let v = ownVariable, conditions[v] == .unknown("\(kind.rawValue) \(name?.text ?? "?")") else { return nil }
@@ -642,13 +644,6 @@ struct DeclarationSlots {
     /// What a number numbers: its tag in the two low bits.
     enum Kind: Int32 {
         case builder = 1, screen, condition
-    }
-
-    /// The numbers of one kind: none for a declaration of another.
-    struct View {
-        let slots: DeclarationSlots
-        let kind: Kind
-        subscript(_ s: Symbol) -> Int? { slots[s, kind: kind] }
     }
 
     private var values: [Int32] = []

@@ -80,10 +80,10 @@ enum OutermostCause {
         let graph = facts.graph, semantics = facts.semantics
         var top = graph.bodyTop(g)
         var steps = 0
-        while let owner = semantics.nestingOwner[top], steps < graph.nodes.count {
+        while let owner = semantics.nestingOwner(top), steps < graph.nodes.count {
             top = graph.bodyTop(owner)
             steps += 1
         }
-        return semantics.bodyOwner[top]
+        return semantics.bodyOwner(top)
     }
 }

@@ -328,13 +328,13 @@ struct ProgramChecker {
         let numbers = sortedUnique(again)
         // Screen codes follow declaration numbers (both in the graph's order of files and
         // declarations).
-        let codes = numbers.compactMap { graph.screenCode[graph.declarationSymbol($0)] }
+        let codes = numbers.compactMap { graph.screenCode(graph.declarationSymbol($0)) }
         return MentionFindings(
             unused: Self.refound(earlier.unused, node: { graph.declarationNumber($0.declaration) }, again: numbers) {
                 UnusedDeclaration.finding(graph.declarationSymbol($0), facts)
             },
             unplaced: Self.refound(earlier.unplaced, node: { f in
-                if case .neverPlaced(let s) = f { return graph.screenCode[s] ?? -1 } else { return -1 }
+                if case .neverPlaced(let s) = f { return graph.screenCode(s) ?? -1 } else { return -1 }
             }, again: codes) { UnreachableScreen.placementFinding(code: $0, facts) })
     }
 

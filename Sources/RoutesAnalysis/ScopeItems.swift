@@ -97,7 +97,7 @@ final class ScopeItems {
         let kind = project.kind(of: s)
         guard kind == .dependency || kind == .optional else { return nil }
         var items: [ScopeItem] = []
-        if kind == .optional, let c = graph.conditionIndex[s] { items.append(.optional(c)) }
+        if kind == .optional, let c = graph.conditionIndex(s) { items.append(.optional(c)) }
         if let p = provider(of: s, graph: graph) { items.append(.provider(p)) }
         return items.isEmpty ? nil : items
     }
@@ -109,7 +109,7 @@ final class ScopeItems {
         let project = graph.project
         guard let from = project.fromName(of: s),
               let p = project.resolve(from, in: s.file), project.kind(of: p) == .screen else { return nil }
-        return graph.screenCode[p]
+        return graph.screenCode(p)
     }
 
     /// The scope item a way gains at node n, if any: the provider P at a `screen P` node

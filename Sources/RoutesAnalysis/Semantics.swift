@@ -82,12 +82,12 @@ final class Semantics {
     /// builders of its strongly connected component.
     private(set) var cycles: [(references: [Int], builders: [Int])] = []
     /// Per nesting top and builder body top, what it is the top of (one table: no node is
-    /// both), read as `nestingOwner` and `bodyOwner`.
+    /// both), read as `nestingOwner(_:)` and `bodyOwner(_:)`.
     private(set) var owners = NodeOwners(count: 0)
-    /// Per nesting top: the screen node whose nesting it is.
-    var nestingOwner: NodeOwners.Of { NodeOwners.Of(owners: owners, kind: .nesting) }
-    /// Per body top: the builder whose body it is.
-    var bodyOwner: NodeOwners.Of { NodeOwners.Of(owners: owners, kind: .body) }
+    /// The screen node whose nesting node g tops, if any.
+    func nestingOwner(_ g: Int) -> Int? { owners[g, .nesting] }
+    /// The builder whose body node g tops, if any.
+    func bodyOwner(_ g: Int) -> Int? { owners[g, .body] }
 
     /// Per `anyOf` of `unionTreeBranches` branches or more (by node): its branches' primary
     /// builds and their unions in pairs, a complete binary tree in an array (the leaves from
@@ -334,8 +334,8 @@ final class Semantics {
             // The edited nodes, and the builders whose bodies the edit holds, before or now.
             var builders: [Int] = []
             for g in edited {
-                if let b = semantics.bodyOwner[g] { builders.append(b) }
-                if let b = old.bodyOwner[g] { builders.append(b) }
+                if let b = semantics.bodyOwner(g) { builders.append(b) }
+                if let b = old.bodyOwner(g) { builders.append(b) }
             }
             let (dirty, dirtyBuilder) = semantics.dependents(of: edited, builders: builders)
             self.dirty = dirty
@@ -891,7 +891,7 @@ final class Semantics {
             result.insert(ref)
             var top = graph.bodyTop(ref)
             var steps = 0
-            while let owner = bodyOwner[top], owner != start, let via = entry[owner], steps < graph.builders.count {
+            while let owner = bodyOwner(top), owner != start, let via = entry[owner], steps < graph.builders.count {
                 result.insert(via)
                 top = graph.bodyTop(via)
                 steps += 1
@@ -931,7 +931,7 @@ final class Semantics {
         var marked = MarkedNodes(count: graph.nodes.count)
         var markedBuilder = MarkedNodes(count: graph.builders.count)
         var pending: [Int] = []
-        let graph = self.graph, bodyOwner = self.bodyOwner, referrers = self.referrers
+        let graph = self.graph, owners = self.owners, referrers = self.referrers
         func markBuilder(_ b: Int) {
             if markedBuilder.insert(b) { pending.append(b) }
         }
@@ -939,7 +939,7 @@ final class Semantics {
             var x = g
             while marked.insert(x) {
                 guard let p = graph.nodes[x].parent else {
-                    if let b = bodyOwner[x] { markBuilder(b) }
+                    if let b = owners[x, .body] { markBuilder(b) }
                     return
                 }
                 x = p
@@ -1025,13 +1025,6 @@ func stronglyConnectedComponents(_ edges: Adjacency) -> Components {
 struct NodeOwners {
     enum Kind: Int32 {
         case nesting = 0, body
-    }
-
-    /// The owners of one kind: none for a node that tops the other kind of block.
-    struct Of {
-        let owners: NodeOwners
-        let kind: Kind
-        subscript(g: Int) -> Int? { owners[g, kind] }
     }
 
     private var owners: [Int32]

@@ -139,7 +139,7 @@ enum UnreachableScreen: RuleDefinition {
             parent = graph.nodes[p].parent
         }
         let top = graph.bodyTop(g)
-        if let owner = semantics.bodyOwner[top], !flow.isEvaluated(top) {
+        if let owner = semantics.bodyOwner(top), !flow.isEvaluated(top) {
             return .builderNeverEvaluated(graph.builderName(owner))
         }
         return .noPath

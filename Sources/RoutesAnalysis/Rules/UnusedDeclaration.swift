@@ -64,8 +64,8 @@ public enum UnusedDeclaration: RuleDefinition {
         guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
               !facts.mentioned.contains(graph.declarationNumber(s)), !facts.guessed.contains(graph.declarationNumber(s)),
               !facts.isDuplicate(s) else { return nil }
-        if kind == .builder, let b = graph.builderIndex[s], facts.usedBuilders.contains(b) { return nil }
-        if kind == .builder && graph.builderIndex[s] == nil { return nil }
+        if kind == .builder, let b = graph.builderIndex(s), facts.usedBuilders.contains(b) { return nil }
+        if kind == .builder && graph.builderIndex(s) == nil { return nil }
         return Finding(declaration: s, kind: kind)
     }
 

@@ -50,12 +50,16 @@ final class FlowStorage {
     init(size: Int, tracksPredecessors: Bool = true, forOneFlow: Bool = false) {
         self.size = size
         let n = max(size, 1)
+        // Stamped slots are cleared when first touched: only the stamps start zeroed (a
+        // storage made for each edit's flows would otherwise clear four arrays, not one).
+        func states() -> UnsafeMutablePointer<BDD.Ref> {
+            forOneFlow ? zeroedArray(of: BDD.Ref.self, count: n) : uninitializedArray(of: BDD.Ref.self, count: n)
+        }
         stamp = forOneFlow ? nil : zeroedArray(of: UInt32.self, count: n)
-        contexts = zeroedArray(of: BDD.Ref.self, count: n)
-        pending = zeroedArray(of: BDD.Ref.self, count: n)
-        built = zeroedArray(of: BDD.Ref.self, count: n)
-        predecessor = tracksPredecessors ? .allocate(capacity: n) : nil
-        // Stamped slots are cleared when first touched.
+        contexts = states()
+        pending = states()
+        built = states()
+        predecessor = tracksPredecessors ? uninitializedArray(of: Int32.self, count: n) : nil
         if forOneFlow { predecessor?.initialize(repeating: -1, count: n) }
     }
 
@@ -64,7 +68,7 @@ final class FlowStorage {
         free(contexts)
         free(pending)
         free(built)
-        predecessor?.deallocate()
+        free(predecessor)
     }
 
     /// A storage holding the same states (for a second flow continued from one fixpoint).
@@ -142,6 +146,12 @@ final class Region {
 /// rather than writing zeros: pages never written take no memory. Freed with `free`.
 private func zeroedArray<T>(of: T.Type, count: Int) -> UnsafeMutablePointer<T> {
     guard let p = calloc(count, MemoryLayout<T>.stride) else { fatalError("out of memory") }
+    return p.bindMemory(to: T.self, capacity: count)
+}
+
+/// `count` elements of trivial type `T` from `malloc`, not initialized. Freed with `free`.
+private func uninitializedArray<T>(of: T.Type, count: Int) -> UnsafeMutablePointer<T> {
+    guard let p = malloc(count * MemoryLayout<T>.stride) else { fatalError("out of memory") }
     return p.bindMemory(to: T.self, capacity: count)
 }
 

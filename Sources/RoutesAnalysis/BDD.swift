@@ -24,10 +24,13 @@ final class BDD {
     private(set) var nodeCount: Int
     /// The nodes made so far, counting those made again after a collection took them: what
     /// an analysis's node budget counts (the slots in use when nothing was collected).
-    private(set) var nodesMade: Int
+    var nodesMade: Int { nodeCount + nodesMadeInFreeSlots }
+    private var nodesMadeInFreeSlots = 0
+    /// `nodeLimit` less the nodes made in free slots: the budget as the slots in use count
+    /// it, so that making a node compares one number.
+    private var slotLimit = BDD.maxNodes
     /// The first free slot (a free node's `low` holds the next one), -1 for none.
     private var freeSlot: Ref = -1
-    private var freeCount = 0
     /// How many times `collect(_:)` ran.
     private(set) var collections = 0
     /// Whether every node's children are in lower slots than the node: true until a node
@@ -67,7 +70,9 @@ final class BDD {
     /// operation steps (cache misses) rather than let a 50-line file take minutes and
     /// gigabytes. Once `exhausted`, every operation answers at once with a meaningless result,
     /// and whoever uses the manager must discard what it computed.
-    var nodeLimit = BDD.maxNodes
+    var nodeLimit = BDD.maxNodes {
+        didSet { slotLimit = nodeLimit - nodesMadeInFreeSlots }
+    }
     var stepLimit = Int.max
     private(set) var steps = 0
     private(set) var exhausted = false
@@ -92,7 +97,6 @@ final class BDD {
         nodes[0] = Node(variable: terminal, low: 0, high: 0)
         nodes[1] = Node(variable: terminal, low: 1, high: 1)
         nodeCount = 2
-        nodesMade = 2
         let tableSize = 1 << capacityBits
         table = UnsafeMutablePointer<UInt32>.allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
@@ -136,7 +140,7 @@ final class BDD {
 
     private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
         if lo == hi { return lo }
-        if nodesMade >= nodeLimit {
+        if nodeCount >= slotLimit {
             exhausted = true
             return lo
         }
@@ -155,13 +159,7 @@ final class BDD {
             }
             i = (i + 1) & tableMask
         }
-        let r: Ref
-        if freeSlot >= 0 {
-            r = freeSlot
-            freeSlot = nodes[Int(r)].low
-            freeCount -= 1
-            childrenBelow = false
-        } else {
+        if freeSlot < 0 {
             if nodeCount == nodeCapacity {
                 let bigger = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
                 bigger.moveInitialize(from: nodes, count: nodeCount)
@@ -169,13 +167,21 @@ final class BDD {
                 nodes = bigger
                 nodeCapacity *= 2
             }
-            r = Ref(nodeCount)
+            let r = Ref(nodeCount)
+            nodes[nodeCount] = Node(variable: v, low: lo, high: hi)
             nodeCount += 1
+            table[i] = UInt32(bitPattern: r) << Self.tagBits | tag
+            // No slot is free: the table holds every slot's node.
+            if nodeCount * 4 > (tableMask + 1) * 3 { grow() }
+            return r
         }
+        let r = freeSlot
+        freeSlot = nodes[Int(r)].low
+        nodesMadeInFreeSlots += 1
+        slotLimit -= 1
+        childrenBelow = false
         nodes[Int(r)] = Node(variable: v, low: lo, high: hi)
-        nodesMade += 1
         table[i] = UInt32(bitPattern: r) << Self.tagBits | tag
-        if (nodeCount - freeCount) * 4 > (tableMask + 1) * 3 { grow() }
         return r
     }
 
@@ -212,11 +218,9 @@ final class BDD {
             }
         }
         freeSlot = -1
-        freeCount = 0
         for r in (2..<nodeCount).reversed() where !marked.contains(r) {
             nodes[r] = Node(variable: Self.freeVariable, low: freeSlot, high: 0)
             freeSlot = Ref(r)
-            freeCount += 1
         }
         rehash(size: tableMask + 1)
         cache.update(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: cacheMask + 1)

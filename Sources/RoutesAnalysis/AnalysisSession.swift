@@ -249,7 +249,7 @@ public final class AnalysisSession {
     ///
     /// Without `reusedByEdits` (a lint: no session is made from this one over an edit), no
     /// program keeps its `missing-dependency` plan for the analysis after an edit, and the
-    /// rule is checked before the flows grow (see `ProgramChecker.run(keepsPlan:)`). Nor is
+    /// rule is checked before the flows grow (see `ProgramChecker.run(keepsPlan:)`). Nor are
     /// the model's builder nodes kept: every program's graph is made first, and the session's
     /// `project` is then `project` without them (``Project/leavingOutBuilderNodes()``), for
     /// diagnostics only (a question about a node answers that nothing is known). Pass a

@@ -461,6 +461,110 @@ struct WorkspaceSoakTests {
 
         """
 
+    /// A file on disk that apps may import, in the versions the test writes: a screen and a
+    /// builder (one that misuses the library's store), or a screen alone.
+    static let more = [
+        "screen Extra\nbuilder more { screen Extra uses store }\n",
+        "import \"Lib.routes\"\nscreen Extra\nbuilder more { screen Detail { screen Extra } }\n",
+        "screen Extra\n",
+    ]
+
+    /// Imports added to and removed from open documents, and files created, changed and
+    /// deleted on disk (announced by `didChangeWatchedFiles`), between random edits: after
+    /// each burst every open document's diagnostics equal those of a fresh server opening the
+    /// same texts over the same disk.
+    @Test func importsAndFilesOnDiskComeAndGoAsAFreshServerSeesThem() throws {
+        let files: [String: String] = [
+            "lib/Lib.routes": Self.library, "a/App.routes": Self.app("Home"), "b/App.routes": Self.app("Start"),
+            "loose/Loose.routes": Self.loose,
+        ]
+        let workspace = try FeatureWorkspace(files)
+        let open = ["lib/Lib.routes", "a/App.routes", "b/App.routes", "loose/Loose.routes"]
+        let importers = ["a/App.routes", "b/App.routes", "loose/Loose.routes"]
+        let line = "import \"../lib/More.routes\"\n"
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        var texts: [String: SoakText] = [:]
+        var versions: [String: Int] = [:]
+        for file in open {
+            try session.open(file, text: files[file], version: 1)
+            texts[file] = SoakText(files[file]!, encoding: .utf16)
+            versions[file] = 1
+        }
+        var random = SoakRandom(seed: Soak.seed &+ 7)
+        var onDisk = false
+        var compared = 0, created = 0, deleted = 0, imported = 0, unimported = 0, uses = 0
+        func change(_ file: String, _ edit: SoakEdit) {
+            texts[file]!.apply(edit)
+            versions[file]! += 1
+            session.change(file, version: versions[file]!, [edit.json])
+        }
+        for burst in 0..<40 {
+            for _ in 0..<random.int(1 ... 4) {
+                switch random.int(0 ... 4) {
+                case 0:
+                    // The file appears, changes or goes on disk.
+                    let type: Int
+                    if onDisk && random.chance(0.4) {
+                        try workspace.remove("lib/More.routes")
+                        type = 3
+                        deleted += 1
+                    } else {
+                        try workspace.write("lib/More.routes", random.pick(Self.more))
+                        type = onDisk ? 2 : 1
+                        if !onDisk { created += 1 }
+                    }
+                    onDisk = type != 3
+                    session.client.notify("workspace/didChangeWatchedFiles", ["changes": [
+                        ["uri": .string(workspace.uri("lib/More.routes")), "type": .int(Int64(type))],
+                    ]])
+                case 1:
+                    // An import added at the top of a document, or the one added removed.
+                    let file = random.pick(importers)
+                    if texts[file]!.text.hasPrefix(line) {
+                        change(file, SoakEdit(startLine: 0, startCharacter: 0, endLine: 1, endCharacter: 0, text: ""))
+                        unimported += 1
+                    } else {
+                        change(file, SoakEdit(startLine: 0, startCharacter: 0, endLine: 0, endCharacter: 0, text: line))
+                        imported += 1
+                    }
+                case 2:
+                    // A use of what the file declares, at the end of a document.
+                    let file = random.pick(importers)
+                    let end = texts[file]!.position(texts[file]!.scalars.count)
+                    let text = random.pick(["root { more }\n", "builder x { anyOf { more  screen Extra } }\n", "screen Extra\n"])
+                    change(file, SoakEdit(startLine: end.line, startCharacter: end.character, endLine: end.line,
+                                          endCharacter: end.character, text: text))
+                    uses += 1
+                default:
+                    // A character typed anywhere in an open document.
+                    let file = random.pick(open)
+                    let p = texts[file]!.position(random.int(0 ... texts[file]!.scalars.count))
+                    change(file, SoakEdit(startLine: p.line, startCharacter: p.character, endLine: p.line,
+                                          endCharacter: p.character, text: random.pick([" ", "\n", "x", "}"])))
+                }
+            }
+            let end = try session.sync()
+            let fresh = try FeatureSession(workspace)
+            defer { fresh.stop() }
+            for file in open { try fresh.open(file, text: texts[file]!.text, version: 1) }
+            let freshEnd = try fresh.sync()
+            for file in open {
+                let mine = try #require(session.publications(file, upTo: end).last)
+                let theirs = try #require(fresh.publications(file, upTo: freshEnd).last)
+                let a = mine["diagnostics"]?.arrayValue ?? [], b = theirs["diagnostics"]?.arrayValue ?? []
+                #expect(Soak.multiset(a) == Soak.multiset(b),
+                        "burst \(burst): \(file) differs from a fresh server:\nkept: \(Soak.summary(a))\nfresh: \(Soak.summary(b))")
+                compared += 1
+            }
+            try fresh.finish()
+        }
+        #expect(compared == 40 * open.count)
+        #expect(created > 2 && deleted > 2 && imported > 2 && unimported > 2 && uses > 2,
+                "\(created) created, \(deleted) deleted, \(imported) imports added, \(unimported) removed, \(uses) uses")
+        try session.finish()
+    }
+
     @Test func everyOpenDocumentAgreesWithAFreshServerAfterEachBurst() throws {
         var files: [String: String] = [
             "lib/Lib.routes": Self.library, "a/App.routes": Self.app("Home"), "b/App.routes": Self.app("Start"),

@@ -785,13 +785,13 @@ final class Semantics {
     private var branchContextPlanes = [-1, -1, -1]
     private var branchContextStride = 0
 
-    /// Frees the decision-diagram nodes that neither this semantics nor `others` hold
-    /// (`BDD.collect(_:)`), and forgets the branch contexts it answered (a cache). For an
-    /// analysis that no later one continues: a lint's, before its main flows.
-    func collectGarbage(keeping others: [BDD.Ref] = []) {
+    /// Frees the decision-diagram nodes that this semantics does not hold (`BDD.collect(_:)`),
+    /// and forgets the branch contexts it answered (a cache). For an analysis that no later
+    /// one continues, before its flows hold any node: a lint's, before its main flows.
+    func collectGarbage() {
         forgetBranchContexts()
         bdd.collect { mark in
-            for list in [elementIs, conditionVariable, relevant, builds, alternativeBuilds, realBuilds, builderBuilds, others] {
+            for list in [elementIs, conditionVariable, relevant, builds, alternativeBuilds, realBuilds, builderBuilds] {
                 for r in list { mark(r) }
             }
             for r in [allElements, anyElement, rest] { mark(r) }

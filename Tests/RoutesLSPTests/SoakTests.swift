@@ -461,6 +461,29 @@ struct WorkspaceSoakTests {
 
         """
 
+    /// Waits for `session` to publish for every open document (`texts`, at `versions`), then
+    /// checks each one's last diagnostics against a fresh server opening the same texts over
+    /// the same disk; returns how many documents it compared.
+    static func compareWithAFreshServer(_ session: FeatureSession, _ workspace: FeatureWorkspace, texts: [String: SoakText],
+                                        versions: [String: Int], burst: Int) throws -> Int {
+        let end = try session.sync()
+        let fresh = try FeatureSession(workspace)
+        defer { fresh.stop() }
+        let open = texts.keys.sorted()
+        for file in open { try fresh.open(file, text: texts[file]!.text, version: 1) }
+        let freshEnd = try fresh.sync()
+        for file in open {
+            let mine = try #require(session.publications(file, upTo: end).last)
+            #expect(mine["version"] == .int(Int64(versions[file]!)), "burst \(burst): \(file) published for its version")
+            let theirs = try #require(fresh.publications(file, upTo: freshEnd).last)
+            let a = mine["diagnostics"]?.arrayValue ?? [], b = theirs["diagnostics"]?.arrayValue ?? []
+            #expect(Soak.multiset(a) == Soak.multiset(b),
+                    "burst \(burst): \(file) differs from a fresh server:\nkept: \(Soak.summary(a))\nfresh: \(Soak.summary(b))")
+        }
+        try fresh.finish()
+        return open.count
+    }
+
     /// A file on disk that apps may import, in the versions the test writes: a screen and a
     /// builder (one that misuses the library's store), or a screen alone.
     static let more = [
@@ -544,20 +567,7 @@ struct WorkspaceSoakTests {
                                           endCharacter: p.character, text: random.pick([" ", "\n", "x", "}"])))
                 }
             }
-            let end = try session.sync()
-            let fresh = try FeatureSession(workspace)
-            defer { fresh.stop() }
-            for file in open { try fresh.open(file, text: texts[file]!.text, version: 1) }
-            let freshEnd = try fresh.sync()
-            for file in open {
-                let mine = try #require(session.publications(file, upTo: end).last)
-                let theirs = try #require(fresh.publications(file, upTo: freshEnd).last)
-                let a = mine["diagnostics"]?.arrayValue ?? [], b = theirs["diagnostics"]?.arrayValue ?? []
-                #expect(Soak.multiset(a) == Soak.multiset(b),
-                        "burst \(burst): \(file) differs from a fresh server:\nkept: \(Soak.summary(a))\nfresh: \(Soak.summary(b))")
-                compared += 1
-            }
-            try fresh.finish()
+            compared += try Self.compareWithAFreshServer(session, workspace, texts: texts, versions: versions, burst: burst)
         }
         #expect(compared == 40 * open.count)
         #expect(created > 2 && deleted > 2 && imported > 2 && unimported > 2 && uses > 2,
@@ -613,22 +623,7 @@ struct WorkspaceSoakTests {
                 versions[file]! += 1
                 session.change(file, version: versions[file]!, changes.map(\.json))
             }
-            let end = try session.sync()
-            // A fresh server opening the same texts.
-            let fresh = try FeatureSession(workspace)
-            defer { fresh.stop() }
-            for file in open { try fresh.open(file, text: texts[file]!.text, version: 1) }
-            let freshEnd = try fresh.sync()
-            for file in open {
-                let mine = try #require(session.publications(file, upTo: end).last)
-                #expect(mine["version"] == .int(Int64(versions[file]!)), "burst \(burst): \(file) published for its version")
-                let theirs = try #require(fresh.publications(file, upTo: freshEnd).last)
-                let a = mine["diagnostics"]?.arrayValue ?? [], b = theirs["diagnostics"]?.arrayValue ?? []
-                #expect(Soak.multiset(a) == Soak.multiset(b),
-                        "burst \(burst): \(file) differs from a fresh server:\nkept: \(Soak.summary(a))\nfresh: \(Soak.summary(b))")
-                compared += 1
-            }
-            try fresh.finish()
+            compared += try Self.compareWithAFreshServer(session, workspace, texts: texts, versions: versions, burst: burst)
         }
         #expect(compared == bursts * open.count)
         try session.finish()

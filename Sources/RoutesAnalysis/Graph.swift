@@ -176,6 +176,7 @@ struct BuilderGraph {
     /// variable (see `Semantics`).
     private(set) var conditions: [ConditionKey] = []
     /// The variable of each flag and optional.
+    /// The variable of flag or optional s, nil for a declaration of another kind.
     func conditionIndex(_ s: Symbol) -> Int? { numbers[s, kind: .condition] }
     /// The `uses` names of node g are `useTargets[useStart[g]..<useStart[g + 1]]`, in order:
     /// resolved once here for every analysis that reads them.
@@ -562,16 +563,7 @@ struct BuilderGraph {
     /// (`guessed`); nil for neither, or for a node without a name.
     func unresolvedMention(_ g: Int) -> UseTarget? {
         if !heads.isEmpty { return unresolvedMentions[Int32(truncatingIfNeeded: g)] }
-        let name: Name?
-        switch model(g).kind {
-        case .screen(let n, _, _), .conditional(let n, _, _), .ifLet(let n, _, _), .ifScreen(let n, _, _), .wildcard(let n, _):
-            name = n
-        case .reference(let n):
-            name = n
-        case .anyOf, .empty, .missing:
-            name = nil
-        }
-        guard let name else { return nil }
+        guard let name = model(g).name else { return nil }
         let target = useTarget(name, in: nodes[g].file)
         return target.number >= 0 ? target : nil
     }

@@ -64,6 +64,10 @@ struct ProgramFacts {
     /// Per screen (by element code), the `screen` nodes of `root` and the used builders that
     /// place it.
     private(set) var placements = MentionCounts(count: 0)
+    /// Whether `root` or a used builder refers to a builder by a name that does not resolve:
+    /// what the builder it was meant to be mentions is then counted as guessed (see
+    /// `findMentions`), which an edit elsewhere can change, so the counts are made afresh.
+    private(set) var refersToUnresolvedBuilder = false
     /// When `findMentions` patched the earlier facts' counts: the declaration numbers whose
     /// mentions it changed (with repeats; a number whose count went down and up again too).
     /// A screen node mentions its screen, so the screens whose placements changed are among
@@ -81,6 +85,7 @@ struct ProgramFacts {
         var mentioned: MentionCounts
         var guessed: MentionCounts
         var placements: MentionCounts
+        var refersToUnresolvedBuilder: Bool
         var graph: BuilderGraph
         var project: Project
         var used: [Bool]
@@ -110,7 +115,7 @@ struct ProgramFacts {
            earlier.edited.upperBound <= graph.nodes.count {
             let old = earlier.facts
             mentionsBefore = (EarlierMentions(mentioned: old.mentioned, guessed: old.guessed, placements: old.placements,
-                                              graph: old.graph, project: old.project, used: old.used), earlier.edited)
+                                              refersToUnresolvedBuilder: old.refersToUnresolvedBuilder, graph: old.graph, project: old.project, used: old.used), earlier.edited)
         }
         if let earlier, let found = Self.affectedNodes(semantics, sigmaCount: sigmaCount, rootBody: rootBody,
                                                         since: earlier.facts, edited: earlier.edited) {
@@ -474,7 +479,8 @@ struct ProgramFacts {
         let (graph, project, used) = (self.graph, self.project, self.used)
         if let (old, edited) = mentionsBefore {
             mentionsBefore = nil
-            if old.used == used, old.graph.screens == graph.screens {
+            if old.used == used, old.graph.screens == graph.screens, !old.refersToUnresolvedBuilder,
+               !edited.runs.contains(where: { run in run.contains { used[$0] && Self.isUnresolvedReference($0, graph) } }) {
                 var (counts, guesses, placements) = (old.mentioned, old.guessed, old.placements)
                 var touched: [Int] = []
                 // The runs of an edit may overlap (a renamed declaration's nodes lie in its
@@ -520,12 +526,24 @@ struct ProgramFacts {
         var mentioned = MentionCounts(count: graph.declarationCount)
         var guessed = MentionCounts(count: graph.declarationCount)
         var placements = MentionCounts(count: graph.screens.count)
+        var meantBuilders: [Int] = []
         for g in graph.nodes.indices where used[g] {
             Self.forEachMention(of: g, graph) { n, guess in
                 if guess { guessed.add(n) } else { mentioned.add(n) }
             }
             if case .screen(let code?, _) = graph.nodes[g].kind { placements.add(code) }
+            if Self.isUnresolvedReference(g, graph) {
+                refersToUnresolvedBuilder = true
+                if let t = graph.unresolvedMention(g), let b = graph.builderIndex(graph.declarationSymbol(Int(t.number))) {
+                    meantBuilders.append(b)
+                }
+            }
         }
+        // A misspelt reference (`serach` for `search`) stands for the builder its error
+        // suggests: what that builder, and what it uses in turn, mentions is mentioned by
+        // guess, so that the one misspelt name is not also a "never placed" warning for each
+        // of its screens and an "unused" one for each of its dependencies.
+        Self.forEachMentionByGuess(meantBuilders, used: used, usedBuilders: usedBuilders, graph) { guessed.add($0) }
         // A name in text the parser skipped was meant to be somewhere: what it names is not
         // reported as unused or never placed for a syntax error's sake (`uses a b`, a second
         // builder in a block, a block past the nesting limit).
@@ -533,6 +551,43 @@ struct ProgramFacts {
         self.mentioned = mentioned
         self.guessed = guessed
         self.placements = placements
+    }
+
+    /// Whether node g refers to a builder by a name that does not resolve to one.
+    private static func isUnresolvedReference(_ g: Int, _ graph: BuilderGraph) -> Bool {
+        guard graph.nodes[g].unresolved, case .reference(nil) = graph.nodes[g].kind else { return false }
+        return true
+    }
+
+    /// What the nodes of `builders` (by index), and of the builders they use, mention, by
+    /// declaration number (a screen node mentions its screen): the region a misspelt
+    /// reference was meant to use, outside the used one.
+    private static func forEachMentionByGuess(_ builders: [Int], used: [Bool], usedBuilders: BitSet, _ graph: BuilderGraph,
+                                              _ body: (Int) -> Void) {
+        guard !builders.isEmpty else { return }
+        var reached = used
+        var reachedBuilders = usedBuilders
+        for b in builders where reachedBuilders.insert(b) {
+            guard let top = graph.builders[b].body, !reached[top] else { continue }
+            reached[top] = true
+            var stack = [top]
+            while let g = stack.popLast() {
+                forEachMention(of: g, graph) { n, _ in body(n) }
+                func visit(_ c: Int) {
+                    if !reached[c] {
+                        reached[c] = true
+                        stack.append(c)
+                    }
+                }
+                graph.forEachChild(g, visit)
+                switch graph.nodes[g].kind {
+                case .screen(_, let nesting?): visit(nesting)
+                case .reference(let target?):
+                    if reachedBuilders.insert(target), let body = graph.builders[target].body { visit(body) }
+                default: break
+                }
+            }
+        }
     }
 
     /// What the names skipped in file f's syntax errors stand for, by declaration number.

@@ -415,7 +415,9 @@ struct Lowerer {
             return id
         case .wildcardBuilder:
             let body = lowerBlock(firstChild(i, .block))
-            return add(.wildcard(n, body: body), i, headThrough: nameToken)
+            let id = add(.wildcard(n, body: body), i, headThrough: nameToken)
+            if firstChild(i, .error) != nil { model.nodes[id].argumentsSkipped = true }
+            return id
         case .emptyBuilder:
             return add(.empty, i, headThrough: nil)
         case .referenceBuilder:

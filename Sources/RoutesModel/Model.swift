@@ -165,6 +165,9 @@ public struct BuilderNode: Sendable {
     /// An `if` written without `let` or `screen` (a syntax error): read as `if let`, but its
     /// name may be a flag or an optional, so that the one mistake is not also a `WrongKind` error.
     public var anyCondition = false
+    /// A `wildcard` written with arguments (`wildcard Tabs(selected: 0)`, a syntax error that
+    /// says its screen takes none): `invalid-wildcard` is not reported for it again.
+    public var argumentsSkipped = false
 
     /// The whole builder.
     public var range: Range<Int> {

@@ -698,7 +698,8 @@ public struct Project: Sendable {
         // them lowers its file again).
         var labels: [Symbol: [String]] = [:]
         for i in ns {
-            guard case .wildcard(let w?, _) = model.nodes[i].kind, let s = resolved[w.range.lowerBound] else { continue }
+            guard case .wildcard(let w?, _) = model.nodes[i].kind, !model.nodes[i].argumentsSkipped,
+                  let s = resolved[w.range.lowerBound] else { continue }
             let d = declaration(s)
             if d.hasParameters && labels[s] == nil { labels[s] = parameterLabels(of: s) }
             if let finding = InvalidWildcard.check(w, kind: d.kind, labels: labels[s] ?? []) {

@@ -516,6 +516,15 @@ public struct Parser {
                 missingBrace(brace)
                 break
             }
+            if kind.startsBuilder && layoutRecovery && !reportedExtra && !unwinding && closesByIndentation(brace) {
+                // A builder on a line of its own, indented as the line that opened this
+                // block: the `}` above it is missing (`screen Results { empty` and the next
+                // branch below it). This block ends here; the builder belongs to the
+                // enclosing one, so the `}`s below still match their blocks.
+                let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                report(current.range, message, related: related)
+                break
+            }
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
                     let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
@@ -632,7 +641,9 @@ public struct Parser {
         case .kwWildcard:
             open(.wildcardBuilder)
             advance()
+            let screenName = at(.identifier) ? currentText : nil
             name("a screen name after `wildcard`")
+            if let screenName, at(.lParen) && !current.startsLine { wildcardArguments(screen: screenName) }
             block()
             close()
         case .kwEmpty:
@@ -724,6 +735,19 @@ public struct Parser {
         if !silently {
             report(current.range, "a `screen` node takes no arguments: they belong in paths (`Detail(id: \"42\")`), not in the routing tree")
         }
+        skipArguments()
+    }
+
+    /// Arguments after a wildcard's screen (`wildcard Tabs(selected: 0)`): one error, skipped
+    /// as a screen node's are. A wildcard builds its screen with no arguments at all, so the
+    /// screen must have no parameters (the model does not report `invalid-wildcard` again).
+    mutating func wildcardArguments(screen: String) {
+        report(current.range, "a `wildcard` takes no arguments: it puts `\(screen)()` in the element's place, so `\(screen)` must be a screen without parameters")
+        skipArguments()
+    }
+
+    /// Skips everything up to the matching `)` on the same line (braces inside included).
+    mutating func skipArguments() {
         let start = current.start
         open(.error)
         var depth = 0

@@ -402,6 +402,14 @@ extension Parser {
         return next.kind == .kwUses || next.kind == .lParen || next.kind == .lBrace
     }
 
+    /// Whether the current token starts a line indented as the (indented) line whose `{`
+    /// opened the block: where that block's `}` would stand, so the `}` is missing above it.
+    func closesByIndentation(_ blockBrace: Int) -> Bool {
+        guard current.startsLine, tokens[blockBrace].kind == .lBrace else { return false }
+        let opened = indentation(ofLineContaining: tokens[blockBrace].start)
+        return opened > 0 && column(current) == opened
+    }
+
     /// The message for a second builder in a block (the current token), which `block()` found
     /// after `oneBuilder` (the significant position where the block's builder starts).
     func extraBuilderMessage(blockBrace: Int, oneBuilder: Int) -> (String, [RelatedLocation]) {
@@ -419,8 +427,7 @@ extension Parser {
                     [RelatedLocation(file: file, range: previous.range, message: "this `}` closes the `anyOf`")])
         }
         // A line indented as the line that opened the block, whose `}` is missing above it.
-        let opened = indentation(ofLineContaining: tokens[blockBrace].start)
-        if tokens[blockBrace].kind == .lBrace && column(current) == opened && opened > 0 {
+        if closesByIndentation(blockBrace) {
             let line = source.line(containing: tokens[blockBrace].start) + 1
             return ("expected `}` above this line: it is indented as line \(line), whose `{` is still open (a block holds exactly one builder)",
                     [RelatedLocation(file: file, range: tokens[blockBrace].range, message: "unclosed `{`")])

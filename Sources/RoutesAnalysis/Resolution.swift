@@ -167,7 +167,10 @@ public enum Resolution {
     /// defaults to the screen names).
     public static func resolve(screens: [Symbol], texts: [String]? = nil, program: Program, project: Project,
                                environment: ProgramEnvironment) -> PathResolution {
-        var evaluator = PathEvaluator(project: project, environment: environment.environment, home: program.root.file)
+        // In a program of several files, a path's reasons name the file of every place, the
+        // root file's too: "`anyOf` at 23:11" could be in any of them.
+        var evaluator = PathEvaluator(project: project, environment: environment.environment,
+                                      home: program.files.count > 1 ? nil : program.root.file)
         let rootDecl = project.declaration(program.root)
         var start: NodeRef? = rootDecl.body.map { NodeRef(file: program.root.file, node: $0) }
         var previous: NodeRef? = nil  // the screen node that built the previous element
@@ -231,8 +234,9 @@ public enum Resolution {
 struct PathEvaluator {
     let project: Project
     let environment: Environment
-    /// Locations in this file are written `L:C`, others `path:L:C`.
-    let home: FileID
+    /// Locations in this file are written `L:C`, others `path:L:C`; with none, all are
+    /// `path:L:C`.
+    let home: FileID?
 
     struct Active: Hashable {
         var builder: Symbol
@@ -252,7 +256,7 @@ struct PathEvaluator {
     var cuts = 0
     var index: MayBuildIndex? = nil
 
-    init(project: Project, environment: Environment, home: FileID) {
+    init(project: Project, environment: Environment, home: FileID?) {
         self.project = project
         self.environment = environment
         self.home = home
@@ -269,7 +273,7 @@ struct PathEvaluator {
     /// The declared name of a symbol.
     func screenName(_ s: Symbol) -> String { project.declaration(s).name.text }
 
-    /// `12:5`, or `Lib.routes:12:5` in another file (1-based, columns in Unicode scalars).
+    /// `12:5` in the home file, else `Lib.routes:12:5` (1-based, columns in Unicode scalars).
     func at(_ r: NodeRef) -> String {
         let f = project.files[r.file]
         let p = f.text.position(of: node(r).head.lowerBound, encoding: .scalars)

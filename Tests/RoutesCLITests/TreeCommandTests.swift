@@ -56,6 +56,14 @@ import Testing
             """)
     }
 
+    /// In a program of several files a reason names the file of its place, the root file's
+    /// too (a line and column alone could be in any of them).
+    @Test func aReasonNamesTheFileInAProgramOfSeveralFiles() throws {
+        let r = try tree(["Examples/Shop/App.routes", "--path", "Shop/Shop", "--flag", "isLoggedIn=false"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Shop  not built: `anyOf` at Examples/Shop/App.routes:47:5 has no branch for Shop"), "\(r.stdout)")
+    }
+
     @Test func theFirstElementNotBuiltSaysWhy() throws {
         let r = try tree([Self.seed, "--path", "Home/Detail/Settings", "--optional", "detailStore=absent", "--flag", "isLoggedIn=true"])
         #expect(r.status == 0)

@@ -263,6 +263,21 @@ import TestSupport
         #expect(file == r.stdout, "docs/rules.md is stale: run `routes rules --format markdown > docs/rules.md`")
     }
 
+    /// Examples/Diagnostics has a file per rule that reports that rule's diagnostics and
+    /// nothing else (as its README and the guide promise).
+    @Test func everyRuleHasAnExampleThatReportsItAlone() throws {
+        let rules = try JSON.parse(try Support.run(["rules", "--format", "json"]).stdout)["rules"]?.arrayValue ?? []
+        #expect(!rules.isEmpty)
+        for rule in rules {
+            let id = try #require(rule["id"]?.stringValue)
+            let file = "Examples/Diagnostics/\(id).routes"
+            let r = try Support.run(["lint", "--format", "json", file], in: Support.packageRoot)
+            let files = try JSON.parse(r.stdout)["files"]?.arrayValue ?? []
+            let reported = files.flatMap { $0["diagnostics"]?.arrayValue ?? [] }.compactMap { $0["rule"]?.stringValue }
+            #expect(!reported.isEmpty && reported.allSatisfy { $0 == id }, "\(file) reports \(reported)")
+        }
+    }
+
     @Test func sarifDescribesEachRuleFromTheRegistry() throws {
         let r = try Support.run(["lint", "--format", "sarif", "Tests/Fixtures/positions/sarif.routes"], in: Support.packageRoot)
         let rules = try JSON.parse(r.stdout)["runs"]?[0]?["tool"]?["driver"]?["rules"]?.arrayValue ?? []

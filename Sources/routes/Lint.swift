@@ -127,6 +127,9 @@ struct Lint: ParsableCommand {
         // With `-` and --fix, standard output carries the fixed text; the report goes to
         // standard error (or the output file).
         let fixedStdin = fixer?.stdinText
+        if let left = fixer?.unsafeFixesLeft, left > 0, format == .text || format == .github {
+            Terminal.writeError("routes: \(left) more \(left == 1 ? "fix is" : "fixes are") available with `--fix --unsafe-fixes` (unsafe fixes may change what the app builds: review them)\n")
+        }
 
         let output: String
         switch format {

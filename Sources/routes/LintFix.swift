@@ -54,6 +54,9 @@ struct LintFixer {
     private(set) var notUTF8: [String] = []
     /// Why the rounds stopped while fixes were left to apply, if they did.
     private(set) var unsettled: String? = nil
+    /// Without `--unsafe-fixes`: how many diagnostics that remain have an unsafe fix that
+    /// `--fix --unsafe-fixes` would apply (the report says so, as ruff does).
+    private(set) var unsafeFixesLeft = 0
 
     init(provider: OverlayFileSystem, inputs: LintInputs, unsafe: Bool, stdinPath: String?) {
         self.provider = provider
@@ -93,9 +96,12 @@ struct LintFixer {
                 unsettled = "fixes undid what earlier fixes did"
                 return (project, session)
             }
-            let fixes = IDE.fixAll(context: FixContext(session: session, provider: provider), files: editable, editable: editable,
-                                   unsafe: unsafe)
-            if fixes.isEmpty { return (project, session) }
+            let context = FixContext(session: session, provider: provider)
+            let fixes = IDE.fixAll(context: context, files: editable, editable: editable, unsafe: unsafe)
+            if fixes.isEmpty {
+                if !unsafe { unsafeFixesLeft = IDE.fixAll(context: context, files: editable, editable: editable, unsafe: true).count }
+                return (project, session)
+            }
             for fix in fixes {
                 let d = fix.diagnostic
                 let file = project.files[d.file]

@@ -136,10 +136,11 @@ public struct Parser {
 
     var unwinding: Bool { unwindAt != nil }
 
-    mutating func report(_ range: Range<Int>, _ message: String, related: [RelatedLocation] = []) {
+    mutating func report(_ range: Range<Int>, _ message: String, related: [RelatedLocation] = [],
+                         repair: SyntaxError.Repair? = nil) {
         if pos == lastErrorAt { return }
         lastErrorAt = pos
-        diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message, related: related))
+        diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message, related: related, repair: repair))
     }
 
     /// A missing token: zero-width after the previous token. Silent while blocks unwind.
@@ -528,7 +529,7 @@ public struct Parser {
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
                     let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
-                    report(current.range, message, related: related)
+                    report(current.range, message, related: related, repair: missesCommaInUses ? .insertComma : nil)
                     reportedExtra = true
                 }
                 open(.error)
@@ -608,7 +609,7 @@ public struct Parser {
                 if at(.kwElse) {
                     elseClause()
                 } else if !unwinding {
-                    report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName))
+                    report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName), repair: .insertElseEmpty)
                 }
             }
             close()

@@ -410,12 +410,16 @@ extension Parser {
         return opened > 0 && column(current) == opened
     }
 
+    /// Whether the current token is a name right after a `uses` list on its line, without a
+    /// comma before it (`screen A uses a b`).
+    var missesCommaInUses: Bool { at(.identifier) && !current.startsLine && pos == usesEnd }
+
     /// The message for a second builder in a block (the current token), which `block()` found
     /// after `oneBuilder` (the significant position where the block's builder starts).
     func extraBuilderMessage(blockBrace: Int, oneBuilder: Int) -> (String, [RelatedLocation]) {
         let generic = "a block holds exactly one builder: list several inside `anyOf { ... }`"
         // `screen A uses a b`: a name after a `uses` list without a comma.
-        if at(.identifier) && !current.startsLine && pos == usesEnd {
+        if missesCommaInUses {
             return ("expected `,` before `\(currentText)`: without it `\(currentText)` is read as a second builder, and a block holds exactly one (if it is a builder, list both inside `anyOf { ... }`)", [])
         }
         guard current.startsLine, pos > 0 else { return (generic, []) }

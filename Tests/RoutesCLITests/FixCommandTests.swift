@@ -164,6 +164,6 @@ import Testing
         #expect(unused?["fixes"]?.arrayValue?.map { $0["applicability"]?.stringValue } == ["safe", "unsafe"])
         let explained = try Support.run(["explain", "unused-suppression"]).stdout
         #expect(explained.contains("Automatic fixes\nSafe (`routes lint --fix`): Remove the rule id"))
-        #expect(try Support.run(["explain", "wrong-kind"]).stdout.contains("Automatic fixes\nNone."))
+        #expect(try Support.run(["explain", "builder-cycle"]).stdout.contains("Automatic fixes\nNone."))
     }
 }

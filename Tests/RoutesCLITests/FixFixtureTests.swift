@@ -74,7 +74,7 @@ struct FixFixture: CustomTestStringConvertible, Sendable {
         let result = try Support.run(["rules", "--format", "json"])
         let rules = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let fixable = (rules["rules"] as? [[String: Any]] ?? []).filter { ($0["fixable"] as? String) != "none" }.compactMap { $0["id"] as? String }
-        #expect(fixable.count == 9)
+        #expect(!fixable.isEmpty)
         #expect(Set(FixFixture.all.map(\.rule)) == Set(fixable))
     }
 

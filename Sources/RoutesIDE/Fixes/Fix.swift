@@ -100,7 +100,9 @@ protocol RuleFixes {
 /// and the other way round (`FixTests` checks both, and the applicability of each fix).
 enum FixRegistry {
     static var all: [any RuleFixes.Type] { [
+        SyntaxErrorFixes.self,
         UndefinedNameFixes.self,
+        WrongKindFixes.self,
         DuplicateDeclarationFixes.self,
         ImportErrorFixes.self,
         MissingDependencyFixes.self,
@@ -120,10 +122,12 @@ enum FixRegistry {
         fix.edits.keys.allSatisfy { context.project.files[$0].text.invalidUTF8.isEmpty }
     }
 
-    /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, or one that edits
-    /// a file with syntax errors.
+    /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, a fix of an error
+    /// (it writes what the mistake meant rather than removing what nothing uses), or one that
+    /// edits a file with syntax errors.
     static func needsCheck(_ fix: Fix, _ context: FixContext) -> Bool {
-        fix.applicability == .unsafe || fix.edits.keys.contains { !context.project.files[$0].keptSyntax.diagnostics.isEmpty }
+        fix.applicability == .unsafe || fix.diagnostic.severity == .error
+            || fix.edits.keys.contains { !context.project.files[$0].keptSyntax.diagnostics.isEmpty }
     }
 }
 

@@ -28,6 +28,16 @@ public enum WrongKind: RuleDefinition {
             flag, `screen Home` to build a screen), or name a declaration of the right kind.
             """)
 
+    public static let fixes = [
+        RuleFix(.safe, """
+            Write the construct of the name's kind, where the mistake has one clear reading: \
+            `conditional f { … } else { empty }` for `if let f { … }` on a flag (its `else` \
+            kept), `if let o` for `conditional o` on an optional, `screen S` for a screen used \
+            as a builder, and the `,` missing before a dependency or optional that follows a \
+            `uses` list on its line.
+            """),
+    ]
+
     public struct Finding: Sendable, Hashable {
         public var name: String
         public var kind: DeclarationKind
@@ -57,7 +67,8 @@ public enum WrongKind: RuleDefinition {
     /// The diagnostic at the name, related to its declaration.
     public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>, declaredIn: FileID, at: Range<Int>) -> Diagnostic {
         Diagnostic(Self.self, file: file, range: range, message: message(f),
-                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(f.name)` is declared here as \(f.kind.withArticle)")])
+                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(f.name)` is declared here as \(f.kind.withArticle)")],
+                   detail: DiagnosticDetail(f))
     }
 }
 

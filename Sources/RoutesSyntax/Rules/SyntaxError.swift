@@ -22,20 +22,41 @@ public enum SyntaxError: RuleDefinition {
             """,
         example: """
             screen Home
+            dependency appStore: AppStore
+            dependency cartStore: CartStore
             root {
-              screen Home {
+              screen Home uses appStore cartStore
             }
             """,
         fix: """
-            Write what the message asks for at the place it points to (here, close the \
-            `screen Home {` block with a `}`). There is no `else if`: write `else { if … }`; \
-            a block holds one builder: list several with `anyOf { … }`.
+            Write what the message asks for at the place it points to (here, the `,` between \
+            `appStore` and `cartStore`: without it `cartStore` reads as a second builder). \
+            Close every `{` with a `}`; there is no `else if`: write `else { if … }`; a block \
+            holds one builder: list several with `anyOf { … }`.
             """)
 
-    /// A syntax error at `range` of `file`.
+    public static let fixes = [
+        RuleFix(.safe, """
+            Where the mistake has one clear repair: insert the `,` missing between two names of \
+            a `uses` list, or add `else { empty }` to a `conditional` that has no `else` (the \
+            branch that builds nothing, which is what a missing `else` is usually meant to be).
+            """),
+    ]
+
+    /// The one clear repair of a syntax error, for its fix (see `fixes`): what to write at
+    /// the diagnostic's place.
+    public enum Repair: Hashable, Sendable {
+        /// A `,` after the name before the diagnostic's (`uses a b`: the error is at `b`).
+        case insertComma
+        /// ` else { empty }` where the diagnostic is (just after a `conditional`'s block).
+        case insertElseEmpty
+    }
+
+    /// A syntax error at `range` of `file`, with its repair when it has one clear repair.
     public static func diagnostic(file: FileID, range: Range<Int>, message: String,
-                                  related: [RelatedLocation] = []) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message, related: related)
+                                  related: [RelatedLocation] = [], repair: Repair? = nil) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message, related: related,
+                   detail: repair.map { DiagnosticDetail($0) })
     }
 }
 

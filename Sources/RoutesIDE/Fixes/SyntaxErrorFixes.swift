@@ -1,0 +1,30 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// The fixes of the rule `SyntaxError` (listed in `SyntaxError.fixes`): the one clear repair
+/// the parser found for a mistake (`SyntaxError.Repair`): a `,` between two names of a `uses`
+/// list, `else { empty }` after a `conditional`'s block. Safe, and offered only when the
+/// program analysed with it has no error it did not have (a file with syntax errors is
+/// always checked, see `FixRegistry.needsCheck`).
+enum SyntaxErrorFixes: RuleFixes {
+    static let rule = RuleID.syntaxError
+
+    static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
+        guard let repair = d.detail?.value(as: SyntaxError.Repair.self) else { return [] }
+        let bytes = context.project.files[d.file].text.bytes
+        switch repair {
+        case .insertComma:
+            // After the name before the diagnostic's, on the same line.
+            var end = d.range.lowerBound
+            while end > 0 && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            guard end < d.range.lowerBound else { return [] }
+            return [Fix(title: "Insert the missing `,`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: end..<end, newText: ",")]])]
+        case .insertElseEmpty:
+            let at = d.range.lowerBound
+            return [Fix(title: "Add `else { empty }`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: at..<at, newText: " else { empty }")]])]
+        }
+    }
+}

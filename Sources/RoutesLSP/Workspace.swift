@@ -31,6 +31,14 @@ final class OverlayProvider: SourceProvider, @unchecked Sendable {
         return r
     }
 
+    func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
+        var names = Set(fileSystem.routesFileNames(inFolder: canonicalFolder) ?? [])
+        for path in open.keys where PathUtil.directory(of: path) == canonicalFolder && path.hasSuffix(".routes") {
+            names.insert(String(path.dropFirst(canonicalFolder == "/" ? 1 : canonicalFolder.count + 1)))
+        }
+        return names.sorted()
+    }
+
     func invalidate(_ path: String) { disk[path] = nil }
     func invalidateAll() { disk.removeAll() }
 }

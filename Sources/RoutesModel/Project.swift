@@ -469,7 +469,7 @@ public struct Project: Sendable {
                     let lexical = PathUtil.join(dir, imp.path)
                     guard let canonical = provider.canonicalPath(lexical) else {
                         let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
-                        fail(.notFound(path: imp.path, shown: shown))
+                        fail(.notFound(path: imp.path, shown: shown, suggestion: Self.similarFile(to: imp.path, from: dir, importer: f.path, provider)))
                         continue
                     }
                     guard PathUtil.isInside(canonical, root: f.workspaceRoot) else {
@@ -723,6 +723,23 @@ public struct Project: Sendable {
         }
         let finding = UndefinedName.check(name.text, expected: expected, candidates: candidates)
         return (UndefinedName.diagnostic(finding, file: f, range: name.range), finding.suggestion.flatMap { scopes[f][$0] })
+    }
+
+    /// For an import `path` (relative to folder `dir`) that finds no file: the same path to a
+    /// `.routes` file of its folder whose name is close to the name written
+    /// (`Payment.routes` for `Payments.routes`), if the folder has one.
+    static func similarFile(to path: String, from dir: String, importer: String, _ provider: some SourceProvider) -> String? {
+        let lexical = PathUtil.join(dir, path)
+        let name = String(lexical.dropFirst(PathUtil.directory(of: lexical).count).drop { $0 == "/" })
+        func stem(_ n: String) -> String { n.hasSuffix(".routes") ? String(n.dropLast(7)) : n }
+        guard !stem(name).isEmpty, let folder = provider.canonicalPath(PathUtil.directory(of: lexical)),
+              let names = provider.routesFileNames(inFolder: folder) else { return nil }
+        // Names are compared without `.routes`, which every candidate shares; the importing
+        // file itself is no candidate.
+        let candidates = names.filter { $0 != name && PathUtil.join(folder, $0) != importer }.map(stem)
+        guard let closest = Suggestion.closest(to: stem(name), among: candidates) else { return nil }
+        let written = path.split(separator: "/", omittingEmptySubsequences: false)
+        return (written.dropLast().map(String.init) + [closest + ".routes"]).joined(separator: "/")
     }
 
     private mutating func findPrograms() {

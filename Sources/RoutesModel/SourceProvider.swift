@@ -46,6 +46,13 @@ public protocol SourceProvider: Sendable {
     func canonicalPath(_ path: String) -> String?
     /// The bytes of a file, by canonical path.
     func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError>
+    /// The names of the `*.routes` files in a folder (by canonical path), for the suggestion
+    /// of an import that finds no file; nil when the provider cannot list it.
+    func routesFileNames(inFolder canonicalFolder: String) -> [String]?
+}
+
+extension SourceProvider {
+    public func routesFileNames(inFolder canonicalFolder: String) -> [String]? { nil }
 }
 
 /// Reads files from disk. Never writes.
@@ -56,6 +63,10 @@ public struct FileSystemProvider: SourceProvider {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    public func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
+        directoryEntries(canonicalFolder)?.filter { $0.hasSuffix(".routes") && !$0.hasPrefix(".") }
     }
 
     /// Why ``read(_:)`` would fail, found with `stat` alone (nil: it looks readable), so that

@@ -201,6 +201,10 @@ public struct OverlayFileSystem: SourceProvider {
         if let bytes = files[canonicalPath] { return bytes.count > SourceLimits.maxFileBytes ? .tooLarge(bytes.count) : nil }
         return disk.problem(canonicalPath)
     }
+
+    public func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
+        disk.routesFileNames(inFolder: canonicalFolder)
+    }
 }
 
 extension WorkspaceRoot {

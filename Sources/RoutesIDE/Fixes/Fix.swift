@@ -75,8 +75,8 @@ public struct TextMove: Sendable, Hashable {
 /// other than the project's are found when a fix is checked (see `FixCheck`).
 public struct FixContext {
     public let session: AnalysisSession
-    /// Asked for the canonical path of an import the project's own files do not answer
-    /// (nothing is read from it).
+    /// Asked for an import the project's own files do not answer: its canonical path, and
+    /// the text of a file the project has not read (one an import's fix points at).
     let provider: SourceProvider?
 
     public init(session: AnalysisSession, provider: SourceProvider? = nil) {

@@ -69,7 +69,8 @@ enum FixCheck {
 }
 
 /// Texts in memory by canonical path, for a project with fixes applied. A path it does not
-/// hold is asked of `base` for its canonical form only (an import through a symbolic link).
+/// hold is asked of `base` (an import through a symbolic link, or of a file the project has
+/// not read, such as the one an import's fix points at).
 struct MemorySources: SourceProvider {
     let texts: [String: [UInt8]]
     let base: SourceProvider?
@@ -77,11 +78,11 @@ struct MemorySources: SourceProvider {
     func canonicalPath(_ path: String) -> String? {
         let p = PathUtil.normalize(path)
         if texts[p] != nil { return p }
-        if let c = base?.canonicalPath(path), texts[c] != nil { return c }
-        return nil
+        return base?.canonicalPath(path)
     }
 
     func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        texts[canonicalPath].map { .success($0) } ?? .failure(.notFound)
+        if let text = texts[canonicalPath] { return .success(text) }
+        return base?.read(canonicalPath) ?? .failure(.notFound)
     }
 }

@@ -32,15 +32,17 @@ public enum ImportError: RuleDefinition {
     public static let fixes = [
         RuleFix(.unsafe, """
             For a file not found: point the path at a file of the workspace with the same \
-            name, relative to the importing file (preferred when there is one such file).
+            name, relative to the importing file (preferred when there is one such file), or \
+            at the file of that folder whose name the message suggests.
             """),
     ]
 
     /// Why an import cannot be used.
     public enum Problem: Sendable, Hashable {
         case emptyPath
-        /// No file at the path; `shown` is the path as the user would write it.
-        case notFound(path: String, shown: String)
+        /// No file at the path; `shown` is the path as the user would write it, `suggestion`
+        /// the path to a file of that folder with a close name, if one has it.
+        case notFound(path: String, shown: String, suggestion: String? = nil)
         case outsideWorkspace(path: String)
         case unreadable(path: String, why: String)
         /// The files of the cycle, from the first back to it.
@@ -50,7 +52,8 @@ public enum ImportError: RuleDefinition {
     public static func message(_ problem: Problem) -> String {
         switch problem {
         case .emptyPath: "the import path is empty"
-        case .notFound(let path, let shown): "cannot find `\(path)` (no file at \(shown))"
+        case .notFound(let path, let shown, let suggestion):
+            "cannot find `\(path)` (no file at \(shown))" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
         case .outsideWorkspace(let path): "`\(path)` is outside the workspace root; imports cannot leave it"
         case .unreadable(let path, let why): "cannot read `\(path)`: \(why)"
         case .cycle(let chain): "import cycle: \(chain.joined(separator: " → "))"

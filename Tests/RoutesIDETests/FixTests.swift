@@ -98,7 +98,8 @@ private let cases: [FixCase] = [
     .init(name: "missing-dependency: a provider, removed from the declaration",
           files: ["App.routes": "screen Shop\nscreen Product\ndependency cart: Cart from Shop // the cart\nroot {\n  anyOf {\n    screen Product uses cart\n    screen Shop\n  }\n}\n"],
           rule: .missingDependency, title: "Give `cart` to the whole app", applicability: .unsafe,
-          expected: ["App.routes": "screen Shop\nscreen Product\ndependency cart: Cart // the cart\nroot {\n  anyOf {\n    screen Product uses cart\n    screen Shop\n  }\n}\n"]),
+          expected: ["App.routes": "screen Shop\nscreen Product\ndependency cart: Cart // the cart\nroot {\n  anyOf {\n    screen Product uses cart\n    screen Shop\n  }\n}\n"],
+          preferred: true),
     // shadowed-branch
     .init(name: "shadowed-branch: moved before the branch that takes it, with its comment",
           files: ["App.routes": "screen Home\nscreen Detail\nscreen Settings\nroot {\n  anyOf {\n    screen Settings\n    wildcard Home { screen Home }\n    // A deep link.\n    screen Detail // deep\n  }\n}\n"],

@@ -37,19 +37,25 @@ public enum MissingDependency: RuleDefinition {
             }
             """,
         fix: """
-            Make every way pass the provider first (nest the screen inside `screen P { … }`), \
-            unwrap an optional with `if let d { … }` around the node, or give the dependency \
-            to the whole app (no `from`).
+            Decide which paths the app should have first: a way that lacks the provider is \
+            often a link or a notification that opens the screen directly. To keep those \
+            paths, give the dependency to the whole app (no `from`: the app provides it in its \
+            environment); to make them pass the provider, nest the screen inside \
+            `screen P { … }` where the way starts (the links then open `P` first). An optional \
+            is unwrapped with `if let d { … }` around the node.
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
-            For an optional: wrap the node in `if let d { … }` (preferred). For a dependency \
-            `from P`: nest the node in `screen P { … }`, so that it is built one element later, \
-            after a `P`.
+            For a dependency `from P`: give it to the whole app, removing `from P` from its \
+            declaration (preferred: every way then has it in scope, and every path the tree \
+            builds stays as it was; the app provides the value in its environment).
             """),
         RuleFix(.unsafe, """
-            Give the dependency to the whole app: remove `from P` from its declaration (every \
-            way then has it in scope).
+            For an optional: wrap the node in `if let d { … }` (preferred: the one way to have \
+            it in scope). For a dependency `from P`, as an alternative: nest the node in \
+            `screen P { … }`, so that it is built one element later, after a `P`; that changes \
+            the paths that reach it (a link or a notification that opened it now needs a `P` \
+            before it), so it is not the one `--fix` takes.
             """),
     ]
 

@@ -2,9 +2,10 @@ import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
 
-/// The fixes of the rule `MissingDependency` (listed in `MissingDependency.fixes`): put the node where the name
-/// is in scope (inside `if let d { … }` for an optional, inside `screen P { … }` for a
-/// dependency `from P`), or give the dependency to the whole app.
+/// The fixes of the rule `MissingDependency` (listed in `MissingDependency.fixes`): for an
+/// optional, put the node inside `if let d { … }`; for a dependency `from P`, give the
+/// dependency to the whole app (preferred: every path the tree builds stays as it is), or
+/// nest the node in `screen P { … }` (which changes the paths that reach it).
 enum MissingDependencyFixes: RuleFixes {
     static let rule = RuleID.missingDependency
 
@@ -22,10 +23,13 @@ enum MissingDependencyFixes: RuleFixes {
             let n = project.declaration(s).name.text
             return project.scopes[file.id][n] == s ? n : nil
         }
-        var out: [Fix] = []
+        // A person gives the dependency to the app rather than move the screen: nesting it in
+        // `screen P` changes every path that reaches it (a link, a notification, the back
+        // stack), where the app-wide dependency keeps the tree as it is.
+        var out: [Fix] = removeFrom(d, detail, context).map { [$0] } ?? []
         var prefixes: [String] = []
         if !detail.providers.isEmpty {
-            guard let provider else { return removeFrom(d, detail, context).map { [$0] } ?? [] }
+            guard let provider else { return out }
             prefixes.append("screen \(provider)")
         }
         if detail.optional {
@@ -37,9 +41,9 @@ enum MissingDependencyFixes: RuleFixes {
             let title: String
             switch (provider, detail.optional) {
             case (let p?, true):
-                title = "Nest `\(head)` in `screen \(p) { if let \(name) { … } }`: it is then built one element later, after a \(p)"
+                title = "Nest `\(head)` in `screen \(p) { if let \(name) { … } }`: it is then built one element later, after a \(p) (the paths to it change)"
             case (let p?, false):
-                title = "Nest `\(head)` in `screen \(p) { … }`: it is then built one element later, after a \(p)"
+                title = "Nest `\(head)` in `screen \(p) { … }`: it is then built one element later, after a \(p) (the paths to it change)"
             default:
                 title = "Wrap `\(head)` in `if let \(name) { … }`"
             }
@@ -47,7 +51,6 @@ enum MissingDependencyFixes: RuleFixes {
             out.append(Fix(title: title, applicability: .unsafe, isPreferred: provider == nil, diagnostic: d,
                            edits: [file.id: FixSupport.wrapping(node.range, in: prefixes, file: file)]))
         }
-        if let remove = removeFrom(d, detail, context) { out.append(remove) }
         return out
     }
 
@@ -68,7 +71,7 @@ enum MissingDependencyFixes: RuleFixes {
         // Comments between the type and `from` stay.
         let start = before >= 0 && !tree.tokens[before].kind.isTrivia ? tree.tokens[before].end : tree.tokens[k].start
         return Fix(title: "Give `\(declaration.name.text)` to the whole app (remove `from \(from.text)` from its declaration)",
-                   applicability: .unsafe, diagnostic: d,
+                   applicability: .unsafe, isPreferred: true, diagnostic: d,
                    edits: [detail.declaration.file: [TextEdit(range: start..<from.range.upperBound, newText: "")]])
     }
 }

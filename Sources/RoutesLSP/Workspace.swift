@@ -63,7 +63,7 @@ final class LSPWorkspace {
     var store = DocumentStore()
     /// At most this many directory entries are looked at per scan of the workspace folders
     /// (a folder such as `/` or a home directory must not stall the server).
-    var scanLimit = 200_000
+    var scanLimit = LintInputs.scanLimit
     private var cached: AnalysisSession?
     /// The last analysis after a change made it stale: the next one keeps its programs whose
     /// files did not change.

@@ -27,6 +27,12 @@ public struct LintInputs {
     public private(set) var settings: [String: RuleSettings] = [:]
     /// Whether a config involved asks for warnings to fail the lint.
     public private(set) var denyWarnings = false
+    /// The workspace roots whose scan for other files stopped at `scanLimit` directory
+    /// entries (the lint says so: files past the limit are not part of the programs).
+    public private(set) var incompleteScans: [String] = []
+
+    /// The most directory entries looked at per workspace scan (as the language server's).
+    public static let scanLimit = 200_000
 
     /// A text given on standard input instead of a file: its path (as named by
     /// `--stdin-filename`, or `stdin.routes` in the current directory) and its bytes.
@@ -65,22 +71,26 @@ public struct LintInputs {
         let allInside = resolved.allSatisfy { PathUtil.isInside($0.canonical, root: canonicalCwd) }
         var seen = Set<String>()
         var scannedRoots = Set<String>()
-        var markedRoots: [String] = []
+        // Every root, whatever found it (a marker, `--root`, the current folder, a path's own
+        // folder): its other files are read, so that a file's diagnostics do not depend on
+        // which files were named.
+        var roots: [String] = []
         func rootOf(_ canonical: String, isDirectory: Bool) -> String {
-            if let fixedRoot { return fixedRoot }
-            if let found = WorkspaceRoot.find(for: canonical) {
+            let root: String
+            if let fixedRoot {
+                root = fixedRoot
+            } else if let found = WorkspaceRoot.find(for: canonical) {
                 load(found.configPath, root: found.path)
-                if !markedRoots.contains(found.path) { markedRoots.append(found.path) }
-                return found.path
+                root = found.path
+            } else if allInside {
+                root = canonicalCwd
+            } else {
+                root = isDirectory ? canonical : PathUtil.directory(of: canonical)
             }
-            if allInside { return canonicalCwd }
-            return isDirectory ? canonical : PathUtil.directory(of: canonical)
+            if !roots.contains(root) { roots.append(root) }
+            return root
         }
-        if let fixedRoot {
-            load(WorkspaceRoot.configIn(fixedRoot), root: fixedRoot)
-            // A root given by hand is scanned like a found one when it is marked.
-            if WorkspaceRoot.configIn(fixedRoot) != nil || isDirectory(fixedRoot + "/.git") { markedRoots.append(fixedRoot) }
-        }
+        if let fixedRoot { load(WorkspaceRoot.configIn(fixedRoot), root: fixedRoot) }
         for (group, item) in resolved.enumerated() {
             let display = PathUtil.normalize(item.given)
             let directory = !item.isStdin && isDirectory(item.canonical)
@@ -119,12 +129,16 @@ public struct LintInputs {
                 named.append(item.canonical)
             }
         }
-        // The other files of each marked workspace, for the programs that contain the files
-        // named (not reported unless they are imported by one).
+        // The other files of each workspace, for the programs that contain the files named
+        // (not reported unless they are imported by one). A scan looks at no more than
+        // `scanLimit` directory entries, skipping hidden folders and not following symbolic
+        // links to folders, so that a root such as a home folder cannot stall the lint.
         let others = resolved.count
-        for root in markedRoots where scanWorkspaces && !scannedRoots.contains(root) {
+        for root in roots where scanWorkspaces && !scannedRoots.contains(root) {
             let config = configs[root] ?? ProjectConfig()
-            for rel in SourceFiles.scan(under: root, maxEntries: 200_000, skip: config.excludes).files {
+            let scan = SourceFiles.scan(under: root, maxEntries: Self.scanLimit, skip: config.excludes)
+            if !scan.complete { incompleteScans.append(root) }
+            for rel in scan.files {
                 let canonical = provider.canonicalPath(root + "/" + rel) ?? root + "/" + rel
                 if config.excludes(rel) || Self.problem(canonical, provider) != nil { continue }
                 guard seen.insert(canonical).inserted else { continue }

@@ -94,6 +94,9 @@ struct Lint: ParsableCommand {
         var failures = inputs.failures.map { InputFailure(path: $0.path, message: "cannot read '\($0.path)': \($0.message)") }
         // A config's path as the user would write it: relative to the current folder when inside it.
         let cwd = provider.canonicalPath(currentDirectory()) ?? currentDirectory()
+        for root in inputs.incompleteScans {
+            Terminal.writeError("routes: warning: stopped looking for the other .routes files of the workspace \(root) after \(LintInputs.scanLimit) directory entries: files past them are not part of the programs checked (a routes.json marks the workspace's own folder as its root)\n")
+        }
         for p in inputs.configProblems {
             let shown = PathUtil.isInside(p.path, root: cwd) && cwd != "/" ? String(p.path.dropFirst(cwd.count + 1)) : p.path
             failures.append(InputFailure(path: shown, message: p.message, position: (p.line, p.column)))

@@ -25,8 +25,8 @@ import TestSupport
         var findings: Findings = [:]
         for file in json["files"]?.arrayValue ?? [] {
             guard let path = file["path"]?.stringValue else { continue }
-            let canonical = dir.appendingPathComponent(path).resolvingSymlinksInPath().path
-            findings[canonical] = (file["diagnostics"]?.arrayValue ?? []).map { d in
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : dir.appendingPathComponent(path)
+            findings[url.resolvingSymlinksInPath().path] = (file["diagnostics"]?.arrayValue ?? []).map { d in
                 "\(d["rule"]?.stringValue ?? "") \(JSON.serialize(d["range"] ?? .null)) \(d["message"]?.stringValue ?? "")"
             }.sorted()
         }
@@ -34,9 +34,12 @@ import TestSupport
     }
 
     /// Lints the workspace, each folder and each file, and asks the server: all agree on
-    /// every file they report.
-    static func check(_ workspace: FeatureWorkspace, label: String) throws {
-        let root = workspace.root
+    /// every file they report. The workspace's files lie in its folder `project` (a
+    /// subfolder, when nothing marks the workspace: its parent is then a folder `routes` can
+    /// be run in too). Each file is also linted with `--root` naming the project's folder,
+    /// from elsewhere, and, for a project in a subfolder, from the parent folder.
+    static func check(_ workspace: FeatureWorkspace, label: String, project: String = "") throws {
+        let root = project.isEmpty ? workspace.root : workspace.root.appendingPathComponent(project)
         let whole = try lint(["."], in: root)
         let files = whole.keys.sorted()
         #expect(files.count >= 3, "\(label): \(files)")
@@ -49,6 +52,10 @@ import TestSupport
         for path in files {
             let relative = String(path.dropFirst(root.path.count + 1))
             agree(try lint([relative], in: root), "routes lint \(relative)")
+            agree(try lint(["--root", root.path, path], in: URL(fileURLWithPath: "/")), "routes lint --root \(root.path) \(path)")
+            if !project.isEmpty {
+                agree(try lint(["\(project)/\(relative)"], in: workspace.root), "routes lint \(project)/\(relative) from the parent")
+            }
             folders.insert((relative as NSString).deletingLastPathComponent)
         }
         for folder in folders.sorted() where !folder.isEmpty {
@@ -57,9 +64,10 @@ import TestSupport
         // The editor: every file open, the last publication of each.
         let session = try FeatureSession(workspace)
         defer { session.stop() }
-        for path in files { try session.open(String(path.dropFirst(root.path.count + 1))) }
+        let prefix = project.isEmpty ? "" : project + "/"
+        for path in files { try session.open(prefix + String(path.dropFirst(root.path.count + 1))) }
         for path in files {
-            let relative = String(path.dropFirst(root.path.count + 1))
+            let relative = prefix + String(path.dropFirst(root.path.count + 1))
             let published = (try session.diagnostics(relative) ?? []).map { d in
                 "\(d["code"]?.stringValue ?? "") \(JSON.serialize(d["range"] ?? .null)) \(d["message"]?.stringValue ?? "")"
             }.sorted()
@@ -84,6 +92,16 @@ import TestSupport
     @Test(arguments: UInt64(0)..<6)
     func generatedWorkspacesOfSeveralAppsAgree(_ seed: UInt64) throws {
         try Self.check(try FeatureWorkspace(Self.apps(seed: seed)), label: "seed \(seed)")
+    }
+
+    /// Without a routes.json (or a .git) the workspace is the folder `routes` runs in, or the
+    /// one `--root` names: a library shared by several apps is still judged with every app
+    /// of its folder, whichever file or folder is linted.
+    @Test(arguments: UInt64(0)..<3)
+    func unmarkedWorkspacesOfSeveralAppsAgree(_ seed: UInt64) throws {
+        var files: [String: String] = [:]
+        for (path, text) in Self.apps(seed: seed) where path != "routes.json" { files["apps/" + path] = text }
+        try Self.check(try FeatureWorkspace(files), label: "unmarked, seed \(seed)", project: "apps")
     }
 
     /// Two libraries and three apps that import them and use what they declare at random:

@@ -13,6 +13,13 @@ struct ComposableNavigatorTarget {
     let project: Project
     let access: AccessLevel
 
+    /// The modules whose names the generated code writes, each imported by the file: Swift
+    /// makes a type visible by name only in a file that imports its module, and
+    /// ComposableNavigator does not re-export SwiftUI (`View`, in the content protocol). The
+    /// types a program names (parameters, dependencies) are the app's to make visible: the
+    /// standard library's, the app module's own (a type alias there reaches any other module).
+    static let imports = ["ComposableNavigator", "SwiftUI"]
+
     /// The library's `anyOf` takes at most this many builders.
     static let anyOfLimit = 10
 
@@ -45,7 +52,7 @@ struct ComposableNavigatorTarget {
     func file(header: [String]) -> String {
         var out: [String] = header
         out.append("")
-        out.append("import ComposableNavigator")
+        for module in Self.imports { out.append("import \(module)") }
         out.append("")
         if !plan.typeAliases.isEmpty {
             out.append("// MARK: - Types of the app that the namespace hides")

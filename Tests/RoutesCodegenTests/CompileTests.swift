@@ -3,8 +3,9 @@ import Testing
 @testable import RoutesCodegen
 import RoutesModel
 
-/// The generated code compiles, without a warning, against the stand-in module (the public
-/// signatures of ComposableNavigator 0.2.0 that it calls), in Swift 6 mode.
+/// The generated code compiles, without a warning, against the stand-in modules (the public
+/// signatures of ComposableNavigator 0.2.0 that it calls, and SwiftUI's `View`, each in a
+/// module of its own), in Swift 6 mode.
 @Suite(.serialized) struct CompileTests {
     static let root = Swiftc.packageRoot
 
@@ -69,6 +70,24 @@ import RoutesModel
             } catch {
                 Issue.record("\(access) batch \(k) does not compile cleanly:\n\(String(describing: error).prefix(6000))")
             }
+        }
+    }
+
+    /// The generated file imports SwiftUI, whose `View` its content protocol names: the
+    /// library does not re-export SwiftUI, and neither does the stand-in, so without that
+    /// import the file does not compile.
+    @Test func withoutImportingSwiftUITheGeneratedCodeDoesNotCompile() throws {
+        let project = Generation.project([Self.root.appendingPathComponent("Examples/Seed")], root: Self.root)
+        var seed = try #require(try Generation.programs(of: project, label: "seed").generated.first)
+        #expect(seed.code.contains("\n\nimport ComposableNavigator\nimport SwiftUI\n\n"))
+        seed.code = seed.code.replacingOccurrences(of: "\nimport SwiftUI\n", with: "\n")
+        let files = try Generation.write([seed])
+        defer { Generation.remove(files) }
+        do {
+            try Swiftc.compile(files, module: "WithoutSwiftUI", product: .checked)
+            Issue.record("the generated code compiled without importing SwiftUI")
+        } catch let failure as Swiftc.CompileFailure {
+            #expect(failure.output.contains("error: cannot find type 'View' in scope"), "\(failure.output.prefix(3000))")
         }
     }
 

@@ -2,6 +2,7 @@
 // Do not edit: edit the .routes files and generate again.
 
 import ComposableNavigator
+import SwiftUI
 
 // MARK: - Screens
 

@@ -10,13 +10,28 @@ enum Harness {
     /// Shared by every program of the executable: the walk along a path, as the library's
     /// `Root` and `NavigationNode` build it, and `main`.
     static func common(_ programs: [GeneratedProgram]) -> String {
-        var lines = ["@_spi(Inspection) import ComposableNavigator", ""]
+        var lines = ["@_spi(Inspection) import ComposableNavigator", "import SwiftUI", ""]
         lines.append("""
+            /// A view made by a content method (which the library calls outside the main
+            /// actor): its stored properties are `Sendable`, so that its memberwise
+            /// initializer is nonisolated, as an app's views must be.
             struct Recorded: View {
                 let method: Int
                 let screen: String
-                let style: ScreenPresentationStyle
+                let style: String
                 let values: [String: String]
+
+                var body: some View {
+                    Text(verbatim: screen)
+                }
+            }
+
+            func harnessStyleName(_ style: ScreenPresentationStyle) -> String {
+                switch style {
+                case .push: return "push"
+                case .sheet(allowsPush: true): return "sheet"
+                case .sheet(allowsPush: false): return "sheetNoPush"
+                }
             }
 
             /// One line per element: `method screen presentation name=value,...`, or `-` when
@@ -30,14 +45,8 @@ enum Harness {
                         build = { _ in nil }
                         continue
                     }
-                    let style: String
-                    switch r.style {
-                    case .push: style = "push"
-                    case .sheet(allowsPush: true): style = "sheet"
-                    case .sheet(allowsPush: false): style = "sheetNoPush"
-                    }
                     let values = r.values.sorted { $0.key < $1.key }.map { "\\($0.key)=\\($0.value)" }.joined(separator: ",")
-                    out.append("\\(r.method) \\(r.screen) \\(style) \\(values)")
+                    out.append("\\(r.method) \\(r.screen) \\(r.style) \\(values)")
                     build = node.buildSuccessor
                 }
                 return out
@@ -75,7 +84,7 @@ enum Harness {
     static func program(_ g: GeneratedProgram) -> String {
         let plan = g.plan, project = g.project
         func name(_ s: Symbol) -> String { project.declaration(s).name.text }
-        var lines = ["import ComposableNavigator", "", "enum \(harnessName(g)) {"]
+        var lines = ["import ComposableNavigator", "import SwiftUI", "", "enum \(harnessName(g)) {"]
         lines.append("    final class Environment: \(plan.environmentProtocol) {")
         lines.append("        var flags: [String: Bool] = [:]")
         lines.append("        var optionals: [String: Bool] = [:]")
@@ -98,7 +107,7 @@ enum Harness {
             var params = "_ screen: \(plan.namespace).\(s.typeName)"
             if let deps = m.depsType { params += ", using deps: \(plan.namespace).\(deps)" }
             let values = m.fields.map { "\"\(name($0.symbol))\": deps.\($0.name)" }
-            let recorded = "Recorded(method: \(k), screen: \"\(screenName)\", style: screen.presentationStyle, values: [\(values.isEmpty ? ":" : values.joined(separator: ", "))])"
+            let recorded = "Recorded(method: \(k), screen: \"\(screenName)\", style: harnessStyleName(screen.presentationStyle), values: [\(values.isEmpty ? ":" : values.joined(separator: ", "))])"
             if s.provides.isEmpty {
                 lines.append("        func \(m.name)(\(params)) -> Recorded { \(recorded) }")
             } else {

@@ -7,7 +7,11 @@ enum Swiftc {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let standInSources = packageRoot.appendingPathComponent("Tests/CodegenStandIn/Sources/ComposableNavigator")
+    static let standInSources = packageRoot.appendingPathComponent("Tests/CodegenStandIn/Sources")
+
+    /// The stand-in's modules, each after those it imports: SwiftUI's `View`, and
+    /// ComposableNavigator, which imports SwiftUI without re-exporting it (as the library).
+    static let standInModules = ["SwiftUI", "ComposableNavigator"]
 
     /// `swiftc`: `SWIFTC`, else the first on `PATH`.
     static let executable: URL? = {
@@ -67,7 +71,8 @@ enum Swiftc {
         return url.resolvingSymlinksInPath()
     }
 
-    /// The stand-in module, built once per test process: a folder holding
+    /// The stand-in's modules, built once per test process (in Swift 5 mode, as the library
+    /// and SwiftUI are built): a folder holding `SwiftUI.swiftmodule`, `libSwiftUI.a`,
     /// `ComposableNavigator.swiftmodule` and `libComposableNavigator.a`.
     static let standIn: Result<URL, CompileFailure> = {
         guard let swiftc = executable else { return .failure(CompileFailure(output: "swiftc not found on PATH (set SWIFTC)")) }
@@ -78,13 +83,16 @@ enum Swiftc {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("routes-codegen-stand-in-\(String(hash, radix: 16))")
             try? FileManager.default.removeItem(at: dir)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let sources = try FileManager.default.contentsOfDirectory(atPath: standInSources.path)
-                .filter { $0.hasSuffix(".swift") }.sorted().map { standInSources.appendingPathComponent($0).path }
-            let r = try run(swiftc, ["-module-name", "ComposableNavigator", "-parse-as-library", "-swift-version", "6",
-                                     "-emit-library", "-static", "-emit-module",
-                                     "-emit-module-path", dir.appendingPathComponent("ComposableNavigator.swiftmodule").path,
-                                     "-o", dir.appendingPathComponent("libComposableNavigator.a").path] + sources)
-            guard r.status == 0, !r.output.contains("warning:") else { return .failure(CompileFailure(output: r.output)) }
+            for module in standInModules {
+                let folder = standInSources.appendingPathComponent(module)
+                let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                    .filter { $0.hasSuffix(".swift") }.sorted().map { folder.appendingPathComponent($0).path }
+                let r = try run(swiftc, ["-module-name", module, "-parse-as-library", "-swift-version", "5", "-I", dir.path,
+                                         "-emit-library", "-static", "-emit-module",
+                                         "-emit-module-path", dir.appendingPathComponent("\(module).swiftmodule").path,
+                                         "-o", dir.appendingPathComponent("lib\(module).a").path] + sources)
+                guard r.status == 0, !r.output.contains("warning:") else { return .failure(CompileFailure(output: "\(module): \(r.output)")) }
+            }
             return .success(dir)
         } catch {
             return .failure(CompileFailure(output: "\(error)"))
@@ -104,7 +112,7 @@ enum Swiftc {
         case executable(URL)
     }
 
-    /// Compiles files (the generated code and what the test adds) against the stand-in, in
+    /// Compiles files (the generated code and what the test adds) against the stand-ins, in
     /// Swift 6 mode (or `swiftVersion`). Returns the compiler's output; throws when it fails
     /// or warns.
     @discardableResult
@@ -117,7 +125,7 @@ enum Swiftc {
         case .checked:
             arguments += ["-parse-as-library", "-wmo", "-emit-sil", "-o", "/dev/null"]
         case .executable(let url):
-            arguments += ["-L", standIn.path, "-lComposableNavigator", "-o", url.path]
+            arguments += ["-L", standIn.path] + standInModules.reversed().map { "-l" + $0 } + ["-o", url.path]
         }
         let r = try run(swiftc, arguments + extraArguments + files.map(\.path))
         if r.status != 0 || r.output.contains("warning:") || r.output.contains("error:") {

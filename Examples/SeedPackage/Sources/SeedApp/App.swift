@@ -1,32 +1,68 @@
 import ComposableNavigator
+import SwiftUI
 
-// What the app writes: its stores, its views, and the two conformances the generated
-// code asks for (AppRoutesEnvironment and AppRoutesContent, in App.routes.swift, which the
+// What the app writes: its state, its views, the two conformances the generated code asks
+// for (AppRoutesEnvironment and AppRoutesContent, in App.routes.swift, which the
 // RoutesGenerator plugin writes on every build). Everything else (the screen types, the
 // routing tree) is generated.
+//
+// Swift 6 and SwiftUI: the library builds a path's elements in closures that are not
+// isolated to the main actor, so the content methods and the environment's members are not
+// either (they run on the main thread, while SwiftUI draws). The state is main-actor
+// isolated, as the state views read is, which makes it `Sendable`; a view whose stored
+// properties are all `Sendable` has a nonisolated memberwise initializer, so the content
+// methods can make it.
 
-final class AppStore {
+// MARK: - State
+
+/// The app's state.
+@MainActor final class AppStore {
     var isLoggedIn = true
     var openDetail: DetailStore? = DetailStore()
+    let loginStore = LoginStore()
 }
-final class SettingsStore {}
-final class LoginStore {}
-final class DetailStore {}
 
-struct HomeView: View { let store: AppStore }
-struct SettingsView: View { let store: SettingsStore }
+/// Settings state, made by Home (`settingsStore from Home`) in its content method.
+@MainActor final class SettingsStore {
+    nonisolated init() {}
+}
+
+@MainActor final class LoginStore {}
+
+@MainActor final class DetailStore {}
+
+// MARK: - Views
+
+struct HomeView: View {
+    let store: AppStore
+    var body: some View { Text("Home") }
+}
+
+struct SettingsView: View {
+    let store: SettingsStore
+    var body: some View { Text("Settings") }
+}
+
 struct DetailView: View {
     let id: String
     let store: DetailStore
+    var body: some View { Text("Detail \(id)") }
 }
-struct LoginView: View { let store: LoginStore }
 
-/// Flags, optionals and app-wide dependencies, read whenever a path is built.
+struct LoginView: View {
+    let store: LoginStore
+    var body: some View { Text("Sign in") }
+}
+
+// MARK: - The conformances
+
+/// Flags, optionals and app-wide dependencies, read whenever an element is built (on the
+/// main thread, while SwiftUI draws: `assumeIsolated` reads the main actor's state there).
 struct AppEnvironment: AppRoutesEnvironment {
     let appStore: AppStore
-    let loginStore = LoginStore()
-    var isLoggedIn: Bool { appStore.isLoggedIn }
-    var detailStore: DetailStore? { appStore.openDetail }
+    var loginStore: LoginStore { appStore.loginStore }
+    var isLoggedIn: Bool { MainActor.assumeIsolated { appStore.isLoggedIn } }
+    var detailStore: DetailStore? { MainActor.assumeIsolated { appStore.openDetail } }
 }
 
 /// One method per screen: the view, from exactly the dependencies its `uses` names. Home

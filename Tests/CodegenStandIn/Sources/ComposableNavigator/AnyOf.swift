@@ -1,10 +1,19 @@
 // `PathBuilders.anyOf` with 2 to 10 builders, and the either-views of its results, as the
 // library has them (it generates them with gyb; they are written out here).
 
+import SwiftUI
+
 /// One of 2 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
 public enum EitherAB<A: View, B: View>: View {
     case a(A)
     case b(B)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        }
+    }
 }
 
 /// One of 3 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -12,6 +21,14 @@ public enum EitherABC<A: View, B: View, C: View>: View {
     case a(A)
     case b(B)
     case c(C)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        }
+    }
 }
 
 /// One of 4 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -20,6 +37,15 @@ public enum EitherABCD<A: View, B: View, C: View, D: View>: View {
     case b(B)
     case c(C)
     case d(D)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        }
+    }
 }
 
 /// One of 5 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -29,6 +55,16 @@ public enum EitherABCDE<A: View, B: View, C: View, D: View, E: View>: View {
     case c(C)
     case d(D)
     case e(E)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        case let .e(view): view
+        }
+    }
 }
 
 /// One of 6 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -39,6 +75,17 @@ public enum EitherABCDEF<A: View, B: View, C: View, D: View, E: View, F: View>: 
     case d(D)
     case e(E)
     case f(F)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        case let .e(view): view
+        case let .f(view): view
+        }
+    }
 }
 
 /// One of 7 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -50,6 +97,18 @@ public enum EitherABCDEFG<A: View, B: View, C: View, D: View, E: View, F: View, 
     case e(E)
     case f(F)
     case g(G)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        case let .e(view): view
+        case let .f(view): view
+        case let .g(view): view
+        }
+    }
 }
 
 /// One of 8 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -62,6 +121,19 @@ public enum EitherABCDEFGH<A: View, B: View, C: View, D: View, E: View, F: View,
     case f(F)
     case g(G)
     case h(H)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        case let .e(view): view
+        case let .f(view): view
+        case let .g(view): view
+        case let .h(view): view
+        }
+    }
 }
 
 /// One of 9 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -75,6 +147,20 @@ public enum EitherABCDEFGHI<A: View, B: View, C: View, D: View, E: View, F: View
     case g(G)
     case h(H)
     case i(I)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        case let .e(view): view
+        case let .f(view): view
+        case let .g(view): view
+        case let .h(view): view
+        case let .i(view): view
+        }
+    }
 }
 
 /// One of 10 views: the one made by the branch (of an `anyOf`, or of an `if`) that built the element.
@@ -89,6 +175,21 @@ public enum EitherABCDEFGHIJ<A: View, B: View, C: View, D: View, E: View, F: Vie
     case h(H)
     case i(I)
     case j(J)
+
+    public var body: some View {
+        switch self {
+        case let .a(view): view
+        case let .b(view): view
+        case let .c(view): view
+        case let .d(view): view
+        case let .e(view): view
+        case let .f(view): view
+        case let .g(view): view
+        case let .h(view): view
+        case let .i(view): view
+        case let .j(view): view
+        }
+    }
 }
 
 extension PathBuilders {

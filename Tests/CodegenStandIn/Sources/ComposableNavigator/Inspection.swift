@@ -3,6 +3,8 @@
 // the library's `Root` and `NavigationNode` do: the root builder builds the first element,
 // the `NavigationNode` found in that view builds the next one, and so on.
 
+@_spi(Inspection) import SwiftUI
+
 /// The navigation node at the top of a built view, found through either-views, wildcard
 /// views and erasure.
 @_spi(Inspection) public struct InspectedNode {
@@ -35,6 +37,12 @@
         guard var node = ComposableNavigator.inspect(content) else { return nil }
         node.wildcards.insert(wildcard.eraseToAnyScreen(), at: 0)
         return node
+    }
+}
+
+@_spi(Inspection) extension Optional: InspectableView {
+    public func inspect() -> InspectedNode? {
+        flatMap { ComposableNavigator.inspect($0) }
     }
 }
 

@@ -1,3 +1,5 @@
+import SwiftUI
+
 /// Builds the view of one path element, or nothing (`nil`) when it is not responsible for
 /// that element. The library builds a path by asking the root builder for the first element,
 /// then the `NavigationNode` it built for the next one, and so on.
@@ -162,6 +164,12 @@ extension PathBuilders {
     public struct WildcardView<Content: View, Wildcard: Screen>: View {
         let wildcard: Wildcard
         let content: Content
+
+        /// The content. (The library's also replaces the element with `wildcard` when the
+        /// view appears.)
+        public var body: some View {
+            content
+        }
     }
 
     /// Builds whatever element it is given as `screen`, with `pathBuilder`.

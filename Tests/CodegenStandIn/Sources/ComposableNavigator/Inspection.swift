@@ -20,6 +20,21 @@
     func inspect() -> InspectedNode?
 }
 
+@_spi(Inspection) extension Root {
+    /// Each element of the data source's path with the navigation node built for it, as the
+    /// library builds them: the first by `pathBuilder` (what `body` shows), each next one by
+    /// the node before it; nil from the first element not built.
+    @MainActor public func inspectPath() -> [(element: AnyScreen, node: InspectedNode?)] {
+        var node = ComposableNavigator.inspect(body)
+        var out: [(element: AnyScreen, node: InspectedNode?)] = []
+        for (i, element) in dataSource.path.current.enumerated() {
+            if i > 0 { node = node.flatMap { $0.buildSuccessor(element.content) }.flatMap(ComposableNavigator.inspect) }
+            out.append((element.content, node))
+        }
+        return out
+    }
+}
+
 /// The navigation node of a built view, if it shows one.
 @_spi(Inspection) public func inspect(_ view: Any) -> InspectedNode? {
     (view as? any InspectableView)?.inspect()

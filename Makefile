@@ -45,8 +45,8 @@ clean:
 	rm -rf .build
 
 ## The example package whose navigation the RoutesGenerator plugin generates on every build
-## (against the test-only ComposableNavigator stand-in, so that it builds on Linux); it
-## prints what a few paths build.
+## (against the test-only stand-ins of ComposableNavigator and SwiftUI, so that it builds on
+## Linux); SeedDemo prints what a few paths build.
 example:
 	$(SWIFT) build --package-path Examples/SeedPackage
-	Examples/SeedPackage/.build/debug/SeedApp
+	Examples/SeedPackage/.build/debug/SeedDemo

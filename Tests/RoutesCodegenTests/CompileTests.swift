@@ -91,6 +91,42 @@ import RoutesModel
         }
     }
 
+    /// The app code of `Examples/SeedPackage` (its views, the two conformances and the
+    /// wiring to `Root` and `Navigator.Datasource`) compiles with the seed's generated code,
+    /// without a warning in Swift 6 mode, and builds what docs/codegen.md says: the
+    /// wildcards of the `conditional` root build any first element, and a change of the flag
+    /// reaches the screens with the new path that follows it.
+    @Test func theSeedPackageWiringCompilesAndBuildsItsPaths() throws {
+        let app = Self.root.appendingPathComponent("Examples/SeedPackage/Sources/SeedApp")
+        let project = Generation.project([app.appendingPathComponent("App.routes")], root: Self.root)
+        let seed = try #require(try Generation.programs(of: project, label: "seed package").generated.first)
+        let dir = try Swiftc.temporaryDirectory("seed-package")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [URL] = []
+        for (name, text) in [("App.routes.swift", seed.code), ("main.swift", "for line in seedDemo() { print(line) }\n")] {
+            files.append(dir.appendingPathComponent(name))
+            try text.write(to: files.last!, atomically: true, encoding: .utf8)
+        }
+        for name in ["App.swift", "Demo.swift"] {
+            files.append(dir.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: app.appendingPathComponent(name), to: files.last!)
+        }
+        let executable = dir.appendingPathComponent("seed")
+        try Swiftc.compile(files, module: "SeedApp", product: .executable(executable))
+        let run = try Swiftc.run(executable, [])
+        #expect(run.status == 0)
+        #expect(run.output == """
+            Home: HomeView (through a wildcard)
+            Home/Settings: HomeView (through a wildcard) / SettingsView
+            Home/Detail(1)/Detail(2): HomeView (through a wildcard) / DetailView / DetailView
+            Home/Detail(1)/Detail(2): HomeView (through a wildcard) / not built  (without a DetailStore)
+            Settings: HomeView (through a wildcard)
+            Login: LoginView (through a wildcard)  (signed out)
+            Home: HomeView (through a wildcard)  (signed in again)
+
+            """)
+    }
+
     /// A content protocol with more view types than one Swift protocol holds is split into
     /// parts that it composes: the shop (47 screens) in parts of 10 compiles, and so does a
     /// conformance to it.

@@ -3,8 +3,8 @@ import SwiftUI
 
 // What the app writes: its state, its views, the two conformances the generated code asks
 // for (AppRoutesEnvironment and AppRoutesContent, in App.routes.swift, which the
-// RoutesGenerator plugin writes on every build). Everything else (the screen types, the
-// routing tree) is generated.
+// RoutesGenerator plugin writes on every build), and the wiring to ComposableNavigator's
+// `Root`. Everything else (the screen types, the routing tree) is generated.
 //
 // Swift 6 and SwiftUI: the library builds a path's elements in closures that are not
 // isolated to the main actor, so the content methods and the environment's members are not
@@ -82,5 +82,52 @@ struct AppContent: AppRoutesContent {
 
     func login(_ screen: AppRoutes.Login, using deps: AppRoutes.LoginDeps) -> LoginView {
         LoginView(store: deps.loginStore)
+    }
+}
+
+// MARK: - The wiring
+
+/// The app's state and its navigation, made once when the app starts and kept while it
+/// runs. On iOS the app's `App` holds it:
+///
+///     @main struct Seed: App {
+///         let model = AppModel()
+///         var body: some Scene { WindowGroup { model.rootView } }
+///     }
+@MainActor public final class AppModel {
+    let store = AppStore()
+
+    /// The navigation path. Its first element is built by `root`, whose `conditional
+    /// isLoggedIn` has a `wildcard` at the top of both branches: a wildcard builds whatever
+    /// element it is given as its own screen (Home or Login) and, once shown, puts that
+    /// screen in the element's place. So any screen can start the path, whatever the flag.
+    let dataSource = Navigator.Datasource(root: AppRoutes.Home())
+
+    public init() {}
+
+    /// The routing tree, over this model's state.
+    var pathBuilder: some PathBuilder {
+        AppRoutes.root(environment: AppEnvironment(appStore: store), content: AppContent())
+    }
+
+    /// The view at the root of the app.
+    public var rootView: some View {
+        Root(dataSource: dataSource, pathBuilder: pathBuilder)
+    }
+
+    var navigator: Navigator { Navigator(dataSource: dataSource) }
+
+    /// The tree reads `isLoggedIn` whenever it builds an element, and the library builds
+    /// the elements again when the path changes. So a change of the flag is followed by a
+    /// new path, which shows the screens of the other branch (and drops the screens of the
+    /// signed-in user from the path).
+    public func signOut() {
+        store.isLoggedIn = false
+        navigator.replace(path: AppRoutes.Login().eraseToAnyScreen())
+    }
+
+    public func signIn() {
+        store.isLoggedIn = true
+        navigator.replace(path: AppRoutes.Home().eraseToAnyScreen())
     }
 }

@@ -110,6 +110,44 @@ struct CodegenFixture: CustomTestStringConvertible, Sendable {
         #expect(!FileManager.default.fileExists(atPath: missing.path), "not even the output folder is made")
     }
 
+    /// What keeps a program from being generated is printed `PATH:LINE:COL: error: message`,
+    /// with the path as it was given: the build-tool plugin passes absolute paths, from
+    /// which Xcode shows each error in place, whatever the current folder. An imported file
+    /// is named as absolutely as the file that imports it.
+    @Test func errorsNameTheFilesAsTheyWereGiven() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try "import \"Lib.routes\"\nscreen Home\nroot {\n  screen Home uses store\n}\n"
+            .write(to: app.appendingPathComponent("Main.routes"), atomically: true, encoding: .utf8)
+        try "screen Lib uses\n".write(to: app.appendingPathComponent("Lib.routes"), atomically: true, encoding: .utf8)
+        try "screen home\nscreen Home\nroot {\n  anyOf {\n    screen home\n    screen Home\n  }\n}\n"
+            .write(to: app.appendingPathComponent("Names.routes"), atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out").path
+        let elsewhere = URL(fileURLWithPath: "/")
+
+        // Errors of the analysis: the file given, and the file it imports.
+        var r = try Support.run(["gen", "swift", app.path + "/Main.routes", "--out", out, "--root", dir.path], in: elsewhere)
+        #expect(r.status == 1)
+        var lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains(app.path + "/Main.routes:4:20: error: cannot find dependency or optional `store` in scope [undefined-name]"), "\(r.stderr)")
+        #expect(lines.contains { $0.hasPrefix(app.path + "/Lib.routes:1:12: error: ") && $0.hasSuffix(" [syntax-error]") }, "\(r.stderr)")
+        #expect(lines.last == "2 errors: nothing generated")
+
+        // A program whose names Swift cannot take.
+        r = try Support.run(["gen", "swift", app.path + "/Names.routes", "--out", out, "--root", dir.path], in: elsewhere)
+        #expect(r.status == 1)
+        lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == app.path + "/Names.routes:2:8: error: screen `Home` and screen `home` would both be the Swift type `NamesRoutes.Home`: rename one of them", "\(r.stderr)")
+        #expect(lines.contains(app.path + "/Names.routes:1:8: note: screen `home` is declared here"), "\(r.stderr)")
+
+        // A relative path stays relative.
+        r = try Support.run(["gen", "swift", "App/Main.routes", "--out", "out"], in: dir)
+        #expect(r.stderr.split(separator: "\n").contains("App/Main.routes:4:20: error: cannot find dependency or optional `store` in scope [undefined-name]"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing is written")
+    }
+
     @Test func badOutputFoldersAndInputsAreUsageErrors() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

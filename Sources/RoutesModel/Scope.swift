@@ -19,6 +19,13 @@ public struct Scope: Sendable, Sequence {
     @usableFromInline final class Base: Sendable {
         @usableFromInline let scope: Scope
         init(_ scope: Scope) { self.scope = scope }
+
+        /// `scope.entry(name)`, for a name whose key is `key`: read in place, not through a
+        /// copy of the scope (which retained and released each of its arrays, on a counter
+        /// that every thread resolving a file over this scope shares).
+        @inlinable func entry(_ name: String, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)? {
+            scope.entry(name, key: key)
+        }
     }
     /// A slot of the table: the upper half of the name's hash, and its entry (-1: empty).
     @usableFromInline struct Slot: Sendable {
@@ -98,12 +105,17 @@ public struct Scope: Sendable, Sequence {
 
     /// The declaration the name stands for in this file and its kind, if any.
     @inlinable public func entry(_ name: String) -> (symbol: Symbol, kind: DeclarationKind)? {
-        if let base, let found = base.scope.entry(name) { return found }
+        entry(name, key: Self.key(name))
+    }
+
+    /// `entry(name)` for a name whose key (`key(_:)`) is known: a scope laid over others
+    /// hashes a name once.
+    @inlinable func entry(_ name: String, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)? {
+        if let base, let found = base.entry(name, key: key) { return found }
         if let renames {
             if let e = renames.added[name] { return (e.symbol, e.kind) }
             if renames.removed.contains(name) { return nil }
         }
-        let key = Self.key(name)
         return slots.withUnsafeBufferPointer { p in
             entries.withUnsafeBufferPointer { e in
                 let mask = p.count - 1
@@ -124,10 +136,10 @@ public struct Scope: Sendable, Sequence {
     /// Adds `name` for `symbol` unless the name is there already: then returns the symbol it
     /// has (the first declaration wins) and changes nothing.
     public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol, kind: DeclarationKind) -> Symbol? {
-        if let base, let found = base.scope.entry(name) { return found.symbol }
+        let key = Self.key(name)
+        if let base, let found = base.entry(name, key: key) { return found.symbol }
         if renames != nil { foldRenames() }
         if (entries.count + 1) * 4 > slots.count * 3 { grow() }
-        let key = Self.key(name)
         let mask = slots.count - 1
         var i = Int(key) & mask
         while true {

@@ -16,8 +16,11 @@ lines. For each, with each binary given (builds alternate run by run, in the sam
              program becomes undefined, then defined again);
   the server's peak RSS after open and after the edits, and its RSS after `--edits` more.
 - `routes lint` of the workspace folder, and `ruff check --no-cache --isolated` of Python of
-  the same shape (the same number of lines in the same number of files) when `--ruff` names
-  a ruff binary: median wall time and peak RSS (getrusage of the child).
+  the same size (per file, the same number of lines and of bytes, in the same number of
+  files) when `--ruff` names a ruff binary: median wall time and peak RSS (getrusage of the
+  child). Both inputs are clean: the workspace lints without a diagnostic, and the Python
+  parses and gets none from ruff (asserted before anything is timed), so that neither time
+  is spent rendering findings.
 
     make release
     python3 Benchmarks/workspace_bench.py --binary A --binary B [--ruff PATH] [--sizes 10000,100000]
@@ -44,41 +47,67 @@ def generate(lines, directory):
 
 
 def python_of_same_shape(routes_dir, out_dir):
-    """For each .routes file, a Python module with as many lines: classes with methods that
-    branch and call, imports of a shared module (the shape ruff lints in a real app)."""
+    """For each .routes file, a Python module with the same number of lines and the same
+    number of bytes, in the shape of an app's code: classes with typed methods that branch
+    and call, using what they import. Every module parses and gets no diagnostics from
+    `ruff check` (checked by `assert_clean`), so that both tools read the same amount of
+    clean input and report nothing."""
     os.makedirs(out_dir, exist_ok=True)
     for name in sorted(os.listdir(routes_dir)):
         if not name.endswith(".routes"):
             continue
-        with open(os.path.join(routes_dir, name)) as f:
-            n = sum(1 for _ in f)
+        with open(os.path.join(routes_dir, name), "rb") as f:
+            data = f.read()
+        lines, size = data.count(b"\n"), len(data)
         module = name[:-len(".routes")].lower()
-        out = ["import os", "import sys", "from typing import Optional", "", ""]
+        head = [f'"""Screens of {module}."""', "import os", "import sys", ""]
+        blocks = []
         k = 0
-        while len(out) < n:
-            out += [
+        while len(head) + sum(len(b) for b in blocks) + 18 <= lines - 1:
+            blocks.append([
+                "",
                 f"class Screen{k}:",
                 f'    """Screen {k} of {module}."""',
                 "",
-                "    def __init__(self, store, draft: Optional[dict] = None):",
+                "    def __init__(self, store: dict, draft: dict | None = None) -> None:",
                 "        self.store = store",
                 "        self.draft = draft",
                 "",
-                "    def build(self, path):",
+                "    def build(self, path: list[str]) -> str | None:",
                 "        if not path:",
                 "            return None",
                 f"        if path[0] == 'detail{k}':",
-                "            return self.store.get(path[1:], self.draft)",
+                "            return self.store.get(path[1], self.draft)",
                 "        for item in path:",
                 "            if item in self.store:",
                 "                return item",
                 "        return os.path.join(*path) if sys.platform else None",
                 "",
-                "",
-            ]
+            ])
             k += 1
+
+        def text(blocks):
+            # (The imports only where the classes use them.)
+            body = (head if blocks else head[:1] + head[3:]) + [line for b in blocks for line in b]
+            body += [f"v{i} = {i}" for i in range(lines - 1 - len(body))]
+            return "\n".join(body) + "\n"
+
+        # Fewer classes until a comment line can make up the bytes exactly.
+        while blocks and len(text(blocks).encode()) + 2 > size:
+            blocks.pop()
+        out = text(blocks)
+        pad = size - len(out.encode()) - 1
+        assert pad >= 1, f"{name}: too short a file to match"
+        out += "#" + "=" * (pad - 1) + "\n"
+        assert len(out.encode()) == size and out.count("\n") == lines, name
         with open(os.path.join(out_dir, module + ".py"), "w") as f:
-            f.write("\n".join(out[:n]) + "\n")
+            f.write(out)
+
+
+def assert_clean(ruff, py):
+    """ruff reports nothing for the Python input: the comparison is of two clean lints."""
+    r = subprocess.run([ruff, "check", "--no-cache", "--isolated", "--statistics", py], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() in ("", "All checks passed!"), f"ruff finds problems in {py}:\n{r.stdout}{r.stderr}"
 
 
 def run_measured(argv, cwd):
@@ -167,6 +196,11 @@ def main():
         py = os.path.join(base, f"py{size}")
         if args.ruff and not os.path.isdir(py):
             python_of_same_shape(ws, py)
+        if args.ruff:
+            assert_clean(args.ruff, py)
+        for b in args.binary:
+            r = subprocess.run([b, "lint", "--root", ws, ws], capture_output=True, text=True)
+            assert r.returncode == 0 and r.stdout.startswith("0 errors, 0 warnings"), f"{b} finds problems in {ws}:\n{r.stdout[-2000:]}"
         nfiles = len([n for n in os.listdir(ws) if n.endswith(".routes")])
         nlines = sum(sum(1 for _ in open(os.path.join(ws, n))) for n in os.listdir(ws) if n.endswith(".routes"))
         server = {b: [] for b in args.binary}

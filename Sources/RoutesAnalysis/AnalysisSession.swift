@@ -114,7 +114,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         let semantics = kept ?? Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
-                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.flowFindings, $0.mentionFindings) } },
+                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.nodeFindings, $0.declarationFindings) } },
                                      early: early)
         checker.run(keepsPlan: keepsPlan)
         return (semantics, true, checker)

@@ -2,25 +2,32 @@ import RoutesSyntax
 
 /// "Outermost cause once": no warning is reported inside something already reported (a
 /// shadowed branch, a mismatched wildcard, the nesting of a node never built), nor in a named
-/// builder all of whose references lie inside such places, nor again as an unreachable node
-/// where the node is a shadowed branch. A push into a sheet (`PushInSheet`) is not such a place: a push
-/// that follows it is reported too.
+/// builder all of whose references lie inside such places, nor again by another rule at a
+/// node reported as a cause of its own (a shadowed branch is not also an unreachable node).
+/// Each node rule says what of the nodes it reports is covered (`NodeRule.cause`); a push
+/// into a sheet (`PushInSheet`) covers nothing, so a push that follows it is reported too.
 enum OutermostCause {
-    /// A warning at a node, before the filter.
+    /// What of a reported node is not reported again.
+    struct Covered: OptionSet, Sendable {
+        let rawValue: Int
+        /// The node itself: another rule's warning at it, and a reference it is (which then
+        /// keeps no builder in use).
+        static let node = Covered(rawValue: 1)
+        /// What its children build.
+        static let children = Covered(rawValue: 2)
+        /// Its nesting, when it is a `screen` node.
+        static let nesting = Covered(rawValue: 4)
+    }
+
+    /// A warning at a node, before the filter, with what it covers.
     struct Warning {
-        var node: GraphNode
+        var node: Int
         var diagnostic: Diagnostic
+        var covered: Covered = []
     }
 
-    /// The places whose insides are not reported again.
-    struct Causes {
-        var shadowedBranches: [GraphNode] = []
-        var mismatchedWildcards: [GraphNode] = []
-        var unreachableNodes: [GraphNode] = []
-    }
-
-    /// The warnings that lie in no reported place.
-    static func filter(_ warnings: [Warning], causes: Causes, _ facts: ProgramFacts) -> [Warning] {
+    /// The warnings that lie in no place another warning covers.
+    static func filter(_ warnings: [Warning], _ facts: ProgramFacts) -> [Warning] {
         if warnings.isEmpty { return [] }
         let graph = facts.graph
         var inside = [Bool](repeating: false, count: graph.nodes.count)
@@ -33,46 +40,45 @@ enum OutermostCause {
                 if case .screen(_, let nesting?) = graph.nodes[g].kind { stack.append(nesting) }
             }
         }
-        let shadowed = Set(causes.shadowedBranches.map(\.index))
-        for b in shadowed {
-            for c in graph.children(b) { markSubtree(c) }
-            if case .screen(_, let nesting?) = graph.nodes[b].kind { markSubtree(nesting) }
+        // The nodes covered themselves, by the rule that covers them.
+        var coveredBy: [Int: RuleID] = [:]
+        for w in warnings where !w.covered.isEmpty {
+            if w.covered.contains(.node) { coveredBy[w.node] = w.diagnostic.rule }
+            if w.covered.contains(.children) { for child in graph.children(w.node) { markSubtree(child) } }
+            if w.covered.contains(.nesting), case .screen(_, let nesting?) = graph.nodes[w.node].kind { markSubtree(nesting) }
         }
-        for w in causes.mismatchedWildcards { for c in graph.children(w.index) { markSubtree(c) } }
-        for u in causes.unreachableNodes {
-            if case .screen(_, let nesting?) = graph.nodes[u.index].kind { markSubtree(nesting) }
+        for body in bodiesUsedOnlyInside(inside, coveredNodes: coveredBy, facts) { markSubtree(body) }
+        return warnings.filter { w in
+            !inside[w.node] && (coveredBy[w.node].map { $0 == w.diagnostic.rule } ?? true)
         }
-        // Builders referenced only from inside such places, or from each other, are inside
-        // too: the greatest set of used builders none of whose references is live.
+    }
+
+    /// The bodies of the used builders referenced only from inside covered places, or from
+    /// each other: the greatest set of used builders none of whose references is live.
+    private static func bodiesUsedOnlyInside(_ inside: [Bool], coveredNodes: [Int: RuleID], _ facts: ProgramFacts) -> [Int] {
+        let graph = facts.graph
         var references: [Int: [Int]] = [:]
         for g in graph.nodes.indices where facts.used[g] {
-            if case .reference(let b?) = graph.nodes[g].kind { references[b, default: []].append(g) }
+            if case .reference(let builder?) = graph.nodes[g].kind { references[builder, default: []].append(g) }
         }
         let usedInOrder = facts.usedBuilders.members
         var candidate = facts.usedBuilders
         var changed = true
         while changed {
             changed = false
-            for b in usedInOrder where candidate.contains(b) {
-                let live = references[b, default: []].contains { r in
-                    if inside[r] || shadowed.contains(r) { return false }
-                    if let owner = lexicalBuilder(r, facts), candidate.contains(owner) { return false }
+            for builder in usedInOrder where candidate.contains(builder) {
+                let live = references[builder, default: []].contains { reference in
+                    if inside[reference] || coveredNodes[reference] != nil { return false }
+                    if let owner = lexicalBuilder(reference, facts), candidate.contains(owner) { return false }
                     return true
                 }
                 if live {
-                    candidate.remove(b)
+                    candidate.remove(builder)
                     changed = true
                 }
             }
         }
-        for b in usedInOrder where candidate.contains(b) {
-            if let body = graph.builders[b].body { markSubtree(body) }
-        }
-        // A shadowed branch is reported as such, not again as an unreachable node.
-        return warnings.filter { w in
-            let g = w.node.index
-            return !inside[g] && (w.diagnostic.rule == ShadowedBranch.id || !shadowed.contains(g))
-        }
+        return usedInOrder.compactMap { candidate.contains($0) ? graph.builders[$0].body : nil }
     }
 
     /// The named builder whose body lexically contains g (through nestings), if any.

@@ -18,38 +18,24 @@ struct ProgramChecker {
     /// What the previous analysis of this program found about ways, and the nodes an edit
     /// resolved again, when the graph was patched (see `ScopeItems.plan`).
     private var earlier: Earlier?
-    /// What the rules over the flows found (before "outermost cause once"), for the checker
-    /// after an edit that leaves them as they are (`ProgramFacts.flowsAsBefore`).
-    private(set) var flowFindings: FlowFindings? = nil
-    /// Whether the shadowed branches were found from the earlier ones (tests).
-    private(set) var shadowedKept = false
-
-    struct FlowFindings {
-        var shadowed: [ShadowedBranch.Finding]
-        var mismatched: [WildcardMismatch.Finding]
-        var unreachable: [UnreachableScreen.Finding]
-        var pushed: [PushInSheet.Finding]
-    }
+    /// What the node rules found (before "outermost cause once"), in registry order, for the
+    /// checker after an edit that leaves them as they are (`ProgramFacts.flowsAsBefore`).
+    private(set) var nodeFindings: [any NodeRuleFindings]? = nil
+    /// Whether the node rules found their findings again from the earlier ones (tests).
+    private(set) var nodeFindingsRefound = false
 
     /// What the checker takes from the previous analysis of its program, when the graph was
     /// patched over an edit: the ways (see `ScopeItems.plan`) and the facts, whose flows it
     /// continues (see `ProgramFacts.resolvePaths(earlier:)`), with the global ids of the nodes
-    /// the edit resolved again, and what the rules over the flows found.
-    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, findings: FlowFindings?,
-                         mentionFindings: MentionFindings?)
+    /// the edit resolved again, and what the node rules and the declaration rules found.
+    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, nodeFindings: [any NodeRuleFindings]?,
+                         declarationFindings: [any DeclarationRuleFindings]?)
 
-    /// What the rules over the mentions found.
-    struct MentionFindings {
-        /// By declaration number.
-        var unused: [UnusedDeclaration.Finding]
-        /// By element code.
-        var unplaced: [UnreachableScreen.Finding]
-    }
-    /// What the rules over the mentions found, for the checker after an edit.
-    private(set) var mentionFindings: MentionFindings? = nil
-    /// Whether the rules over the mentions kept the earlier findings where nothing they read
+    /// What the declaration rules found, in registry order, for the checker after an edit.
+    private(set) var declarationFindings: [any DeclarationRuleFindings]? = nil
+    /// Whether the declaration rules kept the earlier findings where nothing they read
     /// changed (tests).
-    private(set) var mentionFindingsKept = false
+    private(set) var declarationFindingsKept = false
 
     /// With `early`, the plan of `missing-dependency` made while the semantics was computed
     /// (see ``earlyPlan(graph:program:)``), and the used region it was made for.
@@ -129,7 +115,7 @@ struct ProgramChecker {
     ///   million lines, 430,000 of 1.2 million nodes.
     mutating func run(keepsPlan: Bool = true) {
         defer { earlier = nil }
-        let earlierMentions = earlier.flatMap { e in e.mentionFindings.map { (e.facts, e.edited, $0) } }
+        let earlierMentions = earlier.flatMap { e in e.declarationFindings.map { (e.facts, e.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
         let (graph, used, earlier) = (facts.graph, facts.used, self.earlier.map { ($0.ways, $0.edited) })
         if !keepsPlan {
@@ -154,37 +140,19 @@ struct ProgramChecker {
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
         if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan?.start() }
-        let carried = facts.flowsAsBefore ? self.earlier?.findings : nil
+        let carried = facts.flowsAsBefore ? self.earlier?.nodeFindings : nil
         // What the earlier analysis knew of each node, for the rules that can keep what they
         // found where nothing they read changed.
         let before = self.earlier.map {
-            Before(findings: $0.findings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
+            Before(findings: $0.nodeFindings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
                    uncertainNodes: $0.facts.semantics.uncertainNodes, presentations: $0.facts.graph.presentations)
         }
         facts.resolvePaths()
-        let found = carried ?? flowRules(before)
-        flowFindings = found
-
-        var warnings: [OutermostCause.Warning] = []
-        var causes = OutermostCause.Causes()
-        for f in found.shadowed {
-            warnings.append(.init(node: f.branch, diagnostic: ShadowedBranch.diagnostic(f, facts)))
-            causes.shadowedBranches.append(f.branch)
-        }
-        for f in found.mismatched {
-            warnings.append(.init(node: f.wildcard, diagnostic: WildcardMismatch.diagnostic(f, facts)))
-            causes.mismatchedWildcards.append(f.wildcard)
-        }
-        for f in found.unreachable {
-            guard case .node(let g, _, _) = f else { continue }
-            warnings.append(.init(node: g, diagnostic: UnreachableScreen.diagnostic(f, facts)))
-            causes.unreachableNodes.append(g)
-        }
-        for f in found.pushed {
-            warnings.append(.init(node: f.node, diagnostic: PushInSheet.diagnostic(f, facts)))
-        }
-        for w in OutermostCause.filter(warnings, causes: causes, facts) {
-            let n = facts.graph.nodes[w.node.index]
+        let found = carried ?? nodeRules(before)
+        nodeFindings = found
+        let warnings = found.flatMap { $0.warnings(facts) }
+        for w in OutermostCause.filter(warnings, facts) {
+            let n = facts.graph.nodes[w.node]
             append(w.diagnostic, at: NodeRef(file: n.file, node: n.local))
         }
 
@@ -200,47 +168,32 @@ struct ProgramChecker {
         for f in MissingDependency.check(facts, uses: made.uses, failures: failures) { append(MissingDependency.diagnostic(f, facts)) }
     }
 
-    /// What the rules over the flows read of the earlier analysis of the program.
+    /// What the node rules read of the earlier analysis of the program.
     private struct Before {
-        var findings: FlowFindings?
+        var findings: [any NodeRuleFindings]?
         var used: [Bool]
         var uncertain: [Bool]
         var uncertainNodes: [Int]
         var presentations: [Presentation]
     }
 
-    /// The findings of the rules over the flows. After an edit whose flows continued the
-    /// earlier ones, over a semantics that carried the earlier builds, each rule finds again
-    /// only what the changed nodes can change, and keeps its earlier findings elsewhere.
-    private mutating func flowRules(_ before: Before?) -> FlowFindings {
+    /// The findings of the node rules. After an edit whose flows continued the earlier ones,
+    /// over a semantics that carried the earlier builds, each rule finds again only what the
+    /// changed nodes can change, and keeps its earlier findings elsewhere.
+    private mutating func nodeRules(_ before: Before?) -> [any NodeRuleFindings] {
         guard let before, let earlier = before.findings, let changed = changedNodes(before) else {
-            return FlowFindings(shadowed: ShadowedBranch.check(facts), mismatched: WildcardMismatch.check(facts),
-                                unreachable: UnreachableScreen.check(facts), pushed: PushInSheet.check(facts))
+            let facts = self.facts
+            return Rules.nodeRules.map { $0.findings(facts) }
         }
-        shadowedKept = true
-        let facts = self.facts
+        nodeFindingsRefound = true
         // A node's own findings depend on its states, builds, place in the used region and
         // uncertainty, and a wildcard's on its body's builds: the changed nodes and their
-        // parents are found again. So are the nodes of the earlier findings, whose words
-        // (a reason, a sheet on the way) read other nodes.
+        // parents are found again.
         var withParents = changed
         for x in changed { if let p = facts.graph.nodes[x].parent { withParents.append(p) } }
         let again = sortedUnique(withParents)
-        func nodes(_ earlier: [Int]) -> [Int] { sortedUnique(again + earlier) }
-        let unreachable = earlier.unreachable.compactMap { f -> Int? in
-            if case .node(let g, _, _) = f { return g.index } else { return nil }
-        }
-        return FlowFindings(
-            shadowed: ShadowedBranch.check(facts, earlier: earlier.shadowed, again: again),
-            mismatched: Self.refound(earlier.mismatched, node: \.wildcard.index, again: nodes(earlier.mismatched.map(\.wildcard.index))) {
-                WildcardMismatch.finding(at: $0, facts)
-            },
-            unreachable: Self.refound(earlier.unreachable, node: { f in
-                if case .node(let g, _, _) = f { return g.index } else { return -1 }
-            }, again: nodes(unreachable)) { UnreachableScreen.finding(at: $0, facts) },
-            pushed: Self.refound(earlier.pushed, node: \.node.index, again: nodes(earlier.pushed.map(\.node.index))) {
-                PushInSheet.finding(at: $0, facts)
-            })
+        let facts = self.facts
+        return earlier.map { $0.foundAgain(facts, changed: again) }
     }
 
     /// After an edit whose flows continued the earlier ones, over a semantics that carried
@@ -264,29 +217,6 @@ struct ProgramChecker {
         return sortedUnique(changed)
     }
 
-    /// A rule's findings after an edit, each about one node (increasing): those of the nodes
-    /// `again` (increasing, without repeats) found again, and the earlier ones of every
-    /// other node.
-    private static func refound<F>(_ earlier: [F], node: (F) -> Int, again: [Int], _ find: (Int) -> F?) -> [F] {
-        var found: [F] = []
-        var k = 0
-        func findUpTo(_ limit: Int) {
-            while k < again.count && again[k] < limit {
-                if let f = find(again[k]) { found.append(f) }
-                k += 1
-            }
-        }
-        // Both lists increase: an earlier finding of a node found again is left out.
-        for f in earlier {
-            let g = node(f)
-            findUpTo(g)
-            if k < again.count && again[k] == g { continue }
-            found.append(f)
-        }
-        findUpTo(Int.max)
-        return found
-    }
-
     /// What a program whose analysis stopped at its limit still gets: the rules that read no
     /// decision diagram (declarations never used, screens never placed).
     mutating func runWithoutFlows() {
@@ -294,13 +224,12 @@ struct ProgramChecker {
         reportUnused(nil)
     }
 
-    private mutating func reportUnused(_ before: (facts: ProgramFacts, edited: EditedNodes, findings: MentionFindings)?) {
+    private mutating func reportUnused(_ before: (facts: ProgramFacts, edited: EditedNodes, findings: [any DeclarationRuleFindings])?) {
         facts.findMentions()
-        let found = before.flatMap { mentionRules(since: $0) } ?? MentionFindings(
-            unused: UnusedDeclaration.check(facts), unplaced: UnreachableScreen.checkPlacement(facts))
-        mentionFindings = found
-        for f in found.unused { append(UnusedDeclaration.diagnostic(f, facts)) }
-        for f in found.unplaced { append(UnreachableScreen.diagnostic(f, facts)) }
+        let facts = self.facts
+        let found = before.flatMap { declarationRules(since: $0) } ?? Rules.declarationRules.map { $0.findings(facts) }
+        declarationFindings = found
+        for rule in found { for d in rule.diagnostics(facts) { append(d) } }
     }
 
     /// After an edit inside one declaration whose mentions were patched over the earlier
@@ -312,8 +241,8 @@ struct ProgramChecker {
     /// duplicate does not change: a rename is applied alone only when no name is declared
     /// twice, before or after, see `Project.applyingDeclarationEdit`.) Nil when they must be
     /// found over every declaration.
-    private mutating func mentionRules(since before: (facts: ProgramFacts, edited: EditedNodes, findings: MentionFindings))
-        -> MentionFindings? {
+    private mutating func declarationRules(since before: (facts: ProgramFacts, edited: EditedNodes, findings: [any DeclarationRuleFindings]))
+        -> [any DeclarationRuleFindings]? {
         let (old, edited, earlier) = before
         guard let changes = facts.mentionChanges, old.usedBuilders == facts.usedBuilders else { return nil }
         let graph = facts.graph, project = facts.project
@@ -323,19 +252,10 @@ struct ProgramChecker {
             let first = graph.declarationNumber(Symbol(file: f, declaration: 0))
             again += first..<(first + project.files[f].model.declarations.count)
         }
-        mentionFindingsKept = true
+        declarationFindingsKept = true
         let facts = self.facts
         let numbers = sortedUnique(again)
-        // Screen codes follow declaration numbers (both in the graph's order of files and
-        // declarations).
-        let codes = numbers.compactMap { graph.screenCode(graph.declarationSymbol($0)) }
-        return MentionFindings(
-            unused: Self.refound(earlier.unused, node: { graph.declarationNumber($0.declaration) }, again: numbers) {
-                UnusedDeclaration.finding(graph.declarationSymbol($0), facts)
-            },
-            unplaced: Self.refound(earlier.unplaced, node: { f in
-                if case .neverPlaced(let s) = f { return graph.screenCode(s) ?? -1 } else { return -1 }
-            }, again: codes) { UnreachableScreen.placementFinding(code: $0, facts) })
+        return earlier.map { $0.foundAgain(facts, declarations: numbers) }
     }
 
     private mutating func append(_ d: Diagnostic, at node: NodeRef? = nil) {

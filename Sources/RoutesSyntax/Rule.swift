@@ -88,7 +88,7 @@ public enum Fixability: String, Sendable, Hashable {
 /// documentation, the type of what it finds, its check, and the function that words its
 /// message. Syntax and names rules live in their layer's `Rules/` folder, the analyses' in
 /// RoutesAnalysis's; the registry (`Rules` in RoutesAnalysis) lists them all.
-public protocol RuleDefinition {
+public protocol RuleDefinition: SendableMetatype {
     static var id: RuleID { get }
     static var severity: Severity { get }
     static var category: RuleCategory { get }

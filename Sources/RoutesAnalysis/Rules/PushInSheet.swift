@@ -3,7 +3,7 @@ import RoutesSyntax
 
 /// `push-in-sheet`: a `push` screen node that can be built, but on every path that builds it
 /// the last non-push element before it is a `sheet(allowsPush: false)` screen.
-public enum PushInSheet: RuleDefinition {
+public enum PushInSheet: PerNodeRule {
     public static let id = RuleID("push-in-sheet")
     public static let severity = Severity.warning
     public static let category = RuleCategory.presentation
@@ -77,6 +77,8 @@ public enum PushInSheet: RuleDefinition {
         }
         return Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet)
     }
+
+    static func node(of finding: Finding) -> Int? { finding.node.index }
 
     static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
         let sheetName = f.sheet.map { "`\(facts.screenName($0.screen.index))`" } ?? "a sheet"

@@ -17,8 +17,12 @@ public struct RuleInfo: Sendable {
     public let fixes: [RuleFix]
     /// The best of them: safe, unsafe or none.
     public var fixability: Fixability { Fixability(fixes) }
+    /// The rule's type: what kind of rule it is (`NodeRule`, `DeclarationRule`) says who
+    /// checks it.
+    let definition: any RuleDefinition.Type
 
     init<R: RuleDefinition>(_ rule: R.Type) {
+        definition = rule
         id = R.id
         severity = R.severity
         category = R.category
@@ -32,8 +36,9 @@ public struct RuleInfo: Sendable {
 }
 
 /// The registry: every rule the tools report, in the order listings show them (syntax, names,
-/// then the analyses). A new rule is a file of its own (see docs/dev/architecture.md) and one
-/// line here.
+/// then the analyses). A new rule is a file of its own and one line here (see
+/// docs/dev/contributing.md); a rule of a kind that a checker iterates (`NodeRule`,
+/// `DeclarationRule`) is found here by that checker.
 public enum Rules {
     public static let all: [RuleInfo] = [
         RuleInfo(SyntaxError.self),
@@ -55,4 +60,12 @@ public enum Rules {
 
     /// The rule with this id, if there is one.
     public static func info(_ id: RuleID) -> RuleInfo? { all.first { $0.id == id } }
+
+    /// The rules over a program's flows whose findings are about nodes, in registry order:
+    /// `ProgramChecker` checks each.
+    static let nodeRules: [any NodeRule.Type] = all.compactMap { $0.definition as? any NodeRule.Type }
+
+    /// The rules over what a program mentions, one finding per declaration, in registry
+    /// order: `ProgramChecker` checks each.
+    static let declarationRules: [any DeclarationRule.Type] = all.compactMap { $0.definition as? any DeclarationRule.Type }
 }

@@ -3,7 +3,7 @@ import RoutesSyntax
 
 /// `shadowed-branch`: an `anyOf` branch that, where the `anyOf` is evaluated, would build
 /// something, but for every element it would build an earlier branch builds it first.
-public enum ShadowedBranch: RuleDefinition {
+public enum ShadowedBranch: NodeRule {
     public static let id = RuleID("shadowed-branch")
     public static let severity = Severity.warning
     public static let category = RuleCategory.routing
@@ -76,7 +76,7 @@ public enum ShadowedBranch: RuleDefinition {
     /// or used or uncertain otherwise than before) and their parents. An `anyOf` whose node
     /// and branches are all unchanged has the findings it had, every other one is checked
     /// again. Only those nodes are looked at, not every node.
-    static func check(_ facts: ProgramFacts, earlier: [Finding], again: [Int]) -> [Finding] {
+    static func check(_ facts: ProgramFacts, earlier: [Finding], changed again: [Int]) -> [Finding] {
         let graph = facts.graph
         var redone: [(anyOf: Int, findings: [Finding])] = []
         for g in again where facts.used[g] {
@@ -97,6 +97,12 @@ public enum ShadowedBranch: RuleDefinition {
         for r in redone[k...] { found += r.findings }
         return found
     }
+
+    static func node(of finding: Finding) -> Int? { finding.branch.index }
+
+    /// A shadowed branch is the outermost cause of what it holds, and is not reported again
+    /// as unreachable.
+    static var cause: OutermostCause.Covered { [.node, .children, .nesting] }
 
     /// The findings of node g when it is an `anyOf`, appended in branch order.
     private static func check(anyOf g: Int, _ facts: ProgramFacts, into found: inout [Finding]) {

@@ -4,7 +4,7 @@ import RoutesSyntax
 /// `unreachable-screen`: a `screen S` node of a used builder (or `root`) that no path under
 /// any environment resolves through, with the reason; or a declared screen that no `screen S`
 /// node of `root` or a used builder places.
-enum UnreachableScreen: RuleDefinition {
+enum UnreachableScreen: PerNodeRule, DeclarationRule {
     static let id = RuleID("unreachable-screen")
     static let severity = Severity.warning
     static let category = RuleCategory.routing
@@ -63,10 +63,13 @@ enum UnreachableScreen: RuleDefinition {
 
     // MARK: Nodes
 
-    /// The unreachable screen nodes, in both readings of uncertain leaves.
-    static func check(_ facts: ProgramFacts) -> [Finding] {
-        facts.graph.nodes.indices.compactMap { finding(at: $0, facts) }
+    static func node(of finding: Finding) -> Int? {
+        if case .node(let g, _, _) = finding { return g.index }
+        return nil
     }
+
+    /// The nesting of a node never built is never evaluated: nothing there is reported again.
+    static var cause: OutermostCause.Covered { .nesting }
 
     /// Node g's finding, if it is an unreachable screen node. Whether it is one depends on
     /// its own states only; the reason, on the nodes above it and their earlier branches.
@@ -151,6 +154,17 @@ enum UnreachableScreen: RuleDefinition {
     /// duplicate, nor one a used node meant to place under a misspelt name).
     static func checkPlacement(_ facts: ProgramFacts) -> [Finding] {
         facts.graph.screens.indices.compactMap { placementFinding(code: $0, facts) }
+    }
+
+    static func checkDeclarations(_ facts: ProgramFacts) -> [Finding] { checkPlacement(facts) }
+
+    static func finding(declaration number: Int, _ facts: ProgramFacts) -> Finding? {
+        facts.graph.screenCode(facts.graph.declarationSymbol(number)).flatMap { placementFinding(code: $0, facts) }
+    }
+
+    static func declarationNumber(of finding: Finding, _ facts: ProgramFacts) -> Int {
+        if case .neverPlaced(let s) = finding { return facts.graph.declarationNumber(s) }
+        return -1
     }
 
     /// The finding of the screen with element code `code`, if no used node places it.

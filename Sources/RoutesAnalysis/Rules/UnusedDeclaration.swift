@@ -3,7 +3,7 @@ import RoutesSyntax
 
 /// `unused-declaration`: a dependency, optional, flag or builder of a program that neither
 /// `root` nor a builder it uses mentions.
-public enum UnusedDeclaration: RuleDefinition {
+public enum UnusedDeclaration: DeclarationRule {
     public static let id = RuleID("unused-declaration")
     public static let severity = Severity.warning
     public static let category = RuleCategory.hygiene
@@ -44,7 +44,7 @@ public enum UnusedDeclaration: RuleDefinition {
     }
 
     /// The findings, by declaration number (the graph's order of files and declarations).
-    static func check(_ facts: ProgramFacts) -> [Finding] {
+    static func checkDeclarations(_ facts: ProgramFacts) -> [Finding] {
         let project = facts.project
         var found: [Finding] = []
         for f in facts.program.files {
@@ -67,6 +67,14 @@ public enum UnusedDeclaration: RuleDefinition {
         if kind == .builder, let b = graph.builderIndex(s), facts.usedBuilders.contains(b) { return nil }
         if kind == .builder && graph.builderIndex(s) == nil { return nil }
         return Finding(declaration: s, kind: kind)
+    }
+
+    static func finding(declaration number: Int, _ facts: ProgramFacts) -> Finding? {
+        finding(facts.graph.declarationSymbol(number), facts)
+    }
+
+    static func declarationNumber(of finding: Finding, _ facts: ProgramFacts) -> Int {
+        facts.graph.declarationNumber(finding.declaration)
     }
 
     /// The words, from the project as it is now (a finding kept over edits holds no position).

@@ -3,7 +3,7 @@ import RoutesSyntax
 
 /// `wildcard-mismatch`: `wildcard W { B }` where B cannot build a W in any environment. A
 /// property of the builder itself, over every environment.
-public enum WildcardMismatch: RuleDefinition {
+public enum WildcardMismatch: PerNodeRule {
     public static let id = RuleID("wildcard-mismatch")
     public static let severity = Severity.warning
     public static let category = RuleCategory.routing
@@ -45,10 +45,6 @@ public enum WildcardMismatch: RuleDefinition {
         var screen: ScreenCode
     }
 
-    static func check(_ facts: ProgramFacts) -> [Finding] {
-        facts.graph.nodes.indices.compactMap { finding(at: $0, facts) }
-    }
-
     /// Node g's finding, if it is a wildcard whose body cannot build its screen: it depends
     /// on g and on what its body builds.
     static func finding(at g: Int, _ facts: ProgramFacts) -> Finding? {
@@ -57,6 +53,11 @@ public enum WildcardMismatch: RuleDefinition {
               semantics.environments(semantics.builds[body], element: code) == BDD.zero else { return nil }
         return Finding(wildcard: GraphNode(g), screen: ScreenCode(code))
     }
+
+    static func node(of finding: Finding) -> Int? { finding.wildcard.index }
+
+    /// Nothing inside a wildcard that builds nothing is reported again.
+    static var cause: OutermostCause.Covered { .children }
 
     static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
         let w = facts.screenName(f.screen.index)

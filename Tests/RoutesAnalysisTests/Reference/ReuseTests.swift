@@ -391,7 +391,7 @@ import TestSupport
                                                           with: Array("B".utf8)))
         #expect(reused.patchedGraphs == 1)
         let unit = try #require(reused.units.first { $0.program != nil }?.checker)
-        #expect(unit.shadowedKept)
+        #expect(unit.nodeFindingsRefound)
         #expect(unit.facts.recomputed?[unit.facts.graph.global(file, try #require(Self.node(at: deep, in: reused, file: file)))] == false)
         #expect(unreachable(reused).map(\.0) == [deep])
         #expect(unreachable(reused).first?.1 == [inner, second])
@@ -418,7 +418,7 @@ import TestSupport
         })
         let (_, _, reused) = try #require(Self.reanalysed(project, session, file: app, replacing: (a + 7)..<(a + 8),
                                                           with: Array("B".utf8)))
-        #expect(reused.units.first { $0.program != nil }?.checker?.mentionFindingsKept == true)
+        #expect(reused.units.first { $0.program != nil }?.checker?.declarationFindingsKept == true)
         let unused = reused.diagnostics.filter { $0.rule == .unusedDeclaration }
         #expect(unused.map { reused.project.files[$0.file].text.text($0.range) } == ["unusedFlag"])
     }
@@ -485,7 +485,7 @@ import TestSupport
                 let checker = reused.units.first { $0.program != nil }?.checker
                 if checker?.scope.planCarried == true { carriedPlans += 1 }
                 if checker?.facts.mentionsPatched == true { patchedMentions += 1 }
-                if checker?.shadowedKept == true { keptShadowed += 1 }
+                if checker?.nodeFindingsRefound == true { keptShadowed += 1 }
                 if checker?.facts.usedKeptOverChangedNodes == true { keptUsed += 1 }
                 if checker?.facts.semantics.structureCarried == true { keptStructure += 1 }
                 project = next
@@ -740,7 +740,7 @@ import TestSupport
             let e = try Self.renamed(project, session, file: file, declaration: 1, back: step == 1)
             #expect(e.edit.nodes.resolvedAgain.count == 2)
             #expect(e.reused.units.first { $0.program != nil }?.checker?.facts.mentionsPatched == true)
-            #expect(e.reused.units.first { $0.program != nil }?.checker?.mentionFindingsKept == true)
+            #expect(e.reused.units.first { $0.program != nil }?.checker?.declarationFindingsKept == true)
             #expect(unused(e.reused) == expected)
             (project, session) = (e.next, e.reused)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import RoutesAnalysis
@@ -6,14 +7,32 @@ import RoutesSyntax
 
 /// The registry lists every rule once, and each rule's documented example triggers it.
 @Suite struct RegistryTests {
-    @Test func everyRuleOnceWithItsOwnId() {
+    @Test func everyRuleOnceWithItsOwnId() throws {
         let ids = Rules.all.map(\.id.rawValue)
         #expect(Set(ids).count == ids.count)
-        #expect(ids.count == 15)
+        #expect(Set(ids) == (try Self.idsDeclaredInRuleFiles()))
         for id in ids {
             #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)")
             #expect(Rules.info(RuleID(id))?.id.rawValue == id)
         }
+    }
+
+    /// The ids the rule files declare (`static let id = RuleID("…")` in `Sources/*/Rules/`):
+    /// a rule is its file and its registry line, and neither is missing.
+    static func idsDeclaredInRuleFiles() throws -> Set<String> {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+        var ids = Set<String>()
+        for module in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
+            let rules = sources.appendingPathComponent(module).appendingPathComponent("Rules")
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: rules.path)) ?? [] where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: rules.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.contains("static let id = RuleID(\"") {
+                    ids.insert(String(line.split(separator: "\"")[1]))
+                }
+            }
+        }
+        return ids
     }
 
     @Test(arguments: Rules.all.map(\.id.rawValue))

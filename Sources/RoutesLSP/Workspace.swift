@@ -275,7 +275,7 @@ final class LSPWorkspace {
             Log.debug("declaration edit in \(path): the analysis is kept")
             cached = s.rebased(onto: project, file: file, edit: edit.shift)
         } else {
-            cached = AnalysisSession(project: project, reusing: s, splice: edit.nodes)
+            cached = AnalysisSession.forEditor(project: project, reusing: s, splice: edit.nodes)
             Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs, \(cached?.patchedGraphs ?? 0) over a patched graph)")
         }
         retire(s)
@@ -312,9 +312,9 @@ final class LSPWorkspace {
         let hitsBefore = parseCache.hits
         // The files no editor has open keep no syntax tree (a sixth of what a project holds):
         // a request that needs one parses it again (see `SourceFile.syntax`).
-        let project = Project(entries: entries, provider: provider, cache: parseCache, keepsSyntax: false,
-                              syntaxKept: Set(store.documents.values.map(\.path)))
-        let s = AnalysisSession(project: project, reusing: stale, settings: settings)
+        let project = Project(entries: entries, provider: provider, cache: parseCache,
+                              keeps: .editor(openDocuments: Set(store.documents.values.map(\.path))))
+        let s = AnalysisSession.forEditor(project: project, reusing: stale, settings: settings)
         Log.debug("snapshot: \(s.project.files.count) files, \(parseCache.hits - hitsBefore) of them parsed before")
         retire(stale)
         stale = nil

@@ -4,16 +4,14 @@ import RoutesSyntax
 /// Whatever a syntax error left incomplete becomes `.missing` or is left out; nothing here
 /// reports syntax errors again.
 public enum Lowering {
-    /// - Parameter keepsDocs: false when nothing will read the declarations' doc comments
-    ///   (`routes lint`): they are left out of the model.
-    /// - Parameter keepsSignatures: false when nothing will read the screens' parameters or
-    ///   the Swift types of dependencies and optionals (`routes lint`): they are left out of
-    ///   the model (a screen's parameters are checked, and `Declaration.hasParameters` says
-    ///   whether it has some).
-    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keepsDocs: Bool = true, keepsSignatures: Bool = true) -> FileModel {
+    /// - Parameter keeps: what the model keeps (``Project/Keeps``): without doc comments,
+    ///   they are left out; without signatures, the screens' parameters and the Swift types
+    ///   of dependencies and optionals are (a screen's parameters are checked, and
+    ///   `Declaration.hasParameters` says whether it has some).
+    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keeps: Project.Keeps = .everything) -> FileModel {
         Lowerer.with(tree, file: file) { l in
-            l.keepsDocs = keepsDocs
-            l.keepsSignatures = keepsSignatures
+            l.keepsDocs = keeps.docComments
+            l.keepsSignatures = keeps.signatures
             l.lowerFile()
             // Reserved at one model node per syntax node: most syntax nodes are names, lists
             // and blocks, and the model is kept for as long as the file is.

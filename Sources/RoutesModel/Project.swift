@@ -15,7 +15,7 @@ public struct SourceFile: Sendable {
     public let workspaceRoot: String
     /// The syntax tree as the project holds it: without its tokens and nodes when the project
     /// dropped them, and with an empty text when it did not keep the text (see
-    /// ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``);
+    /// ``Project/keeps``);
     /// its syntax errors are there either way. Read the text as ``text``.
     public let keptSyntax: SyntaxTree
     public private(set) var model: FileModel
@@ -65,7 +65,7 @@ public struct SourceFile: Sendable {
         return keptSyntax.source
     }
 
-    /// Whether the project kept the text (see ``Project/init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``).
+    /// Whether the project kept the text (see ``Project/keeps``).
     @inlinable public var keepsText: Bool { readAgain == nil }
 
     /// Whether the text was read again (tests: only the files a lint reports on need it).
@@ -217,16 +217,12 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// See ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``.
-    private var keepsSyntax = true
-    private var keepsDocs = true
-    private var keepsTexts = true
-    private var keepsSignatures = true
-    private var syntaxKept: Set<String> = []
-    /// With `keepsScopes: false`, for each program's root file, the declarations of its
+    /// What the project keeps of each file (see ``Keeps``).
+    public let keeps: Keeps
+    /// Without `keeps.scopes`, for each program's root file, the declarations of its
     /// closure that an earlier one of the same name hides (see ``isRedeclaration(_:in:)``).
     private var redeclarations: [FileID: Set<Symbol>]? = nil
-    /// Whether every file's scope was kept (`keepsScopes`): a declaration edit resolves
+    /// Whether every file's scope was kept (`keeps.scopes`): a declaration edit resolves
     /// names again in the scopes, so a project without them is built again instead.
     var keptEveryScope: Bool { redeclarations == nil }
 
@@ -242,45 +238,16 @@ public struct Project: Sendable {
 
     /// - Parameter cache: parsed files kept from an earlier project (the language server's):
     ///   a file whose bytes are unchanged is not parsed or lowered again. Updated to this
-    ///   project's files.
-    /// - Parameter keepsSyntax: false when the files' syntax trees will seldom be asked for
-    ///   after they are lowered (`routes lint`; the language server, for the files no editor
-    ///   has open): each file then keeps only its text and syntax errors
-    ///   (`SyntaxTree.droppingTokens()`), which is about a sixth of what a project holds, and
-    ///   its tree is parsed again if it is asked for (``SourceFile/syntax``).
-    /// - Parameter syntaxKept: files (by canonical path) that keep their trees even so.
-    /// - Parameter keepsDocs: false when nothing will read the declarations' doc comments
-    ///   (`routes lint`, whose rules never quote them): the models leave them out. Not with
-    ///   a `cache`, whose models are kept for readers that want them.
-    /// - Parameter keepsTexts: false when few files' texts will be asked for after they are
-    ///   lowered (`routes lint`: the files it reports on, for positions, quotes and source
-    ///   lines). The other files then hold no text (and no tree): a file's text is read again
-    ///   through `provider` when it is asked for (``SourceFile/text``), and checked against
-    ///   the bytes first read (``SourceFile/isTextChangedSinceRead``). A file whose text
-    ///   mentions the suppression marker keeps it: every analysis reads its comments. Not
-    ///   with a `cache`.
-    /// - Parameter keepsSignatures: false when nothing will read the screens' parameters
-    ///   or the Swift types of dependencies and optionals (`routes lint`): the models leave
-    ///   them out (a wildcard naming a screen with parameters, reported with their labels,
-    ///   has them lowered again from the screen's file). Not with a `cache`.
-    /// - Parameter keepsScopes: false when nothing but the analyses will ask what a name
-    ///   means in a file (`routes lint`): once the names are resolved, only the scopes an
-    ///   analysis reads are kept, those of the files whose syntax errors skipped names (what
-    ///   those stand for). The others are left empty. Which declaration of a name declared
-    ///   twice wins in a program, which the analyses ask its root file's scope, is then kept
-    ///   as the few declarations that lose (``isRedeclaration(_:in:)``).
-    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keepsSyntax: Bool = true,
-                syntaxKept: Set<String> = [], keepsDocs: Bool = true, keepsTexts: Bool = true, keepsSignatures: Bool = true,
-                keepsScopes: Bool = true) {
-        precondition(keepsDocs || cache == nil, "a parse cache holds models with their doc comments")
-        precondition(keepsSignatures || cache == nil, "a parse cache holds models with their parameters and types")
-        precondition(keepsTexts || cache == nil, "a parse cache holds files with their texts")
+    ///   project's files. Only with a preset that keeps every file's text, docs and
+    ///   signatures (the cache's models are kept for readers that want them).
+    /// - Parameter keeps: what the project keeps of each file once it is lowered: all of it
+    ///   (the default), what a lint reads (``Keeps/lint``), what an editor reads
+    ///   (``Keeps/editor(openDocuments:)``).
+    public init(entries: [ProjectEntry], provider: SourceProvider, cache: ParseCache? = nil, keeps: Keeps = .everything) {
+        precondition(cache == nil || (keeps.docComments && keeps.signatures && keeps.texts),
+                     "a parse cache holds files with their texts, and models with their doc comments, parameters and types")
         self.cache = cache
-        self.keepsSyntax = keepsSyntax
-        self.syntaxKept = syntaxKept
-        self.keepsDocs = keepsDocs
-        self.keepsTexts = keepsTexts
-        self.keepsSignatures = keepsSignatures
+        self.keeps = keeps
         load(entries, provider)
         cache?.replace(with: files)
         self.cache = nil
@@ -288,16 +255,12 @@ public struct Project: Sendable {
         computeClosures()
         let redeclared = resolveNames()
         findPrograms()
-        if !keepsScopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
+        if !keeps.scopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
     }
 
-    /// A project that holds what `routes lint` reads: each file's model without doc
-    /// comments, parameters or types, no syntax trees, no texts
-    /// but those mentioning the suppression marker, and only the scopes the analyses read
-    /// (see ``init(entries:provider:cache:keepsSyntax:syntaxKept:keepsDocs:keepsTexts:keepsSignatures:keepsScopes:)``).
+    /// A project that holds what `routes lint` reads (see ``Keeps/lint``).
     public static func forLint(entries: [ProjectEntry], provider: SourceProvider) -> Project {
-        Project(entries: entries, provider: provider, keepsSyntax: false, keepsDocs: false, keepsTexts: false,
-                keepsSignatures: false, keepsScopes: false)
+        Project(entries: entries, provider: provider, keeps: .lint)
     }
 
     /// The project without its files' builder nodes, nor what the names they mention
@@ -329,11 +292,11 @@ public struct Project: Sendable {
     /// model left them out (the same nodes: lowering is deterministic).
     public func builderNodes(of f: FileID) -> [BuilderNode] {
         guard files[f].model.nodesLeftOut else { return files[f].model.nodes }
-        return Lowering.lower(files[f].syntax, file: f, keepsDocs: false, keepsSignatures: false).nodes
+        return Lowering.lower(files[f].syntax, file: f, keeps: .lint).nodes
     }
 
     /// Empties every scope but those of the files with names skipped by syntax errors (see
-    /// `keepsScopes`), keeping for each program the declarations its root file's scope
+    /// ``Keeps/scopes``), keeping for each program the declarations its root file's scope
     /// found declared again: those a scope's own names lost to, along the scopes it is laid
     /// over (`redeclared`, by file). A scope laid over another holds that one.
     private mutating func emptyScopesNoAnalysisReads(redeclared: [[Symbol]]) {
@@ -408,22 +371,22 @@ public struct Project: Sendable {
         // (one file, an edit in the language server most often, wakes no threads).
         let kept = wave.indices.map { cache?.lookup(wave[$0].path, bytes: wave[$0].bytes, id: first + $0) }
         let toParse = wave.indices.filter { kept[$0] == nil }
-        let keeps = wave.map { keepsSyntax || syntaxKept.contains($0.path) }
-        let (keepsDocs, keepsTexts, keepsSignatures) = (keepsDocs, keepsTexts, keepsSignatures)
+        let keeps = self.keeps
+        let keepsTree = wave.map { keeps.keepsSyntaxTree(of: $0.path) }
         let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel, TextReadAgain?) in
             let i = toParse[k]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
-            let model = Lowering.lower(tree, file: first + i, keepsDocs: keepsDocs, keepsSignatures: keepsSignatures)
-            if !keepsTexts && !keeps[i] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
+            let model = Lowering.lower(tree, file: first + i, keeps: keeps)
+            if !keeps.texts && !keepsTree[i] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
                 return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[i].path, bytes: wave[i].bytes))
             }
-            return (keeps[i] ? tree : tree.droppingTokens(), model, nil)
+            return (keepsTree[i] ? tree : tree.droppingTokens(), model, nil)
         }
         var results = kept.map { $0.map { ($0.0, $0.1, TextReadAgain?.none) } }
         for (k, i) in toParse.enumerated() { results[i] = parsed[k] }
         for (i, p) in wave.enumerated() {
             let (parsedTree, model, readAgain) = results[i]!
-            let tree = keeps[i] || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
+            let tree = keepsTree[i] || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
             let id = first + i
             files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
                                     workspaceRoot: p.root, syntax: tree, model: model, readAgain: readAgain))
@@ -709,7 +672,7 @@ public struct Project: Sendable {
     }
 
     /// The labels of screen s's parameters, lowered again from its file's syntax when the
-    /// model left them out (see `keepsSignatures`).
+    /// model left them out (see ``Keeps/signatures``).
     func parameterLabels(of s: Symbol) -> [String] {
         let d = declaration(s)
         guard d.parametersLeftOut else { return d.parameters.map(\.label.text) }

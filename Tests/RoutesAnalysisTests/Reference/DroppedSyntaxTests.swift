@@ -15,11 +15,12 @@ import TestSupport
 /// drops the trees of files no editor has open) is parsed again, once, and is the tree first
 /// parsed.
 @Suite struct DroppedSyntaxTests {
-    static func project(_ files: [String: [UInt8]], keepsSyntax: Bool, keepsDocs: Bool = true, keepsTexts: Bool = true,
-                        provider: (any SourceProvider)? = nil) -> Project {
-        Project(entries: entries(files), provider: provider ?? Self.provider(files), keepsSyntax: keepsSyntax,
-                keepsDocs: keepsDocs, keepsTexts: keepsTexts)
+    static func project(_ files: [String: [UInt8]], keeps: Project.Keeps, provider: (any SourceProvider)? = nil) -> Project {
+        Project(entries: entries(files), provider: provider ?? Self.provider(files), keeps: keeps)
     }
+
+    /// Everything but the syntax trees (as the language server keeps files no editor has open).
+    static let withoutTrees = Project.Keeps(syntaxTrees: .none, docComments: true, texts: true, signatures: true, scopes: true)
 
     /// The project `routes lint` makes of `files`.
     static func lintProject(_ files: [String: [UInt8]]) -> Project {
@@ -49,7 +50,7 @@ import TestSupport
     /// Checks one workspace; returns how many diagnostics it had.
     @discardableResult
     static func check(_ files: [String: [UInt8]], name: String) -> Int {
-        let kept = project(files, keepsSyntax: true)
+        let kept = project(files, keeps: .everything)
         let dropped = lintProject(files)
         #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.doc == nil } }, "\(name): a doc comment was kept")
@@ -75,8 +76,8 @@ import TestSupport
             let marked = kept.files[f.id].text.string.contains("routes:ignore")
             #expect(f.keepsText == marked && (f.keepsText || f.keptSyntax.source.count == 0), "\(name): \(f.displayPath)")
         }
-        let expected = rendered(AnalysisSession(project: kept))
-        let droppedSession = AnalysisSession(project: dropped, reusedByEdits: false)
+        let expected = rendered(AnalysisSession.forEditor(project: kept))
+        let droppedSession = AnalysisSession.forLint(project: dropped)
         #expect(rendered(droppedSession) == expected, "\(name)")
         // The analysis read again only the texts of files its diagnostics are in or point to.
         let mentioned = Set(droppedSession.diagnostics.flatMap { [$0.file] + $0.related.map(\.file) })
@@ -145,9 +146,9 @@ import TestSupport
         let count = Self.check(["App.routes": bytes], name: "odd heads")
         #expect(count >= 3)
         // The doc comment is in the model a language server reads, and left out of a lint's.
-        #expect(Self.project(["App.routes": bytes], keepsSyntax: true).files[0].model.declarations[0].doc == "The first screen.")
+        #expect(Self.project(["App.routes": bytes], keeps: .everything).files[0].model.declarations[0].doc == "The first screen.")
         // The shadowed `screen Home` quotes the first branch, written across two lines.
-        let session = AnalysisSession(project: Self.project(["App.routes": bytes], keepsSyntax: false))
+        let session = AnalysisSession.forEditor(project: Self.project(["App.routes": bytes], keeps: Self.withoutTrees))
         #expect(session.diagnostics.contains { $0.rule == .shadowedBranch && $0.message.contains("`screen Home`") })
         #expect(session.diagnostics.contains { $0.rule == .unusedSuppression })
         // Without the suppression comment the lint keeps no text: the quotes, positions and
@@ -155,7 +156,7 @@ import TestSupport
         var plainBytes = Array(text.replacing(" // routes:ignore shadowed-branch", with: "").utf8)
         plainBytes.insert(contentsOf: [0xFF, 0xFE], at: plainBytes.count - 8)
         #expect(Self.check(["App.routes": plainBytes], name: "odd heads, no suppression") >= 3)
-        let lint = Self.project(["App.routes": plainBytes], keepsSyntax: false, keepsDocs: false, keepsTexts: false)
+        let lint = Self.project(["App.routes": plainBytes], keeps: Project.Keeps(syntaxTrees: .none, docComments: false, texts: false, signatures: true, scopes: true))
         #expect(!lint.files[0].keepsText && lint.files[0].text.invalidUTF8.count == 1)
     }
 
@@ -171,7 +172,7 @@ import TestSupport
         let lint = Self.lintProject(files)
         let lib = lint.files.first { $0.displayPath == "Lib.routes" }!
         #expect(!lib.model.skippedNames.isEmpty && !lint.scopes[lib.id].isEmpty)
-        let session = AnalysisSession(project: lint)
+        let session = AnalysisSession.forEditor(project: lint)
         #expect(session.diagnostics.contains { $0.rule == .syntaxError })
         #expect(!session.diagnostics.contains { $0.message.contains("Extra") }, "\(session.diagnostics.map(\.message))")
     }
@@ -192,7 +193,7 @@ import TestSupport
         #expect(count >= 3)
         let lint = Self.lintProject(files)
         #expect(lint.scopes.allSatisfy { $0.isEmpty })
-        let full = Self.project(files, keepsSyntax: true)
+        let full = Self.project(files, keeps: .everything)
         var redeclared: [String] = []
         for p in lint.programs {
             for f in p.files {
@@ -258,10 +259,10 @@ import TestSupport
         }
         text += "root {\n  anyOf {\n" + (0..<features).map { "    f\($0)\n" }.joined() + "  }\n}\n"
         let files = ["App.routes": Array(text.utf8)]
-        let nodes = Self.project(files, keepsSyntax: false).files[0].model.nodes.count
+        let nodes = Self.project(files, keeps: Self.withoutTrees).files[0].model.nodes.count
         #expect(nodes >= 16_384, "\(nodes) nodes: too few for the plan to be made on another core")
         Self.check(files, name: "a large program")
-        let lint = AnalysisSession(project: Self.lintProject(files), reusedByEdits: false)
+        let lint = AnalysisSession.forLint(project: Self.lintProject(files))
         let missing = lint.diagnostics.filter { $0.rule == .missingDependency }
         #expect(missing.count >= features / 7, "\(missing.count) missing dependencies")
     }
@@ -274,11 +275,11 @@ import TestSupport
         var differed = 0
         for seed in UInt64(0)..<12 {
             let files = ["App.routes": Array(ProgramGenerator.generate(seed: seed).text.utf8)]
-            let total = AnalysisSession(project: Self.project(files, keepsSyntax: true)).decisionNodeCounts.max() ?? 0
+            let total = AnalysisSession.forEditor(project: Self.project(files, keeps: .everything)).decisionNodeCounts.max() ?? 0
             for budget in 1...(total + 2) {
                 let limits = AnalysisLimits(nodes: budget)
-                let server = AnalysisSession(project: Self.project(files, keepsSyntax: true), limits: limits)
-                let lint = AnalysisSession(project: Self.lintProject(files), reusedByEdits: false, limits: limits)
+                let server = AnalysisSession.forEditor(project: Self.project(files, keeps: .everything), limits: limits)
+                let lint = AnalysisSession.forLint(project: Self.lintProject(files), limits: limits)
                 if Self.rendered(lint) != Self.rendered(server) {
                     differed += 1
                     Issue.record("generated program \(seed), a budget of \(budget) nodes: the lint reports otherwise: \(Self.rendered(lint)) against \(Self.rendered(server))")
@@ -295,7 +296,7 @@ import TestSupport
         let files = ["App.routes": Array(text.utf8)]
         let start = text.range(of: "{ screen Home")!.upperBound.utf16Offset(in: text) - 4
         let edited = SourceText(bytes: Array(text.replacing("{ screen Home", with: "{ screen Other").utf8))
-        let full = Self.project(files, keepsSyntax: true)
+        let full = Self.project(files, keeps: .everything)
         #expect(full.applyingDeclarationEdit(file: 0, range: start..<(start + 4), replacement: Array("Other".utf8), newSource: edited) != nil)
         let lint = Self.lintProject(files)
         #expect(lint.applyingDeclarationEdit(file: 0, range: start..<(start + 4), replacement: Array("Other".utf8), newSource: edited) == nil)
@@ -314,10 +315,10 @@ import TestSupport
         for (later, changed) in [(first, false), (Array("screen Home\nscreen Lost\nroot { screen Lost }\n".utf8), true),
                                  (first + [0x0A], true), ([], true)] {
             let provider = Changing(first)
-            let project = Self.project(["App.routes": first], keepsSyntax: false, keepsTexts: false, provider: provider)
+            let project = Self.project(["App.routes": first], keeps: Project.Keeps(syntaxTrees: .none, docComments: true, texts: false, signatures: true, scopes: true), provider: provider)
             #expect(!project.files[0].keepsText && !project.files[0].isTextReadAgain)
             provider.bytes = later
-            let session = AnalysisSession(project: project)
+            let session = AnalysisSession.forEditor(project: project)
             // `Lost` is never placed: its warning is positioned in the text read again.
             #expect(session.diagnostics.contains { $0.rule == .unreachableScreen || $0.rule == .unusedDeclaration })
             _ = project.files[0].text.position(of: 12, encoding: .scalars)

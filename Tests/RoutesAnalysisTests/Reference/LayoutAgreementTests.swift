@@ -8,9 +8,9 @@ import Testing
 @Suite struct LayoutAgreementTests {
     @Test(arguments: FixPropertyTests.inputs)
     func bothLayoutsReportTheSame(_ input: FixPropertyTests.Input) {
-        let project = DroppedSyntaxTests.project(input.files.mapValues { Array($0.utf8) }, keepsSyntax: true)
+        let project = DroppedSyntaxTests.project(input.files.mapValues { Array($0.utf8) }, keeps: .everything)
         let layouts = [AnalysisLayout.conditionsAbove, .elementAbove].map {
-            DroppedSyntaxTests.rendered(AnalysisSession(project: project, keepsAnalyses: false, limits: AnalysisLimits(layout: $0)))
+            DroppedSyntaxTests.rendered(AnalysisSession.forDiagnostics(project: project, limits: AnalysisLimits(layout: $0)))
         }
         if layouts.contains(where: { $0.contains { $0.contains("analysis-limit") } }) { return }
         #expect(layouts[0] == layouts[1], "\(input.name)")

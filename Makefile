@@ -37,7 +37,7 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	$(MAKE) example
-	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/grammar Tests/editors
+	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/grammar Tests/editors Tests/docs
 	ROUTES_BIN=$(BIN) $(PYTHON) -m pytest -q Tests/lsp
 
 ## The build products; the Python test packages stay (rm -rf .venv to remove them too).

@@ -166,7 +166,7 @@ public enum SourceFiles {
         scan(under: dir, maxEntries: .max).files
     }
 
-    /// What ``scan(under:maxEntries:)`` found.
+    /// What ``scan(under:maxEntries:skip:)`` found.
     public struct Scan: Sendable {
         /// Relative paths of the `*.routes` files, sorted.
         public var files: [String]

@@ -48,7 +48,7 @@ public struct LintInputs {
     /// - Parameters:
     ///   - paths: as given; `-` is the standard input (`stdin`).
     ///   - fixedRoot: `--root`, canonical: the workspace root of every path.
-    ///   - provider: reads files (and serves the standard input's text, see `path(ofStdin:)`).
+    ///   - provider: reads files (and serves the standard input's text, see `path(ofStdin:cwd:provider:)`).
     ///   - scanWorkspaces: whether to read the other files of the workspaces (a lint does; a
     ///     preview or the code generator, which need the programs of the files named only, do not).
     public init(paths: [String], fixedRoot: String?, stdin: Stdin?, cwd: String, provider: some SourceProvider,

@@ -41,8 +41,8 @@ struct PipelineBench {
         // The first analysis in a fresh process (what a language server's first open pays).
         let clock = ContinuousClock()
         var coldSession: AnalysisSession? = nil
-        let cold = clock.measure { coldSession = AnalysisSession(project: Project(entries: entries, provider: fs)) }
-        let warm = clock.measure { coldSession = AnalysisSession(project: Project(entries: entries, provider: fs)) }
+        let cold = clock.measure { coldSession = AnalysisSession.forEditor(project: Project(entries: entries, provider: fs)) }
+        let warm = clock.measure { coldSession = AnalysisSession.forEditor(project: Project(entries: entries, provider: fs)) }
         if let s = coldSession { print("graph nodes per program: \(s.programNodeCounts), decision-diagram nodes per manager: \(s.decisionNodeCounts)") }
         print("first project + analysis in this process: \(fmt(ms(cold))), the second: \(fmt(ms(warm)))")
         let texts = entries.map { SourceText(bytes: (try? fs.read($0.canonicalPath).get()) ?? []) }
@@ -52,12 +52,12 @@ struct PipelineBench {
         let lower = median { for t in trees { _ = Lowering.lower(t) } }
         var project: Project? = nil
         let load = median { project = Project(entries: entries, provider: fs) }
-        let analyse = median { _ = AnalysisSession(project: project!) }
+        let analyse = median { _ = AnalysisSession.forEditor(project: project!) }
         let lines = texts.reduce(0) { $0 + $1.lineStarts.count }
         print("\(lines) lines: lex \(fmt(lex)), parse (incl. lex) \(fmt(parse)), lower \(fmt(lower)), project (read+parse+lower+resolve) \(fmt(load)), analysis session \(fmt(analyse))")
         // Typing a character at the end of the first `dependency` line (a type name), as
         // Benchmarks/lsp_bench.py does: the declaration is parsed again alone.
-        let session = AnalysisSession(project: project!)
+        let session = AnalysisSession.forEditor(project: project!)
         if let file = session.project.files.first {
             let b = file.text.bytes
             let needle = Array("\ndependency ".utf8)
@@ -68,7 +68,7 @@ struct PipelineBench {
                 let text = SourceText(bytes: bytes)
                 var edit: ProjectDeclarationEdit? = nil
                 let t = median { edit = session.project.applyingDeclarationEdit(file: file.id, range: eol..<eol, replacement: [UInt8(ascii: "X")], newSource: text) }
-                let moved = median { _ = AnalysisSession(project: project!).rebased(onto: edit!.project!, file: file.id, edit: edit!.shift) }
+                let moved = median { _ = AnalysisSession.forEditor(project: project!).rebased(onto: edit!.project!, file: file.id, edit: edit!.shift) }
                 print("edit in a type: declaration edit \(fmt(t)) (resolved alone: \(edit?.project != nil), analysis kept: \(edit?.keepsAnalysis == true)); a new session plus its move \(fmt(moved))")
             }
         }
@@ -91,7 +91,7 @@ struct PipelineBench {
     /// declaration edit: the program is analysed again), and at the end of a screen's name in
     /// its declaration (a new snapshot: names resolved again, the program analysed again).
     static func workspaceEdits(entries: [ProjectEntry], provider: FileSystemProvider) {
-        let base = AnalysisSession(project: Project(entries: entries, provider: provider))
+        let base = AnalysisSession.forEditor(project: Project(entries: entries, provider: provider))
         let features = base.project.files.filter { $0.path.contains("/Features") }.sorted { $0.path < $1.path }
         guard !features.isEmpty else { return }
         let file = features[features.count / 2]
@@ -125,7 +125,7 @@ struct PipelineBench {
                 guard let project = edit?.project else { print("\(name) edit: not resolved alone"); return }
                 let previous = session
                 let cpu0 = cpuMilliseconds()
-                times.append(ms(clock.measure { session = getenv("ROUTES_PIPELINE_NOREUSE") != nil ? AnalysisSession(project: project) : AnalysisSession(project: project, reusing: previous, splice: edit!.nodes) }))
+                times.append(ms(clock.measure { session = getenv("ROUTES_PIPELINE_NOREUSE") != nil ? AnalysisSession.forEditor(project: project) : AnalysisSession.forEditor(project: project, reusing: previous, splice: edit!.nodes) }))
                 cpuTimes.append(cpuMilliseconds() - cpu0)
                 patched += session.patchedGraphs
             }

@@ -51,7 +51,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     let entries = files.enumerated().map { i, f in
         ProjectEntry(canonicalPath: f.path, displayPath: String(f.path.dropFirst("/fuzz/".count)), group: i, workspaceRoot: "/fuzz")
     }
-    let session = AnalysisSession(project: Project(entries: entries, provider: provider))
+    let session = AnalysisSession.forEditor(project: Project(entries: entries, provider: provider))
     let project = session.project
     let stopped = session.diagnostics.contains { $0.rule == .analysisLimit }
 
@@ -61,7 +61,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     // read), analysed as a lint analyses (`missing-dependency` before the flows), gives the
     // same diagnostics.
     let linted = Project.forLint(entries: entries, provider: provider)
-    invariant(AnalysisSession(project: linted, reusedByEdits: false).diagnostics.map(key) == session.diagnostics.map(key),
+    invariant(AnalysisSession.forLint(project: linted).diagnostics.map(key) == session.diagnostics.map(key),
               "a lint's project reports otherwise than a full one")
     invariant(!linted.files.contains { $0.isTextChangedSinceRead }, "a text read again differs from the first read")
 
@@ -69,7 +69,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     // them, or the limit): the diagnostics of each layout alone are the same.
     if !stopped {
         let layouts = [AnalysisLayout.conditionsAbove, .elementAbove].map {
-            AnalysisSession(project: project, keepsAnalyses: false, limits: AnalysisLimits(layout: $0)).diagnostics
+            AnalysisSession.forDiagnostics(project: project, limits: AnalysisLimits(layout: $0)).diagnostics
         }
         if !layouts.contains(where: { $0.contains { $0.rule == .analysisLimit } }) {
             invariant(layouts[0].map(key) == layouts[1].map(key),
@@ -169,12 +169,12 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                     var edited = files
                     edited[0].bytes = newText.bytes
                     let freshProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { x, _ in x }))
-                    let fresh = AnalysisSession(project: Project(entries: entries, provider: freshProvider))
+                    let fresh = AnalysisSession.forEditor(project: Project(entries: entries, provider: freshProvider))
                     // The docs (a `///` line may have changed) are what a fresh parse gives.
                     let movedDocs = moved.files.flatMap { $0.model.declarations.map { "\($0.name.text): \($0.doc ?? "-")" } }
                     let freshDocs = fresh.project.files.flatMap { $0.model.declarations.map { "\($0.name.text): \($0.doc ?? "-")" } }
                     invariant(movedDocs == freshDocs, "a trivia edit at \(a)..<\(b) left a doc comment stale")
-                    let before = AnalysisSession(project: project)
+                    let before = AnalysisSession.forEditor(project: project)
                     if before.canRebase(over: edit) {
                         let rebased = before.rebased(onto: moved, file: first.id, edit: edit)
                         func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
@@ -205,7 +205,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                 var edited = files
                 edited[0].bytes = newText.bytes
                 let freshProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { x, _ in x }))
-                let fresh = AnalysisSession(project: Project(entries: entries, provider: freshProvider))
+                let fresh = AnalysisSession.forEditor(project: Project(entries: entries, provider: freshProvider))
                 if let f = fresh.project.file(atPath: first.path) {
                     let expected = fresh.project.files[f]
                     invariant(edit.tree.tokens == expected.syntax.tokens && edit.tree.nodes == expected.syntax.nodes,
@@ -214,9 +214,9 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                               "a declaration edit at \(a)..<\(b) gave another model than a fresh lowering")
                 }
                 if let moved = edit.project {
-                    let before = AnalysisSession(project: project)
+                    let before = AnalysisSession.forEditor(project: project)
                     let after = edit.keepsAnalysis && before.canRebase(over: edit.shift)
-                        ? before.rebased(onto: moved, file: first.id, edit: edit.shift) : AnalysisSession(project: moved)
+                        ? before.rebased(onto: moved, file: first.id, edit: edit.shift) : AnalysisSession.forEditor(project: moved)
                     func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
                     invariant(after.diagnostics.map(key) == fresh.diagnostics.map(key),
                               "a declaration edit at \(a)..<\(b) gave other diagnostics than a fresh analysis: "
@@ -239,7 +239,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
             }
             for (program, files) in zip(project.programs, fileSets) {
                 let rootPath = project.files[program.root.file].path
-                let alone = AnalysisSession(project: Project(entries: [ProjectEntry(canonicalPath: rootPath, displayPath: String(rootPath.dropFirst("/fuzz/".count)), group: 0, workspaceRoot: "/fuzz")], provider: provider))
+                let alone = AnalysisSession.forEditor(project: Project(entries: [ProjectEntry(canonicalPath: rootPath, displayPath: String(rootPath.dropFirst("/fuzz/".count)), group: 0, workspaceRoot: "/fuzz")], provider: provider))
                 guard !alone.diagnostics.contains(where: { $0.rule == .analysisLimit }) else { continue }
                 let together = session.diagnostics.filter { files.contains($0.file) }.map { key($0, in: project) }.sorted()
                 let byItself = alone.diagnostics.map { key($0, in: alone.project) }.sorted()
@@ -260,9 +260,9 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
         let editedProvider = MemoryProvider(files: Dictionary(edited.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a }))
         let editedProject = Project(entries: entries, provider: editedProvider)
         // A session of its own to hand over (the one above is still used below).
-        let earlier = AnalysisSession(project: Project(entries: entries, provider: provider))
-        let reused = AnalysisSession(project: editedProject, reusing: earlier)
-        let fresh = AnalysisSession(project: editedProject)
+        let earlier = AnalysisSession.forEditor(project: Project(entries: entries, provider: provider))
+        let reused = AnalysisSession.forEditor(project: editedProject, reusing: earlier)
+        let fresh = AnalysisSession.forEditor(project: editedProject)
         func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
         invariant(reused.diagnostics.map(key) == fresh.diagnostics.map(key),
                   "a session reusing the analysis of unchanged programs differs from a fresh one: "

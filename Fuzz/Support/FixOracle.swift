@@ -33,7 +33,7 @@ public func exerciseFixes(_ session: AnalysisSession, files: [(path: String, byt
             let entries = project.files.map {
                 ProjectEntry(canonicalPath: $0.path, displayPath: $0.displayPath, group: $0.group, workspaceRoot: $0.workspaceRoot)
             }
-            let after = AnalysisSession(project: Project(entries: entries, provider: MemoryProvider(files: texts)), keepsAnalyses: false)
+            let after = AnalysisSession.forDiagnostics(project: Project(entries: entries, provider: MemoryProvider(files: texts)))
             let errors = Set(session.diagnostics.filter { $0.severity == .error }.map { "\($0.rule) \($0.file) \(fix.map($0.range, in: $0.file))" })
             for e in after.diagnostics {
                 invariant(!(e.rule == d.rule && e.file == d.file && e.range == fix.map(d.range, in: d.file)),

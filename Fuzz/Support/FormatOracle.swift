@@ -55,8 +55,8 @@ public func checkFormatting(files: [(path: String, bytes: [UInt8])], probe: Int)
         let x = describeModel(a.model, TokenPlaces(a.syntax)), y = describeModel(b.model, TokenPlaces(b.syntax))
         invariant(x == y, "\(a.path): formatting changed the model: \(zip(x, y).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "\(x.count) vs \(y.count)")")
     }
-    let d1 = describeDiagnostics(AnalysisSession(project: before).diagnostics, before)
-    let d2 = describeDiagnostics(AnalysisSession(project: afterProject).diagnostics, afterProject)
+    let d1 = describeDiagnostics(AnalysisSession.forEditor(project: before).diagnostics, before)
+    let d2 = describeDiagnostics(AnalysisSession.forEditor(project: afterProject).diagnostics, afterProject)
     invariant(d1 == d2, "formatting changed the diagnostics: \(d1.filter { !d2.contains($0) }) vs \(d2.filter { !d1.contains($0) })")
 }
 

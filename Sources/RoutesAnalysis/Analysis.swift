@@ -6,12 +6,12 @@ import RoutesSyntax
 /// diagnostics over them).
 public enum Analysis {
     public static func check(_ project: Project) -> [Diagnostic] {
-        AnalysisSession(project: project, keepsAnalyses: false).diagnostics
+        AnalysisSession.forDiagnostics(project: project).diagnostics
     }
 
     /// The same within `limits` (tests run the analyses in each layout).
     static func check(_ project: Project, limits: AnalysisLimits) -> [Diagnostic] {
-        AnalysisSession(project: project, keepsAnalyses: false, limits: limits).diagnostics
+        AnalysisSession.forDiagnostics(project: project, limits: limits).diagnostics
     }
 
     /// Output order within one file: position, then rule, then message, then the related

@@ -33,16 +33,16 @@ final class ProgramAnalysis: @unchecked Sendable {
     var graph: BuilderGraph { semantics.graph }
 
     /// With `manager`, the analysis runs on that manager (the one of this program's previous
-    /// analysis, see `Semantics.init(graph:reusing:)`), starting with the layout it ended in;
+    /// analysis, see `Semantics.init(graph:reusing:carryover:layout:nodeBudget:)`), starting with the layout it ended in;
     /// should it run out of budget there, it runs again on a fresh one, so that a program is
     /// stopped exactly when a fresh analysis stops.
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
     /// `BuilderGraph.patched(onto:splice:)`, with `earlier`; or made already, by a lint)
-    /// instead of a new one. Without `keepsPlan`, no analysis after an edit continues this
-    /// one (see `ProgramChecker.run(keepsPlan:)`).
+    /// instead of a new one. `order` says whether an analysis after an edit continues this
+    /// one (see `ProgramChecker.Order`).
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
-         manager: KeptManager? = nil, graph given: BuilderGraph? = nil, earlier: EarlierAnalysis? = nil,
-         limits: AnalysisLimits = .standard, keepsPlan: Bool = true) {
+         manager: ManagerCarryover? = nil, graph given: BuilderGraph? = nil, carryover: AnalysisCarryover? = nil,
+         limits: AnalysisLimits = .standard, order: ProgramChecker.Order = .keepingPlan) {
         self.program = program
         self.orphans = orphans
         let graph = given ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
@@ -51,21 +51,21 @@ final class ProgramAnalysis: @unchecked Sendable {
         let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager?.layout)
         // A lint's `missing-dependency` plan reads the graph and the used region only: made
         // on another core while this one computes the semantics (of either layout).
-        let early = keepsPlan || earlier != nil ? nil : program.flatMap { ProgramChecker.earlyPlan(graph: graph, program: $0) }
+        let early = order == .keepingPlan || carryover != nil ? nil : program.flatMap { ProgramChecker.earlyPlan(graph: graph, program: $0) }
         var outcome: (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?)! = nil
         for (i, attempt) in attempts.enumerated() {
             let kept = i == 0 ? manager?.bdd : nil
-            outcome = Self.analyse(graph, program, kept, earlier: earlier, attempt, keepsPlan: keepsPlan,
+            outcome = Self.analyse(graph, program, kept, carryover: carryover, attempt, order: order,
                                    early: early)
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
-                outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: keepsPlan, early: early)
+                outcome = Self.analyse(graph, program, nil, attempt, order: order, early: early)
             }
             // A lint's checker works in another order (`missing-dependency` first, nodes freed
             // before the flows and made again), whose operation steps are not the same in
             // number: one that ran out past its semantics is made again as the language server
             // makes it, so that a lint stops exactly where the server stops.
-            if !keepsPlan && outcome.semantics.bdd.exhausted && outcome.checker != nil {
-                outcome = Self.analyse(graph, program, nil, attempt, keepsPlan: true, early: nil)
+            if order == .freeingEarly && outcome.semantics.bdd.exhausted && outcome.checker != nil {
+                outcome = Self.analyse(graph, program, nil, attempt, order: .keepingPlan, early: nil)
             }
             if !outcome.semantics.bdd.exhausted { break }
         }
@@ -102,21 +102,21 @@ final class ProgramAnalysis: @unchecked Sendable {
         }
     }
 
-    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, earlier: EarlierAnalysis? = nil,
-                                _ attempt: (layout: Semantics.Layout, nodes: Int), keepsPlan: Bool,
+    private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, carryover: AnalysisCarryover? = nil,
+                                _ attempt: (layout: Semantics.Layout, nodes: Int), order: ProgramChecker.Order,
                                 early: ProgramChecker.EarlyPlan?)
         -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
         // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
         // changed nothing it reads.
-        let kept = earlier.flatMap { e in
+        let kept = carryover.flatMap { e in
             manager === e.semantics.bdd ? Semantics.keeping(e.semantics, for: graph, edited: e.edited, layout: attempt.layout, nodeBudget: attempt.nodes) : nil
         }
-        let semantics = kept ?? Semantics(graph: graph, reusing: manager, earlier: earlier, layout: attempt.layout, nodeBudget: attempt.nodes)
+        let semantics = kept ?? Semantics(graph: graph, reusing: manager, carryover: carryover, layout: attempt.layout, nodeBudget: attempt.nodes)
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
-                                     earlier: earlier.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.nodeFindings, $0.declarationFindings) } },
+                                     carryover: carryover.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.nodeFindings, $0.declarationFindings) } },
                                      early: early)
-        checker.run(keepsPlan: keepsPlan)
+        checker.run(order)
         return (semantics, true, checker)
     }
 
@@ -167,7 +167,7 @@ final class ProgramAnalysis: @unchecked Sendable {
 
 /// The decision-diagram manager of a program's previous analysis, and the layout that
 /// analysis ended in (see `AnalysisLimits.attempts`).
-struct KeptManager {
+struct ManagerCarryover {
     let bdd: BDD
     let layout: Semantics.Layout
 }
@@ -175,7 +175,7 @@ struct KeptManager {
 /// A program's previous analysis, when its graph was patched over an edit: the global ids of
 /// the nodes the patch resolved again, and what the new analysis may take from the old one
 /// for everything else (see `Semantics.Carryover` and `ProgramChecker.findMissingDependencies`).
-struct EarlierAnalysis {
+struct AnalysisCarryover {
     var semantics: Semantics
     var checker: ProgramChecker?
     var edited: EditedNodes
@@ -215,49 +215,86 @@ public final class AnalysisSession {
     /// The limits each program's analysis runs within (see `AnalysisLimits`).
     public let limits: AnalysisLimits
 
-    /// Whether the units are kept (see `init(project:reusing:keepsAnalyses:)`).
+    /// What the session is for: what it keeps once its diagnostics are out.
+    public enum Purpose: Sendable {
+        /// An editor's (``forEditor(project:reusing:splice:limits:reported:settings:)``):
+        /// questions follow (scopes, example paths, previews), and the session after an edit
+        /// continues this one. Everything is kept.
+        case editor
+        /// A lint's (``forLint(project:limits:reported:settings:)``): the diagnostics are read
+        /// once and no edit follows. What only an edit or a question reads is let go as soon
+        /// as the rules have read it: the model's builder nodes once the graphs are made, the
+        /// plan of `missing-dependency` before the flows, each program's analysis once its
+        /// diagnostics are out (but for a single program, which the process's exit frees).
+        case lint
+        /// Diagnostics only (``forDiagnostics(project:limits:reported:settings:)``: a fix
+        /// checked, a test): each program's analysis is dropped once its diagnostics are
+        /// out; scope questions answer `unknown`, and no later session reuses this one.
+        case diagnostics
+    }
+
+    /// Whether the units are kept for questions and for the next session.
     private let keepsAnalyses: Bool
 
     /// How many units (programs, and the files in no program) this session analysed rather
     /// than kept from the session it reused (tests and logs).
     public private(set) var analysedPrograms = 0
     /// How many of those were analysed over their previous graph patched over the edit
-    /// rather than a new one (tests and logs; see `init(project:reusing:splice:keepsAnalyses:)`).
+    /// rather than a new one (tests and logs; see ``forEditor(project:reusing:splice:limits:reported:settings:)``).
     public private(set) var patchedGraphs = 0
 
-    public convenience init(project: Project) {
-        self.init(project: project, reusing: nil)
-    }
-
-    /// The analysis of `project`, keeping the analysis of each program of `previous` whose
-    /// files are the same in both (same paths, ids, bytes and imports): an edit re-analyses
-    /// only the programs that contain the edited file. `previous` shares those with the new
-    /// session and must not be used afterwards. Without `keepsAnalyses` (a lint), only the
-    /// diagnostics are kept: scope questions answer `unknown`, examples are not found, and
-    /// no later session can reuse this one's programs.
+    /// An editor's analysis of `project` (see ``Purpose/editor``), keeping the analysis of
+    /// each program of `previous` whose files are the same in both (same paths, ids, bytes
+    /// and imports): an edit re-analyses only the programs that contain the edited file.
+    /// `previous` shares those with the new session and must not be used afterwards.
     ///
     /// With `splice`, `project` is `previous`'s project after a declaration edit that kept
     /// every declaration's kind and name (``ProjectDeclarationEdit`` with a project, whose
-    /// `nodes` this is): a program analysed again over the edited file starts from its previous
-    /// graph with the edited nodes resolved again, when their shapes allow it, instead of
-    /// resolving every node again.
+    /// `nodes` this is): a program analysed again over the edited file starts from its
+    /// previous graph with the edited nodes resolved again, when their shapes allow it,
+    /// instead of resolving every node again.
+    public static func forEditor(project: Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil,
+                                 limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil,
+                                 settings: [String: RuleSettings] = [:]) -> AnalysisSession {
+        AnalysisSession(project: project, purpose: .editor, reusing: previous, splice: splice, limits: limits,
+                        reported: reported, settings: settings)
+    }
+
+    /// A lint's analysis of `project` (see ``Purpose/lint``). Pass a project nothing else
+    /// holds: its builder nodes are given back before any program is analysed, and the
+    /// session's `project` is then the project without them, for diagnostics only.
+    public static func forLint(project: consuming Project, limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil,
+                               settings: [String: RuleSettings] = [:]) -> AnalysisSession {
+        AnalysisSession(project: project, purpose: .lint, limits: limits, reported: reported, settings: settings)
+    }
+
+    /// The diagnostics of `project`, with nothing kept for questions (see
+    /// ``Purpose/diagnostics``).
+    public static func forDiagnostics(project: Project, limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil,
+                                      settings: [String: RuleSettings] = [:]) -> AnalysisSession {
+        AnalysisSession(project: project, purpose: .diagnostics, limits: limits, reported: reported, settings: settings)
+    }
+
+    /// The analysis of `project` for `purpose` (see the named constructors above).
     ///
     /// With `reported`, only the programs that contain one of those files are analysed (and
     /// the files in no program among them): a lint of one file of a large workspace pays for
     /// the programs that file is part of. `settings` are the rule settings of each workspace
     /// root (see `Suppressions`).
     ///
-    /// Without `reusedByEdits` (a lint: no session is made from this one over an edit), no
-    /// program keeps its `missing-dependency` plan for the analysis after an edit, and the
-    /// rule is checked before the flows grow (see `ProgramChecker.run(keepsPlan:)`). Nor are
-    /// the model's builder nodes kept: every program's graph is made first, and the session's
-    /// `project` is then `project` without them (``Project/leavingOutBuilderNodes()``), for
-    /// diagnostics only (a question about a node answers that nothing is known). Pass a
-    /// project nothing else holds, and its nodes are given back before any program is analysed.
-    public init(project given: consuming Project, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil,
-                keepsAnalyses: Bool = true, reusedByEdits: Bool = true, limits: AnalysisLimits = .configured,
-                reported: Set<FileID>? = nil, settings: [String: RuleSettings] = [:]) {
+    /// A lint checks `missing-dependency` before the flows grow (see
+    /// `ProgramChecker.Order`), and makes every program's graph first: the
+    /// session's `project` is then `project` without the model's builder nodes
+    /// (``Project/leavingOutBuilderNodes()``), for diagnostics only (a question about a node
+    /// answers that nothing is known).
+    init(project given: consuming Project, purpose: Purpose, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil,
+         limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil, settings: [String: RuleSettings] = [:]) {
         var project = consume given
+        // A lint of one program keeps it: the process's exit frees it, which spares about 2%
+        // of a large lint. A lint of many drops each program's analysis once its diagnostics
+        // are out, so that its memory is that of its largest program.
+        let keepsAnalyses = purpose == .editor || (purpose == .lint && project.programs.count <= 1)
+        let continuedByEdits = purpose != .lint
         self.keepsAnalyses = keepsAnalyses
         self.limits = limits
         self.settings = settings
@@ -281,7 +318,7 @@ public final class AnalysisSession {
         // again, by the path of their root file ("" for the files in no program): each new
         // analysis of such a program runs on its manager, where most of its operations are
         // cached (see `BDD.beginAnalysis(nodes:steps:variables:)`).
-        var managers: [String: KeptManager] = [:]
+        var managers: [String: ManagerCarryover] = [:]
         // Their graphs, when an edit inside one declaration may patch them.
         var graphs: [String: ProgramAnalysis] = [:]
         if let previous, previous.limits == limits {
@@ -299,7 +336,7 @@ public final class AnalysisSession {
             for u in units { if let u { kept.insert(ObjectIdentifier(u)) } }
             for u in previous.units where !kept.contains(ObjectIdentifier(u)) {
                 let key = Self.managerKey(u.program, previous.project)
-                managers[key] = KeptManager(bdd: u.semantics.bdd, layout: u.semantics.layout)
+                managers[key] = ManagerCarryover(bdd: u.semantics.bdd, layout: u.semantics.layout)
                 if let splice, u.stoppedAt == nil, u.graph.files.contains(splice.file) { graphs[key] = u }
             }
         }
@@ -321,7 +358,7 @@ public final class AnalysisSession {
         }
         // A lint makes every graph, then lets go of the nodes they were made from.
         var handoffs: [GraphHandoff]? = nil
-        if !reusedByEdits && previous == nil {
+        if !continuedByEdits && previous == nil {
             var graphs = parallelMap(work.count) { [project] k in
                 BuilderGraph(project: project, files: work[k].spec.files, hasForeignElement: work[k].spec.foreign)
             }
@@ -340,10 +377,10 @@ public final class AnalysisSession {
         let made = parallelMap(work.count) { [project] k -> UnitOutcome in
             let (spec, handoff) = work[k]
             var patched: BuilderGraph? = nil
-            var earlier: EarlierAnalysis? = nil
+            var carryover: AnalysisCarryover? = nil
             if let splice, let old = handoff.earlier, let graph = old.graph.patched(onto: project, splice: splice) {
                 patched = graph
-                earlier = EarlierAnalysis(semantics: old.semantics, checker: old.checker,
+                carryover = AnalysisCarryover(semantics: old.semantics, checker: old.checker,
                                           edited: EditedNodes(runs: graph.resolvedAgain(splice),
                                                               namesKept: splice.resolvedAgain.isEmpty,
                                                               files: [splice.file] + splice.resolvedAgain))
@@ -351,7 +388,8 @@ public final class AnalysisSession {
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager,
                                        graph: patched ?? graphsMade?[k].take(),
-                                       earlier: earlier, limits: limits, keepsPlan: keepsAnalyses && reusedByEdits)
+                                       carryover: carryover, limits: limits,
+                                       order: keepsAnalyses && continuedByEdits ? .keepingPlan : .freeingEarly)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
@@ -499,11 +537,11 @@ public final class AnalysisSession {
     /// A manager handed to the one worker that analyses its program again (each manager goes
     /// to one worker at most, and the previous session, which held it, is not used again).
     private struct Handoff: @unchecked Sendable {
-        let manager: KeptManager?
+        let manager: ManagerCarryover?
         /// The program's previous analysis, whose graph is patched over the edit and whose
         /// semantics lends the builds the edit cannot change.
         let earlier: ProgramAnalysis?
-        init(_ manager: KeptManager?, earlier: ProgramAnalysis? = nil) {
+        init(_ manager: ManagerCarryover?, earlier: ProgramAnalysis? = nil) {
             self.manager = manager
             self.earlier = earlier
         }

@@ -17,7 +17,7 @@ struct ProgramChecker {
     private(set) var places: [NodeRef?] = []
     /// What the previous analysis of this program found about ways, and the nodes an edit
     /// resolved again, when the graph was patched (see `ScopeItems.plan`).
-    private var earlier: Earlier?
+    private var carryover: Carryover?
     /// What the node rules found (before "outermost cause once"), in registry order, for the
     /// checker after an edit that leaves them as they are (`ProgramFacts.flowsAsBefore`).
     private(set) var nodeFindings: [any NodeRuleFindings]? = nil
@@ -26,9 +26,9 @@ struct ProgramChecker {
 
     /// What the checker takes from the previous analysis of its program, when the graph was
     /// patched over an edit: the ways (see `ScopeItems.plan`) and the facts, whose flows it
-    /// continues (see `ProgramFacts.resolvePaths(earlier:)`), with the global ids of the nodes
+    /// continues (see `ProgramFacts.resolvePaths()`), with the global ids of the nodes
     /// the edit resolved again, and what the node rules and the declaration rules found.
-    typealias Earlier = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, nodeFindings: [any NodeRuleFindings]?,
+    typealias Carryover = (ways: ScopeItems.Ways, facts: ProgramFacts, edited: EditedNodes, nodeFindings: [any NodeRuleFindings]?,
                          declarationFindings: [any DeclarationRuleFindings]?)
 
     /// What the declaration rules found, in registry order, for the checker after an edit.
@@ -39,9 +39,9 @@ struct ProgramChecker {
 
     /// With `early`, the plan of `missing-dependency` made while the semantics was computed
     /// (see ``earlyPlan(graph:program:)``), and the used region it was made for.
-    init(semantics: Semantics, program: Program, earlier: Earlier? = nil, early: EarlyPlan? = nil) {
-        self.earlier = earlier
-        facts = ProgramFacts(semantics: semantics, program: program, earlier: earlier.map { ($0.facts, $0.edited) },
+    init(semantics: Semantics, program: Program, carryover: Carryover? = nil, early: EarlyPlan? = nil) {
+        self.carryover = carryover
+        facts = ProgramFacts(semantics: semantics, program: program, carryover: carryover.map { ($0.facts, $0.edited) },
                              region: early?.region)
         scope = ScopeItems()
         self.early = early
@@ -68,7 +68,7 @@ struct ProgramChecker {
 
     private var early: EarlyPlan?
 
-    /// For a lint of a large program (`run(keepsPlan: false)`): the plan of
+    /// For a lint of a large program (`run(.freeingEarly)`): the plan of
     /// `missing-dependency`, which reads the graph and the used region only, started on
     /// another core, to be made while this one computes the semantics.
     static func earlyPlan(graph: BuilderGraph, program: Program) -> EarlyPlan? {
@@ -102,22 +102,28 @@ struct ProgramChecker {
     /// Fills `region` with the nodes from which a way leads to g.
     func fillRegion(_ region: Region, leadingTo g: Int) { scope.fillRegion(region, leadingTo: g, facts) }
 
-    /// - Parameter keepsPlan: false when no analysis after an edit will continue this one
-    ///   (a lint): `missing-dependency` is then checked first, and its plan (the way graph,
-    ///   the uses; made while the semantics was computed, when the checker was given it) and
-    ///   flows are gone before the main flows grow (13 MB of a million-line program's peak),
-    ///   instead of being made on another core while paths are resolved and kept for the
-    ///   next edit. (A question about ways makes the way graph again, see
-    ///   `ScopeItems.fillRegion`.)
-    ///   Then what is mentioned is found before the flows too (it needs none), and the
-    ///   decision-diagram nodes that the semantics and `missing-dependency` made on their
-    ///   way are freed (`Semantics.collectGarbage`), for the flows' nodes to take: at a
-    ///   million lines, 430,000 of 1.2 million nodes.
-    mutating func run(keepsPlan: Bool = true) {
-        defer { earlier = nil }
-        let earlierMentions = earlier.flatMap { e in e.declarationFindings.map { (e.facts, e.edited, $0) } }
+    /// In what order the checker runs its rules, by what follows the analysis.
+    enum Order {
+        /// An analysis after an edit will continue this one: the plan of
+        /// `missing-dependency` (the way graph, the uses) is made on another core while paths
+        /// are resolved, and kept for the next edit.
+        case keepingPlan
+        /// Nothing continues this analysis (a lint): `missing-dependency` is checked first,
+        /// and its plan (made while the semantics was computed, when the checker was given
+        /// it) and flows are gone before the main flows grow. (A question about ways makes
+        /// the way graph again, see `ScopeItems.fillRegion`.) Then what is mentioned is found
+        /// before the flows too (it needs none), and the decision-diagram nodes that the
+        /// semantics and `missing-dependency` made on their way are freed
+        /// (`Semantics.collectGarbage`), for the flows' nodes to take.
+        case freeingEarly
+    }
+
+    mutating func run(_ order: Order = .keepingPlan) {
+        defer { carryover = nil }
+        let earlierMentions = carryover.flatMap { e in e.declarationFindings.map { (e.facts, e.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        let (graph, used, earlier) = (facts.graph, facts.used, self.earlier.map { ($0.ways, $0.edited) })
+        let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
+        let keepsPlan = order == .keepingPlan
         if !keepsPlan {
             checkMissingDependencies(early?.take() ?? ScopeItems.plan(graph: graph, used: used, rootBody: rootBody, earlier: earlier))
             early = nil
@@ -140,11 +146,11 @@ struct ProgramChecker {
             ScopeItems.plan(graph: inputs.value.0, used: inputs.value.1, rootBody: rootBody, earlier: inputs.value.2)
         }
         if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { plan?.start() }
-        let carried = facts.flowsAsBefore ? self.earlier?.nodeFindings : nil
+        let carried = facts.flowsAsBefore ? self.carryover?.nodeFindings : nil
         // What the earlier analysis knew of each node, for the rules that can keep what they
         // found where nothing they read changed.
-        let before = self.earlier.map {
-            Before(findings: $0.nodeFindings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
+        let before = self.carryover.map {
+            RulesCarryover(findings: $0.nodeFindings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
                    uncertainNodes: $0.facts.semantics.uncertainNodes, presentations: $0.facts.graph.presentations)
         }
         facts.resolvePaths()
@@ -169,7 +175,7 @@ struct ProgramChecker {
     }
 
     /// What the node rules read of the earlier analysis of the program.
-    private struct Before {
+    private struct RulesCarryover {
         var findings: [any NodeRuleFindings]?
         var used: [Bool]
         var uncertain: [Bool]
@@ -180,7 +186,7 @@ struct ProgramChecker {
     /// The findings of the node rules. After an edit whose flows continued the earlier ones,
     /// over a semantics that carried the earlier builds, each rule finds again only what the
     /// changed nodes can change, and keeps its earlier findings elsewhere.
-    private mutating func nodeRules(_ before: Before?) -> [any NodeRuleFindings] {
+    private mutating func nodeRules(_ before: RulesCarryover?) -> [any NodeRuleFindings] {
         guard let before, let earlier = before.findings, let changed = changedNodes(before) else {
             let facts = self.facts
             return Rules.nodeRules.map { $0.findings(facts) }
@@ -200,7 +206,7 @@ struct ProgramChecker {
     /// the earlier builds and the same presentations: the nodes whose states were computed
     /// again, that may build otherwise, or whose place in the used region or uncertainty
     /// changed, increasing. Nil otherwise: every node is checked again.
-    private func changedNodes(_ before: Before) -> [Int]? {
+    private func changedNodes(_ before: RulesCarryover) -> [Int]? {
         guard let recomputed = facts.recomputed, let dirty = facts.semantics.carriedDirty, facts.semantics.cycles.isEmpty,
               before.used.count == facts.used.count, before.uncertain.count == facts.used.count,
               before.presentations == facts.graph.presentations

@@ -91,7 +91,7 @@ struct ProgramFacts {
         var used: [Bool]
     }
 
-    /// The facts of `program`. With `earlier`, its facts before an edit inside one
+    /// The facts of `program`. With `carryover`, its facts before an edit inside one
     /// declaration (over the graph this one was patched from, on the same manager) and the
     /// global ids of the nodes the edit resolved again: when the semantics took the earlier
     /// builds over (`Semantics.carriedDirty`), the flows will continue the earlier ones
@@ -99,7 +99,7 @@ struct ProgramFacts {
     /// node changed what it leads to. The earlier facts' flows are taken over and must not be
     /// read again. `region` is the used region when the caller found it already
     /// (``usedRegion(of:from:)``).
-    init(semantics: Semantics, program: Program, earlier: (facts: ProgramFacts, edited: EditedNodes)? = nil,
+    init(semantics: Semantics, program: Program, carryover: (facts: ProgramFacts, edited: EditedNodes)? = nil,
          region: UsedRegion? = nil) {
         self.semantics = semantics
         graph = semantics.graph
@@ -111,26 +111,26 @@ struct ProgramFacts {
         let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
         let sigmaCount = hasNoPushSheets ? 2 : 1
         rootBody = Self.rootBody(of: program, in: graph)
-        if let earlier, earlier.facts.mentioned.count == graph.declarationCount, earlier.facts.graph.nodes.count == graph.nodes.count,
-           earlier.edited.upperBound <= graph.nodes.count {
-            let old = earlier.facts
+        if let carryover, carryover.facts.mentioned.count == graph.declarationCount, carryover.facts.graph.nodes.count == graph.nodes.count,
+           carryover.edited.upperBound <= graph.nodes.count {
+            let old = carryover.facts
             mentionsBefore = (EarlierMentions(mentioned: old.mentioned, guessed: old.guessed, placements: old.placements,
-                                              refersToUnresolvedBuilder: old.refersToUnresolvedBuilder, graph: old.graph, project: old.project, used: old.used), earlier.edited)
+                                              refersToUnresolvedBuilder: old.refersToUnresolvedBuilder, graph: old.graph, project: old.project, used: old.used), carryover.edited)
         }
-        if let earlier, let found = Self.affectedNodes(semantics, sigmaCount: sigmaCount, rootBody: rootBody,
-                                                        since: earlier.facts, edited: earlier.edited) {
-            continuation = (earlier.facts.alternativeFlow?.states, found.affected)
-            flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, continuing: earlier.facts.flow.states)
+        if let carryover, let found = Self.affectedNodes(semantics, sigmaCount: sigmaCount, rootBody: rootBody,
+                                                        since: carryover.facts, edited: carryover.edited) {
+            continuation = (carryover.facts.alternativeFlow?.states, found.affected)
+            flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount, continuing: carryover.facts.flow.states)
             if found.structureKept {
-                used = earlier.facts.used
-                usedBuilders = earlier.facts.usedBuilders
-                flowsAsBefore = semantics === earlier.facts.semantics && earlier.facts.resolvedPaths
-                    && graph.presentations == earlier.facts.graph.presentations && found.affected.isEmpty
+                used = carryover.facts.used
+                usedBuilders = carryover.facts.usedBuilders
+                flowsAsBefore = semantics === carryover.facts.semantics && carryover.facts.resolvedPaths
+                    && graph.presentations == carryover.facts.graph.presentations && found.affected.isEmpty
                 return
             }
             if found.edgesKept {
-                used = earlier.facts.used
-                usedBuilders = earlier.facts.usedBuilders
+                used = carryover.facts.used
+                usedBuilders = carryover.facts.usedBuilders
                 usedKeptOverChangedNodes = true
                 return
             }

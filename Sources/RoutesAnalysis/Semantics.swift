@@ -114,13 +114,13 @@ final class Semantics {
     }
 
     /// The semantics of `graph`; with `manager`, on that manager (an earlier analysis's,
-    /// see `BDD.beginAnalysis(nodes:steps:variables:)`) when it can serve. With `earlier`, the
+    /// see `BDD.beginAnalysis(nodes:steps:variables:)`) when it can serve. With `carryover`, the
     /// semantics of the graph `graph` was patched from (`BuilderGraph.patched(onto:splice:)`)
     /// and the global ids of the nodes the patch resolved again: when it ran on the same
     /// manager, the builds of every node that depends on none of those nodes are taken from it
     /// (see `Carryover`). The analysis stops once it has made `nodeBudget` new nodes (see
     /// `BDD.nodeLimit`); the default is the standard budget for the graph.
-    init(graph: BuilderGraph, reusing manager: BDD? = nil, earlier: EarlierAnalysis? = nil,
+    init(graph: BuilderGraph, reusing manager: BDD? = nil, carryover: AnalysisCarryover? = nil,
          layout: Layout = .conditionsAbove, nodeBudget: Int? = nil) {
         self.graph = graph
         self.layout = layout
@@ -157,7 +157,7 @@ final class Semantics {
         bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget), variables: conditionCount + bits)
         let bdd = self.bdd
         firstElementVariable = layout == .elementAbove ? 0 : conditionCount
-        if let earlier, let old = Self.sameStructure(earlier, graph: graph, bdd: bdd, layout: layout, elementBits: bits) {
+        if let carryover, let old = Self.sameStructure(carryover, graph: graph, bdd: bdd, layout: layout, elementBits: bits) {
             // What depends only on the edges, the builders, the screens and the order in
             // which conditions are first tested is the earlier semantics's, on the same manager.
             variableOfCondition = old.variableOfCondition
@@ -199,8 +199,8 @@ final class Semantics {
         if layout == .elementAbove { relevant = computeRelevance() }
         // Cycles are found with the least-fixpoint builds (a cycle's own references do not
         // yet build nothing); then both readings are computed with them known.
-        let carried = earlier.flatMap { Carryover(self, from: $0.semantics, edited: $0.edited) }
-        if carried != nil, let old = earlier?.semantics { unionTrees = old.unionTrees }
+        let carried = carryover.flatMap { Carryover(self, from: $0.semantics, edited: $0.edited) }
+        if carried != nil, let old = carryover?.semantics { unionTrees = old.unionTrees }
         (builds, builderBuilds) = computeBuilds(.primary, carrying: carried)
         findCycles()
         for c in cycles { cyclicReferences.formUnion(c.references) }
@@ -215,11 +215,11 @@ final class Semantics {
         if let carried, cycles.isEmpty { carriedDirty = carried.dirty }
         // The contexts of an `anyOf` whose branches build as before are as before: the earlier
         // semantics's cache is taken over (it is not used again, see
-        // `AnalysisSession.init(project:reusing:splice:keepsAnalyses:)`), less the entries of
+        // `AnalysisSession.forEditor(project:reusing:splice:limits:reported:settings:)`), less the entries of
         // the nodes that may build otherwise, and of the readings of uncertain leaves.
         // (A patched graph keeps each `anyOf`'s room in the list of branches, so an entry's
         // key names the same node in both.)
-        if let carried, cycles.isEmpty, let old = earlier?.semantics, !old.branchContextAsked.isEmpty,
+        if let carried, cycles.isEmpty, let old = carryover?.semantics, !old.branchContextAsked.isEmpty,
            old.branchContextStride == graph.branchList.count {
             swap(&branchContextAsked, &old.branchContextAsked)
             swap(&branchContextCount, &old.branchContextCount)
@@ -254,16 +254,16 @@ final class Semantics {
     /// first tested in the same order). Then the order of the variables, the element codes,
     /// the owners of nestings and bodies, and the references between builders and their
     /// components are the earlier ones.
-    private static func sameStructure(_ earlier: EarlierAnalysis, graph: BuilderGraph, bdd: BDD, layout: Layout,
+    private static func sameStructure(_ carryover: AnalysisCarryover, graph: BuilderGraph, bdd: BDD, layout: Layout,
                                       elementBits: Int) -> Semantics? {
-        let old = earlier.semantics, before = old.graph
+        let old = carryover.semantics, before = old.graph
         guard old.bdd === bdd, old.layout == layout, layout == .conditionsAbove, old.elementBits == elementBits,
-              before.nodes.count == graph.nodes.count, earlier.edited.upperBound <= graph.nodes.count,
+              before.nodes.count == graph.nodes.count, carryover.edited.upperBound <= graph.nodes.count,
               before.hasForeignElement == graph.hasForeignElement, before.screens == graph.screens,
               before.conditions == graph.conditions, before.builders.count == graph.builders.count,
               graph.builders.indices.allSatisfy({ before.builders[$0].body == graph.builders[$0].body })
         else { return nil }
-        for g in earlier.edited {
+        for g in carryover.edited {
             guard graph.sameEdges(g, as: before) else { return nil }
             switch (graph.nodes[g].kind, before.nodes[g].kind) {
             case (.condition(let v, _, _), .condition(let w, _, _)): if v != w { return nil }

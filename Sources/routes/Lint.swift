@@ -243,17 +243,11 @@ struct LintReport {
             return (a.group, a.displayPath) < (b.group, b.displayPath)
         }
         var byFile: [FileID: [Diagnostic]] = [:]
-        // A workspace of many programs drops each program's analysis once its diagnostics
-        // are out, so that the lint's memory is that of its largest program. One program (and
-        // the files in none) is kept to the end instead: the lint exits without freeing it,
-        // which spares about 2% of a large lint.
         let session: AnalysisSession
         if let given {
             session = given
         } else {
-            let keepsAnalyses = project.programs.count <= 1
-            session = AnalysisSession(project: consume project, keepsAnalyses: keepsAnalyses, reusedByEdits: false,
-                                      reported: reported, settings: settings)
+            session = AnalysisSession.forLint(project: consume project, reported: reported, settings: settings)
         }
         self.session = session
         // The session's: without the builder nodes a lint's analysis let go of.

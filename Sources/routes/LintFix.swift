@@ -73,7 +73,7 @@ struct LintFixer {
         while true {
             let project = Project(entries: inputs.entries, provider: provider, cache: cache)
             let reported = LintReport.reportedFiles(project, named: inputs.named)
-            let session = AnalysisSession(project: project, keepsAnalyses: true, reported: reported, settings: inputs.settings)
+            let session = AnalysisSession.forEditor(project: project, reported: reported, settings: inputs.settings)
             if original.isEmpty {
                 for f in project.files {
                     original[f.path] = f.text.bytes

@@ -174,8 +174,8 @@ enum FormatOracle {
                 problems.append("\(a.path): the model differs: \(first)")
             }
         }
-        let d1 = describe(AnalysisSession(project: before).diagnostics, before)
-        let d2 = describe(AnalysisSession(project: afterProject).diagnostics, afterProject)
+        let d1 = describe(AnalysisSession.forEditor(project: before).diagnostics, before)
+        let d2 = describe(AnalysisSession.forEditor(project: afterProject).diagnostics, afterProject)
         if d1 != d2 {
             problems.append("the diagnostics differ:\n" + d1.filter { !d2.contains($0) }.joined(separator: "\n")
                             + "\n  vs\n" + d2.filter { !d1.contains($0) }.joined(separator: "\n"))

@@ -117,7 +117,7 @@ import Testing
         var rebased = 0, analysed = 0
         for files in try TriviaEditTests.exampleProjects() + [TriviaEditTests.quotingPositions] {
             var texts = files
-            var session = AnalysisSession(project: TriviaEditTests.project(texts))
+            var session = AnalysisSession.forEditor(project: TriviaEditTests.project(texts))
             for _ in 0..<100 {
                 let path = texts.keys.sorted()[random.below(texts.count)]
                 guard let file = session.project.file(atPath: path),
@@ -126,14 +126,14 @@ import Testing
                 bytes.replaceSubrange(range, with: insert)
                 let newText = SourceText(bytes: bytes)
                 texts[path] = newText.string
-                let fresh = AnalysisSession(project: TriviaEditTests.project(texts))
+                let fresh = AnalysisSession.forEditor(project: TriviaEditTests.project(texts))
                 guard let freshFile = fresh.project.file(atPath: path),
                       let edit = session.project.applyingDeclarationEdit(file: file, range: range, replacement: insert, newSource: newText),
                       let project = edit.project else {
                     session = fresh
                     if let f = fresh.project.file(atPath: path), !fresh.project.files[f].syntax.diagnostics.isEmpty {
                         texts[path] = files[path]
-                        session = AnalysisSession(project: TriviaEditTests.project(texts))
+                        session = AnalysisSession.forEditor(project: TriviaEditTests.project(texts))
                     }
                     continue
                 }
@@ -141,7 +141,7 @@ import Testing
                     session = session.rebased(onto: project, file: file, edit: edit.shift)
                     rebased += 1
                 } else {
-                    session = AnalysisSession(project: project)
+                    session = AnalysisSession.forEditor(project: project)
                     analysed += 1
                 }
                 let got = TriviaEditTests.observe(session, file), expected = TriviaEditTests.observe(fresh, freshFile)

@@ -260,7 +260,7 @@ private let cases: [FixCase] = [
         let bytes = Array("screen Home\nflag x // caf".utf8) + [0xE9] + Array("\nroot { screen Home }\n".utf8)
         let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
                               provider: MemoryProvider(bytes: ["/ws/App.routes": bytes]))
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         let context = FixContext(session: session)
         let unused = session.diagnostics.first { $0.rule == .unusedDeclaration }
         #expect(unused != nil)
@@ -344,7 +344,7 @@ struct FixWorkspace {
         project = Project(entries: names.enumerated().map { i, n in
             ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
         }, provider: MemoryProvider(files: paths))
-        session = AnalysisSession(project: project)
+        session = AnalysisSession.forEditor(project: project)
     }
 
     func id(_ name: String) -> FileID { project.file(atPath: "/ws/" + name)! }

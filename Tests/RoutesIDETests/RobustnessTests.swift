@@ -63,7 +63,7 @@ import Testing
     @Test(arguments: fixtureFiles())
     func everyOffsetOfAFixture(_ path: String) {
         let project = Self.fixtureProject(path)
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         for file in project.files.indices {
             let count = project.files[file].text.count
             Self.exercise(session, file: file, offsets: [-1] + Array(0...count) + [count + 1, Int.max / 2])
@@ -100,7 +100,7 @@ import Testing
                 let provider = MemoryProvider(bytes: ["/ws/App.routes": edited])
                 let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0,
                                                              workspaceRoot: "/ws")], provider: provider)
-                let session = AnalysisSession(project: project)
+                let session = AnalysisSession.forEditor(project: project)
                 let count = edited.count
                 var offsets = (0..<40).map { _ in Int.random(in: 0...count, using: &rng) }
                 offsets += [0, count]
@@ -132,7 +132,7 @@ import Testing
             let provider = MemoryProvider(bytes: ["/ws/App.routes": Array(bytes.prefix(prefix))])
             let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0,
                                                          workspaceRoot: "/ws")], provider: provider)
-            let session = AnalysisSession(project: project)
+            let session = AnalysisSession.forEditor(project: project)
             Self.exercise(session, file: 0, offsets: [prefix, prefix / 2, max(0, prefix - 1)])
             prefix += 3
         }

@@ -63,7 +63,7 @@ struct Workspace {
         project = Project(entries: names.enumerated().map { i, n in
             ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
         }, provider: MemoryProvider(files: files))
-        session = AnalysisSession(project: project)
+        session = AnalysisSession.forEditor(project: project)
         file = project.file(atPath: "/ws/" + name)!
         self.cursor = cursor
         self.ranges = ranges

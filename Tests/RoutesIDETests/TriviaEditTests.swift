@@ -66,7 +66,7 @@ import Testing
         var applied = 0, refused = 0
         for files in try Self.exampleProjects() + [Self.quotingPositions] {
             var texts = files
-            var session = AnalysisSession(project: Self.project(texts))
+            var session = AnalysisSession.forEditor(project: Self.project(texts))
             for _ in 0..<25 {
                 let path = texts.keys.sorted()[Int(random.next() % UInt64(texts.count))]
                 guard let file = session.project.file(atPath: path) else { continue }
@@ -91,7 +91,7 @@ import Testing
                 bytes.replaceSubrange(a..<b, with: Array(insert.utf8))
                 let newText = SourceText(bytes: bytes)
                 texts[path] = newText.string
-                let fresh = AnalysisSession(project: Self.project(texts))
+                let fresh = AnalysisSession.forEditor(project: Self.project(texts))
                 guard let freshFile = fresh.project.file(atPath: path) else { continue }
                 let expected = Self.observe(fresh, freshFile)
                 if let (project, edit) = session.project.applyingTriviaEdit(file: file, range: a..<b, replacement: Array(insert.utf8), newSource: newText),
@@ -117,7 +117,7 @@ import Testing
     @Test func aMessageQuotingAPositionKeepsWhitespaceEditsOffTheFastWay() throws {
         let text = Self.quotingPositions["/ws/App.routes"]!
         let project = Self.project(Self.quotingPositions)
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         #expect(session.diagnostics.contains { $0.message.contains("an earlier branch of the `anyOf` at 4:3") })
         func edit(at needle: String, _ insert: String) throws -> TriviaEdit {
             let at = text.utf8.count - text[text.range(of: needle)!.lowerBound...].utf8.count + 1
@@ -169,7 +169,7 @@ extension TriviaEditTests {
         let files = ["/ws/App.routes": text]
         for needle in ["screen Home\n", "flag beta\n", "conditional beta {", "screen Home }"] {
             let project = Self.project(files)
-            let session = AnalysisSession(project: project)
+            let session = AnalysisSession.forEditor(project: project)
             let at = text.utf8.count - text[text.range(of: needle)!.lowerBound...].utf8.count + needle.firstIndex(of: " ")!.utf16Offset(in: needle)
             // The end of the word after the first space of the needle.
             let wordEnd = at + 1 + needle.dropFirst(needle.firstIndex(of: " ")!.utf16Offset(in: needle) + 1).prefix { $0.isLetter }.utf8.count
@@ -178,7 +178,7 @@ extension TriviaEditTests {
             let newText = SourceText(bytes: bytes)
             let (moved, edit) = try #require(project.applyingTriviaEdit(file: 0, range: wordEnd..<wordEnd, replacement: [UInt8(ascii: " ")], newSource: newText))
             let rebased = session.rebased(onto: moved, file: 0, edit: edit)
-            let fresh = AnalysisSession(project: Self.project(["/ws/App.routes": newText.string]))
+            let fresh = AnalysisSession.forEditor(project: Self.project(["/ws/App.routes": newText.string]))
             #expect(Self.observe(rebased, 0) == Self.observe(fresh, 0), "a space after the word of `\(needle)`")
         }
     }
@@ -195,8 +195,8 @@ extension TriviaEditTests {
                 Issue.record("the edit should be a trivia edit")
                 continue
             }
-            let rebased = AnalysisSession(project: project).rebased(onto: moved, file: 0, edit: edit)
-            let fresh = AnalysisSession(project: Self.project(["/ws/App.routes": newText.string]))
+            let rebased = AnalysisSession.forEditor(project: project).rebased(onto: moved, file: 0, edit: edit)
+            let fresh = AnalysisSession.forEditor(project: Self.project(["/ws/App.routes": newText.string]))
             func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.range) \(d.message) \(d.related.map { "\($0.range) \($0.message)" })" }
             #expect(rebased.diagnostics.map(key) == fresh.diagnostics.map(key))
         }

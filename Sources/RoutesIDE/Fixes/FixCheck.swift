@@ -63,7 +63,7 @@ enum FixCheck {
         guard fixed.files.count >= project.files.count,
               project.files.indices.allSatisfy({ fixed.files[$0].path == project.files[$0].path }) else { return nil }
         let reported = Set(fix.edits.keys).union([fix.diagnostic.file])
-        return AnalysisSession(project: fixed, keepsAnalyses: false, limits: session.limits, reported: reported,
+        return AnalysisSession.forDiagnostics(project: fixed, limits: session.limits, reported: reported,
                                settings: session.settings)
     }
 }

@@ -156,19 +156,19 @@ import RoutesSyntax
     /// edit analysed on the kept manager starts there, and both equal fresh analyses.
     @Test func aProgramThatNeededTheElementAboveStartsThereAfterAnEdit() {
         let text = Self.menu(40)
-        let first = AnalysisSession(project: ReferenceSupport.project(text))
+        let first = AnalysisSession.forEditor(project: ReferenceSupport.project(text))
         #expect(first.units.map(\.semantics.layout) == [.elementAbove])
         let edited = text.replacingOccurrences(of: "screen X uses d", with: "screen X uses d, nope")
-        let second = AnalysisSession(project: ReferenceSupport.project(edited), reusing: first)
+        let second = AnalysisSession.forEditor(project: ReferenceSupport.project(edited), reusing: first)
         #expect(second.managerIdentities == first.managerIdentities, "the edited program runs on its previous manager")
         #expect(second.units.map(\.semantics.layout) == [.elementAbove])
-        #expect(KeptManagerTests.diagnostics(second) == KeptManagerTests.diagnostics(AnalysisSession(project: ReferenceSupport.project(edited))))
+        #expect(KeptManagerTests.diagnostics(second) == KeptManagerTests.diagnostics(AnalysisSession.forEditor(project: ReferenceSupport.project(edited))))
         #expect(second.diagnostics.map(\.rule) == [.unusedDeclaration, .missingDependency, .undefinedName])
     }
 
     /// A typical program stays in the first layout.
     @Test func aGeneratedAppStaysInTheFirstLayout() {
-        let session = AnalysisSession(project: ReferenceSupport.project(ProgramGenerator.generate(seed: 3).text))
+        let session = AnalysisSession.forEditor(project: ReferenceSupport.project(ProgramGenerator.generate(seed: 3).text))
         #expect(session.units.map(\.semantics.layout) == [.conditionsAbove])
     }
 }

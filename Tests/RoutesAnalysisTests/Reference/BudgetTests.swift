@@ -51,7 +51,7 @@ import RoutesSyntax
 
     @Test func anEntangledProgramStopsTheAnalysisAndKeepsWhatNeedsNoAnalysis() {
         let project = ReferenceSupport.project("flag unusedFlag\n" + Self.entangled(24))
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         // The undefined `Nope`, the unused flag (read from the used region, no decision
         // diagram), and the limit at `root`; nothing computed with the exhausted manager.
         #expect(session.diagnostics.map(\.rule) == [.unusedDeclaration, .analysisLimit, .undefinedName])
@@ -72,8 +72,8 @@ import RoutesSyntax
     @Test func aLimitForcedLowStopsASmallProgram() {
         let text = "screen P\nscreen X\ndependency d: D from P\nflag unusedFlag\nroot {\n  anyOf {\n    screen X uses d\n    screen P\n  }\n}\n"
         let project = ReferenceSupport.project(text)
-        #expect(AnalysisSession(project: project, limits: .standard).diagnostics.map(\.rule) == [.unusedDeclaration, .missingDependency])
-        let session = AnalysisSession(project: project, limits: AnalysisLimits(nodes: 3))
+        #expect(AnalysisSession.forEditor(project: project, limits: .standard).diagnostics.map(\.rule) == [.unusedDeclaration, .missingDependency])
+        let session = AnalysisSession.forEditor(project: project, limits: AnalysisLimits(nodes: 3))
         #expect(session.diagnostics.map(\.rule) == [.unusedDeclaration, .analysisLimit])
         #expect(session.diagnostics[1].message.hasPrefix("the analysis of this program stopped at its limit of 3 decision-diagram nodes (or 96 steps)"))
         let model = project.files[0].model
@@ -91,7 +91,7 @@ import RoutesSyntax
         let branches = (0..<n).map { "    conditional f\($0) { screen A } else { empty }" }
         lines.append("root {\n  anyOf {\n" + branches.joined(separator: "\n") + "\n    screen B\n  }\n}")
         let project = ReferenceSupport.project(lines.joined(separator: "\n") + "\n")
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         #expect(!session.diagnostics.contains { $0.rule == .analysisLimit })
         #expect(session.decisionNodeCounts == [session.decisionNodeCounts[0]])
         #expect(session.decisionNodeCounts[0] < 100_000, "\(session.decisionNodeCounts) nodes")
@@ -119,7 +119,7 @@ import RoutesSyntax
 
     @Test func aSmallEntangledProgramIsStillAnalysedExactly() {
         // 2^10 is well inside the budget: the analysis finishes and reports as usual.
-        let session = AnalysisSession(project: ReferenceSupport.project(Self.entangled(10)))
+        let session = AnalysisSession.forEditor(project: ReferenceSupport.project(Self.entangled(10)))
         #expect(!session.diagnostics.contains { $0.rule == .analysisLimit })
         #expect(session.diagnostics.map(\.rule).contains(.undefinedName))
         #expect(!session.diagnostics.contains { $0.rule == .unusedDeclaration }, "every flag is tested")

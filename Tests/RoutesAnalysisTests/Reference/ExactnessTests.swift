@@ -249,7 +249,7 @@ func describe(_ rule: RuleID, _ file: FileID, _ range: Range<Int>, _ message: St
         var compared = 0, notInScope = 0
         for entry in Corpus.entries {
             let project = entry.project
-            let session = AnalysisSession(project: project, limits: limits)
+            let session = AnalysisSession.forEditor(project: project, limits: limits)
             let missing = Set(session.diagnostics.filter { $0.rule == .missingDependency }.map { FindingKey(rule: $0.rule, file: $0.file, lower: $0.range.lowerBound, upper: $0.range.upperBound) })
             for file in project.files {
                 for (id, node) in file.model.nodes.enumerated() {

@@ -174,7 +174,7 @@ enum FixProperty {
         let project = Project(entries: names.enumerated().map { i, n in
             ProjectEntry(canonicalPath: "/ws/" + n, displayPath: n, group: i, workspaceRoot: "/ws")
         }, provider: MemoryProvider(files: paths))
-        return (project, AnalysisSession(project: project))
+        return (project, AnalysisSession.forEditor(project: project))
     }
 
     /// The files a fix changed, after it (for a failure's message).

@@ -21,9 +21,9 @@ import RoutesSyntax
         for seed in UInt64(0)..<600 {
             let project = ReferenceSupport.project(ProgramGenerator.generate(seed: seed).text)
             let oldManagers = previous?.managerIdentities ?? []
-            let session = AnalysisSession(project: project, reusing: previous)
+            let session = AnalysisSession.forEditor(project: project, reusing: previous)
             if oldManagers.contains(where: { session.managerIdentities.contains($0) }) { kept += 1 }
-            let fresh = AnalysisSession(project: project)
+            let fresh = AnalysisSession.forEditor(project: project)
             #expect(Self.diagnostics(session) == Self.diagnostics(fresh), "seed \(seed)")
             let model = project.files[0].model
             for n in model.nodes.indices {
@@ -39,7 +39,7 @@ import RoutesSyntax
     /// makes few nodes of its own, and both equal fresh analyses.
     @Test func anEditedProgramMakesOnlyTheNodesItLacks() {
         let text = ProgramGenerator.generate(seed: 7).text
-        let first = AnalysisSession(project: ReferenceSupport.project(text))
+        let first = AnalysisSession.forEditor(project: ReferenceSupport.project(text))
         let nodes = first.decisionNodeCounts[0]
         // The last screen node's name gets an X in front (it becomes undefined).
         let bytes = Array(text.utf8), needle = Array("screen ".utf8)
@@ -48,12 +48,12 @@ import RoutesSyntax
             return
         }
         let edited = String(decoding: bytes[..<(at + needle.count)] + Array("X".utf8) + bytes[(at + needle.count)...], as: UTF8.self)
-        let second = AnalysisSession(project: ReferenceSupport.project(edited), reusing: first)
+        let second = AnalysisSession.forEditor(project: ReferenceSupport.project(edited), reusing: first)
         #expect(second.managerIdentities == first.managerIdentities, "the edited program runs on its previous manager")
-        #expect(Self.diagnostics(second) == Self.diagnostics(AnalysisSession(project: ReferenceSupport.project(edited))))
-        let third = AnalysisSession(project: ReferenceSupport.project(text), reusing: second)
+        #expect(Self.diagnostics(second) == Self.diagnostics(AnalysisSession.forEditor(project: ReferenceSupport.project(edited))))
+        let third = AnalysisSession.forEditor(project: ReferenceSupport.project(text), reusing: second)
         #expect(third.managerIdentities == first.managerIdentities)
-        #expect(Self.diagnostics(third) == Self.diagnostics(AnalysisSession(project: ReferenceSupport.project(text))))
+        #expect(Self.diagnostics(third) == Self.diagnostics(AnalysisSession.forEditor(project: ReferenceSupport.project(text))))
         #expect(third.decisionNodeCounts[0] < nodes * 3, "going back adds no copy of the program's functions")
     }
 
@@ -61,16 +61,16 @@ import RoutesSyntax
     /// fresh analysis (the budget counts the nodes and steps of one analysis), and the one
     /// after it starts on a fresh manager.
     @Test func aProgramOverTheBudgetOnAKeptManagerStopsAsAFreshAnalysisDoes() {
-        let small = AnalysisSession(project: ReferenceSupport.project(AnalysisBudgetTests.entangled(10)))
+        let small = AnalysisSession.forEditor(project: ReferenceSupport.project(AnalysisBudgetTests.entangled(10)))
         #expect(!small.diagnostics.contains { $0.rule == .analysisLimit })
         let bigProject = ReferenceSupport.project(AnalysisBudgetTests.entangled(22))
-        let big = AnalysisSession(project: bigProject, reusing: small)
+        let big = AnalysisSession.forEditor(project: bigProject, reusing: small)
         // The budget of one fresh analysis of this program (no fresh session here: each
         // analysis that runs out takes seconds in a debug build).
         let limit = big.diagnostics.first { $0.rule == .analysisLimit }
         #expect(limit?.message.contains("limit of \(1 << 21) decision-diagram nodes (or \((1 << 21) * 32) steps)") == true, "\(limit?.message ?? "")")
         #expect(big.diagnostics.filter { $0.rule != .analysisLimit } == bigProject.diagnostics.sorted(by: Analysis.order))
-        let again = AnalysisSession(project: ReferenceSupport.project(AnalysisBudgetTests.entangled(10)), reusing: big)
+        let again = AnalysisSession.forEditor(project: ReferenceSupport.project(AnalysisBudgetTests.entangled(10)), reusing: big)
         #expect(!again.diagnostics.contains { $0.rule == .analysisLimit })
         #expect(Self.diagnostics(again) == Self.diagnostics(small))
     }

@@ -98,7 +98,7 @@ import TestSupport
 
     @Test func anEditReanalysesOnlyTheProgramsThatContainTheEditedFile() {
         var texts = Self.start
-        var session = AnalysisSession(project: Self.project(texts))
+        var session = AnalysisSession.forEditor(project: Self.project(texts))
         // Three programs and the unit of the file in no program.
         #expect(session.analysedPrograms == 4)
         #expect(session.diagnostics.contains { $0.rule == .builderCycle })
@@ -120,8 +120,8 @@ import TestSupport
         for (path, text, expected) in edits {
             texts[path] = text
             let project = Self.project(texts)
-            let reused = AnalysisSession(project: project, reusing: session)
-            let fresh = AnalysisSession(project: project)
+            let reused = AnalysisSession.forEditor(project: project, reusing: session)
+            let fresh = AnalysisSession.forEditor(project: project)
             #expect(reused.analysedPrograms == expected, "editing \(path)")
             #expect(Self.answers(reused) == Self.answers(fresh), "editing \(path)")
             session = reused
@@ -132,13 +132,13 @@ import TestSupport
     /// builder there is checked for cycles with every element: the reused session must see it.
     @Test func aFileLeavingEveryProgramIsCheckedForCycles() {
         var texts = Self.start
-        let first = AnalysisSession(project: Self.project(texts))
+        let first = AnalysisSession.forEditor(project: Self.project(texts))
         texts["/ws/a/App.routes"] = "screen Home\nroot { screen Home }\n"
         texts["/ws/b/App.routes"] = "screen Start\nroot { screen Start }\n"
         texts["/ws/lib/Lib.routes"] = Self.library + "builder spin { anyOf { screen Detail spin } }\n"
         let project = Self.project(texts)
-        let reused = AnalysisSession(project: project, reusing: first)
-        let fresh = AnalysisSession(project: project)
+        let reused = AnalysisSession.forEditor(project: project, reusing: first)
+        let fresh = AnalysisSession.forEditor(project: project)
         #expect(Self.answers(reused) == Self.answers(fresh))
         // `spin` and `loop` both cycle (for the element Settings, and for the others).
         #expect(reused.diagnostics.filter { $0.rule == .builderCycle }.count == 2)
@@ -154,7 +154,7 @@ import TestSupport
         for round in 0..<12 {
             var texts: [String: String] = [:]
             for i in 0..<5 { texts["/ws/p\(i)/App.routes"] = Corpus.entries[(round * 5 + i) % Corpus.entries.count].program.text }
-            var session = AnalysisSession(project: Self.project(texts))
+            var session = AnalysisSession.forEditor(project: Self.project(texts))
             for step in 0..<8 {
                 let path = "/ws/p\(random.next() % 5)/App.routes"
                 var text = Array(texts[path]!.utf8)
@@ -167,8 +167,8 @@ import TestSupport
                 }
                 texts[path] = String(decoding: text, as: UTF8.self)
                 let project = Self.project(texts)
-                let reused = AnalysisSession(project: project, reusing: session)
-                let fresh = AnalysisSession(project: project)
+                let reused = AnalysisSession.forEditor(project: project, reusing: session)
+                let fresh = AnalysisSession.forEditor(project: project)
                 #expect(reused.analysedPrograms <= 2, "round \(round) step \(step)")
                 #expect(Self.answers(reused) == Self.answers(fresh), "round \(round) step \(step): \(path)")
                 compared += 1
@@ -206,7 +206,7 @@ import TestSupport
     @Test func aMovedSessionsProgramsKeepTheirDiagnosticsInPlace() {
         var texts = Self.start
         texts["/ws/c/App.routes"] = "// c\nflag isOn\nscreen Alone\nroot { screen Alone }\n"
-        let first = AnalysisSession(project: Self.project(texts))
+        let first = AnalysisSession.forEditor(project: Self.project(texts))
         #expect(first.diagnostics.contains { $0.rule == .unusedDeclaration && first.project.files[$0.file].path == "/ws/c/App.routes" })
         let at = Self.offset(of: "// c", in: texts["/ws/c/App.routes"]!) + 4
         guard let (moved, file, shift, keeps) = Self.edit(first.project, "/ws/c/App.routes", at..<at, " more") else {
@@ -216,13 +216,13 @@ import TestSupport
         #expect(keeps)
         let second = first.rebased(onto: moved, file: file, edit: shift)
         texts["/ws/c/App.routes"] = "// c more\nflag isOn\nscreen Alone\nroot { screen Alone }\n"
-        #expect(Self.answers(second) == Self.answers(AnalysisSession(project: Self.project(texts))))
+        #expect(Self.answers(second) == Self.answers(AnalysisSession.forEditor(project: Self.project(texts))))
         // An edit in another program: c's analysis is reused.
         texts["/ws/a/App.routes"] = Self.appA + "// later\n"
         let project = Self.project(texts)
-        let third = AnalysisSession(project: project, reusing: second)
+        let third = AnalysisSession.forEditor(project: project, reusing: second)
         #expect(third.analysedPrograms == 1)
-        #expect(Self.answers(third) == Self.answers(AnalysisSession(project: project)))
+        #expect(Self.answers(third) == Self.answers(AnalysisSession.forEditor(project: project)))
     }
 
     /// An edit that keeps the analysis may still change the project's own diagnostics (a
@@ -231,7 +231,7 @@ import TestSupport
         for (before, after) in [("screen A(id: Int, id: Int)", "screen A(id: Int)"), ("screen A(id: Int)", "screen A(id: Int, id: Int)")] {
             let text = before + "\nroot { screen A }\n"
             let project = Self.project(["/ws/App.routes": text])
-            let session = AnalysisSession(project: project)
+            let session = AnalysisSession.forEditor(project: project)
             let start = Self.offset(of: "(", in: text) + 1
             let end = Self.offset(of: ")", in: text)
             let replacement = String(after.dropFirst("screen A(".count).dropLast())
@@ -241,7 +241,7 @@ import TestSupport
             }
             #expect(keeps, "\(before) -> \(after)")
             let moved = session.rebased(onto: edited, file: file, edit: shift)
-            let fresh = AnalysisSession(project: Self.project(["/ws/App.routes": after + "\nroot { screen A }\n"]))
+            let fresh = AnalysisSession.forEditor(project: Self.project(["/ws/App.routes": after + "\nroot { screen A }\n"]))
             #expect(Self.answers(moved) == Self.answers(fresh), "\(before) -> \(after)")
             #expect(moved.diagnostics.count == (after.contains("id: Int, id") ? 1 : 0), "\(before) -> \(after)")
         }
@@ -250,8 +250,8 @@ import TestSupport
     /// A lint keeps only diagnostics: the same ones.
     @Test func aSessionThatKeepsNoAnalysesHasTheSameDiagnostics() {
         let project = Self.project(Self.start)
-        let lean = AnalysisSession(project: project, keepsAnalyses: false)
-        let full = AnalysisSession(project: project)
+        let lean = AnalysisSession.forDiagnostics(project: project)
+        let full = AnalysisSession.forEditor(project: project)
         #expect(lean.diagnostics == full.diagnostics)
         #expect(lean.programNodeCounts.isEmpty)
         #expect(full.programNodeCounts.count == 3)
@@ -276,7 +276,7 @@ import TestSupport
         for entry in Corpus.entries.prefix(250) {
             let path = "/ws/App.routes"
             var project = ProgramReuseTests.project([path: entry.program.text])
-            var session = AnalysisSession(project: project)
+            var session = AnalysisSession.forEditor(project: project)
             for _ in 0..<4 {
                 let file = project.file(atPath: path)!
                 let bytes = project.files[file].text.bytes
@@ -317,7 +317,7 @@ import TestSupport
         let text = "screen Home\nscreen Detail\ndependency a: A\ndependency ab: B\nroot {\n  anyOf {\n    screen Home uses a {\n      screen Detail\n    }\n    screen Home\n  }\n}\n"
         let path = "/ws/App.routes"
         let project = ProgramReuseTests.project([path: text])
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         let file = try #require(project.file(atPath: path))
         func offset(of needle: String, after from: Int = 0) -> Int {
             let bytes = Array(text.utf8), n = Array(needle.utf8)
@@ -369,7 +369,7 @@ import TestSupport
             """
         let path = "/ws/App.routes"
         let project = ProgramReuseTests.project([path: text])
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         let file = try #require(project.file(atPath: path))
         let bytes = Array(text.utf8)
         func offsets(of needle: String) -> [Int] {
@@ -405,7 +405,7 @@ import TestSupport
         let texts = ["/ws/lib.routes": "// c\nflag unusedFlag\n",
                      "/ws/App.routes": "import \"lib.routes\"\nscreen A\nscreen B\nroot { screen A }\n"]
         var project = ProgramReuseTests.project(texts)
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         let lib = try #require(project.file(atPath: "/ws/lib.routes"))
         let app = try #require(project.file(atPath: "/ws/App.routes"))
         var bytes = project.files[lib].text.bytes
@@ -439,8 +439,8 @@ import TestSupport
         guard let e = project.applyingDeclarationEdit(file: file, range: range, replacement: replacement,
                                                       newSource: SourceText(bytes: edited)),
               let next = e.project, !e.keepsAnalysis else { return nil }
-        let reused = AnalysisSession(project: next, reusing: session, splice: e.nodes)
-        let fresh = AnalysisSession(project: next)
+        let reused = AnalysisSession.forEditor(project: next, reusing: session, splice: e.nodes)
+        let fresh = AnalysisSession.forEditor(project: next)
         #expect(ProgramReuseTests.answers(reused) == ProgramReuseTests.answers(fresh), sourceLocation: sourceLocation)
         // The flows themselves, state by state (a flow continued over the edit must reach the
         // fresh flow's fixpoint, including where no answer above happens to look).
@@ -468,7 +468,7 @@ import TestSupport
         for entry in Corpus.entries.prefix(300) {
             let path = "/ws/App.routes"
             var project = ProgramReuseTests.project([path: entry.program.text])
-            var session = AnalysisSession(project: project)
+            var session = AnalysisSession.forEditor(project: project)
             for _ in 0..<6 {
                 let file = project.file(atPath: path)!
                 let model = project.files[file].model
@@ -527,7 +527,7 @@ import TestSupport
         text += "root { anyOf { screen Home { anyOf { " + (0..<features).map { "f\($0)" }.joined(separator: " ") + " } } f0 } }\n"
         let project = ReferenceSupport.project(text)
         for _ in 0..<3 {
-            let session = AnalysisSession(project: project)
+            let session = AnalysisSession.forEditor(project: project)
             #expect(session.programNodeCounts.allSatisfy { $0 >= MissingDependencyPlan.nodesForConcurrentPlan })
             let missing = session.diagnostics.filter { $0.rule == .missingDependency }
             let names = missing.map { project.files[$0.file].text.text($0.range) }
@@ -573,7 +573,7 @@ import TestSupport
     @Test func editedSessionsSuppressAsFreshOnes() throws {
         let texts = ["/ws/Lib.routes": Self.library, "/ws/App.routes": Self.app]
         var project = ProgramReuseTests.project(texts)
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         let rules = session.diagnostics.map(\.rule)
         #expect(rules == [.unusedDeclaration, .unusedSuppression], "\(Self.lines(session))")
         // A declaration edit in App (the library's comments are taken over), then trivia edits
@@ -587,9 +587,9 @@ import TestSupport
         let e = try #require(project.applyingDeclarationEdit(file: app, range: (at - 1)..<(at - 1), replacement: edit,
                                                              newSource: SourceText(bytes: bytes)))
         let next = try #require(e.project)
-        session = AnalysisSession(project: next, reusing: session, splice: e.nodes)
+        session = AnalysisSession.forEditor(project: next, reusing: session, splice: e.nodes)
         project = next
-        #expect(Self.lines(session) == Self.lines(AnalysisSession(project: project)))
+        #expect(Self.lines(session) == Self.lines(AnalysisSession.forEditor(project: project)))
         let firstLineEnd = Self.library.utf8.firstIndex(of: 0x0A)!
         for (file, offset) in [(lib, Self.library.utf8.distance(from: Self.library.utf8.startIndex, to: firstLineEnd)),
                                (app, project.files[app].text.bytes.count - 1)] {
@@ -602,7 +602,7 @@ import TestSupport
             }
             session = session.rebased(onto: moved, file: file, edit: shift)
             project = moved
-            #expect(Self.lines(session) == Self.lines(AnalysisSession(project: project)))
+            #expect(Self.lines(session) == Self.lines(AnalysisSession.forEditor(project: project)))
         }
     }
 }
@@ -628,7 +628,7 @@ import TestSupport
 
     @Test func renamesInASharedLibraryAgreeWithAFreshSession() throws {
         var project = ProgramReuseTests.project(ProgramReuseTests.start)
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         var renamed = 0, patched = 0, carriedPlans = 0
         let path = "/ws/lib/Lib.routes"
         for round in 0..<2 {
@@ -674,7 +674,7 @@ import TestSupport
             "/ws/b/App.routes": app,
         ]
         var project = ProgramReuseTests.project(texts)
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         let file = try #require(project.file(atPath: "/ws/lib/Lib.routes"))
         func missing(_ s: AnalysisSession) -> Int { s.diagnostics.filter { $0.rule == .missingDependency }.count }
         #expect(missing(session) == 3, "one in each app, one in the library they share")
@@ -701,7 +701,7 @@ import TestSupport
             "/ws/a/App.routes": "import \"../lib/Lib.routes\"\nscreen Home\nroot {\n  anyOf {\n    screen Home { screen Detial }\n    screen DetailZ\n    screen Detail\n    more\n    screen Home\n  }\n}\n",
         ]
         var project = ProgramReuseTests.project(texts)
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         let lib = try #require(project.file(atPath: "/ws/lib/Lib.routes"))
         let app = try #require(project.file(atPath: "/ws/a/App.routes"))
         func undefined(_ s: AnalysisSession) -> [String] {
@@ -730,7 +730,7 @@ import TestSupport
             "/ws/a/App.routes": "import \"../lib/Lib.routes\"\nscreen Home\nroot {\n  screen Home uses store spare { details }\n}\n",
         ]
         var project = ProgramReuseTests.project(texts)
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         let file = try #require(project.file(atPath: "/ws/lib/Lib.routes"))
         func unused(_ s: AnalysisSession) -> [String] {
             s.diagnostics.filter { $0.rule == .unusedDeclaration }.map { s.project.files[$0.file].text.text($0.range) }
@@ -776,7 +776,7 @@ import TestSupport
     /// The builds of the large `anyOf` are the union of its branches' builds, as a chain of
     /// unions makes it.
     @Test func aLargeAnyOfBuildsTheUnionOfItsBranches() throws {
-        let session = AnalysisSession(project: ProgramReuseTests.project([Self.path: Self.program(branches: 100)]))
+        let session = AnalysisSession.forEditor(project: ProgramReuseTests.project([Self.path: Self.program(branches: 100)]))
         let semantics = try #require(Self.unit(session)).semantics
         let graph = semantics.graph
         var checked = 0
@@ -799,7 +799,7 @@ import TestSupport
     @Test func editedBranchesAgreeWithAFreshSession() throws {
         var random = SplitMix64(seed: 0x0_A11_0F)
         var project = ProgramReuseTests.project([Self.path: Self.program(branches: 100)])
-        var session = AnalysisSession(project: project)
+        var session = AnalysisSession.forEditor(project: project)
         var edits = 0, fewUnions = 0, changedShadowed = 0
         func shadowed(_ s: AnalysisSession) -> [String] { s.diagnostics.filter { $0.rule == .shadowedBranch }.map(\.message) }
         for _ in 0..<40 {
@@ -845,7 +845,7 @@ import TestSupport
 
     @Test func aRenamedScreenChangesOnlyWhatItsTestsPassOn() throws {
         let project = ProgramReuseTests.project(["/ws/App.routes": Self.program])
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         let file = try #require(project.file(atPath: "/ws/App.routes"))
         let help = try #require(project.files[file].model.declarations.firstIndex { $0.name.text == "H7" })
         // `H7Z`: `if screen H7` and `screen H7` name nothing now (the test passes both ways,
@@ -872,7 +872,7 @@ import TestSupport
     @Test func predecessorsInvertSuccessors() throws {
         var edges = 0
         for entry in Corpus.entries {
-            let session = AnalysisSession(project: entry.project)
+            let session = AnalysisSession.forEditor(project: entry.project)
             for unit in session.units {
                 let semantics = unit.semantics
                 let graph = semantics.graph

@@ -25,10 +25,10 @@ import RoutesSyntax
                 entries.append(ProjectEntry(canonicalPath: path, displayPath: "p\(i)/App.routes", group: i, workspaceRoot: "/ws"))
             }
             let project = Project(entries: entries, provider: MemoryProvider(files: texts))
-            let together = AnalysisSession(project: project)
+            let together = AnalysisSession.forEditor(project: project)
             #expect(together.programNodeCounts.count == groupSize)
             for (i, member) in members.enumerated() {
-                let alone = AnalysisSession(project: member.project)
+                let alone = AnalysisSession.forEditor(project: member.project)
                 guard let file = project.files.first(where: { $0.path == "/ws/p\(i)/App.routes" })?.id else {
                     Issue.record("p\(i) was not loaded")
                     continue

@@ -43,7 +43,7 @@ import RoutesSyntax
         let provider = MemoryProvider(files: ["/ws/App.routes": rule.documentation.example])
         let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
                               provider: provider)
-        let found = AnalysisSession(project: project, keepsAnalyses: false, limits: limits).diagnostics
+        let found = AnalysisSession.forDiagnostics(project: project, limits: limits).diagnostics
         #expect(found.contains { $0.rule == rule.id && $0.severity == rule.severity }, "\(found.map { "\($0.rule): \($0.message)" })")
         for part in [rule.documentation.what, rule.documentation.why, rule.documentation.fix, rule.summary] {
             #expect(!part.isEmpty && !part.contains("  "), "\(id): «\(part)»")

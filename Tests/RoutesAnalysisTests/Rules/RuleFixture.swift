@@ -35,7 +35,7 @@ enum RuleFixture {
         let project = Project(entries: paths.enumerated().map { i, name in
             ProjectEntry(canonicalPath: "/ws/" + name, displayPath: name, group: i, workspaceRoot: "/ws")
         }, provider: provider)
-        let diagnostics = AnalysisSession(project: project, keepsAnalyses: false, limits: limits,
+        let diagnostics = AnalysisSession.forDiagnostics(project: project, limits: limits,
                                           settings: settings.map { ["/ws": $0] } ?? [:]).diagnostics
         var expected: [Expectation] = []
         var messages: [Expectation: String] = [:]

@@ -47,7 +47,7 @@ enum Generation {
     static func programs(of project: Project, label: String, allowProblems: Bool = false,
                          options: SwiftCodegen.Options = .init()) throws
         -> (generated: [GeneratedProgram], withErrors: [String]) {
-        let session = AnalysisSession(project: project)
+        let session = AnalysisSession.forEditor(project: project)
         let roots = project.programs.map(\.root.file)
         let output = SwiftCodegen.generate(project: project, diagnostics: session.diagnostics,
                                            inputs: roots, options: options)

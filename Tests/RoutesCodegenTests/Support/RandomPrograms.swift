@@ -101,7 +101,7 @@ struct RandomPrograms {
         var text = g.program()
         for _ in 0..<8 {
             let project = Self.project(text)
-            let errors = AnalysisSession(project: project).diagnostics.filter { $0.severity == .error }
+            let errors = AnalysisSession.forEditor(project: project).diagnostics.filter { $0.severity == .error }
             if errors.isEmpty { return Program(seed: seed, text: text, screens: g.screens) }
             guard errors.allSatisfy({ $0.rule == .missingDependency }) else { return nil }
             // Remove the names from their `uses` lists, last first (offsets stay valid).

@@ -276,9 +276,3 @@ struct ProgramChecker {
         facts.rebase(onto: newProject, graph: newGraph)
     }
 }
-
-/// A value handed to another thread whose use there is known to be safe (see its use).
-struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}

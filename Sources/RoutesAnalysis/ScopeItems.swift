@@ -1,25 +1,6 @@
 import RoutesModel
 import RoutesSyntax
 
-/// What a dependency or optional needs to be in scope at a node: a provider screen built
-/// earlier on the way (`from P`), or the then-branch of its `if let` on the way (an optional).
-enum ScopeItem: Hashable {
-    /// A `from P` provider: in scope after an element built by a `screen P` node (its code).
-    case provider(Int)
-    /// An optional: in scope inside the then-branch of `if let o` (its condition index).
-    case optional(Int)
-}
-
-/// A scope item as a number in one program: a provider's screen code, or the screens' count
-/// plus an optional's condition index; `none` for no item.
-struct ScopeItemCode: Hashable, Sendable {
-    let raw: Int32
-    init(raw: Int32) { self.raw = raw }
-    static let none = ScopeItemCode(raw: -1)
-    var isNone: Bool { raw < 0 }
-    var index: Int { Int(raw) }
-}
-
 /// The scope-item engine: which names need which items, the way graph reversed (with where
 /// each item is gained), the regions from which a way can reach a user without gaining its
 /// item, the flows of the ways that lack an item, and what of all this an analysis after an
@@ -509,48 +490,4 @@ final class ScopeItems {
             region.addBranch(graph.nodes[g].indexInParent, of: p)
         }
     }
-}
-
-/// What `MissingDependency` needs before its flows, found without any: the names that need
-/// scope items, the way predecessors, which items no way from `root` reaches a user of
-/// without passing where the item is gained (`regionFree`), and the items some way may reach
-/// a user of without it, with their users (`needFlows`).
-struct MissingDependencyPlan: Sendable {
-    /// A name that needs scope items: `uses` entry `use` of node g (an index into the
-    /// graph's `useTargets`), or the name of the `if let` g (`use` -1); its one or two items.
-    struct Use: Sendable {
-        var node: Int32
-        var use: Int32
-        var number: Int32
-        var first: ScopeItemCode
-        var second: ScopeItemCode
-    }
-
-    var uses: [Use]
-    var regionFree: [Bool]
-    var predecessors: ScopeItems.Predecessors? = nil
-    var needFlows: [(item: Int, users: [Int32])] = []
-    /// The items in `needFlows`, for the plan after an edit (which decides them again).
-    var flowItems: [Int] = []
-    /// Whether the plan was carried over an edit (`ScopeItems.carriedPlan`): for tests.
-    var carried = false
-
-    /// Decides item i from its users: free when no way from `root` reaches one of them
-    /// without passing where the item is gained, else it needs a flow.
-    mutating func decide(item i: Int, users mine: ArraySlice<Int32>, root: Int, _ predecessors: ScopeItems.Predecessors,
-                         region: Region, popped: inout [Int32]) {
-        // The region leaves out the edges that gain the item (a flow without it stops there):
-        // when no way from `root` to a user avoids them, no flow is needed.
-        ScopeItems.fillBackwardRegion(region, from: mine, predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
-        if region.contains(root) {
-            needFlows.append((i, Array(mine)))
-            flowItems.append(i)
-        } else {
-            regionFree[i] = true
-        }
-    }
-
-    /// The smallest program whose plan is made on another core: below it, waking a thread
-    /// costs more than the plan (a 10k-line program has about 4,500 nodes).
-    static let nodesForConcurrentPlan = 16_384
 }

@@ -29,61 +29,61 @@ final class Semantics {
     /// The variable of the element code's bit 0 (bit i is variable `firstElementVariable + i`).
     let firstElementVariable: Int
     /// [element == code], per element code.
-    private(set) var elementIs: [BDD.Ref] = []
+    var elementIs: [BDD.Ref] = []
     /// Per condition index, its variable's function.
-    private(set) var conditionVariable: [BDD.Ref] = []
+    var conditionVariable: [BDD.Ref] = []
     /// Per condition index, its variable (see `conditionOrder`).
-    private(set) var variableOfCondition: [Int32] = []
+    var variableOfCondition: [Int32] = []
     /// Every element code: the graph's screens (and the foreign element, when there is one).
     /// The elements a path can hold: flows start with these.
-    private(set) var allElements: BDD.Ref = BDD.zero
+    var allElements: BDD.Ref = BDD.zero
     /// `allElements` and, with the element above, the code that stands for the elements a
     /// node does not tell apart (`restCode`, see `project(_:to:)`): what a builder that builds
     /// whatever the element builds for.
-    private(set) var anyElement: BDD.Ref = BDD.zero
+    var anyElement: BDD.Ref = BDD.zero
     /// With the element above: [element == the rest], the code after the others.
-    private(set) var rest: BDD.Ref = BDD.zero
+    var rest: BDD.Ref = BDD.zero
     /// With the element above, per node: the elements its evaluation tells apart (the codes
     /// its screen and `if screen` nodes test, through references, not through nestings or
     /// into a wildcard's body), see `project(_:to:)`.
-    private(set) var relevant: [BDD.Ref] = []
+    var relevant: [BDD.Ref] = []
     /// Per node: the (element, environment) pairs for which it builds something (or, for
     /// a cycle, never returns), in the primary reading.
-    private(set) var builds: [BDD.Ref] = []
+    var builds: [BDD.Ref] = []
     /// The same in the alternative reading.
-    private(set) var alternativeBuilds: [BDD.Ref] = []
+    var alternativeBuilds: [BDD.Ref] = []
     /// The pairs for which a node really yields a screen node (cycles yield none).
-    private(set) var realBuilds: [BDD.Ref] = []
+    var realBuilds: [BDD.Ref] = []
     /// Whether any node is an uncertain leaf (then the two readings may differ).
-    private(set) var hasUncertainty = false
+    var hasUncertainty = false
     /// The references that take part in a builder cycle.
-    private(set) var cyclicReferences = Set<Int>()
+    var cyclicReferences = Set<Int>()
     /// Per builder: `builds` of its body.
-    private(set) var builderBuilds: [BDD.Ref] = []
+    var builderBuilds: [BDD.Ref] = []
     /// Per node: its build involves an unresolved name, a syntax hole or a builder cycle
     /// (docs/language.md#after-an-error: warnings caused by those are not reported).
-    private(set) var uncertain: [Bool] = []
+    var uncertain: [Bool] = []
     /// The nodes `uncertain` holds, in no order.
-    private(set) var uncertainNodes: [Int] = []
+    var uncertainNodes: [Int] = []
     /// The nodes the graph marks unresolved (a name that resolves to nothing, a syntax
     /// hole), increasing.
-    private(set) var unresolvedNodes: [Int] = []
+    var unresolvedNodes: [Int] = []
     /// The uncertain leaves (`isUncertainLeaf`) other than the references on a cycle,
     /// increasing.
-    private(set) var uncertainLeaves: [Int] = []
+    var uncertainLeaves: [Int] = []
     /// When this semantics took the builds of an earlier one over an edit (see `Carryover`),
     /// with no builder cycle in either: the nodes that may build otherwise than there. Every
     /// other node builds as before in every reading, on the same manager (see
     /// `Flow.rerun(affected:seed:at:)`).
-    private(set) var carriedDirty: MarkedNodes? = nil
+    var carriedDirty: MarkedNodes? = nil
     /// Per builder: on a builder cycle.
-    private(set) var cyclic: [Bool] = []
+    var cyclic: [Bool] = []
     /// The builder cycles: the references (global ids) of each, in source order, and the
     /// builders of its strongly connected component.
-    private(set) var cycles: [(references: [Int], builders: [Int])] = []
+    var cycles: [(references: [Int], builders: [Int])] = []
     /// Per nesting top and builder body top, what it is the top of (one table: no node is
     /// both), read as `nestingOwner(_:)` and `bodyOwner(_:)`.
-    private(set) var owners = NodeOwners(count: 0)
+    var owners = NodeOwners(count: 0)
     /// The screen node whose nesting node g tops, if any.
     func nestingOwner(_ g: Int) -> Int? { owners[g, .nesting] }
     /// The builder whose body node g tops, if any.
@@ -97,10 +97,10 @@ final class Semantics {
     /// `anyOf` of a generated 1M-line app has 21,739 branches, and a rename in one of them
     /// makes 15 unions instead of 21,739. Taken from the earlier semantics with its builds
     /// (see `Carryover`), on the same manager.
-    private var unionTrees: [Int: [BDD.Ref]] = [:]
+    var unionTrees: [Int: [BDD.Ref]] = [:]
     static let unionTreeBranches = 64
     /// The unions made in `unionTrees` (tests).
-    private(set) var unionsMade = 0
+    var unionsMade = 0
 
     /// The largest operation cache, in bits of its entry count (see `init`).
     static let maxCacheBits = 16
@@ -245,7 +245,7 @@ final class Semantics {
     }
 
     /// Whether this semantics took the structural tables of the earlier one (tests).
-    private(set) var structureCarried = false
+    var structureCarried = false
 
     /// The earlier semantics, when what the structural tables read is as it was: the same
     /// manager, layout and element bits, the same screens, conditions and builders (bodies
@@ -254,7 +254,7 @@ final class Semantics {
     /// first tested in the same order). Then the order of the variables, the element codes,
     /// the owners of nestings and bodies, and the references between builders and their
     /// components are the earlier ones.
-    private static func sameStructure(_ carryover: AnalysisCarryover, graph: BuilderGraph, bdd: BDD, layout: Layout,
+    static func sameStructure(_ carryover: AnalysisCarryover, graph: BuilderGraph, bdd: BDD, layout: Layout,
                                       elementBits: Int) -> Semantics? {
         let old = carryover.semantics, before = old.graph
         guard old.bdd === bdd, old.layout == layout, layout == .conditionsAbove, old.elementBits == elementBits,
@@ -373,7 +373,7 @@ final class Semantics {
     /// Each condition's variable, from `first` on: by where the graph first tests it, the last
     /// first-tested on top; conditions the graph never tests at the bottom. The graph's nodes
     /// are in source order, file by file, so nested tests are neighbours.
-    private static func conditionOrder(_ graph: BuilderGraph, first: Int) -> [Int32] {
+    static func conditionOrder(_ graph: BuilderGraph, first: Int) -> [Int32] {
         let count = graph.conditions.count
         var rank = [Int32](repeating: -1, count: count)
         var next: Int32 = 0
@@ -415,7 +415,7 @@ final class Semantics {
 
     /// `relevant` per node: bottom-up, builders as a least fixpoint (callees first, a
     /// recursive component iterated until nothing grows), as `computeBuilds` does.
-    private func computeRelevance() -> [BDD.Ref] {
+    func computeRelevance() -> [BDD.Ref] {
         var values = [BDD.Ref](repeating: BDD.zero, count: graph.builders.count)
         var memo = Memo(count: graph.nodes.count, tracksEntries: false)
         var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
@@ -465,311 +465,10 @@ final class Semantics {
         return memo.values
     }
 
-    // MARK: Builds
+    deinit { branchContextList.deallocate() }
 
-    /// Per builder, the builders its body can reach within one evaluation (not through
-    /// nestings), with repeats: one walk over the bodies, into flat arrays.
-    private func referencesInBodies() -> Adjacency {
-        var start: [Int32] = [0]
-        start.reserveCapacity(graph.builders.count + 1)
-        var targets: [Int32] = []
-        var stack: [Int] = []
-        for b in graph.builders.indices {
-            if let body = graph.builders[b].body {
-                stack.append(body)
-                while let g = stack.popLast() {
-                    if case .reference(let t?) = graph.nodes[g].kind { targets.append(Int32(t)) }
-                    graph.forEachChild(g) { stack.append($0) }
-                }
-            }
-            start.append(Int32(targets.count))
-        }
-        return Adjacency(start: start, targets: targets)
-    }
-
-    /// Per builder, the reference nodes that name it, in node order.
-    private func referencesByTarget() -> Adjacency {
-        let count = graph.builders.count
-        var start = [Int32](repeating: 0, count: count + 1)
-        for n in graph.nodes { if case .reference(let t?) = n.kind { start[t + 1] += 1 } }
-        for b in 0..<count { start[b + 1] += start[b] }
-        var next = start
-        var targets = [Int32](repeating: 0, count: Int(start[count]))
-        for (g, n) in graph.nodes.enumerated() {
-            guard case .reference(let t?) = n.kind else { continue }
-            targets[Int(next[t])] = Int32(g)
-            next[t] += 1
-        }
-        return Adjacency(start: start, targets: targets)
-    }
-
-    /// Whether a component is recursive: more than one builder, or one that reaches itself.
-    private func isRecursive(_ component: ArraySlice<Int>) -> Bool {
-        component.count > 1 || referenceEdges.neighbors(component[component.startIndex]).contains(Int32(component[component.startIndex]))
-    }
-
-    /// How uncertain leaves build. `primary` is the semantics: a reference on a builder cycle
-    /// never returns (it diverges: the element is not built and no later `anyOf` branch is
-    /// tried, so for masking it "builds" everything), and an unresolved builder or a syntax
-    /// hole builds nothing (docs/language.md#after-an-error). `alternative` reads each the
-    /// other way. Errors follow `primary`; a warning is reported only if it holds under both,
-    /// so that no warning depends on how a cycle or an unresolved name is read. `real` reads
-    /// every uncertain leaf as building nothing: what really yields a node (a diverging cycle
-    /// yields none), used to tell building first from diverging first.
-    enum Reading: Int {
-        case primary
-        case alternative
-        case real
-    }
-
-    fileprivate func isUncertainLeaf(_ g: Int) -> Bool {
-        switch graph.nodes[g].kind {
-        case .reference(nil): return true
-        case .reference: return !cyclicReferences.isEmpty && cyclicReferences.contains(g)
-        case .nothing: return graph.nodes[g].unresolved
-        default: return false
-        }
-    }
-
-    /// The primary builds of a large `anyOf` (see `unionTrees`): its branches' builds are the
-    /// tree's leaves, and only the unions above the leaves that changed since the tree was
-    /// last made (in this semantics, or in the earlier one an edit carried it from) are made
-    /// again. A union does not depend on how it is bracketed, so the result is the one a
-    /// chain of unions makes, and a fresh analysis makes the same tree.
-    private func unitedBuilds(_ g: Int, _ bs: BuilderGraph.Branches, memo: inout Memo, values: [BDD.Ref]) -> BDD.Ref {
-        let n = Int(bs.count)
-        var size = 1
-        while size < n { size *= 2 }
-        var tree = unionTrees.removeValue(forKey: g) ?? []
-        let fresh = tree.count != 2 * size
-        if fresh { tree = [BDD.Ref](repeating: BDD.zero, count: 2 * size) }
-        var changed: [Int] = []
-        for i in 0..<n {
-            let v = evaluate(graph.branch(bs, i), memo: &memo, reading: .primary, values: values)
-            if fresh || tree[size + i] != v {
-                tree[size + i] = v
-                changed.append(size + i)
-            }
-        }
-        // Level by level, the parents of what changed, in increasing order.
-        while !changed.isEmpty && changed[0] > 1 {
-            var parents: [Int] = []
-            for k in changed where parents.last != k / 2 { parents.append(k / 2) }
-            for k in parents { tree[k] = bdd.or(tree[2 * k], tree[2 * k + 1]) }
-            unionsMade += parents.count
-            changed = parents
-        }
-        unionTrees[g] = tree
-        return tree[1]
-    }
-
-    private func evaluate(_ g: Int, memo: inout Memo, reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
-        if let m = memo[g] { return m }
-        let r: BDD.Ref
-        if isUncertainLeaf(g) {
-            let cyclic = cyclicReferences.contains(g)
-            r = reading != .real && (reading == .primary) == cyclic ? anyElement : BDD.zero
-            memo.set(g, r)
-            return r
-        }
-        switch graph.nodes[g].kind {
-        case .screen(let code, _):
-            r = code.map { elementIs[$0] } ?? BDD.zero
-        case .anyOf(let bs):
-            if reading == .real {
-                // What really yields a node: branch i is tried only where no earlier branch
-                // built or diverged (the primary builds), and yields what it really yields.
-                var result = BDD.zero
-                var running = BDD.one
-                for i in 0..<Int(bs.count) {
-                    let b = graph.branch(bs, i)
-                    if running == BDD.zero { break }
-                    result = bdd.or(result, bdd.and(running, evaluate(b, memo: &memo, reading: reading, values: values)))
-                    running = bdd.andNot(running, builds[b])
-                }
-                r = result
-            } else if reading == .primary && Int(bs.count) >= Self.unionTreeBranches {
-                r = unitedBuilds(g, bs, memo: &memo, values: values)
-            } else {
-                var result = BDD.zero
-                for i in 0..<Int(bs.count) {
-                    result = bdd.or(result, evaluate(graph.branch(bs, i), memo: &memo, reading: reading, values: values))
-                }
-                r = result
-            }
-        case .condition(let c, let t, let e):
-            let v = conditionVariable[c]
-            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
-            r = bdd.or(bdd.and(v, evaluate(t, memo: &memo, reading: reading, values: values)), bdd.andNot(els, v))
-        case .ifScreen(let code, let t, let e):
-            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
-            let then = evaluate(t, memo: &memo, reading: reading, values: values)
-            if let code {
-                r = bdd.or(bdd.and(elementIs[code], then), bdd.andNot(els, elementIs[code]))
-            } else {
-                r = BDD.zero  // an unresolved screen is never the element
-            }
-        case .wildcard(let code, let body):
-            let inner = evaluate(body, memo: &memo, reading: reading, values: values)
-            if let code {
-                // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
-                r = bdd.and(environments(inner, element: code), anyElement)
-            } else {
-                r = BDD.zero
-            }
-        case .reference(let b):
-            r = b.map { values[$0] } ?? BDD.zero
-        case .nothing:
-            r = BDD.zero
-        }
-        memo.set(g, r)
-        return r
-    }
-
-    /// Results of `evaluate` per node. A scratch memo (`tracksEntries`) remembers what it set,
-    /// so that clearing it costs what was evaluated: a project with many recursive builders
-    /// must not clear an array as large as the whole graph per builder and round.
-    private struct Memo {
-        /// Per node, its value, or -1 while it has none (refs are not negative): 4 bytes a
-        /// node, and a copy of earlier builds is a memo as it is.
-        private(set) var values: [BDD.Ref]
-        private var touched: [Int] = []
-        private let tracksEntries: Bool
-
-        init(count: Int, tracksEntries: Bool) {
-            values = Array(repeating: -1, count: count)
-            self.tracksEntries = tracksEntries
-        }
-
-        /// A memo that holds `values` (every node has one).
-        init(values: [BDD.Ref]) {
-            self.values = values
-            tracksEntries = false
-        }
-
-        subscript(g: Int) -> BDD.Ref? { values[g] < 0 ? nil : values[g] }
-
-        mutating func set(_ g: Int, _ r: BDD.Ref) {
-            values[g] = r
-            if tracksEntries { touched.append(g) }
-        }
-
-        mutating func forget(_ g: Int) { values[g] = -1 }
-
-        mutating func clear() {
-            for g in touched { values[g] = -1 }
-            touched.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// `builds` per node and per builder for one reading, builders as a least fixpoint:
-    /// callees before callers, so that a body is evaluated once with final values; within a
-    /// recursive component, iterate first (all builds start empty and only grow), with a
-    /// scratch memo since values change between rounds.
-    /// With `carried` (primary reading only), only what may have changed is evaluated.
-    private func computeBuilds(_ reading: Reading, carrying carried: Carryover? = nil) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
-        var values: [BDD.Ref]
-        var memo: Memo
-        // With builds carried over, the components of the dirty builders only (in the order
-        // of `components`, callees first).
-        let componentIndices: [Int]
-        if let carried {
-            precondition(reading == .primary)
-            values = carried.builderBuilds
-            for b in carried.dirtyBuilder.members { values[b] = BDD.zero }
-            memo = Memo(values: carried.builds)
-            for g in carried.dirty.members { memo.forget(g) }
-            componentIndices = sortedUnique(carried.dirtyBuilder.members.map { Int(componentOf[$0]) })
-        } else {
-            values = [BDD.Ref](repeating: BDD.zero, count: graph.builders.count)
-            memo = Memo(count: graph.nodes.count, tracksEntries: false)
-            componentIndices = Array(components.indices)
-        }
-        // Made when a recursive component is met.
-        var scratch: Memo? = nil
-        for index in componentIndices {
-            let component = components[index]
-            let recursive = isRecursive(component)
-            if recursive {
-                var changed = true
-                if scratch == nil { scratch = Memo(count: graph.nodes.count, tracksEntries: true) }
-                while changed && !bdd.exhausted {
-                    changed = false
-                    scratch!.clear()
-                    for b in component {
-                        guard let body = graph.builders[b].body else { continue }
-                        let value = evaluate(body, memo: &scratch!, reading: reading, values: values)
-                        if value != values[b] {
-                            values[b] = value
-                            changed = true
-                        }
-                    }
-                }
-            }
-            for b in component {
-                guard let body = graph.builders[b].body else { continue }
-                values[b] = evaluate(body, memo: &memo, reading: reading, values: values)
-            }
-        }
-        // Carried over, only the dirty nodes lack a value.
-        if let carried {
-            for g in carried.dirty.members where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
-        } else {
-            for g in graph.nodes.indices where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
-        }
-        // (Every node has its value now: `evaluate` sets the memo of the node it evaluates.)
-        return (memo.values, values)
-    }
-
-    /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
-    /// context that no earlier branch builds, in the semantics's own storage: valid until the
-    /// next call (a flow reads them while it queues the branches). Built incrementally,
-    /// ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the last result
-    /// per node is kept, since the flows of one program mostly bring the same context again.
-    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> UnsafeBufferPointer<BDD.Ref> {
-        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
-        // An `anyOf` with branches is known by where its branches start in the graph's list.
-        var plane = branchContextPlanes[reading.rawValue]
-        if plane < 0 { plane = addBranchContextPlane(for: reading) }
-        let key = plane * branchContextStride + Int(bs.start)
-        let list = branchContextList.baseAddress!
-        if branchContextAsked[key] != context {
-            let values: [BDD.Ref]
-            switch reading {
-            case .primary: values = builds
-            case .alternative: values = alternativeBuilds
-            case .real: values = realBuilds
-            }
-            var count = 0
-            var running = context
-            while count < Int(bs.count) && running != BDD.zero {
-                list[key + count] = running
-                running = bdd.andNot(running, values[graph.branch(bs, count)])
-                count += 1
-            }
-            branchContextAsked[key] = context
-            branchContextCount[key] = Int32(count)
-        }
-        return UnsafeBufferPointer(start: list + key, count: Int(branchContextCount[key]))
-    }
-
-    /// Makes room for the contexts of one more reading; returns its plane.
-    private func addBranchContextPlane(for reading: Reading) -> Int {
-        let stride = graph.branchList.count
-        let plane = branchContextAsked.count / stride
-        branchContextPlanes[reading.rawValue] = plane
-        branchContextStride = stride
-        branchContextAsked.append(contentsOf: repeatElement(-1, count: stride))
-        branchContextCount.append(contentsOf: repeatElement(0, count: stride))
-        let list = UnsafeMutableBufferPointer<BDD.Ref>.allocate(capacity: branchContextAsked.count)
-        list.initialize(repeating: BDD.zero)
-        if let old = branchContextList.baseAddress {
-            list.baseAddress!.update(from: old, count: branchContextList.count)
-            branchContextList.deallocate()
-        }
-        branchContextList = list
-        return plane
-    }
+    // MARK: What the builds, the cycles and the uncertainty keep (computed in
+    // Semantics+Builds.swift, Semantics+Cycles.swift, Semantics+Uncertainty.swift)
 
     /// The results of `branchContexts`, in a plane per reading asked for (a program without
     /// uncertainty asks for one), each plane `branchContextStride` (the length of
@@ -778,199 +477,35 @@ final class Semantics {
     /// that gave, and from there on those contexts (room for as many as it has branches).
     /// Flat, not an array per result: the flows ask at every `anyOf` they reach, and an array
     /// per result held a megabyte at 100k lines.
-    private var branchContextAsked: [BDD.Ref] = []
-    private var branchContextCount: [Int32] = []
-    private var branchContextList = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
+    var branchContextAsked: [BDD.Ref] = []
+
+    var branchContextCount: [Int32] = []
+
+    var branchContextList = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
+
     /// Per reading (by raw value), its plane (-1: not asked for yet).
-    private var branchContextPlanes = [-1, -1, -1]
-    private var branchContextStride = 0
+    var branchContextPlanes = [-1, -1, -1]
 
-    /// Frees the decision-diagram nodes that this semantics does not hold (`BDD.collect(_:)`),
-    /// and forgets the branch contexts it answered (a cache). For an analysis that no later
-    /// one continues, before its flows hold any node: a lint's, before its main flows.
-    func collectGarbage() {
-        forgetBranchContexts()
-        bdd.collect { mark in
-            for list in [elementIs, conditionVariable, relevant, builds, alternativeBuilds, realBuilds, builderBuilds] {
-                for r in list { mark(r) }
-            }
-            for r in [allElements, anyElement, rest] { mark(r) }
-            for tree in unionTrees.values { for r in tree { mark(r) } }
-        }
-    }
-
-    /// Lets go of what only a semantics patched over an edit reads of this one (the
-    /// references between builders and their strongly connected components; 1.8 MB at a
-    /// million lines): for an analysis no edit continues, a lint's.
-    func forgetEditStructure() {
-        referenceEdges = Adjacency(start: [0], targets: [])
-        components = Components(members: [], start: [0])
-        componentOf = []
-        recursiveComponents = []
-    }
-
-    private func forgetBranchContexts() {
-        branchContextAsked = []
-        branchContextCount = []
-        branchContextList.deallocate()
-        branchContextList = UnsafeMutableBufferPointer(start: nil, count: 0)
-        branchContextPlanes = [-1, -1, -1]
-    }
-
-    deinit { branchContextList.deallocate() }
+    var branchContextStride = 0
 
     /// Per builder, the builders its body reaches within one evaluation; and their strongly
     /// connected components, callees first.
-    private var referenceEdges = Adjacency(start: [0], targets: [])
+    var referenceEdges = Adjacency(start: [0], targets: [])
+
     /// Per builder, the reference nodes that name it (for `Carryover`).
-    private(set) var referrers = Adjacency(start: [0], targets: [])
-    private var components = Components(members: [], start: [0])
+    var referrers = Adjacency(start: [0], targets: [])
+
+    var components = Components(members: [], start: [0])
+
     /// The indices of the components that can recur (more than one builder, or one that
     /// refers to itself): only their builders can be on a cycle.
-    private var recursiveComponents: [Int] = []
+    var recursiveComponents: [Int] = []
+
     /// Per builder, the index of its component.
-    private var componentOf: [Int32] = []
-    private lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
+    var componentOf: [Int32] = []
 
-    // MARK: Cycles
+    lazy var cycleStorage = FlowStorage(size: graph.nodes.count)
 
-    /// Builder cycles (`BuilderCycle`; docs/rules.md): evaluating a builder's
-    /// body, over all elements of the graph and environments, reaches a reference to the
-    /// builder again. Only builders on a cycle of the static reference graph can; for those,
-    /// propagate the evaluation contexts exactly (anyOf masks, conditions, element tests,
-    /// wildcards) through references. One cycle is reported per strongly connected component,
-    /// with all its references.
-    ///
-    /// The elements are the graph's: a program's graph holds the screens of its files (a
-    /// path of the program holds no other), so whether a builder of a program has a cycle
-    /// does not depend on which unrelated programs share the workspace; a builder in files
-    /// of several programs is checked in each (the session merges what they find).
-    private func findCycles() {
-        let n = graph.builders.count
-        cyclic = Array(repeating: false, count: n)
-        for index in recursiveComponents {
-            let component = components[index]
-            var refs = Set<Int>()
-            for b in component {
-                let found = cycleReferences(returningTo: b)
-                if !found.isEmpty {
-                    cyclic[b] = true
-                    refs.formUnion(found)
-                }
-            }
-            if !refs.isEmpty {
-                cycles.append((refs.sorted { sourceOrder($0, $1) }, Array(component)))
-            }
-        }
-    }
-
-    /// Source order of two references (see `BuilderGraph.head(_:)`).
-    func sourceOrder(_ a: Int, _ b: Int) -> Bool {
-        (graph.nodes[a].file, graph.head(a).lowerBound) < (graph.nodes[b].file, graph.head(b).lowerBound)
-    }
-
-    /// The references on the ways by which evaluating `start` (with any element) reaches
-    /// `start` again.
-    private func cycleReferences(returningTo start: Int) -> Set<Int> {
-        guard let body = graph.builders[start].body else { return [] }
-        var flow = Flow(semantics: self, crossNestings: false, storage: cycleStorage)
-        flow.add(body, allElements, from: nil)
-        var entry: [Int: Int] = [:]  // builder → the reference that first entered it
-        var closing: [Int] = []
-        flow.onReference = { ref, target in
-            if target == start {
-                closing.append(ref)
-                return false
-            }
-            if entry[target] == nil { entry[target] = ref }
-            return true
-        }
-        flow.run()
-        var result = Set<Int>()
-        for ref in closing {
-            result.insert(ref)
-            var top = graph.bodyTop(ref)
-            var steps = 0
-            while let owner = bodyOwner(top), owner != start, let via = entry[owner], steps < graph.builders.count {
-                result.insert(via)
-                top = graph.bodyTop(via)
-                steps += 1
-            }
-        }
-        return result
-    }
-
-    // MARK: Uncertainty
-
-    /// The least fixpoint of "a node is uncertain when it is an uncertain leaf, a reference
-    /// to an uncertain builder, or has an uncertain child; a builder is uncertain when it is
-    /// cyclic or its body is", propagated upwards from the leaves: the cost is the uncertain
-    /// nodes' (usually a few), not the graph's.
-    ///
-    /// With builds carried over an edit and no cycle (`carried`), the unresolved nodes and
-    /// the uncertain leaves are the earlier ones patched over the edited nodes, not found by
-    /// a pass over every node.
-    private func computeUncertainty(carrying carried: Carryover?) {
-        if let carried {
-            unresolvedNodes = carried.unresolvedNodes
-            uncertainLeaves = carried.uncertainLeaves
-        } else {
-            unresolvedNodes = graph.nodes.indices.filter { graph.nodes[$0].unresolved }
-            uncertainLeaves = graph.nodes.indices.filter { isUncertainLeaf($0) && !cyclicReferences.contains($0) }
-        }
-        let marked = dependents(of: unresolvedNodes + cyclicReferences, builders: cyclic.indices.filter { cyclic[$0] }).nodes
-        uncertain = marked.flags
-        uncertainNodes = marked.members
-    }
-
-    /// What depends on `nodes` and on the builders `builders` within one evaluation: each
-    /// such node and its ancestors up to its body's top, the builder whose body that is, every
-    /// reference to such a builder (from the table of referrers) with its ancestors, and so
-    /// on; with the builders reached.
-    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: MarkedNodes, builders: MarkedNodes) {
-        var marked = MarkedNodes(count: graph.nodes.count)
-        var markedBuilder = MarkedNodes(count: graph.builders.count)
-        var pending: [Int] = []
-        let graph = self.graph, owners = self.owners, referrers = self.referrers
-        func markBuilder(_ b: Int) {
-            if markedBuilder.insert(b) { pending.append(b) }
-        }
-        func markUp(_ g: Int) {
-            var x = g
-            while marked.insert(x) {
-                guard let p = graph.nodes[x].parent else {
-                    if let b = owners[x, .body] { markBuilder(b) }
-                    return
-                }
-                x = p
-            }
-        }
-        for g in nodes { markUp(g) }
-        for b in builders { markBuilder(b) }
-        while let b = pending.popLast() {
-            for r in referrers.neighbors(b) where !marked[Int(r)] { markUp(Int(r)) }
-        }
-        return (marked, markedBuilder)
-    }
-}
-
-/// A directed graph over 0..<count in two flat arrays: the successors of v are
-/// `targets[start[v]..<start[v + 1]]`.
-struct Adjacency {
-    var start: [Int32]
-    var targets: [Int32]
-    var count: Int { start.count - 1 }
-    func neighbors(_ v: Int) -> ArraySlice<Int32> { targets[Int(start[v])..<Int(start[v + 1])] }
-}
-
-/// Strongly connected components in one flat list: component i is
-/// `members[start[i]..<start[i + 1]]`.
-struct Components: RandomAccessCollection {
-    var members: [Int]
-    var start: [Int]
-    var startIndex: Int { 0 }
-    var endIndex: Int { start.count - 1 }
-    subscript(_ i: Int) -> ArraySlice<Int> { members[start[i]..<start[i + 1]] }
 }
 
 /// Tarjan's algorithm, iterative. Components come out callees first (reverse topological
@@ -1017,28 +552,4 @@ func stronglyConnectedComponents(_ edges: Adjacency) -> Components {
         }
     }
     return result
-}
-
-/// Per node, an owner (the screen node of a nesting, or the builder of a body) tagged with
-/// which, or none: an array, not a dictionary, since it is read on the way from every
-/// warning to its builder; one for both, since a node tops at most one block.
-struct NodeOwners {
-    enum Kind: Int32 {
-        case nesting = 0, body
-    }
-
-    private var owners: [Int32]
-
-    init(count: Int) { owners = Array(repeating: -1, count: count) }
-
-    subscript(g: Int, kind: Kind) -> Int? {
-        get {
-            let v = owners[g]
-            return v < 0 || v & 1 != kind.rawValue ? nil : Int(v >> 1)
-        }
-        set {
-            assert(owners[g] < 0 || owners[g] & 1 == kind.rawValue, "a node tops one block")
-            owners[g] = newValue.map { Int32($0) << 1 | kind.rawValue } ?? -1
-        }
-    }
 }

@@ -1,0 +1,313 @@
+import RoutesModel
+import RoutesSyntax
+
+/// The interpreter of the build semantics (docs/language.md#how-a-path-is-built), iterative (an
+/// explicit stack), so that chains of references of any length cannot overflow the call stack.
+/// A reference to a builder already being evaluated for the same element is a builder cycle and
+/// builds nothing. Results of named builders are memoized per element (unless a cycle was cut
+/// while computing them), so a builder referenced many times is evaluated once per element: no
+/// exponential blow-up.
+struct PathEvaluator {
+    let project: Project
+    let environment: Environment
+    /// Locations in this file are written `L:C`, others `path:L:C`; with none, all are
+    /// `path:L:C`.
+    let home: FileID?
+
+    struct Active: Hashable {
+        var builder: Symbol
+        var element: Symbol
+    }
+
+    enum Frame {
+        case anyOf(NodeRef, branches: [NodeID], next: Int, element: Symbol, relevant: String?)
+        /// A decision whose taken branch is being evaluated; `reason` explains a failure
+        /// that has no inner decision.
+        case decision(reason: String)
+        case wildcard(NodeRef, saved: Symbol, replaced: Symbol, reason: String)
+        case reference(Active, cutsBefore: Int)
+    }
+
+    var memo: [Active: BuildOutcome] = [:]
+    var cuts = 0
+    var index: MayBuildIndex? = nil
+
+    init(project: Project, environment: Environment, home: FileID?) {
+        self.project = project
+        self.environment = environment
+        self.home = home
+    }
+
+    func node(_ r: NodeRef) -> BuilderNode { project.files[r.file].model.nodes[r.node] }
+
+    /// The declaration a name resolves to, if it has the given kind.
+    func resolved(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
+        guard let name, let s = project.resolve(name, in: file), project.declaration(s).kind == kind else { return nil }
+        return s
+    }
+
+    /// The declared name of a symbol.
+    func screenName(_ s: Symbol) -> String { project.declaration(s).name.text }
+
+    /// `12:5` in the home file, else `Lib.routes:12:5` (1-based, columns in Unicode scalars).
+    func at(_ r: NodeRef) -> String {
+        let f = project.files[r.file]
+        let p = f.text.position(of: node(r).head.lowerBound, encoding: .scalars)
+        return r.file == home ? "\(p.line + 1):\(p.column + 1)" : "\(f.displayPath):\(p.line + 1):\(p.column + 1)"
+    }
+
+    /// "`screen Home` at 12:5".
+    func describe(_ r: NodeRef) -> String {
+        let n = node(r)
+        let head = project.quoted(file: r.file, n.head)
+        return "`\(head)` at \(at(r))"
+    }
+
+    func nameText(_ n: Name?) -> String { n?.text ?? "?" }
+
+    mutating func build(_ start: NodeRef, element initial: Symbol) -> BuildOutcome {
+        var active = Set<Active>()
+        var stack: [Frame] = []
+        var element = initial
+        var pending: NodeRef? = start
+        var result: BuildOutcome = .nothing(reason: nil)
+        while true {
+            if let ref = pending {
+                pending = nil
+                let n = node(ref)
+                let e = screenName(element)
+                switch n.kind {
+                case .screen(let name, _, _):
+                    if let s = resolved(name, in: ref.file, .screen), s == element {
+                        result = .built(ref, screen: s, via: nil)
+                    } else {
+                        result = .nothing(reason: nil)
+                    }
+                case .anyOf(let branches):
+                    if branches.isEmpty {
+                        result = .nothing(reason: "`anyOf` at \(at(ref)) has no branches, so it builds nothing")
+                    } else {
+                        stack.append(.anyOf(ref, branches: branches, next: 0, element: element, relevant: nil))
+                        pending = NodeRef(file: ref.file, node: branches[0])
+                    }
+                case .conditional(let f, let a, let b):
+                    guard let s = resolved(f, in: ref.file, .flag) else {
+                        result = .nothing(reason: "`conditional \(nameText(f))` at \(at(ref)): `\(nameText(f))` is not a declared flag, so it builds nothing")
+                        break
+                    }
+                    let flag = screenName(s)
+                    if environment.flag(flag) {
+                        stack.append(.decision(reason: "`conditional \(flag)` is true here and its true branch builds nothing for \(e)"))
+                        pending = NodeRef(file: ref.file, node: a)
+                    } else {
+                        stack.append(.decision(reason: "`conditional \(flag)` is false here and its else builds nothing for \(e)"))
+                        pending = NodeRef(file: ref.file, node: b)
+                    }
+                case .ifLet(let o, let a, let b):
+                    guard let s = resolved(o, in: ref.file, .optional) else {
+                        result = .nothing(reason: "`if let \(nameText(o))` at \(at(ref)): `\(nameText(o))` is not a declared optional, so it builds nothing")
+                        break
+                    }
+                    let name = screenName(s)
+                    if environment.isPresent(name) {
+                        stack.append(.decision(reason: "`if let \(name)`: present, but its then-block builds nothing for \(e)"))
+                        pending = NodeRef(file: ref.file, node: a)
+                    } else if let b {
+                        stack.append(.decision(reason: "`if let \(name)`: absent"))
+                        pending = NodeRef(file: ref.file, node: b)
+                    } else {
+                        result = .nothing(reason: "`if let \(name)`: absent")
+                    }
+                case .ifScreen(let sn, let a, let b):
+                    guard let s = resolved(sn, in: ref.file, .screen) else {
+                        result = .nothing(reason: "`if screen \(nameText(sn))` at \(at(ref)): `\(nameText(sn))` is not a declared screen, so it builds nothing")
+                        break
+                    }
+                    let t = screenName(s)
+                    if s == element {
+                        stack.append(.decision(reason: "`if screen \(t)` at \(at(ref)): the element is \(t), but its then-block builds nothing for it"))
+                        pending = NodeRef(file: ref.file, node: a)
+                    } else if let b {
+                        stack.append(.decision(reason: "`if screen \(t)` at \(at(ref)): the element is \(e), not \(t), and its else builds nothing for \(e)"))
+                        pending = NodeRef(file: ref.file, node: b)
+                    } else {
+                        result = .nothing(reason: "`if screen \(t)` at \(at(ref)): the element is \(e), not \(t), and it has no else")
+                    }
+                case .wildcard(let w, let body):
+                    guard let s = resolved(w, in: ref.file, .screen) else {
+                        result = .nothing(reason: "`wildcard \(nameText(w))` at \(at(ref)): `\(nameText(w))` is not a declared screen, so it builds nothing")
+                        break
+                    }
+                    let t = screenName(s)
+                    let why = s == element
+                        ? "`wildcard \(t)` at \(at(ref)): its builder builds nothing for \(t)"
+                        : "`wildcard \(t)` at \(at(ref)) replaces \(e) by \(t), and its builder builds nothing for \(t)"
+                    stack.append(.wildcard(ref, saved: element, replaced: s, reason: why))
+                    element = s
+                    pending = NodeRef(file: ref.file, node: body)
+                case .empty, .missing:
+                    result = .nothing(reason: nil)
+                case .reference(let name):
+                    guard let b = resolved(name, in: ref.file, .builder) else {
+                        result = .nothing(reason: "`\(name.text)` at \(at(ref)) is not a declared builder, so it builds nothing")
+                        break
+                    }
+                    guard let body = project.declaration(b).body else {
+                        result = .nothing(reason: "builder `\(name.text)` (referenced at \(at(ref))) has no body (a syntax error), so it builds nothing")
+                        break
+                    }
+                    let key = Active(builder: b, element: element)
+                    if active.contains(key) {
+                        cuts += 1
+                        result = .nothing(reason: "`\(name.text)` at \(at(ref)) refers back to builder `\(name.text)` while it is still building \(e) (a builder cycle), so it builds nothing")
+                    } else if let m = memo[key] {
+                        result = m
+                    } else {
+                        active.insert(key)
+                        stack.append(.reference(key, cutsBefore: cuts))
+                        pending = NodeRef(file: b.file, node: body)
+                    }
+                }
+                continue
+            }
+            guard let frame = stack.popLast() else { return result }
+            switch frame {
+            case .anyOf(let ref, let branches, let next, let el, var relevant):
+                if case .built = result { continue }
+                if case .nothing(let r?) = result, mayBuild(NodeRef(file: ref.file, node: branches[next]), el) {
+                    relevant = r
+                }
+                if next + 1 < branches.count {
+                    stack.append(.anyOf(ref, branches: branches, next: next + 1, element: el, relevant: relevant))
+                    pending = NodeRef(file: ref.file, node: branches[next + 1])
+                } else {
+                    result = .nothing(reason: relevant ?? "`anyOf` at \(at(ref)) has no branch for \(screenName(el))")
+                }
+            case .decision(let reason):
+                if case .nothing(nil) = result { result = .nothing(reason: reason) }
+            case .wildcard(let ref, let saved, let replaced, let reason):
+                element = saved
+                switch result {
+                case .nothing(nil): result = .nothing(reason: reason)
+                case .built(let r, let s, .none) where replaced != saved: result = .built(r, screen: s, via: ref)
+                default: break
+                }
+            case .reference(let key, let cutsBefore):
+                active.remove(key)
+                if cuts == cutsBefore { memo[key] = result }
+            }
+        }
+    }
+
+    /// Whether the builder could build `element` in some environment, ignoring order:
+    /// it contains (through references, not nestings) a `screen` node of that screen or a
+    /// `wildcard`. Used to pick the branch of an `anyOf` whose failure explains the most.
+    mutating func mayBuild(_ r: NodeRef, _ element: Symbol) -> Bool {
+        if index == nil { index = MayBuildIndex(project) }
+        return index!.mayBuild(r, element)
+    }
+
+    /// Why `from` (the root's body, or the nesting of `after`) builds nothing for the element
+    /// when no decision explains it.
+    func describeFailure(_ from: NodeRef, element: Symbol, after previous: NodeRef?) -> String {
+        let context = previous.map { "the nesting of \(describe($0))" } ?? "`root`"
+        // Follow references to the node that decided.
+        var r = from
+        var seen = Set<Symbol>()
+        var through: [String] = []
+        while case .reference(let name) = node(r).kind, let b = resolved(name, in: r.file, .builder),
+              let body = project.declaration(b).body, seen.insert(b).inserted {
+            through.append(name.text)
+            r = NodeRef(file: b.file, node: body)
+        }
+        var shown = through.map { "`\($0)`" }
+        if shown.count > 4 { shown = shown.prefix(2) + ["… (\(shown.count - 3) more)", shown.last!] }
+        let via = through.isEmpty ? "" : ", through " + shown.joined(separator: " → ")
+        let e = screenName(element)
+        switch node(r).kind {
+        case .screen(let name, _, _):
+            if resolved(name, in: r.file, .screen) == nil {
+                return "\(context) is \(describe(r))\(via), but `\(nameText(name))` is not a declared screen"
+            }
+            return "\(context) builds only \(nameText(name)) (\(describe(r))\(via)), not \(e)"
+        case .empty:
+            return "\(context) is `empty` (at \(at(r))\(via)), so it builds nothing"
+        case .missing:
+            return "\(context) is incomplete (a syntax error\(via)), so it builds nothing"
+        default:
+            return "\(context) builds nothing for \(e)"
+        }
+    }
+}
+
+/// Static facts about the builders of a project, computed once: which nodes may build a
+/// given screen (for choosing the most useful failure reason).
+struct MayBuildIndex {
+    let project: Project
+    /// For each node, its parent within the builder it belongs to, unless it is the nesting
+    /// of a `screen` (nestings build the next element, not this one).
+    var parent: [[NodeID?]]
+    /// The body node of each builder, and the reference nodes that resolve to each builder.
+    var builderOfBody: [NodeRef: Symbol] = [:]
+    var referencesTo: [Symbol: [NodeRef]] = [:]
+    var cache: [Symbol: Set<NodeRef>] = [:]
+
+    init(_ project: Project) {
+        self.project = project
+        parent = project.files.map { f in
+            var p = [NodeID?](repeating: nil, count: f.model.nodes.count)
+            for (i, n) in f.model.nodes.enumerated() {
+                if case .screen = n.kind { continue }
+                for c in n.children { p[c] = i }
+            }
+            return p
+        }
+        for f in project.files {
+            for (i, d) in f.model.declarations.enumerated() where d.kind == .builder {
+                if let body = d.body { builderOfBody[NodeRef(file: f.id, node: body)] = Symbol(file: f.id, declaration: i) }
+            }
+            for (i, n) in f.model.nodes.enumerated() {
+                if case .reference(let name) = n.kind, let s = project.resolve(name, in: f.id),
+                   project.declaration(s).kind == .builder {
+                    referencesTo[s, default: []].append(NodeRef(file: f.id, node: i))
+                }
+            }
+        }
+    }
+
+    mutating func mayBuild(_ r: NodeRef, _ element: Symbol) -> Bool {
+        if let set = cache[element] { return set.contains(r) }
+        // Propagate from the seeds (screen nodes of the element, and every wildcard) up to
+        // parents and from builder bodies to their references.
+        var set = Set<NodeRef>()
+        var queue: [NodeRef] = []
+        for f in project.files {
+            for (i, n) in f.model.nodes.enumerated() {
+                switch n.kind {
+                case .screen(let name?, _, _):
+                    if project.resolve(name, in: f.id) == element { queue.append(NodeRef(file: f.id, node: i)) }
+                case .wildcard:
+                    queue.append(NodeRef(file: f.id, node: i))
+                default:
+                    break
+                }
+            }
+        }
+        while let x = queue.popLast() {
+            guard set.insert(x).inserted else { continue }
+            if let p = parent[x.file][x.node] {
+                // The then-block of `if screen S` sees only S.
+                let blocked: Bool
+                if case .ifScreen(let s, let then, _) = project.files[x.file].model.nodes[p].kind, then == x.node {
+                    blocked = s.flatMap { project.resolve($0, in: x.file) } != element
+                } else {
+                    blocked = false
+                }
+                if !blocked { queue.append(NodeRef(file: x.file, node: p)) }
+            }
+            if let b = builderOfBody[x] { queue.append(contentsOf: referencesTo[b] ?? []) }
+        }
+        cache[element] = set
+        return set.contains(r)
+    }
+}

@@ -1,0 +1,342 @@
+import RoutesModel
+import RoutesSyntax
+
+extension Semantics {
+    /// Per builder, the builders its body can reach within one evaluation (not through
+    /// nestings), with repeats: one walk over the bodies, into flat arrays.
+    func referencesInBodies() -> Adjacency {
+        var start: [Int32] = [0]
+        start.reserveCapacity(graph.builders.count + 1)
+        var targets: [Int32] = []
+        var stack: [Int] = []
+        for b in graph.builders.indices {
+            if let body = graph.builders[b].body {
+                stack.append(body)
+                while let g = stack.popLast() {
+                    if case .reference(let t?) = graph.nodes[g].kind { targets.append(Int32(t)) }
+                    graph.forEachChild(g) { stack.append($0) }
+                }
+            }
+            start.append(Int32(targets.count))
+        }
+        return Adjacency(start: start, targets: targets)
+    }
+
+    /// Per builder, the reference nodes that name it, in node order.
+    func referencesByTarget() -> Adjacency {
+        let count = graph.builders.count
+        var start = [Int32](repeating: 0, count: count + 1)
+        for n in graph.nodes { if case .reference(let t?) = n.kind { start[t + 1] += 1 } }
+        for b in 0..<count { start[b + 1] += start[b] }
+        var next = start
+        var targets = [Int32](repeating: 0, count: Int(start[count]))
+        for (g, n) in graph.nodes.enumerated() {
+            guard case .reference(let t?) = n.kind else { continue }
+            targets[Int(next[t])] = Int32(g)
+            next[t] += 1
+        }
+        return Adjacency(start: start, targets: targets)
+    }
+
+    /// Whether a component is recursive: more than one builder, or one that reaches itself.
+    func isRecursive(_ component: ArraySlice<Int>) -> Bool {
+        component.count > 1 || referenceEdges.neighbors(component[component.startIndex]).contains(Int32(component[component.startIndex]))
+    }
+
+    /// How uncertain leaves build. `primary` is the semantics: a reference on a builder cycle
+    /// never returns (it diverges: the element is not built and no later `anyOf` branch is
+    /// tried, so for masking it "builds" everything), and an unresolved builder or a syntax
+    /// hole builds nothing (docs/language.md#after-an-error). `alternative` reads each the
+    /// other way. Errors follow `primary`; a warning is reported only if it holds under both,
+    /// so that no warning depends on how a cycle or an unresolved name is read. `real` reads
+    /// every uncertain leaf as building nothing: what really yields a node (a diverging cycle
+    /// yields none), used to tell building first from diverging first.
+    enum Reading: Int {
+        case primary
+        case alternative
+        case real
+    }
+
+    func isUncertainLeaf(_ g: Int) -> Bool {
+        switch graph.nodes[g].kind {
+        case .reference(nil): return true
+        case .reference: return !cyclicReferences.isEmpty && cyclicReferences.contains(g)
+        case .nothing: return graph.nodes[g].unresolved
+        default: return false
+        }
+    }
+
+    /// The primary builds of a large `anyOf` (see `unionTrees`): its branches' builds are the
+    /// tree's leaves, and only the unions above the leaves that changed since the tree was
+    /// last made (in this semantics, or in the earlier one an edit carried it from) are made
+    /// again. A union does not depend on how it is bracketed, so the result is the one a
+    /// chain of unions makes, and a fresh analysis makes the same tree.
+    func unitedBuilds(_ g: Int, _ bs: BuilderGraph.Branches, memo: inout Memo, values: [BDD.Ref]) -> BDD.Ref {
+        let n = Int(bs.count)
+        var size = 1
+        while size < n { size *= 2 }
+        var tree = unionTrees.removeValue(forKey: g) ?? []
+        let fresh = tree.count != 2 * size
+        if fresh { tree = [BDD.Ref](repeating: BDD.zero, count: 2 * size) }
+        var changed: [Int] = []
+        for i in 0..<n {
+            let v = evaluate(graph.branch(bs, i), memo: &memo, reading: .primary, values: values)
+            if fresh || tree[size + i] != v {
+                tree[size + i] = v
+                changed.append(size + i)
+            }
+        }
+        // Level by level, the parents of what changed, in increasing order.
+        while !changed.isEmpty && changed[0] > 1 {
+            var parents: [Int] = []
+            for k in changed where parents.last != k / 2 { parents.append(k / 2) }
+            for k in parents { tree[k] = bdd.or(tree[2 * k], tree[2 * k + 1]) }
+            unionsMade += parents.count
+            changed = parents
+        }
+        unionTrees[g] = tree
+        return tree[1]
+    }
+
+    func evaluate(_ g: Int, memo: inout Memo, reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
+        if let m = memo[g] { return m }
+        let r: BDD.Ref
+        if isUncertainLeaf(g) {
+            let cyclic = cyclicReferences.contains(g)
+            r = reading != .real && (reading == .primary) == cyclic ? anyElement : BDD.zero
+            memo.set(g, r)
+            return r
+        }
+        switch graph.nodes[g].kind {
+        case .screen(let code, _):
+            r = code.map { elementIs[$0] } ?? BDD.zero
+        case .anyOf(let bs):
+            if reading == .real {
+                // What really yields a node: branch i is tried only where no earlier branch
+                // built or diverged (the primary builds), and yields what it really yields.
+                var result = BDD.zero
+                var running = BDD.one
+                for i in 0..<Int(bs.count) {
+                    let b = graph.branch(bs, i)
+                    if running == BDD.zero { break }
+                    result = bdd.or(result, bdd.and(running, evaluate(b, memo: &memo, reading: reading, values: values)))
+                    running = bdd.andNot(running, builds[b])
+                }
+                r = result
+            } else if reading == .primary && Int(bs.count) >= Self.unionTreeBranches {
+                r = unitedBuilds(g, bs, memo: &memo, values: values)
+            } else {
+                var result = BDD.zero
+                for i in 0..<Int(bs.count) {
+                    result = bdd.or(result, evaluate(graph.branch(bs, i), memo: &memo, reading: reading, values: values))
+                }
+                r = result
+            }
+        case .condition(let c, let t, let e):
+            let v = conditionVariable[c]
+            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
+            r = bdd.or(bdd.and(v, evaluate(t, memo: &memo, reading: reading, values: values)), bdd.andNot(els, v))
+        case .ifScreen(let code, let t, let e):
+            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
+            let then = evaluate(t, memo: &memo, reading: reading, values: values)
+            if let code {
+                r = bdd.or(bdd.and(elementIs[code], then), bdd.andNot(els, elementIs[code]))
+            } else {
+                r = BDD.zero  // an unresolved screen is never the element
+            }
+        case .wildcard(let code, let body):
+            let inner = evaluate(body, memo: &memo, reading: reading, values: values)
+            if let code {
+                // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
+                r = bdd.and(environments(inner, element: code), anyElement)
+            } else {
+                r = BDD.zero
+            }
+        case .reference(let b):
+            r = b.map { values[$0] } ?? BDD.zero
+        case .nothing:
+            r = BDD.zero
+        }
+        memo.set(g, r)
+        return r
+    }
+
+    /// Results of `evaluate` per node. A scratch memo (`tracksEntries`) remembers what it set,
+    /// so that clearing it costs what was evaluated: a project with many recursive builders
+    /// must not clear an array as large as the whole graph per builder and round.
+    struct Memo {
+        /// Per node, its value, or -1 while it has none (refs are not negative): 4 bytes a
+        /// node, and a copy of earlier builds is a memo as it is.
+        var values: [BDD.Ref]
+        var touched: [Int] = []
+        let tracksEntries: Bool
+
+        init(count: Int, tracksEntries: Bool) {
+            values = Array(repeating: -1, count: count)
+            self.tracksEntries = tracksEntries
+        }
+
+        /// A memo that holds `values` (every node has one).
+        init(values: [BDD.Ref]) {
+            self.values = values
+            tracksEntries = false
+        }
+
+        subscript(g: Int) -> BDD.Ref? { values[g] < 0 ? nil : values[g] }
+
+        mutating func set(_ g: Int, _ r: BDD.Ref) {
+            values[g] = r
+            if tracksEntries { touched.append(g) }
+        }
+
+        mutating func forget(_ g: Int) { values[g] = -1 }
+
+        mutating func clear() {
+            for g in touched { values[g] = -1 }
+            touched.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `builds` per node and per builder for one reading, builders as a least fixpoint:
+    /// callees before callers, so that a body is evaluated once with final values; within a
+    /// recursive component, iterate first (all builds start empty and only grow), with a
+    /// scratch memo since values change between rounds.
+    /// With `carried` (primary reading only), only what may have changed is evaluated.
+    func computeBuilds(_ reading: Reading, carrying carried: Carryover? = nil) -> (nodes: [BDD.Ref], builders: [BDD.Ref]) {
+        var values: [BDD.Ref]
+        var memo: Memo
+        // With builds carried over, the components of the dirty builders only (in the order
+        // of `components`, callees first).
+        let componentIndices: [Int]
+        if let carried {
+            precondition(reading == .primary)
+            values = carried.builderBuilds
+            for b in carried.dirtyBuilder.members { values[b] = BDD.zero }
+            memo = Memo(values: carried.builds)
+            for g in carried.dirty.members { memo.forget(g) }
+            componentIndices = sortedUnique(carried.dirtyBuilder.members.map { Int(componentOf[$0]) })
+        } else {
+            values = [BDD.Ref](repeating: BDD.zero, count: graph.builders.count)
+            memo = Memo(count: graph.nodes.count, tracksEntries: false)
+            componentIndices = Array(components.indices)
+        }
+        // Made when a recursive component is met.
+        var scratch: Memo? = nil
+        for index in componentIndices {
+            let component = components[index]
+            let recursive = isRecursive(component)
+            if recursive {
+                var changed = true
+                if scratch == nil { scratch = Memo(count: graph.nodes.count, tracksEntries: true) }
+                while changed && !bdd.exhausted {
+                    changed = false
+                    scratch!.clear()
+                    for b in component {
+                        guard let body = graph.builders[b].body else { continue }
+                        let value = evaluate(body, memo: &scratch!, reading: reading, values: values)
+                        if value != values[b] {
+                            values[b] = value
+                            changed = true
+                        }
+                    }
+                }
+            }
+            for b in component {
+                guard let body = graph.builders[b].body else { continue }
+                values[b] = evaluate(body, memo: &memo, reading: reading, values: values)
+            }
+        }
+        // Carried over, only the dirty nodes lack a value.
+        if let carried {
+            for g in carried.dirty.members where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
+        } else {
+            for g in graph.nodes.indices where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
+        }
+        // (Every node has its value now: `evaluate` sets the memo of the node it evaluates.)
+        return (memo.values, values)
+    }
+
+    /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
+    /// context that no earlier branch builds, in the semantics's own storage: valid until the
+    /// next call (a flow reads them while it queues the branches). Built incrementally,
+    /// ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the last result
+    /// per node is kept, since the flows of one program mostly bring the same context again.
+    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> UnsafeBufferPointer<BDD.Ref> {
+        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
+        // An `anyOf` with branches is known by where its branches start in the graph's list.
+        var plane = branchContextPlanes[reading.rawValue]
+        if plane < 0 { plane = addBranchContextPlane(for: reading) }
+        let key = plane * branchContextStride + Int(bs.start)
+        let list = branchContextList.baseAddress!
+        if branchContextAsked[key] != context {
+            let values: [BDD.Ref]
+            switch reading {
+            case .primary: values = builds
+            case .alternative: values = alternativeBuilds
+            case .real: values = realBuilds
+            }
+            var count = 0
+            var running = context
+            while count < Int(bs.count) && running != BDD.zero {
+                list[key + count] = running
+                running = bdd.andNot(running, values[graph.branch(bs, count)])
+                count += 1
+            }
+            branchContextAsked[key] = context
+            branchContextCount[key] = Int32(count)
+        }
+        return UnsafeBufferPointer(start: list + key, count: Int(branchContextCount[key]))
+    }
+
+    /// Makes room for the contexts of one more reading; returns its plane.
+    func addBranchContextPlane(for reading: Reading) -> Int {
+        let stride = graph.branchList.count
+        let plane = branchContextAsked.count / stride
+        branchContextPlanes[reading.rawValue] = plane
+        branchContextStride = stride
+        branchContextAsked.append(contentsOf: repeatElement(-1, count: stride))
+        branchContextCount.append(contentsOf: repeatElement(0, count: stride))
+        let list = UnsafeMutableBufferPointer<BDD.Ref>.allocate(capacity: branchContextAsked.count)
+        list.initialize(repeating: BDD.zero)
+        if let old = branchContextList.baseAddress {
+            list.baseAddress!.update(from: old, count: branchContextList.count)
+            branchContextList.deallocate()
+        }
+        branchContextList = list
+        return plane
+    }
+
+
+    /// Frees the decision-diagram nodes that this semantics does not hold (`BDD.collect(_:)`),
+    /// and forgets the branch contexts it answered (a cache). For an analysis that no later
+    /// one continues, before its flows hold any node: a lint's, before its main flows.
+    func collectGarbage() {
+        forgetBranchContexts()
+        bdd.collect { mark in
+            for list in [elementIs, conditionVariable, relevant, builds, alternativeBuilds, realBuilds, builderBuilds] {
+                for r in list { mark(r) }
+            }
+            for r in [allElements, anyElement, rest] { mark(r) }
+            for tree in unionTrees.values { for r in tree { mark(r) } }
+        }
+    }
+
+    /// Lets go of what only a semantics patched over an edit reads of this one (the
+    /// references between builders and their strongly connected components; 1.8 MB at a
+    /// million lines): for an analysis no edit continues, a lint's.
+    func forgetEditStructure() {
+        referenceEdges = Adjacency(start: [0], targets: [])
+        components = Components(members: [], start: [0])
+        componentOf = []
+        recursiveComponents = []
+    }
+
+    func forgetBranchContexts() {
+        branchContextAsked = []
+        branchContextCount = []
+        branchContextList.deallocate()
+        branchContextList = UnsafeMutableBufferPointer(start: nil, count: 0)
+        branchContextPlanes = [-1, -1, -1]
+    }
+
+}

@@ -1,0 +1,55 @@
+import RoutesModel
+import RoutesSyntax
+
+extension Semantics {
+    /// The least fixpoint of "a node is uncertain when it is an uncertain leaf, a reference
+    /// to an uncertain builder, or has an uncertain child; a builder is uncertain when it is
+    /// cyclic or its body is", propagated upwards from the leaves: the cost is the uncertain
+    /// nodes' (usually a few), not the graph's.
+    ///
+    /// With builds carried over an edit and no cycle (`carried`), the unresolved nodes and
+    /// the uncertain leaves are the earlier ones patched over the edited nodes, not found by
+    /// a pass over every node.
+    func computeUncertainty(carrying carried: Carryover?) {
+        if let carried {
+            unresolvedNodes = carried.unresolvedNodes
+            uncertainLeaves = carried.uncertainLeaves
+        } else {
+            unresolvedNodes = graph.nodes.indices.filter { graph.nodes[$0].unresolved }
+            uncertainLeaves = graph.nodes.indices.filter { isUncertainLeaf($0) && !cyclicReferences.contains($0) }
+        }
+        let marked = dependents(of: unresolvedNodes + cyclicReferences, builders: cyclic.indices.filter { cyclic[$0] }).nodes
+        uncertain = marked.flags
+        uncertainNodes = marked.members
+    }
+
+    /// What depends on `nodes` and on the builders `builders` within one evaluation: each
+    /// such node and its ancestors up to its body's top, the builder whose body that is, every
+    /// reference to such a builder (from the table of referrers) with its ancestors, and so
+    /// on; with the builders reached.
+    func dependents(of nodes: some Sequence<Int>, builders: some Sequence<Int>) -> (nodes: MarkedNodes, builders: MarkedNodes) {
+        var marked = MarkedNodes(count: graph.nodes.count)
+        var markedBuilder = MarkedNodes(count: graph.builders.count)
+        var pending: [Int] = []
+        let graph = self.graph, owners = self.owners, referrers = self.referrers
+        func markBuilder(_ b: Int) {
+            if markedBuilder.insert(b) { pending.append(b) }
+        }
+        func markUp(_ g: Int) {
+            var x = g
+            while marked.insert(x) {
+                guard let p = graph.nodes[x].parent else {
+                    if let b = owners[x, .body] { markBuilder(b) }
+                    return
+                }
+                x = p
+            }
+        }
+        for g in nodes { markUp(g) }
+        for b in builders { markBuilder(b) }
+        while let b = pending.popLast() {
+            for r in referrers.neighbors(b) where !marked[Int(r)] { markUp(Int(r)) }
+        }
+        return (marked, markedBuilder)
+    }
+}

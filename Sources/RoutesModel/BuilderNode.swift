@@ -1,0 +1,83 @@
+import RoutesSyntax
+
+/// An index into `FileModel.nodes`.
+public typealias NodeID = Int
+
+/// One path builder (docs/language.md#builders): the PathBuilder model, one case per builder.
+public struct BuilderNode: Sendable {
+    public enum Kind: Sendable {
+        /// `screen S uses d1, d2 { nesting }`; no nesting means `empty`.
+        case screen(Name?, uses: [Name], nesting: NodeID?)
+        case anyOf([NodeID])
+        case conditional(Name?, then: NodeID, else: NodeID)
+        /// No `else` means `empty`.
+        case ifLet(Name?, then: NodeID, else: NodeID?)
+        case ifScreen(Name?, then: NodeID, else: NodeID?)
+        case wildcard(Name?, body: NodeID)
+        case empty
+        /// A named builder.
+        case reference(Name)
+        /// A hole a syntax error left: builds nothing.
+        case missing
+    }
+
+    public var kind: Kind
+    private var start: Int32
+    private var end: Int32
+    private var headStart: Int32
+    private var headEnd: Int32
+    /// An `if` written without `let` or `screen` (a syntax error): read as `if let`, but its
+    /// name may be a flag or an optional, so that the one mistake is not also a `WrongKind` error.
+    public var anyCondition = false
+    /// A `wildcard` written with arguments (`wildcard Tabs(selected: 0)`, a syntax error that
+    /// says its screen takes none): `invalid-wildcard` is not reported for it again.
+    public var argumentsSkipped = false
+
+    /// The whole builder.
+    public var range: Range<Int> {
+        get { Int(start)..<Int(end) }
+        set {
+            start = Int32(newValue.lowerBound)
+            end = Int32(newValue.upperBound)
+        }
+    }
+    /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
+    public var head: Range<Int> {
+        get { Int(headStart)..<Int(headEnd) }
+        set {
+            headStart = Int32(newValue.lowerBound)
+            headEnd = Int32(newValue.upperBound)
+        }
+    }
+
+    public init(kind: Kind, range: Range<Int>, head: Range<Int>, anyCondition: Bool = false) {
+        self.kind = kind
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
+        headStart = Int32(head.lowerBound)
+        headEnd = Int32(head.upperBound)
+        self.anyCondition = anyCondition
+    }
+
+    /// The node's direct children, in source order.
+    public var children: [NodeID] {
+        switch kind {
+        case .screen(_, _, let nesting): return nesting.map { [$0] } ?? []
+        case .anyOf(let branches): return branches
+        case .conditional(_, let a, let b): return [a, b]
+        case .ifLet(_, let a, let b), .ifScreen(_, let a, let b): return [a] + (b.map { [$0] } ?? [])
+        case .wildcard(_, let body): return [body]
+        case .empty, .reference, .missing: return []
+        }
+    }
+
+    /// The name the builder mentions first (screen, flag, optional, wildcard screen, builder).
+    public var name: Name? {
+        switch kind {
+        case .screen(let n, _, _), .conditional(let n, _, _), .ifLet(let n, _, _), .ifScreen(let n, _, _), .wildcard(let n, _):
+            return n
+        case .reference(let n): return n
+        case .anyOf, .empty, .missing: return nil
+        }
+    }
+}

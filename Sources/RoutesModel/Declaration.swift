@@ -1,0 +1,114 @@
+import RoutesSyntax
+
+/// How a screen is presented (docs/language.md#presentations).
+public enum Presentation: String, Sendable, Hashable {
+    case push
+    case sheet
+    /// `sheet(allowsPush: false)`: modal, and nothing can be pushed on it.
+    case sheetNoPush
+}
+
+/// What a declaration declares. All kinds share one namespace.
+public enum DeclarationKind: String, Sendable, Hashable, CaseIterable {
+    case screen
+    case dependency
+    case optional
+    case flag
+    case builder
+    case root
+
+    /// The word used in messages ("a screen", "an optional").
+    public var withArticle: String {
+        switch self {
+        case .optional: return "an optional"
+        default: return "a \(rawValue)"
+        }
+    }
+}
+
+/// A screen parameter: `label: Type`.
+public struct Parameter: Sendable, Hashable {
+    public var label: Name
+    public var type: String
+}
+
+/// One top-level declaration. Fields that do not apply to a kind stay empty.
+public struct Declaration: Sendable {
+    /// The declared name; for `root`, the keyword.
+    public var name: Name
+    /// Screens: parameters in order (none in a model that leaves them out, see
+    /// `hasParameters`).
+    public var parameters: [Parameter] = []
+    /// What few declarations have (a doc comment, a type, `from`), out of line: nil when the
+    /// declaration has none of them.
+    private var details: Details?
+    private var start: Int32
+    private var end: Int32
+    private var body32: Int32 = -1
+    public var kind: DeclarationKind
+    /// Screens: how the screen is presented.
+    public var presentation: Presentation = .push
+    /// Whether the lowering left out parameters the screen has (`Lowering.lower`).
+    var parametersLeftOut = false
+    /// Whether the screen has parameters, also in a model that left them out.
+    public var hasParameters: Bool { !parameters.isEmpty || parametersLeftOut }
+
+    /// The whole declaration.
+    public var range: Range<Int> {
+        get { Int(start)..<Int(end) }
+        set {
+            start = Int32(newValue.lowerBound)
+            end = Int32(newValue.upperBound)
+        }
+    }
+    /// Builders and `root`: the body (`nil` when a syntax error left none).
+    public var body: NodeID? {
+        get { body32 < 0 ? nil : Int(body32) }
+        set { body32 = newValue.map { Int32($0) } ?? -1 }
+    }
+    /// The `///` doc comment before it, without the slashes.
+    public var doc: String? {
+        get { details?.doc }
+        set { if newValue != nil || details != nil { writableDetails().doc = newValue } }
+    }
+    /// Dependencies and optionals: the Swift type as written.
+    public var type: String? {
+        get { details?.type }
+        set { if newValue != nil || details != nil { writableDetails().type = newValue } }
+    }
+    /// Dependencies: `from P`.
+    public var from: Name? {
+        get { details?.from }
+        set { if newValue != nil || details != nil { writableDetails().from = newValue } }
+    }
+
+    public init(kind: DeclarationKind, name: Name, range: Range<Int>, doc: String? = nil) {
+        self.kind = kind
+        self.name = name
+        start = Int32(range.lowerBound)
+        end = Int32(range.upperBound)
+        self.doc = doc
+    }
+
+    /// The details, copied first when another declaration shares them (a value, as an array
+    /// is: a copy of a declaration never sees the other's writes).
+    private mutating func writableDetails() -> Details {
+        if details != nil && isKnownUniquelyReferenced(&details!) { return details! }
+        let d = Details(copying: details)
+        details = d
+        return d
+    }
+
+    /// Written only through `writableDetails()`, on a reference no other declaration holds.
+    private final class Details: @unchecked Sendable {
+        var doc: String?
+        var type: String?
+        var from: Name?
+
+        init(copying other: Details?) {
+            doc = other?.doc
+            type = other?.type
+            from = other?.from
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import RoutesSyntax
+
+// The model keeps byte offsets in 32 bits (a name is 24 bytes, a declaration 56, a node 64,
+// instead of 32, 152 and 96): a program of a million lines holds hundreds of thousands of
+// each. A file is at most `SourceLimits.maxFileBytes` (16 MiB) long, so every offset fits.
+
+/// `import "path"`.
+public struct Import: Sendable, Hashable {
+    /// The decoded path string.
+    public var path: String
+    /// The string literal's range.
+    public var range: Range<Int>
+}
+
+/// The model of one file: what it imports, declares and builds.
+public struct FileModel: Sendable {
+    public var imports: [Import] = []
+    public var declarations: [Declaration] = []
+    public var nodes: [BuilderNode] = []
+    /// Problems found while lowering (e.g. a parameter label given twice).
+    public var diagnostics: [Diagnostic] = []
+    /// The identifiers in text the parser skipped after a syntax error (a second builder in a
+    /// block, a condition written as an expression, a block past the nesting limit), in
+    /// source order. They are in no declaration or node, but the file mentions them: what
+    /// they name is not reported as unused or never placed.
+    public var skippedNames: [String] = []
+    /// Whether `nodes` was emptied (see ``Project/leavingOutBuilderNodes()``): the file's
+    /// nodes are then ``Project/builderNodes(of:)``.
+    public internal(set) var nodesLeftOut = false
+
+    public init() {}
+
+    public func node(_ id: NodeID) -> BuilderNode { nodes[id] }
+
+    /// Every name the file mentions as a use, with the kinds it may refer to.
+    public var nameUses: [(name: Name, expected: [DeclarationKind])] {
+        var out: [(Name, [DeclarationKind])] = []
+        out.reserveCapacity(nodes.count + declarations.count)
+        forEachNameUse(declarations: declarations.indices, nodes: nodes.indices) { out.append(($0, $1)) }
+        return out
+    }
+
+    /// Calls `body` with each name that declarations `ds` (their `from`) and nodes `ns`
+    /// mention as a use, with the kinds it may refer to: declarations first, then nodes, each
+    /// in order.
+    public func forEachNameUse(declarations ds: Range<Int>, nodes ns: Range<Int>, _ body: (Name, [DeclarationKind]) -> Void) {
+        for i in ds {
+            if let f = declarations[i].from { body(f, Kinds.screen) }
+        }
+        for i in ns {
+            switch nodes[i].kind {
+            case .screen(let s, let uses, _):
+                if let s { body(s, Kinds.screen) }
+                for u in uses { body(u, Kinds.value) }
+            case .conditional(let f, _, _):
+                if let f { body(f, Kinds.flag) }
+            case .ifLet(let o, _, _):
+                if let o { body(o, nodes[i].anyCondition ? Kinds.condition : Kinds.optional) }
+            case .ifScreen(let s, _, _), .wildcard(let s, _):
+                if let s { body(s, Kinds.screen) }
+            case .reference(let b):
+                body(b, Kinds.builder)
+            case .anyOf, .empty, .missing:
+                break
+            }
+        }
+    }
+}
+
+/// Shared arrays of expected kinds (so that listing a file's name uses allocates none).
+enum Kinds {
+    static let screen: [DeclarationKind] = [.screen]
+    static let value: [DeclarationKind] = [.dependency, .optional]
+    static let flag: [DeclarationKind] = [.flag]
+    static let optional: [DeclarationKind] = [.optional]
+    static let condition: [DeclarationKind] = [.optional, .flag]
+    static let builder: [DeclarationKind] = [.builder]
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads files from disk. Never writes.
+public struct FileSystemProvider: SourceProvider {
+    public init() {}
+
+    public func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    public func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
+        directoryEntries(canonicalFolder)?.filter { $0.hasSuffix(".routes") && !$0.hasPrefix(".") }
+    }
+
+    /// Why ``read(_:)`` would fail, found with `stat` alone (nil: it looks readable), so that
+    /// callers can report unreadable inputs before reading anything.
+    public func problem(_ canonicalPath: String) -> SourceReadError? {
+        var st = stat()
+        guard stat(canonicalPath, &st) == 0 else { return .notFound }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .isDirectory }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .notRegularFile }
+        if Int(st.st_size) > SourceLimits.maxFileBytes { return .tooLarge(Int(st.st_size)) }
+        guard access(canonicalPath, R_OK) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        return nil
+    }
+
+    public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        var st = stat()
+        guard stat(canonicalPath, &st) == 0 else { return .failure(.notFound) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(.isDirectory) }
+        // Devices, FIFOs and sockets could block or never end (`/dev/zero`, a named pipe).
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
+        if Int(st.st_size) > SourceLimits.maxFileBytes { return .failure(.tooLarge(Int(st.st_size))) }
+        let fd = open(canonicalPath, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        // The file may be swapped for something else between `stat` and `open`.
+        var opened = stat()
+        guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(Int(opened.st_size), SourceLimits.maxFileBytes))
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(.unreadable(String(cString: strerror(errno))))
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+            // A file that grows while it is read (or a /proc file that lies about its size).
+            if bytes.count > SourceLimits.maxFileBytes { return .failure(.tooLarge(bytes.count)) }
+        }
+        return .success(bytes)
+    }
+}
+
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ n: Int) -> Int {
+    read(fd, buf, n)
+}

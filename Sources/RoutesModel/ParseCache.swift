@@ -1,0 +1,62 @@
+import Synchronization
+import RoutesSyntax
+
+/// Parsed and lowered files kept from one project to the next (the language server keeps
+/// one): when a file's bytes have not changed, its tree and model are reused instead of
+/// parsing and lowering it again, so an edit to one file of a large workspace parses one file.
+public final class ParseCache: @unchecked Sendable {
+    // Used by one project construction at a time (the server's loop); lookups happen before
+    // the parallel parse starts.
+    private var entries: [String: (tree: SyntaxTree, model: FileModel)] = [:]
+    /// Files reused so far (for tests and logs).
+    public private(set) var hits = 0
+
+    public init() {}
+
+    func lookup(_ path: String, bytes: [UInt8], id: FileID) -> (SyntaxTree, FileModel)? {
+        guard let e = entries[path], e.tree.source.bytes == bytes else { return nil }
+        hits += 1
+        return (e.tree.withFileID(id), e.model.withFileID(id))
+    }
+
+    /// Keeps a file's tree and model, made by an edit (see
+    /// ``Project/applyingDeclarationEdit(file:range:replacement:newSource:)``) or read ahead
+    /// from disk, for the next project: it finds them when the file's bytes are the tree's.
+    public func remember(_ path: String, tree: SyntaxTree, model: FileModel) {
+        entries[path] = (tree, model)
+    }
+
+    func replace(with files: [SourceFile]) {
+        var next: [String: (tree: SyntaxTree, model: FileModel)] = [:]
+        for f in files { next[f.path] = (f.keptSyntax, f.model) }
+        entries = next
+    }
+}
+
+extension Project {
+    /// The code in a range of a file as messages quote it: its tokens without comments, one
+    /// space between them (`screen  Home` and `screen // why\n Home` read `screen Home`). So a
+    /// message never depends on layout, and an edit in a comment or in whitespace leaves every
+    /// message as it was.
+    public func quoted(file: FileID, _ range: Range<Int>) -> String {
+        let tree = files[file].keptSyntax, text = files[file].text
+        var parts: [String] = []
+        let tokens = tree.hasTokens ? tree.tokens(coveringLinesOf: range) : SyntaxTree.tokens(of: text, coveringLinesOf: range)
+        for t in tokens where t.start < range.upperBound {
+            if !t.kind.isSkipped && t.kind != .eof && t.end > range.lowerBound {
+                parts.append(text.text(max(t.start, range.lowerBound)..<min(t.end, range.upperBound)))
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+extension FileModel {
+    /// The same model for a file with another id (its diagnostics name the file).
+    func withFileID(_ id: FileID) -> FileModel {
+        guard diagnostics.contains(where: { $0.file != id || $0.related.contains { $0.file != id } }) else { return self }
+        var m = self
+        m.diagnostics = m.diagnostics.map { $0.inFile(id) }
+        return m
+    }
+}

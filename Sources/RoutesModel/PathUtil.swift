@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lexical path helpers (no file-system access).
+public enum PathUtil {
+    /// Joins and normalizes `a/./b/../c` lexically. Keeps a leading `/`, drops `./` prefixes.
+    public static func normalize(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if let last = parts.last, last != ".." {
+                    parts.removeLast()
+                    continue
+                }
+                if absolute { continue }
+            }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
+    }
+
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    public static func join(_ base: String, _ rel: String) -> String {
+        if rel.hasPrefix("/") { return normalize(rel) }
+        if base == "." { return normalize(rel) }
+        return normalize(base + "/" + rel)
+    }
+
+    /// True when `path` is `root` or inside it (both canonical).
+    public static func isInside(_ path: String, root: String) -> Bool {
+        if root == "/" { return path.hasPrefix("/") }
+        return path == root || path.hasPrefix(root + "/")
+    }
+}

@@ -1,0 +1,140 @@
+import Synchronization
+import RoutesSyntax
+
+/// "Did you mean" suggestions.
+public enum Suggestion {
+    /// The candidate closest to `name` by edit distance (case differences cost little), if
+    /// it is close enough to be a plausible typo.
+    public static func closest(to name: String, among candidates: [String]) -> String? {
+        let lowered = name.lowercased()
+        let target = Array(lowered.unicodeScalars)
+        // An ASCII name is compared with ASCII candidates byte by byte, lowercasing on the
+        // fly: a scope has thousands of names, and lowercasing each into a new string and
+        // measuring it in full was most of an edit's time when a name became undefined.
+        let asciiTarget: [UInt8]? = lowered.utf8.count == target.count ? Array(lowered.utf8) : nil
+        // The smallest distance wins, then the first name in sorted order. Candidates are
+        // not sorted or lowercased up front: many are ruled out by length alone (an edit
+        // distance is at least the difference in length).
+        var best: (distance: Int, text: String)? = nil
+        func offer(_ d: Int, _ c: String) {
+            if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+        }
+        // ASCII candidates within their limit by length, measured below: (index, limit).
+        var pending: [(index: Int, limit: Int)] = []
+        var largestLimit = 0
+        for (index, c) in candidates.enumerated() {
+            if let t = asciiTarget {
+                var bytes = c
+                let done = bytes.withUTF8 { b -> Bool in
+                    guard Self.isASCII(b) else { return false }
+                    // A name that starts with the target is that far from it: the rest's length.
+                    if t.count >= 3 && b.count >= t.count && Self.asciiHasPrefix(b, t) {
+                        offer(b.count - t.count, c)
+                        return true
+                    }
+                    // An ASCII candidate keeps its length when lowercased, so the gap to the
+                    // (lowercased) target bounds the distance.
+                    let limit = max(1, max(t.count, b.count) / 3)
+                    if abs(b.count - t.count) <= limit {
+                        pending.append((index, limit))
+                        largestLimit = max(largestLimit, limit)
+                    }
+                    return true
+                }
+                if done { continue }
+            }
+            let count = c.unicodeScalars.count
+            let limit = max(1, max(target.count, count) / 3)
+            // A non-ASCII name is never a prefix of an ASCII candidate, and the gap in length
+            // bounds the distance of an ASCII candidate (its length is kept when lowercased).
+            if c.utf8.count == count && abs(count - target.count) > limit { continue }
+            let lower = c.lowercased()
+            let isPrefix = lower.hasPrefix(lowered) && target.count >= 3
+            let d = distance(target, Array(lower.unicodeScalars))
+            if d <= limit || isPrefix { offer(d, c) }
+        }
+        guard let t = asciiTarget else { return best?.text }
+        // The ASCII candidates, for a growing cutoff k: a typo is usually one edit away, a
+        // distance bounded by k costs a band of 2k + 1 cells per row, and most candidates
+        // leave the band within a few rows. Pass k finds every distance up to k of the
+        // candidates whose limit allows it; none is below k (pass k - 1 found none), so once
+        // the best is within k no later pass can beat it.
+        var k = 1
+        while k <= largestLimit && (best == nil || best!.distance >= k) {
+            for (index, limit) in pending where limit >= k {
+                var bytes = candidates[index]
+                if let d = bytes.withUTF8({ Self.asciiDistance(t, $0, cutoff: k) }) { offer(d, candidates[index]) }
+            }
+            k += 1
+        }
+        return best?.text
+    }
+
+    @inline(__always) private static func lowerASCII(_ b: UInt8) -> UInt8 {
+        b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+    }
+
+    private static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var all: UInt8 = 0
+        for x in b { all |= x }
+        return all < 0x80
+    }
+
+    /// Whether ASCII `c`, lowercased, starts with the lowercased ASCII `prefix`.
+    private static func asciiHasPrefix(_ c: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard c.count >= prefix.count else { return false }
+        for i in prefix.indices where lowerASCII(c[i]) != prefix[i] { return false }
+        return true
+    }
+
+    /// The edit distance between lowercased ASCII `t` and ASCII `c` lowercased, or nil when
+    /// it exceeds `cutoff`. Only the band of cells within `cutoff` of the diagonal is
+    /// computed (a path through any other cell costs more than `cutoff`), and the search
+    /// stops once a whole row of the band is above it.
+    private static func asciiDistance(_ t: [UInt8], _ c: UnsafeBufferPointer<UInt8>, cutoff: Int) -> Int? {
+        let n = t.count, m = c.count
+        let k = min(cutoff, max(n, m))
+        if abs(n - m) > k { return nil }
+        if n == 0 { return m }
+        if m == 0 { return n }
+        let big = k + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows -> Int? in
+            var prev = rows.baseAddress!
+            var cur = prev + (m + 1)
+            for j in 0...m { prev[j] = min(j, big) }
+            for i in 1...n {
+                let lo = max(1, i - k), hi = min(m, i + k)
+                cur[lo - 1] = lo == 1 ? min(i, big) : big
+                var rowMin = cur[lo - 1]
+                let a = t[i - 1]
+                for j in lo...hi {
+                    let cost = a == lowerASCII(c[j - 1]) ? 0 : 1
+                    let v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost, big)
+                    cur[j] = v
+                    if v < rowMin { rowMin = v }
+                }
+                if hi < m { cur[hi + 1] = big }
+                if rowMin > k { return nil }
+                swap(&prev, &cur)
+            }
+            let d = prev[m]
+            return d <= k ? d : nil
+        }
+    }
+
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

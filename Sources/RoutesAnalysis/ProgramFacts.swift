@@ -234,13 +234,8 @@ struct ProgramFacts {
         }
     }
 
-    /// The nodes whose contexts an edit may have changed (see `Flow.rerun`), or nil when the
-    /// earlier flows cannot be continued: the edited nodes and their successors before and
-    /// after the edit, the branches of an `anyOf` after a branch that may build otherwise
-    /// (its context masks what the earlier branches build), and the successors to which a
-    /// change of what those nodes' contexts may be passes on (see below). Nothing else
-    /// changes what a node passes on: a patched graph keeps every other node, the
-    /// variables, the element codes and the presentations.
+    /// The nodes whose contexts an edit may have changed (see `AffectedNodes`), or nil when
+    /// the earlier flows cannot be continued.
     private static func affectedNodes(_ semantics: Semantics, sigmaCount: Int, rootBody: Int?, since old: ProgramFacts,
                                       edited: EditedNodes) -> (affected: MarkedNodes, structureKept: Bool, edgesKept: Bool)? {
         let graph = semantics.graph
@@ -249,156 +244,12 @@ struct ProgramFacts {
               old.flow.sigmaCount == sigmaCount, old.rootBody == rootBody, !old.flow.tracksPredecessors,
               old.semantics.cycles.isEmpty, old.resolvedPaths, edited.upperBound <= graph.nodes.count
         else { return nil }
-        let bdd = semantics.bdd
-        // Per node, a superset of the pairs by which its context may differ from before (any
-        // σ, either reading); a node with one is affected. What a node passes on is a union-
-        // distributive function of its context, so what it passes on differs by at most what
-        // the difference passes on: a successor to which that is empty gets what it got
-        // before, and the difference stops there. (A rename in one branch of a large `anyOf`
-        // changes the contexts of every later branch by the renamed screen's pairs only,
-        // which the first screen node of each of them does not build: the flows are then
-        // computed again down to those screen nodes, not through everything below them.)
-        var affected = MarkedNodes(count: graph.nodes.count)
-        var difference = [BDD.Ref](repeating: BDD.zero, count: graph.nodes.count)
-        var stack: [Int] = []
-        func reach(_ g: Int, _ d: BDD.Ref) {
-            if d == BDD.zero { return }
-            let more = bdd.andNot(d, difference[g])
-            if more == BDD.zero { return }
-            difference[g] = bdd.or(difference[g], more)
-            affected.insert(g)
-            stack.append(g)
-        }
-        /// A node whose transfer itself changed: anything it passes on may differ.
-        func mark(_ g: Int) { reach(g, BDD.one) }
-        // An edited node whose kind, branches and targets are as before passes on what it
-        // did (an edit of a `uses` list changes none of those); a builder whose body moved
-        // changes what each reference to it passes on.
-        func changed(_ g: Int) -> Bool {
-            let k = graph.nodes[g].kind
-            guard k == old.graph.nodes[g].kind else { return true }
-            switch k {
-            case .anyOf(let bs): return graph.branches(bs) != old.graph.branches(bs)
-            case .reference(let t?): return graph.builders[t].body != old.graph.builders[t].body
-            default: return false
-            }
-        }
-        /// What a node of kind `kind` in `g` passes on to each successor from context x, as
-        /// `Flow.transfer` does (nil for an `anyOf`, whose branches' contexts depend on the
-        /// builds).
-        func passes(_ kind: BuilderGraph.Kind, in g: BuilderGraph, _ x: BDD.Ref) -> [(node: Int, context: BDD.Ref)]? {
-            switch kind {
-            case .screen(let code, let nesting):
-                guard let nesting else { return [] }
-                let envs = code.map { semantics.environments(x, element: $0) } ?? semantics.environments(x)
-                return [(nesting, bdd.and(envs, semantics.allElements))]
-            case .condition(let c, let then, let els):
-                let v = semantics.conditionVariable[c]
-                return [(then, bdd.and(x, v))] + (els.map { [($0, bdd.andNot(x, v))] } ?? [])
-            case .ifScreen(let code, let then, let els):
-                guard let code else { return [(then, x)] + (els.map { [($0, x)] } ?? []) }
-                let isS = semantics.elementIs[code]
-                return [(then, bdd.and(x, isS))] + (els.map { [($0, bdd.andNot(x, isS))] } ?? [])
-            case .wildcard(let code, let body):
-                return [(body, bdd.and(semantics.environments(x), code.map { semantics.elementIs[$0] } ?? semantics.allElements))]
-            case .reference(let target):
-                guard let target, let body = g.builders[target].body else { return [] }
-                return [(body, x)]
-            case .anyOf:
-                return nil
-            case .nothing:
-                return []
-            }
-        }
-        /// For a node whose transfer changed, what may differ in what it passes on to each
-        /// successor, before and now: per state of the earlier flows, what the old transfer and
-        /// the new one pass of the node's earlier context differ by (when the node's context
-        /// changes too, the difference reaches it like any node's and is passed on by the new
-        /// transfer: what it passes now differs from what it passed by at most the union of
-        /// the two). Across a screen whose presentation changed, both are taken whole: they
-        /// go to other σ. Nil when not known (an `anyOf`).
-        func changedTransfer(_ g: Int) -> [(Int, BDD.Ref)]? {
-            let before = old.graph.nodes[g].kind, now = graph.nodes[g].kind
-            func presentation(_ k: BuilderGraph.Kind) -> Presentation {
-                if case .screen(let code?, _) = k { return graph.presentations[code] }
-                return .push
-            }
-            let xor = sigmaCount < 2 || presentation(before) == presentation(now)
-            var contexts = (0..<sigmaCount).map { old.flow.context(g, sigma: $0) }
-            if let alternative = old.alternativeFlow { contexts += (0..<sigmaCount).map { alternative.context(g, sigma: $0) } }
-            var out: [Int: BDD.Ref] = [:]
-            for x in contexts where x != BDD.zero {
-                guard let passedBefore = passes(before, in: old.graph, x), let passedNow = passes(now, in: graph, x) else { return nil }
-                var a: [Int: BDD.Ref] = [:], b: [Int: BDD.Ref] = [:]
-                for (s, c) in passedBefore { a[s] = bdd.or(a[s] ?? BDD.zero, c) }
-                for (s, c) in passedNow { b[s] = bdd.or(b[s] ?? BDD.zero, c) }
-                for s in Set(a.keys).union(b.keys) {
-                    let (p, q) = (a[s] ?? BDD.zero, b[s] ?? BDD.zero)
-                    out[s] = bdd.or(out[s] ?? BDD.zero, xor ? bdd.symmetricDifference(p, q) : bdd.or(p, q))
-                }
-            }
-            return out.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        }
-        var structureKept = true
-        // Whether every edited node has the edges it had (what `markUsed` follows): a screen
-        // node whose screen changed (a rename) still leads where it did.
-        var edgesKept = true
-        for g in edited where changed(g) {
-            structureKept = false
-            if edgesKept && !graph.sameEdges(g, as: old.graph) { edgesKept = false }
-            // The node itself: what it builds (a screen node's `built`) may have changed.
-            affected.insert(g)
-            if let passed = changedTransfer(g) {
-                for (s, d) in passed { reach(s, d) }
-            } else {
-                Flow.forEachSuccessor(g, in: old.graph, crossNestings: true, mark)
-                Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
-            }
-        }
-        if graph.builders.indices.contains(where: { graph.builders[$0].body != old.graph.builders[$0].body }) {
-            structureKept = false
-            edgesKept = false
-            for g in graph.nodes.indices {
-                guard case .reference(let t?) = graph.nodes[g].kind, graph.builders[t].body != old.graph.builders[t].body else { continue }
-                mark(g)
-                Flow.forEachSuccessor(g, in: old.graph, crossNestings: true, mark)
-                Flow.forEachSuccessor(g, in: graph, crossNestings: true, mark)
-            }
-        }
-        // The branches of an `anyOf` after one that builds otherwise, in either reading (the
-        // builds of a node that is not dirty are the earlier ones; those of a dirty node are
-        // functions on the same manager, so compared by ref): their contexts mask what the
-        // earlier branches build, so they differ by at most the pairs those builds gained or
-        // lost (`changedBuilds[p]`, over every branch of the `anyOf` p).
-        let (builds, oldBuilds) = (semantics.builds, old.semantics.builds)
-        let (alternative, oldAlternative) = (semantics.alternativeBuilds, old.semantics.alternativeBuilds)
-        var changedBuilds: [Int: BDD.Ref] = [:]
-        var changedBranches: [Int] = []
-        for b in dirty.members where (builds[b] != oldBuilds[b] || alternative[b] != oldAlternative[b]) {
-            guard let p = graph.nodes[b].parent, case .anyOf = graph.nodes[p].kind else { continue }
-            let d = bdd.or(bdd.symmetricDifference(builds[b], oldBuilds[b]), bdd.symmetricDifference(alternative[b], oldAlternative[b]))
-            changedBuilds[p] = bdd.or(changedBuilds[p] ?? BDD.zero, d)
-            changedBranches.append(b)
-        }
-        for b in changedBranches {
-            guard let p = graph.nodes[b].parent, case .anyOf(let bs) = graph.nodes[p].kind, let d = changedBuilds[p] else { continue }
-            for i in (graph.nodes[b].indexInParent + 1)..<max(Int(bs.count), graph.nodes[b].indexInParent + 1) {
-                reach(graph.branch(bs, i), d)
-            }
-        }
-        // The differences passed on as the flows' transfers pass contexts on (see
-        // `Flow.transfer`), each a superset of what the transfer passes of them. (An `anyOf`
-        // passes its own to its branches: what its branches' changed builds change is
-        // already with the later branches, above.)
-        while let g = stack.popLast() {
-            let d = difference[g]
-            if let passed = passes(graph.nodes[g].kind, in: graph, d) {
-                for (s, c) in passed { reach(s, c) }
-            } else {
-                graph.forEachChild(g) { reach($0, d) }
-            }
-        }
-        return (affected, structureKept, edgesKept)
+        var finder = AffectedNodes(semantics: semantics, sigmaCount: sigmaCount, old: old)
+        finder.markEditedNodes(edited)
+        finder.markReferencesToMovedBodies()
+        finder.markBranchesAfterChangedBuilds(dirty)
+        finder.passDifferencesOn()
+        return (finder.affected, finder.structureKept, finder.edgesKept)
     }
 
     /// A way from `root` to node g (node ids, outermost first) on which g is built (a screen

@@ -124,86 +124,102 @@ final class Semantics {
          layout: Layout = .conditionsAbove, nodeBudget: Int? = nil) {
         self.graph = graph
         self.layout = layout
-        // The operation cache grows with the program (about eight entries per graph node) up
-        // to 2^16 entries, 1 MiB, half a core's L2 cache: a fresh analysis's operations are
-        // mostly new ones (a cache of 2^19 entries saves 8% of the steps on a 100k-line
-        // program), so a larger cache made every step a trip to memory and the analysis of
-        // that program half as fast again (resolving paths 18 → 33 ms); 2^16 rather than 2^15
-        // for the edits of a 10k-line document, whose analyses find earlier results in it. A
-        // small document's cache stays small, and a workspace of hundreds of small programs
-        // keeps one manager per program. The node table starts at the size the analysis will need (generated
-        // programs of 1,000 to 100,000 lines make 6.2 nodes per graph node), so that a large
-        // program does not rehash it seven times on its way there.
-        var cacheBits = 8
-        while cacheBits < Self.maxCacheBits && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
-        var capacityBits = 6
-        while capacityBits < 24 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
         // The element codes: the graph's screens, and one more for the screens declared
-        // elsewhere when there are any (`BuilderGraph.hasForeignElement`).
+        // elsewhere when there are any (`BuilderGraph.hasForeignElement`); with the element
+        // above, one more for the rest (see `project(_:to:)`).
         let elementCount = graph.screens.count + (graph.hasForeignElement ? 1 : 0)
-        // With the element above, one more code for the rest (see `project(_:to:)`).
         let codeCount = elementCount + (layout == .elementAbove ? 1 : 0)
         var bits = 1
         while (1 << bits) < codeCount { bits += 1 }
         elementBits = bits
+        bdd = Self.manager(for: graph, reusing: manager)
         let nodeBudget = nodeBudget ?? AnalysisLimits.standard.nodeBudget(graphNodes: graph.nodes.count)
-        let conditionCount = graph.conditions.count
-        if let manager, Self.canReuse(manager, nodes: graph.nodes.count) {
-            bdd = manager
-            bdd.growCache(bits: cacheBits)
-        } else {
-            bdd = BDD(cacheBits: cacheBits, capacityBits: capacityBits)
-        }
-        bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget), variables: conditionCount + bits)
-        let bdd = self.bdd
-        firstElementVariable = layout == .elementAbove ? 0 : conditionCount
+        bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget),
+                          variables: graph.conditions.count + bits)
+        firstElementVariable = layout == .elementAbove ? 0 : graph.conditions.count
         if let carryover, let old = Self.sameStructure(carryover, graph: graph, bdd: bdd, layout: layout, elementBits: bits) {
-            // What depends only on the edges, the builders, the screens and the order in
-            // which conditions are first tested is the earlier semantics's, on the same manager.
-            variableOfCondition = old.variableOfCondition
-            conditionVariable = old.conditionVariable
-            elementIs = old.elementIs
-            allElements = old.allElements
-            anyElement = old.anyElement
-            rest = old.rest
-            owners = old.owners
-            referenceEdges = old.referenceEdges
-            components = old.components
-            recursiveComponents = old.recursiveComponents
-            componentOf = old.componentOf
-            referrers = old.referrers
-            structureCarried = true
+            takeStructure(of: old)
         } else {
-            variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? bits : 0)
-            conditionVariable = variableOfCondition.map { bdd.variable(Int($0)) }
-            elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: bits)
-            allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: bits)
-            anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: bits)
-            if layout == .elementAbove { rest = bdd.andNot(anyElement, allElements) }
-            owners = NodeOwners(count: graph.nodes.count)
-            for (g, n) in graph.nodes.enumerated() {
-                if case .screen(_, let nesting?) = n.kind { owners[nesting, .nesting] = g }
-            }
-            for (i, b) in graph.builders.enumerated() {
-                if let body = b.body { owners[body, .body] = i }
-            }
-            referenceEdges = referencesInBodies()
-            components = stronglyConnectedComponents(referenceEdges)
-            componentOf = [Int32](repeating: 0, count: graph.builders.count)
-            for i in components.indices {
-                for b in components[i] { componentOf[b] = Int32(i) }
-            }
-            recursiveComponents = components.indices.filter { isRecursive(components[$0]) }
-            referrers = referencesByTarget()
+            makeStructure(elementCount: elementCount, codeCount: codeCount)
         }
         if layout == .elementAbove { relevant = computeRelevance() }
-        // Cycles are found with the least-fixpoint builds (a cycle's own references do not
-        // yet build nothing); then both readings are computed with them known.
         let carried = carryover.flatMap { Carryover(self, from: $0.semantics, edited: $0.edited) }
         if carried != nil, let old = carryover?.semantics { unionTrees = old.unionTrees }
+        computeBuildsAndCycles(carrying: carried)
+        if let carried, cycles.isEmpty, let old = carryover?.semantics { takeBranchContexts(of: old, carried: carried) }
+    }
+
+    /// The decision-diagram manager for `graph`: `manager` when it can serve (its cache grown
+    /// for the graph), else a new one. The operation cache grows with the program (about
+    /// eight entries per graph node) up to `maxCacheBits`: a fresh analysis's operations are
+    /// mostly new ones, so a larger cache would make every step a trip to memory, while the
+    /// edits of a document find earlier results in it; a small document's cache stays small,
+    /// and a workspace of hundreds of small programs keeps one manager per program. The node
+    /// table starts at the size the analysis will need (about six nodes per graph node), so
+    /// that a large program does not rehash it on its way there.
+    private static func manager(for graph: BuilderGraph, reusing manager: BDD?) -> BDD {
+        var cacheBits = 8
+        while cacheBits < Self.maxCacheBits && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
+        if let manager, Self.canReuse(manager, nodes: graph.nodes.count) {
+            manager.growCache(bits: cacheBits)
+            return manager
+        }
+        var capacityBits = 6
+        while capacityBits < 24 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
+        return BDD(cacheBits: cacheBits, capacityBits: capacityBits)
+    }
+
+    /// Takes what depends only on the edges, the builders, the screens and the order in
+    /// which conditions are first tested from the earlier semantics, on the same manager.
+    private func takeStructure(of old: Semantics) {
+        variableOfCondition = old.variableOfCondition
+        conditionVariable = old.conditionVariable
+        elementIs = old.elementIs
+        allElements = old.allElements
+        anyElement = old.anyElement
+        rest = old.rest
+        owners = old.owners
+        referenceEdges = old.referenceEdges
+        components = old.components
+        recursiveComponents = old.recursiveComponents
+        componentOf = old.componentOf
+        referrers = old.referrers
+        structureCarried = true
+    }
+
+    /// Makes the variables, the element codes, the owners of nestings and bodies, and the
+    /// reference graph with its strongly connected components.
+    private func makeStructure(elementCount: Int, codeCount: Int) {
+        variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? elementBits : 0)
+        conditionVariable = variableOfCondition.map { bdd.variable(Int($0)) }
+        elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: elementBits)
+        allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: elementBits)
+        anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: elementBits)
+        if layout == .elementAbove { rest = bdd.andNot(anyElement, allElements) }
+        owners = NodeOwners(count: graph.nodes.count)
+        for (g, node) in graph.nodes.enumerated() {
+            if case .screen(_, let nesting?) = node.kind { owners[nesting, .nesting] = g }
+        }
+        for (index, builder) in graph.builders.enumerated() {
+            if let body = builder.body { owners[body, .body] = index }
+        }
+        referenceEdges = referencesInBodies()
+        components = stronglyConnectedComponents(referenceEdges)
+        componentOf = [Int32](repeating: 0, count: graph.builders.count)
+        for component in components.indices {
+            for builder in components[component] { componentOf[builder] = Int32(component) }
+        }
+        recursiveComponents = components.indices.filter { isRecursive(components[$0]) }
+        referrers = referencesByTarget()
+    }
+
+    /// The builds in every reading, the builder cycles and the uncertainty. Cycles are found
+    /// with the least-fixpoint builds (a cycle's own references do not yet build nothing);
+    /// then both readings are computed with them known.
+    private func computeBuildsAndCycles(carrying carried: Carryover?) {
         (builds, builderBuilds) = computeBuilds(.primary, carrying: carried)
         findCycles()
-        for c in cycles { cyclicReferences.formUnion(c.references) }
+        for cycle in cycles { cyclicReferences.formUnion(cycle.references) }
         computeUncertainty(carrying: cycles.isEmpty ? carried : nil)
         if !cycles.isEmpty {
             (builds, builderBuilds) = computeBuilds(.primary)
@@ -213,34 +229,35 @@ final class Semantics {
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
         realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
         if let carried, cycles.isEmpty { carriedDirty = carried.dirty }
-        // The contexts of an `anyOf` whose branches build as before are as before: the earlier
-        // semantics's cache is taken over (it is not used again, see
-        // `AnalysisSession.forEditor(project:reusing:splice:limits:reported:settings:)`), less the entries of
-        // the nodes that may build otherwise, and of the readings of uncertain leaves.
-        // (A patched graph keeps each `anyOf`'s room in the list of branches, so an entry's
-        // key names the same node in both.)
-        if let carried, cycles.isEmpty, let old = carryover?.semantics, !old.branchContextAsked.isEmpty,
-           old.branchContextStride == graph.branchList.count {
-            swap(&branchContextAsked, &old.branchContextAsked)
-            swap(&branchContextCount, &old.branchContextCount)
-            swap(&branchContextList, &old.branchContextList)
-            swap(&branchContextPlanes, &old.branchContextPlanes)
-            branchContextStride = old.branchContextStride
-            let uncertainReadings = old.hasUncertainty || hasUncertainty
-            // Without uncertain readings, only the dirty nodes' entries go (a pass over the
-            // dirty nodes rather than over every node's kind).
-            func forget(_ g: Int) {
-                guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return }
-                let b = Int(bs.start)
-                for r in 0..<3 where branchContextPlanes[r] >= 0 && (r == 0 ? carried.dirty[g] : uncertainReadings) {
-                    branchContextAsked[branchContextPlanes[r] * branchContextStride + b] = -1
-                }
+    }
+
+    /// The contexts of an `anyOf` whose branches build as before are as before: the earlier
+    /// semantics's cache is taken over (it is not used again, see
+    /// `AnalysisSession.forEditor(project:reusing:splice:limits:reported:settings:)`), less the
+    /// entries of the nodes that may build otherwise, and of the readings of uncertain leaves.
+    /// (A patched graph keeps each `anyOf`'s room in the list of branches, so an entry's key
+    /// names the same node in both.)
+    private func takeBranchContexts(of old: Semantics, carried: Carryover) {
+        guard !old.branchContextAsked.isEmpty, old.branchContextStride == graph.branchList.count else { return }
+        swap(&branchContextAsked, &old.branchContextAsked)
+        swap(&branchContextCount, &old.branchContextCount)
+        swap(&branchContextList, &old.branchContextList)
+        swap(&branchContextPlanes, &old.branchContextPlanes)
+        branchContextStride = old.branchContextStride
+        let uncertainReadings = old.hasUncertainty || hasUncertainty
+        // Without uncertain readings, only the dirty nodes' entries go (a pass over the
+        // dirty nodes rather than over every node's kind).
+        func forget(_ g: Int) {
+            guard case .anyOf(let branches) = graph.nodes[g].kind, !branches.isEmpty else { return }
+            let first = Int(branches.start)
+            for reading in 0..<3 where branchContextPlanes[reading] >= 0 && (reading == 0 ? carried.dirty[g] : uncertainReadings) {
+                branchContextAsked[branchContextPlanes[reading] * branchContextStride + first] = -1
             }
-            if uncertainReadings {
-                for g in graph.nodes.indices { forget(g) }
-            } else {
-                for g in carried.dirty.members { forget(g) }
-            }
+        }
+        if uncertainReadings {
+            for g in graph.nodes.indices { forget(g) }
+        } else {
+            for g in carried.dirty.members { forget(g) }
         }
     }
 

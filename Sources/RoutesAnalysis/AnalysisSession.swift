@@ -94,7 +94,7 @@ public final class AnalysisSession {
     init(project given: consuming Project, purpose: Purpose, reusing previous: AnalysisSession? = nil, splice: NodeSplice? = nil,
          limits: AnalysisLimits = .configured, reported: Set<FileID>? = nil, settings: [String: RuleSettings] = [:]) {
         var project = consume given
-        // A lint of one program keeps it: the process's exit frees it, which spares about 2%
+        // A lint of one program keeps it: the process's exit frees it, which spares a little
         // of a large lint. A lint of many drops each program's analysis once its diagnostics
         // are out, so that its memory is that of its largest program.
         let keepsAnalyses = purpose == .editor || (purpose == .lint && project.programs.count <= 1)
@@ -102,10 +102,41 @@ public final class AnalysisSession {
         self.keepsAnalyses = keepsAnalyses
         self.limits = limits
         self.settings = settings
-        // The units: each program's files, then the files in no program with their imports.
+        let specs = Self.units(of: project, reported: reported)
+        let reused = previous.flatMap { $0.limits == limits ? Self.reusable(from: $0, for: specs, in: project, splice: splice) : nil }
+            ?? Reused(units: Array(repeating: nil, count: specs.count))
+        let missing = reused.units.indices.filter { reused.units[$0] == nil }
+        analysedPrograms = missing.count
+        let work = missing.map { i in
+            (spec: specs[i], handoff: Self.handoff(for: specs[i], from: reused, previous: previous, in: project, splice: splice))
+        }
+        // A lint makes every graph, then lets go of the nodes they were made from.
+        var graphsMade: [GraphHandoff]? = nil
+        if !continuedByEdits && previous == nil {
+            graphsMade = Self.graphsLeavingTheModel(work.map(\.spec), of: &project)
+        }
+        self.project = project
+        let shared = Self.filesOfSeveralPrograms(specs, in: project)
+        let made = Self.analyse(work, project: project, graphs: graphsMade, splice: splice, limits: limits,
+                                keepsAnalyses: keepsAnalyses, order: keepsAnalyses && continuedByEdits ? .keepingPlan : .freeingEarly,
+                                shared: shared)
+        patchedGraphs = made.filter(\.patched).count
+        var outcomes = reused.units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false, shared: shared) } }
+        for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
+        let all = outcomes.map { $0! }
+        self.units = all.compactMap(\.unit)
+        var comments: [FileID: [Suppressions.Comment]] = [:]
+        diagnostics = Self.assemble(project, all.map(\.findings), settings: settings,
+                                    knownComments: previous.map { Self.unchangedComments(of: $0, in: project) } ?? [:],
+                                    comments: &comments)
+        suppressionComments = comments
+    }
+
+    /// The units of a session: each program (of those holding a reported file) with its
+    /// files, then the files in no program (reported) with their imports.
+    private static func units(of project: Project, reported: Set<FileID>?) -> [Spec] {
         let programs = reported.map { only in project.programs.filter { $0.files.contains(where: only.contains) } } ?? project.programs
-        var specs: [Spec] =
-            programs.map { ($0, Set($0.files).sorted(), nil, false) }
+        var specs: [Spec] = programs.map { ($0, Set($0.files).sorted(), nil, false) }
         var inProgram = [Bool](repeating: false, count: project.files.count)
         for program in project.programs { for f in program.files { inProgram[f] = true } }
         let orphans = project.files.indices.filter { !inProgram[$0] && (reported?.contains($0) ?? true) }
@@ -117,83 +148,93 @@ public final class AnalysisSession {
             }
             specs.append((nil, files.sorted(), FileIndex(orphans), foreign))
         }
-        var units = [ProgramAnalysis?](repeating: nil, count: specs.count)
-        // The decision-diagram managers of the previous session's programs that are analysed
-        // again, by the path of their root file ("" for the files in no program): each new
-        // analysis of such a program runs on its manager, where most of its operations are
-        // cached (see `BDD.beginAnalysis(nodes:steps:variables:)`).
+        return specs
+    }
+
+    /// What a session takes from the one before it: the analysis of each unit whose files
+    /// are the same in both; for the units analysed again, the decision-diagram manager of
+    /// the previous analysis, by the path of its root file ("" for the files in no program),
+    /// where most of its operations are cached (see `BDD.beginAnalysis(nodes:steps:variables:)`),
+    /// and the previous analysis itself when an edit inside one declaration may patch its graph.
+    private struct Reused {
+        var units: [ProgramAnalysis?]
         var managers: [String: ManagerCarryover] = [:]
-        // Their graphs, when an edit inside one declaration may patch them.
-        var graphs: [String: ProgramAnalysis] = [:]
-        if let previous, previous.limits == limits {
-            var byKey: [UnitKey: ProgramAnalysis] = [:]
-            for u in previous.units { byKey[UnitKey(u.program?.root, u.graph.files.files, u.graph.hasForeignElement)] = u }
-            for (i, spec) in specs.enumerated() {
-                guard let old = byKey[UnitKey(spec.program?.root, spec.files, spec.foreign)],
-                      old.orphans?.files == spec.orphans?.files,
-                      spec.files.allSatisfy({ Self.sameFile($0, previous.project, project) })
-                else { continue }
-                old.rebase(onto: project)
-                units[i] = old
-            }
-            var kept = Set<ObjectIdentifier>()
-            for u in units { if let u { kept.insert(ObjectIdentifier(u)) } }
-            for u in previous.units where !kept.contains(ObjectIdentifier(u)) {
-                let key = Self.managerKey(u.program, previous.project)
-                managers[key] = ManagerCarryover(bdd: u.semantics.bdd, layout: u.semantics.layout)
-                if let splice, u.stoppedAt == nil, u.graph.files.contains(splice.file) { graphs[key] = u }
-            }
+        var patchable: [String: ProgramAnalysis] = [:]
+    }
+
+    private static func reusable(from previous: AnalysisSession, for specs: [Spec], in project: Project,
+                                 splice: NodeSplice?) -> Reused {
+        var reused = Reused(units: Array(repeating: nil, count: specs.count))
+        var byKey: [UnitKey: ProgramAnalysis] = [:]
+        for unit in previous.units { byKey[UnitKey(unit.program?.root, unit.graph.files.files, unit.graph.hasForeignElement)] = unit }
+        for (i, spec) in specs.enumerated() {
+            guard let old = byKey[UnitKey(spec.program?.root, spec.files, spec.foreign)],
+                  old.orphans?.files == spec.orphans?.files,
+                  spec.files.allSatisfy({ Self.sameFile($0, previous.project, project) })
+            else { continue }
+            old.rebase(onto: project)
+            reused.units[i] = old
         }
-        let missing = units.indices.filter { units[$0] == nil }
-        analysedPrograms = missing.count
-        // The files of several programs: each program keeps which of their nodes it uses.
-        var programCount = [Int](repeating: 0, count: project.files.count)
-        for spec in specs where spec.program != nil { for f in spec.files { programCount[f] += 1 } }
-        let shared = programCount.map { $0 > 1 }
-        let work = missing.map { i -> (spec: Spec, manager: Handoff) in
-            let key = Self.managerKey(specs[i].program, project)
-            var earlier: ProgramAnalysis? = nil
-            if let splice, let previous, let old = graphs[key], old.graph.files.files == specs[i].files,
-               old.graph.hasForeignElement == specs[i].foreign,
-               specs[i].files.allSatisfy({ $0 == splice.file || Self.sameFile($0, previous.project, project) }) {
-                earlier = old
-            }
-            return (specs[i], Handoff(managers[key], earlier: earlier))
+        var kept = Set<ObjectIdentifier>()
+        for unit in reused.units { if let unit { kept.insert(ObjectIdentifier(unit)) } }
+        for unit in previous.units where !kept.contains(ObjectIdentifier(unit)) {
+            let key = Self.managerKey(unit.program, previous.project)
+            reused.managers[key] = ManagerCarryover(bdd: unit.semantics.bdd, layout: unit.semantics.layout)
+            if let splice, unit.stoppedAt == nil, unit.graph.files.contains(splice.file) { reused.patchable[key] = unit }
         }
-        // A lint makes every graph, then lets go of the nodes they were made from.
-        var handoffs: [GraphHandoff]? = nil
-        if !continuedByEdits && previous == nil {
-            var graphs = parallelMap(work.count) { [project] k in
-                BuilderGraph(project: project, files: work[k].spec.files, hasForeignElement: work[k].spec.foreign)
-            }
-            project = project.leavingOutBuilderNodes()
-            for k in graphs.indices { graphs[k].leaveModel(for: project) }
-            // Freed in the middle of the heap, where the analyses' large arrays would not
-            // reuse them: given back, on a large project.
-            if graphs.reduce(0, { $0 + $1.nodes.count }) >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
-            handoffs = graphs.map(GraphHandoff.init)
+        return reused
+    }
+
+    /// What a unit analysed again takes from its previous analysis: its manager, and the
+    /// analysis itself when its graph can be patched over the edit.
+    private static func handoff(for spec: Spec, from reused: Reused, previous: AnalysisSession?, in project: Project,
+                                splice: NodeSplice?) -> Handoff {
+        let key = Self.managerKey(spec.program, project)
+        var patchable: ProgramAnalysis? = nil
+        if let splice, let previous, let old = reused.patchable[key], old.graph.files.files == spec.files,
+           old.graph.hasForeignElement == spec.foreign,
+           spec.files.allSatisfy({ $0 == splice.file || Self.sameFile($0, previous.project, project) }) {
+            patchable = old
         }
-        let graphsMade = handoffs
-        self.project = project
+        return Handoff(reused.managers[key], patchable: patchable)
+    }
+
+    /// For a lint: every unit's graph, made before any is analysed; then `project` lets go of
+    /// its builder nodes (``Project/leavingOutBuilderNodes()``) and the graphs keep what they
+    /// read of them.
+    private static func graphsLeavingTheModel(_ specs: [Spec], of project: inout Project) -> [GraphHandoff] {
+        var graphs = parallelMap(specs.count) { [project] k in
+            BuilderGraph(project: project, files: specs[k].files, hasForeignElement: specs[k].foreign)
+        }
+        project = project.leavingOutBuilderNodes()
+        for k in graphs.indices { graphs[k].leaveModel(for: project) }
+        // Freed in the middle of the heap, where the analyses' large arrays would not reuse
+        // them: given back, on a large project.
+        if graphs.reduce(0, { $0 + $1.nodes.count }) >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
+        return graphs.map(GraphHandoff.init)
+    }
+
+    /// The analysis of each unit of `work`, in parallel.
+    private static func analyse(_ work: [(spec: Spec, handoff: Handoff)], project: Project, graphs: [GraphHandoff]?,
+                                splice: NodeSplice?, limits: AnalysisLimits, keepsAnalyses: Bool, order: ProgramChecker.Order,
+                                shared: [Bool]) -> [UnitOutcome] {
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
-        let made = parallelMap(work.count) { [project] k -> UnitOutcome in
+        return parallelMap(work.count) { k -> UnitOutcome in
             let (spec, handoff) = work[k]
             var patched: BuilderGraph? = nil
             var carryover: AnalysisCarryover? = nil
-            if let splice, let old = handoff.earlier, let graph = old.graph.patched(onto: project, splice: splice) {
+            if let splice, let old = handoff.patchable, let graph = old.graph.patched(onto: project, splice: splice) {
                 patched = graph
                 carryover = AnalysisCarryover(semantics: old.semantics, checker: old.checker,
-                                          edited: EditedNodes(runs: graph.resolvedAgain(splice),
-                                                              namesKept: splice.resolvedAgain.isEmpty,
-                                                              files: [splice.file] + splice.resolvedAgain))
+                                              edited: EditedNodes(runs: graph.resolvedAgain(splice),
+                                                                  namesKept: splice.resolvedAgain.isEmpty,
+                                                                  files: [splice.file] + splice.resolvedAgain))
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager,
-                                       graph: patched ?? graphsMade?[k].take(),
-                                       carryover: carryover, limits: limits,
-                                       order: keepsAnalyses && continuedByEdits ? .keepingPlan : .freeingEarly)
+                                       graph: patched ?? graphs?[k].take(), carryover: carryover, limits: limits, order: order)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
@@ -201,22 +242,22 @@ public final class AnalysisSession {
             outcome.patched = patched != nil
             return outcome
         }
-        patchedGraphs = made.filter(\.patched).count
-        var outcomes = units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false, shared: shared) } }
-        for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
-        let all = outcomes.map { $0! }
-        self.units = all.compactMap(\.unit)
-        // The suppression comments of the files the same in both sessions are the earlier ones.
-        var knownComments: [FileID: [Suppressions.Comment]] = [:]
-        if let previous {
-            for f in project.files.indices where Self.sameFile(f, previous.project, project) {
-                knownComments[f] = previous.suppressionComments[f] ?? []
-            }
+    }
+
+    /// The files of several programs: each program keeps which of their nodes it uses.
+    private static func filesOfSeveralPrograms(_ specs: [Spec], in project: Project) -> [Bool] {
+        var programCount = [Int](repeating: 0, count: project.files.count)
+        for spec in specs where spec.program != nil { for f in spec.files { programCount[f] += 1 } }
+        return programCount.map { $0 > 1 }
+    }
+
+    /// The suppression comments of the files the same in both sessions: the earlier ones.
+    private static func unchangedComments(of previous: AnalysisSession, in project: Project) -> [FileID: [Suppressions.Comment]] {
+        var known: [FileID: [Suppressions.Comment]] = [:]
+        for f in project.files.indices where Self.sameFile(f, previous.project, project) {
+            known[f] = previous.suppressionComments[f] ?? []
         }
-        var comments: [FileID: [Suppressions.Comment]] = [:]
-        diagnostics = Self.assemble(project, all.map(\.findings), settings: settings, knownComments: knownComments,
-                                    comments: &comments)
-        suppressionComments = comments
+        return known
     }
 
     /// The suppression comments of each file that has some (see `Suppressions`), as read.
@@ -344,10 +385,10 @@ public final class AnalysisSession {
         let manager: ManagerCarryover?
         /// The program's previous analysis, whose graph is patched over the edit and whose
         /// semantics lends the builds the edit cannot change.
-        let earlier: ProgramAnalysis?
-        init(_ manager: ManagerCarryover?, earlier: ProgramAnalysis? = nil) {
+        let patchable: ProgramAnalysis?
+        init(_ manager: ManagerCarryover?, patchable: ProgramAnalysis? = nil) {
             self.manager = manager
-            self.earlier = earlier
+            self.patchable = patchable
         }
     }
 

@@ -65,137 +65,172 @@ struct PathEvaluator {
 
     func nameText(_ n: Name?) -> String { n?.text ?? "?" }
 
-    mutating func build(_ start: NodeRef, element initial: Symbol) -> BuildOutcome {
+    /// The state of one `build`: the builders being evaluated for an element, the frames to
+    /// go back to, the element being built, the node to evaluate next, and the outcome of the
+    /// last node evaluated.
+    struct Run {
         var active = Set<Active>()
         var stack: [Frame] = []
-        var element = initial
-        var pending: NodeRef? = start
+        var element: Symbol
+        var pending: NodeRef?
         var result: BuildOutcome = .nothing(reason: nil)
+    }
+
+    mutating func build(_ start: NodeRef, element initial: Symbol) -> BuildOutcome {
+        var run = Run(element: initial, pending: start)
         while true {
-            if let ref = pending {
-                pending = nil
-                let n = node(ref)
-                let e = screenName(element)
-                switch n.kind {
-                case .screen(let name, _, _):
-                    if let s = resolved(name, in: ref.file, .screen), s == element {
-                        result = .built(ref, screen: s, via: nil)
-                    } else {
-                        result = .nothing(reason: nil)
-                    }
-                case .anyOf(let branches):
-                    if branches.isEmpty {
-                        result = .nothing(reason: "`anyOf` at \(at(ref)) has no branches, so it builds nothing")
-                    } else {
-                        stack.append(.anyOf(ref, branches: branches, next: 0, element: element, relevant: nil))
-                        pending = NodeRef(file: ref.file, node: branches[0])
-                    }
-                case .conditional(let f, let a, let b):
-                    guard let s = resolved(f, in: ref.file, .flag) else {
-                        result = .nothing(reason: "`conditional \(nameText(f))` at \(at(ref)): `\(nameText(f))` is not a declared flag, so it builds nothing")
-                        break
-                    }
-                    let flag = screenName(s)
-                    if environment.flag(flag) {
-                        stack.append(.decision(reason: "`conditional \(flag)` is true here and its true branch builds nothing for \(e)"))
-                        pending = NodeRef(file: ref.file, node: a)
-                    } else {
-                        stack.append(.decision(reason: "`conditional \(flag)` is false here and its else builds nothing for \(e)"))
-                        pending = NodeRef(file: ref.file, node: b)
-                    }
-                case .ifLet(let o, let a, let b):
-                    guard let s = resolved(o, in: ref.file, .optional) else {
-                        result = .nothing(reason: "`if let \(nameText(o))` at \(at(ref)): `\(nameText(o))` is not a declared optional, so it builds nothing")
-                        break
-                    }
-                    let name = screenName(s)
-                    if environment.isPresent(name) {
-                        stack.append(.decision(reason: "`if let \(name)`: present, but its then-block builds nothing for \(e)"))
-                        pending = NodeRef(file: ref.file, node: a)
-                    } else if let b {
-                        stack.append(.decision(reason: "`if let \(name)`: absent"))
-                        pending = NodeRef(file: ref.file, node: b)
-                    } else {
-                        result = .nothing(reason: "`if let \(name)`: absent")
-                    }
-                case .ifScreen(let sn, let a, let b):
-                    guard let s = resolved(sn, in: ref.file, .screen) else {
-                        result = .nothing(reason: "`if screen \(nameText(sn))` at \(at(ref)): `\(nameText(sn))` is not a declared screen, so it builds nothing")
-                        break
-                    }
-                    let t = screenName(s)
-                    if s == element {
-                        stack.append(.decision(reason: "`if screen \(t)` at \(at(ref)): the element is \(t), but its then-block builds nothing for it"))
-                        pending = NodeRef(file: ref.file, node: a)
-                    } else if let b {
-                        stack.append(.decision(reason: "`if screen \(t)` at \(at(ref)): the element is \(e), not \(t), and its else builds nothing for \(e)"))
-                        pending = NodeRef(file: ref.file, node: b)
-                    } else {
-                        result = .nothing(reason: "`if screen \(t)` at \(at(ref)): the element is \(e), not \(t), and it has no else")
-                    }
-                case .wildcard(let w, let body):
-                    guard let s = resolved(w, in: ref.file, .screen) else {
-                        result = .nothing(reason: "`wildcard \(nameText(w))` at \(at(ref)): `\(nameText(w))` is not a declared screen, so it builds nothing")
-                        break
-                    }
-                    let t = screenName(s)
-                    let why = s == element
-                        ? "`wildcard \(t)` at \(at(ref)): its builder builds nothing for \(t)"
-                        : "`wildcard \(t)` at \(at(ref)) replaces \(e) by \(t), and its builder builds nothing for \(t)"
-                    stack.append(.wildcard(ref, saved: element, replaced: s, reason: why))
-                    element = s
-                    pending = NodeRef(file: ref.file, node: body)
-                case .empty, .missing:
-                    result = .nothing(reason: nil)
-                case .reference(let name):
-                    guard let b = resolved(name, in: ref.file, .builder) else {
-                        result = .nothing(reason: "`\(name.text)` at \(at(ref)) is not a declared builder, so it builds nothing")
-                        break
-                    }
-                    guard let body = project.declaration(b).body else {
-                        result = .nothing(reason: "builder `\(name.text)` (referenced at \(at(ref))) has no body (a syntax error), so it builds nothing")
-                        break
-                    }
-                    let key = Active(builder: b, element: element)
-                    if active.contains(key) {
-                        cuts += 1
-                        result = .nothing(reason: "`\(name.text)` at \(at(ref)) refers back to builder `\(name.text)` while it is still building \(e) (a builder cycle), so it builds nothing")
-                    } else if let m = memo[key] {
-                        result = m
-                    } else {
-                        active.insert(key)
-                        stack.append(.reference(key, cutsBefore: cuts))
-                        pending = NodeRef(file: b.file, node: body)
-                    }
-                }
+            if let ref = run.pending {
+                run.pending = nil
+                enter(ref, &run)
                 continue
             }
-            guard let frame = stack.popLast() else { return result }
-            switch frame {
-            case .anyOf(let ref, let branches, let next, let el, var relevant):
-                if case .built = result { continue }
-                if case .nothing(let r?) = result, mayBuild(NodeRef(file: ref.file, node: branches[next]), el) {
-                    relevant = r
-                }
-                if next + 1 < branches.count {
-                    stack.append(.anyOf(ref, branches: branches, next: next + 1, element: el, relevant: relevant))
-                    pending = NodeRef(file: ref.file, node: branches[next + 1])
-                } else {
-                    result = .nothing(reason: relevant ?? "`anyOf` at \(at(ref)) has no branch for \(screenName(el))")
-                }
-            case .decision(let reason):
-                if case .nothing(nil) = result { result = .nothing(reason: reason) }
-            case .wildcard(let ref, let saved, let replaced, let reason):
-                element = saved
-                switch result {
-                case .nothing(nil): result = .nothing(reason: reason)
-                case .built(let r, let s, .none) where replaced != saved: result = .built(r, screen: s, via: ref)
-                default: break
-                }
-            case .reference(let key, let cutsBefore):
-                active.remove(key)
-                if cuts == cutsBefore { memo[key] = result }
+            guard let frame = run.stack.popLast() else { return run.result }
+            leave(frame, &run)
+        }
+    }
+
+    /// Evaluates node `ref`: an outcome at once, or a frame to come back to and the node to
+    /// evaluate first.
+    private mutating func enter(_ ref: NodeRef, _ run: inout Run) {
+        let element = run.element
+        switch node(ref).kind {
+        case .screen(let name, _, _):
+            if let s = resolved(name, in: ref.file, .screen), s == element {
+                run.result = .built(ref, screen: s, via: nil)
+            } else {
+                run.result = .nothing(reason: nil)
             }
+        case .anyOf(let branches):
+            if branches.isEmpty {
+                run.result = .nothing(reason: "`anyOf` at \(at(ref)) has no branches, so it builds nothing")
+            } else {
+                run.stack.append(.anyOf(ref, branches: branches, next: 0, element: element, relevant: nil))
+                run.pending = NodeRef(file: ref.file, node: branches[0])
+            }
+        case .conditional(let flag, let then, let otherwise):
+            enterConditional(ref, flag, then: then, else: otherwise, &run)
+        case .ifLet(let optional, let then, let otherwise):
+            enterIfLet(ref, optional, then: then, else: otherwise, &run)
+        case .ifScreen(let screen, let then, let otherwise):
+            enterIfScreen(ref, screen, then: then, else: otherwise, &run)
+        case .wildcard(let wildcard, let body):
+            guard let s = resolved(wildcard, in: ref.file, .screen) else {
+                run.result = .nothing(reason: "`wildcard \(nameText(wildcard))` at \(at(ref)): `\(nameText(wildcard))` is not a declared screen, so it builds nothing")
+                return
+            }
+            let (name, elementName) = (screenName(s), screenName(element))
+            let why = s == element
+                ? "`wildcard \(name)` at \(at(ref)): its builder builds nothing for \(name)"
+                : "`wildcard \(name)` at \(at(ref)) replaces \(elementName) by \(name), and its builder builds nothing for \(name)"
+            run.stack.append(.wildcard(ref, saved: element, replaced: s, reason: why))
+            run.element = s
+            run.pending = NodeRef(file: ref.file, node: body)
+        case .empty, .missing:
+            run.result = .nothing(reason: nil)
+        case .reference(let name):
+            enterReference(ref, name, &run)
+        }
+    }
+
+    private func enterConditional(_ ref: NodeRef, _ name: Name?, then: NodeID, else otherwise: NodeID, _ run: inout Run) {
+        guard let s = resolved(name, in: ref.file, .flag) else {
+            run.result = .nothing(reason: "`conditional \(nameText(name))` at \(at(ref)): `\(nameText(name))` is not a declared flag, so it builds nothing")
+            return
+        }
+        let (flag, elementName) = (screenName(s), screenName(run.element))
+        if environment.flag(flag) {
+            run.stack.append(.decision(reason: "`conditional \(flag)` is true here and its true branch builds nothing for \(elementName)"))
+            run.pending = NodeRef(file: ref.file, node: then)
+        } else {
+            run.stack.append(.decision(reason: "`conditional \(flag)` is false here and its else builds nothing for \(elementName)"))
+            run.pending = NodeRef(file: ref.file, node: otherwise)
+        }
+    }
+
+    private func enterIfLet(_ ref: NodeRef, _ name: Name?, then: NodeID, else otherwise: NodeID?, _ run: inout Run) {
+        guard let s = resolved(name, in: ref.file, .optional) else {
+            run.result = .nothing(reason: "`if let \(nameText(name))` at \(at(ref)): `\(nameText(name))` is not a declared optional, so it builds nothing")
+            return
+        }
+        let optional = screenName(s)
+        if environment.isPresent(optional) {
+            run.stack.append(.decision(reason: "`if let \(optional)`: present, but its then-block builds nothing for \(screenName(run.element))"))
+            run.pending = NodeRef(file: ref.file, node: then)
+        } else if let otherwise {
+            run.stack.append(.decision(reason: "`if let \(optional)`: absent"))
+            run.pending = NodeRef(file: ref.file, node: otherwise)
+        } else {
+            run.result = .nothing(reason: "`if let \(optional)`: absent")
+        }
+    }
+
+    private func enterIfScreen(_ ref: NodeRef, _ name: Name?, then: NodeID, else otherwise: NodeID?, _ run: inout Run) {
+        guard let s = resolved(name, in: ref.file, .screen) else {
+            run.result = .nothing(reason: "`if screen \(nameText(name))` at \(at(ref)): `\(nameText(name))` is not a declared screen, so it builds nothing")
+            return
+        }
+        let (tested, elementName) = (screenName(s), screenName(run.element))
+        if s == run.element {
+            run.stack.append(.decision(reason: "`if screen \(tested)` at \(at(ref)): the element is \(tested), but its then-block builds nothing for it"))
+            run.pending = NodeRef(file: ref.file, node: then)
+        } else if let otherwise {
+            run.stack.append(.decision(reason: "`if screen \(tested)` at \(at(ref)): the element is \(elementName), not \(tested), and its else builds nothing for \(elementName)"))
+            run.pending = NodeRef(file: ref.file, node: otherwise)
+        } else {
+            run.result = .nothing(reason: "`if screen \(tested)` at \(at(ref)): the element is \(elementName), not \(tested), and it has no else")
+        }
+    }
+
+    /// A reference: its builder's memoized outcome for the element, or its body evaluated (a
+    /// reference back to a builder still building the element is a cycle, and builds nothing).
+    private mutating func enterReference(_ ref: NodeRef, _ name: Name, _ run: inout Run) {
+        guard let builder = resolved(name, in: ref.file, .builder) else {
+            run.result = .nothing(reason: "`\(name.text)` at \(at(ref)) is not a declared builder, so it builds nothing")
+            return
+        }
+        guard let body = project.declaration(builder).body else {
+            run.result = .nothing(reason: "builder `\(name.text)` (referenced at \(at(ref))) has no body (a syntax error), so it builds nothing")
+            return
+        }
+        let key = Active(builder: builder, element: run.element)
+        if run.active.contains(key) {
+            cuts += 1
+            run.result = .nothing(reason: "`\(name.text)` at \(at(ref)) refers back to builder `\(name.text)` while it is still building \(screenName(run.element)) (a builder cycle), so it builds nothing")
+        } else if let known = memo[key] {
+            run.result = known
+        } else {
+            run.active.insert(key)
+            run.stack.append(.reference(key, cutsBefore: cuts))
+            run.pending = NodeRef(file: builder.file, node: body)
+        }
+    }
+
+    /// Comes back to a frame with the outcome of what was evaluated under it.
+    private mutating func leave(_ frame: Frame, _ run: inout Run) {
+        switch frame {
+        case .anyOf(let ref, let branches, let next, let element, var relevant):
+            if case .built = run.result { return }
+            if case .nothing(let reason?) = run.result, mayBuild(NodeRef(file: ref.file, node: branches[next]), element) {
+                relevant = reason
+            }
+            if next + 1 < branches.count {
+                run.stack.append(.anyOf(ref, branches: branches, next: next + 1, element: element, relevant: relevant))
+                run.pending = NodeRef(file: ref.file, node: branches[next + 1])
+            } else {
+                run.result = .nothing(reason: relevant ?? "`anyOf` at \(at(ref)) has no branch for \(screenName(element))")
+            }
+        case .decision(let reason):
+            if case .nothing(nil) = run.result { run.result = .nothing(reason: reason) }
+        case .wildcard(let ref, let saved, let replaced, let reason):
+            run.element = saved
+            switch run.result {
+            case .nothing(nil): run.result = .nothing(reason: reason)
+            case .built(let built, let screen, .none) where replaced != saved: run.result = .built(built, screen: screen, via: ref)
+            default: break
+            }
+        case .reference(let key, let cutsBefore):
+            run.active.remove(key)
+            if cuts == cutsBefore { memo[key] = run.result }
         }
     }
 

@@ -44,33 +44,9 @@ extension Project {
         }
         guard fresh.imports.isEmpty, fresh.declarations.count == 1 else { return nil }
         let shift = edit.shift
-
-        // The old declaration's nodes are a..<b (lowering appends each declaration's nodes
-        // after the ones before it); the new one's go there, the later ones move up or down.
-        let a = (old.declarations[..<i].last(where: { $0.body != nil })?.body).map { $0 + 1 } ?? 0
-        let b = old.declarations[i].body.map { $0 + 1 } ?? a
-        let renumber = fresh.nodes.count - (b - a)
+        let (model, a, b) = Self.model(old, replacing: i, with: fresh, oldRange: edit.oldRange, shift: shift, file: f)
         let splice = NodeSplice(file: f, old: a..<b, count: fresh.nodes.count)
-        var model = FileModel()
-        model.imports = old.imports.map { Import(path: $0.path, range: shift.map($0.range)) }
-        // Copied once, then changed in place: only what follows the declaration moves.
-        var declaration = fresh.declarations[0]
-        declaration.body = declaration.body.map { $0 + a }
-        model.declarations = old.declarations
-        model.declarations[i] = declaration
-        for k in (i + 1)..<model.declarations.count { model.declarations[k].move(shift, renumber: renumber) }
-        model.nodes = old.nodes
-        model.nodes.replaceSubrange(a..<b, with: fresh.nodes.map { n in
-            var n = n
-            n.kind.renumber(a)
-            return n
-        })
-        for k in (a + fresh.nodes.count)..<model.nodes.count { model.nodes[k].move(shift, renumber: renumber) }
-        // Lowering reports only inside declarations (parameter labels).
-        model.diagnostics = old.diagnostics.filter { !edit.oldRange.contains($0.range.lowerBound) }.map { $0.shifted(shift, in: f) }
-            + fresh.diagnostics
-
-        let before = old.declarations[i]
+        let before = old.declarations[i], declaration = model.declarations[i]
         let sameShape = before.kind == declaration.kind && before.presentation == declaration.presentation
             && before.parameters.map(\.label.text) == declaration.parameters.map(\.label.text)
         let sameName = before.name.text == declaration.name.text && declaration.name.range == shift.map(before.name.range)
@@ -92,24 +68,62 @@ extension Project {
         case let (x?, y?): sameFrom = x.text == y.text && y.range == shift.map(x.range)
         default: sameFrom = false
         }
+        let project = resolvingAgain(declaration: i, nodes: a..<(a + fresh.nodes.count), of: f, tree: edit.tree, model: model,
+                                     oldRange: edit.oldRange, shift: shift, lowering: fresh.diagnostics, oldName: before.name.range)
+        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
+        return ProjectDeclarationEdit(project: project, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
+    }
 
+    /// File model `old` with its declaration i replaced by the one declaration of `fresh`
+    /// (lowered alone), everything after it moved by `shift`; and the range a..<b of the old
+    /// declaration's nodes (lowering appends each declaration's nodes after the ones before
+    /// it): the new one's go there, the later ones move up or down.
+    private static func model(_ old: FileModel, replacing i: Int, with fresh: FileModel, oldRange: Range<Int>, shift: TriviaEdit,
+                              file f: FileID) -> (model: FileModel, a: Int, b: Int) {
+        let a = (old.declarations[..<i].last(where: { $0.body != nil })?.body).map { $0 + 1 } ?? 0
+        let b = old.declarations[i].body.map { $0 + 1 } ?? a
+        let renumber = fresh.nodes.count - (b - a)
+        var model = FileModel()
+        model.imports = old.imports.map { Import(path: $0.path, range: shift.map($0.range)) }
+        // Copied once, then changed in place: only what follows the declaration moves.
+        var declaration = fresh.declarations[0]
+        declaration.body = declaration.body.map { $0 + a }
+        model.declarations = old.declarations
+        model.declarations[i] = declaration
+        for k in (i + 1)..<model.declarations.count { model.declarations[k].move(shift, renumber: renumber) }
+        model.nodes = old.nodes
+        model.nodes.replaceSubrange(a..<b, with: fresh.nodes.map { node in
+            var node = node
+            node.kind.renumber(a)
+            return node
+        })
+        for k in (a + fresh.nodes.count)..<model.nodes.count { model.nodes[k].move(shift, renumber: renumber) }
+        // Lowering reports only inside declarations (parameter labels).
+        model.diagnostics = old.diagnostics.filter { !oldRange.contains($0.range.lowerBound) }.map { $0.shifted(shift, in: f) }
+            + fresh.diagnostics
+        return (model, a, b)
+    }
+
+    /// The project with file f's new tree and model, after an edit of its declaration i that
+    /// kept its name and kind: the scopes stay (the other declarations' names resolve as
+    /// before), and the names of the edited declaration (`nodes` of the new model) are
+    /// resolved again.
+    private func resolvingAgain(declaration i: Int, nodes: Range<Int>, of f: FileID, tree: SyntaxTree, model: FileModel,
+                                oldRange: Range<Int>, shift: TriviaEdit, lowering: [Diagnostic], oldName: Range<Int>) -> Project {
         var p = self
         let file = files[f]
         p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
-                                workspaceRoot: file.workspaceRoot, syntax: edit.tree, model: model)
-        // The scopes stay (no declaration changed its name or kind): the other declarations'
-        // names resolve as before, and the edited one's are resolved again.
-        var resolved = ResolutionTable(capacity: resolutions[f].count + fresh.nodes.count)
-        for (offset, symbol) in resolutions[f] where !edit.oldRange.contains(offset) {
+                                workspaceRoot: file.workspaceRoot, syntax: tree, model: model)
+        var resolved = ResolutionTable(capacity: resolutions[f].count + nodes.count)
+        for (offset, symbol) in resolutions[f] where !oldRange.contains(offset) {
             resolved[shift.map(offset)] = symbol
         }
         var guessed: [Int: Symbol] = [:]
-        for (offset, symbol) in guesses[f] where !edit.oldRange.contains(offset) {
+        for (offset, symbol) in guesses[f] where !oldRange.contains(offset) {
             guessed[shift.map(offset)] = symbol
         }
         var nameDiagnostics: [Diagnostic] = []
-        p.resolveNames(in: f, declarations: i..<(i + 1), nodes: a..<(a + fresh.nodes.count),
-                       into: &resolved, guesses: &guessed, &nameDiagnostics)
+        p.resolveNames(in: f, declarations: i..<(i + 1), nodes: nodes, into: &resolved, guesses: &guessed, &nameDiagnostics)
         p.resolutions[f] = resolved
         p.guesses[f] = guessed
         // Every diagnostic moves, except those of the old declaration that came from its
@@ -117,22 +131,21 @@ extension Project {
         var kept: [Diagnostic] = []
         kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
         for d in diagnostics {
-            if d.file == f && edit.oldRange.contains(d.range.lowerBound) {
+            if d.file == f && oldRange.contains(d.range.lowerBound) {
                 // The name checks of its contents are made again below; of its duplicates,
                 // only the one of its name stays (a parameter's is lowered again).
                 switch d.rule {
                 case UndefinedName.id, WrongKind.id, InvalidWildcard.id: continue
-                case DuplicateDeclaration.id where d.range != before.name.range: continue
+                case DuplicateDeclaration.id where d.range != oldName: continue
                 default: break
                 }
             }
             kept.append(d.shifted(shift, in: f))
         }
-        kept += fresh.diagnostics
+        kept += lowering
         kept += nameDiagnostics
         p.diagnostics = kept
-        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
-        return ProjectDeclarationEdit(project: p, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
+        return p
     }
 
     /// The project after an edit of file f inside one declaration that renamed it and kept

@@ -64,13 +64,7 @@ struct Flow {
     /// graph's nodes × sigmaCount.
     init(semantics: Semantics, crossNestings: Bool, sigmaCount: Int = 1,
          storage: FlowStorage) {
-        self.semantics = semantics
-        self.crossNestings = crossNestings
-        self.sigmaCount = sigmaCount
-        precondition(storage.size >= semantics.graph.nodes.count * sigmaCount)
-        graph = semantics.graph
-        nodeCount = graph.nodes.count
-        self.storage = storage
+        self.init(semantics: semantics, crossNestings: crossNestings, sigmaCount: sigmaCount, continuing: storage)
         storage.reset()
     }
 

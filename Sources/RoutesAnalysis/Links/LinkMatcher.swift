@@ -1,0 +1,194 @@
+import RoutesModel
+
+/// What a placeholder's value must be to match, by the Swift type of the parameter it fills
+/// (`T` and `T?` alike): exactly these grammars, in the tools and in generated code.
+public enum PlaceholderType: Sendable, Hashable {
+    /// `-?[0-9]+`, within 64 bits.
+    case int
+    /// `-?[0-9]+(\.[0-9]+)?`.
+    case double
+    /// `true` or `false`.
+    case bool
+    /// Any non-empty segment.
+    case string
+    /// Any non-empty segment: a type the tools cannot parse statically (the generated code
+    /// parses it, through `LosslessStringConvertible`; failing there means no match).
+    case other(String)
+
+    /// The type of a parameter declared with this Swift type.
+    public static func of(swiftType: String) -> PlaceholderType {
+        var type = Substring(swiftType.filter { !$0.isWhitespace })
+        while let last = type.last, last == "?" || last == "!" { type = type.dropLast() }
+        if type.hasPrefix("Swift.") { type = type.dropFirst(6) }
+        switch type {
+        case "Int": return .int
+        case "Double": return .double
+        case "Bool": return .bool
+        case "String": return .string
+        default: return .other(String(type))
+        }
+    }
+
+    /// Whether it ranks as a typed placeholder (above `String` and the others).
+    public var isTyped: Bool {
+        switch self {
+        case .int, .double, .bool: return true
+        case .string, .other: return false
+        }
+    }
+
+    /// The type as the messages name it.
+    public var name: String {
+        switch self {
+        case .int: return "Int"
+        case .double: return "Double"
+        case .bool: return "Bool"
+        case .string: return "String"
+        case .other(let name): return name
+        }
+    }
+
+    /// Whether a (decoded, non-empty) value parses as this type.
+    public func accepts(_ value: String) -> Bool {
+        switch self {
+        case .int: return Self.isInteger(value) && Int64(value) != nil
+        case .double: return Self.isDecimal(value)
+        case .bool: return value == "true" || value == "false"
+        case .string, .other: return !value.isEmpty
+        }
+    }
+
+    /// `-?[0-9]+`.
+    static func isInteger(_ text: String) -> Bool {
+        var digits = Substring(text)
+        if digits.first == "-" { digits = digits.dropFirst() }
+        return !digits.isEmpty && digits.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// `-?[0-9]+(\.[0-9]+)?`.
+    static func isDecimal(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard isInteger(String(parts[0])) else { return false }
+        guard parts.count == 2 else { return true }
+        return !parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+}
+
+/// A link ready to match: its pattern, and the type of each placeholder (by the parameter it
+/// fills; see `PlaceholderType`).
+public struct TypedLink: Sendable, Hashable {
+    public var name: String
+    public var pattern: LinkPattern
+    public var types: [String: PlaceholderType]
+
+    public init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {
+        self.name = name
+        self.pattern = pattern
+        self.types = types
+    }
+
+    func type(of placeholder: String) -> PlaceholderType { types[placeholder] ?? .string }
+
+    /// How specific the link is: segment by segment from the left, a literal (2) beats a
+    /// typed placeholder (1), which beats any other placeholder (0); then more required query
+    /// items beat fewer. Links of different lengths never match one URL.
+    public var specificity: Specificity {
+        Specificity(ranks: pattern.segments.map { segment in
+            switch segment {
+            case .literal: return 2
+            case .placeholder(let name, _): return type(of: name).isTyped ? 1 : 0
+            }
+        }, requiredQueryItems: pattern.requiredQueryCount)
+    }
+}
+
+/// A link's specificity (see `TypedLink.specificity`): compared only between links of one
+/// length.
+public struct Specificity: Sendable, Hashable, Comparable {
+    public var ranks: [Int]
+    public var requiredQueryItems: Int
+
+    public static func < (a: Specificity, b: Specificity) -> Bool {
+        for (x, y) in zip(a.ranks, b.ranks) where x != y { return x < y }
+        if a.ranks.count != b.ranks.count { return a.ranks.count < b.ranks.count }
+        return a.requiredQueryItems < b.requiredQueryItems
+    }
+}
+
+/// Matching URLs against links (docs/language.md#links), as `routes link`, hover, the link
+/// rules and the tests of the generated matcher do: the one implementation.
+public enum LinkMatcher {
+    /// What matching a URL against one link gives.
+    public enum Outcome: Sendable, Hashable {
+        /// The value of each placeholder the URL gives (an optional one it leaves out is not
+        /// there).
+        case match([String: String])
+        /// Why it does not match, in words for a person.
+        case noMatch(String)
+    }
+
+    public static func match(_ link: TypedLink, _ url: LinkURL) -> Outcome {
+        let segments = link.pattern.segments
+        guard segments.count == url.segments.count else {
+            return .noMatch("it has \(count(segments.count, "segment")), the URL \(url.segments.count)")
+        }
+        var values: [String: String] = [:]
+        for (index, (segment, value)) in zip(segments, url.segments).enumerated() {
+            switch segment {
+            case .literal(let literal):
+                // Scalar by scalar: no Unicode normalization.
+                guard Array(literal.unicodeScalars) == Array(value.unicodeScalars) else {
+                    return .noMatch("segment \(index + 1) is `\(value)`, not `\(literal)`")
+                }
+            case .placeholder(let name, _):
+                let type = link.type(of: name)
+                guard type.accepts(value) else {
+                    return .noMatch("segment \(index + 1), `\(value)`, is not \(article(type)) for `{\(name)}`")
+                }
+                values[name] = value
+            }
+        }
+        for item in link.pattern.query {
+            guard let value = url.query[item.key] else {
+                if item.isOptional { continue }
+                return .noMatch("the query item `\(item.key)` is missing")
+            }
+            let type = link.type(of: item.placeholder)
+            guard type.accepts(value) else {
+                return .noMatch("the query item `\(item.key)`, `\(value)`, is not \(article(type)) for `{\(item.placeholder)\(item.isOptional ? "?" : "")}`")
+            }
+            values[item.placeholder] = value
+        }
+        return .match(values)
+    }
+
+    /// The winners of a URL among `links`: the matching links of greatest specificity (by
+    /// index, in order). Two or more: the URL is ambiguous.
+    public static func winners(_ links: [TypedLink], _ url: LinkURL) -> [Int] {
+        var best: Specificity? = nil
+        var winners: [Int] = []
+        for (index, link) in links.enumerated() {
+            guard case .match = match(link, url) else { continue }
+            let specificity = link.specificity
+            if best == nil || best! < specificity {
+                best = specificity
+                winners = [index]
+            } else if specificity == best! {
+                winners.append(index)
+            }
+        }
+        return winners
+    }
+
+    private static func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    private static func article(_ type: PlaceholderType) -> String {
+        switch type {
+        case .int: return "an `Int`"
+        case .double: return "a `Double`"
+        case .bool: return "a `Bool` (`true` or `false`)"
+        case .string: return "a `String`"
+        case .other(let name): return "a `\(name)`"
+        }
+    }
+}

@@ -1,0 +1,163 @@
+/// Exact questions about every URL at once, over the links of one program: which links no URL
+/// has among its winners (`shadowed-link`), and which pairs some URL has both among its
+/// winners (`ambiguous-link`).
+///
+/// A link matches URLs of its own length only, and what it asks of a URL is one condition
+/// per segment and per query key. So a URL matters only through the class of each of its
+/// segments and query values: at a position, each literal some link has there is a class of
+/// its own, and the other values fall into a few classes that every placeholder type accepts
+/// or rejects as a whole (an integer within 64 bits, one beyond, a decimal with a fraction,
+/// `true`, `false`, any other text); a query key is absent, or present with a value of one of
+/// those classes. A search over these classes, position by position, keeping the links still
+/// able to match and merging the choices that keep the same ones, decides each question
+/// exactly, and gives a URL of the classes found as a witness.
+public enum LinkOverlap {
+    /// What the links' URLs overlap in.
+    public struct Result: Sendable, Hashable {
+        /// Per link (by index) that no URL has among its winners: the more specific links
+        /// that take its URLs.
+        public var shadowed: [Int: [Int]] = [:]
+        /// Pairs of links (by index, the first lower) that some URL has both among its
+        /// winners, with such a URL.
+        public var ties: [Tie] = []
+    }
+
+    public struct Tie: Sendable, Hashable {
+        public var first: Int
+        public var second: Int
+        /// A URL both win (a path and its query).
+        public var url: String
+    }
+
+    public static func analyse(_ links: [TypedLink]) -> Result {
+        var result = Result()
+        let specificity = links.map(\.specificity)
+        // By length: links of different lengths never match one URL.
+        var byLength: [Int: [Int]] = [:]
+        for (index, link) in links.enumerated() { byLength[link.pattern.segments.count, default: []].append(index) }
+        for (_, group) in byLength {
+            for a in group {
+                let higher = group.filter { specificity[a] < specificity[$0] && compatible([links[a], links[$0]]) }
+                if Search.witness(must: [links[a]], mustNot: higher.map { links[$0] }) == nil {
+                    result.shadowed[a] = higher
+                }
+            }
+            for (position, a) in group.enumerated() {
+                for b in group[(position + 1)...] where specificity[a] == specificity[b] && compatible([links[a], links[b]]) {
+                    let higher = group.filter { specificity[a] < specificity[$0] && compatible([links[a], links[b], links[$0]]) }
+                    if let url = Search.witness(must: [links[a], links[b]], mustNot: higher.map { links[$0] }) {
+                        result.ties.append(Tie(first: a, second: b, url: url))
+                    }
+                }
+            }
+        }
+        result.ties.sort { ($0.first, $0.second) < ($1.first, $1.second) }
+        return result
+    }
+
+    /// Whether one URL can match all of `links` (at every position and query key, some value
+    /// all accept).
+    static func compatible(_ links: [TypedLink]) -> Bool {
+        Search.witness(must: links, mustNot: []) != nil
+    }
+
+    /// The classes of values at one position, or of one query key's value (see the type's
+    /// doc comment): each with a value that stands for it.
+    struct Classes {
+        /// The value of each class; nil for a query key left out of the URL.
+        var witnesses: [String?]
+
+        /// At a segment where these literals are written.
+        init(literals: Set<String>) {
+            witnesses = literals.sorted()
+            func fresh(_ candidates: [String]) -> String {
+                candidates.first { !literals.contains($0) } ?? candidates.last!
+            }
+            witnesses.append(fresh((0..<(literals.count + 1)).map { String($0) }))
+            witnesses.append(fresh((0..<(literals.count + 1)).map { "9223372036854775808" + String(repeating: "0", count: $0) }))
+            witnesses.append(fresh((0..<(literals.count + 1)).map { "0.\($0)5" }))
+            if !literals.contains("true") { witnesses.append("true") }
+            if !literals.contains("false") { witnesses.append("false") }
+            witnesses.append(fresh((0..<(literals.count + 1)).map { "x\($0)" }))
+        }
+
+        /// Of a query key's value: absent, or one of the classes of a segment with no literal.
+        static var queryValue: Classes {
+            var classes = Classes(literals: [])
+            classes.witnesses.insert(nil, at: 0)
+            return classes
+        }
+    }
+
+    /// The search for a URL that every link of `must` matches and no link of `mustNot` does.
+    struct Search {
+        let must: [TypedLink]
+        let mustNot: [TypedLink]
+        /// The classes of each position, then of each query key (`keys`).
+        let dimensions: [Classes]
+        let keys: [String]
+        let length: Int
+        private var seen = Set<[Int]>()
+
+        init(must: [TypedLink], mustNot: [TypedLink]) {
+            self.must = must
+            self.mustNot = mustNot
+            let all = must + mustNot
+            length = must.first?.pattern.segments.count ?? 0
+            var dimensions: [Classes] = []
+            for position in 0..<length {
+                var literals = Set<String>()
+                for link in all where link.pattern.segments.count == length {
+                    if case .literal(let text) = link.pattern.segments[position] { literals.insert(text) }
+                }
+                dimensions.append(Classes(literals: literals))
+            }
+            keys = Set(all.flatMap { $0.pattern.query.map(\.key) }).sorted()
+            dimensions += keys.map { _ in Classes.queryValue }
+            self.dimensions = dimensions
+        }
+
+        /// Whether `link` accepts value `value` in dimension d.
+        func accepts(_ link: TypedLink, _ d: Int, _ value: String?) -> Bool {
+            if d < length {
+                guard link.pattern.segments.count == length, let value else { return false }
+                switch link.pattern.segments[d] {
+                case .literal(let text): return Array(text.unicodeScalars) == Array(value.unicodeScalars)
+                case .placeholder(let name, _): return link.type(of: name).accepts(value)
+                }
+            }
+            let key = keys[d - length]
+            guard let item = link.pattern.query.first(where: { $0.key == key }) else { return true }
+            guard let value else { return item.isOptional }
+            return link.type(of: item.placeholder).accepts(value)
+        }
+
+        /// A URL that every link of `must` matches and no link of `mustNot` does, or nil.
+        static func witness(must: [TypedLink], mustNot: [TypedLink]) -> String? {
+            var search = Search(must: must, mustNot: mustNot)
+            return search.witness()
+        }
+
+        private mutating func witness() -> String? {
+            seen = []
+            guard let values = search(0, alive: Array(mustNot.indices)) else { return nil }
+            let path = "/" + values[..<length].map { $0 ?? "" }.joined(separator: "/")
+            let query = zip(keys, values[length...]).compactMap { key, value in value.map { "\(key)=\($0)" } }
+            return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+        }
+
+        /// The values of dimensions d and after, given that the links of `mustNot` in `alive`
+        /// still match the values chosen before.
+        private mutating func search(_ d: Int, alive: [Int]) -> [String?]? {
+            if d == dimensions.count { return alive.isEmpty ? [] : nil }
+            guard seen.insert([d] + alive).inserted else { return nil }
+            var tried = Set<[Int]>()
+            for value in dimensions[d].witnesses where must.allSatisfy({ accepts($0, d, value) }) {
+                let stillAlive = alive.filter { accepts(mustNot[$0], d, value) }
+                guard tried.insert(stillAlive).inserted else { continue }
+                if let rest = search(d + 1, alive: stillAlive) { return [value] + rest }
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,223 @@
+/// The pattern of a `link` (docs/language.md#links): `/` and segments separated by `/`, each
+/// literal text or a placeholder `{name}` filling the whole segment, then optionally `?` and
+/// query items `key={name}` (required) or `key={name?}` (optional) separated by `&`.
+/// `"/"` alone is the URL with no segments.
+public struct LinkPattern: Sendable, Hashable {
+    public enum Segment: Sendable, Hashable {
+        case literal(String)
+        /// A placeholder, and where its name is in the pattern's text (an offset in bytes of
+        /// the text between the quotes).
+        case placeholder(String, at: Range<Int>)
+
+        public var isLiteral: Bool {
+            if case .literal = self { return true }
+            return false
+        }
+    }
+
+    public struct QueryItem: Sendable, Hashable {
+        public var key: String
+        public var placeholder: String
+        /// Where the placeholder's name is in the pattern's text.
+        public var at: Range<Int>
+        /// `key={name?}`: the URL may leave it out.
+        public var isOptional: Bool
+    }
+
+    public var segments: [Segment]
+    public var query: [QueryItem]
+
+    /// The placeholders, in the order they appear, each once.
+    public var placeholders: [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for segment in segments {
+            if case .placeholder(let name, _) = segment, seen.insert(name).inserted { out.append(name) }
+        }
+        for item in query where seen.insert(item.placeholder).inserted { out.append(item.placeholder) }
+        return out
+    }
+
+    /// Where each placeholder is in the pattern's text.
+    public var placeholderRanges: [(name: String, range: Range<Int>)] {
+        var out: [(String, Range<Int>)] = []
+        for segment in segments { if case .placeholder(let name, let at) = segment { out.append((name, at)) } }
+        for item in query { out.append((item.placeholder, item.at)) }
+        return out
+    }
+
+    /// Whether a query item of this placeholder is optional.
+    public func isOptional(_ placeholder: String) -> Bool {
+        query.contains { $0.placeholder == placeholder && $0.isOptional }
+    }
+
+    public var requiredQueryCount: Int { query.filter { !$0.isOptional }.count }
+
+    /// Why a pattern is malformed: the words, and the part of the pattern's text (bytes of
+    /// the text between the quotes) they are about.
+    public struct Problem: Error, Sendable, Hashable {
+        public var message: String
+        public var range: Range<Int>
+    }
+
+    /// Parses the text of a pattern (the string's decoded text). One problem at most: a
+    /// malformed pattern is one mistake.
+    public static func parse(_ text: String) -> Result<LinkPattern, Problem> {
+        var parser = LinkPatternParser(bytes: Array(text.utf8))
+        do {
+            return .success(try parser.pattern())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// Reads a pattern byte by byte (see `LinkPattern`).
+struct LinkPatternParser {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func problem(_ message: String, _ range: Range<Int>) -> LinkPattern.Problem {
+        LinkPattern.Problem(message: message, range: range.clamped(to: 0..<max(bytes.count, 1)))
+    }
+
+    private var atEnd: Bool { position >= bytes.count }
+    private var current: UInt8 { bytes[position] }
+
+    mutating func pattern() throws(LinkPattern.Problem) -> LinkPattern {
+        if let percent = bytes.firstIndex(of: UInt8(ascii: "%")) {
+            throw problem("a pattern holds no `%`: write a segment as its text (`/café`), and its placeholders as `{name}`", percent..<(percent + 1))
+        }
+        guard !bytes.isEmpty else { throw problem("a pattern starts with `/` (`\"/\"` alone is the URL with no segments)", 0..<0) }
+        guard current == UInt8(ascii: "/") else {
+            throw problem("a pattern starts with `/`: `\"/\(String(decoding: bytes, as: UTF8.self))\"`", 0..<1)
+        }
+        position = 1
+        var segments: [LinkPattern.Segment] = []
+        var names: [String: Range<Int>] = [:]
+        // `"/"` alone, or `"/?…"`: no segments.
+        if !atEnd && current != UInt8(ascii: "?") {
+            while true {
+                let segment = try self.segment()
+                if case .placeholder(let name, let at) = segment { try note(name, at, in: &names) }
+                segments.append(segment)
+                if atEnd || current == UInt8(ascii: "?") { break }
+                position += 1  // the `/`
+                if atEnd { throw problem("a pattern does not end with `/`: URLs are matched without their trailing `/`", (position - 1)..<position) }
+            }
+        }
+        var query: [LinkPattern.QueryItem] = []
+        if !atEnd && current == UInt8(ascii: "?") {
+            position += 1
+            guard !atEnd else { throw problem("`?` is followed by no query item: write `?key={name}`, or leave the `?` out", (position - 1)..<position) }
+            var keys = Set<String>()
+            while true {
+                let item = try queryItem()
+                guard keys.insert(item.key).inserted else {
+                    throw problem("the query key `\(item.key)` is given twice", (item.at.lowerBound - item.key.utf8.count - 2)..<item.at.upperBound)
+                }
+                try note(item.placeholder, item.at, in: &names)
+                query.append(item)
+                if atEnd { break }
+                position += 1  // the `&`
+            }
+        }
+        return LinkPattern(segments: segments, query: query)
+    }
+
+    private func note(_ name: String, _ at: Range<Int>, in names: inout [String: Range<Int>]) throws(LinkPattern.Problem) {
+        if names[name] != nil {
+            throw problem("the placeholder `\(name)` is named twice in the pattern: give each value a name of its own", at)
+        }
+        names[name] = at
+    }
+
+    /// A segment, up to the next `/` or `?` or the end.
+    private mutating func segment() throws(LinkPattern.Problem) -> LinkPattern.Segment {
+        let start = position
+        if !atEnd && current == UInt8(ascii: "{") {
+            let (name, at, optional) = try placeholder()
+            if optional {
+                throw problem("`{\(name)?}` is a query item's: a segment's placeholder is required", (at.lowerBound - 1)..<(at.upperBound + 2))
+            }
+            if !atEnd && current != UInt8(ascii: "/") && current != UInt8(ascii: "?") {
+                throw problem("a placeholder fills its whole segment: `{\(name)}` cannot be followed by text before the next `/`", start..<position)
+            }
+            return .placeholder(name, at: at)
+        }
+        while !atEnd && current != UInt8(ascii: "/") && current != UInt8(ascii: "?") {
+            try literalByte(inQuery: false)
+        }
+        guard position > start else {
+            throw problem("a pattern has no empty segment (`//`): remove one `/`", max(start - 1, 0)..<(start + 1))
+        }
+        return .literal(String(decoding: bytes[start..<position], as: UTF8.self))
+    }
+
+    /// `{name}` or `{name?}`: the name, where it is, and whether it is optional.
+    private mutating func placeholder() throws(LinkPattern.Problem) -> (String, Range<Int>, Bool) {
+        let open = position
+        position += 1
+        let nameStart = position
+        while !atEnd && isNameByte(current, first: position == nameStart) { position += 1 }
+        let nameEnd = position
+        let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+        var optional = false
+        if !atEnd && current == UInt8(ascii: "?") {
+            optional = true
+            position += 1
+        }
+        guard !atEnd && current == UInt8(ascii: "}") else {
+            if atEnd || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "&")].contains(current) {
+                throw problem("the placeholder `{\(name)` is not closed: write `{\(name)}`", open..<position)
+            }
+            throw problem("a placeholder's name is an identifier (letters, digits, `_`): `{\(name)…` ", open..<(position + 1))
+        }
+        guard nameEnd > nameStart else { throw problem("a placeholder has a name: `{id}`", open..<(position + 1)) }
+        position += 1
+        return (name, nameStart..<nameEnd, optional)
+    }
+
+    private func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || (!first && byte >= 0x30 && byte <= 0x39)
+    }
+
+    /// One byte of literal text: anything but whitespace, control characters and
+    /// `/ ? # { } % \` (and, in a query key, `= &`).
+    private mutating func literalByte(inQuery: Bool) throws(LinkPattern.Problem) {
+        let byte = current
+        let forbidden: Set<UInt8> = inQuery ? [0x23, 0x7B, 0x7D, 0x5C, 0x3D, 0x26, 0x3F, 0x2F] : [0x23, 0x7B, 0x7D, 0x5C]
+        if byte <= 0x20 || byte == 0x7F || forbidden.contains(byte) {
+            let what = byte <= 0x20 || byte == 0x7F ? "whitespace or a control character" : "`\(Character(Unicode.Scalar(byte)))`"
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
+                throw problem("a placeholder fills a whole segment (`/{id}`), and braces are not literal text", position..<(position + 1))
+            }
+            throw problem("a literal segment holds no \(what)", position..<(position + 1))
+        }
+        position += 1
+    }
+
+    /// `key={name}` or `key={name?}`.
+    private mutating func queryItem() throws(LinkPattern.Problem) -> LinkPattern.QueryItem {
+        let start = position
+        while !atEnd && current != UInt8(ascii: "=") && current != UInt8(ascii: "&") { try literalByte(inQuery: true) }
+        let key = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard position > start else { throw problem("a query item is `key={name}`: this one is empty", max(start - 1, 0)..<(start + 1)) }
+        guard !atEnd && current == UInt8(ascii: "=") else {
+            throw problem("the query item `\(key)` has no value: write `\(key)={\(key)}`", start..<position)
+        }
+        position += 1
+        guard !atEnd && current == UInt8(ascii: "{") else {
+            var end = position
+            while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+            throw problem("a query item's value is a placeholder (`\(key)={\(key)}`): a literal value does not choose a link", start..<end)
+        }
+        let (name, at, optional) = try placeholder()
+        guard atEnd || current == UInt8(ascii: "&") else {
+            throw problem("a query item's placeholder fills its whole value", start..<position)
+        }
+        return LinkPattern.QueryItem(key: key, placeholder: name, at: at, isOptional: optional)
+    }
+}

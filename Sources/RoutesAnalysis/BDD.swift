@@ -544,4 +544,12 @@ final class BDD {
         }
         return assignment
     }
+
+    /// The top of a function that is not a constant: its variable, and its cofactors (the
+    /// function where the variable is false, and where it is true).
+    func top(_ f: Ref) -> (variable: Int, low: Ref, high: Ref)? {
+        if isConstant(f) { return nil }
+        let n = nodes[Int(f)]
+        return (Int(n.variable), n.low, n.high)
+    }
 }

@@ -1,0 +1,83 @@
+/// The condition under which something holds, over a program's flags and optionals, in
+/// words: `always`, `never`, or a disjunction of conjunctions (`isPro && !detailStore ||
+/// isLoggedIn`), without redundant terms where that is cheap.
+public enum LinkCondition: Sendable, Hashable, CustomStringConvertible {
+    case always
+    case never
+    /// Each term a conjunction of literals: a condition's name and whether it holds.
+    case terms([[Literal]])
+
+    public struct Literal: Sendable, Hashable, Comparable {
+        public var name: String
+        public var holds: Bool
+
+        public static func < (a: Literal, b: Literal) -> Bool { a.name != b.name ? a.name < b.name : a.holds && !b.holds }
+    }
+
+    public var description: String {
+        switch self {
+        case .always: return "always"
+        case .never: return "never"
+        case .terms(let terms):
+            return terms.map { term in term.map { ($0.holds ? "" : "!") + $0.name }.joined(separator: " && ") }
+                .joined(separator: " || ")
+        }
+    }
+
+    /// The condition a function over a semantics's condition variables (element variables
+    /// quantified away) stands for: the paths of its diagram to `one` as terms, then terms
+    /// that differ in one literal merged, and terms another implies dropped.
+    static func of(_ f: BDD.Ref, _ semantics: Semantics) -> LinkCondition {
+        if f == BDD.zero { return .never }
+        if f == BDD.one { return .always }
+        var names: [Int: String] = [:]
+        let graph = semantics.graph
+        for (condition, variable) in semantics.variableOfCondition.enumerated() {
+            switch graph.conditions[condition] {
+            case .symbol(let s): names[Int(variable)] = graph.project.declaration(s).name.text
+            case .unknown(let text): names[Int(variable)] = text
+            }
+        }
+        var terms: [[Literal]] = []
+        var stack: [(BDD.Ref, [Literal])] = [(f, [])]
+        while let (g, term) = stack.popLast() {
+            if g == BDD.one {
+                terms.append(term)
+                continue
+            }
+            guard let (variable, low, high) = semantics.bdd.top(g) else { continue }
+            let name = names[variable] ?? "v\(variable)"
+            if low != BDD.zero { stack.append((low, term + [Literal(name: name, holds: false)])) }
+            if high != BDD.zero { stack.append((high, term + [Literal(name: name, holds: true)])) }
+        }
+        return simplified(terms)
+    }
+
+    /// Terms without repeats: pairs that differ only in one literal's sign merged (`a && b ||
+    /// a && !b` is `a`) until none is left, then terms that another term's literals all
+    /// appear in dropped.
+    static func simplified(_ terms: [[Literal]]) -> LinkCondition {
+        var current = Set(terms.map { Set($0) })
+        var merged = true
+        while merged {
+            merged = false
+            let list = Array(current)
+            search: for (i, a) in list.enumerated() {
+                for b in list[(i + 1)...] where a.count == b.count {
+                    let onlyInA = a.subtracting(b), onlyInB = b.subtracting(a)
+                    guard onlyInA.count == 1, onlyInB.count == 1, let x = onlyInA.first, let y = onlyInB.first,
+                          x.name == y.name else { continue }
+                    current.remove(a)
+                    current.remove(b)
+                    current.insert(a.subtracting(onlyInA))
+                    merged = true
+                    break search
+                }
+            }
+        }
+        if current.contains([]) { return .always }
+        let kept = current.filter { term in !current.contains { other in other != term && other.isSubset(of: term) } }
+        if kept.isEmpty { return .never }
+        return .terms(kept.map { $0.sorted() }.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+}

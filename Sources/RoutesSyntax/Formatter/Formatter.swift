@@ -11,7 +11,7 @@
 ///   the same lines for every `// routes:ignore` comment. A text that would not (possible only
 ///   around syntax errors, whose recovery reads layout) is refused, never changed in meaning.
 ///
-/// `FormatEngine` (FormatLayout.swift) decides where lines break, `FormatEngine.realize`
+/// `FormatEngine` (FormatEngine.swift) decides where lines break, `FormatEngine.realize`
 /// (FormatLines.swift) writes the text with the comments and blank lines, and
 /// `FormatCheck` (FormatCheck.swift) compares the result with the original.
 public enum Formatter {

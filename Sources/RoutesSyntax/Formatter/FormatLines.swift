@@ -71,141 +71,206 @@ extension FormatEngine {
         return source.bytes[start..<end]
     }
 
-    mutating func realize() -> Output {
-        var w = Writer(newline: newline, capacity: source.count + source.count / 8 + 16)
-        let bytes = source.bytes
-        let content = source.contentStart
-        if content > 0 { w.out.append(contentsOf: bytes[0..<content]) }
-
-        var itemOutput = Array(repeating: 0..<0, count: items.count)
-        var itemSource = Array(repeating: 0..<0, count: items.count)
-        // The item each token begins or ends (-1: none).
-        var firstOf = [Int32](repeating: -1, count: tokens.count), lastOf = firstOf
-        var regionItems = Array(repeating: [Int](), count: regions.count)
-        for (i, item) in items.enumerated() {
-            if let r = item.region {
-                regionItems[r].append(i)
+    /// Writes the formatted text: the tokens with the separators the walk chose, the comments
+    /// where they were, and the regions kept as written (see the comment at the top).
+    func realize() -> Output {
+        var realization = Realization(self)
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            if token.kind == .whitespace || token.kind == .byteOrderMark {
+                index += 1
+            } else if realization.atRegion(token) {
+                index = realization.writeRegion(from: index)
+            } else if token.kind == .lineComment || token.kind == .docComment {
+                realization.holdComment(index)
+                index += 1
+            } else if token.kind == .eof {
+                _ = realization.writeHeldComments(before: Next(isLine: true, commentIndent: 0))
+                break
             } else {
-                firstOf[item.first] = Int32(i)
-                lastOf[item.last] = Int32(i)
+                // A significant token (or an unknown character outside every region: none is known).
+                realization.writeToken(index)
+                index += 1
             }
         }
+        return realization.finish()
+    }
 
-        var gap: [(token: Int, ownLine: Bool, blankBefore: Bool)] = []
-        var previousEnd = content
+    /// One pass of `realize`: the writer, where each item's lines went, and the comments read
+    /// but not yet written.
+    struct Realization {
+        let engine: FormatEngine
+        var writer: Writer
+        /// For each item, its lines in the output and in the source (see `Output`).
+        var itemOutput: [Range<Int>]
+        var itemSource: [Range<Int>]
+        /// The item each token begins or ends (-1: none).
+        let itemStartingAt: [Int32]
+        let itemEndingAt: [Int32]
+        /// The items of each region.
+        let regionItems: [[Int]]
+        /// The comments read since the last token written: whether each is on a line of its
+        /// own, and whether a blank line comes before it.
+        var heldComments: [(token: Int, ownLine: Bool, blankBefore: Bool)] = []
+        /// Where the last token, comment or region read ends in the source.
+        var previousEnd: Int
+        /// The next region kept as written.
         var region = 0
         /// The item whose last line is being written (a trailing comment extends it).
-        var ending: Int? = nil
+        var endingItem: Int? = nil
 
-        /// Writes the comments of the gap before `next`.
-        func flushComments(next: Next, into w: inout Writer) -> (outStart: Int?, srcStart: Int?) {
-            if gap.isEmpty { return (nil, nil) }
-            var outStart: Int? = nil, srcStart: Int? = nil
-            for c in gap {
-                if !c.ownLine && w.hasContent && !w.closed {
-                    w.out.append(0x20)
-                    w.out.append(contentsOf: commentText(c.token))
-                    w.closed = true
-                    if let e = ending { itemOutput[e] = itemOutput[e].lowerBound..<w.out.count }
+        init(_ engine: FormatEngine) {
+            self.engine = engine
+            let source = engine.source
+            writer = Writer(newline: engine.newline, capacity: source.count + source.count / 8 + 16)
+            let content = source.contentStart
+            if content > 0 { writer.out.append(contentsOf: source.bytes[0..<content]) }
+            previousEnd = content
+            let items = engine.items
+            itemOutput = Array(repeating: 0..<0, count: items.count)
+            itemSource = Array(repeating: 0..<0, count: items.count)
+            var startingAt = [Int32](repeating: -1, count: engine.tokens.count), endingAt = startingAt
+            var regionItems = Array(repeating: [Int](), count: engine.regions.count)
+            for (index, item) in items.enumerated() {
+                if let region = item.region {
+                    regionItems[region].append(index)
                 } else {
-                    ending = nil
-                    let allowed = next.isLine && !w.afterOpener
-                    w.startLine(blank: w.forceBlank || (c.blankBefore && allowed), indent: next.commentIndent)
-                    if outStart == nil {
-                        outStart = w.lineStart
-                        srcStart = source.lineStart(containing: tokens[c.token].start)
-                    }
-                    w.out.append(contentsOf: commentText(c.token))
-                    w.closed = true
-                    w.afterOpener = false
+                    startingAt[item.first] = Int32(index)
+                    endingAt[item.last] = Int32(index)
                 }
-                w.forceBlank = !keepBlankAfter.isEmpty && keepBlankAfter.contains(c.token)
             }
-            if !gap.isEmpty { gap.removeAll(keepingCapacity: true) }
-            return (outStart, srcStart)
+            itemStartingAt = startingAt
+            itemEndingAt = endingAt
+            self.regionItems = regionItems
         }
 
-        var t = 0
-        while t < tokens.count {
-            let token = tokens[t]
-            let kind = token.kind
-            if kind == .whitespace || kind == .byteOrderMark { t += 1; continue }
-            // Lines kept as written.
-            if region < regions.count && regions[region].bytes.lowerBound <= token.start {
-                let r = regions[region]
-                let breaks = lineBreaks(previousEnd..<r.bytes.lowerBound)
-                let (commentStart, commentSource) = flushComments(next: Next(isLine: true, commentIndent: 0), into: &w)
-                ending = nil
-                // (The region's first line keeps its own indentation: it is in its bytes.)
-                w.startLine(blank: w.forceBlank || breaks >= 2, indent: 0)
-                let outStart = commentStart ?? w.lineStart
-                w.out.append(contentsOf: bytes[r.bytes])
-                w.closed = true
-                w.afterOpener = false
-                w.forceBlank = false
-                for i in regionItems[region] {
-                    itemOutput[i] = outStart..<w.out.count
-                    itemSource[i] = (commentSource ?? r.bytes.lowerBound)..<r.bytes.upperBound
-                }
-                previousEnd = r.bytes.upperBound
-                region += 1
-                while t < tokens.count && tokens[t].start < r.bytes.upperBound && tokens[t].kind != .eof { t += 1 }
-                continue
-            }
-            if kind == .lineComment || kind == .docComment {
-                let breaks = lineBreaks(previousEnd..<token.start)
-                let first = previousEnd == content && !w.started && gap.isEmpty
-                gap.append((t, breaks > 0 || first, breaks >= 2 && !first))
-                previousEnd = token.end
-                t += 1
-                continue
-            }
-            if kind == .eof {
-                _ = flushComments(next: Next(isLine: true, commentIndent: 0), into: &w)
-                break
-            }
-            // A significant token (or an unknown character outside every region: none is known).
-            let breaks = lineBreaks(previousEnd..<token.start)
-            let hadComments = !gap.isEmpty
-            let sep = seps[t]
-            let isLine = sep.kind == .line && !sep.noBreak
-            let next = Next(isLine: isLine, commentIndent: Int(isLine ? sep.commentIndent : sep.breakIndent))
-            let (commentStart, commentSource) = flushComments(next: next, into: &w)
-            ending = nil
-            if isLine || w.closed || sep.mustBreak || !w.started {
-                var blank = false
-                if w.forceBlank {
-                    blank = true
-                } else if isLine && breaks >= 2 && !w.afterOpener && kind != .rBrace && kind != .rParen {
-                    blank = sep.blank || hadComments
-                }
-                w.startLine(blank: blank, indent: Int(isLine ? sep.indent : sep.breakIndent))
-            } else if sep.kind == .space || sep.kind == .line {
-                w.out.append(0x20)
-            }
-            if firstOf[t] >= 0 {
-                let i = Int(firstOf[t])
-                itemOutput[i] = (commentStart ?? w.lineStart)..<w.out.count
-                itemSource[i] = (commentSource ?? source.lineStart(containing: token.start))..<token.end
-            }
-            w.out.append(contentsOf: bytes[token.range])
-            w.hasContent = true
-            w.closed = false
-            w.forceBlank = false
-            w.afterOpener = kind == .lBrace || kind == .lParen
-            previousEnd = token.end
-            if lastOf[t] >= 0 {
-                let i = Int(lastOf[t])
-                itemOutput[i] = itemOutput[i].lowerBound..<w.out.count
-                var end = token.end
-                while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-                itemSource[i] = itemSource[i].lowerBound..<end
-                ending = i
-            }
-            t += 1
+        /// The text written, ended by a line break.
+        mutating func finish() -> Output {
+            if writer.started { writer.out.append(contentsOf: writer.newline) }
+            return Output(bytes: writer.out, itemOutput: itemOutput, itemSource: itemSource)
         }
-        if w.started { w.out.append(contentsOf: w.newline) }
-        return Output(bytes: w.out, itemOutput: itemOutput, itemSource: itemSource)
+
+        /// Whether the next region kept as written starts at or before `token`.
+        func atRegion(_ token: Token) -> Bool {
+            region < engine.regions.count && engine.regions[region].bytes.lowerBound <= token.start
+        }
+
+        /// Writes the next region as it is, after the comments before it. Returns the index of
+        /// the first token after it.
+        mutating func writeRegion(from index: Int) -> Int {
+            let regionBytes = engine.regions[region].bytes
+            let breaks = engine.lineBreaks(previousEnd..<regionBytes.lowerBound)
+            let (commentOutput, commentSource) = writeHeldComments(before: Next(isLine: true, commentIndent: 0))
+            endingItem = nil
+            // (The region's first line keeps its own indentation: it is in its bytes.)
+            writer.startLine(blank: writer.forceBlank || breaks >= 2, indent: 0)
+            let outputStart = commentOutput ?? writer.lineStart
+            writer.out.append(contentsOf: engine.source.bytes[regionBytes])
+            writer.closed = true
+            writer.afterOpener = false
+            writer.forceBlank = false
+            for item in regionItems[region] {
+                itemOutput[item] = outputStart..<writer.out.count
+                itemSource[item] = (commentSource ?? regionBytes.lowerBound)..<regionBytes.upperBound
+            }
+            previousEnd = regionBytes.upperBound
+            region += 1
+            let tokens = engine.tokens
+            var next = index
+            while next < tokens.count && tokens[next].start < regionBytes.upperBound && tokens[next].kind != .eof { next += 1 }
+            return next
+        }
+
+        /// Reads a comment, to be written before what comes next.
+        mutating func holdComment(_ index: Int) {
+            let token = engine.tokens[index]
+            let breaks = engine.lineBreaks(previousEnd..<token.start)
+            let first = previousEnd == engine.source.contentStart && !writer.started && heldComments.isEmpty
+            heldComments.append((index, breaks > 0 || first, breaks >= 2 && !first))
+            previousEnd = token.end
+        }
+
+        /// Writes the comments held before `next`. Returns where the first own-line one starts
+        /// in the output and where its line starts in the source, if there is one.
+        mutating func writeHeldComments(before next: Next) -> (output: Int?, source: Int?) {
+            if heldComments.isEmpty { return (nil, nil) }
+            var outputStart: Int? = nil, sourceStart: Int? = nil
+            for comment in heldComments {
+                if !comment.ownLine && writer.hasContent && !writer.closed {
+                    writer.out.append(0x20)
+                    writer.out.append(contentsOf: engine.commentText(comment.token))
+                    writer.closed = true
+                    if let item = endingItem { itemOutput[item] = itemOutput[item].lowerBound..<writer.out.count }
+                } else {
+                    endingItem = nil
+                    let allowed = next.isLine && !writer.afterOpener
+                    writer.startLine(blank: writer.forceBlank || (comment.blankBefore && allowed), indent: next.commentIndent)
+                    if outputStart == nil {
+                        outputStart = writer.lineStart
+                        sourceStart = engine.source.lineStart(containing: engine.tokens[comment.token].start)
+                    }
+                    writer.out.append(contentsOf: engine.commentText(comment.token))
+                    writer.closed = true
+                    writer.afterOpener = false
+                }
+                writer.forceBlank = !engine.keepBlankAfter.isEmpty && engine.keepBlankAfter.contains(comment.token)
+            }
+            heldComments.removeAll(keepingCapacity: true)
+            return (outputStart, sourceStart)
+        }
+
+        /// Writes a significant token: the comments before it, its separator, its text.
+        mutating func writeToken(_ index: Int) {
+            let token = engine.tokens[index]
+            let breaks = engine.lineBreaks(previousEnd..<token.start)
+            let hadComments = !heldComments.isEmpty
+            let separator = engine.seps[index]
+            let isLine = separator.kind == .line && !separator.noBreak
+            let next = Next(isLine: isLine, commentIndent: Int(isLine ? separator.commentIndent : separator.breakIndent))
+            let (commentOutput, commentSource) = writeHeldComments(before: next)
+            endingItem = nil
+            writeSeparator(separator, before: token.kind, breaks: breaks, afterComments: hadComments)
+            if itemStartingAt[index] >= 0 {
+                let item = Int(itemStartingAt[index])
+                itemOutput[item] = (commentOutput ?? writer.lineStart)..<writer.out.count
+                itemSource[item] = (commentSource ?? engine.source.lineStart(containing: token.start))..<token.end
+            }
+            writer.out.append(contentsOf: engine.source.bytes[token.range])
+            writer.hasContent = true
+            writer.closed = false
+            writer.forceBlank = false
+            writer.afterOpener = token.kind == .lBrace || token.kind == .lParen
+            previousEnd = token.end
+            if itemEndingAt[index] >= 0 { endItem(Int(itemEndingAt[index]), at: token) }
+        }
+
+        /// Starts a line (after a blank one where one is kept), or writes a space, before a
+        /// token of `kind` that `breaks` line breaks separated from what came before it.
+        mutating func writeSeparator(_ separator: Sep, before kind: TokenKind, breaks: Int, afterComments: Bool) {
+            let isLine = separator.kind == .line && !separator.noBreak
+            if isLine || writer.closed || separator.mustBreak || !writer.started {
+                var blank = false
+                if writer.forceBlank {
+                    blank = true
+                } else if isLine && breaks >= 2 && !writer.afterOpener && kind != .rBrace && kind != .rParen {
+                    blank = separator.blank || afterComments
+                }
+                writer.startLine(blank: blank, indent: Int(isLine ? separator.indent : separator.breakIndent))
+            } else if separator.kind == .space || separator.kind == .line {
+                writer.out.append(0x20)
+            }
+        }
+
+        /// Ends `item` at its last token: its lines reach the end of the token's line.
+        mutating func endItem(_ item: Int, at token: Token) {
+            itemOutput[item] = itemOutput[item].lowerBound..<writer.out.count
+            let bytes = engine.source.bytes
+            var end = token.end
+            while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+            itemSource[item] = itemSource[item].lowerBound..<end
+            endingItem = item
+        }
     }
 
     /// What follows a run of comments.

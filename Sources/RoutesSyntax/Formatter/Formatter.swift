@@ -23,7 +23,7 @@ public enum Formatter {
 
     /// The canonical layout of the whole file.
     public static func format(_ tree: SyntaxTree) throws(FormatRefusal) -> Formatted {
-        var engine = try FormatEngine(tree)
+        let engine = try FormatEngine(tree)
         let out = engine.realize()
         return try finish(tree, out.bytes, verbatimRegions: engine.regions.count)
     }
@@ -33,7 +33,7 @@ public enum Formatter {
     /// stays as it is. Nothing is selected (the text is returned as it is) when the range
     /// touches no declaration.
     public static func format(_ tree: SyntaxTree, range: Range<Int>) throws(FormatRefusal) -> Formatted {
-        var engine = try FormatEngine(tree)
+        let engine = try FormatEngine(tree)
         let out = engine.realize()
         guard let bytes = engine.splice(out, selecting: range) else {
             return Formatted(bytes: tree.source.bytes, tree: tree, changed: false, verbatimRegions: engine.regions.count)

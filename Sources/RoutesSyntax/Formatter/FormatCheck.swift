@@ -10,47 +10,79 @@
 enum FormatCheck {
     /// nil when `after` reads as `before`; else what differs first, in words.
     static func difference(_ before: SyntaxTree, _ after: SyntaxTree) -> String? {
-        let a = Words(before), b = Words(after)
+        let wordsBefore = Words(before), wordsAfter = Words(after)
         if before.source.contentStart != after.source.contentStart { return "the byte-order mark" }
-        guard a.list.count == b.list.count else {
-            return "\(a.list.count) tokens and comments before, \(b.list.count) after"
+        return tokenDifference(wordsBefore, wordsAfter)
+            ?? nodeDifference(wordsBefore, wordsAfter)
+            ?? errorDifference(wordsBefore, wordsAfter)
+            ?? suppressionDifference(wordsBefore, wordsAfter)
+    }
+
+    /// The first token or comment that differs (comments compared without trailing spaces).
+    static func tokenDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+        let before = wordsBefore.tree, after = wordsAfter.tree
+        guard wordsBefore.list.count == wordsAfter.list.count else {
+            return "\(wordsBefore.list.count) tokens and comments before, \(wordsAfter.list.count) after"
         }
-        for k in a.list.indices {
-            let x = before.tokens[a.list[k]], y = after.tokens[b.list[k]]
-            guard x.kind == y.kind else { return "token \(k + 1) is \(x.kind.display) before and \(y.kind.display) after" }
-            if x.kind == .lineComment || x.kind == .docComment {
-                guard a.trimmed(x).elementsEqual(b.trimmed(y)) else { return "comment \(k + 1) differs" }
+        for word in wordsBefore.list.indices {
+            let tokenBefore = before.tokens[wordsBefore.list[word]], tokenAfter = after.tokens[wordsAfter.list[word]]
+            guard tokenBefore.kind == tokenAfter.kind else {
+                return "token \(word + 1) is \(tokenBefore.kind.display) before and \(tokenAfter.kind.display) after"
+            }
+            if tokenBefore.kind == .lineComment || tokenBefore.kind == .docComment {
+                guard wordsBefore.trimmed(tokenBefore).elementsEqual(wordsAfter.trimmed(tokenAfter)) else {
+                    return "comment \(word + 1) differs"
+                }
             } else {
-                guard before.source.bytes[x.range].elementsEqual(after.source.bytes[y.range]) else {
-                    return "token \(k + 1) differs"
+                guard before.source.bytes[tokenBefore.range].elementsEqual(after.source.bytes[tokenAfter.range]) else {
+                    return "token \(word + 1) differs"
                 }
             }
         }
+        return nil
+    }
+
+    /// The first syntax node that differs in kind, size or place among the words.
+    static func nodeDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+        let before = wordsBefore.tree, after = wordsAfter.tree
         guard before.nodes.count == after.nodes.count else {
             return "\(before.nodes.count) syntax nodes before, \(after.nodes.count) after"
         }
-        for (i, (x, y)) in zip(before.nodes, after.nodes).enumerated() {
-            guard x.kind == y.kind, x.subtreeEnd == y.subtreeEnd,
-                  a.ordinal(Int(x.tokenStart)) == b.ordinal(Int(y.tokenStart)),
-                  a.ordinal(Int(x.tokenEnd)) == b.ordinal(Int(y.tokenEnd)) else {
-                return "syntax node \(i) (\(x.kind)) differs"
+        for (index, (nodeBefore, nodeAfter)) in zip(before.nodes, after.nodes).enumerated() {
+            guard nodeBefore.kind == nodeAfter.kind, nodeBefore.subtreeEnd == nodeAfter.subtreeEnd,
+                  wordsBefore.ordinal(Int(nodeBefore.tokenStart)) == wordsAfter.ordinal(Int(nodeAfter.tokenStart)),
+                  wordsBefore.ordinal(Int(nodeBefore.tokenEnd)) == wordsAfter.ordinal(Int(nodeAfter.tokenEnd)) else {
+                return "syntax node \(index) (\(nodeBefore.kind)) differs"
             }
         }
+        return nil
+    }
+
+    /// The first syntax error that differs in rule, message (its numbers aside), place among
+    /// the words, or related locations.
+    static func errorDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+        let before = wordsBefore.tree, after = wordsAfter.tree
         guard before.diagnostics.count == after.diagnostics.count else {
             return "\(before.diagnostics.count) syntax errors before, \(after.diagnostics.count) after"
         }
-        for (x, y) in zip(before.diagnostics, after.diagnostics) {
-            guard x.rule == y.rule, withoutNumbers(x.message) == withoutNumbers(y.message),
-                  a.place(x.range.lowerBound) == b.place(y.range.lowerBound),
-                  a.place(x.range.upperBound) == b.place(y.range.upperBound),
-                  x.related.count == y.related.count,
-                  zip(x.related, y.related).allSatisfy({ withoutNumbers($0.message) == withoutNumbers($1.message)
-                      && a.place($0.range.lowerBound) == b.place($1.range.lowerBound) }) else {
-                return "the syntax error “\(x.message)” differs"
+        for (errorBefore, errorAfter) in zip(before.diagnostics, after.diagnostics) {
+            guard errorBefore.rule == errorAfter.rule, withoutNumbers(errorBefore.message) == withoutNumbers(errorAfter.message),
+                  wordsBefore.place(errorBefore.range.lowerBound) == wordsAfter.place(errorAfter.range.lowerBound),
+                  wordsBefore.place(errorBefore.range.upperBound) == wordsAfter.place(errorAfter.range.upperBound),
+                  errorBefore.related.count == errorAfter.related.count,
+                  zip(errorBefore.related, errorAfter.related).allSatisfy({ withoutNumbers($0.message) == withoutNumbers($1.message)
+                      && wordsBefore.place($0.range.lowerBound) == wordsAfter.place($1.range.lowerBound) }) else {
+                return "the syntax error “\(errorBefore.message)” differs"
             }
         }
-        let sa = a.suppressionTargets(), sb = b.suppressionTargets()
-        guard sa == sb else { return "a `// routes:ignore` comment would apply to another line" }
+        return nil
+    }
+
+    /// Whether a `// routes:ignore` comment applies to a line of other words.
+    static func suppressionDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+        guard wordsBefore.suppressionTargets() == wordsAfter.suppressionTargets() else {
+            return "a `// routes:ignore` comment would apply to another line"
+        }
         return nil
     }
 

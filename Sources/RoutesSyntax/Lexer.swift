@@ -12,9 +12,9 @@ public enum Lexer {
 
     /// The spelling of each keyword kind.
     public static let keywordText: [TokenKind: String] = {
-        var d: [TokenKind: String] = [:]
-        for (text, kind) in keywords { d[kind] = text }
-        return d
+        var spellings: [TokenKind: String] = [:]
+        for (text, kind) in keywords { spellings[kind] = text }
+        return spellings
     }()
 
     /// The keyword kind of a spelling, if it is one.
@@ -22,264 +22,95 @@ public enum Lexer {
         keywordTable[text]
     }
     static let keywordTable: [String: TokenKind] = {
-        var d: [String: TokenKind] = [:]
-        for (text, kind) in keywords { d[text] = kind }
-        return d
+        var kinds: [String: TokenKind] = [:]
+        for (text, kind) in keywords { kinds[text] = kind }
+        return kinds
     }()
 
     /// Whether the `word.utf8CodeUnitCount` bytes at `start` spell `word`.
     @inline(__always)
-    private static func spells(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ word: StaticString) -> Bool {
-        let w = word.utf8Start
-        for k in 1..<word.utf8CodeUnitCount where p[start + k] != w[k] { return false }
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ word: StaticString) -> Bool {
+        let letters = word.utf8Start
+        for offset in 1..<word.utf8CodeUnitCount where bytes[start + offset] != letters[offset] { return false }
         return true
     }
 
-    /// The keyword an identifier-shaped run of `len` bytes at `start` spells, if any: by its
+    /// The keyword an identifier-shaped run of `length` bytes at `start` spells, if any: by its
     /// length and first byte, then its other bytes (no String, no table: every identifier of
     /// every file asks).
     @inline(__always)
-    static func keywordKind(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ len: Int) -> TokenKind? {
-        switch (len, p[start]) {
-        case (2, UInt8(ascii: "i")): return spells(p, start, "if") ? .kwIf : nil
-        case (3, UInt8(ascii: "l")): return spells(p, start, "let") ? .kwLet : nil
+    static func keywordKind(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> TokenKind? {
+        switch (length, bytes[start]) {
+        case (2, UInt8(ascii: "i")): return spells(bytes, start, "if") ? .kwIf : nil
+        case (3, UInt8(ascii: "l")): return spells(bytes, start, "let") ? .kwLet : nil
         case (4, UInt8(ascii: "f")):
-            return spells(p, start, "flag") ? .kwFlag : spells(p, start, "from") ? .kwFrom : nil
-        case (4, UInt8(ascii: "r")): return spells(p, start, "root") ? .kwRoot : nil
-        case (4, UInt8(ascii: "u")): return spells(p, start, "uses") ? .kwUses : nil
-        case (4, UInt8(ascii: "e")): return spells(p, start, "else") ? .kwElse : nil
-        case (4, UInt8(ascii: "p")): return spells(p, start, "push") ? .kwPush : nil
-        case (4, UInt8(ascii: "t")): return spells(p, start, "true") ? .kwTrue : nil
-        case (5, UInt8(ascii: "a")): return spells(p, start, "anyOf") ? .kwAnyOf : nil
-        case (5, UInt8(ascii: "e")): return spells(p, start, "empty") ? .kwEmpty : nil
-        case (5, UInt8(ascii: "s")): return spells(p, start, "sheet") ? .kwSheet : nil
-        case (5, UInt8(ascii: "f")): return spells(p, start, "false") ? .kwFalse : nil
-        case (6, UInt8(ascii: "i")): return spells(p, start, "import") ? .kwImport : nil
-        case (6, UInt8(ascii: "s")): return spells(p, start, "screen") ? .kwScreen : nil
-        case (7, UInt8(ascii: "b")): return spells(p, start, "builder") ? .kwBuilder : nil
-        case (8, UInt8(ascii: "o")): return spells(p, start, "optional") ? .kwOptional : nil
-        case (8, UInt8(ascii: "w")): return spells(p, start, "wildcard") ? .kwWildcard : nil
-        case (10, UInt8(ascii: "d")): return spells(p, start, "dependency") ? .kwDependency : nil
-        case (11, UInt8(ascii: "c")): return spells(p, start, "conditional") ? .kwConditional : nil
+            return spells(bytes, start, "flag") ? .kwFlag : spells(bytes, start, "from") ? .kwFrom : nil
+        case (4, UInt8(ascii: "r")): return spells(bytes, start, "root") ? .kwRoot : nil
+        case (4, UInt8(ascii: "u")): return spells(bytes, start, "uses") ? .kwUses : nil
+        case (4, UInt8(ascii: "e")): return spells(bytes, start, "else") ? .kwElse : nil
+        case (4, UInt8(ascii: "p")): return spells(bytes, start, "push") ? .kwPush : nil
+        case (4, UInt8(ascii: "t")): return spells(bytes, start, "true") ? .kwTrue : nil
+        case (5, UInt8(ascii: "a")): return spells(bytes, start, "anyOf") ? .kwAnyOf : nil
+        case (5, UInt8(ascii: "e")): return spells(bytes, start, "empty") ? .kwEmpty : nil
+        case (5, UInt8(ascii: "s")): return spells(bytes, start, "sheet") ? .kwSheet : nil
+        case (5, UInt8(ascii: "f")): return spells(bytes, start, "false") ? .kwFalse : nil
+        case (6, UInt8(ascii: "i")): return spells(bytes, start, "import") ? .kwImport : nil
+        case (6, UInt8(ascii: "s")): return spells(bytes, start, "screen") ? .kwScreen : nil
+        case (7, UInt8(ascii: "b")): return spells(bytes, start, "builder") ? .kwBuilder : nil
+        case (8, UInt8(ascii: "o")): return spells(bytes, start, "optional") ? .kwOptional : nil
+        case (8, UInt8(ascii: "w")): return spells(bytes, start, "wildcard") ? .kwWildcard : nil
+        case (10, UInt8(ascii: "d")): return spells(bytes, start, "dependency") ? .kwDependency : nil
+        case (11, UInt8(ascii: "c")): return spells(bytes, start, "conditional") ? .kwConditional : nil
         default: return nil
         }
     }
 
-    @inline(__always) static func isIdentStart(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+    @inline(__always) static func isIdentStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
     }
-    @inline(__always) static func isIdentContinue(_ b: UInt8) -> Bool {
-        isIdentStart(b) || (b >= 0x30 && b <= 0x39)
+    @inline(__always) static func isIdentContinue(_ byte: UInt8) -> Bool {
+        isIdentStart(byte) || (byte >= 0x30 && byte <= 0x39)
     }
-    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// Tokenizes the whole text. The result always ends with one `eof` token.
     public static func tokenize(_ source: SourceText, file: FileID = 0) -> (tokens: [Token], diagnostics: [Diagnostic]) {
-        var tokens: [Token] = []
-        tokens.reserveCapacity(source.count / 3 + 8)
-        var diagnostics: [Diagnostic] = []
-        for r in source.invalidUTF8 {
-            diagnostics.append(SyntaxError.diagnostic(file: file, range: r,
-                                          message: "invalid UTF-8 (read as U+FFFD)"))
+        source.bytes.withUnsafeBufferPointer { bytes in
+            var cursor = Cursor(bytes: bytes, file: file, invalidUTF8: source.invalidUTF8)
+            cursor.byteOrderMark()
+            while cursor.position < bytes.count { cursor.nextToken() }
+            return cursor.finish()
         }
-        let invalid = source.invalidUTF8
-        var nextInvalid = 0
-
-        source.bytes.withUnsafeBufferPointer { p in
-            let n = p.count
-            var i = 0
-            var sawNewline = true  // the first token starts a line
-            @inline(__always) func push(_ kind: TokenKind, _ start: Int, _ end: Int, malformed: Bool = false) {
-                let startsLine = kind.isSkipped ? false : sawNewline
-                if !kind.isTrivia { sawNewline = false }
-                tokens.append(Token(kind: kind, startsLine: startsLine, isMalformed: malformed,
-                                    offset: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: end - start)))
-            }
-            func isInvalidAt(_ pos: Int) -> Bool {
-                while nextInvalid < invalid.count && invalid[nextInvalid].upperBound <= pos { nextInvalid += 1 }
-                return nextInvalid < invalid.count && invalid[nextInvalid].lowerBound == pos
-            }
-            if n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF && !isInvalidAt(0) {
-                push(.byteOrderMark, 0, 3)
-                i = 3
-            }
-            while i < n {
-                let start = i
-                let b = p[i]
-                switch b {
-                case 0x20, 0x09, 0x0A, 0x0D:
-                    while i < n {
-                        let c = p[i]
-                        if c == 0x0A || c == 0x0D { sawNewline = true } else if c != 0x20 && c != 0x09 { break }
-                        i += 1
-                    }
-                    push(.whitespace, start, i)
-                case 0x2F:  // '/'
-                    if i + 1 < n && p[i + 1] == 0x2F {
-                        let isDoc = i + 2 < n && p[i + 2] == 0x2F && !(i + 3 < n && p[i + 3] == 0x2F)
-                        while i < n && p[i] != 0x0A && p[i] != 0x0D { i += 1 }
-                        push(isDoc ? .docComment : .lineComment, start, i)
-                    } else {
-                        i += 1
-                        push(.slash, start, i)
-                    }
-                case 0x22:  // '"'
-                    i += 1
-                    var malformed = false
-                    var closed = false
-                    while i < n {
-                        let c = p[i]
-                        if c == 0x22 { i += 1; closed = true; break }
-                        if c == 0x0A || c == 0x0D { break }
-                        if c == 0x5C {  // backslash
-                            let escStart = i
-                            i += 1
-                            guard i < n, p[i] != 0x0A, p[i] != 0x0D else {
-                                malformed = true
-                                diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
-                                                              message: "incomplete escape sequence"))
-                                break
-                            }
-                            let e = p[i]
-                            switch e {
-                            case 0x22, 0x5C, 0x6E, 0x74:  // " \ n t
-                                i += 1
-                            case 0x75:  // u
-                                i += 1
-                                var ok = false
-                                if i < n && p[i] == 0x7B {
-                                    var j = i + 1
-                                    var value: UInt32 = 0
-                                    var digits = 0
-                                    while j < n, let d = hexValue(p[j]), digits < 9 {
-                                        value = value &* 16 &+ UInt32(d)
-                                        digits += 1
-                                        j += 1
-                                    }
-                                    if j < n && p[j] == 0x7D && digits >= 1 && digits <= 8 {
-                                        i = j + 1
-                                        ok = value <= 0x10FFFF && !(0xD800...0xDFFF).contains(value)
-                                        if !ok {
-                                            malformed = true
-                                            diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
-                                                                          message: "`\\u{\(String(value, radix: 16, uppercase: true))}` is not a Unicode scalar"))
-                                            continue
-                                        }
-                                    } else {
-                                        i = j
-                                    }
-                                }
-                                if !ok {
-                                    malformed = true
-                                    diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
-                                                                  message: "invalid unicode escape: write `\\u{XXXX}` with 1 to 8 hex digits"))
-                                }
-                            default:
-                                let len = SourceText.sequenceLength(e)
-                                i = min(n, i + len)
-                                malformed = true
-                                let text = String(decoding: UnsafeBufferPointer(rebasing: p[escStart..<i]), as: UTF8.self)
-                                diagnostics.append(SyntaxError.diagnostic(file: file, range: escStart..<i,
-                                                              message: "invalid escape sequence `\(text)` (valid: \\\" \\\\ \\n \\t \\u{XXXX})"))
-                            }
-                        } else {
-                            i += 1
-                        }
-                    }
-                    if !closed {
-                        malformed = true
-                        diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<i,
-                                                      message: "unterminated string literal: add the closing `\"`"))
-                    }
-                    push(.string, start, i, malformed: malformed)
-                case 0x7B: i += 1; push(.lBrace, start, i)
-                case 0x7D: i += 1; push(.rBrace, start, i)
-                case 0x28: i += 1; push(.lParen, start, i)
-                case 0x29: i += 1; push(.rParen, start, i)
-                case 0x5B: i += 1; push(.lBracket, start, i)
-                case 0x5D: i += 1; push(.rBracket, start, i)
-                case 0x2C: i += 1; push(.comma, start, i)
-                case 0x3A: i += 1; push(.colon, start, i)
-                case 0x2E: i += 1; push(.dot, start, i)
-                case 0x3F: i += 1; push(.question, start, i)
-                case 0x3C: i += 1; push(.lAngle, start, i)
-                case 0x3E: i += 1; push(.rAngle, start, i)
-                case 0x26: i += 1; push(.ampersand, start, i)
-                case 0x2D where i + 1 < n && p[i + 1] == 0x3E: i += 2; push(.arrow, start, i)
-                case 0x40 where i + 1 < n && isIdentStart(p[i + 1]):
-                    i += 2
-                    while i < n && isIdentContinue(p[i]) { i += 1 }
-                    push(.attribute, start, i)
-                default:
-                    if isIdentStart(b) {
-                        i += 1
-                        while i < n && isIdentContinue(p[i]) { i += 1 }
-                        push(keywordKind(p, start, i - start) ?? .identifier, start, i)
-                    } else if isDigit(b) || (b == 0x2D && i + 1 < n && isDigit(p[i + 1])) {
-                        i += 1
-                        while i < n && isDigit(p[i]) { i += 1 }
-                        if i + 1 < n && p[i] == 0x2E && isDigit(p[i + 1]) {
-                            i += 1
-                            while i < n && isDigit(p[i]) { i += 1 }
-                        }
-                        push(.number, start, i)
-                    } else if isInvalidAt(i) {
-                        // Already reported as invalid UTF-8.
-                        i = invalid[nextInvalid].upperBound
-                        if start > 0 && isIdentContinue(p[start - 1]) {
-                            while i < n && isIdentContinue(p[i]) { i += 1 }
-                        }
-                        push(.unknown, start, i)
-                    } else {
-                        // A run of characters that start no token: one error.
-                        while i < n {
-                            let c = p[i]
-                            if c < 0x80 {
-                                if isIdentStart(c) || isDigit(c) || c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
-                                    || c == 0x22 || c == 0x2F || "{}()[],:.?<>&".utf8.contains(c)
-                                    || (c == 0x2D && i + 1 < n && (isDigit(p[i + 1]) || p[i + 1] == 0x3E))
-                                    || (c == 0x40 && i + 1 < n && isIdentStart(p[i + 1])) {
-                                    break
-                                }
-                            } else if isInvalidAt(i) {
-                                break
-                            }
-                            i += SourceText.sequenceLength(c)
-                        }
-                        i = min(i, n)
-                        let end = i
-                        // Identifier characters glued to the run (`Café…`) are skipped with
-                        // it rather than read as a second, surprising token.
-                        if start > 0 && isIdentContinue(p[start - 1]) && p[start] >= 0x80 {
-                            while i < n && isIdentContinue(p[i]) { i += 1 }
-                        }
-                        push(.unknown, start, i)
-                        let text = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
-                        let plural = text.unicodeScalars.count > 1
-                        var message = "unexpected character\(plural ? "s" : "") `\(text)`"
-                        if start > 0 && isIdentContinue(p[start - 1]) && p[start] >= 0x80 {
-                            message += " (names are ASCII: letters, digits and `_`)"
-                        }
-                        diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<end, message: message))
-                    }
-                }
-            }
-            tokens.append(Token(kind: .eof, startsLine: sawNewline, isMalformed: false,
-                                offset: UInt32(truncatingIfNeeded: n), length: 0))
-        }
-        // The tokens are kept with the tree for as long as the file is: no room past the last.
-        tokens.dropUnusedCapacity()
-        return (tokens, diagnostics)
     }
 
     @inline(__always)
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x41...0x46: return byte - 0x41 + 10
+        case 0x61...0x66: return byte - 0x61 + 10
         default: return nil
         }
+    }
+
+    /// The braces and hex digits of a `\u{…}` escape, from its `{` at `brace` to at most `end`:
+    /// the digits' value, whether 1 to 8 of them stand between the braces, and where the escape
+    /// ends (after its `}` when they do, else where the digits stop; a ninth digit is read).
+    @inline(__always)
+    static func unicodeEscape<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, brace: Int, end: Int)
+        -> (value: UInt32, wellFormed: Bool, end: Int) where Bytes.Index == Int {
+        var position = brace + 1
+        var value: UInt32 = 0
+        var digits = 0
+        while position < end, let digit = hexValue(bytes[position]), digits < 9 {
+            value = value &* 16 &+ UInt32(digit)
+            digits += 1
+            position += 1
+        }
+        guard position < end && bytes[position] == 0x7D && digits >= 1 && digits <= 8 else {
+            return (value, false, position)
+        }
+        return (value, true, position + 1)
     }
 
     /// The value of a string token's text (quotes included), with escapes decoded. Malformed
@@ -323,5 +154,307 @@ public enum Lexer {
             i += 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension Lexer {
+    /// One tokenization: where it is in the text, and the tokens and errors found so far. Each
+    /// family of tokens has a step of its own, which starts at `position` and leaves it after
+    /// the token it pushed.
+    struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let file: FileID
+        /// The runs of invalid UTF-8 (each reported once, up front), and the first of them that
+        /// does not end before the position last asked about.
+        let invalidUTF8: [Range<Int>]
+        var nextInvalid = 0
+        var position = 0
+        /// Whether a line break came after the last token that is not trivia (the first token
+        /// starts a line).
+        var sawNewline = true
+        var tokens: [Token] = []
+        var diagnostics: [Diagnostic] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>, file: FileID, invalidUTF8: [Range<Int>]) {
+            self.bytes = bytes
+            self.file = file
+            self.invalidUTF8 = invalidUTF8
+            tokens.reserveCapacity(bytes.count / 3 + 8)
+            for range in invalidUTF8 {
+                diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: "invalid UTF-8 (read as U+FFFD)"))
+            }
+        }
+
+        /// The tokens, ended by the `eof` token, and the errors.
+        mutating func finish() -> (tokens: [Token], diagnostics: [Diagnostic]) {
+            tokens.append(Token(kind: .eof, startsLine: sawNewline, isMalformed: false,
+                                offset: UInt32(truncatingIfNeeded: bytes.count), length: 0))
+            // The tokens are kept with the tree for as long as the file is: no room past the last.
+            tokens.dropUnusedCapacity()
+            return (tokens, diagnostics)
+        }
+
+        /// Adds the token from `start` to the position.
+        @inline(__always)
+        mutating func push(_ kind: TokenKind, from start: Int, malformed: Bool = false) {
+            let startsLine = kind.isSkipped ? false : sawNewline
+            if !kind.isTrivia { sawNewline = false }
+            tokens.append(Token(kind: kind, startsLine: startsLine, isMalformed: malformed,
+                                offset: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: position - start)))
+        }
+
+        mutating func report(_ range: Range<Int>, _ message: String) {
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message))
+        }
+
+        /// Whether a run of invalid UTF-8 starts at `offset` (asked in increasing order).
+        mutating func isInvalid(at offset: Int) -> Bool {
+            while nextInvalid < invalidUTF8.count && invalidUTF8[nextInvalid].upperBound <= offset { nextInvalid += 1 }
+            return nextInvalid < invalidUTF8.count && invalidUTF8[nextInvalid].lowerBound == offset
+        }
+
+        /// Whether the byte after `offset` is `byte`.
+        @inline(__always)
+        func next(_ offset: Int, is byte: UInt8) -> Bool {
+            offset + 1 < bytes.count && bytes[offset + 1] == byte
+        }
+
+        /// The byte-order mark, when the text starts with one.
+        mutating func byteOrderMark() {
+            if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && !isInvalid(at: 0) {
+                position = 3
+                push(.byteOrderMark, from: 0)
+            }
+        }
+
+        /// The token at the position, by its first byte.
+        @inline(__always)
+        mutating func nextToken() {
+            let start = position
+            let byte = bytes[start]
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: whitespace()
+            case 0x2F: slashOrComment()  // '/'
+            case 0x22: string()  // '"'
+            case 0x7B: punctuation(.lBrace)
+            case 0x7D: punctuation(.rBrace)
+            case 0x28: punctuation(.lParen)
+            case 0x29: punctuation(.rParen)
+            case 0x5B: punctuation(.lBracket)
+            case 0x5D: punctuation(.rBracket)
+            case 0x2C: punctuation(.comma)
+            case 0x3A: punctuation(.colon)
+            case 0x2E: punctuation(.dot)
+            case 0x3F: punctuation(.question)
+            case 0x3C: punctuation(.lAngle)
+            case 0x3E: punctuation(.rAngle)
+            case 0x26: punctuation(.ampersand)
+            case 0x2D where next(start, is: 0x3E): punctuation(.arrow, length: 2)
+            case 0x40 where start + 1 < bytes.count && isIdentStart(bytes[start + 1]): attribute()
+            default:
+                if isIdentStart(byte) {
+                    identifierOrKeyword()
+                } else if isDigit(byte) || (byte == 0x2D && start + 1 < bytes.count && isDigit(bytes[start + 1])) {
+                    number()
+                } else if isInvalid(at: start) {
+                    invalidUTF8Run()
+                } else {
+                    unexpectedCharacters()
+                }
+            }
+        }
+
+        /// Spaces, tabs and line breaks, as one token.
+        @inline(__always)
+        mutating func whitespace() {
+            let start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == 0x0A || byte == 0x0D { sawNewline = true } else if byte != 0x20 && byte != 0x09 { break }
+                position += 1
+            }
+            push(.whitespace, from: start)
+        }
+
+        /// `//` to the end of the line (`///`, but not `////`, is a doc comment), or a `/`.
+        @inline(__always)
+        mutating func slashOrComment() {
+            let start = position
+            guard next(start, is: 0x2F) else {
+                punctuation(.slash)
+                return
+            }
+            let isDoc = next(start + 1, is: 0x2F) && !next(start + 2, is: 0x2F)
+            while position < bytes.count && bytes[position] != 0x0A && bytes[position] != 0x0D { position += 1 }
+            push(isDoc ? .docComment : .lineComment, from: start)
+        }
+
+        @inline(__always)
+        mutating func punctuation(_ kind: TokenKind, length: Int = 1) {
+            let start = position
+            position += length
+            push(kind, from: start)
+        }
+
+        /// `@` and a name.
+        @inline(__always)
+        mutating func attribute() {
+            let start = position
+            position += 2
+            while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
+            push(.attribute, from: start)
+        }
+
+        @inline(__always)
+        mutating func identifierOrKeyword() {
+            let start = position
+            position += 1
+            while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
+            push(keywordKind(bytes, start, position - start) ?? .identifier, from: start)
+        }
+
+        /// Digits, maybe after a `-`, maybe with a fraction.
+        @inline(__always)
+        mutating func number() {
+            let start = position
+            position += 1
+            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            if position + 1 < bytes.count && bytes[position] == 0x2E && isDigit(bytes[position + 1]) {
+                position += 1
+                while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            }
+            push(.number, from: start)
+        }
+
+        /// A string literal on one line. Each malformed escape is reported, and a string
+        /// without its closing quote; either makes the token malformed.
+        mutating func string() {
+            let start = position
+            position += 1
+            var malformed = false
+            var closed = false
+            scan: while position < bytes.count {
+                switch bytes[position] {
+                case 0x22:
+                    position += 1
+                    closed = true
+                    break scan
+                case 0x0A, 0x0D:
+                    break scan
+                case 0x5C:  // backslash
+                    switch escape() {
+                    case .valid: break
+                    case .malformed: malformed = true
+                    case .unfinished:
+                        malformed = true
+                        break scan
+                    }
+                default:
+                    position += 1
+                }
+            }
+            if !closed {
+                malformed = true
+                report(start..<position, "unterminated string literal: add the closing `\"`")
+            }
+            push(.string, from: start, malformed: malformed)
+        }
+
+        enum Escape {
+            case valid
+            case malformed
+            /// A backslash at the end of the line: the string ends there.
+            case unfinished
+        }
+
+        /// The escape sequence at the backslash at the position, reported when it is malformed.
+        mutating func escape() -> Escape {
+            let start = position
+            position += 1
+            guard position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D else {
+                report(start..<position, "incomplete escape sequence")
+                return .unfinished
+            }
+            let letter = bytes[position]
+            switch letter {
+            case 0x22, 0x5C, 0x6E, 0x74:  // " \ n t
+                position += 1
+                return .valid
+            case 0x75:  // u
+                return unicodeEscape(from: start)
+            default:
+                position = min(bytes.count, position + SourceText.sequenceLength(letter))
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                report(start..<position, "invalid escape sequence `\(text)` (valid: \\\" \\\\ \\n \\t \\u{XXXX})")
+                return .malformed
+            }
+        }
+
+        /// `\u{XXXX}`, from its backslash at `start` (the position is at its `u`).
+        mutating func unicodeEscape(from start: Int) -> Escape {
+            position += 1
+            if position < bytes.count && bytes[position] == 0x7B {
+                let escape = Lexer.unicodeEscape(bytes, brace: position, end: bytes.count)
+                position = escape.end
+                if escape.wellFormed {
+                    let value = escape.value
+                    if value <= 0x10FFFF && !(0xD800...0xDFFF).contains(value) { return .valid }
+                    report(start..<position, "`\\u{\(String(value, radix: 16, uppercase: true))}` is not a Unicode scalar")
+                    return .malformed
+                }
+            }
+            report(start..<position, "invalid unicode escape: write `\\u{XXXX}` with 1 to 8 hex digits")
+            return .malformed
+        }
+
+        /// A run of invalid UTF-8 (already reported), with the name characters glued after it
+        /// when it is glued to a name.
+        mutating func invalidUTF8Run() {
+            let start = position
+            position = invalidUTF8[nextInvalid].upperBound
+            if start > 0 && isIdentContinue(bytes[start - 1]) {
+                while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
+            }
+            push(.unknown, from: start)
+        }
+
+        /// A run of characters that start no token: one error.
+        mutating func unexpectedCharacters() {
+            let start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte < 0x80 {
+                    if startsToken(byte, at: position) { break }
+                } else if isInvalid(at: position) {
+                    break
+                }
+                position += SourceText.sequenceLength(byte)
+            }
+            position = min(position, bytes.count)
+            let end = position
+            // Identifier characters glued to the run (`Café…`) are skipped with it rather than
+            // read as a second, surprising token.
+            let gluedToName = start > 0 && isIdentContinue(bytes[start - 1]) && bytes[start] >= 0x80
+            if gluedToName {
+                while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
+            }
+            push(.unknown, from: start)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            let plural = text.unicodeScalars.count > 1
+            var message = "unexpected character\(plural ? "s" : "") `\(text)`"
+            if gluedToName {
+                message += " (names are ASCII: letters, digits and `_`)"
+            }
+            report(start..<end, message)
+        }
+
+        /// Whether the ASCII `byte` at `offset` starts a token (and so ends a run of unexpected
+        /// characters).
+        func startsToken(_ byte: UInt8, at offset: Int) -> Bool {
+            isIdentStart(byte) || isDigit(byte) || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                || byte == 0x22 || byte == 0x2F || "{}()[],:.?<>&".utf8.contains(byte)
+                || (byte == 0x2D && offset + 1 < bytes.count && (isDigit(bytes[offset + 1]) || bytes[offset + 1] == 0x3E))
+                || (byte == 0x40 && offset + 1 < bytes.count && isIdentStart(bytes[offset + 1]))
+        }
     }
 }

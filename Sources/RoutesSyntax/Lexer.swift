@@ -120,38 +120,30 @@ public enum Lexer {
         guard bytes.first == 0x22 else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var i = 1
+        var position = 1
         let end = bytes.count >= 2 && bytes.last == 0x22 ? bytes.count - 1 : bytes.count
-        while i < end {
-            let c = bytes[i]
-            if c == 0x5C && i + 1 < end {
-                let e = bytes[i + 1]
-                switch e {
-                case 0x22: out.append(0x22); i += 2; continue
-                case 0x5C: out.append(0x5C); i += 2; continue
-                case 0x6E: out.append(0x0A); i += 2; continue
-                case 0x74: out.append(0x09); i += 2; continue
+        while position < end {
+            let byte = bytes[position]
+            if byte == 0x5C && position + 1 < end {
+                switch bytes[position + 1] {
+                case 0x22: out.append(0x22); position += 2; continue
+                case 0x5C: out.append(0x5C); position += 2; continue
+                case 0x6E: out.append(0x0A); position += 2; continue
+                case 0x74: out.append(0x09); position += 2; continue
                 case 0x75:
-                    if i + 2 < end && bytes[i + 2] == 0x7B {
-                        var j = i + 3
-                        var value: UInt32 = 0
-                        var digits = 0
-                        while j < end, let d = hexValue(bytes[j]), digits < 9 {
-                            value = value &* 16 &+ UInt32(d)
-                            digits += 1
-                            j += 1
-                        }
-                        if j < end && bytes[j] == 0x7D && digits >= 1 && digits <= 8, let scalar = Unicode.Scalar(value) {
+                    if position + 2 < end && bytes[position + 2] == 0x7B {
+                        let escape = unicodeEscape(bytes, brace: position + 2, end: end)
+                        if escape.wellFormed, let scalar = Unicode.Scalar(escape.value) {
                             out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                            i = j + 1
+                            position = escape.end
                             continue
                         }
                     }
                 default: break
                 }
             }
-            out.append(c)
-            i += 1
+            out.append(byte)
+            position += 1
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -24,134 +24,189 @@ struct StrictScan {
 /// structure, the keywords and the escapes. Strings (most of the bytes of a typical document)
 /// are skipped eight bytes at a time.
 enum StrictScanner {
-    static func scan(_ p: UnsafePointer<UInt8>, count n: Int) -> StrictScan {
-        var result = StrictScan()
-        var i = 0
-        @inline(__always) func fail(_ message: String, at offset: Int) -> StrictScan {
-            result.error = JSONError(message: message, offset: offset)
-            return result
+    static func scan(_ input: UnsafePointer<UInt8>, count: Int) -> StrictScan {
+        var cursor = Cursor(input: input, count: count)
+        do throws(JSONError) {
+            while cursor.position < count { try cursor.scanNext() }
+            return StrictScan(error: nil, wideIntegerEnds: cursor.wideIntegerEnds)
+        } catch {
+            return StrictScan(error: error, wideIntegerEnds: cursor.wideIntegerEnds)
         }
-        while i < n {
-            let c = p[i]
-            switch c {
+    }
+
+    /// Where the scan is in the input, and the wide integers it has found. Each step starts at
+    /// `position` and leaves it after what it read, or throws the violation it found.
+    struct Cursor {
+        let input: UnsafePointer<UInt8>
+        let count: Int
+        var position = 0
+        var wideIntegerEnds: [Int] = []
+
+        init(input: UnsafePointer<UInt8>, count: Int) {
+            self.input = input
+            self.count = count
+        }
+
+        /// A string, a number, or one byte of anything else, by the byte at the position.
+        @inline(__always)
+        mutating func scanNext() throws(JSONError) {
+            let byte = input[position]
+            switch byte {
             case UInt8(ascii: "\""):
-                let start = i
-                i += 1
-                var escapedNul = false
-                var closed = false
-                while true {
-                    // Skip runs of ordinary bytes (not `"`, `\` or a control character).
-                    while i &+ 8 <= n {
-                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        if containsSpecialByte(word) { break }
-                        i &+= 8
-                    }
-                    guard i < n else { break }  // unterminated: json-c reports it
-                    let d = p[i]
-                    if d == UInt8(ascii: "\"") {
-                        i += 1
-                        closed = true
-                        break
-                    }
-                    if d == UInt8(ascii: "\\") {
-                        if i + 5 < n, p[i + 1] == UInt8(ascii: "u"), p[i + 2] == UInt8(ascii: "0"),
-                            p[i + 3] == UInt8(ascii: "0"), p[i + 4] == UInt8(ascii: "0"),
-                            p[i + 5] == UInt8(ascii: "0")
-                        {
-                            escapedNul = true
-                        }
-                        i += 2  // json-c validates the escape itself
-                        continue
-                    }
-                    if d < 0x20 {
-                        return fail(
-                            d == 0 ? "NUL byte in string" : "control character in string must be escaped",
-                            at: i)
-                    }
-                    i += 1
-                }
-                if escapedNul && closed {
-                    var j = i
-                    while j < n, isWhitespace(p[j]) { j += 1 }
-                    if j < n, p[j] == UInt8(ascii: ":") {
-                        return fail("object keys containing \\u0000 are not supported", at: start)
-                    }
-                }
+                try string()
             case 0x20, 0x09, 0x0A, 0x0D,
                 UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
                 UInt8(ascii: ","), UInt8(ascii: ":"):
-                i += 1
+                position += 1
             case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                i += 1  // true, false, null: json-c checks the words
+                position += 1  // true, false, null: json-c checks the words
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let start = i
-                if c == UInt8(ascii: "-") {
-                    i += 1
-                    guard i < n, isDigit(p[i]) else {
-                        if hasPrefix(p, n, at: i, "Infinity") {
-                            return fail("NaN and Infinity are not allowed", at: start)
-                        }
-                        return fail(i < n ? "expected digit after '-'" : "unexpected end of data", at: i)
-                    }
-                }
-                let integerStart = i
-                if p[i] == UInt8(ascii: "0") {
-                    i += 1
-                    if i < n, isDigit(p[i]) {
-                        return fail("leading zeros are not allowed", at: integerStart)
-                    }
-                } else {
-                    while i < n, isDigit(p[i]) { i += 1 }
-                }
-                let integerEnd = i
-                var isInteger = true
-                if i < n, p[i] == UInt8(ascii: ".") {
-                    isInteger = false
-                    i += 1
-                    guard i < n, isDigit(p[i]) else {
-                        return fail("expected digit after decimal point", at: i)
-                    }
-                    while i < n, isDigit(p[i]) { i += 1 }
-                }
-                if i < n, (p[i] | 0x20) == UInt8(ascii: "e") {
-                    isInteger = false
-                    i += 1
-                    if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
-                    guard i < n, isDigit(p[i]) else {
-                        return fail("expected digit in exponent", at: i)
-                    }
-                    while i < n, isDigit(p[i]) { i += 1 }
-                }
-                if isInteger,
-                    exceedsInt64(p + integerStart, digits: integerEnd - integerStart,
-                                 negative: start != integerStart)
-                {
-                    result.wideIntegerEnds.append(i)
-                }
+                try number()
             case UInt8(ascii: "'"):
-                return fail("single-quoted strings are not allowed", at: i)
+                throw JSONError(message: "single-quoted strings are not allowed", offset: position)
             case UInt8(ascii: "/"):
-                return fail("comments are not allowed", at: i)
+                throw JSONError(message: "comments are not allowed", offset: position)
             case UInt8(ascii: "N"), UInt8(ascii: "I"):
-                if hasPrefix(p, n, at: i, "NaN") || hasPrefix(p, n, at: i, "Infinity") {
-                    return fail("NaN and Infinity are not allowed", at: i)
+                if hasPrefix("NaN", at: position) || hasPrefix("Infinity", at: position) {
+                    throw JSONError(message: "NaN and Infinity are not allowed", offset: position)
                 }
-                return fail("unexpected character", at: i)
+                throw JSONError(message: "unexpected character", offset: position)
             case 0:
-                return fail("NUL byte in input", at: i)
+                throw JSONError(message: "NUL byte in input", offset: position)
             default:
-                return fail("unexpected character", at: i)
+                throw JSONError(message: "unexpected character", offset: position)
             }
         }
-        return result
+
+        /// A double-quoted string, from its opening quote: no raw control character or NUL
+        /// inside, and no escaped NUL (`\u0000`) when it is an object key.
+        mutating func string() throws(JSONError) {
+            let start = position
+            position += 1
+            var escapedNul = false
+            var closed = false
+            while true {
+                skipOrdinaryBytes()
+                guard position < count else { break }  // unterminated: json-c reports it
+                let byte = input[position]
+                if byte == UInt8(ascii: "\"") {
+                    position += 1
+                    closed = true
+                    break
+                }
+                if byte == UInt8(ascii: "\\") {
+                    if hasPrefix("\\u0000", at: position) { escapedNul = true }
+                    position += 2  // json-c validates the escape itself
+                    continue
+                }
+                if byte < 0x20 {
+                    throw JSONError(message: byte == 0 ? "NUL byte in string" : "control character in string must be escaped",
+                                    offset: position)
+                }
+                position += 1
+            }
+            if escapedNul && closed && isFollowedByColon() {
+                throw JSONError(message: "object keys containing \\u0000 are not supported", offset: start)
+            }
+        }
+
+        /// Skips runs of ordinary bytes (not `"`, `\` or a control character), eight at a time.
+        @inline(__always)
+        mutating func skipOrdinaryBytes() {
+            while position &+ 8 <= count {
+                let word = UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)
+                if containsSpecialByte(word) { break }
+                position &+= 8
+            }
+        }
+
+        /// Whether a `:` follows the position, after whitespace (the string before it is an
+        /// object key).
+        func isFollowedByColon() -> Bool {
+            var next = position
+            while next < count, isWhitespace(input[next]) { next += 1 }
+            return next < count && input[next] == UInt8(ascii: ":")
+        }
+
+        /// A number, from its `-` or first digit: no leading zeros, digits after `-`, `.` and
+        /// `e`. An integer beyond `Int64` is listed in `wideIntegerEnds`.
+        mutating func number() throws(JSONError) {
+            let start = position
+            if input[position] == UInt8(ascii: "-") { try minusSign() }
+            let integerStart = position
+            try integerDigits()
+            let integerEnd = position
+            let hasFraction = try fraction()
+            let hasExponent = try exponent()
+            if !hasFraction && !hasExponent,
+               exceedsInt64(input + integerStart, digits: integerEnd - integerStart, negative: start != integerStart) {
+                wideIntegerEnds.append(position)
+            }
+        }
+
+        /// A `-`, which a digit must follow (`-Infinity` is not a number).
+        mutating func minusSign() throws(JSONError) {
+            let start = position
+            position += 1
+            guard position < count, isDigit(input[position]) else {
+                if hasPrefix("Infinity", at: position) {
+                    throw JSONError(message: "NaN and Infinity are not allowed", offset: start)
+                }
+                throw JSONError(message: position < count ? "expected digit after '-'" : "unexpected end of data", offset: position)
+            }
+        }
+
+        /// `0`, or digits that do not start with `0`.
+        mutating func integerDigits() throws(JSONError) {
+            if input[position] == UInt8(ascii: "0") {
+                position += 1
+                if position < count, isDigit(input[position]) {
+                    throw JSONError(message: "leading zeros are not allowed", offset: position - 1)
+                }
+            } else {
+                skipDigits()
+            }
+        }
+
+        /// A `.` and its digits, if one is there.
+        mutating func fraction() throws(JSONError) -> Bool {
+            guard position < count, input[position] == UInt8(ascii: ".") else { return false }
+            position += 1
+            guard position < count, isDigit(input[position]) else {
+                throw JSONError(message: "expected digit after decimal point", offset: position)
+            }
+            skipDigits()
+            return true
+        }
+
+        /// An `e` or `E`, a sign, and digits, if an exponent is there.
+        mutating func exponent() throws(JSONError) -> Bool {
+            guard position < count, (input[position] | 0x20) == UInt8(ascii: "e") else { return false }
+            position += 1
+            if position < count, input[position] == UInt8(ascii: "+") || input[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < count, isDigit(input[position]) else {
+                throw JSONError(message: "expected digit in exponent", offset: position)
+            }
+            skipDigits()
+            return true
+        }
+
+        @inline(__always)
+        mutating func skipDigits() {
+            while position < count, isDigit(input[position]) { position += 1 }
+        }
+
+        func hasPrefix(_ word: StaticString, at offset: Int) -> Bool {
+            StrictScanner.hasPrefix(input, count, at: offset, word)
+        }
     }
 
-    @inline(__always) static func isDigit(_ c: UInt8) -> Bool {
-        c &- UInt8(ascii: "0") < 10
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
     }
 
-    @inline(__always) static func isWhitespace(_ c: UInt8) -> Bool {
-        c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09
+    @inline(__always) static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     /// Whether any byte of `word` is `"`, `\` or below 0x20 (the classic "has a zero byte" /
@@ -167,10 +222,10 @@ enum StrictScanner {
         return ((below20 | quoteZero | backslashZero) & highBits) != 0
     }
 
-    static func hasPrefix(_ p: UnsafePointer<UInt8>, _ n: Int, at i: Int, _ word: StaticString) -> Bool {
+    static func hasPrefix(_ input: UnsafePointer<UInt8>, _ count: Int, at offset: Int, _ word: StaticString) -> Bool {
         let length = word.utf8CodeUnitCount
-        guard i + length <= n else { return false }
-        for k in 0..<length where p[i + k] != word.utf8Start[k] { return false }
+        guard offset + length <= count else { return false }
+        for index in 0..<length where input[offset + index] != word.utf8Start[index] { return false }
         return true
     }
 
@@ -179,9 +234,9 @@ enum StrictScanner {
         if count < 19 { return false }
         if count > 19 { return true }
         let limit: StaticString = negative ? "9223372036854775808" : "9223372036854775807"
-        for k in 0..<19 {
-            let a = digits[k], b = limit.utf8Start[k]
-            if a != b { return a > b }
+        for index in 0..<19 {
+            let digit = digits[index], limitDigit = limit.utf8Start[index]
+            if digit != limitDigit { return digit > limitDigit }
         }
         return false
     }

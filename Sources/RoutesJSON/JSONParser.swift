@@ -66,32 +66,9 @@ public final class JSONParser {
         let limit = scan.error?.offset ?? bytes.count
         let isComplete = scan.error == nil
 
-        let outcome: FeedOutcome
-        let wideEnds = scan.wideIntegerEnds
-        if wideEnds.isEmpty {
-            outcome = feed(input, count: limit, isComplete: isComplete)
-        } else {
-            // json-c saturates integers beyond 64 bits. Append "e0" to each such literal so that
-            // json-c reads it as a double, then map error offsets back to the original text.
-            var rewritten = [UInt8]()
-            rewritten.reserveCapacity(limit + 2 * wideEnds.count)
-            var copied = 0
-            for end in wideEnds {
-                rewritten.append(contentsOf: UnsafeBufferPointer(start: input + copied, count: end - copied))
-                rewritten.append(contentsOf: [UInt8(ascii: "e"), UInt8(ascii: "0")])
-                copied = end
-            }
-            rewritten.append(contentsOf: UnsafeBufferPointer(start: input + copied, count: limit - copied))
-            let rewrittenOutcome = rewritten.withUnsafeBufferPointer { buffer in
-                feed(buffer.baseAddress!, count: buffer.count, isComplete: isComplete)
-            }
-            if case .failure(var error) = rewrittenOutcome {
-                error.offset = Self.originalOffset(error.offset, wideIntegerEnds: wideEnds)
-                outcome = .failure(error)
-            } else {
-                outcome = rewrittenOutcome
-            }
-        }
+        let outcome = scan.wideIntegerEnds.isEmpty
+            ? feed(input, count: limit, isComplete: isComplete)
+            : feedReadingAsDoubles(input, count: limit, wideIntegerEnds: scan.wideIntegerEnds, isComplete: isComplete)
 
         switch outcome {
         case .value(let root):
@@ -104,6 +81,28 @@ public final class JSONParser {
         case .incomplete:
             throw scan.error ?? JSONError(message: "unexpected end of data", offset: bytes.count)
         }
+    }
+
+    /// Runs the tokener over `count` bytes in which the integer literals ending at
+    /// `wideIntegerEnds` do not fit in 64 bits, which json-c would saturate: each is given an
+    /// `e0`, so that json-c reads it as a double, and error offsets are mapped back to `input`.
+    private func feedReadingAsDoubles(_ input: UnsafePointer<UInt8>, count: Int, wideIntegerEnds: [Int],
+                                      isComplete: Bool) -> FeedOutcome {
+        var rewritten = [UInt8]()
+        rewritten.reserveCapacity(count + 2 * wideIntegerEnds.count)
+        var copied = 0
+        for end in wideIntegerEnds {
+            rewritten.append(contentsOf: UnsafeBufferPointer(start: input + copied, count: end - copied))
+            rewritten.append(contentsOf: [UInt8(ascii: "e"), UInt8(ascii: "0")])
+            copied = end
+        }
+        rewritten.append(contentsOf: UnsafeBufferPointer(start: input + copied, count: count - copied))
+        let outcome = rewritten.withUnsafeBufferPointer { buffer in
+            feed(buffer.baseAddress!, count: buffer.count, isComplete: isComplete)
+        }
+        guard case .failure(var error) = outcome else { return outcome }
+        error.offset = Self.originalOffset(error.offset, wideIntegerEnds: wideIntegerEnds)
+        return .failure(error)
     }
 
     private enum FeedOutcome {

@@ -1,0 +1,304 @@
+/// Blocks and the builders they hold (docs/language.md, Builders): `screen`, `anyOf`,
+/// `conditional`, `if let`, `if screen`, `wildcard`, `empty` and references to named builders.
+extension Parser {
+    /// Parses `{ builder }`. Returns false when the `{` is missing (nothing else is parsed).
+    @discardableResult
+    mutating func block() -> Bool {
+        open(.block)
+        // Without its `{`, a block is read as if the `{` were there when a builder follows on
+        // the same line, or on a later line indented more than the line that opens the block
+        // (`root` on a line of its own, its body indented below): the one mistake is the
+        // missing `{`. Such a block takes a `}` only on a line of its own, indented as that
+        // line (where its own `}` would be), and ends silently otherwise.
+        let brace: Int
+        let virtual: Bool
+        if at(.lBrace) {
+            brace = Int(sig[pos])
+            virtual = false
+            advance()
+            openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
+        } else {
+            expected("`{`")
+            let opener = pos > 0 ? Int(sig[pos - 1]) : Int(sig[pos])
+            let indent = indentation(ofLineContaining: tokens[opener].start)
+            guard !unwinding, kind.startsBuilder, !atBlockCloser(blockHasBuilder: false),
+                  !current.startsLine || indentation(ofLineContaining: current.start) > indent else {
+                close()
+                return false
+            }
+            brace = opener
+            virtual = true
+            openBraces.append((opener, indent))
+        }
+        defer { openBraces.removeLast() }
+        if virtual {
+            builder()
+            if at(.rBrace) && current.startsLine && column(current) == openBraces[openBraces.count - 1].indent {
+                advance()
+            }
+            close()
+            return true
+        }
+
+        // The one builder.
+        if at(.rBrace) {
+            report(current.range,
+                   "a block cannot be empty: it holds exactly one builder (write `empty` for one that builds nothing)")
+            advance()
+            close()
+            return true
+        }
+        if !atBlockCloser(blockHasBuilder: false) && !kind.startsBuilder {
+            skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
+        }
+        let oneBuilder = pos
+        if !atBlockCloser(blockHasBuilder: false) && kind.startsBuilder {
+            builder()
+        }
+        // After it: only `}`.
+        var reportedExtra = false
+        while true {
+            if at(.rBrace) {
+                advance()
+                break
+            }
+            if atBlockCloser(blockHasBuilder: true) {
+                missingBrace(brace)
+                break
+            }
+            if kind.startsBuilder && layoutRecovery && !reportedExtra && !unwinding && closesByIndentation(brace) {
+                // A builder on a line of its own, indented as the line that opened this
+                // block: the `}` above it is missing (`screen Results { empty` and the next
+                // branch below it). This block ends here; the builder belongs to the
+                // enclosing one, so the `}`s below still match their blocks.
+                let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                report(current.range, message, related: related)
+                break
+            }
+            if kind.startsBuilder {
+                if !reportedExtra && !unwinding {
+                    let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                    report(current.range, message, related: related, repair: missesCommaInUses ? .insertComma : nil)
+                    reportedExtra = true
+                }
+                open(.error)
+                builder()
+                close()
+            } else {
+                skipGarbage("expected `}`, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
+            }
+        }
+        close()
+        return true
+    }
+
+    /// - Parameter afterElse: the builder is the `if` of an `else if`, already reported: its
+    ///   own recovery (a missing `let` or `screen`) is silent.
+    mutating func builder(afterElse: Bool = false) {
+        if depth >= maxDepth {
+            tooDeep()
+            return
+        }
+        depth += 1
+        defer { depth -= 1 }
+        switch kind {
+        case .kwScreen:
+            screenBuilder()
+        case .kwAnyOf:
+            anyOf()
+        case .kwConditional:
+            open(.conditionalBuilder)
+            advance()
+            let flagName = at(.identifier) ? currentText : nil
+            condition(.flag)
+            if block() {
+                if at(.kwElse) {
+                    elseClause()
+                } else if !unwinding {
+                    report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName), repair: .insertElseEmpty)
+                }
+            }
+            close()
+        case .kwIf:
+            let next = peekKind()
+            var nested = 0
+            if next == .kwLet || next == .kwScreen {
+                open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
+                advance()
+                advance()
+                condition(next == .kwLet ? .optional : .screen)
+                if next == .kwLet { nested = nestedIfLets() }
+            } else {
+                // Recover as an `if let` (without `let`, so that the model reads its name as
+                // any condition: a flag may have been meant, and its kind is not checked): one
+                // error, and the name and blocks still parse.
+                open(.ifLetBuilder)
+                advance()
+                if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
+                if at(.identifier) && !current.startsLine { advance() }
+            }
+            if block() && at(.kwElse) {
+                elseClause()
+            }
+            for _ in 0..<nested {
+                close()
+                close()
+            }
+            close()
+        case .kwWildcard:
+            open(.wildcardBuilder)
+            advance()
+            let screenName = at(.identifier) ? currentText : nil
+            name("a screen name after `wildcard`")
+            if let screenName, at(.lParen) && !current.startsLine { wildcardArguments(screen: screenName) }
+            block()
+            close()
+        case .kwEmpty:
+            open(.emptyBuilder)
+            advance()
+            close()
+        case .identifier where atScreenWithoutKeyword:
+            screenBuilder(keywordMissing: true)
+        case .identifier:
+            open(.referenceBuilder)
+            advance()
+            close()
+        default:
+            // Callers only call this at a token that starts a builder.
+            skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
+        }
+    }
+
+    mutating func elseClause() {
+        open(.elseClause)
+        advance()
+        if at(.kwIf) && !unwinding {
+            report(current.range, elseIfMessage())
+            builder(afterElse: true)
+        } else {
+            if kind.startsBuilder && !current.startsLine && !unwinding {
+                // `else conditional g { … }`: read as if the block's `{` were there.
+                report(previousEnd..<previousEnd, "expected `{` after `else`: an `else` takes a block, `else { \(currentText) … }`")
+            }
+            block()
+        }
+        close()
+    }
+
+    /// - Parameter keywordMissing: the node is a name followed by `uses`, `(` or `{` (see
+    ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
+    mutating func screenBuilder(keywordMissing: Bool = false) {
+        if keywordMissing && !unwinding {
+            let n = currentText
+            let message = peekKind() == .lParen
+                ? "expected `screen` before `\(n)`: a screen node is written `screen \(n)`, without arguments (they belong in paths)"
+                : peekKind() == .lBrace
+                ? "expected `screen` before `\(n)`: a nesting block follows a screen node, `screen \(n) { … }`"
+                : "expected `screen` before `\(n)`: a screen node is written `screen \(n) uses …`"
+            report(current.range, message)
+        }
+        open(.screenBuilder)
+        if !keywordMissing { advance() }
+        name("a screen name after `screen`")
+        if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }
+        if at(.kwUses) {
+            open(.usesClause)
+            advance()
+            while true {
+                if at(.identifier) {
+                    advance()
+                    usesEnd = pos
+                } else {
+                    if !unwinding {
+                        if kind.isKeyword && !current.startsLine && !atBlockCloser(blockHasBuilder: false) {
+                            report(current.range, "expected a dependency or optional name, found keyword `\(currentText)`")
+                            open(.error)
+                            advance()
+                            close()
+                        } else {
+                            expected("a dependency or optional name")
+                        }
+                    }
+                    break
+                }
+                if at(.comma) {
+                    advance()
+                } else {
+                    break
+                }
+            }
+            close()
+        }
+        if at(.lBrace) {
+            block()
+        }
+        close()
+    }
+
+    /// Arguments after a screen node's name (`screen Detail(id: "42")`, as a path writes
+    /// them): one error, and everything up to the matching `)` on the same line is skipped
+    /// (braces inside included), so that the node and what follows still parse.
+    mutating func screenArguments(silently: Bool = false) {
+        if !silently {
+            report(current.range, "a `screen` node takes no arguments: they belong in paths (`Detail(id: \"42\")`), not in the routing tree")
+        }
+        skipArguments()
+    }
+
+    /// Arguments after a wildcard's screen (`wildcard Tabs(selected: 0)`): one error, skipped
+    /// as a screen node's are. A wildcard builds its screen with no arguments at all, so the
+    /// screen must have no parameters (the model does not report `invalid-wildcard` again).
+    mutating func wildcardArguments(screen: String) {
+        report(current.range, "a `wildcard` takes no arguments: it puts `\(screen)()` in the element's place, so `\(screen)` must be a screen without parameters")
+        skipArguments()
+    }
+
+    /// Skips everything up to the matching `)` on the same line (braces inside included).
+    mutating func skipArguments() {
+        let start = current.start
+        open(.error)
+        var depth = 0
+        repeat {
+            if kind == .lParen { depth += 1 }
+            if kind == .rParen { depth -= 1 }
+            advance()
+        } while depth > 0 && !atEOF && !current.startsLine
+        close()
+        garbage.append(start..<current.start)
+    }
+
+    mutating func anyOf() {
+        open(.anyOfBuilder)
+        advance()
+        guard at(.lBrace) else {
+            expected("`{` after `anyOf`")
+            close()
+            return
+        }
+        let brace = Int(sig[pos])
+        advance()
+        openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
+        defer { openBraces.removeLast() }
+        var branches = 0
+        while true {
+            if at(.rBrace) {
+                if branches == 0 {
+                    report(tokens[brace].start..<current.end, "`anyOf` needs at least one branch (write `empty` for none)")
+                }
+                advance()
+                break
+            }
+            if atBlockCloser(blockHasBuilder: false) {
+                missingBrace(brace)
+                break
+            }
+            if kind.startsBuilder {
+                builder()
+                branches += 1
+            } else {
+                skipGarbage("expected a builder or `}`, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
+            }
+        }
+        close()
+    }
+}

@@ -1,0 +1,265 @@
+/// The top level of a file: declarations, and what stands at the top level instead of one
+/// (docs/language.md, Files, names and comments; Declarations).
+extension Parser {
+    // MARK: File
+
+    mutating func parseFile() -> SyntaxTree {
+        open(.sourceFile)
+        while !atEOF {
+            unwindAt = nil
+            openBraces.removeAll()
+            if kind.startsDeclaration {
+                declaration()
+            } else {
+                topLevelGarbage()
+            }
+        }
+        // The end-of-file token belongs to the file node.
+        events.append(.advance)
+        close()
+        return buildTree()
+    }
+
+    mutating func topLevelGarbage() {
+        if declarationWithoutKeyword() || letBinding() { return }
+        let what: String
+        switch kind {
+        case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:
+            what = "\(describeCurrent()) is a builder: it belongs inside `root { }` or a `builder`"
+        case .rBrace:
+            what = "unexpected `}`: no block is open here"
+        default:
+            what = topLevelMessage()
+        }
+        // `let home = screen Home { … }`: the binding goes on to the end of its line and its
+        // braces, whatever keywords it holds.
+        let binding = at(.kwLet) || (at(.identifier) && currentText == "var" && peekKind() == .identifier)
+        report(current.range, what)
+        let start = current.start
+        open(.error)
+        var depth = 0
+        repeat {
+            if kind == .lBrace { depth += 1 }
+            if kind == .rBrace && depth > 0 { depth -= 1 }
+            advance()
+        } while !atEOF && !(kind.startsDeclaration && (binding
+            ? current.startsLine && (depth == 0 || kind != .kwScreen)
+            : depth == 0 || current.startsLine))
+        close()
+        garbage.append(start..<current.start)
+    }
+
+    mutating func declaration() {
+        switch kind {
+        case .kwImport:
+            open(.importDecl)
+            advance()
+            if at(.string) {
+                advance()
+            } else {
+                expected("a file path string after `import`")
+            }
+            close()
+        case .kwScreen:
+            screenDeclaration()
+        case .kwDependency:
+            valueDeclaration(.dependencyDecl)
+        case .kwOptional:
+            valueDeclaration(.optionalDecl)
+        case .kwFlag:
+            open(.flagDecl)
+            advance()
+            let n = at(.identifier) ? currentText : nil
+            name("a flag name")
+            declarationTail(.flagDecl, name: n)
+            close()
+        case .kwBuilder:
+            open(.builderDecl)
+            advance()
+            if name("a builder name") || at(.lBrace) {
+                block()
+            }
+            close()
+        case .kwRoot:
+            open(.rootDecl)
+            advance()
+            block()
+            close()
+        default:
+            topLevelGarbage()
+        }
+    }
+
+    /// Expects an identifier used as a name. A keyword on the same line is reported and
+    /// skipped, but for a declaration keyword, which is left to start the next declaration
+    /// (`flag flag x` keeps `flag x`); otherwise the name is reported missing. Where an
+    /// unexpected character stood for the name (`flag 😀`), its error is the only one.
+    @discardableResult
+    mutating func name(_ what: String) -> Bool {
+        if at(.identifier) {
+            advance()
+            return true
+        }
+        if kind.startsDeclaration && !current.startsLine && !unwinding {
+            if !followsLexicalError {
+                report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
+            }
+            return false
+        }
+        if followsLexicalError { return false }
+        if kind.isKeyword && !current.startsLine && !unwinding {
+            report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
+            open(.error)
+            advance()
+            close()
+            return false
+        }
+        expected(what)
+        return false
+    }
+
+    /// - Parameter keywordMissing: `screen` was left out (reported): the name comes first.
+    mutating func screenDeclaration(keywordMissing: Bool = false) {
+        open(.screenDecl)
+        if !keywordMissing { advance() }
+        name("a screen name")
+        if at(.lParen) { parameterList() }
+        if at(.kwPush) {
+            open(.presentation)
+            advance()
+            close()
+        } else if at(.kwSheet) {
+            open(.presentation)
+            advance()
+            if at(.lParen) { sheetOptions() }
+            close()
+        }
+        close()
+    }
+
+    mutating func sheetOptions() {
+        let paren = Int(sig[pos])
+        advance()
+        var ok = false
+        if at(.identifier) {
+            if currentText != "allowsPush" {
+                report(current.range, "unknown presentation option `\(currentText)`: `sheet` takes `allowsPush: true` or `allowsPush: false`")
+                advance()
+                skipInParens()
+                return
+            }
+            advance()
+            if at(.colon) {
+                advance()
+                if at(.kwTrue) || at(.kwFalse) {
+                    advance()
+                    ok = true
+                } else {
+                    expected("`true` or `false`")
+                }
+            } else {
+                expected("`:` after `allowsPush`")
+            }
+        } else {
+            expected("`allowsPush: true` or `allowsPush: false`")
+        }
+        if ok {
+            if at(.rParen) {
+                advance()
+            } else {
+                expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
+            }
+        } else {
+            skipInParens()
+        }
+    }
+
+    /// After an error inside `( )`: skip to the `)` if it is on this line.
+    mutating func skipInParens() {
+        var any = false
+        while !atEOF && !at(.rParen) && !current.startsLine && !at(.lBrace) && !at(.rBrace) {
+            if !any { open(.error); any = true }
+            advance()
+        }
+        if any { close() }
+        if at(.rParen) && !current.startsLine { advance() }
+    }
+
+    mutating func parameterList() {
+        open(.parameterList)
+        let paren = Int(sig[pos])
+        advance()
+        while true {
+            if at(.rParen) {
+                advance()
+                break
+            }
+            if atEOF || (current.startsLine && kind.startsDeclaration && peekKind() != .colon) || at(.lBrace) || at(.rBrace) {
+                expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
+                break
+            }
+            if kind.isLabel {
+                open(.parameter)
+                advance()
+                if at(.colon) {
+                    advance()
+                    type()
+                } else {
+                    expected("`:` and a type after the parameter label")
+                    skipParameterGarbage()
+                }
+                close()
+            } else {
+                report(current.range, "expected a parameter (`label: Type`), found \(describeCurrent())")
+                skipParameterGarbage()
+            }
+            if at(.comma) {
+                advance()
+            } else if kind.isLabel && peekKind() == .colon {
+                // `(id: String name: String)`: the next parameter, without its comma.
+                expected("`,` between parameters")
+            } else if !at(.rParen) && !atEOF && !(current.startsLine && kind.startsDeclaration) && !at(.lBrace) && !at(.rBrace) {
+                expected("`,` or `)`")
+                skipParameterGarbage()
+                if at(.comma) { advance() }
+            }
+        }
+        close()
+    }
+
+    mutating func skipParameterGarbage() {
+        var any = false
+        while !atEOF && !at(.comma) && !at(.rParen) && !at(.lBrace) && !at(.rBrace)
+            && !(current.startsLine && kind.startsDeclaration && peekKind() != .colon) {
+            if !any { open(.error); any = true }
+            advance()
+        }
+        if any { close() }
+    }
+
+    // `type()`: TypeParser.swift.
+
+    /// - Parameter keywordMissing: `dependency` was left out (reported): the name comes first.
+    mutating func valueDeclaration(_ k: SyntaxKind, keywordMissing: Bool = false) {
+        open(k)
+        let keyword = keywordMissing ? "dependency" : currentText
+        if !keywordMissing { advance() }
+        let nameText = at(.identifier) ? currentText : nil
+        let named = name(k == .dependencyDecl ? "a dependency name" : "an optional name")
+        if at(.colon) {
+            advance()
+            type()
+        } else if named || !current.startsLine {
+            expected("`: Type` after the \(keyword) name")
+            if atTypeStart && !current.startsLine { type() }
+        }
+        if at(.kwFrom) {
+            open(.fromClause)
+            advance()
+            name("a screen name after `from`")
+            close()
+        }
+        declarationTail(k, name: nameText)
+        close()
+    }
+}

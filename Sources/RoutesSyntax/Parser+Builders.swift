@@ -5,48 +5,61 @@ extension Parser {
     @discardableResult
     mutating func block() -> Bool {
         open(.block)
-        // Without its `{`, a block is read as if the `{` were there when a builder follows on
-        // the same line, or on a later line indented more than the line that opens the block
-        // (`root` on a line of its own, its body indented below): the one mistake is the
-        // missing `{`. Such a block takes a `}` only on a line of its own, indented as that
-        // line (where its own `}` would be), and ends silently otherwise.
-        let brace: Int
-        let virtual: Bool
-        if at(.lBrace) {
-            brace = Int(sig[pos])
-            virtual = false
-            advance()
-            openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
-        } else {
-            expected("`{`")
-            let opener = pos > 0 ? Int(sig[pos - 1]) : Int(sig[pos])
-            let indent = indentation(ofLineContaining: tokens[opener].start)
-            guard !unwinding, kind.startsBuilder, !atBlockCloser(blockHasBuilder: false),
-                  !current.startsLine || indentation(ofLineContaining: current.start) > indent else {
-                close()
-                return false
-            }
-            brace = opener
-            virtual = true
-            openBraces.append((opener, indent))
+        guard let opening = openBlock() else {
+            close()
+            return false
         }
         defer { openBraces.removeLast() }
-        if virtual {
-            builder()
-            if at(.rBrace) && current.startsLine && column(current) == openBraces[openBraces.count - 1].indent {
-                advance()
-            }
-            close()
-            return true
+        if opening.isVirtual {
+            blockWithoutBrace()
+        } else {
+            blockBody(brace: opening.brace)
         }
+        close()
+        return true
+    }
 
-        // The one builder.
+    /// Reads a block's `{` and pushes it on `openBraces`; nil when the block is not read.
+    ///
+    /// Without its `{`, a block is read as if the `{` were there when a builder follows on
+    /// the same line, or on a later line indented more than the line that opens the block
+    /// (`root` on a line of its own, its body indented below): the one mistake is the
+    /// missing `{`. The token before stands for the `{` then (`isVirtual`).
+    mutating func openBlock() -> (brace: Int, isVirtual: Bool)? {
+        if at(.lBrace) {
+            let brace = Int(sig[pos])
+            advance()
+            openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
+            return (brace, false)
+        }
+        expected("`{`")
+        let opener = pos > 0 ? Int(sig[pos - 1]) : Int(sig[pos])
+        let indent = indentation(ofLineContaining: tokens[opener].start)
+        guard !unwinding, kind.startsBuilder, !atBlockCloser(blockHasBuilder: false),
+              !current.startsLine || indentation(ofLineContaining: current.start) > indent else {
+            return nil
+        }
+        openBraces.append((opener, indent))
+        return (opener, true)
+    }
+
+    /// The builder of a block without its `{`. It takes a `}` only on a line of its own,
+    /// indented as the line that opens the block (where its own `}` would be), and ends
+    /// silently otherwise.
+    mutating func blockWithoutBrace() {
+        builder()
+        if at(.rBrace) && current.startsLine && column(current) == openBraces[openBraces.count - 1].indent {
+            advance()
+        }
+    }
+
+    /// After a block's `{`: the one builder, then only `}`.
+    mutating func blockBody(brace: Int) {
         if at(.rBrace) {
             report(current.range,
                    "a block cannot be empty: it holds exactly one builder (write `empty` for one that builds nothing)")
             advance()
-            close()
-            return true
+            return
         }
         if !atBlockCloser(blockHasBuilder: false) && !kind.startsBuilder {
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
@@ -55,16 +68,22 @@ extension Parser {
         if !atBlockCloser(blockHasBuilder: false) && kind.startsBuilder {
             builder()
         }
-        // After it: only `}`.
+        blockEnd(brace: brace, oneBuilder: oneBuilder)
+    }
+
+    /// After a block's builder (which starts at significant position `oneBuilder`): the `}`.
+    /// Another builder before it is one error (kept in an error node), anything else is
+    /// skipped, and a line that closes every block ends it with a missing `}`.
+    mutating func blockEnd(brace: Int, oneBuilder: Int) {
         var reportedExtra = false
         while true {
             if at(.rBrace) {
                 advance()
-                break
+                return
             }
             if atBlockCloser(blockHasBuilder: true) {
                 missingBrace(brace)
-                break
+                return
             }
             if kind.startsBuilder && layoutRecovery && !reportedExtra && !unwinding && closesByIndentation(brace) {
                 // A builder on a line of its own, indented as the line that opened this
@@ -73,7 +92,7 @@ extension Parser {
                 // enclosing one, so the `}`s below still match their blocks.
                 let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
                 report(current.range, message, related: related)
-                break
+                return
             }
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
@@ -88,8 +107,6 @@ extension Parser {
                 skipGarbage("expected `}`, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
             }
         }
-        close()
-        return true
     }
 
     /// - Parameter afterElse: the builder is the `if` of an `else if`, already reported: its

@@ -124,52 +124,11 @@ extension Parser {
         case .kwAnyOf:
             anyOf()
         case .kwConditional:
-            open(.conditionalBuilder)
-            advance()
-            let flagName = at(.identifier) ? currentText : nil
-            condition(.flag)
-            if block() {
-                if at(.kwElse) {
-                    elseClause()
-                } else if !unwinding {
-                    report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName), repair: .insertElseEmpty)
-                }
-            }
-            close()
+            conditionalBuilder()
         case .kwIf:
-            let next = peekKind()
-            var nested = 0
-            if next == .kwLet || next == .kwScreen {
-                open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
-                advance()
-                advance()
-                condition(next == .kwLet ? .optional : .screen)
-                if next == .kwLet { nested = nestedIfLets() }
-            } else {
-                // Recover as an `if let` (without `let`, so that the model reads its name as
-                // any condition: a flag may have been meant, and its kind is not checked): one
-                // error, and the name and blocks still parse.
-                open(.ifLetBuilder)
-                advance()
-                if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
-                if at(.identifier) && !current.startsLine { advance() }
-            }
-            if block() && at(.kwElse) {
-                elseClause()
-            }
-            for _ in 0..<nested {
-                close()
-                close()
-            }
-            close()
+            ifBuilder(afterElse: afterElse)
         case .kwWildcard:
-            open(.wildcardBuilder)
-            advance()
-            let screenName = at(.identifier) ? currentText : nil
-            name("a screen name after `wildcard`")
-            if let screenName, at(.lParen) && !current.startsLine { wildcardArguments(screen: screenName) }
-            block()
-            close()
+            wildcardBuilder()
         case .kwEmpty:
             open(.emptyBuilder)
             advance()
@@ -184,6 +143,67 @@ extension Parser {
             // Callers only call this at a token that starts a builder.
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
         }
+    }
+
+    /// `conditional flag { … } else { … }`: without the `else`, one error that offers
+    /// `else { empty }`.
+    mutating func conditionalBuilder() {
+        open(.conditionalBuilder)
+        advance()
+        let flagName = at(.identifier) ? currentText : nil
+        condition(.flag)
+        if block() {
+            if at(.kwElse) {
+                elseClause()
+            } else if !unwinding {
+                report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName), repair: .insertElseEmpty)
+            }
+        }
+        close()
+    }
+
+    /// `if let optional { … }` or `if screen Screen { … }`, each with an optional `else`.
+    /// `if let a, let b` opens an `if let` for each further name (`nestedIfLets`), closed here
+    /// after the last block.
+    ///
+    /// - Parameter afterElse: see `builder(afterElse:)`.
+    mutating func ifBuilder(afterElse: Bool) {
+        let next = peekKind()
+        var nested = 0
+        if next == .kwLet || next == .kwScreen {
+            open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
+            advance()
+            advance()
+            condition(next == .kwLet ? .optional : .screen)
+            if next == .kwLet { nested = nestedIfLets() }
+        } else {
+            // Recover as an `if let` (without `let`, so that the model reads its name as
+            // any condition: a flag may have been meant, and its kind is not checked): one
+            // error, and the name and blocks still parse.
+            open(.ifLetBuilder)
+            advance()
+            if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
+            if at(.identifier) && !current.startsLine { advance() }
+        }
+        if block() && at(.kwElse) {
+            elseClause()
+        }
+        for _ in 0..<nested {
+            close()
+            close()
+        }
+        close()
+    }
+
+    /// `wildcard Screen { … }`.
+    mutating func wildcardBuilder() {
+        open(.wildcardBuilder)
+        advance()
+        let screenName = at(.identifier) ? currentText : nil
+        name("a screen name after `wildcard`")
+        if let screenName, at(.lParen) && !current.startsLine { wildcardArguments(screen: screenName) }
+        block()
+        close()
     }
 
     mutating func elseClause() {

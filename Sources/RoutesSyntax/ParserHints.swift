@@ -19,6 +19,24 @@ extension Parser {
             case .screen: return "a screen name after `if screen`"
             }
         }
+
+        /// The words that start the builder.
+        var keyword: String {
+            switch self {
+            case .flag: return "conditional"
+            case .optional: return "if let"
+            case .screen: return "if screen"
+            }
+        }
+
+        /// What the name stands for.
+        var role: String {
+            switch self {
+            case .flag: return "flag"
+            case .optional: return "optional"
+            case .screen: return "screen"
+            }
+        }
     }
 
     // MARK: Tokens the parser does not see
@@ -104,12 +122,42 @@ extension Parser {
             name(kind.expected)
             return
         }
-        // The expression: names, literals and brackets on this line, up to the `{`.
+        let end = expressionEnd(kind)
+        if isPlainName(upTo: end) {
+            name(kind.expected)
+            return
+        }
+        let operators = expressionOperators(upTo: end)
+        let names = (pos..<end).filter { tokens[Int(sig[$0])].kind == .identifier }.map { text(at: $0) }
+        // `if let x = o`: Swift's binding; the language keeps the optional's own name.
+        if kind == .optional, end - pos == 2, names.count == 2, operators.texts == ["="],
+           unknownTokens(before: pos + 1) == operators.starts {
+            explain(unknown: operators.starts[0],
+                    "there are no `let` bindings: write `if let \(names[1]) { … }`; inside its block the optional is in scope as `\(names[1])`")
+            skipSilently(to: pos + 1, droppingLexicalErrorsFrom: current.start)
+            name(kind.expected)
+            return
+        }
+        let start = min(operators.starts.first.map { tokens[$0].start } ?? current.start, current.start)
+        guard reportExpression(kind, upTo: end, operators: operators, firstName: names.first) else {
+            // Characters that belong to no condition (`;`, `@`): the lexer's error is enough.
+            name(kind.expected)
+            return
+        }
+        // An `if let` keeps its first name: the optional is in scope in its block as the
+        // `uses` there expect (an unknown condition would put nothing in scope).
+        if kind == .optional && at(.identifier) { advance() }
+        skipSilently(to: end, droppingLexicalErrorsFrom: start)
+    }
+
+    /// The significant position where a condition's expression ends: names, literals and
+    /// brackets on this line, up to the `{`.
+    func expressionEnd(_ kind: ConditionKind) -> Int {
         var end = pos
         scan: while end < sig.count - 1 {
-            let t = tokens[Int(sig[end])]
-            if t.kind == .lBrace || (end > pos && t.startsLine) { break }
-            switch t.kind {
+            let token = tokens[Int(sig[end])]
+            if token.kind == .lBrace || (end > pos && token.startsLine) { break }
+            switch token.kind {
             case .identifier, .kwTrue, .kwFalse, .lParen, .rParen, .dot, .number, .string: end += 1
             // Operators that are tokens of the type syntax (`&`, `<`, `>`, `->`).
             case .ampersand, .lAngle, .rAngle, .arrow: end += 1
@@ -117,96 +165,81 @@ extension Parser {
             default: break scan
             }
         }
+        return end
+    }
+
+    /// Whether significant token `position` is an operator of the type syntax (`&`, `<`, `>`,
+    /// `->`).
+    func isTypeOperator(_ position: Int) -> Bool {
+        [TokenKind.ampersand, .lAngle, .rAngle, .arrow].contains(tokens[Int(sig[position])].kind)
+    }
+
+    /// Whether the condition up to `end` is the usual case, a name alone (or not closed by
+    /// its block's `{`), without operators: known without making arrays.
+    func isPlainName(upTo end: Int) -> Bool {
         let closed = tokens[Int(sig[end])].kind == .lBrace
-        // The usual case, one name and its block, is known without making arrays.
-        let (tokens, sig) = (self.tokens, self.sig)
-        let isOperator = { (p: Int) in [TokenKind.ampersand, .lAngle, .rAngle, .arrow].contains(tokens[Int(sig[p])].kind) }
-        if end - pos <= 1 || !closed, !(pos...end).contains(where: { hasUnknownToken(before: $0) || ($0 < end && isOperator($0)) }) {
-            name(kind.expected)
-            return
-        }
-        // The operators: unknown characters and operator tokens, those that touch one another
-        // as one (`&&` is two `&` tokens, `>=` a `>` and an unknown `=`), by their first token.
+        guard end - pos <= 1 || !closed else { return false }
+        return !(pos...end).contains { hasUnknownToken(before: $0) || ($0 < end && isTypeOperator($0)) }
+    }
+
+    /// The operators of a condition written as an expression, each by its first and last
+    /// token, and its text.
+    struct ExpressionOperators {
+        var starts: [Int] = []
+        var ends: [Int] = []
+        var texts: [String] = []
+    }
+
+    /// The operators of the expression up to `end`: unknown characters and operator tokens,
+    /// those that touch one another as one (`&&` is two `&` tokens, `>=` a `>` and an unknown
+    /// `=`).
+    func expressionOperators(upTo end: Int) -> ExpressionOperators {
         var pieces: [Int] = []
-        for p in pos...end {
-            pieces += unknownTokens(before: p)
-            if p < end && isOperator(p) { pieces.append(Int(sig[p])) }
+        for position in pos...end {
+            pieces += unknownTokens(before: position)
+            if position < end && isTypeOperator(position) { pieces.append(Int(sig[position])) }
         }
-        var operators: [Int] = []
-        var operatorEnds: [Int] = []
-        for t in pieces {
-            if let last = operatorEnds.last, tokens[last].end == tokens[t].start {
-                operatorEnds[operatorEnds.count - 1] = t
+        var operators = ExpressionOperators()
+        for piece in pieces {
+            if let last = operators.ends.last, tokens[last].end == tokens[piece].start {
+                operators.ends[operators.ends.count - 1] = piece
             } else {
-                operators.append(t)
-                operatorEnds.append(t)
+                operators.starts.append(piece)
+                operators.ends.append(piece)
             }
         }
-        let names = (pos..<end).filter { tokens[Int(sig[$0])].kind == .identifier }.map { text(at: $0) }
-        let first = names.first
-        let subject = first.map { "`\($0)`" }
-        let operatorTexts = zip(operators, operatorEnds).map { source.text(tokens[$0].start..<tokens[$1].end) }
+        operators.texts = zip(operators.starts, operators.ends).map { source.text(tokens[$0].start..<tokens[$1].end) }
+        return operators
+    }
 
-        // `if let x = o`: Swift's binding; the language keeps the optional's own name.
-        if kind == .optional, end - pos == 2, names.count == 2, operatorTexts == ["="],
-           unknownTokens(before: pos + 1) == operators {
-            explain(unknown: operators[0],
-                    "there are no `let` bindings: write `if let \(names[1]) { … }`; inside its block the optional is in scope as `\(names[1])`")
-            skipSilently(to: pos + 1, droppingLexicalErrorsFrom: current.start)
-            name(kind.expected)
-            return
-        }
-
-        let start = min(operators.first.map { tokens[$0].start } ?? current.start, current.start)
-        let keyword: String
-        switch kind {
-        case .flag: keyword = "conditional"
-        case .optional: keyword = "if let"
-        case .screen: keyword = "if screen"
-        }
-        if let i = operatorTexts.firstIndex(where: { $0.contains("&") || $0.contains("|") }) {
-            explain(unknown: operators[i], through: operatorEnds[i], combinationMessage(kind, operatorTexts[i]))
-        } else if let word = (pos..<end).first(where: { p in
-            let t = tokens[Int(sig[p])]
-            return p > pos && (t.kind == .comma || (t.kind == .identifier && ["and", "or"].contains(text(at: p))))
+    /// Reports a condition written as an expression with what to write instead, by its first
+    /// combination (`&&`, `||`, `,`, `and`, `or`), else comparison, else negation, else
+    /// parentheses or a second word. False, reporting nothing, when its only operators are
+    /// characters that belong to no condition.
+    mutating func reportExpression(_ kind: ConditionKind, upTo end: Int, operators: ExpressionOperators,
+                                   firstName: String?) -> Bool {
+        if let index = operators.texts.firstIndex(where: { $0.contains("&") || $0.contains("|") }) {
+            explain(unknown: operators.starts[index], through: operators.ends[index], combinationMessage(kind, operators.texts[index]))
+        } else if let word = (pos..<end).first(where: { position in
+            let token = tokens[Int(sig[position])]
+            return position > pos && (token.kind == .comma || (token.kind == .identifier && ["and", "or"].contains(text(at: position))))
         }) {
             report(tokens[Int(sig[word])].range, combinationMessage(kind, text(at: word)))
-        } else if let i = operatorTexts.firstIndex(where: { $0.contains("=") }) {
-            let op = operatorTexts[i]
-            let message: String
-            switch kind {
-            case .flag:
-                message = "a condition is a flag's name alone (there is no `\(op)`): write `conditional \(first ?? "f") { … } else { … }`; the else block is what is built when it is false"
-            case .optional:
-                message = "`if let \(first ?? "o")` is itself the test for nil (there is no `\(op)`): write `if let \(first ?? "o") { … } else { … }`; the else block is what is built without it"
-            case .screen:
-                message = "`if screen \(first ?? "S")` is itself the test of the element (there is no `\(op)`): write `if screen \(first ?? "S") { … } else { … }`"
-            }
-            explain(unknown: operators[i], through: operatorEnds[i], message)
-        } else if let i = operatorTexts.firstIndex(where: { $0.hasPrefix("!") }) {
-            let what: String
-            switch kind {
-            case .flag: what = "what a `conditional` builds when its flag is false"
-            case .optional: what = "what an `if let` builds when its optional is nil"
-            case .screen: what = "what an `if screen` builds for any other screen"
-            }
-            explain(unknown: operators[i],
-                    "there is no `!`: the else block is \(what); write `\(keyword) \(first ?? "…") { … } else { … }` with the two blocks swapped")
-        } else if !operators.isEmpty {
-            // Characters that belong to no condition (`;`, `@`): the lexer's error is enough.
-            name(kind.expected)
-            return
+        } else if let index = operators.texts.firstIndex(where: { $0.contains("=") }) {
+            explain(unknown: operators.starts[index], through: operators.ends[index],
+                    comparisonMessage(kind, operators.texts[index], firstName: firstName))
+        } else if let index = operators.texts.firstIndex(where: { $0.hasPrefix("!") }) {
+            explain(unknown: operators.starts[index], negationMessage(kind, firstName: firstName))
+        } else if !operators.starts.isEmpty {
+            return false
         } else if at(.lParen) {
-            report(current.range, "a condition is a name alone, without parentheses: write `\(keyword) \(first ?? "…") { … }`")
+            report(current.range, "a condition is a name alone, without parentheses: write `\(kind.keyword) \(firstName ?? "…") { … }`")
         } else {
-            let role = kind == .flag ? "flag" : kind == .optional ? "optional" : "screen"
+            let subject = firstName.map { "the \(kind.role) name `\($0)`" } ?? "the \(kind.role) name"
             report(tokens[Int(sig[pos + 1])].range,
-                   "expected `{` after \(subject.map { "the \(role) name \($0)" } ?? "the \(role) name"), found \(describe(at: pos + 1)): `\(keyword)` takes one \(role) name")
+                   "expected `{` after \(subject), found \(describe(at: pos + 1)): `\(kind.keyword)` takes one \(kind.role) name")
         }
-        // An `if let` keeps its first name: the optional is in scope in its block as the
-        // `uses` there expect (an unknown condition would put nothing in scope).
-        if kind == .optional && at(.identifier) { advance() }
-        skipSilently(to: end, droppingLexicalErrorsFrom: start)
+        return true
     }
 
     func combinationMessage(_ kind: ConditionKind, _ op: String) -> String {
@@ -218,6 +251,29 @@ extension Parser {
         case .screen:
             return "`if screen` tests one screen (there is no `\(op)`): nest `if screen` blocks in the else blocks, or list the cases in an `anyOf`"
         }
+    }
+
+    /// The message for a comparison (`f == true`, `o != nil`) in a condition.
+    func comparisonMessage(_ kind: ConditionKind, _ op: String, firstName: String?) -> String {
+        switch kind {
+        case .flag:
+            return "a condition is a flag's name alone (there is no `\(op)`): write `conditional \(firstName ?? "f") { … } else { … }`; the else block is what is built when it is false"
+        case .optional:
+            return "`if let \(firstName ?? "o")` is itself the test for nil (there is no `\(op)`): write `if let \(firstName ?? "o") { … } else { … }`; the else block is what is built without it"
+        case .screen:
+            return "`if screen \(firstName ?? "S")` is itself the test of the element (there is no `\(op)`): write `if screen \(firstName ?? "S") { … } else { … }`"
+        }
+    }
+
+    /// The message for a negation (`!f`) in a condition.
+    func negationMessage(_ kind: ConditionKind, firstName: String?) -> String {
+        let what: String
+        switch kind {
+        case .flag: what = "what a `conditional` builds when its flag is false"
+        case .optional: what = "what an `if let` builds when its optional is nil"
+        case .screen: what = "what an `if screen` builds for any other screen"
+        }
+        return "there is no `!`: the else block is \(what); write `\(kind.keyword) \(firstName ?? "…") { … } else { … }` with the two blocks swapped"
     }
 
     /// How significant token `p` is named in messages (`describeCurrent()` for the current one).

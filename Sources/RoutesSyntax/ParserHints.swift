@@ -470,7 +470,7 @@ extension Parser {
     /// comma before it (`screen A uses a b`).
     var missesCommaInUses: Bool { at(.identifier) && !current.startsLine && pos == usesEnd }
 
-    /// The message for a second builder in a block (the current token), which `block()` found
+    /// The message for a second builder in a block (the current token), which `blockEnd` found
     /// after `oneBuilder` (the significant position where the block's builder starts).
     func extraBuilderMessage(blockBrace: Int, oneBuilder: Int) -> (String, [RelatedLocation]) {
         let generic = "a block holds exactly one builder: list several inside `anyOf { ... }`"

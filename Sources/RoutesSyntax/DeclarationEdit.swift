@@ -33,14 +33,7 @@ extension SyntaxTree {
         guard diagnostics.isEmpty, newSource.invalidUTF8.isEmpty, tokens.count > 1,
               range.lowerBound >= 0, range.upperBound <= source.count,
               newSource.count == source.count - range.count + replacement.count else { return nil }
-        // The top-level declaration whose tokens hold the edit.
-        var old = -1
-        root.forEachChild { c in
-            guard old < 0 else { return }
-            let r = c.range
-            if r.lowerBound <= range.lowerBound && range.upperBound <= r.upperBound && !r.isEmpty { old = c.index }
-        }
-        guard old >= 0 else { return nil }
+        guard let old = declaration(holding: range) else { return nil }
         let oldData = nodes[old]
         let oldRange = byteRange(tokens: Int(oldData.tokenStart), Int(oldData.tokenEnd))
         let delta = replacement.count - range.count
@@ -50,95 +43,128 @@ extension SyntaxTree {
         // this tree describe the same change; comparing the whole text would cost as much as
         // parsing it).
         guard newSource.bytes[range.lowerBound..<(range.lowerBound + replacement.count)].elementsEqual(replacement) else { return nil }
+        guard let part = Self.declarationAlone(newSource.bytes[newRange]),
+              !gluesToNextToken(part, at: newRange.lowerBound, after: old, newSource: newSource, delta: delta) else { return nil }
 
-        // Parsed alone, the declaration's text is one declaration spanning all of it.
-        let part = Parser.parse(SourceText(bytes: Array(newSource.bytes[newRange])), file: 0, maxDepth: Parser.defaultMaxDepth)
-        let count = part.tokens.count - 1  // without its end of file
-        guard part.diagnostics.isEmpty, count > 0, part.nodes.count >= 2 else { return nil }
-        let decl = part.nodes[1]
-        guard decl.kind.isDeclaration, decl.tokenStart == 0, Int(decl.tokenEnd) == count,
-              Int(decl.subtreeEnd) == part.nodes.count else { return nil }
-        // Nothing glues across its end: its last token and the token after it, lexed together,
-        // stay those two tokens.
-        let following = tokens[Int(oldData.tokenEnd)]
-        if following.kind != .eof {
-            let last = part.tokens[count - 1]
-            let windowStart = newRange.lowerBound + last.start
-            let window = SourceText(bytes: Array(newSource.bytes[windowStart..<(following.end + delta)]))
-            let lexed = Lexer.tokenize(window).tokens
-            guard lexed.count == 3, lexed[0].kind == last.kind, lexed[0].length == last.length,
-                  lexed[1].kind == following.kind, lexed[1].length == following.length else { return nil }
-        }
-
-        // Splice: tokens before, the new declaration's, the rest shifted. Tokens and nodes
-        // are plain values: copied and shifted in place, without a per-element append.
-        let firstToken = Int(oldData.tokenStart)
-        let oldTokenEnd = Int(oldData.tokenEnd)
-        let tokenDelta = count - (oldTokenEnd - firstToken)
-        let tokenTotal = tokens.count + tokenDelta
-        let base = UInt32(newRange.lowerBound)
-        let shift = UInt32(truncatingIfNeeded: delta)  // added with wrapping: offset + delta
-        let newTokens = [Token](unsafeUninitializedCapacity: tokenTotal) { out, written in
-            let o = out.baseAddress!
-            tokens.withUnsafeBufferPointer { old in
-                o.initialize(from: old.baseAddress!, count: firstToken)
-                part.tokens.withUnsafeBufferPointer { p in
-                    for i in 0..<count {
-                        var t = p[i]
-                        t.offset &+= base
-                        (o + firstToken + i).initialize(to: t)
-                    }
-                }
-                // Alone, the first token starts a line; in place it does what the old one did.
-                o[firstToken].startsLine = old[firstToken].startsLine
-                var w = firstToken + count
-                for i in oldTokenEnd..<old.count {
-                    var t = old[i]
-                    t.offset &+= shift
-                    (o + w).initialize(to: t)
-                    w += 1
-                }
-            }
-            written = tokenTotal
-        }
-        // Nodes: before, the new declaration's subtree, the rest renumbered.
-        let oldSubtreeEnd = Int(oldData.subtreeEnd)
-        let newSubtree = part.nodes.count - 1
-        let nodeDelta = Int32(newSubtree - (oldSubtreeEnd - old))
-        let nodeTotal = nodes.count + Int(nodeDelta)
-        let td = Int32(firstToken)
-        let nd = Int32(old - 1)
-        let tdAfter = Int32(tokenDelta)
-        var newNodes = [NodeData](unsafeUninitializedCapacity: nodeTotal) { out, written in
-            let o = out.baseAddress!
-            nodes.withUnsafeBufferPointer { oldNodes in
-                o.initialize(from: oldNodes.baseAddress!, count: old)
-                part.nodes.withUnsafeBufferPointer { p in
-                    for i in 1..<p.count {
-                        var n = p[i]
-                        n.tokenStart &+= td
-                        n.tokenEnd &+= td
-                        n.subtreeEnd &+= nd
-                        (o + old + i - 1).initialize(to: n)
-                    }
-                }
-                var w = old + newSubtree
-                for i in oldSubtreeEnd..<oldNodes.count {
-                    var n = oldNodes[i]
-                    n.tokenStart &+= tdAfter
-                    n.tokenEnd &+= tdAfter
-                    n.subtreeEnd &+= nodeDelta
-                    (o + w).initialize(to: n)
-                    w += 1
-                }
-            }
-            written = nodeTotal
-        }
+        let newTokens = splicingTokens(of: part, over: old, at: newRange.lowerBound, delta: delta)
+        var newNodes = splicingNodes(of: part, over: old)
         newNodes[0].tokenEnd = Int32(newTokens.count)
         newNodes[0].subtreeEnd = Int32(newNodes.count)
         let tree = SyntaxTree(source: newSource, tokens: newTokens, nodes: newNodes, diagnostics: [])
         return DeclarationEdit(tree: tree, shift: TriviaEdit(range: range, delta: delta, isWhitespace: true),
                                node: old, oldRange: oldRange)
+    }
+
+    /// The top-level declaration whose tokens hold `range` (its node index).
+    func declaration(holding range: Range<Int>) -> Int? {
+        var found: Int? = nil
+        root.forEachChild { child in
+            guard found == nil else { return }
+            let childRange = child.range
+            if childRange.lowerBound <= range.lowerBound && range.upperBound <= childRange.upperBound && !childRange.isEmpty {
+                found = child.index
+            }
+        }
+        return found
+    }
+
+    /// The tree of `text` parsed alone, when it is one declaration without errors spanning all
+    /// of it.
+    static func declarationAlone(_ text: ArraySlice<UInt8>) -> SyntaxTree? {
+        let part = Parser.parse(SourceText(bytes: Array(text)), file: 0, maxDepth: Parser.defaultMaxDepth)
+        let count = part.tokens.count - 1  // without its end of file
+        guard part.diagnostics.isEmpty, count > 0, part.nodes.count >= 2 else { return nil }
+        let declaration = part.nodes[1]
+        guard declaration.kind.isDeclaration, declaration.tokenStart == 0, Int(declaration.tokenEnd) == count,
+              Int(declaration.subtreeEnd) == part.nodes.count else { return nil }
+        return part
+    }
+
+    /// Whether the last token of `part` (the new text of declaration `old`, at byte `start` of
+    /// `newSource`) and the token after the declaration, lexed together, are not those two
+    /// tokens.
+    func gluesToNextToken(_ part: SyntaxTree, at start: Int, after old: Int, newSource: SourceText, delta: Int) -> Bool {
+        let following = tokens[Int(nodes[old].tokenEnd)]
+        guard following.kind != .eof else { return false }
+        let last = part.tokens[part.tokens.count - 2]
+        let windowStart = start + last.start
+        let window = SourceText(bytes: Array(newSource.bytes[windowStart..<(following.end + delta)]))
+        let lexed = Lexer.tokenize(window).tokens
+        return !(lexed.count == 3 && lexed[0].kind == last.kind && lexed[0].length == last.length
+                 && lexed[1].kind == following.kind && lexed[1].length == following.length)
+    }
+
+    /// The tokens before declaration `old`, the tokens of `part` (its new text, at byte `start`)
+    /// and the tokens after it shifted by `delta`. Tokens are plain values: copied and shifted in
+    /// place, without a per-element append.
+    func splicingTokens(of part: SyntaxTree, over old: Int, at start: Int, delta: Int) -> [Token] {
+        let firstToken = Int(nodes[old].tokenStart)
+        let oldTokenEnd = Int(nodes[old].tokenEnd)
+        let count = part.tokens.count - 1  // without its end of file
+        let tokenTotal = tokens.count + count - (oldTokenEnd - firstToken)
+        let base = UInt32(start)
+        let shift = UInt32(truncatingIfNeeded: delta)  // added with wrapping: offset + delta
+        return [Token](unsafeUninitializedCapacity: tokenTotal) { out, written in
+            let destination = out.baseAddress!
+            tokens.withUnsafeBufferPointer { oldTokens in
+                destination.initialize(from: oldTokens.baseAddress!, count: firstToken)
+                part.tokens.withUnsafeBufferPointer { partTokens in
+                    for index in 0..<count {
+                        var token = partTokens[index]
+                        token.offset &+= base
+                        (destination + firstToken + index).initialize(to: token)
+                    }
+                }
+                // Alone, the first token starts a line; in place it does what the old one did.
+                destination[firstToken].startsLine = oldTokens[firstToken].startsLine
+                var next = firstToken + count
+                for index in oldTokenEnd..<oldTokens.count {
+                    var token = oldTokens[index]
+                    token.offset &+= shift
+                    (destination + next).initialize(to: token)
+                    next += 1
+                }
+            }
+            written = tokenTotal
+        }
+    }
+
+    /// The nodes before declaration `old`, the subtree of `part`'s declaration, and the nodes
+    /// after it renumbered (the file's node is left for the caller to fix).
+    func splicingNodes(of part: SyntaxTree, over old: Int) -> [NodeData] {
+        let oldData = nodes[old]
+        let firstToken = Int32(oldData.tokenStart)
+        let tokenDelta = Int32(part.tokens.count - 1) - (oldData.tokenEnd - oldData.tokenStart)
+        let oldSubtreeEnd = Int(oldData.subtreeEnd)
+        let newSubtree = part.nodes.count - 1
+        let nodeDelta = Int32(newSubtree - (oldSubtreeEnd - old))
+        let nodeTotal = nodes.count + Int(nodeDelta)
+        let partNodeShift = Int32(old - 1)
+        return [NodeData](unsafeUninitializedCapacity: nodeTotal) { out, written in
+            let destination = out.baseAddress!
+            nodes.withUnsafeBufferPointer { oldNodes in
+                destination.initialize(from: oldNodes.baseAddress!, count: old)
+                part.nodes.withUnsafeBufferPointer { partNodes in
+                    for index in 1..<partNodes.count {
+                        var node = partNodes[index]
+                        node.tokenStart &+= firstToken
+                        node.tokenEnd &+= firstToken
+                        node.subtreeEnd &+= partNodeShift
+                        (destination + old + index - 1).initialize(to: node)
+                    }
+                }
+                var next = old + newSubtree
+                for index in oldSubtreeEnd..<oldNodes.count {
+                    var node = oldNodes[index]
+                    node.tokenStart &+= tokenDelta
+                    node.tokenEnd &+= tokenDelta
+                    node.subtreeEnd &+= nodeDelta
+                    (destination + next).initialize(to: node)
+                    next += 1
+                }
+            }
+            written = nodeTotal
+        }
     }
 }
 

@@ -167,13 +167,3 @@ extension SyntaxTree {
         }
     }
 }
-
-extension SyntaxKind {
-    /// The kinds of top-level declarations.
-    @inlinable public var isDeclaration: Bool {
-        switch self {
-        case .importDecl, .screenDecl, .dependencyDecl, .optionalDecl, .flagDecl, .builderDecl, .rootDecl: return true
-        default: return false
-        }
-    }
-}

@@ -1,25 +1,3 @@
-/// How a column is counted. The CLI prints Unicode-scalar columns, LSP uses UTF-16 code
-/// units unless the client negotiates UTF-8.
-public enum PositionEncoding: Sendable, Hashable {
-    case utf8
-    case utf16
-    case scalars
-}
-
-/// A zero-based line and column, the column counted in some `PositionEncoding`.
-public struct LineColumn: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-    public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-    public static func < (a: LineColumn, b: LineColumn) -> Bool {
-        (a.line, a.column) < (b.line, b.column)
-    }
-    public var description: String { "\(line):\(column)" }
-}
-
 /// The text of one source file as valid UTF-8 bytes.
 ///
 /// Invalid UTF-8 is repaired once, here: each maximal run of bytes that do not form a valid

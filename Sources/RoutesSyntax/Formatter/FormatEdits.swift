@@ -1,13 +1,3 @@
-/// A replacement of bytes of a text.
-public struct ByteEdit: Sendable, Hashable {
-    public var range: Range<Int>
-    public var replacement: [UInt8]
-    public init(range: Range<Int>, replacement: [UInt8]) {
-        self.range = range
-        self.replacement = replacement
-    }
-}
-
 extension Formatted {
     /// The edits that turn `original` (the tree this text was formatted from) into it: one
     /// per run of whitespace between two tokens that changed (a comment's trailing spaces

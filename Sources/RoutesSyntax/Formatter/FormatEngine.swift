@@ -85,70 +85,70 @@ struct FormatEngine {
         seps = Array(repeating: Sep(), count: tokens.count)
         findItems()
         findRegions()
-        for i in items.indices where items[i].region == nil {
-            guard let n = items[i].node else { continue }
+        for item in items where item.region == nil {
+            guard let node = item.node else { continue }
             prev = -1
-            walk(n, line: 0, flat: false)
-            seps[items[i].first] = Sep(kind: .line, blank: true, indent: 0, breakIndent: 0, commentIndent: 0)
+            walk(node, line: 0, flat: false)
+            seps[item.first] = Sep(kind: .line, blank: true, indent: 0, breakIndent: 0, commentIndent: 0)
         }
         freezeSuppressedLines()
     }
 
     // MARK: Items and regions
 
-    @inline(__always) func isSignificant(_ t: Int) -> Bool {
-        !tokens[t].kind.isTrivia && tokens[t].kind != .eof
+    @inline(__always) func isSignificant(_ token: Int) -> Bool {
+        !tokens[token].kind.isTrivia && tokens[token].kind != .eof
     }
 
     mutating func findItems() {
         let root = tree.root
         let diagnostics = tree.diagnostics
         let hasErrors = !diagnostics.isEmpty || nodes.contains { $0.kind == .error } || tokens.contains { $0.kind == .unknown }
-        var d = 0
-        var t = root.tokenRange.lowerBound
+        var firstDiagnostic = 0
+        var token = root.tokenRange.lowerBound
         var child = 1
         let end = tree.nodes.isEmpty ? 0 : Int(tree.nodes[0].subtreeEnd)
         func add(_ first: Int, _ last: Int, node: Int?, erroneous: Bool) {
             let lo = tokens[first].start, hi = tokens[last].end
             var bad = erroneous
             // Diagnostics are sorted by start: skip those that end before this item.
-            while d < diagnostics.count && diagnostics[d].range.upperBound < lo { d += 1 }
-            var k = d
-            while !bad && k < diagnostics.count && diagnostics[k].range.lowerBound <= hi {
-                if diagnostics[k].range.upperBound >= lo { bad = true }
-                k += 1
+            while firstDiagnostic < diagnostics.count && diagnostics[firstDiagnostic].range.upperBound < lo { firstDiagnostic += 1 }
+            var diagnostic = firstDiagnostic
+            while !bad && diagnostic < diagnostics.count && diagnostics[diagnostic].range.lowerBound <= hi {
+                if diagnostics[diagnostic].range.upperBound >= lo { bad = true }
+                diagnostic += 1
             }
             // (Lines matter only to the regions kept as written: a file with diagnostics.)
             let lines = hasErrors ? (source.line(containing: lo), source.line(containing: hi)) : (0, 0)
             items.append(Item(first: first, last: last, node: node, erroneous: bad,
                               firstLine: lines.0, lastLine: lines.1, region: nil))
         }
-        while t < tokens.count {
-            if child < end, Int(tree.nodes[child].tokenStart) <= t {
-                let n = tree.nodes[child]
-                var first = Int(n.tokenStart), last = Int(n.tokenEnd) - 1
+        while token < tokens.count {
+            if child < end, Int(tree.nodes[child].tokenStart) <= token {
+                let node = tree.nodes[child]
+                var first = Int(node.tokenStart), last = Int(node.tokenEnd) - 1
                 while first <= last && !isSignificant(first) { first += 1 }
                 while last >= first && !isSignificant(last) { last -= 1 }
                 if first <= last {
-                    var bad = n.kind == .error
+                    var bad = node.kind == .error
                     if !bad {
-                        var j = child + 1
-                        while j < Int(n.subtreeEnd) {
-                            if tree.nodes[j].kind == .error { bad = true; break }
-                            j += 1
+                        var descendant = child + 1
+                        while descendant < Int(node.subtreeEnd) {
+                            if tree.nodes[descendant].kind == .error { bad = true; break }
+                            descendant += 1
                         }
                     }
                     add(first, last, node: child, erroneous: bad)
                 }
-                t = max(t, Int(n.tokenEnd))
-                child = Int(n.subtreeEnd)
+                token = max(token, Int(node.tokenEnd))
+                child = Int(node.subtreeEnd)
                 continue
             }
             // A token of the file node itself: trivia, the end, or an unknown character.
-            if tokens[t].kind == .unknown || (isSignificant(t)) {
-                add(t, t, node: nil, erroneous: true)
+            if tokens[token].kind == .unknown || (isSignificant(token)) {
+                add(token, token, node: nil, erroneous: true)
             }
-            t += 1
+            token += 1
         }
         // A diagnostic outside every item (none is known): its lines are kept too.
         var covered = 0
@@ -158,8 +158,8 @@ struct FormatEngine {
             let inside = covered < items.count && tokens[items[covered].first].start <= hi
             if !inside {
                 let line = source.line(containing: lo)
-                let t = tree.tokenIndex(at: lo)
-                items.append(Item(first: t, last: t, node: nil, erroneous: true, firstLine: line,
+                let token = tree.tokenIndex(at: lo)
+                items.append(Item(first: token, last: token, node: nil, erroneous: true, firstLine: line,
                                   lastLine: source.line(containing: hi), region: nil))
             }
         }
@@ -171,31 +171,31 @@ struct FormatEngine {
     /// Every erroneous item's lines, with every item that shares one of them, in one region.
     mutating func findRegions() {
         guard items.contains(where: \.erroneous) else { return }
-        var i = 0
-        while i < items.count {
-            guard items[i].erroneous else { i += 1; continue }
-            var lo = items[i].firstLine, hi = items[i].lastLine
-            var a = i, b = i
+        var index = 0
+        while index < items.count {
+            guard items[index].erroneous else { index += 1; continue }
+            var lo = items[index].firstLine, hi = items[index].lastLine
+            var first = index, last = index
             // Earlier items on these lines.
-            while a > 0 && items[a - 1].lastLine >= lo {
-                a -= 1
-                lo = min(lo, items[a].firstLine)
+            while first > 0 && items[first - 1].lastLine >= lo {
+                first -= 1
+                lo = min(lo, items[first].firstLine)
             }
             // Later ones, and the lines they reach.
-            while b + 1 < items.count && items[b + 1].firstLine <= hi {
-                b += 1
-                hi = max(hi, items[b].lastLine)
+            while last + 1 < items.count && items[last + 1].firstLine <= hi {
+                last += 1
+                hi = max(hi, items[last].lastLine)
             }
-            if let last = regions.last, last.lastLine >= lo {
+            if let previous = regions.last, previous.lastLine >= lo {
                 // Overlaps the region before: merge.
-                let merged = Region(bytes: last.bytes.lowerBound..<lineEnd(max(hi, last.lastLine)),
-                                    firstLine: last.firstLine, lastLine: max(hi, last.lastLine))
+                let merged = Region(bytes: previous.bytes.lowerBound..<lineEnd(max(hi, previous.lastLine)),
+                                    firstLine: previous.firstLine, lastLine: max(hi, previous.lastLine))
                 regions[regions.count - 1] = merged
             } else {
                 regions.append(Region(bytes: lineStart(lo)..<lineEnd(hi), firstLine: lo, lastLine: hi))
             }
-            for k in a...b { items[k].region = regions.count - 1 }
-            i = b + 1
+            for item in first...last { items[item].region = regions.count - 1 }
+            index = last + 1
         }
     }
 
@@ -210,35 +210,35 @@ struct FormatEngine {
     mutating func freezeSuppressedLines() {
         let marker = Array("routes:ignore".utf8)
         let bytes = source.bytes
-        var sig: [Int]? = nil
-        for (c, token) in tokens.enumerated() where token.kind == .lineComment {
-            var i = token.start + 2
-            while i < token.end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-            guard token.end - i >= marker.count, Array(bytes[i..<(i + marker.count)]) == marker else { continue }
-            if sig == nil { sig = tokens.indices.filter(isSignificant) }
+        var significant: [Int]? = nil
+        for (comment, token) in tokens.enumerated() where token.kind == .lineComment {
+            var wordStart = token.start + 2
+            while wordStart < token.end && (bytes[wordStart] == 0x20 || bytes[wordStart] == 0x09) { wordStart += 1 }
+            guard token.end - wordStart >= marker.count, Array(bytes[wordStart..<(wordStart + marker.count)]) == marker else { continue }
+            if significant == nil { significant = tokens.indices.filter(isSignificant) }
             let line = source.line(containing: token.start)
-            var k = token.start
-            while k > 0 && (bytes[k - 1] == 0x20 || bytes[k - 1] == 0x09) { k -= 1 }
-            let alone = k == source.lineStart(containing: token.start)
+            var lineStart = token.start
+            while lineStart > 0 && (bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09) { lineStart -= 1 }
+            let alone = lineStart == source.lineStart(containing: token.start)
             let target = alone ? line + 1 : line
             guard target < source.lineCount else { continue }
             let range = source.lineRange(target)
             // The significant tokens starting on the target line.
-            var lo = 0, hi = sig!.count
+            var lo = 0, hi = significant!.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if tokens[sig![mid]].start < range.lowerBound { lo = mid + 1 } else { hi = mid }
+                if tokens[significant![mid]].start < range.lowerBound { lo = mid + 1 } else { hi = mid }
             }
-            var j = lo
-            while j < sig!.count && tokens[sig![j]].start < range.upperBound { j += 1 }
-            if j == lo {
+            var after = lo
+            while after < significant!.count && tokens[significant![after]].start < range.upperBound { after += 1 }
+            if after == lo {
                 // No token there: blank (or only a comment). A blank line stays.
-                if alone, range.isEmpty || bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { keepBlankAfter.insert(c) }
+                if alone, range.isEmpty || bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { keepBlankAfter.insert(comment) }
                 continue
             }
-            seps[sig![lo]].mustBreak = true
-            for m in (lo + 1)..<j { seps[sig![m]].noBreak = true }
-            if j < sig!.count { seps[sig![j]].mustBreak = true }
+            seps[significant![lo]].mustBreak = true
+            for inside in (lo + 1)..<after { seps[significant![inside]].noBreak = true }
+            if after < significant!.count { seps[significant![after]].mustBreak = true }
         }
     }
 
@@ -253,65 +253,65 @@ struct FormatEngine {
     /// Calls `body` with the elements of node `n`, in order, without making an array (a
     /// static function, so that `body` may change the engine).
     @inline(__always)
-    static func forEachElement(_ nodes: [SyntaxTree.NodeData], _ tokens: [Token], _ n: Int, _ body: (Element) -> Void) {
-        var t = Int(nodes[n].tokenStart)
-        var j = n + 1
-        let end = Int(nodes[n].subtreeEnd), tokenEnd = Int(nodes[n].tokenEnd)
-        while t < tokenEnd || j < end {
-            if j < end && Int(nodes[j].tokenStart) <= t {
-                body(.node(j))
-                t = max(t, Int(nodes[j].tokenEnd))
-                j = Int(nodes[j].subtreeEnd)
+    static func forEachElement(_ nodes: [SyntaxTree.NodeData], _ tokens: [Token], _ node: Int, _ body: (Element) -> Void) {
+        var token = Int(nodes[node].tokenStart)
+        var child = node + 1
+        let end = Int(nodes[node].subtreeEnd), tokenEnd = Int(nodes[node].tokenEnd)
+        while token < tokenEnd || child < end {
+            if child < end && Int(nodes[child].tokenStart) <= token {
+                body(.node(child))
+                token = max(token, Int(nodes[child].tokenEnd))
+                child = Int(nodes[child].subtreeEnd)
                 continue
             }
-            if t >= tokenEnd { break }
-            let k = tokens[t].kind
-            if !k.isTrivia && k != .eof { body(.token(t)) }
-            t += 1
+            if token >= tokenEnd { break }
+            let kind = tokens[token].kind
+            if !kind.isTrivia && kind != .eof { body(.token(token)) }
+            token += 1
         }
     }
 
-    @inline(__always) func kind(_ n: Int) -> SyntaxKind { nodes[n].kind }
+    @inline(__always) func kind(_ node: Int) -> SyntaxKind { nodes[node].kind }
 
-    /// The first child node of `n` of a kind.
-    func child(_ n: Int, _ k: SyntaxKind) -> Int? {
-        var j = n + 1
-        let end = Int(nodes[n].subtreeEnd)
-        while j < end {
-            if nodes[j].kind == k { return j }
-            j = Int(nodes[j].subtreeEnd)
+    /// The first child node of `node` of a kind.
+    func child(_ node: Int, _ kind: SyntaxKind) -> Int? {
+        var child = node + 1
+        let end = Int(nodes[node].subtreeEnd)
+        while child < end {
+            if nodes[child].kind == kind { return child }
+            child = Int(nodes[child].subtreeEnd)
         }
         return nil
     }
 
-    /// The first token of a kind that node `n` owns itself (not through a child).
-    func directToken(_ n: Int, _ k: TokenKind) -> Int? {
+    /// The first token of a kind that node `node` owns itself (not through a child).
+    func directToken(_ node: Int, _ kind: TokenKind) -> Int? {
         var found: Int? = nil
-        var t = Int(nodes[n].tokenStart)
-        var j = n + 1
-        let end = Int(nodes[n].subtreeEnd), tokenEnd = Int(nodes[n].tokenEnd)
-        while t < tokenEnd {
-            if j < end && Int(nodes[j].tokenStart) <= t {
-                t = max(t, Int(nodes[j].tokenEnd))
-                j = Int(nodes[j].subtreeEnd)
+        var token = Int(nodes[node].tokenStart)
+        var child = node + 1
+        let end = Int(nodes[node].subtreeEnd), tokenEnd = Int(nodes[node].tokenEnd)
+        while token < tokenEnd {
+            if child < end && Int(nodes[child].tokenStart) <= token {
+                token = max(token, Int(nodes[child].tokenEnd))
+                child = Int(nodes[child].subtreeEnd)
                 continue
             }
-            if tokens[t].kind == k { found = t; break }
-            t += 1
+            if tokens[token].kind == kind { found = token; break }
+            token += 1
         }
         return found
     }
 
-    /// The separator of token `t` inside a line, from the token before it.
-    func inlineKind(_ t: Int) -> SepKind {
+    /// The separator of `token` inside a line, from the token before it.
+    func inlineKind(_ token: Int) -> SepKind {
         guard prev >= 0 else { return .space }
-        return Self.pairKind(tokens, prev, t, source.bytes)
+        return Self.pairKind(tokens, prev, token, source.bytes)
     }
 
     /// How two tokens are separated on one line (Swift's spacing; see the type's comment).
-    static func pairKind(_ tokens: [Token], _ p: Int, _ t: Int, _ bytes: [UInt8]) -> SepKind {
-        let previous = tokens[p].kind, k = tokens[t].kind
-        switch k {
+    static func pairKind(_ tokens: [Token], _ before: Int, _ token: Int, _ bytes: [UInt8]) -> SepKind {
+        let previous = tokens[before].kind, kind = tokens[token].kind
+        switch kind {
         case .comma, .colon, .rParen, .rBracket, .rAngle, .question, .dot, .lAngle: return .none
         case .arrow, .ampersand, .lBrace, .rBrace: return .space
         default: break
@@ -321,11 +321,11 @@ struct FormatEngine {
         case .comma, .colon, .arrow, .ampersand, .attribute: return .space
         default: break
         }
-        if k == .lParen || k == .lBracket {
+        if kind == .lParen || kind == .lBracket {
             // `Detail(`, `sheet(`, `throws(E)`; but `any (P & Q)`, `inout [Int]`.
             if previous == .kwSheet { return .none }
             if previous == .identifier {
-                return k == .lBracket || isTypePrefix(tokens[p], bytes) ? .space : .none
+                return kind == .lBracket || isTypePrefix(tokens[before], bytes) ? .space : .none
             }
         }
         return .space
@@ -338,161 +338,168 @@ struct FormatEngine {
         typePrefixes.contains { $0.count == Int(token.length) && bytes[token.range].elementsEqual($0) }
     }
 
-    mutating func inline(_ t: Int, line: Int) {
-        let keep = seps[t]
-        seps[t] = Sep(kind: inlineKind(t), blank: false, indent: Int32(line), breakIndent: Int32(line + step),
-                      commentIndent: Int32(line + step), mustBreak: keep.mustBreak, noBreak: keep.noBreak)
-        prev = t
+    /// Puts `token` on the line being laid out, indented `line`.
+    mutating func inline(_ token: Int, line: Int) {
+        let keep = seps[token]
+        seps[token] = Sep(kind: inlineKind(token), blank: false, indent: Int32(line), breakIndent: Int32(line + step),
+                          commentIndent: Int32(line + step), mustBreak: keep.mustBreak, noBreak: keep.noBreak)
+        prev = token
     }
 
-    mutating func setLine(_ t: Int, indent: Int, blank: Bool, commentIndent: Int? = nil) {
-        seps[t].kind = .line
-        seps[t].blank = blank
-        seps[t].indent = Int32(indent)
-        seps[t].breakIndent = Int32(indent)
-        seps[t].commentIndent = Int32(commentIndent ?? indent)
+    /// Starts a line, indented `indent`, at `token`.
+    mutating func setLine(_ token: Int, indent: Int, blank: Bool, commentIndent: Int? = nil) {
+        seps[token].kind = .line
+        seps[token].blank = blank
+        seps[token].indent = Int32(indent)
+        seps[token].breakIndent = Int32(indent)
+        seps[token].commentIndent = Int32(commentIndent ?? indent)
     }
 
-    /// The first significant token of node `n`.
-    func firstToken(_ n: Int) -> Int? {
-        var t = Int(nodes[n].tokenStart)
-        let end = Int(nodes[n].tokenEnd)
-        while t < end {
-            if isSignificant(t) { return t }
-            t += 1
+    /// The first significant token of `node`.
+    func firstToken(_ node: Int) -> Int? {
+        var token = Int(nodes[node].tokenStart)
+        let end = Int(nodes[node].tokenEnd)
+        while token < end {
+            if isSignificant(token) { return token }
+            token += 1
         }
         return nil
     }
 
-    func lastToken(_ n: Int) -> Int? {
-        var t = Int(nodes[n].tokenEnd) - 1
-        let start = Int(nodes[n].tokenStart)
-        while t >= start {
-            if isSignificant(t) { return t }
-            t -= 1
+    /// The last significant token of `node`.
+    func lastToken(_ node: Int) -> Int? {
+        var token = Int(nodes[node].tokenEnd) - 1
+        let start = Int(nodes[node].tokenStart)
+        while token >= start {
+            if isSignificant(token) { return token }
+            token -= 1
         }
         return nil
     }
 
-    /// Lays out node `n`, whose first token starts a line indented `line` (or is in a line
+    /// Lays out `node`, whose first token starts a line indented `line` (or is in a line
     /// that does); `flat`: everything on one line.
-    mutating func walk(_ n: Int, line: Int, flat: Bool) {
+    mutating func walk(_ node: Int, line: Int, flat: Bool) {
         if flat {
-            body(n, line: line, flat: true, blocks: (true, true))
+            body(node, line: line, flat: true, blocks: (true, true))
             return
         }
-        switch kind(n) {
+        switch kind(node) {
         case .screenBuilder, .wildcardBuilder, .builderDecl, .rootDecl, .anyOfBuilder:
-            body(n, line: line, flat: false, blocks: (decideBlock(n, line: line), false))
+            body(node, line: line, flat: false, blocks: (decideBlock(node, line: line), false))
         case .conditionalBuilder, .ifLetBuilder, .ifScreenBuilder:
-            body(n, line: line, flat: false, blocks: decideThenElse(n, line: line))
+            body(node, line: line, flat: false, blocks: decideThenElse(node, line: line))
         case .screenDecl:
-            body(n, line: line, flat: false, blocks: (decideParameters(n, line: line), false))
+            body(node, line: line, flat: false, blocks: (decideParameters(node, line: line), false))
         default:
-            body(n, line: line, flat: false, blocks: (false, false))
+            body(node, line: line, flat: false, blocks: (false, false))
         }
     }
 
-    /// Lays out the elements of node `n`: everything on one line when `flat`, else its blocks
+    /// Lays out the elements of `node`: everything on one line when `flat`, else its blocks
     /// (in order: the block, or `anyOf`'s braces, or the parameter list; then the `else`
     /// block) each on one line or not as `blocks` says.
-    mutating func body(_ n: Int, line: Int, flat: Bool, blocks: (Bool, Bool)) {
+    mutating func body(_ node: Int, line: Int, flat: Bool, blocks: (Bool, Bool)) {
         var next = 0
         func take() -> Bool {
             defer { next += 1 }
             return flat || (next == 0 ? blocks.0 : next == 1 ? blocks.1 : false)
         }
-        let nodeKind = kind(n)
+        let nodeKind = kind(node)
         let anyOfFlat = nodeKind == .anyOfBuilder ? take() : flat
         var branch = 0
-        Self.forEachElement(nodes, tokens, n) { e in
-            switch e {
-            case .token(let t):
-                let k = tokens[t].kind
-                inline(t, line: line)
-                if nodeKind == .anyOfBuilder && k == .lBrace {
-                    seps[t].breakIndent = Int32(line)
-                } else if nodeKind == .anyOfBuilder && k == .rBrace {
+        Self.forEachElement(nodes, tokens, node) { element in
+            switch element {
+            case .token(let token):
+                let tokenKind = tokens[token].kind
+                inline(token, line: line)
+                if nodeKind == .anyOfBuilder && tokenKind == .lBrace {
+                    seps[token].breakIndent = Int32(line)
+                } else if nodeKind == .anyOfBuilder && tokenKind == .rBrace {
                     if anyOfFlat {
-                        seps[t].breakIndent = Int32(line)
+                        seps[token].breakIndent = Int32(line)
                     } else {
-                        setLine(t, indent: line, blank: false, commentIndent: line + step)
+                        setLine(token, indent: line, blank: false, commentIndent: line + step)
                     }
-                } else if nodeKind == .elseClause && k == .kwElse {
-                    seps[t].breakIndent = Int32(line)
+                } else if nodeKind == .elseClause && tokenKind == .kwElse {
+                    seps[token].breakIndent = Int32(line)
                 }
-            case .node(let c):
-                let childKind = kind(c)
+            case .node(let child):
+                let childKind = kind(child)
                 switch childKind {
                 case .block:
-                    block(c, line: line, flat: take())
+                    block(child, line: line, flat: take())
                 case .elseClause:
-                    let f = take()
-                    body(c, line: line, flat: flat, blocks: (f, false))
+                    let elseFlat = take()
+                    body(child, line: line, flat: flat, blocks: (elseFlat, false))
                 case .parameterList:
-                    parameters(c, line: line, flat: take())
+                    parameters(child, line: line, flat: take())
                 case _ where nodeKind == .anyOfBuilder && childKind.isBuilder:
                     if anyOfFlat {
-                        walk(c, line: line, flat: true)
-                    } else if let first = firstToken(c) {
-                        walk(c, line: line + step, flat: false)
+                        walk(child, line: line, flat: true)
+                    } else if let first = firstToken(child) {
+                        walk(child, line: line + step, flat: false)
                         setLine(first, indent: line + step, blank: branch > 0)
                     }
                     branch += 1
                 default:
-                    walk(c, line: line, flat: flat)
+                    walk(child, line: line, flat: flat)
                 }
             }
         }
     }
 
     /// `{ builder }`.
-    mutating func block(_ n: Int, line: Int, flat: Bool) {
-        Self.forEachElement(nodes, tokens, n) { e in
-            switch e {
-            case .token(let t):
-                inline(t, line: line)
-                switch tokens[t].kind {
+    mutating func block(_ node: Int, line: Int, flat: Bool) {
+        Self.forEachElement(nodes, tokens, node) { element in
+            switch element {
+            case .token(let token):
+                inline(token, line: line)
+                switch tokens[token].kind {
                 case .lBrace:
-                    seps[t].breakIndent = Int32(line)
+                    seps[token].breakIndent = Int32(line)
                 case .rBrace:
                     if flat {
-                        seps[t].breakIndent = Int32(line)
+                        seps[token].breakIndent = Int32(line)
                     } else {
-                        setLine(t, indent: line, blank: false, commentIndent: line + step)
+                        setLine(token, indent: line, blank: false, commentIndent: line + step)
                     }
                 default:
                     break
                 }
-            case .node(let c):
+            case .node(let child):
                 if flat {
-                    walk(c, line: line, flat: true)
-                } else if let first = firstToken(c) {
-                    walk(c, line: line + step, flat: false)
+                    walk(child, line: line, flat: true)
+                } else if let first = firstToken(child) {
+                    walk(child, line: line + step, flat: false)
                     setLine(first, indent: line + step, blank: false)
                 } else {
-                    walk(c, line: line + step, flat: false)
+                    walk(child, line: line + step, flat: false)
                 }
             }
         }
     }
 
     /// `(label: Type, …)`: on one line, or one parameter per line.
-    mutating func parameters(_ n: Int, line: Int, flat: Bool) {
-        let broken = !flat && child(n, .parameter) != nil
-        Self.forEachElement(nodes, tokens, n) { e in
-            switch e {
-            case .token(let t):
-                inline(t, line: line)
-                if tokens[t].kind == .rParen {
-                    if broken { setLine(t, indent: line, blank: false, commentIndent: line + step) } else { seps[t].breakIndent = Int32(line) }
+    mutating func parameters(_ node: Int, line: Int, flat: Bool) {
+        let broken = !flat && child(node, .parameter) != nil
+        Self.forEachElement(nodes, tokens, node) { element in
+            switch element {
+            case .token(let token):
+                inline(token, line: line)
+                if tokens[token].kind == .rParen {
+                    if broken {
+                        setLine(token, indent: line, blank: false, commentIndent: line + step)
+                    } else {
+                        seps[token].breakIndent = Int32(line)
+                    }
                 }
-            case .node(let c):
-                if broken, let first = firstToken(c) {
-                    walk(c, line: line + step, flat: true)
+            case .node(let child):
+                if broken, let first = firstToken(child) {
+                    walk(child, line: line + step, flat: true)
                     setLine(first, indent: line + step, blank: false)
                 } else {
-                    walk(c, line: line, flat: true)
+                    walk(child, line: line, flat: true)
                 }
             }
         }
@@ -501,60 +508,60 @@ struct FormatEngine {
     // MARK: One line or several
 
     /// The `{` and `}` (or `(` and `)`) of a block node (or of `anyOf` or a parameter list).
-    func braces(_ n: Int) -> (open: Int, close: Int)? {
-        guard let open = directToken(n, .lBrace) ?? directToken(n, .lParen), let close = lastToken(n),
+    func braces(_ node: Int) -> (open: Int, close: Int)? {
+        guard let open = directToken(node, .lBrace) ?? directToken(node, .lParen), let close = lastToken(node),
               tokens[close].kind == .rBrace || tokens[close].kind == .rParen else { return nil }
         return (open, close)
     }
 
-    /// Whether tokens `from` through `b` were written on one line, without a comment: no line
-    /// break before any significant token after `from` (a comment is followed by one). Stops
-    /// at the first line break.
-    func oneLine(from: Int, through b: Int) -> Bool {
-        var t = from + 1
-        while t <= b {
-            let k = tokens[t].kind
-            if k == .lineComment || k == .docComment { return false }
-            if !k.isTrivia && tokens[t].startsLine { return false }
-            t += 1
+    /// Whether tokens `first` through `last` were written on one line, without a comment: no
+    /// line break before any significant token after `first` (a comment is followed by one).
+    /// Stops at the first line break.
+    func oneLine(from first: Int, through last: Int) -> Bool {
+        var token = first + 1
+        while token <= last {
+            let kind = tokens[token].kind
+            if kind == .lineComment || kind == .docComment { return false }
+            if !kind.isTrivia && tokens[token].startsLine { return false }
+            token += 1
         }
         return true
     }
 
-    /// Whether no comment lies between tokens `a` and `b`.
-    func noComment(from a: Int, through b: Int) -> Bool {
-        var t = a
-        while t <= b {
-            if tokens[t].kind == .lineComment || tokens[t].kind == .docComment { return false }
-            t += 1
+    /// Whether no comment lies between tokens `first` and `last`.
+    func noComment(from first: Int, through last: Int) -> Bool {
+        var token = first
+        while token <= last {
+            if tokens[token].kind == .lineComment || tokens[token].kind == .docComment { return false }
+            token += 1
         }
         return true
     }
 
-    /// The columns tokens `a` through `b` take on one line (the separators of a flat layout
-    /// between them), counting from `column`; stops counting past the width.
-    func flatColumns(from a: Int, through b: Int, column: Int) -> Int {
+    /// The columns tokens `first` through `last` take on one line (the separators of a flat
+    /// layout between them), counting from `column`; stops counting past the width.
+    func flatColumns(from first: Int, through last: Int, column: Int) -> Int {
         var columns = column
         var previous = -1
-        var t = a
+        var token = first
         let bytes = source.bytes
-        while t <= b {
-            if isSignificant(t) {
-                if previous >= 0 && Self.pairKind(tokens, previous, t, bytes) == .space { columns += 1 }
-                columns += scalarCount(tokens[t])
+        while token <= last {
+            if isSignificant(token) {
+                if previous >= 0 && Self.pairKind(tokens, previous, token, bytes) == .space { columns += 1 }
+                columns += scalarCount(tokens[token])
                 if columns > width { return columns }
-                previous = t
+                previous = token
             }
-            t += 1
+            token += 1
         }
         return columns
     }
 
     /// The block of a screen node, `wildcard`, `builder`, `root` or `anyOf`: on one line when
     /// written so (from the node's first token) and the whole node fits.
-    func decideBlock(_ n: Int, line: Int) -> Bool {
-        guard let first = firstToken(n) else { return true }
-        let pair = kind(n) == .anyOfBuilder ? braces(n) : child(n, .block).flatMap(braces)
+    func decideBlock(_ node: Int, line: Int) -> Bool {
+        guard let first = firstToken(node) else { return true }
+        let pair = kind(node) == .anyOfBuilder ? braces(node) : child(node, .block).flatMap(braces)
         guard let (open, close) = pair else { return true }
         // (The width first: it stops after 100 columns, so no decision reads a long line.)
         return flatColumns(from: first, through: close, column: line) <= width
@@ -565,10 +572,10 @@ struct FormatEngine {
     /// `else`). Both on one line when both were written so and the line fits. When only the
     /// first was, it stays so if `… { A } else {` fits. Otherwise the first breaks, and the
     /// second stays on one line (`} else { B }`) when it was written so and fits.
-    func decideThenElse(_ n: Int, line: Int) -> (Bool, Bool) {
-        guard let first = firstToken(n), let (thenOpen, thenClose) = child(n, .block).flatMap(braces) else { return (true, true) }
+    func decideThenElse(_ node: Int, line: Int) -> (Bool, Bool) {
+        guard let first = firstToken(node), let (thenOpen, thenClose) = child(node, .block).flatMap(braces) else { return (true, true) }
         var otherwise: (open: Int, close: Int)? = nil
-        if let clause = child(n, .elseClause), let pair = child(clause, .block).flatMap(braces) {
+        if let clause = child(node, .elseClause), let pair = child(clause, .block).flatMap(braces) {
             otherwise = pair
         }
         // (Each block's line is read only when its width is within the limit: no decision
@@ -596,9 +603,9 @@ struct FormatEngine {
 
     /// A screen declaration's parameter list: on one line when written so and the whole
     /// declaration fits.
-    func decideParameters(_ n: Int, line: Int) -> Bool {
-        guard let first = firstToken(n), let last = lastToken(n),
-              let list = child(n, .parameterList), let (open, close) = braces(list) else { return true }
+    func decideParameters(_ node: Int, line: Int) -> Bool {
+        guard let first = firstToken(node), let last = lastToken(node),
+              let list = child(node, .parameterList), let (open, close) = braces(list) else { return true }
         return flatColumns(from: first, through: last, column: line) <= width
             && oneLine(from: open, through: close) && noComment(from: first, through: last)
     }
@@ -606,8 +613,8 @@ struct FormatEngine {
     /// The width of a token in Unicode scalars.
     func scalarCount(_ token: Token) -> Int {
         if token.kind != .string { return Int(token.length) }
-        var n = 0
-        for i in token.range where source.bytes[i] & 0xC0 != 0x80 { n += 1 }
-        return n
+        var scalars = 0
+        for offset in token.range where source.bytes[offset] & 0xC0 != 0x80 { scalars += 1 }
+        return scalars
     }
 }

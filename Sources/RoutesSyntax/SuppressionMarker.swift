@@ -34,4 +34,18 @@ public enum SuppressionMarker {
             return false
         }
     }
+
+    /// The line a `// routes:ignore` comment applies to: its own when code stands before it
+    /// there, else the next one (which may be past the last line), with whether the comment
+    /// is alone on its line; nil for a comment that does not start with the marker.
+    static func targetLine(of comment: Token, in source: SourceText) -> (line: Int, alone: Bool)? {
+        let bytes = source.bytes
+        var wordStart = comment.start + 2
+        while wordStart < comment.end && (bytes[wordStart] == 0x20 || bytes[wordStart] == 0x09) { wordStart += 1 }
+        guard comment.end - wordStart >= word.count, bytes[wordStart..<(wordStart + word.count)].elementsEqual(word) else { return nil }
+        var spacesStart = comment.start
+        while spacesStart > 0 && (bytes[spacesStart - 1] == 0x20 || bytes[spacesStart - 1] == 0x09) { spacesStart -= 1 }
+        let alone = spacesStart == source.lineStart(containing: comment.start)
+        return (source.line(containing: comment.start) + (alone ? 1 : 0), alone)
+    }
 }

@@ -147,19 +147,10 @@ enum FormatCheck {
 
         /// For each `// routes:ignore` comment, the words of the line it applies to.
         func suppressionTargets() -> [[Int]] {
-            let marker = Array("routes:ignore".utf8)
             let source = tree.source
-            let bytes = source.bytes
             var out: [[Int]] = []
             for (k, index) in list.enumerated() where tree.tokens[index].kind == .lineComment {
-                let token = tree.tokens[index]
-                var i = token.start + 2
-                while i < token.end && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-                guard token.end - i >= marker.count, bytes[i..<(i + marker.count)].elementsEqual(marker) else { continue }
-                var s = token.start
-                while s > 0 && (bytes[s - 1] == 0x20 || bytes[s - 1] == 0x09) { s -= 1 }
-                let alone = s == source.lineStart(containing: token.start)
-                let target = source.line(containing: token.start) + (alone ? 1 : 0)
+                guard let (target, _) = SuppressionMarker.targetLine(of: tree.tokens[index], in: source) else { continue }
                 var words: [Int] = [k]
                 if target < source.lineCount {
                     let range = source.lineRange(target)

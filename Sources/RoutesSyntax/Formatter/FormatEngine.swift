@@ -208,19 +208,11 @@ struct FormatEngine {
     /// line's; alone on a line, the next one's. The tokens of that line stay on one line, and
     /// no other token joins it; a blank target line stays blank.
     mutating func freezeSuppressedLines() {
-        let marker = Array("routes:ignore".utf8)
         let bytes = source.bytes
         var significant: [Int]? = nil
         for (comment, token) in tokens.enumerated() where token.kind == .lineComment {
-            var wordStart = token.start + 2
-            while wordStart < token.end && (bytes[wordStart] == 0x20 || bytes[wordStart] == 0x09) { wordStart += 1 }
-            guard token.end - wordStart >= marker.count, Array(bytes[wordStart..<(wordStart + marker.count)]) == marker else { continue }
+            guard let (target, alone) = SuppressionMarker.targetLine(of: token, in: source) else { continue }
             if significant == nil { significant = tokens.indices.filter(isSignificant) }
-            let line = source.line(containing: token.start)
-            var lineStart = token.start
-            while lineStart > 0 && (bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09) { lineStart -= 1 }
-            let alone = lineStart == source.lineStart(containing: token.start)
-            let target = alone ? line + 1 : line
             guard target < source.lineCount else { continue }
             let range = source.lineRange(target)
             // The significant tokens starting on the target line.

@@ -25,26 +25,26 @@ public struct SourceText: Sendable {
         self.invalidUTF8 = invalid
         var starts: [UInt32] = [0]
         var ascii = true
-        clean.withUnsafeBufferPointer { buf in
-            let n = buf.count
-            var i = 0
-            while i < n {
+        clean.withUnsafeBufferPointer { buffer in
+            let count = buffer.count
+            var offset = 0
+            while offset < count {
                 // Eight bytes at a time while they hold no line break and no non-ASCII byte.
-                if i + 8 <= n, !SourceText.wordNeedsLook(buf, i) {
-                    i += 8
+                if offset + 8 <= count, !SourceText.wordNeedsLook(buffer, offset) {
+                    offset += 8
                     continue
                 }
-                let b = buf[i]
-                if b >= 0x80 { ascii = false }
-                if b == 0x0A {
-                    starts.append(UInt32(truncatingIfNeeded: i + 1))
-                } else if b == 0x0D {
-                    if i + 1 < n && buf[i + 1] == 0x0A {
-                        i += 1
+                let byte = buffer[offset]
+                if byte >= 0x80 { ascii = false }
+                if byte == 0x0A {
+                    starts.append(UInt32(truncatingIfNeeded: offset + 1))
+                } else if byte == 0x0D {
+                    if offset + 1 < count && buffer[offset + 1] == 0x0A {
+                        offset += 1
                     }
-                    starts.append(UInt32(truncatingIfNeeded: i + 1))
+                    starts.append(UInt32(truncatingIfNeeded: offset + 1))
                 }
-                i += 1
+                offset += 1
             }
         }
         self.starts = starts
@@ -70,49 +70,53 @@ public struct SourceText: Sendable {
     public func replacing(_ range: Range<Int>, with replacement: [UInt8]) -> SourceText {
         let lo = max(0, min(range.lowerBound, bytes.count))
         let hi = max(lo, min(range.upperBound, bytes.count))
-        @inline(__always) func isBoundary(_ i: Int) -> Bool { i == bytes.count || bytes[i] & 0xC0 != 0x80 }
+        @inline(__always) func isBoundary(_ offset: Int) -> Bool { offset == bytes.count || bytes[offset] & 0xC0 != 0x80 }
         guard invalidUTF8.isEmpty, isBoundary(lo), isBoundary(hi), SourceText.repair(replacement).1.isEmpty else {
             var spliced = bytes
             spliced.replaceSubrange(lo..<hi, with: replacement)
             return SourceText(bytes: spliced)
         }
-        let r = replacement.count
-        let n = bytes.count - (hi - lo) + r
-        let new = [UInt8](unsafeUninitializedCapacity: n) { out, written in
+        let inserted = replacement.count
+        let newCount = bytes.count - (hi - lo) + inserted
+        let new = [UInt8](unsafeUninitializedCapacity: newCount) { out, written in
             bytes.withUnsafeBufferPointer { old in
-                let o = out.baseAddress!
-                if lo > 0 { o.update(from: old.baseAddress!, count: lo) }
-                replacement.withUnsafeBufferPointer { if r > 0 { (o + lo).update(from: $0.baseAddress!, count: r) } }
-                if bytes.count > hi { (o + lo + r).update(from: old.baseAddress! + hi, count: bytes.count - hi) }
+                let destination = out.baseAddress!
+                if lo > 0 { destination.update(from: old.baseAddress!, count: lo) }
+                replacement.withUnsafeBufferPointer {
+                    if inserted > 0 { (destination + lo).update(from: $0.baseAddress!, count: inserted) }
+                }
+                if bytes.count > hi { (destination + lo + inserted).update(from: old.baseAddress! + hi, count: bytes.count - hi) }
             }
-            written = n
+            written = newCount
         }
         // A line starts at s > 0 when byte s - 1 is a line feed, or a carriage return not
         // followed by a line feed: it depends on bytes s - 1 and s only. Before the edit those
-        // are unchanged, from lo + r + 1 on they are the old ones shifted, and in between they
-        // are looked at again.
-        let delta = r - (hi - lo)
+        // are unchanged, from lo + inserted + 1 on they are the old ones shifted, and in
+        // between they are looked at again.
+        let delta = inserted - (hi - lo)
         var newStarts: [UInt32] = []
         newStarts.reserveCapacity(starts.count + 8)
-        var k = 0
-        while k < starts.count && Int(starts[k]) < max(lo, 1) {
-            newStarts.append(starts[k])
-            k += 1
+        var oldLine = 0
+        while oldLine < starts.count && Int(starts[oldLine]) < max(lo, 1) {
+            newStarts.append(starts[oldLine])
+            oldLine += 1
         }
-        if lo + r >= max(lo, 1) {
-            for s in max(lo, 1)...(lo + r) {
-                let b = new[s - 1]
-                if b == 0x0A || (b == 0x0D && (s == n || new[s] != 0x0A)) { newStarts.append(UInt32(truncatingIfNeeded: s)) }
+        if lo + inserted >= max(lo, 1) {
+            for start in max(lo, 1)...(lo + inserted) {
+                let before = new[start - 1]
+                if before == 0x0A || (before == 0x0D && (start == newCount || new[start] != 0x0A)) {
+                    newStarts.append(UInt32(truncatingIfNeeded: start))
+                }
             }
         }
-        while k < starts.count && Int(starts[k]) < hi + 1 { k += 1 }
-        while k < starts.count {
-            newStarts.append(UInt32(truncatingIfNeeded: Int(starts[k]) + delta))
-            k += 1
+        while oldLine < starts.count && Int(starts[oldLine]) < hi + 1 { oldLine += 1 }
+        while oldLine < starts.count {
+            newStarts.append(UInt32(truncatingIfNeeded: Int(starts[oldLine]) + delta))
+            oldLine += 1
         }
         var ascii = isASCII
         if ascii {
-            for b in replacement where b >= 0x80 { ascii = false; break }
+            for byte in replacement where byte >= 0x80 { ascii = false; break }
         } else {
             ascii = !new.contains { $0 >= 0x80 }
         }
@@ -147,18 +151,18 @@ public struct SourceText: Sendable {
     /// write (the parser asks at every `{`), else by the binary search.
     public func lineStart(containing offset: Int) -> Int {
         let off = max(0, min(offset, bytes.count))
-        return bytes.withUnsafeBufferPointer { p in
-            var i = off
+        return bytes.withUnsafeBufferPointer { buffer in
+            var start = off
             // The LF of a CR LF belongs to the line the CR ends.
-            if i < p.count && p[i] == 0x0A && i > 0 && p[i - 1] == 0x0D { i -= 1 }
-            let limit = max(0, i - 256)
-            while i > limit {
-                let b = p[i - 1]
-                if b == 0x0A || b == 0x0D { return i }
-                i -= 1
+            if start < buffer.count && buffer[start] == 0x0A && start > 0 && buffer[start - 1] == 0x0D { start -= 1 }
+            let limit = max(0, start - 256)
+            while start > limit {
+                let before = buffer[start - 1]
+                if before == 0x0A || before == 0x0D { return start }
+                start -= 1
             }
-            let start = i == 0 ? 0 : Int(starts[line(containing: off)])
-            return start == 0 ? min(contentStart, off) : start
+            let found = start == 0 ? 0 : Int(starts[line(containing: off)])
+            return found == 0 ? min(contentStart, off) : found
         }
     }
 
@@ -212,40 +216,40 @@ public struct SourceText: Sendable {
         if isASCII {
             return min(range.lowerBound + column, range.upperBound)
         }
-        var i = range.lowerBound
+        var offset = range.lowerBound
         var counted = 0
-        while i < range.upperBound {
-            let len = SourceText.sequenceLength(bytes[i])
+        while offset < range.upperBound {
+            let length = SourceText.sequenceLength(bytes[offset])
             let units: Int
             switch encoding {
-            case .utf8: units = len
-            case .utf16: units = len == 4 ? 2 : 1
+            case .utf8: units = length
+            case .utf16: units = length == 4 ? 2 : 1
             case .scalars: units = 1
             }
             if counted + units > column { break }
             counted += units
-            i += len
+            offset += length
         }
-        return min(i, range.upperBound)
+        return min(offset, range.upperBound)
     }
 
     /// The width of bytes `from..<to` in the given encoding.
     public func columnWidth(from: Int, to: Int, encoding: PositionEncoding) -> Int {
         if encoding == .utf8 { return to - from }
-        var n = 0
-        var i = from
-        while i < to {
-            let b = bytes[i]
-            if b < 0x80 {
-                n += 1
-                i += 1
+        var width = 0
+        var offset = from
+        while offset < to {
+            let byte = bytes[offset]
+            if byte < 0x80 {
+                width += 1
+                offset += 1
             } else {
-                let len = SourceText.sequenceLength(b)
-                n += (encoding == .utf16 && len == 4) ? 2 : 1
-                i += len
+                let length = SourceText.sequenceLength(byte)
+                width += (encoding == .utf16 && length == 4) ? 2 : 1
+                offset += length
             }
         }
-        return n
+        return width
     }
 
     @inline(__always)
@@ -259,76 +263,79 @@ public struct SourceText: Sendable {
 
     // MARK: Repair
 
-    /// The length of the valid UTF-8 sequence starting at `i`, or 0 when none does.
+    /// The length of the valid UTF-8 sequence starting at `offset`, or 0 when none does.
     @inline(__always)
-    static func validSequence(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
-        let n = b.count
-        let c0 = b[i]
-        if c0 < 0x80 { return 1 }
-        @inline(__always) func cont(_ j: Int) -> Bool { j < n && b[j] & 0xC0 == 0x80 }
-        switch c0 {
+    static func validSequence(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Int {
+        let count = bytes.count
+        let lead = bytes[offset]
+        if lead < 0x80 { return 1 }
+        @inline(__always) func isContinuation(_ at: Int) -> Bool { at < count && bytes[at] & 0xC0 == 0x80 }
+        let second = offset + 1, third = offset + 2, fourth = offset + 3
+        switch lead {
         case 0xC2...0xDF:
-            return cont(i + 1) ? 2 : 0
+            return isContinuation(second) ? 2 : 0
         case 0xE0:
-            return i + 2 < n && (0xA0...0xBF).contains(b[i + 1]) && cont(i + 2) ? 3 : 0
+            return third < count && (0xA0...0xBF).contains(bytes[second]) && isContinuation(third) ? 3 : 0
         case 0xE1...0xEC, 0xEE...0xEF:
-            return cont(i + 1) && cont(i + 2) ? 3 : 0
+            return isContinuation(second) && isContinuation(third) ? 3 : 0
         case 0xED:
-            return i + 2 < n && (0x80...0x9F).contains(b[i + 1]) && cont(i + 2) ? 3 : 0
+            return third < count && (0x80...0x9F).contains(bytes[second]) && isContinuation(third) ? 3 : 0
         case 0xF0:
-            return i + 3 < n && (0x90...0xBF).contains(b[i + 1]) && cont(i + 2) && cont(i + 3) ? 4 : 0
+            return fourth < count && (0x90...0xBF).contains(bytes[second]) && isContinuation(third) && isContinuation(fourth) ? 4 : 0
         case 0xF1...0xF3:
-            return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0
+            return isContinuation(second) && isContinuation(third) && isContinuation(fourth) ? 4 : 0
         case 0xF4:
-            return i + 3 < n && (0x80...0x8F).contains(b[i + 1]) && cont(i + 2) && cont(i + 3) ? 4 : 0
+            return fourth < count && (0x80...0x8F).contains(bytes[second]) && isContinuation(third) && isContinuation(fourth) ? 4 : 0
         default:
             return 0
         }
     }
 
-    /// Eight bytes from `i` (which must have eight bytes after it), in memory order.
-    @inline(__always) static func word(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt64 {
-        UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))
+    /// Eight bytes from `offset` (which must have eight bytes after it), in memory order.
+    @inline(__always) static func word(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self))
     }
 
-    /// Whether the eight bytes from `i` hold a line break or a non-ASCII byte.
-    @inline(__always) static func wordNeedsLook(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
-        let w = word(b, i)
+    /// Whether the eight bytes from `offset` hold a line break or a non-ASCII byte.
+    @inline(__always) static func wordNeedsLook(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int) -> Bool {
+        let eight = word(bytes, offset)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         // A byte of `v` is zero iff the byte of `(v - ones) & ~v & highs` is nonzero.
         @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
-        return w & highs != 0 || hasZeroByte(w ^ (ones &* 0x0A)) || hasZeroByte(w ^ (ones &* 0x0D))
+        return eight & highs != 0 || hasZeroByte(eight ^ (ones &* 0x0A)) || hasZeroByte(eight ^ (ones &* 0x0D))
     }
 
+    /// The bytes with each maximal run of invalid UTF-8 replaced by U+FFFD, and the ranges of
+    /// those replacements.
     static func repair(_ raw: [UInt8]) -> ([UInt8], [Range<Int>]) {
-        raw.withUnsafeBufferPointer { b -> ([UInt8], [Range<Int>]) in
-            let n = b.count
+        raw.withUnsafeBufferPointer { buffer -> ([UInt8], [Range<Int>]) in
+            let count = buffer.count
             // Fast path: scan until the first invalid byte (ASCII eight bytes at a time).
-            var i = 0
-            while i < n {
-                if i + 8 <= n && SourceText.word(b, i) & 0x8080_8080_8080_8080 == 0 {
-                    i += 8
+            var offset = 0
+            while offset < count {
+                if offset + 8 <= count && SourceText.word(buffer, offset) & 0x8080_8080_8080_8080 == 0 {
+                    offset += 8
                     continue
                 }
-                let len = validSequence(b, i)
-                if len == 0 { break }
-                i += len
+                let length = validSequence(buffer, offset)
+                if length == 0 { break }
+                offset += length
             }
-            if i == n { return (raw, []) }
+            if offset == count { return (raw, []) }
             var out = [UInt8]()
-            out.reserveCapacity(n + 16)
-            out.append(contentsOf: b[0..<i])
+            out.reserveCapacity(count + 16)
+            out.append(contentsOf: buffer[0..<offset])
             var invalid: [Range<Int>] = []
-            while i < n {
-                let len = validSequence(b, i)
-                if len > 0 {
-                    out.append(contentsOf: b[i..<(i + len)])
-                    i += len
+            while offset < count {
+                let length = validSequence(buffer, offset)
+                if length > 0 {
+                    out.append(contentsOf: buffer[offset..<(offset + length)])
+                    offset += length
                     continue
                 }
                 // A maximal run of bytes that start no valid sequence.
-                while i < n && validSequence(b, i) == 0 { i += 1 }
+                while offset < count && validSequence(buffer, offset) == 0 { offset += 1 }
                 let start = out.count
                 out.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 invalid.append(start..<out.count)

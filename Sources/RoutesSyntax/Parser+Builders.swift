@@ -27,13 +27,13 @@ extension Parser {
     /// missing `{`. The token before stands for the `{` then (`isVirtual`).
     mutating func openBlock() -> (brace: Int, isVirtual: Bool)? {
         if at(.lBrace) {
-            let brace = Int(sig[pos])
+            let brace = Int(significant[pos])
             advance()
             openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
             return (brace, false)
         }
         expected("`{`")
-        let opener = pos > 0 ? Int(sig[pos - 1]) : Int(sig[pos])
+        let opener = pos > 0 ? Int(significant[pos - 1]) : Int(significant[pos])
         let indent = indentation(ofLineContaining: tokens[opener].start)
         guard !unwinding, kind.startsBuilder, !atBlockCloser(blockHasBuilder: false),
               !current.startsLine || indentation(ofLineContaining: current.start) > indent else {
@@ -312,7 +312,7 @@ extension Parser {
             close()
             return
         }
-        let brace = Int(sig[pos])
+        let brace = Int(significant[pos])
         advance()
         openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
         defer { openBraces.removeLast() }

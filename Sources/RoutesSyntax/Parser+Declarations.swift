@@ -138,7 +138,7 @@ extension Parser {
     }
 
     mutating func sheetOptions() {
-        let paren = Int(sig[pos])
+        let paren = Int(significant[pos])
         advance()
         var ok = false
         if at(.identifier) {
@@ -187,7 +187,7 @@ extension Parser {
 
     mutating func parameterList() {
         open(.parameterList)
-        let paren = Int(sig[pos])
+        let paren = Int(significant[pos])
         advance()
         while true {
             if at(.rParen) {

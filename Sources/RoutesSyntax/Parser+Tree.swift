@@ -19,7 +19,7 @@ extension Parser {
                 openNodes.append(nodes.count)
                 nodes.append(.init(kind: kind, tokenStart: -1, tokenEnd: -1, subtreeEnd: -1))
             case .advance:
-                let token = sig[nextSignificant]
+                let token = significant[nextSignificant]
                 nextSignificant += 1
                 var level = openNodes.count - 1
                 while level >= 0 && nodes[openNodes[level]].tokenStart == -1 {

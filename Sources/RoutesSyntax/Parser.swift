@@ -39,7 +39,7 @@ public struct Parser {
     let file: FileID
     let tokens: [Token]
     /// Indices (into `tokens`) of the tokens the parser sees: no trivia, no lexical errors.
-    let sig: [Int32]
+    let significant: [Int32]
     var pos = 0
     var events: [Event] = []
     var diagnostics: [Diagnostic]
@@ -79,7 +79,7 @@ public struct Parser {
         self.tokens = tokens
         self.diagnostics = lexicalDiagnostics
         self.maxDepth = maxDepth
-        self.sig = significant
+        self.significant = significant
         self.layoutRecovery = layoutRecovery
         events.reserveCapacity(significant.count * 3)
     }
@@ -89,26 +89,26 @@ public struct Parser {
     /// the declarations after a missing `}`).
     static func parse(_ source: SourceText, file: FileID, maxDepth: Int) -> SyntaxTree {
         let lexed = Lexer.tokenize(source, file: file)
-        var sig: [Int32] = []
-        sig.reserveCapacity(lexed.tokens.count / 2 + 1)
-        for (i, t) in lexed.tokens.enumerated() where !t.kind.isSkipped { sig.append(Int32(i)) }
+        var significant: [Int32] = []
+        significant.reserveCapacity(lexed.tokens.count / 2 + 1)
+        for (i, t) in lexed.tokens.enumerated() where !t.kind.isSkipped { significant.append(Int32(i)) }
         var strict = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
-                            significant: sig, maxDepth: maxDepth, layoutRecovery: false)
+                            significant: significant, maxDepth: maxDepth, layoutRecovery: false)
         let first = strict.parseFile()
         if first.diagnostics.count == lexed.diagnostics.count { return first }
         var layout = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
-                            significant: sig, maxDepth: maxDepth, layoutRecovery: true)
+                            significant: significant, maxDepth: maxDepth, layoutRecovery: true)
         let second = layout.parseFile()
         return second.diagnostics.count <= first.diagnostics.count ? second : first
     }
 
     // MARK: Token access
 
-    var current: Token { tokens[Int(sig[pos])] }
+    var current: Token { tokens[Int(significant[pos])] }
     var kind: TokenKind { current.kind }
     func peekKind(_ n: Int = 1) -> TokenKind {
-        let p = min(pos + n, sig.count - 1)
-        return tokens[Int(sig[p])].kind
+        let p = min(pos + n, significant.count - 1)
+        return tokens[Int(significant[p])].kind
     }
     func at(_ k: TokenKind) -> Bool { kind == k }
     var atEOF: Bool { kind == .eof }
@@ -124,7 +124,7 @@ public struct Parser {
 
     /// Where a missing token is reported: just after the previous token.
     var previousEnd: Int {
-        pos > 0 ? tokens[Int(sig[pos - 1])].end : current.start
+        pos > 0 ? tokens[Int(significant[pos - 1])].end : current.start
     }
 
     var currentText: String { source.text(current.range) }
@@ -132,8 +132,8 @@ public struct Parser {
     /// Whether a lexical error (an unexpected character, already reported) lies between the
     /// previous token and the current one.
     var followsLexicalError: Bool {
-        let from = pos > 0 ? Int(sig[pos - 1]) + 1 : 0
-        return tokens[from..<Int(sig[pos])].contains { $0.kind == .unknown }
+        let from = pos > 0 ? Int(significant[pos - 1]) + 1 : 0
+        return tokens[from..<Int(significant[pos])].contains { $0.kind == .unknown }
     }
 
     func describeCurrent() -> String { describe(at: pos) }

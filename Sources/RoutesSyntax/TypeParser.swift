@@ -97,7 +97,7 @@ extension Parser {
             advance()
             if at(.lAngle) { genericArguments() }
         } else if at(.lBracket) {
-            let bracket = Int(sig[pos])
+            let bracket = Int(significant[pos])
             openBracket()
             type()
             if at(.colon) {
@@ -140,7 +140,7 @@ extension Parser {
 
     /// `"<" type { "," type } ">"`.
     mutating func genericArguments() {
-        let angle = Int(sig[pos])
+        let angle = Int(significant[pos])
         openBracket()
         type()
         while at(.comma) {
@@ -157,7 +157,7 @@ extension Parser {
     /// `"(" [ element { "," element } ] ")"`: a tuple, a parenthesized type, or a function
     /// type's parameters.
     mutating func tuple() {
-        let paren = Int(sig[pos])
+        let paren = Int(significant[pos])
         openBracket()
         if at(.rParen) {
             closeBracket()
@@ -195,7 +195,7 @@ extension Parser {
         if atWord("throws") {
             advance()
             if at(.lParen) && !current.startsLine {
-                let paren = Int(sig[pos])
+                let paren = Int(significant[pos])
                 openBracket()
                 type()
                 if at(.rParen) {

@@ -104,13 +104,16 @@ public struct Parser {
 
     // MARK: Token access
 
-    var current: Token { tokens[Int(significant[pos])] }
+    /// The significant token at `position` (an index into `significant`).
+    @inline(__always) func token(at position: Int) -> Token { tokens[Int(significant[position])] }
+    var current: Token { token(at: pos) }
     var kind: TokenKind { current.kind }
-    func peekKind(_ n: Int = 1) -> TokenKind {
-        let p = min(pos + n, significant.count - 1)
-        return tokens[Int(significant[p])].kind
+    /// The kind of the significant token `ahead` positions after the current one (the end of
+    /// file past the last).
+    func peekKind(_ ahead: Int = 1) -> TokenKind {
+        token(at: min(pos + ahead, significant.count - 1)).kind
     }
-    func at(_ k: TokenKind) -> Bool { kind == k }
+    func at(_ kind: TokenKind) -> Bool { self.kind == kind }
     var atEOF: Bool { kind == .eof }
 
     mutating func advance() {
@@ -124,7 +127,7 @@ public struct Parser {
 
     /// Where a missing token is reported: just after the previous token.
     var previousEnd: Int {
-        pos > 0 ? tokens[Int(significant[pos - 1])].end : current.start
+        pos > 0 ? token(at: pos - 1).end : current.start
     }
 
     var currentText: String { source.text(current.range) }

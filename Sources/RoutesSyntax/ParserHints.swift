@@ -71,7 +71,7 @@ extension Parser {
     func text(ofToken t: Int) -> String { source.text(tokens[t].range) }
 
     /// The text of significant token `p`.
-    func text(at p: Int) -> String { source.text(tokens[Int(significant[p])].range) }
+    func text(at p: Int) -> String { source.text(token(at: p).range) }
 
     /// Reports `message` at unknown-character token t in place of the lexer's error for it:
     /// the same mistake, explained. A token the lexer did not report (an operator of the type
@@ -104,7 +104,7 @@ extension Parser {
     /// Skips the rest of the current line (from significant token `pos` on) as one error node.
     mutating func skipRestOfLine(droppingLexicalErrorsFrom from: Int) {
         var end = pos
-        while end < significant.count - 1 && !tokens[Int(significant[end])].startsLine { end += 1 }
+        while end < significant.count - 1 && !token(at: end).startsLine { end += 1 }
         skipSilently(to: end, droppingLexicalErrorsFrom: from)
     }
 
@@ -128,7 +128,7 @@ extension Parser {
             return
         }
         let operators = expressionOperators(upTo: end)
-        let names = (pos..<end).filter { tokens[Int(significant[$0])].kind == .identifier }.map { text(at: $0) }
+        let names = (pos..<end).filter { token(at: $0).kind == .identifier }.map { text(at: $0) }
         // `if let x = o`: Swift's binding; the language keeps the optional's own name.
         if kind == .optional, end - pos == 2, names.count == 2, operators.texts == ["="],
            unknownTokens(before: pos + 1) == operators.starts {
@@ -155,9 +155,9 @@ extension Parser {
     func expressionEnd(_ kind: ConditionKind) -> Int {
         var end = pos
         scan: while end < significant.count - 1 {
-            let token = tokens[Int(significant[end])]
-            if token.kind == .lBrace || (end > pos && token.startsLine) { break }
-            switch token.kind {
+            let next = token(at: end)
+            if next.kind == .lBrace || (end > pos && next.startsLine) { break }
+            switch next.kind {
             case .identifier, .kwTrue, .kwFalse, .lParen, .rParen, .dot, .number, .string: end += 1
             // Operators that are tokens of the type syntax (`&`, `<`, `>`, `->`).
             case .ampersand, .lAngle, .rAngle, .arrow: end += 1
@@ -171,13 +171,13 @@ extension Parser {
     /// Whether significant token `position` is an operator of the type syntax (`&`, `<`, `>`,
     /// `->`).
     func isTypeOperator(_ position: Int) -> Bool {
-        [TokenKind.ampersand, .lAngle, .rAngle, .arrow].contains(tokens[Int(significant[position])].kind)
+        [TokenKind.ampersand, .lAngle, .rAngle, .arrow].contains(token(at: position).kind)
     }
 
     /// Whether the condition up to `end` is the usual case, a name alone (or not closed by
     /// its block's `{`), without operators: known without making arrays.
     func isPlainName(upTo end: Int) -> Bool {
-        let closed = tokens[Int(significant[end])].kind == .lBrace
+        let closed = token(at: end).kind == .lBrace
         guard end - pos <= 1 || !closed else { return false }
         return !(pos...end).contains { hasUnknownToken(before: $0) || ($0 < end && isTypeOperator($0)) }
     }
@@ -221,10 +221,10 @@ extension Parser {
         if let index = operators.texts.firstIndex(where: { $0.contains("&") || $0.contains("|") }) {
             explain(unknown: operators.starts[index], through: operators.ends[index], combinationMessage(kind, operators.texts[index]))
         } else if let word = (pos..<end).first(where: { position in
-            let token = tokens[Int(significant[position])]
-            return position > pos && (token.kind == .comma || (token.kind == .identifier && ["and", "or"].contains(text(at: position))))
+            let word = token(at: position)
+            return position > pos && (word.kind == .comma || (word.kind == .identifier && ["and", "or"].contains(text(at: position))))
         }) {
-            report(tokens[Int(significant[word])].range, combinationMessage(kind, text(at: word)))
+            report(token(at: word).range, combinationMessage(kind, text(at: word)))
         } else if let index = operators.texts.firstIndex(where: { $0.contains("=") }) {
             explain(unknown: operators.starts[index], through: operators.ends[index],
                     comparisonMessage(kind, operators.texts[index], firstName: firstName))
@@ -236,7 +236,7 @@ extension Parser {
             report(current.range, "a condition is a name alone, without parentheses: write `\(kind.keyword) \(firstName ?? "…") { … }`")
         } else {
             let subject = firstName.map { "the \(kind.role) name `\($0)`" } ?? "the \(kind.role) name"
-            report(tokens[Int(significant[pos + 1])].range,
+            report(token(at: pos + 1).range,
                    "expected `{` after \(subject), found \(describe(at: pos + 1)): `\(kind.keyword)` takes one \(kind.role) name")
         }
         return true
@@ -278,7 +278,7 @@ extension Parser {
 
     /// How significant token `p` is named in messages (`describeCurrent()` for the current one).
     func describe(at p: Int) -> String {
-        let t = tokens[Int(significant[p])]
+        let t = token(at: p)
         switch t.kind {
         case .identifier: return "`\(text(at: p))`"
         case .string: return "string \(text(at: p))"
@@ -300,8 +300,8 @@ extension Parser {
             let next = peekKind()
             guard next == .kwLet || next == .identifier else { break }
             if count == 0 {
-                let before = tokens[Int(significant[pos - 1])]
-                let after = tokens[Int(significant[min(pos + (next == .kwLet ? 2 : 1), significant.count - 1)])]
+                let before = token(at: pos - 1)
+                let after = token(at: min(pos + (next == .kwLet ? 2 : 1), significant.count - 1))
                 let a = before.kind == .identifier ? source.text(before.range) : "a"
                 let b = after.kind == .identifier ? source.text(after.range) : "b"
                 report(current.range, "`if let` unwraps one optional: nest the blocks, `if let \(a) { if let \(b) { … } }`")
@@ -336,7 +336,7 @@ extension Parser {
     /// The message for `else if …` (the `if` is the current token).
     func elseIfMessage() -> String {
         let next = peekKind()
-        let name = tokens[Int(significant[min(pos + (next == .kwLet || next == .kwScreen ? 2 : 1), significant.count - 1)])]
+        let name = token(at: min(pos + (next == .kwLet || next == .kwScreen ? 2 : 1), significant.count - 1))
         let n = name.kind == .identifier ? source.text(name.range) : "…"
         switch next {
         case .kwLet: return "there is no `else if`: nest the test in the else block, `else { if let \(n) { … } }`"
@@ -355,7 +355,7 @@ extension Parser {
         guard !unwinding else { return }
         let n = name ?? "name"
         if pos > 0, let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0).hasPrefix("=") }),
-           onOneLine(tokens[Int(significant[pos - 1])].start, tokens[eq].start) {
+           onOneLine(token(at: pos - 1).start, tokens[eq].start) {
             let message: String
             switch kind {
             case .flagDecl:
@@ -380,7 +380,7 @@ extension Parser {
     mutating func declarationWithoutKeyword() -> Bool {
         guard at(.identifier), current.startsLine, !unwinding else { return false }
         let n = currentText
-        let next = tokens[Int(significant[min(pos + 1, significant.count - 1)])]
+        let next = token(at: min(pos + 1, significant.count - 1))
         let sameLine = !next.startsLine && next.kind != .eof
         if next.kind == .colon && sameLine {
             report(current.range, "expected a declaration, found `\(n)`: a dependency is declared as `dependency \(n): Type` (`optional` when it may be nil)")
@@ -412,7 +412,7 @@ extension Parser {
         guard at(.kwLet) || (at(.identifier) && currentText == "var"), peekKind() == .identifier,
               !unwinding, pos + 2 < significant.count else { return false }
         let n = text(at: pos + 1)
-        let value = tokens[Int(significant[pos + 2])]
+        let value = token(at: pos + 2)
         guard !value.startsLine else { return false }
         let isBuilder = value.kind == .lBrace || (value.kind.startsBuilder && value.kind != .identifier)
         guard isBuilder || value.kind == .kwTrue || value.kind == .kwFalse else { return false }
@@ -425,7 +425,7 @@ extension Parser {
         close()
         advance()
         // The `=` (an unknown character) is part of this mistake.
-        garbage.append(tokens[Int(significant[pos - 1])].end..<current.start)
+        garbage.append(token(at: pos - 1).end..<current.start)
         if !isBuilder {
             skipRestOfLine(droppingLexicalErrorsFrom: current.start)
         } else if at(.lBrace) {
@@ -453,7 +453,7 @@ extension Parser {
     /// without its `screen` keyword.
     var atScreenWithoutKeyword: Bool {
         guard at(.identifier), pos + 1 < significant.count else { return false }
-        let next = tokens[Int(significant[pos + 1])]
+        let next = token(at: pos + 1)
         guard !next.startsLine else { return false }
         return next.kind == .kwUses || next.kind == .lParen || next.kind == .lBrace
     }
@@ -480,8 +480,8 @@ extension Parser {
         }
         guard current.startsLine, pos > 0 else { return (generic, []) }
         // `anyOf { … screen A }` and the next branch on the line after: the `}` came early.
-        let previous = tokens[Int(significant[pos - 1])]
-        if tokens[Int(significant[oneBuilder])].kind == .kwAnyOf && previous.kind == .rBrace && !previous.startsLine {
+        let previous = token(at: pos - 1)
+        if token(at: oneBuilder).kind == .kwAnyOf && previous.kind == .rBrace && !previous.startsLine {
             let line = source.line(containing: previous.start) + 1
             return ("this builder is outside the `anyOf`: the `}` at the end of line \(line) closed it; move that `}` to a line of its own after the last branch",
                     [RelatedLocation(file: file, range: previous.range, message: "this `}` closes the `anyOf`")])

@@ -226,12 +226,12 @@ extension Parser {
     ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
     mutating func screenBuilder(keywordMissing: Bool = false) {
         if keywordMissing && !unwinding {
-            let n = currentText
+            let screenName = currentText
             let message = peekKind() == .lParen
-                ? "expected `screen` before `\(n)`: a screen node is written `screen \(n)`, without arguments (they belong in paths)"
+                ? "expected `screen` before `\(screenName)`: a screen node is written `screen \(screenName)`, without arguments (they belong in paths)"
                 : peekKind() == .lBrace
-                ? "expected `screen` before `\(n)`: a nesting block follows a screen node, `screen \(n) { … }`"
-                : "expected `screen` before `\(n)`: a screen node is written `screen \(n) uses …`"
+                ? "expected `screen` before `\(screenName)`: a nesting block follows a screen node, `screen \(screenName) { … }`"
+                : "expected `screen` before `\(screenName)`: a screen node is written `screen \(screenName) uses …`"
             report(current.range, message)
         }
         open(.screenBuilder)

@@ -69,9 +69,9 @@ extension Parser {
         case .kwFlag:
             open(.flagDecl)
             advance()
-            let n = at(.identifier) ? currentText : nil
+            let flagName = at(.identifier) ? currentText : nil
             name("a flag name")
-            declarationTail(.flagDecl, name: n)
+            declarationTail(.flagDecl, name: flagName)
             close()
         case .kwBuilder:
             open(.builderDecl)
@@ -240,12 +240,12 @@ extension Parser {
     // `type()`: TypeParser.swift.
 
     /// - Parameter keywordMissing: `dependency` was left out (reported): the name comes first.
-    mutating func valueDeclaration(_ k: SyntaxKind, keywordMissing: Bool = false) {
-        open(k)
+    mutating func valueDeclaration(_ declarationKind: SyntaxKind, keywordMissing: Bool = false) {
+        open(declarationKind)
         let keyword = keywordMissing ? "dependency" : currentText
         if !keywordMissing { advance() }
         let nameText = at(.identifier) ? currentText : nil
-        let named = name(k == .dependencyDecl ? "a dependency name" : "an optional name")
+        let named = name(declarationKind == .dependencyDecl ? "a dependency name" : "an optional name")
         if at(.colon) {
             advance()
             type()
@@ -259,7 +259,7 @@ extension Parser {
             name("a screen name after `from`")
             close()
         }
-        declarationTail(k, name: nameText)
+        declarationTail(declarationKind, name: nameText)
         close()
     }
 }

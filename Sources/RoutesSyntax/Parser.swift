@@ -91,7 +91,7 @@ public struct Parser {
         let lexed = Lexer.tokenize(source, file: file)
         var significant: [Int32] = []
         significant.reserveCapacity(lexed.tokens.count / 2 + 1)
-        for (i, t) in lexed.tokens.enumerated() where !t.kind.isSkipped { significant.append(Int32(i)) }
+        for (index, token) in lexed.tokens.enumerated() where !token.kind.isSkipped { significant.append(Int32(index)) }
         var strict = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
                             significant: significant, maxDepth: maxDepth, layoutRecovery: false)
         let first = strict.parseFile()
@@ -122,7 +122,7 @@ public struct Parser {
         pos += 1
     }
 
-    mutating func open(_ k: SyntaxKind) { events.append(.open(k)) }
+    mutating func open(_ kind: SyntaxKind) { events.append(.open(kind)) }
     mutating func close() { events.append(.close) }
 
     /// Where a missing token is reported: just after the previous token.
@@ -160,13 +160,13 @@ public struct Parser {
     // MARK: Layout for recovery
 
     func indentation(ofLineContaining offset: Int) -> Int {
-        var i = source.lineStart(containing: offset)
-        var n = 0
-        while i < source.count && (source.bytes[i] == 0x20 || source.bytes[i] == 0x09) {
-            i += 1
-            n += 1
+        var position = source.lineStart(containing: offset)
+        var indentation = 0
+        while position < source.count && (source.bytes[position] == 0x20 || source.bytes[position] == 0x09) {
+            position += 1
+            indentation += 1
         }
-        return n
+        return indentation
     }
 
     func column(_ token: Token) -> Int {
@@ -176,14 +176,14 @@ public struct Parser {
     /// True when the current token closes every open block (see the type's doc comment).
     func atBlockCloser(blockHasBuilder: Bool) -> Bool {
         if atEOF { return true }
-        if let u = unwindAt { return u == pos }
-        let tok = current
-        guard tok.startsLine, tok.kind.startsDeclaration else { return false }
-        if tok.kind != .kwScreen { return true }
+        if let unwindAt { return unwindAt == pos }
+        let token = current
+        guard token.startsLine, token.kind.startsDeclaration else { return false }
+        if token.kind != .kwScreen { return true }
         guard layoutRecovery else { return false }
-        let col = column(tok)
-        if col < (openBraces.last?.indent ?? 0) { return true }
-        return col == 0 && blockHasBuilder
+        let tokenColumn = column(token)
+        if tokenColumn < (openBraces.last?.indent ?? 0) { return true }
+        return tokenColumn == 0 && blockHasBuilder
     }
 
     /// Reports the missing `}` of the innermost open block once and starts unwinding.

@@ -41,51 +41,53 @@ extension Parser {
 
     // MARK: Tokens the parser does not see
 
-    /// The lexer's unknown-character tokens (each already reported) just before significant
-    /// token `p`.
-    func unknownTokens(before p: Int) -> [Int] {
-        guard p < significant.count else { return [] }
-        let from = p > 0 ? Int(significant[p - 1]) + 1 : 0
+    /// The lexer's unknown-character tokens (each already reported) just before the
+    /// significant token at `position`.
+    func unknownTokens(before position: Int) -> [Int] {
+        guard position < significant.count else { return [] }
+        let from = position > 0 ? Int(significant[position - 1]) + 1 : 0
         var out: [Int] = []
-        for t in from..<Int(significant[p]) where tokens[t].kind == .unknown { out.append(t) }
+        for token in from..<Int(significant[position]) where tokens[token].kind == .unknown { out.append(token) }
         return out
     }
 
-    /// Whether there is an unknown-character token just before significant token `p` (as
-    /// `unknownTokens(before:)`, without making an array: every condition asks).
-    func hasUnknownToken(before p: Int) -> Bool {
-        guard p < significant.count else { return false }
-        var t = p > 0 ? Int(significant[p - 1]) + 1 : 0
-        while t < Int(significant[p]) {
-            if tokens[t].kind == .unknown { return true }
-            t += 1
+    /// Whether there is an unknown-character token just before the significant token at
+    /// `position` (as `unknownTokens(before:)`, without making an array: every condition asks).
+    func hasUnknownToken(before position: Int) -> Bool {
+        guard position < significant.count else { return false }
+        var token = position > 0 ? Int(significant[position - 1]) + 1 : 0
+        while token < Int(significant[position]) {
+            if tokens[token].kind == .unknown { return true }
+            token += 1
         }
         return false
     }
 
-    /// Whether byte offsets a and b lie on one line.
-    func onOneLine(_ a: Int, _ b: Int) -> Bool {
-        source.lineStart(containing: a) == source.lineStart(containing: b)
+    /// Whether two byte offsets lie on one line.
+    func onOneLine(_ first: Int, _ second: Int) -> Bool {
+        source.lineStart(containing: first) == source.lineStart(containing: second)
     }
 
-    func text(ofToken t: Int) -> String { source.text(tokens[t].range) }
+    /// The text of `token` (an index into `tokens`).
+    func text(ofToken token: Int) -> String { source.text(tokens[token].range) }
 
-    /// The text of significant token `p`.
-    func text(at p: Int) -> String { source.text(token(at: p).range) }
+    /// The text of the significant token at `position`.
+    func text(at position: Int) -> String { source.text(token(at: position).range) }
 
-    /// Reports `message` at unknown-character token t in place of the lexer's error for it:
-    /// the same mistake, explained. A token the lexer did not report (an operator of the type
-    /// syntax, `&`) gets a new error over `t` through `last`.
-    mutating func explain(unknown t: Int, through last: Int? = nil, _ message: String) {
+    /// Reports `message` at the unknown-character token `unknown` in place of the lexer's
+    /// error for it: the same mistake, explained. A token the lexer did not report (an
+    /// operator of the type syntax, `&`) gets a new error over it through `last`.
+    mutating func explain(unknown: Int, through last: Int? = nil, _ message: String) {
         guard !unwinding, pos != lastErrorAt else { return }
-        let start = tokens[t].start
+        let start = tokens[unknown].start
         // The lexer reported the token as unexpected characters, unless it is invalid UTF-8.
         let invalid = source.invalidUTF8.contains { $0.lowerBound == start }
         explained.insert(start)
-        if tokens[t].kind == .unknown, !invalid, let i = diagnostics.firstIndex(where: { $0.range.lowerBound == start }) {
-            diagnostics[i].message = message
+        if tokens[unknown].kind == .unknown, !invalid,
+           let reported = diagnostics.firstIndex(where: { $0.range.lowerBound == start }) {
+            diagnostics[reported].message = message
         } else {
-            diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<tokens[last ?? t].end, message: message))
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<tokens[last ?? unknown].end, message: message))
         }
         lastErrorAt = pos
     }
@@ -276,16 +278,17 @@ extension Parser {
         return "there is no `!`: the else block is \(what); write `\(kind.keyword) \(firstName ?? "…") { … } else { … }` with the two blocks swapped"
     }
 
-    /// How significant token `p` is named in messages (`describeCurrent()` for the current one).
-    func describe(at p: Int) -> String {
-        let t = token(at: p)
-        switch t.kind {
-        case .identifier: return "`\(text(at: p))`"
-        case .string: return "string \(text(at: p))"
-        case .number: return "number `\(text(at: p))`"
+    /// How the significant token at `position` is named in messages (`describeCurrent()` for
+    /// the current one).
+    func describe(at position: Int) -> String {
+        let kind = token(at: position).kind
+        switch kind {
+        case .identifier: return "`\(text(at: position))`"
+        case .string: return "string \(text(at: position))"
+        case .number: return "number `\(text(at: position))`"
         case .eof: return "end of file"
-        case .attribute: return "attribute `\(text(at: p))`"
-        default: return t.kind.isKeyword ? "keyword `\(text(at: p))`" : t.kind.display
+        case .attribute: return "attribute `\(text(at: position))`"
+        default: return kind.isKeyword ? "keyword `\(text(at: position))`" : kind.display
         }
     }
 
@@ -302,9 +305,9 @@ extension Parser {
             if count == 0 {
                 let before = token(at: pos - 1)
                 let after = token(at: min(pos + (next == .kwLet ? 2 : 1), significant.count - 1))
-                let a = before.kind == .identifier ? source.text(before.range) : "a"
-                let b = after.kind == .identifier ? source.text(after.range) : "b"
-                report(current.range, "`if let` unwraps one optional: nest the blocks, `if let \(a) { if let \(b) { … } }`")
+                let outer = before.kind == .identifier ? source.text(before.range) : "a"
+                let inner = after.kind == .identifier ? source.text(after.range) : "b"
+                report(current.range, "`if let` unwraps one optional: nest the blocks, `if let \(outer) { if let \(inner) { … } }`")
             }
             open(.block)
             open(.ifLetBuilder)
@@ -322,8 +325,8 @@ extension Parser {
     func ifWithoutLetMessage() -> String {
         let found = atEOF ? "" : ", found \(describeCurrent())"
         guard at(.identifier) && !current.startsLine else { return "expected `let` or `screen` after `if`\(found)" }
-        let n = currentText
-        return "expected `let` or `screen` after `if`\(found): a flag is tested with `conditional \(n) { … } else { … }`, an optional with `if let \(n) { … }`"
+        let nameText = currentText
+        return "expected `let` or `screen` after `if`\(found): a flag is tested with `conditional \(nameText) { … } else { … }`, an optional with `if let \(nameText) { … }`"
     }
 
     /// The message for a `conditional` whose block is not followed by `else`.
@@ -336,13 +339,13 @@ extension Parser {
     /// The message for `else if …` (the `if` is the current token).
     func elseIfMessage() -> String {
         let next = peekKind()
-        let name = token(at: min(pos + (next == .kwLet || next == .kwScreen ? 2 : 1), significant.count - 1))
-        let n = name.kind == .identifier ? source.text(name.range) : "…"
+        let nameToken = token(at: min(pos + (next == .kwLet || next == .kwScreen ? 2 : 1), significant.count - 1))
+        let nameText = nameToken.kind == .identifier ? source.text(nameToken.range) : "…"
         switch next {
-        case .kwLet: return "there is no `else if`: nest the test in the else block, `else { if let \(n) { … } }`"
-        case .kwScreen: return "there is no `else if`: nest the test in the else block, `else { if screen \(n) { … } }`"
+        case .kwLet: return "there is no `else if`: nest the test in the else block, `else { if let \(nameText) { … } }`"
+        case .kwScreen: return "there is no `else if`: nest the test in the else block, `else { if screen \(nameText) { … } }`"
         default:
-            return "there is no `else if`: nest the test in the else block, `else { conditional \(n) { … } else { … } }` (`if let \(n)` for an optional)"
+            return "there is no `else if`: nest the test in the else block, `else { conditional \(nameText) { … } else { … } }` (`if let \(nameText)` for an optional)"
         }
     }
 
@@ -353,22 +356,22 @@ extension Parser {
     /// skipped.
     mutating func declarationTail(_ kind: SyntaxKind, name: String?) {
         guard !unwinding else { return }
-        let n = name ?? "name"
+        let shownName = name ?? "name"
         if pos > 0, let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0).hasPrefix("=") }),
            onOneLine(token(at: pos - 1).start, tokens[eq].start) {
             let message: String
             switch kind {
             case .flagDecl:
-                message = "a flag has no value in the file: the app decides it at run time; declare it as `flag \(n)` (preview a value with `routes tree --flag \(n)=false`)"
+                message = "a flag has no value in the file: the app decides it at run time; declare it as `flag \(shownName)` (preview a value with `routes tree --flag \(shownName)=false`)"
             case .dependencyDecl:
-                message = "a dependency has no value in the file: the app provides it; declare its name and type, `dependency \(n): Type`"
+                message = "a dependency has no value in the file: the app provides it; declare its name and type, `dependency \(shownName): Type`"
             default:
-                message = "an optional has no value in the file: the app provides it, or nil; declare its name and type, `optional \(n): Type`"
+                message = "an optional has no value in the file: the app provides it, or nil; declare its name and type, `optional \(shownName): Type`"
             }
             explain(unknown: eq, message)
             skipRestOfLine(droppingLexicalErrorsFrom: tokens[eq].start)
         } else if kind == .flagDecl && at(.colon) && !current.startsLine {
-            report(current.range, "a flag has no type: it is a condition, true or false at run time; declare it as `flag \(n)`")
+            report(current.range, "a flag has no type: it is a condition, true or false at run time; declare it as `flag \(shownName)`")
             skipRestOfLine(droppingLexicalErrorsFrom: current.start)
         }
     }
@@ -379,16 +382,16 @@ extension Parser {
     /// resolve. Returns false for anything else.
     mutating func declarationWithoutKeyword() -> Bool {
         guard at(.identifier), current.startsLine, !unwinding else { return false }
-        let n = currentText
+        let nameText = currentText
         let next = token(at: min(pos + 1, significant.count - 1))
         let sameLine = !next.startsLine && next.kind != .eof
         if next.kind == .colon && sameLine {
-            report(current.range, "expected a declaration, found `\(n)`: a dependency is declared as `dependency \(n): Type` (`optional` when it may be nil)")
+            report(current.range, "expected a declaration, found `\(nameText)`: a dependency is declared as `dependency \(nameText): Type` (`optional` when it may be nil)")
             valueDeclaration(.dependencyDecl, keywordMissing: true)
             return true
         }
         if next.kind == .lBrace {
-            report(current.range, "expected a declaration, found `\(n)`: a named builder is declared as `builder \(n) { … }`")
+            report(current.range, "expected a declaration, found `\(nameText)`: a named builder is declared as `builder \(nameText) { … }`")
             open(.builderDecl)
             advance()
             block()
@@ -398,7 +401,7 @@ extension Parser {
         // A name alone on its line is a screen's only when it is written as one (UpperCamel).
         let upper = currentText.first?.isUppercase == true
         if (!sameLine && upper) || next.kind == .lParen || next.kind == .kwSheet || next.kind == .kwPush {
-            report(current.range, "expected a declaration, found `\(n)`: a screen is declared as `screen \(n)`")
+            report(current.range, "expected a declaration, found `\(nameText)`: a screen is declared as `screen \(nameText)`")
             screenDeclaration(keywordMissing: true)
             return true
         }
@@ -411,14 +414,14 @@ extension Parser {
     mutating func letBinding() -> Bool {
         guard at(.kwLet) || (at(.identifier) && currentText == "var"), peekKind() == .identifier,
               !unwinding, pos + 2 < significant.count else { return false }
-        let n = text(at: pos + 1)
+        let nameText = text(at: pos + 1)
         let value = token(at: pos + 2)
         guard !value.startsLine else { return false }
         let isBuilder = value.kind == .lBrace || (value.kind.startsBuilder && value.kind != .identifier)
         guard isBuilder || value.kind == .kwTrue || value.kind == .kwFalse else { return false }
         report(current.range, isBuilder
-            ? "there are no `let` bindings: a builder is named with `builder \(n) { … }`, and used by writing `\(n)` where it goes"
-            : "there are no `let` bindings: a condition is declared as `flag \(n)`; the app decides its value at run time")
+            ? "there are no `let` bindings: a builder is named with `builder \(nameText) { … }`, and used by writing `\(nameText)` where it goes"
+            : "there are no `let` bindings: a condition is declared as `flag \(nameText)`; the app decides its value at run time")
         open(isBuilder ? .builderDecl : .flagDecl)
         open(.error)
         advance()

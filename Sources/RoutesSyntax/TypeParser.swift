@@ -242,11 +242,11 @@ extension Parser {
                 unclosed.append(kind)
             case .rParen, .rBracket, .rAngle:
                 let opener: TokenKind = kind == .rParen ? .lParen : kind == .rBracket ? .lBracket : .lAngle
-                guard let k = unclosed.lastIndex(of: opener) else {
+                guard let match = unclosed.lastIndex(of: opener) else {
                     if kind == .rParen { break scan }
                     break
                 }
-                unclosed.removeSubrange(k...)
+                unclosed.removeSubrange(match...)
             case .comma:
                 if unclosed.isEmpty { break scan }
             default:

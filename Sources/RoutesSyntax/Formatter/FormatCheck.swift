@@ -90,12 +90,12 @@ enum FormatCheck {
     static func withoutNumbers(_ message: String) -> String {
         var out = ""
         var inNumber = false
-        for c in message.unicodeScalars {
-            if c.value >= 0x30 && c.value <= 0x39 {
+        for scalar in message.unicodeScalars {
+            if scalar.value >= 0x30 && scalar.value <= 0x39 {
                 if !inNumber { out.append("#") }
                 inNumber = true
             } else {
-                out.unicodeScalars.append(c)
+                out.unicodeScalars.append(scalar)
                 inNumber = false
             }
         }
@@ -115,9 +115,9 @@ enum FormatCheck {
             before = []
             before.reserveCapacity(tree.tokens.count + 1)
             list.reserveCapacity(tree.tokens.count / 2 + 1)
-            for (i, t) in tree.tokens.enumerated() {
+            for (index, token) in tree.tokens.enumerated() {
                 before.append(Int32(list.count))
-                if t.kind != .whitespace && t.kind != .byteOrderMark && t.kind != .eof { list.append(i) }
+                if token.kind != .whitespace && token.kind != .byteOrderMark && token.kind != .eof { list.append(index) }
             }
             before.append(Int32(list.count))
         }
@@ -126,11 +126,11 @@ enum FormatCheck {
             before[max(0, min(tokenIndex, before.count - 1))]
         }
 
-        func trimmed(_ t: Token) -> ArraySlice<UInt8> {
+        func trimmed(_ token: Token) -> ArraySlice<UInt8> {
             let bytes = tree.source.bytes
-            var end = t.end
-            while end > t.start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-            return bytes[t.start..<end]
+            var end = token.end
+            while end > token.start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            return bytes[token.start..<end]
         }
 
         /// A byte offset as a place among the words: the first word that ends after it, and
@@ -149,15 +149,15 @@ enum FormatCheck {
         func suppressionTargets() -> [[Int]] {
             let source = tree.source
             var out: [[Int]] = []
-            for (k, index) in list.enumerated() where tree.tokens[index].kind == .lineComment {
+            for (comment, index) in list.enumerated() where tree.tokens[index].kind == .lineComment {
                 guard let (target, _) = SuppressionMarker.targetLine(of: tree.tokens[index], in: source) else { continue }
-                var words: [Int] = [k]
+                var words: [Int] = [comment]
                 if target < source.lineCount {
                     let range = source.lineRange(target)
-                    var j = place(range.lowerBound)[0]
-                    while j < list.count && tree.tokens[list[j]].start < range.upperBound {
-                        if tree.tokens[list[j]].start >= range.lowerBound { words.append(j) }
-                        j += 1
+                    var word = place(range.lowerBound)[0]
+                    while word < list.count && tree.tokens[list[word]].start < range.upperBound {
+                        if tree.tokens[list[word]].start >= range.lowerBound { words.append(word) }
+                        word += 1
                     }
                 }
                 out.append(words)

@@ -5,30 +5,30 @@ extension Formatted {
     /// overlapping. Every token is untouched, so an editor keeps its marks and folds.
     public func edits(from original: SyntaxTree) -> [ByteEdit] {
         guard changed else { return [] }
-        let a = EditWords(original), b = EditWords(tree)
+        let oldWords = EditWords(original), newWords = EditWords(tree)
         let old = original.source.bytes, new = tree.source.bytes
-        guard a.starts.count == b.starts.count else {
+        guard oldWords.starts.count == newWords.starts.count else {
             // (Cannot be: the formatter checked that the tokens correspond.)
             return [ByteEdit(range: 0..<old.count, replacement: new)]
         }
         var edits: [ByteEdit] = []
-        func gap(_ x: Range<Int>, _ y: Range<Int>) {
-            guard !old[x].elementsEqual(new[y]) else { return }
-            var lo1 = x.lowerBound, lo2 = y.lowerBound, hi1 = x.upperBound, hi2 = y.upperBound
-            while lo1 < hi1 && lo2 < hi2 && old[lo1] == new[lo2] { lo1 += 1; lo2 += 1 }
-            while hi1 > lo1 && hi2 > lo2 && old[hi1 - 1] == new[hi2 - 1] { hi1 -= 1; hi2 -= 1 }
+        func gap(_ oldGap: Range<Int>, _ newGap: Range<Int>) {
+            guard !old[oldGap].elementsEqual(new[newGap]) else { return }
+            var oldStart = oldGap.lowerBound, newStart = newGap.lowerBound, oldEnd = oldGap.upperBound, newEnd = newGap.upperBound
+            while oldStart < oldEnd && newStart < newEnd && old[oldStart] == new[newStart] { oldStart += 1; newStart += 1 }
+            while oldEnd > oldStart && newEnd > newStart && old[oldEnd - 1] == new[newEnd - 1] { oldEnd -= 1; newEnd -= 1 }
             // Never inside a character (comments may hold any).
-            while lo1 > x.lowerBound && old[lo1] & 0xC0 == 0x80 { lo1 -= 1; lo2 -= 1 }
-            while hi1 < x.upperBound && hi1 < old.count && old[hi1] & 0xC0 == 0x80 { hi1 += 1; hi2 += 1 }
-            edits.append(ByteEdit(range: lo1..<hi1, replacement: Array(new[lo2..<hi2])))
+            while oldStart > oldGap.lowerBound && old[oldStart] & 0xC0 == 0x80 { oldStart -= 1; newStart -= 1 }
+            while oldEnd < oldGap.upperBound && oldEnd < old.count && old[oldEnd] & 0xC0 == 0x80 { oldEnd += 1; newEnd += 1 }
+            edits.append(ByteEdit(range: oldStart..<oldEnd, replacement: Array(new[newStart..<newEnd])))
         }
-        var previousA = 0, previousB = 0
-        for k in a.starts.indices {
-            gap(previousA..<a.starts[k], previousB..<b.starts[k])
-            previousA = a.ends[k]
-            previousB = b.ends[k]
+        var previousOld = 0, previousNew = 0
+        for word in oldWords.starts.indices {
+            gap(previousOld..<oldWords.starts[word], previousNew..<newWords.starts[word])
+            previousOld = oldWords.ends[word]
+            previousNew = newWords.ends[word]
         }
-        gap(previousA..<old.count, previousB..<new.count)
+        gap(previousOld..<old.count, previousNew..<new.count)
         return edits
     }
 }
@@ -41,12 +41,12 @@ struct EditWords {
         let bytes = tree.source.bytes
         starts.reserveCapacity(tree.tokens.count / 2)
         ends.reserveCapacity(tree.tokens.count / 2)
-        for t in tree.tokens where t.kind != .whitespace && t.kind != .eof {
-            var end = t.end
-            if t.kind == .lineComment || t.kind == .docComment {
-                while end > t.start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        for token in tree.tokens where token.kind != .whitespace && token.kind != .eof {
+            var end = token.end
+            if token.kind == .lineComment || token.kind == .docComment {
+                while end > token.start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
             }
-            starts.append(t.start)
+            starts.append(token.start)
             ends.append(end)
         }
     }
@@ -64,35 +64,37 @@ extension Formatter {
         let source = tree.source
         // The `}`: the last token before the offset, with at most spaces between them.
         let at = max(0, min(offset, source.count))
-        var t = tree.tokenIndex(at: at)
-        while t >= 0 && (tokens[t].end > at || tokens[t].kind == .whitespace || tokens[t].kind == .eof) { t -= 1 }
-        guard t >= 0, tokens[t].kind == .rBrace,
-              source.bytes[tokens[t].end..<at].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return [] }
+        var brace = tree.tokenIndex(at: at)
+        while brace >= 0 && (tokens[brace].end > at || tokens[brace].kind == .whitespace || tokens[brace].kind == .eof) { brace -= 1 }
+        guard brace >= 0, tokens[brace].kind == .rBrace,
+              source.bytes[tokens[brace].end..<at].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return [] }
         // The innermost block (or `anyOf`) that the `}` closes, and the node that owns it.
         var owner: Int? = nil
-        for (i, n) in tree.nodes.enumerated() where Int(n.tokenStart) <= t && t < Int(n.tokenEnd) {
-            guard n.kind == .block || n.kind == .anyOfBuilder else { continue }
-            var last = Int(n.tokenEnd) - 1
-            while last > t && tokens[last].kind.isTrivia { last -= 1 }
-            guard last == t else { continue }
-            if n.kind == .anyOfBuilder {
-                owner = i
-            } else if let parent = tree.parent(of: i) {
+        for (index, node) in tree.nodes.enumerated() where Int(node.tokenStart) <= brace && brace < Int(node.tokenEnd) {
+            guard node.kind == .block || node.kind == .anyOfBuilder else { continue }
+            var last = Int(node.tokenEnd) - 1
+            while last > brace && tokens[last].kind.isTrivia { last -= 1 }
+            guard last == brace else { continue }
+            if node.kind == .anyOfBuilder {
+                owner = index
+            } else if let parent = tree.parent(of: index) {
                 // An `else` block belongs to its `conditional`, `if let` or `if screen`.
                 owner = tree.nodes[parent].kind == .elseClause ? tree.parent(of: parent) ?? parent : parent
             }
         }
         guard let owner else { return [] }
-        let node = tree.node(owner)
-        var first = node.tokenRange.lowerBound
-        while first < t && tokens[first].kind.isTrivia { first += 1 }
+        var first = tree.node(owner).tokenRange.lowerBound
+        while first < brace && tokens[first].kind.isTrivia { first += 1 }
         let lineStart = source.lineStart(containing: tokens[first].start)
-        guard let formatted = try? format(tree, range: tokens[first].start..<tokens[t].end), formatted.changed else { return [] }
-        let edits = formatted.edits(from: tree).filter { $0.range.lowerBound >= lineStart && $0.range.lowerBound < tokens[t].end && $0.range.upperBound <= tokens[t].end }
+        let blockEnd = tokens[brace].end
+        guard let formatted = try? format(tree, range: tokens[first].start..<blockEnd), formatted.changed else { return [] }
+        let edits = formatted.edits(from: tree).filter {
+            $0.range.lowerBound >= lineStart && $0.range.lowerBound < blockEnd && $0.range.upperBound <= blockEnd
+        }
         guard !edits.isEmpty else { return [] }
         // The block alone must read as the whole text did.
         var bytes = source.bytes
-        for e in edits.reversed() { bytes.replaceSubrange(e.range, with: e.replacement) }
+        for edit in edits.reversed() { bytes.replaceSubrange(edit.range, with: edit.replacement) }
         guard FormatCheck.difference(tree, SyntaxTree.parse(SourceText(bytes: bytes))) == nil else { return [] }
         return edits
     }
@@ -101,10 +103,10 @@ extension Formatter {
 extension SyntaxTree {
     /// The index of the node that holds node `index` (nil for the file's node).
     func parent(of index: Int) -> Int? {
-        var i = index - 1
-        while i >= 0 {
-            if Int(nodes[i].subtreeEnd) > index { return i }
-            i -= 1
+        var candidate = index - 1
+        while candidate >= 0 {
+            if Int(nodes[candidate].subtreeEnd) > index { return candidate }
+            candidate -= 1
         }
         return nil
     }

@@ -28,20 +28,22 @@ extension FormatEngine {
     /// output again chooses the same; else that of its first line; `\n` when it has none.
     var newline: [UInt8] {
         let bytes = source.bytes
-        func breakAt(_ i: Int) -> [UInt8] { bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? [0x0D, 0x0A] : [0x0A] }
+        func breakAt(_ offset: Int) -> [UInt8] {
+            bytes[offset] == 0x0D && offset + 1 < bytes.count && bytes[offset + 1] == 0x0A ? [0x0D, 0x0A] : [0x0A]
+        }
         var first: [UInt8]? = nil
         var blank = true
-        var i = source.contentStart
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == 0x0A || b == 0x0D {
-                if !blank { return breakAt(i) }
-                if first == nil { first = breakAt(i) }
-                if b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
-            } else if b != 0x20 && b != 0x09 {
+        var offset = source.contentStart
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == 0x0A || byte == 0x0D {
+                if !blank { return breakAt(offset) }
+                if first == nil { first = breakAt(offset) }
+                if byte == 0x0D && offset + 1 < bytes.count && bytes[offset + 1] == 0x0A { offset += 1 }
+            } else if byte != 0x20 && byte != 0x09 {
                 blank = false
             }
-            i += 1
+            offset += 1
         }
         return first ?? [0x0A]
     }
@@ -49,24 +51,24 @@ extension FormatEngine {
     /// The number of line breaks (`\n`, `\r\n`, a lone `\r`) in `range` of the source.
     func lineBreaks(_ range: Range<Int>) -> Int {
         let bytes = source.bytes
-        var n = 0
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let b = bytes[i]
-            if b == 0x0A {
-                n += 1
-            } else if b == 0x0D && !(i + 1 < bytes.count && bytes[i + 1] == 0x0A) {
-                n += 1
+        var breaks = 0
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let byte = bytes[offset]
+            if byte == 0x0A {
+                breaks += 1
+            } else if byte == 0x0D && !(offset + 1 < bytes.count && bytes[offset + 1] == 0x0A) {
+                breaks += 1
             }
-            i += 1
+            offset += 1
         }
-        return n
+        return breaks
     }
 
     /// A comment's text without trailing spaces and tabs.
-    func commentText(_ t: Int) -> ArraySlice<UInt8> {
-        var end = tokens[t].end
-        let start = tokens[t].start
+    func commentText(_ token: Int) -> ArraySlice<UInt8> {
+        var end = tokens[token].end
+        let start = tokens[token].start
         while end > start && (source.bytes[end - 1] == 0x20 || source.bytes[end - 1] == 0x09) { end -= 1 }
         return source.bytes[start..<end]
     }
@@ -320,25 +322,29 @@ extension FormatEngine {
     /// The text with only the lines of the items intersecting `range` formatted (see
     /// `Formatter.format(_:range:)`); nil when the range touches no item.
     func splice(_ output: Output, selecting range: Range<Int>) -> [UInt8]? {
-        var a: Int? = nil, b: Int? = nil
-        for i in items.indices {
-            let s = output.itemSource[i]
-            if s.lowerBound <= range.upperBound && range.lowerBound <= s.upperBound {
-                if a == nil { a = i }
-                b = i
+        var firstItem: Int? = nil, lastItem: Int? = nil
+        for item in items.indices {
+            let lines = output.itemSource[item]
+            if lines.lowerBound <= range.upperBound && range.lowerBound <= lines.upperBound {
+                if firstItem == nil { firstItem = item }
+                lastItem = item
             }
         }
-        guard var a, var b else { return nil }
+        guard var firstItem, var lastItem else { return nil }
         // Items that share a line with a selected one come along.
-        while a > 0 && output.itemSource[a - 1].upperBound >= output.itemSource[a].lowerBound { a -= 1 }
-        while b + 1 < items.count && output.itemSource[b + 1].lowerBound <= output.itemSource[b].upperBound { b += 1 }
-        let src = output.itemSource[a].lowerBound..<output.itemSource[b].upperBound
-        let out = output.itemOutput[a].lowerBound..<output.itemOutput[b].upperBound
-        var bytes = Array(source.bytes[..<src.lowerBound])
-        bytes.append(contentsOf: output.bytes[out])
+        while firstItem > 0 && output.itemSource[firstItem - 1].upperBound >= output.itemSource[firstItem].lowerBound {
+            firstItem -= 1
+        }
+        while lastItem + 1 < items.count && output.itemSource[lastItem + 1].lowerBound <= output.itemSource[lastItem].upperBound {
+            lastItem += 1
+        }
+        let sourceLines = output.itemSource[firstItem].lowerBound..<output.itemSource[lastItem].upperBound
+        let outputLines = output.itemOutput[firstItem].lowerBound..<output.itemOutput[lastItem].upperBound
+        var bytes = Array(source.bytes[..<sourceLines.lowerBound])
+        bytes.append(contentsOf: output.bytes[outputLines])
         // The last line's break is the text's (as in the whole format: the first line break
         // decides them all, and it may be this one).
-        var rest = src.upperBound
+        var rest = sourceLines.upperBound
         if rest < source.count && source.bytes[rest] == 0x0D { rest += 1 }
         if rest < source.count && source.bytes[rest] == 0x0A { rest += 1 }
         bytes.append(contentsOf: newline)

@@ -190,6 +190,14 @@ public struct SourceText: Sendable {
     /// The text of a line without its terminator.
     public func lineText(_ line: Int) -> String { text(lineRange(line)) }
 
+    /// Where `range` ends without the spaces and tabs at its end (the text of a comment, as
+    /// the formatter writes and compares it).
+    func endWithoutTrailingSpaces(_ range: Range<Int>) -> Int {
+        var end = range.upperBound
+        while end > range.lowerBound && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+        return end
+    }
+
     // MARK: Offsets and positions
 
     /// The (line, column) of a byte offset. An offset inside a multi-byte character counts

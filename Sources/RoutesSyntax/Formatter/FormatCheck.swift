@@ -127,10 +127,7 @@ enum FormatCheck {
         }
 
         func trimmed(_ token: Token) -> ArraySlice<UInt8> {
-            let bytes = tree.source.bytes
-            var end = token.end
-            while end > token.start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-            return bytes[token.start..<end]
+            tree.source.bytes[token.start..<tree.source.endWithoutTrailingSpaces(token.range)]
         }
 
         /// A byte offset as a place among the words: the first word that ends after it, and

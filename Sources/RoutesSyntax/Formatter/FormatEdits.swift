@@ -38,16 +38,12 @@ struct EditWords {
     var starts: [Int] = []
     var ends: [Int] = []
     init(_ tree: SyntaxTree) {
-        let bytes = tree.source.bytes
         starts.reserveCapacity(tree.tokens.count / 2)
         ends.reserveCapacity(tree.tokens.count / 2)
         for token in tree.tokens where token.kind != .whitespace && token.kind != .eof {
-            var end = token.end
-            if token.kind == .lineComment || token.kind == .docComment {
-                while end > token.start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-            }
+            let isComment = token.kind == .lineComment || token.kind == .docComment
             starts.append(token.start)
-            ends.append(end)
+            ends.append(isComment ? tree.source.endWithoutTrailingSpaces(token.range) : token.end)
         }
     }
 }

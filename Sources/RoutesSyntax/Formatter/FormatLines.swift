@@ -67,10 +67,8 @@ extension FormatEngine {
 
     /// A comment's text without trailing spaces and tabs.
     func commentText(_ token: Int) -> ArraySlice<UInt8> {
-        var end = tokens[token].end
-        let start = tokens[token].start
-        while end > start && (source.bytes[end - 1] == 0x20 || source.bytes[end - 1] == 0x09) { end -= 1 }
-        return source.bytes[start..<end]
+        let range = tokens[token].range
+        return source.bytes[range.lowerBound..<source.endWithoutTrailingSpaces(range)]
     }
 
     /// Writes the formatted text: the tokens with the separators the walk chose, the comments

@@ -80,13 +80,13 @@ extension Diagnostic {
     /// The diagnostic of a file's own tree or model, for the file under another id: it and
     /// its related locations (which are all in the same file) name the new id.
     public func inFile(_ id: FileID) -> Diagnostic {
-        var d = self
-        d.file = id
-        d.related = d.related.map { r in
-            var r = r
-            r.file = id
-            return r
+        var moved = self
+        moved.file = id
+        moved.related = related.map { location in
+            var location = location
+            location.file = id
+            return location
         }
-        return d
+        return moved
     }
 }

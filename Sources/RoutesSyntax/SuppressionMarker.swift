@@ -9,27 +9,27 @@ public enum SuppressionMarker {
     /// time to each `:` (rare in source text), then a comparison around it.
     public static func isMentioned(in bytes: [UInt8]) -> Bool {
         let colon = 6  // word[6] == ":"
-        return bytes.withUnsafeBufferPointer { p in
-            let n = p.count
-            guard n >= word.count else { return false }
-            @inline(__always) func matches(at i: Int) -> Bool {
-                guard i >= colon, i - colon + word.count <= n else { return false }
-                for k in 0..<word.count where p[i - colon + k] != word[k] { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            let count = buffer.count
+            guard count >= word.count else { return false }
+            @inline(__always) func matches(at offset: Int) -> Bool {
+                guard offset >= colon, offset - colon + word.count <= count else { return false }
+                for letter in 0..<word.count where buffer[offset - colon + letter] != word[letter] { return false }
                 return true
             }
-            var i = 0
-            while i + 8 <= n {
-                let w = UInt64(littleEndian: UnsafeRawPointer(p.baseAddress! + i).loadUnaligned(as: UInt64.self))
-                // A byte of `w ^ ::::::::` is zero where `w` has a colon.
-                let x = w ^ 0x3A3A_3A3A_3A3A_3A3A
-                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 {
-                    for k in 0..<8 where p[i + k] == UInt8(ascii: ":") && matches(at: i + k) { return true }
+            var offset = 0
+            while offset + 8 <= count {
+                let eight = UInt64(littleEndian: UnsafeRawPointer(buffer.baseAddress! + offset).loadUnaligned(as: UInt64.self))
+                // A byte of `eight ^ ::::::::` is zero where `eight` has a colon.
+                let zeroAtColons = eight ^ 0x3A3A_3A3A_3A3A_3A3A
+                if (zeroAtColons &- 0x0101_0101_0101_0101) & ~zeroAtColons & 0x8080_8080_8080_8080 != 0 {
+                    for byte in 0..<8 where buffer[offset + byte] == UInt8(ascii: ":") && matches(at: offset + byte) { return true }
                 }
-                i += 8
+                offset += 8
             }
-            while i < n {
-                if p[i] == UInt8(ascii: ":") && matches(at: i) { return true }
-                i += 1
+            while offset < count {
+                if buffer[offset] == UInt8(ascii: ":") && matches(at: offset) { return true }
+                offset += 1
             }
             return false
         }

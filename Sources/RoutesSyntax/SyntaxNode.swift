@@ -17,58 +17,58 @@ public struct SyntaxNode: Sendable {
     /// Child nodes, in order.
     public var childNodes: [SyntaxNode] {
         var result: [SyntaxNode] = []
-        var j = index + 1
+        var child = index + 1
         let end = Int(data.subtreeEnd)
-        while j < end {
-            result.append(SyntaxNode(tree: tree, index: j))
-            j = Int(tree.nodes[j].subtreeEnd)
+        while child < end {
+            result.append(SyntaxNode(tree: tree, index: child))
+            child = Int(tree.nodes[child].subtreeEnd)
         }
         return result
     }
 
     /// Calls `body` with each child node, in order, without building an array.
     public func forEachChild(_ body: (SyntaxNode) -> Void) {
-        var j = index + 1
+        var child = index + 1
         let end = Int(tree.nodes[index].subtreeEnd)
-        while j < end {
-            body(SyntaxNode(tree: tree, index: j))
-            j = Int(tree.nodes[j].subtreeEnd)
+        while child < end {
+            body(SyntaxNode(tree: tree, index: child))
+            child = Int(tree.nodes[child].subtreeEnd)
         }
     }
 
     /// Child nodes and the tokens directly owned by this node, interleaved in source order.
     public var children: [Element] {
         var result: [Element] = []
-        var t = Int(data.tokenStart)
+        var token = Int(data.tokenStart)
         for child in childNodes {
-            let cs = Int(child.data.tokenStart)
-            while t < cs { result.append(.token(t)); t += 1 }
+            let childStart = Int(child.data.tokenStart)
+            while token < childStart { result.append(.token(token)); token += 1 }
             result.append(.node(child))
-            t = max(t, Int(child.data.tokenEnd))
+            token = max(token, Int(child.data.tokenEnd))
         }
-        while t < Int(data.tokenEnd) { result.append(.token(t)); t += 1 }
+        while token < Int(data.tokenEnd) { result.append(.token(token)); token += 1 }
         return result
     }
 
     /// Calls `body` with each non-trivia token directly owned by this node; stops when it
     /// returns false.
     public func forEachDirectToken(_ body: (Int) -> Bool) {
-        var t = Int(data.tokenStart)
+        var token = Int(data.tokenStart)
         let end = Int(data.tokenEnd)
-        var j = index + 1
+        var child = index + 1
         let subtreeEnd = Int(data.subtreeEnd)
-        while t < end {
-            if j < subtreeEnd && Int(tree.nodes[j].tokenStart) <= t && tree.nodes[j].tokenEnd > tree.nodes[j].tokenStart {
-                t = Int(tree.nodes[j].tokenEnd)
-                j = Int(tree.nodes[j].subtreeEnd)
+        while token < end {
+            if child < subtreeEnd && Int(tree.nodes[child].tokenStart) <= token && tree.nodes[child].tokenEnd > tree.nodes[child].tokenStart {
+                token = Int(tree.nodes[child].tokenEnd)
+                child = Int(tree.nodes[child].subtreeEnd)
                 continue
             }
-            if j < subtreeEnd && Int(tree.nodes[j].tokenStart) <= t {
-                j = Int(tree.nodes[j].subtreeEnd)  // an empty child node
+            if child < subtreeEnd && Int(tree.nodes[child].tokenStart) <= token {
+                child = Int(tree.nodes[child].subtreeEnd)  // an empty child node
                 continue
             }
-            if !tree.tokens[t].kind.isSkipped && !body(t) { return }
-            t += 1
+            if !tree.tokens[token].kind.isSkipped && !body(token) { return }
+            token += 1
         }
     }
 
@@ -89,19 +89,19 @@ public struct SyntaxNode: Sendable {
     /// The first direct token of a kind.
     public func firstToken(_ kind: TokenKind) -> Int? {
         var found: Int? = nil
-        forEachDirectToken { t in
-            if tree.tokens[t].kind == kind { found = t; return false }
+        forEachDirectToken { token in
+            if tree.tokens[token].kind == kind { found = token; return false }
             return true
         }
         return found
     }
 
     public func firstChild(_ kind: SyntaxKind) -> SyntaxNode? {
-        var j = index + 1
+        var child = index + 1
         let end = Int(data.subtreeEnd)
-        while j < end {
-            if tree.nodes[j].kind == kind { return SyntaxNode(tree: tree, index: j) }
-            j = Int(tree.nodes[j].subtreeEnd)
+        while child < end {
+            if tree.nodes[child].kind == kind { return SyntaxNode(tree: tree, index: child) }
+            child = Int(tree.nodes[child].subtreeEnd)
         }
         return nil
     }

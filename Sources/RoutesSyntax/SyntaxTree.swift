@@ -69,11 +69,11 @@ public final class SyntaxTree: Sendable {
         let end = source.lineRange(source.line(containing: max(range.lowerBound, range.upperBound - 1))).upperBound
         guard start < end else { return [] }
         let lexed = Lexer.tokenize(SourceText(bytes: source.bytes[start..<end])).tokens
-        return ArraySlice(lexed.compactMap { t in
-            guard t.kind != .eof else { return nil }
-            var t = t
-            t.offset += UInt32(truncatingIfNeeded: start)
-            return t
+        return ArraySlice(lexed.compactMap { token in
+            guard token.kind != .eof else { return nil }
+            var moved = token
+            moved.offset += UInt32(truncatingIfNeeded: start)
+            return moved
         })
     }
 
@@ -103,7 +103,7 @@ public final class SyntaxTree: Sendable {
     public func reconstructedBytes() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(source.count)
-        for t in tokens { out.append(contentsOf: source.bytes[t.range]) }
+        for token in tokens { out.append(contentsOf: source.bytes[token.range]) }
         return out
     }
 
@@ -125,11 +125,11 @@ public final class SyntaxTree: Sendable {
             out += String(repeating: "  ", count: depth) + "\(node.kind) \(node.range)\n"
             for child in node.children {
                 switch child {
-                case .node(let n): dump(n, depth + 1)
-                case .token(let t):
-                    let tok = tokens[t]
-                    if tok.kind == .whitespace { continue }
-                    out += String(repeating: "  ", count: depth + 1) + "\(tok.kind) \(text(of: tok).debugDescription)\n"
+                case .node(let childNode): dump(childNode, depth + 1)
+                case .token(let index):
+                    let token = tokens[index]
+                    if token.kind == .whitespace { continue }
+                    out += String(repeating: "  ", count: depth + 1) + "\(token.kind) \(text(of: token).debugDescription)\n"
                 }
             }
         }

@@ -46,15 +46,15 @@ extension SyntaxTree {
         // for an edit at the end of a code token, the whitespace right after it (a space typed
         // after a word): the new text of that whitespace must then lex as whitespace again,
         // which nothing before it can join (comments, which could, are trivia themselves).
-        func isTrivia(_ k: TokenKind) -> Bool { k == .whitespace || k == .lineComment || k == .docComment }
-        var t = tokenIndex(at: max(0, range.lowerBound - 1))
+        func isTrivia(_ kind: TokenKind) -> Bool { kind == .whitespace || kind == .lineComment || kind == .docComment }
+        var edited = tokenIndex(at: max(0, range.lowerBound - 1))
         var atStart = false
-        if !isTrivia(tokens[t].kind), tokens[t].end == range.lowerBound, t + 1 < tokens.count,
-           tokens[t + 1].kind == .whitespace, tokens[t + 1].start == range.lowerBound {
-            t += 1
+        if !isTrivia(tokens[edited].kind), tokens[edited].end == range.lowerBound, edited + 1 < tokens.count,
+           tokens[edited + 1].kind == .whitespace, tokens[edited + 1].start == range.lowerBound {
+            edited += 1
             atStart = true
         }
-        let old = tokens[t]
+        let old = tokens[edited]
         guard isTrivia(old.kind), old.start < range.lowerBound || atStart, range.upperBound <= old.end else { return nil }
         var text = Array(source.bytes[old.start..<range.lowerBound])
         text += replacement
@@ -71,10 +71,10 @@ extension SyntaxTree {
         guard newSource.bytes[(old.start)..<(old.end + delta)].elementsEqual(text) else { return nil }
 
         var shifted = tokens
-        shifted[t].length = UInt32(text.count)
+        shifted[edited].length = UInt32(text.count)
         if delta != 0 {
-            for i in (t + 1)..<shifted.count {
-                shifted[i].offset = UInt32(Int(shifted[i].offset) + delta)
+            for later in (edited + 1)..<shifted.count {
+                shifted[later].offset = UInt32(Int(shifted[later].offset) + delta)
             }
         }
         // An insertion where the code token before ends: described as replacing the first
@@ -82,7 +82,7 @@ extension SyntaxTree {
         // moves every offset at or after the replaced range's end).
         let replaced = atStart && range.isEmpty ? range.lowerBound..<(range.lowerBound + 1) : range
         let edit = TriviaEdit(range: replaced, delta: delta, isWhitespace: old.kind == .whitespace,
-                              docCommentToken: old.kind == .docComment ? t : nil)
+                              docCommentToken: old.kind == .docComment ? edited : nil)
         return (SyntaxTree(source: newSource, tokens: shifted, nodes: nodes, diagnostics: []), edit)
     }
 }

@@ -26,8 +26,9 @@ public struct TriviaEdit: Sendable, Hashable {
         offset >= range.upperBound ? offset + delta : offset
     }
 
-    @inlinable public func map(_ r: Range<Int>) -> Range<Int> {
-        map(r.lowerBound)..<max(map(r.lowerBound), map(r.upperBound))
+    /// Where a range of the old text is in the new one (empty when the edit removed it).
+    @inlinable public func map(_ oldRange: Range<Int>) -> Range<Int> {
+        map(oldRange.lowerBound)..<max(map(oldRange.lowerBound), map(oldRange.upperBound))
     }
 }
 

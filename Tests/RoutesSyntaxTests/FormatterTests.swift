@@ -146,16 +146,16 @@ private func format(_ text: String) throws -> String {
     }
 
     @Test func theCheckCatchesAChangeOfMeaning() {
-        let a = SyntaxTree.parse(SourceText("screen A\nroot { screen A }\n"))
-        #expect(FormatCheck.difference(a, SyntaxTree.parse(SourceText("screen A\n\nroot {\n  screen A\n}\n"))) == nil)
-        #expect(FormatCheck.difference(a, SyntaxTree.parse(SourceText("screen A\nroot { screen B }\n"))) != nil)
-        #expect(FormatCheck.difference(a, SyntaxTree.parse(SourceText("screen A // x\nroot { screen A }\n"))) != nil)
+        let original = SyntaxTree.parse(SourceText("screen A\nroot { screen A }\n"))
+        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A\n\nroot {\n  screen A\n}\n"))) == nil)
+        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A\nroot { screen B }\n"))) != nil)
+        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A // x\nroot { screen A }\n"))) != nil)
         // A suppression comment that would apply to another line.
-        let s = SyntaxTree.parse(SourceText("flag a flag b // routes:ignore unused-declaration\n"))
-        #expect(FormatCheck.difference(s, SyntaxTree.parse(SourceText("flag a\nflag b // routes:ignore unused-declaration\n"))) != nil)
+        let suppressed = SyntaxTree.parse(SourceText("flag a flag b // routes:ignore unused-declaration\n"))
+        #expect(FormatCheck.difference(suppressed, SyntaxTree.parse(SourceText("flag a\nflag b // routes:ignore unused-declaration\n"))) != nil)
         // Layout that makes the parser recover differently.
-        let e = SyntaxTree.parse(SourceText("root {\n  anyOf {\n    screen A\nscreen B\n"))
-        #expect(FormatCheck.difference(e, SyntaxTree.parse(SourceText("root {\n  anyOf {\n    screen A\n    screen B\n"))) != nil)
+        let erroneous = SyntaxTree.parse(SourceText("root {\n  anyOf {\n    screen A\nscreen B\n"))
+        #expect(FormatCheck.difference(erroneous, SyntaxTree.parse(SourceText("root {\n  anyOf {\n    screen A\n    screen B\n"))) != nil)
     }
 
     @Test func numbersAreLeftOutOfComparedMessages() {
@@ -177,8 +177,8 @@ private func format(_ text: String) throws -> String {
     }
 
     @Test func onlyTheDeclarationsInTheRangeChange() throws {
-        let b = offset("B")
-        #expect(try formatted(b..<b) == "screen   A\n\n\nscreen B // b\n// lead\nflag   f\nroot {\nscreen A\n}\n")
+        let screenB = offset("B")
+        #expect(try formatted(screenB..<screenB) == "screen   A\n\n\nscreen B // b\n// lead\nflag   f\nroot {\nscreen A\n}\n")
         // The comments above a declaration come with it; the blank lines before them stay.
         let lead = offset("lead")
         #expect(try formatted(lead..<(lead + 2)) == "screen   A\n\n\nscreen   B // b\n// lead\nflag f\nroot {\nscreen A\n}\n")

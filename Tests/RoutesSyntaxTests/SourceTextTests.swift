@@ -48,14 +48,14 @@ import TestSupport
             let valid = String(validatingCString: bytes.map { CChar(bitPattern: $0) } + [0]) != nil || bytes.contains(0)
             if valid { #expect(text.bytes == bytes && text.invalidUTF8.isEmpty) }
             var starts = [0]
-            var i = 0
-            while i < text.bytes.count {
-                if text.bytes[i] == 0x0A { starts.append(i + 1) }
-                if text.bytes[i] == 0x0D {
-                    if i + 1 < text.bytes.count && text.bytes[i + 1] == 0x0A { i += 1 }
-                    starts.append(i + 1)
+            var offset = 0
+            while offset < text.bytes.count {
+                if text.bytes[offset] == 0x0A { starts.append(offset + 1) }
+                if text.bytes[offset] == 0x0D {
+                    if offset + 1 < text.bytes.count && text.bytes[offset + 1] == 0x0A { offset += 1 }
+                    starts.append(offset + 1)
                 }
-                i += 1
+                offset += 1
             }
             #expect(text.lineStarts == starts, "\(bytes)")
             #expect(text.isASCII == text.bytes.allSatisfy { $0 < 0x80 })
@@ -78,8 +78,8 @@ import TestSupport
         for _ in 0..<5000 {
             var old = SourceText(bytes: text())
             for _ in 0..<4 {
-                let a = random.below(old.count + 1), b = random.below(old.count + 1)
-                let range = min(a, b)..<max(a, b)
+                let one = random.below(old.count + 1), other = random.below(old.count + 1)
+                let range = min(one, other)..<max(one, other)
                 let replacement = random.below(4) == 0 ? [] : text()
                 var spliced = old.bytes
                 spliced.replaceSubrange(range, with: replacement)
@@ -110,8 +110,8 @@ import TestSupport
         #expect(text.position(of: offset, encoding: .utf16) == LineColumn(line: 1, column: 4))
         #expect(text.position(of: offset, encoding: .scalars) == LineColumn(line: 1, column: 3))
         for encoding in [PositionEncoding.utf8, .utf16, .scalars] {
-            let p = text.position(of: offset, encoding: encoding)
-            #expect(text.offset(of: p, encoding: encoding) == offset)
+            let position = text.position(of: offset, encoding: encoding)
+            #expect(text.offset(of: position, encoding: encoding) == offset)
         }
     }
 
@@ -151,9 +151,9 @@ import TestSupport
             #expect(kinds(text) == [kind, .eof], "\(text)")
             var misses = ["x" + text, text + "x", text + "_", String(text.dropFirst()), String(text.dropLast()), text.uppercased()]
             let chars = Array(text)
-            for i in chars.indices {
+            for index in chars.indices {
                 var changed = chars
-                changed[i] = changed[i] == "z" ? "y" : "z"
+                changed[index] = changed[index] == "z" ? "y" : "z"
                 misses.append(String(changed))
             }
             for miss in misses where Lexer.keyword(miss) == nil && !miss.isEmpty {

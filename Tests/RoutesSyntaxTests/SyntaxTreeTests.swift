@@ -12,8 +12,8 @@ private let fixtureFiles: [URL] = {
     let examples = root.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
     var result: [URL] = []
     for dir in [root, examples] {
-        let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)
-        while let url = e?.nextObject() as? URL {
+        let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil)
+        while let url = files?.nextObject() as? URL {
             if url.pathExtension == "routes" { result.append(url) }
         }
     }
@@ -37,8 +37,8 @@ private let fixtureFiles: [URL] = {
         let alphabet = Array("screen root builder anyOf { } ( ) , : . ? / \" \\ // /// \n\t x Y _ 1 -2 @ é 😀 if let else".utf8)
             + [0xFF, 0xC3, 0x80, 0xE2]
         for _ in 0..<500 {
-            let n = Int(rng.next() % 300)
-            let bytes = (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            let length = Int(rng.next() % 300)
+            let bytes = (0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
             let tree = SyntaxTree.parse(SourceText(bytes: bytes))
             #expect(tree.reconstructedBytes() == tree.source.bytes)
             checkNesting(tree)
@@ -66,14 +66,14 @@ private let fixtureFiles: [URL] = {
 
     func checkNesting(_ tree: SyntaxTree) {
         var owner = Array(repeating: 0, count: tree.tokens.count)
-        for (i, n) in tree.nodes.enumerated() {
-            #expect(n.tokenStart <= n.tokenEnd)
-            for t in Int(n.tokenStart)..<Int(n.tokenEnd) { owner[t] = i }
-            var j = i + 1
-            while j < Int(n.subtreeEnd) {
-                let c = tree.nodes[j]
-                #expect(c.tokenStart >= n.tokenStart && c.tokenEnd <= n.tokenEnd)
-                j += 1
+        for (index, node) in tree.nodes.enumerated() {
+            #expect(node.tokenStart <= node.tokenEnd)
+            for token in Int(node.tokenStart)..<Int(node.tokenEnd) { owner[token] = index }
+            var descendant = index + 1
+            while descendant < Int(node.subtreeEnd) {
+                let inner = tree.nodes[descendant]
+                #expect(inner.tokenStart >= node.tokenStart && inner.tokenEnd <= node.tokenEnd)
+                descendant += 1
             }
         }
         #expect(tree.nodes.first?.tokenEnd == Int32(tree.tokens.count))
@@ -188,8 +188,8 @@ private let fixtureFiles: [URL] = {
     @Test func oddlyIndentedValidCodeIsValid() {
         let tree = SyntaxTree.parse(SourceText("root {\n  anyOf {\nscreen A\n  }\n}\n"))
         #expect(tree.diagnostics.isEmpty)
-        let w = SyntaxTree.parse(SourceText("root {\n    wildcard A {\nscreen A\n    }\n}\n"))
-        #expect(w.diagnostics.isEmpty)
+        let wildcard = SyntaxTree.parse(SourceText("root {\n    wildcard A {\nscreen A\n    }\n}\n"))
+        #expect(wildcard.diagnostics.isEmpty)
     }
 
     @Test func verticalTabIsNotWhitespace() {

@@ -10,6 +10,8 @@ extension Parser {
             openBraces.removeAll()
             if kind.startsDeclaration {
                 declaration()
+            } else if atTopLevelLinkDeclaration {
+                linkDeclaration()
             } else {
                 topLevelGarbage()
             }

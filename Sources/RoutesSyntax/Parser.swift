@@ -178,7 +178,7 @@ public struct Parser {
         if atEOF { return true }
         if let unwindAt { return unwindAt == pos }
         let token = current
-        guard token.startsLine, token.kind.startsDeclaration else { return false }
+        guard token.startsLine, token.kind.startsDeclaration || atLinkDeclaration else { return false }
         if token.kind != .kwScreen { return true }
         guard layoutRecovery else { return false }
         let tokenColumn = column(token)

@@ -13,6 +13,14 @@ public enum SyntaxKind: UInt8, Sendable, Hashable {
     case builderDecl
     case rootDecl
     case fromClause
+    /// `link NAME "PATTERN" -> PATH`.
+    case linkDecl
+    /// A link's path: elements separated by `/`.
+    case linkPath
+    /// One element of a link's path: a screen name and its arguments.
+    case pathElement
+    /// `label: value`, the value a literal or a placeholder's name.
+    case pathArgument
 
     case block
     case screenBuilder
@@ -44,7 +52,7 @@ public enum SyntaxKind: UInt8, Sendable, Hashable {
     /// The kinds of top-level declarations.
     @inlinable public var isDeclaration: Bool {
         switch self {
-        case .importDecl, .screenDecl, .dependencyDecl, .optionalDecl, .flagDecl, .builderDecl, .rootDecl: return true
+        case .importDecl, .screenDecl, .dependencyDecl, .optionalDecl, .flagDecl, .builderDecl, .rootDecl, .linkDecl: return true
         default: return false
         }
     }

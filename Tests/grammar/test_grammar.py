@@ -454,10 +454,19 @@ def test_start_symbols_are_file_and_path(checker):
 
 def test_keywords_are_the_ones_in_the_spec(checker):
     assert sorted(checker.rendered.keywords) == sorted(KEYWORDS)
-    # The words the grammar spells that are not reserved: `allowsPush`, and the words of
-    # Swift's type syntax, which are ordinary names outside a type.
+    # The words the grammar spells that are not reserved: `allowsPush`, `link` (at the start
+    # of a declaration), and the words of Swift's type syntax, which are ordinary names
+    # outside a type.
     assert sorted(checker.rendered.contextual_words) == sorted(
-        ["allowsPush", "any", "some", "async", "throws", "inout", "borrowing", "consuming", "sending"])
+        ["allowsPush", "link", "any", "some", "async", "throws", "inout", "borrowing", "consuming", "sending"])
+
+
+def test_link_is_a_name_outside_the_start_of_a_declaration(checker):
+    assert checker.accepts('screen Home\nlink home "/" -> Home\nroot { screen Home }')
+    assert checker.accepts("builder link { empty }\nroot { link }")
+    assert checker.accepts("screen link\nroot { screen link }")
+    assert not checker.accepts('link home "/" Home')
+    assert not checker.accepts('link home "/" -> "Home"')
 
 
 @pytest.mark.parametrize("keyword", KEYWORDS)

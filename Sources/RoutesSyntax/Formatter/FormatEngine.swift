@@ -304,12 +304,13 @@ struct FormatEngine {
     static func pairKind(_ tokens: [Token], _ before: Int, _ token: Int, _ bytes: [UInt8]) -> SepKind {
         let previous = tokens[before].kind, kind = tokens[token].kind
         switch kind {
-        case .comma, .colon, .rParen, .rBracket, .rAngle, .question, .dot, .lAngle: return .none
+        // (`/` stands between the elements of a link's path: `Home/Detail(id: id)`.)
+        case .comma, .colon, .rParen, .rBracket, .rAngle, .question, .dot, .lAngle, .slash: return .none
         case .arrow, .ampersand, .lBrace, .rBrace: return .space
         default: break
         }
         switch previous {
-        case .lParen, .lBracket, .lAngle, .dot: return .none
+        case .lParen, .lBracket, .lAngle, .dot, .slash: return .none
         case .comma, .colon, .arrow, .ampersand, .attribute: return .space
         default: break
         }

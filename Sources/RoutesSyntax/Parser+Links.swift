@@ -1,0 +1,129 @@
+/// `link NAME "PATTERN" -> PATH` (docs/language.md#links). `link` is a keyword only here: at
+/// the start of a top-level declaration, followed on its line by a name or a string (a
+/// program may name a builder `link`). The pattern is a string the model reads
+/// (`LinkPattern`); the path is parsed here: screen names separated by `/`, each with its
+/// arguments, whose values are literals or the names of the pattern's placeholders.
+extension Parser {
+    /// Whether the current token starts a link declaration, wherever it stands: `link` at
+    /// the start of a line, followed on that line by a name and a string, or by a string
+    /// (what no builder can be: inside a block, `link x` on its own is two references).
+    var atLinkDeclaration: Bool {
+        guard at(.identifier), current.startsLine, currentText == "link", pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        guard !next.startsLine else { return false }
+        if next.kind == .string { return true }
+        guard next.kind == .identifier, pos + 2 < significant.count else { return false }
+        let third = token(at: pos + 2)
+        return !third.startsLine && third.kind == .string
+    }
+
+    /// Whether the current token starts a link declaration at the top level, where nothing
+    /// else begins with a name: `link` followed on its line by a name or a string.
+    var atTopLevelLinkDeclaration: Bool {
+        guard at(.identifier), currentText == "link", pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        return !next.startsLine && (next.kind == .identifier || next.kind == .string)
+    }
+
+    mutating func linkDeclaration() {
+        open(.linkDecl)
+        advance()  // `link`
+        let linkName = at(.identifier) ? currentText : nil
+        name("a link name")
+        if at(.string) {
+            advance()
+        } else if !current.startsLine && !unwinding {
+            expected("the link's pattern, a string (`\"/items/{id}\"`)")
+        }
+        if at(.arrow) {
+            advance()
+        } else if !unwinding {
+            if at(.identifier) && !current.startsLine {
+                // `link item "/items/{id}" Home/Detail(id: id)`: the path, without its arrow.
+                report(previousEnd..<previousEnd, "expected `->` before the path the link opens: `link \(linkName ?? "name") \"…\" -> \(currentText)…`")
+            } else {
+                expected("`->` and the path the link opens (`-> Home/Detail(id: id)`)")
+                close()
+                return
+            }
+        }
+        if at(.string) && !current.startsLine {
+            report(current.range, "a link's path is written without quotes: `-> Home/Detail(id: id)`, screen names separated by `/`")
+            open(.error)
+            advance()
+            close()
+        } else if at(.identifier) && !current.startsLine {
+            linkPath()
+        } else if !unwinding {
+            expected("the path the link opens, screen names separated by `/` (`Home/Detail(id: id)`)")
+        }
+        close()
+    }
+
+    /// `Home/Detail(id: id)/Settings`.
+    mutating func linkPath() {
+        open(.linkPath)
+        pathElement()
+        while at(.slash) {
+            advance()
+            if at(.identifier) {
+                pathElement()
+            } else {
+                expected("a screen name after `/`")
+                break
+            }
+        }
+        close()
+    }
+
+    /// `Detail(id: id, tab: "info")`.
+    mutating func pathElement() {
+        open(.pathElement)
+        advance()  // the screen's name
+        if at(.lParen) {
+            let paren = Int(significant[pos])
+            advance()
+            while !at(.rParen) {
+                if atEOF || atBlockCloser(blockHasBuilder: false) || at(.lBrace) || at(.rBrace) || atLinkDeclaration {
+                    expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
+                    break
+                }
+                pathArgument()
+                if at(.comma) {
+                    advance()
+                } else if !at(.rParen) {
+                    if kind.isLabel && peekKind() == .colon {
+                        expected("`,` between arguments")
+                    } else {
+                        expected("`,` or `)`")
+                        skipInParens()
+                        break
+                    }
+                }
+            }
+            if at(.rParen) { advance() }
+        }
+        close()
+    }
+
+    /// `label: value`.
+    mutating func pathArgument() {
+        open(.pathArgument)
+        if kind.isLabel && peekKind() == .colon {
+            advance()
+            advance()
+            switch kind {
+            case .string, .number, .kwTrue, .kwFalse, .identifier:
+                advance()
+            default:
+                expected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
+            }
+        } else {
+            report(current.range, "expected an argument (`label: value`), found \(describeCurrent())")
+            open(.error)
+            advance()
+            close()
+        }
+        close()
+    }
+}

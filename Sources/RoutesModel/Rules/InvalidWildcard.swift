@@ -37,14 +37,14 @@ public enum InvalidWildcard: RuleDefinition {
         return Finding(screen: wildcard.text, labels: labels)
     }
 
-    public static func message(_ f: Finding) -> String {
-        "`wildcard \(f.screen)` needs a screen without parameters, but `\(f.screen)` has (\(f.labels.joined(separator: ", ")))"
+    public static func message(_ finding: Finding) -> String {
+        "`wildcard \(finding.screen)` needs a screen without parameters, but `\(finding.screen)` has (\(finding.labels.joined(separator: ", ")))"
     }
 
     /// The diagnostic at the wildcard's screen name, related to the screen's declaration.
-    public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>, declaredIn: FileID, at: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f),
-                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(f.screen)` is declared here")])
+    public static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>, declaredIn: FileID, at: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(finding),
+                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(finding.screen)` is declared here")])
     }
 }
 

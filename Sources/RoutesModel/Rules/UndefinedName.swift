@@ -54,15 +54,15 @@ public enum UndefinedName: RuleDefinition {
         Finding(name: name, expected: expected, suggestion: Suggestion.closest(to: name, among: candidates))
     }
 
-    public static func message(_ f: Finding) -> String {
-        var message = "cannot find \(f.expected.map(\.rawValue).joined(separator: " or ")) `\(f.name)` in scope"
-        if let s = f.suggestion { message += "; did you mean `\(s)`?" }
+    public static func message(_ finding: Finding) -> String {
+        var message = "cannot find \(finding.expected.map(\.rawValue).joined(separator: " or ")) `\(finding.name)` in scope"
+        if let suggestion = finding.suggestion { message += "; did you mean `\(suggestion)`?" }
         return message
     }
 
     /// The diagnostic at the name; its detail is the finding (with the suggestion).
-    public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f), detail: DiagnosticDetail(f))
+    public static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
     }
 }
 

@@ -44,31 +44,31 @@ public enum WrongKind: RuleDefinition {
         public var expected: [DeclarationKind]
     }
 
-    public static func message(_ f: Finding) -> String {
-        var m = "`\(f.name)` is \(f.kind.withArticle), not \(f.expected.map(\.withArticle).joined(separator: " or "))"
+    public static func message(_ finding: Finding) -> String {
+        var message = "`\(finding.name)` is \(finding.kind.withArticle), not \(finding.expected.map(\.withArticle).joined(separator: " or "))"
         // What the language has for the name's own kind.
-        switch (f.expected, f.kind) {
+        switch (finding.expected, finding.kind) {
         case ([.builder], .screen):
-            m += ": write `screen \(f.name)` to build it"
+            message += ": write `screen \(finding.name)` to build it"
         case ([.builder], .dependency), ([.builder], .optional):
-            m += ": \(f.kind.withArticle) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
+            message += ": \(finding.kind.withArticle) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
         case ([.builder], .flag), ([.optional], .flag):
-            m += ": a flag is tested with `conditional \(f.name) { … } else { … }`"
+            message += ": a flag is tested with `conditional \(finding.name) { … } else { … }`"
         case ([.optional], .dependency):
-            m += ": `if let` unwraps optionals; a dependency is always present"
+            message += ": `if let` unwraps optionals; a dependency is always present"
         case ([.flag], .optional):
-            m += ": an optional is tested with `if let \(f.name) { … }`"
+            message += ": an optional is tested with `if let \(finding.name) { … }`"
         default:
             break
         }
-        return m
+        return message
     }
 
     /// The diagnostic at the name, related to its declaration.
-    public static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>, declaredIn: FileID, at: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f),
-                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(f.name)` is declared here as \(f.kind.withArticle)")],
-                   detail: DiagnosticDetail(f))
+    public static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>, declaredIn: FileID, at: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(finding),
+                   related: [RelatedLocation(file: declaredIn, range: at, message: "`\(finding.name)` is declared here as \(finding.kind.withArticle)")],
+                   detail: DiagnosticDetail(finding))
     }
 }
 

@@ -47,13 +47,13 @@ public struct FileSystemProvider: SourceProvider {
         bytes.reserveCapacity(min(Int(opened.st_size), SourceLimits.maxFileBytes))
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
+            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(String(cString: strerror(errno))))
             }
-            if n == 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
             // A file that grows while it is read (or a /proc file that lies about its size).
             if bytes.count > SourceLimits.maxFileBytes { return .failure(.tooLarge(bytes.count)) }
         }

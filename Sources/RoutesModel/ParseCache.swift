@@ -14,9 +14,9 @@ public final class ParseCache: @unchecked Sendable {
     public init() {}
 
     func lookup(_ path: String, bytes: [UInt8], id: FileID) -> (SyntaxTree, FileModel)? {
-        guard let e = entries[path], e.tree.source.bytes == bytes else { return nil }
+        guard let entry = entries[path], entry.tree.source.bytes == bytes else { return nil }
         hits += 1
-        return (e.tree.withFileID(id), e.model.withFileID(id))
+        return (entry.tree.withFileID(id), entry.model.withFileID(id))
     }
 
     /// Keeps a file's tree and model, made by an edit (see
@@ -28,7 +28,7 @@ public final class ParseCache: @unchecked Sendable {
 
     func replace(with files: [SourceFile]) {
         var next: [String: (tree: SyntaxTree, model: FileModel)] = [:]
-        for f in files { next[f.path] = (f.keptSyntax, f.model) }
+        for file in files { next[file.path] = (file.keptSyntax, file.model) }
         entries = next
     }
 }
@@ -42,9 +42,9 @@ extension Project {
         let tree = files[file].keptSyntax, text = files[file].text
         var parts: [String] = []
         let tokens = tree.hasTokens ? tree.tokens(coveringLinesOf: range) : SyntaxTree.tokens(of: text, coveringLinesOf: range)
-        for t in tokens where t.start < range.upperBound {
-            if !t.kind.isSkipped && t.kind != .eof && t.end > range.lowerBound {
-                parts.append(text.text(max(t.start, range.lowerBound)..<min(t.end, range.upperBound)))
+        for token in tokens where token.start < range.upperBound {
+            if !token.kind.isSkipped && token.kind != .eof && token.end > range.lowerBound {
+                parts.append(text.text(max(token.start, range.lowerBound)..<min(token.end, range.upperBound)))
             }
         }
         return parts.joined(separator: " ")
@@ -55,8 +55,8 @@ extension FileModel {
     /// The same model for a file with another id (its diagnostics name the file).
     func withFileID(_ id: FileID) -> FileModel {
         guard diagnostics.contains(where: { $0.file != id || $0.related.contains { $0.file != id } }) else { return self }
-        var m = self
-        m.diagnostics = m.diagnostics.map { $0.inFile(id) }
-        return m
+        var model = self
+        model.diagnostics = model.diagnostics.map { $0.inFile(id) }
+        return model
     }
 }

@@ -22,11 +22,11 @@ import RoutesSyntax
     var isChanged: Bool { state.withLock { $0.changed } }
 
     @usableFromInline var text: SourceText {
-        state.withLock { s in
-            if let text = s.text { return text }
+        state.withLock { read in
+            if let text = read.text { return text }
             let bytes = (try? provider.read(path).get()) ?? []
             let text = SourceText(bytes: bytes)
-            s = (text, bytes.count != count || Self.digest(bytes) != digest)
+            read = (text, bytes.count != count || Self.digest(bytes) != digest)
             return text
         }
     }
@@ -34,18 +34,18 @@ import RoutesSyntax
     /// A 64-bit digest of bytes, eight at a time (to notice a change, not to resist one).
     static func digest(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { raw in
-            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
+            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)
             var i = 0
             while i + 8 <= raw.count {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-                h ^= h >> 32
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 32
                 i += 8
             }
             while i < raw.count {
-                h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
+                hash = (hash ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
                 i += 1
             }
-            return h ^ (h >> 29)
+            return hash ^ (hash >> 29)
         }
     }
 }

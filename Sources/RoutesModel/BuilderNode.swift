@@ -64,8 +64,8 @@ public struct BuilderNode: Sendable {
         switch kind {
         case .screen(_, _, let nesting): return nesting.map { [$0] } ?? []
         case .anyOf(let branches): return branches
-        case .conditional(_, let a, let b): return [a, b]
-        case .ifLet(_, let a, let b), .ifScreen(_, let a, let b): return [a] + (b.map { [$0] } ?? [])
+        case .conditional(_, let then, let otherwise): return [then, otherwise]
+        case .ifLet(_, let then, let otherwise), .ifScreen(_, let then, let otherwise): return [then] + (otherwise.map { [$0] } ?? [])
         case .wildcard(_, let body): return [body]
         case .empty, .reference, .missing: return []
         }
@@ -74,9 +74,9 @@ public struct BuilderNode: Sendable {
     /// The name the builder mentions first (screen, flag, optional, wildcard screen, builder).
     public var name: Name? {
         switch kind {
-        case .screen(let n, _, _), .conditional(let n, _, _), .ifLet(let n, _, _), .ifScreen(let n, _, _), .wildcard(let n, _):
-            return n
-        case .reference(let n): return n
+        case .screen(let name, _, _), .conditional(let name, _, _), .ifLet(let name, _, _), .ifScreen(let name, _, _), .wildcard(let name, _):
+            return name
+        case .reference(let name): return name
         case .anyOf, .empty, .missing: return nil
         }
     }

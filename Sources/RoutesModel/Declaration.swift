@@ -94,9 +94,9 @@ public struct Declaration: Sendable {
     /// is: a copy of a declaration never sees the other's writes).
     private mutating func writableDetails() -> Details {
         if details != nil && isKnownUniquelyReferenced(&details!) { return details! }
-        let d = Details(copying: details)
-        details = d
-        return d
+        let copy = Details(copying: details)
+        details = copy
+        return copy
     }
 
     /// Written only through `writableDetails()`, on a reference no other declaration holds.

@@ -45,21 +45,21 @@ public struct FileModel: Sendable {
     /// in order.
     public func forEachNameUse(declarations ds: Range<Int>, nodes ns: Range<Int>, _ body: (Name, [DeclarationKind]) -> Void) {
         for i in ds {
-            if let f = declarations[i].from { body(f, Kinds.screen) }
+            if let from = declarations[i].from { body(from, Kinds.screen) }
         }
-        for i in ns {
-            switch nodes[i].kind {
-            case .screen(let s, let uses, _):
-                if let s { body(s, Kinds.screen) }
-                for u in uses { body(u, Kinds.value) }
-            case .conditional(let f, _, _):
-                if let f { body(f, Kinds.flag) }
-            case .ifLet(let o, _, _):
-                if let o { body(o, nodes[i].anyCondition ? Kinds.condition : Kinds.optional) }
-            case .ifScreen(let s, _, _), .wildcard(let s, _):
-                if let s { body(s, Kinds.screen) }
-            case .reference(let b):
-                body(b, Kinds.builder)
+        for node in ns {
+            switch nodes[node].kind {
+            case .screen(let screen, let uses, _):
+                if let screen { body(screen, Kinds.screen) }
+                for use in uses { body(use, Kinds.value) }
+            case .conditional(let flag, _, _):
+                if let flag { body(flag, Kinds.flag) }
+            case .ifLet(let optional, _, _):
+                if let optional { body(optional, nodes[node].anyCondition ? Kinds.condition : Kinds.optional) }
+            case .ifScreen(let screen, _, _), .wildcard(let screen, _):
+                if let screen { body(screen, Kinds.screen) }
+            case .reference(let builder):
+                body(builder, Kinds.builder)
             case .anyOf, .empty, .missing:
                 break
             }

@@ -16,26 +16,26 @@ public enum Suggestion {
         // not sorted or lowercased up front: many are ruled out by length alone (an edit
         // distance is at least the difference in length).
         var best: (distance: Int, text: String)? = nil
-        func offer(_ d: Int, _ c: String) {
-            if best == nil || d < best!.distance || (d == best!.distance && c < best!.text) { best = (d, c) }
+        func offer(_ distance: Int, _ candidate: String) {
+            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.text) { best = (distance, candidate) }
         }
         // ASCII candidates within their limit by length, measured below: (index, limit).
         var pending: [(index: Int, limit: Int)] = []
         var largestLimit = 0
-        for (index, c) in candidates.enumerated() {
-            if let t = asciiTarget {
-                var bytes = c
-                let done = bytes.withUTF8 { b -> Bool in
-                    guard Self.isASCII(b) else { return false }
+        for (index, candidate) in candidates.enumerated() {
+            if let asciiTarget {
+                var bytes = candidate
+                let done = bytes.withUTF8 { utf8 -> Bool in
+                    guard Self.isASCII(utf8) else { return false }
                     // A name that starts with the target is that far from it: the rest's length.
-                    if t.count >= 3 && b.count >= t.count && Self.asciiHasPrefix(b, t) {
-                        offer(b.count - t.count, c)
+                    if asciiTarget.count >= 3 && utf8.count >= asciiTarget.count && Self.asciiHasPrefix(utf8, asciiTarget) {
+                        offer(utf8.count - asciiTarget.count, candidate)
                         return true
                     }
                     // An ASCII candidate keeps its length when lowercased, so the gap to the
                     // (lowercased) target bounds the distance.
-                    let limit = max(1, max(t.count, b.count) / 3)
-                    if abs(b.count - t.count) <= limit {
+                    let limit = max(1, max(asciiTarget.count, utf8.count) / 3)
+                    if abs(utf8.count - asciiTarget.count) <= limit {
                         pending.append((index, limit))
                         largestLimit = max(largestLimit, limit)
                     }
@@ -43,17 +43,17 @@ public enum Suggestion {
                 }
                 if done { continue }
             }
-            let count = c.unicodeScalars.count
+            let count = candidate.unicodeScalars.count
             let limit = max(1, max(target.count, count) / 3)
             // A non-ASCII name is never a prefix of an ASCII candidate, and the gap in length
             // bounds the distance of an ASCII candidate (its length is kept when lowercased).
-            if c.utf8.count == count && abs(count - target.count) > limit { continue }
-            let lower = c.lowercased()
+            if candidate.utf8.count == count && abs(count - target.count) > limit { continue }
+            let lower = candidate.lowercased()
             let isPrefix = lower.hasPrefix(lowered) && target.count >= 3
-            let d = distance(target, Array(lower.unicodeScalars))
-            if d <= limit || isPrefix { offer(d, c) }
+            let distance = Self.distance(target, Array(lower.unicodeScalars))
+            if distance <= limit || isPrefix { offer(distance, candidate) }
         }
-        guard let t = asciiTarget else { return best?.text }
+        guard let asciiTarget else { return best?.text }
         // The ASCII candidates, for a growing cutoff k: a typo is usually one edit away, a
         // distance bounded by k costs a band of 2k + 1 cells per row, and most candidates
         // leave the band within a few rows. Pass k finds every distance up to k of the
@@ -63,7 +63,7 @@ public enum Suggestion {
         while k <= largestLimit && (best == nil || best!.distance >= k) {
             for (index, limit) in pending where limit >= k {
                 var bytes = candidates[index]
-                if let d = bytes.withUTF8({ Self.asciiDistance(t, $0, cutoff: k) }) { offer(d, candidates[index]) }
+                if let distance = bytes.withUTF8({ Self.asciiDistance(asciiTarget, $0, cutoff: k) }) { offer(distance, candidates[index]) }
             }
             k += 1
         }
@@ -76,7 +76,7 @@ public enum Suggestion {
 
     private static func isASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var all: UInt8 = 0
-        for x in b { all |= x }
+        for byte in b { all |= byte }
         return all < 0x80
     }
 
@@ -106,19 +106,19 @@ public enum Suggestion {
                 let lo = max(1, i - k), hi = min(m, i + k)
                 cur[lo - 1] = lo == 1 ? min(i, big) : big
                 var rowMin = cur[lo - 1]
-                let a = t[i - 1]
+                let byte = t[i - 1]
                 for j in lo...hi {
-                    let cost = a == lowerASCII(c[j - 1]) ? 0 : 1
-                    let v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost, big)
-                    cur[j] = v
-                    if v < rowMin { rowMin = v }
+                    let cost = byte == lowerASCII(c[j - 1]) ? 0 : 1
+                    let cell = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost, big)
+                    cur[j] = cell
+                    if cell < rowMin { rowMin = cell }
                 }
                 if hi < m { cur[hi + 1] = big }
                 if rowMin > k { return nil }
                 swap(&prev, &cur)
             }
-            let d = prev[m]
-            return d <= k ? d : nil
+            let distance = prev[m]
+            return distance <= k ? distance : nil
         }
     }
 

@@ -92,9 +92,9 @@ public struct Scope: Sendable, Sequence {
     public var isEmpty: Bool { count == 0 }
 
     @inlinable static func hash(_ name: String) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return h &* 0x9E37_79B9_7F4A_7C15
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// The upper half of a name's hash: what a slot keeps, and where the name's probe starts.
@@ -113,18 +113,18 @@ public struct Scope: Sendable, Sequence {
     @inlinable func entry(_ name: String, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)? {
         if let base, let found = base.entry(name, key: key) { return found }
         if let renames {
-            if let e = renames.added[name] { return (e.symbol, e.kind) }
+            if let renamed = renames.added[name] { return (renamed.symbol, renamed.kind) }
             if renames.removed.contains(name) { return nil }
         }
-        return slots.withUnsafeBufferPointer { p in
-            entries.withUnsafeBufferPointer { e in
-                let mask = p.count - 1
+        return slots.withUnsafeBufferPointer { slotBuffer in
+            entries.withUnsafeBufferPointer { entryBuffer in
+                let mask = slotBuffer.count - 1
                 var i = Int(key) & mask
                 while true {
-                    let s = p[i]
-                    if s.entry < 0 { return nil }
-                    if s.key == key {
-                        let found = e[Int(s.entry)]
+                    let slot = slotBuffer[i]
+                    if slot.entry < 0 { return nil }
+                    if slot.key == key {
+                        let found = entryBuffer[Int(slot.entry)]
                         if found.name == name { return (found.symbol, found.kind) }
                     }
                     i = (i + 1) & mask
@@ -143,14 +143,14 @@ public struct Scope: Sendable, Sequence {
         let mask = slots.count - 1
         var i = Int(key) & mask
         while true {
-            let s = slots[i]
-            if s.entry < 0 {
+            let slot = slots[i]
+            if slot.entry < 0 {
                 slots[i] = Slot(key: key, entry: Int32(truncatingIfNeeded: entries.count))
                 entries.append(Entry(name: name, symbol, kind: kind))
                 count += 1
                 return nil
             }
-            if s.key == key && entries[Int(s.entry)].name == name { return entries[Int(s.entry)].symbol }
+            if slot.key == key && entries[Int(slot.entry)].name == name { return entries[Int(slot.entry)].symbol }
             i = (i + 1) & mask
         }
     }
@@ -163,13 +163,13 @@ public struct Scope: Sendable, Sequence {
     /// the rename is noted beside it, until there are `maxRenames` such names.
     public mutating func rename(_ old: String, to new: String, _ symbol: Symbol, kind: DeclarationKind) -> Bool {
         guard base == nil, old != new, entry(new) == nil, let current = entry(old), current.symbol == symbol else { return false }
-        var r = renames ?? Renames()
+        var updated = renames ?? Renames()
         renames = nil
-        r.added[old] = nil
-        r.removed.insert(old)
-        r.added[new] = Entry(name: new, symbol, kind: kind)
-        renames = r
-        if r.added.count > Self.maxRenames { foldRenames() }
+        updated.added[old] = nil
+        updated.removed.insert(old)
+        updated.added[new] = Entry(name: new, symbol, kind: kind)
+        renames = updated
+        if updated.added.count > Self.maxRenames { foldRenames() }
         return true
     }
 
@@ -190,10 +190,10 @@ public struct Scope: Sendable, Sequence {
     private mutating func grow() {
         var bigger = Array(repeating: Slot(key: 0, entry: -1), count: slots.count * 2)
         let mask = bigger.count - 1
-        for s in slots where s.entry >= 0 {
-            var i = Int(s.key) & mask
+        for slot in slots where slot.entry >= 0 {
+            var i = Int(slot.key) & mask
             while bigger[i].entry >= 0 { i = (i + 1) & mask }
-            bigger[i] = s
+            bigger[i] = slot
         }
         slots = bigger
     }
@@ -206,17 +206,17 @@ public struct Scope: Sendable, Sequence {
         var i = 0
         public mutating func next() -> (key: String, value: Symbol)? {
             if !base.isEmpty {
-                if let e = base[0].next() { return e }
+                if let next = base[0].next() { return next }
                 base = []
             }
             while i < entries.count {
-                let e = entries[i]
+                let entry = entries[i]
                 i += 1
                 // A name renamed away, or given by a rename (then it comes below).
-                if let renames, renames.removed.contains(e.name) || renames.added[e.name] != nil { continue }
-                return (e.name, e.symbol)
+                if let renames, renames.removed.contains(entry.name) || renames.added[entry.name] != nil { continue }
+                return (entry.name, entry.symbol)
             }
-            if let (name, e) = added?.next() { return (name, e.symbol) }
+            if let (name, entry) = added?.next() { return (name, entry.symbol) }
             return nil
         }
     }

@@ -33,12 +33,12 @@ public struct ResolutionTable: Sendable, Sequence {
             guard offset >= 0 && offset <= Int(Int32.max) else { return nil }
             let key = Int32(truncatingIfNeeded: offset)
             let mask = slots.count - 1
-            return slots.withUnsafeBufferPointer { p in
+            return slots.withUnsafeBufferPointer { slotBuffer in
                 var i = slot(offset)
                 while true {
-                    let s = p[i]
-                    if s.key == key { return Symbol(file: Int(s.file), declaration: Int(s.declaration)) }
-                    if s.key < 0 { return nil }
+                    let entry = slotBuffer[i]
+                    if entry.key == key { return Symbol(file: Int(entry.file), declaration: Int(entry.declaration)) }
+                    if entry.key < 0 { return nil }
                     i = (i + 1) & mask
                 }
             }
@@ -85,12 +85,12 @@ public struct ResolutionTable: Sendable, Sequence {
         let value = Slot(key: key, file: Int32(truncatingIfNeeded: symbol.file), declaration: Int32(truncatingIfNeeded: symbol.declaration))
         var i = slot(Int(key))
         while true {
-            let k = slots[i].key
-            if k == key {
+            let slotKey = slots[i].key
+            if slotKey == key {
                 slots[i] = value
                 return
             }
-            if k < 0 {
+            if slotKey < 0 {
                 slots[i] = value
                 count += 1
                 return
@@ -103,11 +103,11 @@ public struct ResolutionTable: Sendable, Sequence {
     /// reads), so that lookups afterwards find their slots in the cache; returns a sum of what
     /// it read, for the caller to keep.
     public func touchEveryCacheLine() -> Int {
-        slots.withUnsafeBufferPointer { p in
+        slots.withUnsafeBufferPointer { slotBuffer in
             var sum: Int32 = 0
             var i = 0
-            while i < p.count {
-                sum &+= p[i].key
+            while i < slotBuffer.count {
+                sum &+= slotBuffer[i].key
                 i += 64 / MemoryLayout<Slot>.stride
             }
             return Int(sum)
@@ -116,7 +116,7 @@ public struct ResolutionTable: Sendable, Sequence {
 
     private mutating func grow() {
         var bigger = ResolutionTable(capacity: slots.count)
-        for (k, v) in self { bigger[k] = v }
+        for (offset, symbol) in self { bigger[offset] = symbol }
         self = bigger
     }
 
@@ -125,9 +125,9 @@ public struct ResolutionTable: Sendable, Sequence {
         var i = 0
         public mutating func next() -> (key: Int, value: Symbol)? {
             while i < slots.count {
-                let s = slots[i]
+                let entry = slots[i]
                 i += 1
-                if s.key >= 0 { return (Int(s.key), Symbol(file: Int(s.file), declaration: Int(s.declaration))) }
+                if entry.key >= 0 { return (Int(entry.key), Symbol(file: Int(entry.file), declaration: Int(entry.declaration))) }
             }
             return nil
         }

@@ -9,14 +9,14 @@ public enum Lowering {
     ///   of dependencies and optionals are (a screen's parameters are checked, and
     ///   `Declaration.hasParameters` says whether it has some).
     public static func lower(_ tree: SyntaxTree, file: FileID = 0, keeps: Project.Keeps = .everything) -> FileModel {
-        Lowerer.with(tree, file: file) { l in
-            l.keepsDocs = keeps.docComments
-            l.keepsSignatures = keeps.signatures
-            l.lowerFile()
+        Lowerer.with(tree, file: file) { lowerer in
+            lowerer.keepsDocs = keeps.docComments
+            lowerer.keepsSignatures = keeps.signatures
+            lowerer.lowerFile()
             // Reserved at one model node per syntax node: most syntax nodes are names, lists
             // and blocks, and the model is kept for as long as the file is.
-            l.model.nodes.dropUnusedCapacity()
-            return l.model
+            lowerer.model.nodes.dropUnusedCapacity()
+            return lowerer.model
         }
     }
 }
@@ -43,8 +43,8 @@ struct Lowerer {
         tree.tokens.withUnsafeBufferPointer { tokens in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 tree.source.bytes.withUnsafeBufferPointer { bytes in
-                    var l = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes)
-                    return body(&l)
+                    var lowerer = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes)
+                    return body(&lowerer)
                 }
             }
         }
@@ -102,19 +102,19 @@ struct Lowerer {
     /// Calls `body` with each non-trivia token node i owns directly (not through a child
     /// node); stops when it returns false.
     private func forEachDirectToken(_ i: Int, _ body: (Int) -> Bool) {
-        var t = Int(nodes[i].tokenStart)
+        var token = Int(nodes[i].tokenStart)
         let end = Int(nodes[i].tokenEnd)
-        var j = i + 1
+        var child = i + 1
         let subtreeEnd = Int(nodes[i].subtreeEnd)
-        while t < end {
-            if j < subtreeEnd && Int(nodes[j].tokenStart) <= t {
+        while token < end {
+            if child < subtreeEnd && Int(nodes[child].tokenStart) <= token {
                 // A child node (an empty one takes no tokens) is stepped over.
-                if nodes[j].tokenEnd > nodes[j].tokenStart { t = Int(nodes[j].tokenEnd) }
-                j = Int(nodes[j].subtreeEnd)
+                if nodes[child].tokenEnd > nodes[child].tokenStart { token = Int(nodes[child].tokenEnd) }
+                child = Int(nodes[child].subtreeEnd)
                 continue
             }
-            if !tokens[t].kind.isSkipped && !body(t) { return }
-            t += 1
+            if !tokens[token].kind.isSkipped && !body(token) { return }
+            token += 1
         }
     }
 
@@ -126,8 +126,8 @@ struct Lowerer {
 
     private func firstToken(_ i: Int, _ kind: TokenKind) -> Int? {
         var found: Int? = nil
-        forEachDirectToken(i) { t in
-            if tokens[t].kind == kind { found = t; return false }
+        forEachDirectToken(i) { token in
+            if tokens[token].kind == kind { found = token; return false }
             return true
         }
         return found
@@ -137,8 +137,8 @@ struct Lowerer {
 
     private func name(_ token: Int?) -> Name? {
         guard let token else { return nil }
-        let r = tokens[token].range
-        return Name(text: text(r), range: r)
+        let range = tokens[token].range
+        return Name(text: text(range), range: range)
     }
 
     private func identifier(in i: Int) -> Name? {
@@ -149,31 +149,31 @@ struct Lowerer {
     /// another token ends them).
     func docComment(beforeToken first: Int) -> String? {
         // The lines' first token, going back; then their text, forwards, in one string.
-        var i = first - 1
+        var index = first - 1
         var earliest = first
         var count = 0
-        while i >= 0 {
-            let kind = tokens[i].kind
+        while index >= 0 {
+            let kind = tokens[index].kind
             if kind == .docComment {
-                earliest = i
+                earliest = index
                 count += 1
             } else if kind != .whitespace && kind != .byteOrderMark {
                 break
             }
-            i -= 1
+            index -= 1
         }
         if count == 0 { return nil }
         /// A line without its `///` and one space after it.
-        func lineText(_ t: Token) -> Range<Int> {
-            var start = t.start + 3
-            if start < t.end && bytes[start] == UInt8(ascii: " ") { start += 1 }
-            return min(start, t.end)..<t.end
+        func lineText(_ line: Token) -> Range<Int> {
+            var start = line.start + 3
+            if start < line.end && bytes[start] == UInt8(ascii: " ") { start += 1 }
+            return min(start, line.end)..<line.end
         }
         if count == 1 { return text(lineText(tokens[earliest])) }
         var out: [UInt8] = []
-        for k in earliest..<first where tokens[k].kind == .docComment {
+        for index in earliest..<first where tokens[index].kind == .docComment {
             if !out.isEmpty { out.append(UInt8(ascii: "\n")) }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineText(tokens[k])]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lineText(tokens[index])]))
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -185,46 +185,46 @@ struct Lowerer {
     /// The type as written, normalized: no trivia; `: ` and `, ` after colons and commas,
     /// ` -> ` and ` & ` around arrows and ampersands, one space between words
     /// (`any Store`, `async throws`) and after an attribute (`@Sendable (Int) -> Void`).
-    private func typeText(_ i: Int) -> String {
+    private func typeText(_ node: Int) -> String {
         // Most types are one name: its text as it is.
         var only: Int? = nil
         var several = false
-        forEachDirectToken(i) { t in
-            if only == nil { only = t } else { several = true }
+        forEachDirectToken(node) { token in
+            if only == nil { only = token } else { several = true }
             return !several
         }
-        if !several, let only, Int(nodes[i].subtreeEnd) == i + 1, tokens[only].kind != .colon {
+        if !several, let only, Int(nodes[node].subtreeEnd) == node + 1, tokens[only].kind != .colon {
             return text(tokens[only].range)
         }
-        func isWord(_ k: TokenKind) -> Bool { k == .identifier || k == .attribute || k.isKeyword }
+        func isWord(_ kind: TokenKind) -> Bool { kind == .identifier || kind == .attribute || kind.isKeyword }
         var out: [UInt8] = []
         /// `any (P & Q)`, `inout [Int]`: a word that prefixes a type keeps its space.
-        func prefixesType(_ t: Token) -> Bool {
-            let word = text(t.range)
+        func prefixesType(_ token: Token) -> Bool {
+            let word = text(token.range)
             return word == "any" || word == "some" || word == "inout" || word == "borrowing" || word == "consuming" || word == "sending"
         }
         var previous: TokenKind? = nil
         var previousToken: Token? = nil
-        for k in Int(nodes[i].tokenStart)..<Int(nodes[i].tokenEnd) {
-            let t = tokens[k]
-            if t.kind.isSkipped { continue }
+        for index in Int(nodes[node].tokenStart)..<Int(nodes[node].tokenEnd) {
+            let token = tokens[index]
+            if token.kind.isSkipped { continue }
             defer {
-                previous = t.kind
-                previousToken = t
+                previous = token.kind
+                previousToken = token
             }
-            switch t.kind {
+            switch token.kind {
             case .colon: out.append(contentsOf: ": ".utf8)
             case .comma: out.append(contentsOf: ", ".utf8)
             case .arrow: out.append(contentsOf: " -> ".utf8)
             case .ampersand: out.append(contentsOf: " & ".utf8)
             default:
-                if let p = previous,
-                   (isWord(p) && isWord(t.kind)) || (p == .attribute && (t.kind == .lParen || t.kind == .lBracket))
-                    || (p == .rParen && t.kind == .identifier)
-                    || (p == .identifier && (t.kind == .lParen || t.kind == .lBracket) && previousToken.map(prefixesType) == true) {
+                if let previous,
+                   (isWord(previous) && isWord(token.kind)) || (previous == .attribute && (token.kind == .lParen || token.kind == .lBracket))
+                    || (previous == .rParen && token.kind == .identifier)
+                    || (previous == .identifier && (token.kind == .lParen || token.kind == .lBracket) && previousToken.map(prefixesType) == true) {
                     out.append(UInt8(ascii: " "))
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[t.start..<t.end]))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]))
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -253,16 +253,16 @@ struct Lowerer {
 
     /// The identifiers inside the tree's error nodes (see ``FileModel/skippedNames``).
     mutating func collectSkippedNames() {
-        var j = 1
-        while j < nodes.count {
-            guard nodes[j].kind == .error else {
-                j += 1
+        var node = 1
+        while node < nodes.count {
+            guard nodes[node].kind == .error else {
+                node += 1
                 continue
             }
-            for t in Int(nodes[j].tokenStart)..<Int(nodes[j].tokenEnd) where tokens[t].kind == .identifier {
-                model.skippedNames.append(text(tokens[t].range))
+            for token in Int(nodes[node].tokenStart)..<Int(nodes[node].tokenEnd) where tokens[token].kind == .identifier {
+                model.skippedNames.append(text(tokens[token].range))
             }
-            j = Int(nodes[j].subtreeEnd)
+            node = Int(nodes[node].subtreeEnd)
         }
     }
 
@@ -272,67 +272,67 @@ struct Lowerer {
         switch nodes[child].kind {
         case .importDecl:
             // A malformed string was reported already; resolving it would only add noise.
-            if let s = firstToken(child, .string), !tokens[s].isMalformed {
-                let t = tokens[s]
-                model.imports.append(Import(path: Lexer.stringValue(text(t.range)[...].utf8), range: t.range))
+            if let string = firstToken(child, .string), !tokens[string].isMalformed {
+                let token = tokens[string]
+                model.imports.append(Import(path: Lexer.stringValue(text(token.range)[...].utf8), range: token.range))
             }
         case .screenDecl:
-            guard let n = identifier(in: child) else { return }
-            var d = Declaration(kind: .screen, name: n, range: range(child), doc: docComment(before: child))
+            guard let name = identifier(in: child) else { return }
+            var declaration = Declaration(kind: .screen, name: name, range: range(child), doc: docComment(before: child))
             if let list = firstChild(child, .parameterList) {
-                var p = list + 1
+                var parameter = list + 1
                 let end = Int(nodes[list].subtreeEnd)
-                while p < end {
-                    defer { p = Int(nodes[p].subtreeEnd) }
+                while parameter < end {
+                    defer { parameter = Int(nodes[parameter].subtreeEnd) }
                     // A parameter without a label (a syntax error, reported) is left out.
-                    guard nodes[p].kind == .parameter, let first = firstDirectToken(p), tokens[first].kind.isLabel,
-                          let label = name(first) else { continue }
-                    let type = keepsSignatures ? firstChild(p, .type).map(typeText) ?? "" : ""
+                    guard nodes[parameter].kind == .parameter, let first = firstDirectToken(parameter), tokens[first].kind.isLabel,
+                          let label = self.name(first) else { continue }
+                    let type = keepsSignatures ? firstChild(parameter, .type).map(typeText) ?? "" : ""
                     // Screens have few parameters: a scan beats hashing.
-                    if let earlier = d.parameters.first(where: { $0.label.text == label.text }) {
+                    if let earlier = declaration.parameters.first(where: { $0.label.text == label.text }) {
                         model.diagnostics.append(DuplicateDeclaration.diagnostic(
-                            .parameter(label: label.text, screen: n.text), file: file, range: label.range,
+                            .parameter(label: label.text, screen: name.text), file: file, range: label.range,
                             firstFile: file, firstRange: earlier.label.range))
                         continue
                     }
-                    d.parameters.append(Parameter(label: label, type: type))
+                    declaration.parameters.append(Parameter(label: label, type: type))
                 }
-                if !keepsSignatures && !d.parameters.isEmpty {
-                    d.parameters = []
-                    d.parametersLeftOut = true
+                if !keepsSignatures && !declaration.parameters.isEmpty {
+                    declaration.parameters = []
+                    declaration.parametersLeftOut = true
                 }
             }
-            if let p = firstChild(child, .presentation), let first = firstDirectToken(p), tokens[first].kind == .kwSheet {
+            if let presentation = firstChild(child, .presentation), let first = firstDirectToken(presentation), tokens[first].kind == .kwSheet {
                 var allowsPush = true
-                forEachDirectToken(p) { t in
-                    if tokens[t].kind == .kwFalse { allowsPush = false }
+                forEachDirectToken(presentation) { token in
+                    if tokens[token].kind == .kwFalse { allowsPush = false }
                     return allowsPush
                 }
-                d.presentation = allowsPush ? .sheet : .sheetNoPush
+                declaration.presentation = allowsPush ? .sheet : .sheetNoPush
             }
-            model.declarations.append(d)
+            model.declarations.append(declaration)
         case .dependencyDecl, .optionalDecl:
-            guard let n = identifier(in: child) else { return }
-            var d = Declaration(kind: nodes[child].kind == .dependencyDecl ? .dependency : .optional,
-                                name: n, range: range(child), doc: docComment(before: child))
-            if keepsSignatures { d.type = firstChild(child, .type).map(typeText) }
+            guard let name = identifier(in: child) else { return }
+            var declaration = Declaration(kind: nodes[child].kind == .dependencyDecl ? .dependency : .optional,
+                                          name: name, range: range(child), doc: docComment(before: child))
+            if keepsSignatures { declaration.type = firstChild(child, .type).map(typeText) }
             if let from = firstChild(child, .fromClause) {
-                d.from = identifier(in: from)
+                declaration.from = identifier(in: from)
             }
-            model.declarations.append(d)
+            model.declarations.append(declaration)
         case .flagDecl:
-            guard let n = identifier(in: child) else { return }
-            model.declarations.append(Declaration(kind: .flag, name: n, range: range(child), doc: docComment(before: child)))
+            guard let name = identifier(in: child) else { return }
+            model.declarations.append(Declaration(kind: .flag, name: name, range: range(child), doc: docComment(before: child)))
         case .builderDecl:
-            guard let n = identifier(in: child) else { return }
-            var d = Declaration(kind: .builder, name: n, range: range(child), doc: docComment(before: child))
-            d.body = firstChild(child, .block).map { lowerBlock($0) }
-            model.declarations.append(d)
+            guard let name = identifier(in: child) else { return }
+            var declaration = Declaration(kind: .builder, name: name, range: range(child), doc: docComment(before: child))
+            declaration.body = firstChild(child, .block).map { lowerBlock($0) }
+            model.declarations.append(declaration)
         case .rootDecl:
-            guard let kw = firstToken(child, .kwRoot), let n = name(kw) else { return }
-            var d = Declaration(kind: .root, name: n, range: range(child), doc: docComment(before: child))
-            d.body = lowerBlock(firstChild(child, .block))
-            model.declarations.append(d)
+            guard let keyword = firstToken(child, .kwRoot), let name = self.name(keyword) else { return }
+            var declaration = Declaration(kind: .root, name: name, range: range(child), doc: docComment(before: child))
+            declaration.body = lowerBlock(firstChild(child, .block))
+            model.declarations.append(declaration)
         default:
             return
         }
@@ -340,10 +340,10 @@ struct Lowerer {
 
     // MARK: Builders
 
-    private mutating func add(_ kind: BuilderNode.Kind, _ i: Int, headThrough last: Int?) -> NodeID {
-        let range = range(i)
+    private mutating func add(_ kind: BuilderNode.Kind, _ node: Int, headThrough last: Int?) -> NodeID {
+        let range = range(node)
         var head = range
-        if let first = firstDirectToken(i) {
+        if let first = firstDirectToken(node) {
             let end = last.map { tokens[$0].end } ?? tokens[first].end
             head = tokens[first].start..<max(end, tokens[first].end)
         }
@@ -351,78 +351,78 @@ struct Lowerer {
         return model.nodes.count - 1
     }
 
-    private mutating func missing(at i: Int?) -> NodeID {
-        let r = i.map(range) ?? 0..<0
-        model.nodes.append(BuilderNode(kind: .missing, range: r, head: r))
+    private mutating func missing(at node: Int?) -> NodeID {
+        let range = node.map(range) ?? 0..<0
+        model.nodes.append(BuilderNode(kind: .missing, range: range, head: range))
         return model.nodes.count - 1
     }
 
     private mutating func lowerBlock(_ block: Int?) -> NodeID {
-        guard let block, let b = firstBuilder(block) else {
+        guard let block, let builder = firstBuilder(block) else {
             return missing(at: block)
         }
-        return lowerBuilder(b)
+        return lowerBuilder(builder)
     }
 
     /// The builder of an `else` clause: its block, or the `if` written after `else` by mistake.
     private mutating func lowerElse(_ clause: Int?) -> NodeID? {
         guard let clause else { return nil }
-        if let b = firstBuilder(clause) {
-            return lowerBuilder(b)
+        if let builder = firstBuilder(clause) {
+            return lowerBuilder(builder)
         }
         return lowerBlock(firstChild(clause, .block))
     }
 
-    private mutating func lowerBuilder(_ i: Int) -> NodeID {
-        let nameToken = firstToken(i, .identifier)
-        let n = name(nameToken)
-        switch nodes[i].kind {
+    private mutating func lowerBuilder(_ node: Int) -> NodeID {
+        let nameToken = firstToken(node, .identifier)
+        let name = name(nameToken)
+        switch nodes[node].kind {
         case .screenBuilder:
             var uses: [Name] = []
-            if let clause = firstChild(i, .usesClause) {
-                forEachDirectToken(clause) { t in
-                    if tokens[t].kind == .identifier, let u = name(t) { uses.append(u) }
+            if let clause = firstChild(node, .usesClause) {
+                forEachDirectToken(clause) { token in
+                    if tokens[token].kind == .identifier, let use = self.name(token) { uses.append(use) }
                     return true
                 }
             }
-            let nesting = firstChild(i, .block).map { lowerBlock($0) }
-            return add(.screen(n, uses: uses, nesting: nesting), i, headThrough: nameToken)
+            let nesting = firstChild(node, .block).map { lowerBlock($0) }
+            return add(.screen(name, uses: uses, nesting: nesting), node, headThrough: nameToken)
         case .anyOfBuilder:
             var builders: [Int] = []
-            var j = i + 1
-            let end = Int(nodes[i].subtreeEnd)
+            var j = node + 1
+            let end = Int(nodes[node].subtreeEnd)
             while j < end {
                 if nodes[j].kind.isBuilder { builders.append(j) }
                 j = Int(nodes[j].subtreeEnd)
             }
             var branches: [NodeID] = []
             branches.reserveCapacity(builders.count)
-            for c in builders { branches.append(lowerBuilder(c)) }
-            return add(.anyOf(branches), i, headThrough: nil)
+            for builder in builders { branches.append(lowerBuilder(builder)) }
+            return add(.anyOf(branches), node, headThrough: nil)
         case .conditionalBuilder:
-            let then = lowerBlock(firstChild(i, .block))
-            let els = lowerElse(firstChild(i, .elseClause)) ?? missing(at: nil)
-            return add(.conditional(n, then: then, else: els), i, headThrough: nameToken)
+            let then = lowerBlock(firstChild(node, .block))
+            let els = lowerElse(firstChild(node, .elseClause)) ?? missing(at: nil)
+            return add(.conditional(name, then: then, else: els), node, headThrough: nameToken)
         case .ifLetBuilder, .ifScreenBuilder:
-            let then = lowerBlock(firstChild(i, .block))
-            let els = lowerElse(firstChild(i, .elseClause))
-            let kind: BuilderNode.Kind = nodes[i].kind == .ifLetBuilder
-                ? .ifLet(n, then: then, else: els) : .ifScreen(n, then: then, else: els)
-            let id = add(kind, i, headThrough: nameToken)
-            if nodes[i].kind == .ifLetBuilder && firstToken(i, .kwLet) == nil { model.nodes[id].anyCondition = true }
+            let then = lowerBlock(firstChild(node, .block))
+            let els = lowerElse(firstChild(node, .elseClause))
+            let kind: BuilderNode.Kind = nodes[node].kind == .ifLetBuilder
+                ? .ifLet(name, then: then, else: els) : .ifScreen(name, then: then, else: els)
+            let id = add(kind, node, headThrough: nameToken)
+            if nodes[node].kind == .ifLetBuilder && firstToken(node, .kwLet) == nil { model.nodes[id].anyCondition = true }
             return id
         case .wildcardBuilder:
-            let body = lowerBlock(firstChild(i, .block))
-            let id = add(.wildcard(n, body: body), i, headThrough: nameToken)
-            if firstChild(i, .error) != nil { model.nodes[id].argumentsSkipped = true }
+            let body = lowerBlock(firstChild(node, .block))
+            let id = add(.wildcard(name, body: body), node, headThrough: nameToken)
+            if firstChild(node, .error) != nil { model.nodes[id].argumentsSkipped = true }
             return id
         case .emptyBuilder:
-            return add(.empty, i, headThrough: nil)
+            return add(.empty, node, headThrough: nil)
         case .referenceBuilder:
-            guard let n else { return missing(at: i) }
-            return add(.reference(n), i, headThrough: nameToken)
+            guard let name else { return missing(at: node) }
+            return add(.reference(name), node, headThrough: nameToken)
         default:
-            return missing(at: i)
+            return missing(at: node)
         }
     }
 }

@@ -32,21 +32,21 @@ extension Project {
     /// project again).
     public func applyingDeclarationEdit(file f: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> ProjectDeclarationEdit? {
         // Where a failed import leaves names undefined, its error counts them: resolved again whole.
-        guard keptEveryScope, files.indices.contains(f), !closures[f].contains(where: { g in failedImports.contains { $0.file == g } }),
+        guard keptEveryScope, files.indices.contains(f), !closures[f].contains(where: { seen in failedImports.contains { $0.file == seen } }),
               case let tree = files[f].syntax, let edit = tree.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
         let old = files[f].model
         // An import changes which files the project has: not done here.
         guard tree.nodes[edit.node].kind != .importDecl, edit.tree.nodes[edit.node].kind != .importDecl,
-              let i = Self.declarationIndex(startingAt: edit.oldRange.lowerBound, in: old) else { return nil }
-        let fresh = Lowerer.with(edit.tree, file: f) { l in
-            l.lowerDeclaration(edit.node)
-            return l.model
+              let index = Self.declarationIndex(startingAt: edit.oldRange.lowerBound, in: old) else { return nil }
+        let fresh = Lowerer.with(edit.tree, file: f) { lowerer in
+            lowerer.lowerDeclaration(edit.node)
+            return lowerer.model
         }
         guard fresh.imports.isEmpty, fresh.declarations.count == 1 else { return nil }
         let shift = edit.shift
-        let (model, a, b) = Self.model(old, replacing: i, with: fresh, oldRange: edit.oldRange, shift: shift, file: f)
-        let splice = NodeSplice(file: f, old: a..<b, count: fresh.nodes.count)
-        let before = old.declarations[i], declaration = model.declarations[i]
+        let (model, start, end) = Self.model(old, replacing: index, with: fresh, oldRange: edit.oldRange, shift: shift, file: f)
+        let splice = NodeSplice(file: f, old: start..<end, count: fresh.nodes.count)
+        let before = old.declarations[index], declaration = model.declarations[index]
         let sameShape = before.kind == declaration.kind && before.presentation == declaration.presentation
             && before.parameters.map(\.label.text) == declaration.parameters.map(\.label.text)
         let sameName = before.name.text == declaration.name.text && declaration.name.range == shift.map(before.name.range)
@@ -56,64 +56,64 @@ extension Project {
         guard sameName else {
             let renamed = renaming(file: f, tree: edit.tree, model: model, shift: shift, oldRange: edit.oldRange,
                                    lowering: fresh.diagnostics, name: before.name.range,
-                                   renamed: (Symbol(file: f, declaration: i), before.name.text, declaration.name.text, declaration.kind))
+                                   renamed: (Symbol(file: f, declaration: index), before.name.text, declaration.name.text, declaration.kind))
             return ProjectDeclarationEdit(project: renamed?.project, tree: edit.tree, model: model, shift: shift,
-                                          nodes: NodeSplice(file: f, old: a..<b, count: fresh.nodes.count,
+                                          nodes: NodeSplice(file: f, old: start..<end, count: fresh.nodes.count,
                                                             resolvedAgain: renamed?.files ?? [], resolvedNodes: renamed?.nodes ?? []),
                                           keepsAnalysis: false)
         }
         let sameFrom: Bool
         switch (before.from, declaration.from) {
         case (nil, nil): sameFrom = true
-        case let (x?, y?): sameFrom = x.text == y.text && y.range == shift.map(x.range)
+        case let (was?, now?): sameFrom = was.text == now.text && now.range == shift.map(was.range)
         default: sameFrom = false
         }
-        let project = resolvingAgain(declaration: i, nodes: a..<(a + fresh.nodes.count), of: f, tree: edit.tree, model: model,
+        let project = resolvingAgain(declaration: index, nodes: start..<(start + fresh.nodes.count), of: f, tree: edit.tree, model: model,
                                      oldRange: edit.oldRange, shift: shift, lowering: fresh.diagnostics, oldName: before.name.range)
         let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
         return ProjectDeclarationEdit(project: project, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
     }
 
-    /// File model `old` with its declaration i replaced by the one declaration of `fresh`
-    /// (lowered alone), everything after it moved by `shift`; and the range a..<b of the old
-    /// declaration's nodes (lowering appends each declaration's nodes after the ones before
-    /// it): the new one's go there, the later ones move up or down.
-    private static func model(_ old: FileModel, replacing i: Int, with fresh: FileModel, oldRange: Range<Int>, shift: TriviaEdit,
-                              file f: FileID) -> (model: FileModel, a: Int, b: Int) {
-        let a = (old.declarations[..<i].last(where: { $0.body != nil })?.body).map { $0 + 1 } ?? 0
-        let b = old.declarations[i].body.map { $0 + 1 } ?? a
-        let renumber = fresh.nodes.count - (b - a)
+    /// File model `old` with its declaration `index` replaced by the one declaration of
+    /// `fresh` (lowered alone), everything after it moved by `shift`; and the range
+    /// start..<end of the old declaration's nodes (lowering appends each declaration's nodes
+    /// after the ones before it): the new one's go there, the later ones move up or down.
+    private static func model(_ old: FileModel, replacing index: Int, with fresh: FileModel, oldRange: Range<Int>, shift: TriviaEdit,
+                              file f: FileID) -> (model: FileModel, start: Int, end: Int) {
+        let start = (old.declarations[..<index].last(where: { $0.body != nil })?.body).map { $0 + 1 } ?? 0
+        let end = old.declarations[index].body.map { $0 + 1 } ?? start
+        let renumber = fresh.nodes.count - (end - start)
         var model = FileModel()
         model.imports = old.imports.map { Import(path: $0.path, range: shift.map($0.range)) }
         // Copied once, then changed in place: only what follows the declaration moves.
         var declaration = fresh.declarations[0]
-        declaration.body = declaration.body.map { $0 + a }
+        declaration.body = declaration.body.map { $0 + start }
         model.declarations = old.declarations
-        model.declarations[i] = declaration
-        for k in (i + 1)..<model.declarations.count { model.declarations[k].move(shift, renumber: renumber) }
+        model.declarations[index] = declaration
+        for later in (index + 1)..<model.declarations.count { model.declarations[later].move(shift, renumber: renumber) }
         model.nodes = old.nodes
-        model.nodes.replaceSubrange(a..<b, with: fresh.nodes.map { node in
+        model.nodes.replaceSubrange(start..<end, with: fresh.nodes.map { node in
             var node = node
-            node.kind.renumber(a)
+            node.kind.renumber(start)
             return node
         })
-        for k in (a + fresh.nodes.count)..<model.nodes.count { model.nodes[k].move(shift, renumber: renumber) }
+        for later in (start + fresh.nodes.count)..<model.nodes.count { model.nodes[later].move(shift, renumber: renumber) }
         // Lowering reports only inside declarations (parameter labels).
         model.diagnostics = old.diagnostics.filter { !oldRange.contains($0.range.lowerBound) }.map { $0.shifted(shift, in: f) }
             + fresh.diagnostics
-        return (model, a, b)
+        return (model, start, end)
     }
 
-    /// The project with file f's new tree and model, after an edit of its declaration i that
-    /// kept its name and kind: the scopes stay (the other declarations' names resolve as
+    /// The project with file f's new tree and model, after an edit of its declaration `index`
+    /// that kept its name and kind: the scopes stay (the other declarations' names resolve as
     /// before), and the names of the edited declaration (`nodes` of the new model) are
     /// resolved again.
-    private func resolvingAgain(declaration i: Int, nodes: Range<Int>, of f: FileID, tree: SyntaxTree, model: FileModel,
+    private func resolvingAgain(declaration index: Int, nodes: Range<Int>, of f: FileID, tree: SyntaxTree, model: FileModel,
                                 oldRange: Range<Int>, shift: TriviaEdit, lowering: [Diagnostic], oldName: Range<Int>) -> Project {
-        var p = self
-        let file = files[f]
-        p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
-                                workspaceRoot: file.workspaceRoot, syntax: tree, model: model)
+        var project = self
+        let edited = files[f]
+        project.files[f] = SourceFile(id: edited.id, path: edited.path, displayPath: edited.displayPath, group: edited.group,
+                                      workspaceRoot: edited.workspaceRoot, syntax: tree, model: model)
         var resolved = ResolutionTable(capacity: resolutions[f].count + nodes.count)
         for (offset, symbol) in resolutions[f] where !oldRange.contains(offset) {
             resolved[shift.map(offset)] = symbol
@@ -123,29 +123,29 @@ extension Project {
             guessed[shift.map(offset)] = symbol
         }
         var nameDiagnostics: [Diagnostic] = []
-        p.resolveNames(in: f, declarations: i..<(i + 1), nodes: nodes, into: &resolved, guesses: &guessed, &nameDiagnostics)
-        p.resolutions[f] = resolved
-        p.guesses[f] = guessed
+        project.resolveNames(in: f, declarations: index..<(index + 1), nodes: nodes, into: &resolved, guesses: &guessed, &nameDiagnostics)
+        project.resolutions[f] = resolved
+        project.guesses[f] = guessed
         // Every diagnostic moves, except those of the old declaration that came from its
         // contents (lowering, names), which are made again; a duplicate of its name stays.
         var kept: [Diagnostic] = []
         kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
-        for d in diagnostics {
-            if d.file == f && oldRange.contains(d.range.lowerBound) {
+        for diagnostic in diagnostics {
+            if diagnostic.file == f && oldRange.contains(diagnostic.range.lowerBound) {
                 // The name checks of its contents are made again below; of its duplicates,
                 // only the one of its name stays (a parameter's is lowered again).
-                switch d.rule {
+                switch diagnostic.rule {
                 case UndefinedName.id, WrongKind.id, InvalidWildcard.id: continue
-                case DuplicateDeclaration.id where d.range != oldName: continue
+                case DuplicateDeclaration.id where diagnostic.range != oldName: continue
                 default: break
                 }
             }
-            kept.append(d.shifted(shift, in: f))
+            kept.append(diagnostic.shifted(shift, in: f))
         }
         kept += lowering
         kept += nameDiagnostics
-        p.diagnostics = kept
-        return p
+        project.diagnostics = kept
+        return project
     }
 
     /// The project after an edit of file f inside one declaration that renamed it and kept
@@ -164,90 +164,92 @@ extension Project {
         -> (project: Project, files: [FileID], nodes: [[Int]])? {
         guard !diagnostics.contains(where: { $0.rule == DuplicateDeclaration.id }) else { return nil }
         let seeing = files.indices.filter { closures[$0].contains(f) }
-        guard !seeing.contains(where: { g in closures[g].contains { h in failedImports.contains { $0.file == h } } }) else { return nil }
-        var p = self
-        let file = files[f]
-        p.files[f] = SourceFile(id: file.id, path: file.path, displayPath: file.displayPath, group: file.group,
-                                workspaceRoot: file.workspaceRoot, syntax: tree, model: model)
+        guard !seeing.contains(where: { seer in closures[seer].contains { seen in failedImports.contains { $0.file == seen } } }) else { return nil }
+        var project = self
+        let edited = files[f]
+        project.files[f] = SourceFile(id: edited.id, path: edited.path, displayPath: edited.displayPath, group: edited.group,
+                                      workspaceRoot: edited.workspaceRoot, syntax: tree, model: model)
         // A scope laid over another's comes after it (its closure is one file longer).
         // A scope laid over no other is renamed in place (the program's root file sees every
         // name of the program: hashing them all again was most of a rename).
-        for g in seeing.sorted(by: { closures[$0].count < closures[$1].count }) {
-            if p.scopes[g].depth == 0, p.scopeBase(of: g) == nil,
-               p.scopes[g].rename(renamed.old, to: renamed.new, renamed.symbol, kind: renamed.kind) {
+        for file in seeing.sorted(by: { closures[$0].count < closures[$1].count }) {
+            if project.scopes[file].depth == 0, project.scopeBase(of: file) == nil,
+               project.scopes[file].rename(renamed.old, to: renamed.new, renamed.symbol, kind: renamed.kind) {
                 continue
             }
-            let (scope, duplicates, _) = p.scope(of: g)
+            let (scope, duplicates, _) = project.scope(of: file)
             guard duplicates.isEmpty else { return nil }
-            p.scopes[g] = scope
+            project.scopes[file] = scope
         }
         // Per file that sees the declaration, other than f: where its undefined names start.
         var undefined: [FileID: Set<Int>] = [:]
-        for g in seeing where g != f { undefined[g] = [] }
-        for d in diagnostics where d.rule == UndefinedName.id && d.file != f { undefined[d.file]?.insert(d.range.lowerBound) }
+        for file in seeing where file != f { undefined[file] = [] }
+        for diagnostic in diagnostics where diagnostic.rule == UndefinedName.id && diagnostic.file != f {
+            undefined[diagnostic.file]?.insert(diagnostic.range.lowerBound)
+        }
         var nameDiagnostics: [Diagnostic] = []
         // Per file other than f: where the names resolved again start (their diagnostics are
         // made again).
         var redone: [FileID: Set<Int>] = [:]
         var nodes: [[Int]] = []
-        for g in seeing {
-            if g == f {
-                let r = p.resolveNames(in: g)
-                p.resolutions[g] = r.resolutions
-                p.guesses[g] = r.guesses
-                nameDiagnostics += r.diagnostics
+        for file in seeing {
+            if file == f {
+                let resolution = project.resolveNames(in: file)
+                project.resolutions[file] = resolution.resolutions
+                project.guesses[file] = resolution.guesses
+                nameDiagnostics += resolution.diagnostics
                 nodes.append(Array(model.nodes.indices))
                 continue
             }
-            let gModel = p.files[g].model
-            let undefinedHere = undefined[g] ?? []
-            func mayChange(_ n: Name) -> Bool {
-                n.text == renamed.old || n.text == renamed.new || undefinedHere.contains(n.range.lowerBound)
+            let fileModel = project.files[file].model
+            let undefinedHere = undefined[file] ?? []
+            func mayChange(_ use: Name) -> Bool {
+                use.text == renamed.old || use.text == renamed.new || undefinedHere.contains(use.range.lowerBound)
             }
-            var resolved = p.resolutions[g]
-            var guessed = p.guesses[g]
+            var resolved = project.resolutions[file]
+            var guessed = project.guesses[file]
             var starts = Set<Int>()
-            func forget(_ n: Name) {
-                resolved[n.range.lowerBound] = nil
-                guessed[n.range.lowerBound] = nil
-                starts.insert(n.range.lowerBound)
+            func forget(_ use: Name) {
+                resolved[use.range.lowerBound] = nil
+                guessed[use.range.lowerBound] = nil
+                starts.insert(use.range.lowerBound)
             }
-            for i in gModel.declarations.indices {
-                guard let from = gModel.declarations[i].from, mayChange(from) else { continue }
+            for i in fileModel.declarations.indices {
+                guard let from = fileModel.declarations[i].from, mayChange(from) else { continue }
                 forget(from)
-                p.resolveNames(in: g, declarations: i..<(i + 1), nodes: 0..<0, into: &resolved, guesses: &guessed, &nameDiagnostics)
+                project.resolveNames(in: file, declarations: i..<(i + 1), nodes: 0..<0, into: &resolved, guesses: &guessed, &nameDiagnostics)
             }
             var mine: [Int] = []
-            for i in gModel.nodes.indices {
+            for node in fileModel.nodes.indices {
                 var hit = false
-                gModel.forEachNameUse(declarations: 0..<0, nodes: i..<(i + 1)) { n, _ in if mayChange(n) { hit = true } }
+                fileModel.forEachNameUse(declarations: 0..<0, nodes: node..<(node + 1)) { use, _ in if mayChange(use) { hit = true } }
                 guard hit else { continue }
-                gModel.forEachNameUse(declarations: 0..<0, nodes: i..<(i + 1)) { n, _ in forget(n) }
-                p.resolveNames(in: g, declarations: 0..<0, nodes: i..<(i + 1), into: &resolved, guesses: &guessed, &nameDiagnostics)
-                mine.append(i)
+                fileModel.forEachNameUse(declarations: 0..<0, nodes: node..<(node + 1)) { use, _ in forget(use) }
+                project.resolveNames(in: file, declarations: 0..<0, nodes: node..<(node + 1), into: &resolved, guesses: &guessed, &nameDiagnostics)
+                mine.append(node)
             }
-            p.resolutions[g] = resolved
-            p.guesses[g] = guessed
-            redone[g] = starts
+            project.resolutions[file] = resolved
+            project.guesses[file] = guessed
+            redone[file] = starts
             nodes.append(mine)
         }
         var kept: [Diagnostic] = []
         kept.reserveCapacity(diagnostics.count + nameDiagnostics.count)
-        for d in diagnostics {
-            switch d.rule {
+        for diagnostic in diagnostics {
+            switch diagnostic.rule {
             case UndefinedName.id, WrongKind.id, InvalidWildcard.id:
-                if d.file == f { continue }
-                if let starts = redone[d.file], starts.contains(d.range.lowerBound) { continue }
+                if diagnostic.file == f { continue }
+                if let starts = redone[diagnostic.file], starts.contains(diagnostic.range.lowerBound) { continue }
             default:
                 break
             }
             // The old declaration's lowering diagnostics (a parameter label written twice) are
             // made again with it.
-            if d.file == f && oldRange.contains(d.range.lowerBound) && d.range != name { continue }
-            kept.append(d.file == f ? d.shifted(shift, in: f) : d)
+            if diagnostic.file == f && oldRange.contains(diagnostic.range.lowerBound) && diagnostic.range != name { continue }
+            kept.append(diagnostic.file == f ? diagnostic.shifted(shift, in: f) : diagnostic)
         }
-        p.diagnostics = kept + lowering + nameDiagnostics
-        return (p, seeing, nodes)
+        project.diagnostics = kept + lowering + nameDiagnostics
+        return (project, seeing, nodes)
     }
 
     /// The index of the declaration whose range starts at `offset` (declarations are in
@@ -264,57 +266,64 @@ extension Project {
 
 extension Declaration {
     /// Moves positions by an edit before the declaration and its body by `renumber` nodes.
-    mutating func move(_ e: TriviaEdit, renumber: Int) {
-        name.range = e.map(name.range)
-        range = e.map(range)
-        for p in parameters.indices { parameters[p].label.range = e.map(parameters[p].label.range) }
-        if from != nil { from!.range = e.map(from!.range) }
-        if renumber != 0, let b = body { body = b + renumber }
+    mutating func move(_ edit: TriviaEdit, renumber: Int) {
+        name.range = edit.map(name.range)
+        range = edit.map(range)
+        for i in parameters.indices { parameters[i].label.range = edit.map(parameters[i].label.range) }
+        if from != nil { from!.range = edit.map(from!.range) }
+        if renumber != 0, let current = body { body = current + renumber }
     }
 }
 
 extension BuilderNode {
     /// Moves positions by an edit before the node and its children by `renumber` nodes, in
     /// place (a payload array is copied only when it changes and another model shares it).
-    mutating func move(_ e: TriviaEdit, renumber k: Int) {
-        range = e.map(range)
-        head = e.map(head)
-        func moved(_ n: Name?) -> Name? {
-            guard var n else { return nil }
-            n.range = e.map(n.range)
-            return n
+    mutating func move(_ edit: TriviaEdit, renumber offset: Int) {
+        range = edit.map(range)
+        head = edit.map(head)
+        func moved(_ name: Name?) -> Name? {
+            guard var name else { return nil }
+            name.range = edit.map(name.range)
+            return name
         }
         switch kind {
-        case .screen(let s, var uses, let nesting):
+        case .screen(let screen, var uses, let nesting):
             kind = .missing  // so that `uses` is not shared with `kind` while it changes
-            for u in uses.indices { uses[u].range = e.map(uses[u].range) }
-            kind = .screen(moved(s), uses: uses, nesting: k == 0 ? nesting : nesting.map { $0 + k })
+            for i in uses.indices { uses[i].range = edit.map(uses[i].range) }
+            kind = .screen(moved(screen), uses: uses, nesting: offset == 0 ? nesting : nesting.map { $0 + offset })
         case .anyOf:
-            kind.renumber(k)
-        case .conditional(let f, let a, let b): kind = .conditional(moved(f), then: a + k, else: b + k)
-        case .ifLet(let o, let a, let b): kind = .ifLet(moved(o), then: a + k, else: b.map { $0 + k })
-        case .ifScreen(let s, let a, let b): kind = .ifScreen(moved(s), then: a + k, else: b.map { $0 + k })
-        case .wildcard(let s, let body): kind = .wildcard(moved(s), body: body + k)
-        case .reference(let b): kind = .reference(moved(b)!)
+            kind.renumber(offset)
+        case .conditional(let flag, let then, let otherwise):
+            kind = .conditional(moved(flag), then: then + offset, else: otherwise + offset)
+        case .ifLet(let optional, let then, let otherwise):
+            kind = .ifLet(moved(optional), then: then + offset, else: otherwise.map { $0 + offset })
+        case .ifScreen(let screen, let then, let otherwise):
+            kind = .ifScreen(moved(screen), then: then + offset, else: otherwise.map { $0 + offset })
+        case .wildcard(let screen, let body): kind = .wildcard(moved(screen), body: body + offset)
+        case .reference(let builder): kind = .reference(moved(builder)!)
         case .empty, .missing: break
         }
     }
 }
 
 extension BuilderNode.Kind {
-    /// Moves every child id by `k`.
-    mutating func renumber(_ k: Int) {
-        guard k != 0 else { return }
+    /// Moves every child id by `offset`.
+    mutating func renumber(_ offset: Int) {
+        guard offset != 0 else { return }
         switch self {
-        case .screen(let s, let uses, let nesting): self = .screen(s, uses: uses, nesting: nesting.map { $0 + k })
+        case .screen(let screen, let uses, let nesting):
+            self = .screen(screen, uses: uses, nesting: nesting.map { $0 + offset })
         case .anyOf(var branches):
             self = .missing
-            for i in branches.indices { branches[i] += k }
+            for i in branches.indices { branches[i] += offset }
             self = .anyOf(branches)
-        case .conditional(let f, let a, let b): self = .conditional(f, then: a + k, else: b + k)
-        case .ifLet(let o, let a, let b): self = .ifLet(o, then: a + k, else: b.map { $0 + k })
-        case .ifScreen(let s, let a, let b): self = .ifScreen(s, then: a + k, else: b.map { $0 + k })
-        case .wildcard(let s, let body): self = .wildcard(s, body: body + k)
+        case .conditional(let flag, let then, let otherwise):
+            self = .conditional(flag, then: then + offset, else: otherwise + offset)
+        case .ifLet(let optional, let then, let otherwise):
+            self = .ifLet(optional, then: then + offset, else: otherwise.map { $0 + offset })
+        case .ifScreen(let screen, let then, let otherwise):
+            self = .ifScreen(screen, then: then + offset, else: otherwise.map { $0 + offset })
+        case .wildcard(let screen, let body): self = .wildcard(screen, body: body + offset)
         case .empty, .reference, .missing: break
         }
     }

@@ -88,10 +88,10 @@ public struct Project: Sendable {
             slim.files[f] = files[f].replacingModel(model)
             let declarations = model.declarations
             var fromCount = 0
-            for d in declarations.indices where declarations[d].from != nil { fromCount += 1 }
+            for i in declarations.indices where declarations[i].from != nil { fromCount += 1 }
             var kept = ResolutionTable(capacity: fromCount)
-            for d in declarations.indices {
-                if let from = declarations[d].from, let s = resolutions[f][from.range.lowerBound] { kept[from.range.lowerBound] = s }
+            for i in declarations.indices {
+                if let from = declarations[i].from, let s = resolutions[f][from.range.lowerBound] { kept[from.range.lowerBound] = s }
             }
             slim.resolutions[f] = kept
         }
@@ -111,14 +111,14 @@ public struct Project: Sendable {
     /// over (`redeclared`, by file). A scope laid over another holds that one.
     private mutating func emptyScopesNoAnalysisReads(redeclared: [[Symbol]]) {
         var byRoot: [FileID: Set<Symbol>] = [:]
-        for p in programs where byRoot[p.root.file] == nil {
+        for program in programs where byRoot[program.root.file] == nil {
             var hidden = Set<Symbol>()
-            var f: FileID? = p.root.file
-            while let g = f {
-                hidden.formUnion(redeclared[g])
-                f = scopeBase(of: g)
+            var next: FileID? = program.root.file
+            while let file = next {
+                hidden.formUnion(redeclared[file])
+                next = scopeBase(of: file)
             }
-            byRoot[p.root.file] = hidden
+            byRoot[program.root.file] = hidden
         }
         redeclarations = byRoot
         let empty = Scope()
@@ -183,41 +183,41 @@ public struct Project: Sendable {
         let toParse = wave.indices.filter { kept[$0] == nil }
         let keeps = self.keeps
         let keepsTree = wave.map { keeps.keepsSyntaxTree(of: $0.path) }
-        let parsed = parallelMap(toParse.count) { k -> (SyntaxTree, FileModel, TextReadAgain?) in
-            let i = toParse[k]
-            let tree = SyntaxTree.parse(SourceText(bytes: wave[i].bytes), file: first + i)
-            let model = Lowering.lower(tree, file: first + i, keeps: keeps)
-            if !keeps.texts && !keepsTree[i] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
-                return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[i].path, bytes: wave[i].bytes))
+        let parsed = parallelMap(toParse.count) { parseIndex -> (SyntaxTree, FileModel, TextReadAgain?) in
+            let index = toParse[parseIndex]
+            let tree = SyntaxTree.parse(SourceText(bytes: wave[index].bytes), file: first + index)
+            let model = Lowering.lower(tree, file: first + index, keeps: keeps)
+            if !keeps.texts && !keepsTree[index] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
+                return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[index].path, bytes: wave[index].bytes))
             }
-            return (keepsTree[i] ? tree : tree.droppingTokens(), model, nil)
+            return (keepsTree[index] ? tree : tree.droppingTokens(), model, nil)
         }
         var results = kept.map { $0.map { ($0.0, $0.1, TextReadAgain?.none) } }
-        for (k, i) in toParse.enumerated() { results[i] = parsed[k] }
-        for (i, p) in wave.enumerated() {
-            let (parsedTree, model, readAgain) = results[i]!
-            let tree = keepsTree[i] || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
-            let id = first + i
-            files.append(SourceFile(id: id, path: p.path, displayPath: p.display, group: p.group,
-                                    workspaceRoot: p.root, syntax: tree, model: model, readAgain: readAgain))
+        for (parseIndex, index) in toParse.enumerated() { results[index] = parsed[parseIndex] }
+        for (index, pending) in wave.enumerated() {
+            let (parsedTree, model, readAgain) = results[index]!
+            let tree = keepsTree[index] || !parsedTree.hasTokens ? parsedTree : parsedTree.droppingTokens()
+            let id = first + index
+            files.append(SourceFile(id: id, path: pending.path, displayPath: pending.display, group: pending.group,
+                                    workspaceRoot: pending.root, syntax: tree, model: model, readAgain: readAgain))
             importTargets.append(Array(repeating: nil, count: model.imports.count))
-            byPath[p.path] = id
+            byPath[pending.path] = id
             diagnostics.append(contentsOf: tree.diagnostics)
             diagnostics.append(contentsOf: model.diagnostics)
-            if let importer = p.importer { importTargets[importer.file][importer.index] = id }
+            if let importer = pending.importer { importTargets[importer.file][importer.index] = id }
         }
     }
 
     private mutating func load(_ entries: [ProjectEntry], _ provider: SourceProvider) {
         var wave: [Pending] = []
         var queued = Set<String>()
-        for e in entries where queued.insert(e.canonicalPath).inserted {
-            switch provider.read(e.canonicalPath) {
+        for entry in entries where queued.insert(entry.canonicalPath).inserted {
+            switch provider.read(entry.canonicalPath) {
             case .success(let bytes):
-                wave.append(Pending(path: e.canonicalPath, display: e.displayPath, group: e.group,
-                                    root: e.workspaceRoot, bytes: bytes, importer: nil))
+                wave.append(Pending(path: entry.canonicalPath, display: entry.displayPath, group: entry.group,
+                                    root: entry.workspaceRoot, bytes: bytes, importer: nil))
             case .failure(let why):
-                unreadableEntries.append((e.displayPath, why))
+                unreadableEntries.append((entry.displayPath, why))
             }
         }
         // Breadth-first over imports, one wave at a time.
@@ -227,13 +227,13 @@ public struct Project: Sendable {
             wave = []
             var waiting: [String: Int] = [:]  // path → index in the next wave
             while next < files.count {
-                let f = files[next]
+                let importer = files[next]
                 next += 1
-                let dir = PathUtil.directory(of: f.path)
-                let displayDir = PathUtil.directory(of: f.displayPath)
-                for (i, imp) in f.model.imports.enumerated() {
+                let dir = PathUtil.directory(of: importer.path)
+                let displayDir = PathUtil.directory(of: importer.displayPath)
+                for (index, imp) in importer.model.imports.enumerated() {
                     func fail(_ problem: ImportError.Problem) {
-                        failedImports.append(FailedImport(file: f.id, range: imp.range, problem: problem))
+                        failedImports.append(FailedImport(file: importer.id, range: imp.range, problem: problem))
                     }
                     if imp.path.isEmpty {
                         fail(.emptyPath)
@@ -242,28 +242,28 @@ public struct Project: Sendable {
                     let lexical = PathUtil.join(dir, imp.path)
                     guard let canonical = provider.canonicalPath(lexical) else {
                         let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
-                        fail(.notFound(path: imp.path, shown: shown, suggestion: Self.similarFile(to: imp.path, from: dir, importer: f.path, provider)))
+                        fail(.notFound(path: imp.path, shown: shown, suggestion: Self.similarFile(to: imp.path, from: dir, importer: importer.path, provider)))
                         continue
                     }
-                    guard PathUtil.isInside(canonical, root: f.workspaceRoot) else {
+                    guard PathUtil.isInside(canonical, root: importer.workspaceRoot) else {
                         fail(.outsideWorkspace(path: imp.path))
                         continue
                     }
                     if let existing = byPath[canonical] {
-                        importTargets[f.id][i] = existing
+                        importTargets[importer.id][index] = existing
                         continue
                     }
-                    if let w = waiting[canonical] {
+                    if let waveIndex = waiting[canonical] {
                         // Another file of this wave imports it too: point there once loaded.
-                        lateImports.append((f.id, i, w + files.count))
+                        lateImports.append((importer.id, index, waveIndex + files.count))
                         continue
                     }
                     switch provider.read(canonical) {
                     case .success(let bytes):
                         let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
                         waiting[canonical] = wave.count
-                        wave.append(Pending(path: canonical, display: display, group: f.group, root: f.workspaceRoot,
-                                            bytes: bytes, importer: (f.id, i)))
+                        wave.append(Pending(path: canonical, display: display, group: importer.group, root: importer.workspaceRoot,
+                                            bytes: bytes, importer: (importer.id, index)))
                     case .failure(let why):
                         fail(.unreadable(path: imp.path, why: "\(why)"))
                     }
@@ -286,21 +286,21 @@ public struct Project: Sendable {
             var stack: [(file: FileID, next: Int)] = [(start, 0)]
             state[start] = 1
             while !stack.isEmpty {
-                let (f, i) = stack[stack.count - 1]
-                if i >= importTargets[f].count {
+                let (f, importIndex) = stack[stack.count - 1]
+                if importIndex >= importTargets[f].count {
                     state[f] = 2
                     stack.removeLast()
                     continue
                 }
                 stack[stack.count - 1].next += 1
-                guard let t = importTargets[f][i] else { continue }
-                if state[t] == 1 {
-                    let chainStart = stack.firstIndex { $0.file == t } ?? 0
-                    let chain = stack[chainStart...].map { files[$0.file].displayPath } + [files[t].displayPath]
-                    diagnostics.append(ImportError.diagnostic(.cycle(chain: chain), file: f, range: files[f].model.imports[i].range))
-                } else if state[t] == 0 {
-                    state[t] = 1
-                    stack.append((t, 0))
+                guard let target = importTargets[f][importIndex] else { continue }
+                if state[target] == 1 {
+                    let chainStart = stack.firstIndex { $0.file == target } ?? 0
+                    let chain = stack[chainStart...].map { files[$0.file].displayPath } + [files[target].displayPath]
+                    diagnostics.append(ImportError.diagnostic(.cycle(chain: chain), file: f, range: files[f].model.imports[importIndex].range))
+                } else if state[target] == 0 {
+                    state[target] = 1
+                    stack.append((target, 0))
                 }
             }
         }
@@ -312,16 +312,16 @@ public struct Project: Sendable {
             var seen = Set<FileID>([start])
             var stack: [(file: FileID, next: Int)] = [(start, 0)]
             while !stack.isEmpty {
-                let (f, i) = stack[stack.count - 1]
-                if i >= importTargets[f].count {
+                let (f, importIndex) = stack[stack.count - 1]
+                if importIndex >= importTargets[f].count {
                     order.append(f)
                     stack.removeLast()
                     continue
                 }
                 stack[stack.count - 1].next += 1
-                if let t = importTargets[f][i], !seen.contains(t) {
-                    seen.insert(t)
-                    stack.append((t, 0))
+                if let target = importTargets[f][importIndex], !seen.contains(target) {
+                    seen.insert(target)
+                    stack.append((target, 0))
                 }
             }
             return order
@@ -347,10 +347,10 @@ public struct Project: Sendable {
             let wave = byLength[length]!
             let scoping = self
             let scoped = parallelMap(wave.count) { scoping.scope(of: wave[$0]) }
-            for (k, f) in wave.enumerated() {
-                scopes[f] = scoped[k].scope
-                duplicates.formUnion(scoped[k].duplicates)
-                redeclared[f] = scoped[k].redeclared
+            for (index, f) in wave.enumerated() {
+                scopes[f] = scoped[index].scope
+                duplicates.formUnion(scoped[index].duplicates)
+                redeclared[f] = scoped[index].redeclared
             }
         }
         diagnostics.append(contentsOf: duplicates)
@@ -370,13 +370,13 @@ public struct Project: Sendable {
             }
         }
         var unresolved = [Int](repeating: 0, count: failedImports.count)
-        for (f, r) in resolved.enumerated() {
+        for (f, resolution) in resolved.enumerated() {
             guard let by = failedBy[f] else {
-                diagnostics.append(contentsOf: r.diagnostics)
+                diagnostics.append(contentsOf: resolution.diagnostics)
                 continue
             }
-            for d in r.diagnostics {
-                if d.rule == UndefinedName.id { unresolved[by] += 1 } else { diagnostics.append(d) }
+            for diagnostic in resolution.diagnostics {
+                if diagnostic.rule == UndefinedName.id { unresolved[by] += 1 } else { diagnostics.append(diagnostic) }
             }
         }
         for (i, failure) in failedImports.enumerated() {
@@ -393,10 +393,10 @@ public struct Project: Sendable {
     func scopeBase(of f: FileID) -> FileID? {
         let closure = closures[f]
         guard closure.count >= 2, closure.last == f else { return nil }
-        let b = closure[closure.count - 2]
-        guard scopes.indices.contains(b), scopes[b].depth < Self.maxScopeDepth,
-              closures[b].count == closure.count - 1, closures[b].elementsEqual(closure.dropLast()) else { return nil }
-        return b
+        let base = closure[closure.count - 2]
+        guard scopes.indices.contains(base), scopes[base].depth < Self.maxScopeDepth,
+              closures[base].count == closure.count - 1, closures[base].elementsEqual(closure.dropLast()) else { return nil }
+        return base
     }
 
     static let maxScopeDepth = 8
@@ -411,21 +411,21 @@ public struct Project: Sendable {
         var scope = base.map { Scope(over: scopes[$0], capacity: capacity) } ?? Scope(capacity: capacity)
         var duplicates: [Diagnostic] = []
         var redeclared: [Symbol] = []
-        for g in own {
+        for file in own {
             // Only the name is read per declaration: copying each `Declaration` out of the
             // array (its strings and arrays retained and released) cost more than the table.
-            let declarations = files[g].model.declarations
-            for i in declarations.indices {
-                let s = Symbol(file: g, declaration: i)
-                let name = declarations[i].name.text
-                if let first = scope.insertIfAbsent(name, s, kind: declarations[i].kind) {
+            let declarations = files[file].model.declarations
+            for index in declarations.indices {
+                let s = Symbol(file: file, declaration: index)
+                let name = declarations[index].name.text
+                if let first = scope.insertIfAbsent(name, s, kind: declarations[index].kind) {
                     redeclared.append(s)
-                    let d = declarations[i]
-                    let fd = declaration(first)
-                    let finding: DuplicateDeclaration.Finding = d.kind == .root && fd.kind == .root
-                        ? .root : .name(d.name.text, firstKind: fd.kind)
-                    duplicates.append(DuplicateDeclaration.diagnostic(finding, file: g, range: d.name.range,
-                                                                       firstFile: first.file, firstRange: fd.name.range))
+                    let duplicate = declarations[index]
+                    let firstDeclaration = declaration(first)
+                    let finding: DuplicateDeclaration.Finding = duplicate.kind == .root && firstDeclaration.kind == .root
+                        ? .root : .name(duplicate.name.text, firstKind: firstDeclaration.kind)
+                    duplicates.append(DuplicateDeclaration.diagnostic(finding, file: file, range: duplicate.name.range,
+                                                                       firstFile: first.file, firstRange: firstDeclaration.name.range))
                 }
             }
         }
@@ -462,21 +462,21 @@ public struct Project: Sendable {
             }
             resolved[name.range.lowerBound] = s
             if !expected.contains(kind) {
-                let d = declaration(s)
-                diagnostics.append(WrongKind.diagnostic(WrongKind.Finding(name: name.text, kind: d.kind, expected: expected),
-                                                        file: f, range: name.range, declaredIn: s.file, at: d.name.range))
+                let declaration = declaration(s)
+                diagnostics.append(WrongKind.diagnostic(WrongKind.Finding(name: name.text, kind: declaration.kind, expected: expected),
+                                                        file: f, range: name.range, declaredIn: s.file, at: declaration.name.range))
             }
         }
         // A screen's labels once per file, however many wildcards name it (a model without
         // them lowers its file again).
         var labels: [Symbol: [String]] = [:]
-        for i in ns {
-            guard case .wildcard(let w?, _) = model.nodes[i].kind, !model.nodes[i].argumentsSkipped,
-                  let s = resolved[w.range.lowerBound] else { continue }
-            let d = declaration(s)
-            if d.hasParameters && labels[s] == nil { labels[s] = parameterLabels(of: s) }
-            if let finding = InvalidWildcard.check(w, kind: d.kind, labels: labels[s] ?? []) {
-                diagnostics.append(InvalidWildcard.diagnostic(finding, file: f, range: w.range, declaredIn: s.file, at: d.name.range))
+        for node in ns {
+            guard case .wildcard(let screen?, _) = model.nodes[node].kind, !model.nodes[node].argumentsSkipped,
+                  let s = resolved[screen.range.lowerBound] else { continue }
+            let declaration = declaration(s)
+            if declaration.hasParameters && labels[s] == nil { labels[s] = parameterLabels(of: s) }
+            if let finding = InvalidWildcard.check(screen, kind: declaration.kind, labels: labels[s] ?? []) {
+                diagnostics.append(InvalidWildcard.diagnostic(finding, file: f, range: screen.range, declaredIn: s.file, at: declaration.name.range))
             }
         }
     }
@@ -484,8 +484,8 @@ public struct Project: Sendable {
     /// The labels of screen s's parameters, lowered again from its file's syntax when the
     /// model left them out (see ``Keeps/signatures``).
     func parameterLabels(of s: Symbol) -> [String] {
-        let d = declaration(s)
-        guard d.parametersLeftOut else { return d.parameters.map(\.label.text) }
+        let declaration = declaration(s)
+        guard declaration.parametersLeftOut else { return declaration.parameters.map(\.label.text) }
         return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters.map(\.label.text)
     }
 
@@ -522,8 +522,8 @@ public struct Project: Sendable {
             // By index: a closure over the declarations would copy each one out (its strings
             // and arrays retained and released), forty thousand of them in a large project.
             let declarations = files[f].model.declarations
-            if let i = declarations.indices.first(where: { declarations[$0].kind == .root }) {
-                programs.append(Program(root: Symbol(file: f, declaration: i), files: closures[f]))
+            if let root = declarations.indices.first(where: { declarations[$0].kind == .root }) {
+                programs.append(Program(root: Symbol(file: f, declaration: root), files: closures[f]))
             }
         }
     }

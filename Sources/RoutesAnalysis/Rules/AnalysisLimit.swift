@@ -55,19 +55,19 @@ enum AnalysisLimit: RuleDefinition {
         var cyclesChecked: Bool
     }
 
-    static func message(_ f: Finding) -> String {
-        guard f.root != nil else {
-            return "the check for builder cycles of the files in no program stopped at its limit of \(f.budget.nodes) decision-diagram nodes (or \(f.budget.steps) steps): builder cycles in them are not reported"
+    static func message(_ finding: Finding) -> String {
+        guard finding.root != nil else {
+            return "the check for builder cycles of the files in no program stopped at its limit of \(finding.budget.nodes) decision-diagram nodes (or \(finding.budget.steps) steps): builder cycles in them are not reported"
         }
         let skipped = "unreachable screens in the tree, shadowed branches, missing dependencies, pushes in sheets"
-            + (f.cyclesChecked ? " and wildcard mismatches" : ", wildcard mismatches and builder cycles")
-        return "the analysis of this program stopped at its limit of \(f.budget.nodes) decision-diagram nodes (or \(f.budget.steps) steps): its routing conditions are too entangled to check exactly, so \(skipped) are not reported for it"
+            + (finding.cyclesChecked ? " and wildcard mismatches" : ", wildcard mismatches and builder cycles")
+        return "the analysis of this program stopped at its limit of \(finding.budget.nodes) decision-diagram nodes (or \(finding.budget.steps) steps): its routing conditions are too entangled to check exactly, so \(skipped) are not reported for it"
     }
 
     /// The diagnostic at the program's `root` (or at `at`, a builder's name, for the files in
     /// no program).
-    static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f))
+    static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(finding))
     }
 }
 

@@ -60,8 +60,8 @@ enum BuilderCycle: RuleDefinition {
         return merged.map { Finding(builders: $0.key, references: Array($0.value)) }
     }
 
-    static func diagnostic(_ f: Finding) -> Diagnostic {
-        let ordered = f.references.sorted { ($0.node.file, $0.head.lowerBound) < ($1.node.file, $1.head.lowerBound) }
+    static func diagnostic(_ finding: Finding) -> Diagnostic {
+        let ordered = finding.references.sorted { ($0.node.file, $0.head.lowerBound) < ($1.node.file, $1.head.lowerBound) }
         let first = ordered[0]
         let names = ordered.compactMap(\.builder)
         let chain = names.count == 1 ? "`\(names[0])` refers to itself" : names.map { "`\($0)`" }.joined(separator: ", ")

@@ -87,10 +87,10 @@ public enum MissingDependency: RuleDefinition {
         var found: [Finding] = []
         // Each file's nodes once (a lint's model left them out, see `BuilderGraph.leaveModel(for:)`).
         var nodesOf: [FileID: [BuilderNode]] = [:]
-        for u in uses {
-            let g = Int(u.node)
+        for need in uses {
+            let g = Int(need.node)
             var missing: [(ScopeItem, [Int])] = []
-            for item in [u.first, u.second] where !item.isNone {
+            for item in [need.first, need.second] where !item.isNone {
                 if let way = failures[item.index * graph.nodes.count + g] {
                     missing.append((ScopeItems.item(item, in: graph), way))
                 }
@@ -100,54 +100,54 @@ public enum MissingDependency: RuleDefinition {
             let file = graph.nodes[g].file
             if nodesOf[file] == nil { nodesOf[file] = graph.project.builderNodes(of: file) }
             switch nodesOf[file]![graph.nodes[g].local].kind {
-            case .screen(_, let names, _): name = names[Int(u.use - graph.useStart[g])]
-            case .ifLet(let n?, _, _): name = n
+            case .screen(_, let names, _): name = names[Int(need.use - graph.useStart[g])]
+            case .ifLet(let optional?, _, _): name = optional
             default: continue
             }
-            found.append(Finding(node: GraphNode(g), name: name, declaration: graph.declarationSymbol(Int(u.number)), missing: missing))
+            found.append(Finding(node: GraphNode(g), name: name, declaration: graph.declarationSymbol(Int(need.number)), missing: missing))
         }
         return found
     }
 
-    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
-        let reasons = f.missing.map { item, _ -> String in
+    static func message(_ finding: Finding, _ facts: ProgramFacts) -> String {
+        let reasons = finding.missing.map { item, _ -> String in
             switch item {
-            case .provider(let p):
-                let provider = facts.screenName(p)
+            case .provider(let providerCode):
+                let provider = facts.screenName(providerCode)
                 return "it is provided by `\(provider)`, and a way reaches this point with no \(provider) before it"
             case .optional:
-                return "it is optional, and a way reaches this point outside `if let \(f.name.text)`"
+                return "it is optional, and a way reaches this point outside `if let \(finding.name.text)`"
             }
         }
         let target: String
-        if case .screen(let code?, _) = facts.graph.nodes[f.node.index].kind {
+        if case .screen(let code?, _) = facts.graph.nodes[finding.node.index].kind {
             target = "`\(facts.screenName(code))` is built"
         } else {
-            target = "`\(facts.headText(f.node.index))` is evaluated"
+            target = "`\(facts.headText(finding.node.index))` is evaluated"
         }
-        return "`\(f.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))"
+        return "`\(finding.name.text)` is not in scope on every way \(target): \(reasons.joined(separator: "; also "))"
     }
 
-    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
+    static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
         var related: [RelatedLocation] = []
         // The outermost reference of the first way that lacks an item.
-        if let w = f.missing.lazy.compactMap({ _, way in
+        if let reference = finding.missing.lazy.compactMap({ _, way in
             way.first { if case .reference = facts.graph.nodes[$0].kind { return true } else { return false } }
         }).first {
-            related.append(facts.location(w, "a way without `\(f.name.text)` in scope passes here"))
+            related.append(facts.location(reference, "a way without `\(finding.name.text)` in scope passes here"))
         }
-        related.append(RelatedLocation(file: f.declaration.file, range: facts.project.declaration(f.declaration).name.range,
-                                       message: "`\(f.name.text)` is declared here"))
-        let n = facts.graph.nodes[f.node.index]
-        var detail = Detail(declaration: f.declaration, node: NodeRef(file: n.file, node: n.local), providers: [], optional: false)
-        for (item, _) in f.missing {
+        related.append(RelatedLocation(file: finding.declaration.file, range: facts.project.declaration(finding.declaration).name.range,
+                                       message: "`\(finding.name.text)` is declared here"))
+        let node = facts.graph.nodes[finding.node.index]
+        var detail = Detail(declaration: finding.declaration, node: NodeRef(file: node.file, node: node.local), providers: [], optional: false)
+        for (item, _) in finding.missing {
             switch item {
-            case .provider(let p): detail.providers.append(facts.graph.screens[p])
+            case .provider(let providerCode): detail.providers.append(facts.graph.screens[providerCode])
             case .optional: detail.optional = true
             }
         }
-        return Diagnostic(Self.self, file: n.file, range: f.name.range,
-                          message: message(f, facts), related: related, detail: DiagnosticDetail(detail))
+        return Diagnostic(Self.self, file: node.file, range: finding.name.range,
+                          message: message(finding, facts), related: related, detail: DiagnosticDetail(detail))
     }
 }
 

@@ -61,9 +61,9 @@ func refound<F>(_ earlier: [F], key: (F) -> Int, again: [Int], _ find: (Int) -> 
     }
     // Both lists increase: an earlier finding of a key found again is left out.
     for finding in earlier {
-        let k = key(finding)
-        findUpTo(k)
-        if next < again.count && again[next] == k { continue }
+        let earlierKey = key(finding)
+        findUpTo(earlierKey)
+        if next < again.count && again[next] == earlierKey { continue }
         found.append(finding)
     }
     findUpTo(Int.max)

@@ -69,9 +69,9 @@ public enum PushInSheet: PerNodeRule {
         if let other = facts.alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
             || other.builtEnvironments(g, sigma: 1) == BDD.zero { return nil }
         var sheet: (GraphNode, ScreenCode)? = nil
-        for w in facts.way(to: g, sigma: 1).dropLast().reversed() {
-            if case .screen(let c?, _) = graph.nodes[w].kind, graph.presentations[c] != .push {
-                sheet = (GraphNode(w), ScreenCode(c))
+        for node in facts.way(to: g, sigma: 1).dropLast().reversed() {
+            if case .screen(let sheetCode?, _) = graph.nodes[node].kind, graph.presentations[sheetCode] != .push {
+                sheet = (GraphNode(node), ScreenCode(sheetCode))
                 break
             }
         }
@@ -80,18 +80,18 @@ public enum PushInSheet: PerNodeRule {
 
     static func node(of finding: Finding) -> Int? { finding.node.index }
 
-    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        let sheetName = f.sheet.map { "`\(facts.screenName($0.screen.index))`" } ?? "a sheet"
-        let related = f.sheet.map {
+    static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        let sheetName = finding.sheet.map { "`\(facts.screenName($0.screen.index))`" } ?? "a sheet"
+        let related = finding.sheet.map {
             [facts.location($0.node.index, "`\(facts.screenName($0.screen.index))` is presented here with `allowsPush: false`")]
         } ?? []
-        var d = facts.diagnostic(
-            Self.self, at: f.node.index,
-            "`\(facts.screenName(f.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName), a sheet that does not allow pushes",
+        var diagnostic = facts.diagnostic(
+            Self.self, at: finding.node.index,
+            "`\(facts.screenName(finding.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName), a sheet that does not allow pushes",
             related: related)
-        d.detail = DiagnosticDetail(Detail(screen: facts.graph.screens[f.screen.index],
-                                           sheet: f.sheet.map { facts.graph.screens[$0.screen.index] }))
-        return d
+        diagnostic.detail = DiagnosticDetail(Detail(screen: facts.graph.screens[finding.screen.index],
+                                                    sheet: finding.sheet.map { facts.graph.screens[$0.screen.index] }))
+        return diagnostic
     }
 }
 

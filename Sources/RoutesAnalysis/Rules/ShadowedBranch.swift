@@ -80,21 +80,21 @@ public enum ShadowedBranch: NodeRule {
         let graph = facts.graph
         var redone: [(anyOf: Int, findings: [Finding])] = []
         for g in again where facts.used[g] {
-            var f: [Finding] = []
-            check(anyOf: g, facts, into: &f)
-            if !f.isEmpty { redone.append((g, f)) }
+            var findings: [Finding] = []
+            check(anyOf: g, facts, into: &findings)
+            if !findings.isEmpty { redone.append((g, findings)) }
         }
         var found: [Finding] = []
-        var k = 0
-        for f in earlier {
-            guard let p = graph.nodes[f.branch.index].parent, !containsSorted(again, p) else { continue }
-            while k < redone.count && redone[k].anyOf < p {
-                found += redone[k].findings
-                k += 1
+        var next = 0
+        for finding in earlier {
+            guard let parent = graph.nodes[finding.branch.index].parent, !containsSorted(again, parent) else { continue }
+            while next < redone.count && redone[next].anyOf < parent {
+                found += redone[next].findings
+                next += 1
             }
-            found.append(f)
+            found.append(finding)
         }
-        for r in redone[k...] { found += r.findings }
+        for remaining in redone[next...] { found += remaining.findings }
         return found
     }
 
@@ -111,44 +111,44 @@ public enum ShadowedBranch: NodeRule {
         guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { return }
         if !flow.isEvaluated(g) { return }
         let branches = graph.branches(list)
-        for i in 1..<branches.count {
-            let b = branches[i]
-            if semantics.uncertain[b] { continue }
+        for index in 1..<branches.count {
+            let branch = branches[index]
+            if semantics.uncertain[branch] { continue }
             // Would build something for some pair of the anyOf's context, but for none of
             // the pairs that reach it (its own context is what earlier branches left); in
             // both readings of cycles and unresolved names. The usual answer, a branch that
             // builds where it is reached, is asked first, and these questions make no nodes.
-            let builds = semantics.builds[b]
-            guard !flow.contextMeets(b, builds), flow.contextMeets(g, builds) else { continue }
+            let builds = semantics.builds[branch]
+            guard !flow.contextMeets(branch, builds), flow.contextMeets(g, builds) else { continue }
             let would = bdd.and(flow.context(g), builds)
             // An earlier branch must build first, not diverge first (a cycle builds
             // nothing; the branch is then unreachable, not shadowed).
-            if !semantics.cycles.isEmpty, (0..<i).contains(where: { k in
-                let e = branches[k]
-                let diverges = bdd.andNot(semantics.builds[e], semantics.realBuilds[e])
-                return diverges != BDD.zero && bdd.intersects(bdd.and(would, flow.context(e)), diverges)
+            if !semantics.cycles.isEmpty, (0..<index).contains(where: { earlier in
+                let earlierBranch = branches[earlier]
+                let diverges = bdd.andNot(semantics.builds[earlierBranch], semantics.realBuilds[earlierBranch])
+                return diverges != BDD.zero && bdd.intersects(bdd.and(would, flow.context(earlierBranch)), diverges)
             }) { continue }
             if let other = facts.alternativeFlow {
-                let builds = semantics.alternativeBuilds[b]
-                guard other.contextMeets(g, builds), !other.contextMeets(b, builds) else { continue }
+                let builds = semantics.alternativeBuilds[branch]
+                guard other.contextMeets(g, builds), !other.contextMeets(branch, builds) else { continue }
             }
-            let takenBy = (0..<i).filter { j in
+            let takenBy = (0..<index).filter { j in
                 bdd.intersects(bdd.and(would, semantics.builds[branches[j]]), flow.context(branches[j]))
             }
-            found.append(Finding(branch: GraphNode(b), takenBy: takenBy.map { GraphNode(branches[$0]) }))
+            found.append(Finding(branch: GraphNode(branch), takenBy: takenBy.map { GraphNode(branches[$0]) }))
         }
     }
 
-    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
-        let by = f.takenBy.count == 1 ? "by `\(facts.headText(f.takenBy[0].index))`" : "by earlier branches"
+    static func message(_ finding: Finding, _ facts: ProgramFacts) -> String {
+        let by = finding.takenBy.count == 1 ? "by `\(facts.headText(finding.takenBy[0].index))`" : "by earlier branches"
         return "this `anyOf` branch is shadowed: everything it builds here is built first \(by)"
     }
 
-    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        var d = facts.diagnostic(Self.self, at: f.branch.index, message(f, facts),
-                                 related: f.takenBy.map { facts.location($0.index, "this earlier branch builds them first") })
-        d.detail = DiagnosticDetail(Detail(branch: facts.nodeRef(f.branch.index), takenBy: f.takenBy.map { facts.nodeRef($0.index) }))
-        return d
+    static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        var diagnostic = facts.diagnostic(Self.self, at: finding.branch.index, message(finding, facts),
+                                          related: finding.takenBy.map { facts.location($0.index, "this earlier branch builds them first") })
+        diagnostic.detail = DiagnosticDetail(Detail(branch: facts.nodeRef(finding.branch.index), takenBy: finding.takenBy.map { facts.nodeRef($0.index) }))
+        return diagnostic
     }
 }
 

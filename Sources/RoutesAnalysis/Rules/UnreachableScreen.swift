@@ -87,19 +87,19 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         // An enclosing `wildcard W` or `if screen T` that fixes the element explains it best.
         var inner = g
         var outer = graph.nodes[g].parent
-        while let p = outer {
-            switch graph.nodes[p].kind {
-            case .wildcard(let w?, _) where w != code:
-                return .insideWildcard(GraphNode(p), ScreenCode(w))
-            case .ifScreen(let t?, let then, _) where then == inner && t != code:
-                return .insideIfScreen(GraphNode(p), ScreenCode(t))
-            case .ifScreen(let t?, _, let els?) where els == inner && t == code:
-                return .inElseOfIfScreen(GraphNode(p))
+        while let enclosing = outer {
+            switch graph.nodes[enclosing].kind {
+            case .wildcard(let wildcardCode?, _) where wildcardCode != code:
+                return .insideWildcard(GraphNode(enclosing), ScreenCode(wildcardCode))
+            case .ifScreen(let testedCode?, let then, _) where then == inner && testedCode != code:
+                return .insideIfScreen(GraphNode(enclosing), ScreenCode(testedCode))
+            case .ifScreen(let testedCode?, _, let otherwise?) where otherwise == inner && testedCode == code:
+                return .inElseOfIfScreen(GraphNode(enclosing))
             default:
                 break
             }
-            inner = p
-            outer = graph.nodes[p].parent
+            inner = enclosing
+            outer = graph.nodes[enclosing].parent
         }
         var child = g
         var parent = graph.nodes[g].parent
@@ -109,37 +109,38 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         // element above, a node's context may hold an element it does not tell apart folded
         // into the rest code (see `Semantics.project(_:to:)`).
         var anyElement = false
-        func meets(_ c: BDD.Ref) -> BDD.Ref { anyElement ? semantics.environments(c) : bdd.and(c, semantics.elementIs[code]) }
-        while let p = parent {
-            if case .wildcard = graph.nodes[p].kind { anyElement = true }
-            let pContext = flow.context(p)
+        func meets(_ context: BDD.Ref) -> BDD.Ref { anyElement ? semantics.environments(context) : bdd.and(context, semantics.elementIs[code]) }
+        while let ancestor = parent {
+            if case .wildcard = graph.nodes[ancestor].kind { anyElement = true }
+            let ancestorContext = flow.context(ancestor)
             let childContext = flow.context(child)
-            switch graph.nodes[p].kind {
-            case .anyOf(let list) where pContext != BDD.zero:
+            switch graph.nodes[ancestor].kind {
+            case .anyOf(let list) where ancestorContext != BDD.zero:
                 let branches = graph.branches(list)
-                let i = branches.firstIndex(of: child) ?? 0
-                if i > 0 {
-                    let mine = meets(pContext)
+                let position = branches.firstIndex(of: child) ?? 0
+                if position > 0 {
+                    let mine = meets(ancestorContext)
                     if mine != BDD.zero && meets(childContext) == BDD.zero {
-                        let first = (0..<i).filter { j in
-                            let b = branches[j]
+                        let first = (0..<position).filter { earlier in
+                            let branch = branches[earlier]
                             return anyElement
-                                ? bdd.and(mine, semantics.environments(bdd.and(semantics.builds[b], flow.context(b)))) != BDD.zero
-                                : bdd.and(bdd.and(mine, semantics.builds[b]), flow.context(b)) != BDD.zero
+                                ? bdd.and(mine, semantics.environments(bdd.and(semantics.builds[branch], flow.context(branch)))) != BDD.zero
+                                : bdd.and(bdd.and(mine, semantics.builds[branch]), flow.context(branch)) != BDD.zero
                         }
-                        return .takenByEarlierBranches(anyOf: GraphNode(p), branches: first.map { GraphNode(branches[$0]) })
+                        return .takenByEarlierBranches(anyOf: GraphNode(ancestor), branches: first.map { GraphNode(branches[$0]) })
                     }
                 }
-            case .condition(_, let then, _) where pContext != BDD.zero && childContext == BDD.zero:
-                return .contradiction(GraphNode(p), value: then == child ? "false" : "true")
+            case .condition(_, let then, _) where ancestorContext != BDD.zero && childContext == BDD.zero:
+                return .contradiction(GraphNode(ancestor), value: then == child ? "false" : "true")
             default:
                 break
             }
-            // Where the element still reaches p but not the child, the cause is here (and not
-            // explained above); where it does not reach p either, it was taken higher up.
-            if !evaluated && meets(pContext) != BDD.zero { break }
-            child = p
-            parent = graph.nodes[p].parent
+            // Where the element still reaches the ancestor but not the child, the cause is here
+            // (and not explained above); where it does not reach the ancestor either, it was
+            // taken higher up.
+            if !evaluated && meets(ancestorContext) != BDD.zero { break }
+            child = ancestor
+            parent = graph.nodes[ancestor].parent
         }
         let top = graph.bodyTop(g)
         if let owner = semantics.bodyOwner(top), !flow.isEvaluated(top) {
@@ -179,16 +180,16 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
 
     // MARK: Words
 
-    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        switch f {
+    static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        switch finding {
         case .neverPlaced(let s):
             let name = facts.project.declaration(s).name
             return Diagnostic(Self.self, file: s.file, range: name.range,
                               message: "screen `\(name.text)` is never placed in the routing tree: no `screen \(name.text)` in `root` or a builder it uses")
-        case .node(let g, let screen, let reason):
+        case .node(let node, let screen, let reason):
             let name = facts.screenName(screen.index)
             let (why, related, quotes) = words(reason, screen: name, facts)
-            return facts.diagnostic(Self.self, at: g.index, "`screen \(name)` is never built: \(why)", related: related,
+            return facts.diagnostic(Self.self, at: node.index, "`screen \(name)` is never built: \(why)", related: related,
                                     quotesPosition: quotes)
         }
     }
@@ -196,29 +197,29 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
     /// The reason in words, its related locations, and whether the words quote a position.
     private static func words(_ reason: Reason, screen name: String, _ facts: ProgramFacts) -> (String, [RelatedLocation], Bool) {
         switch reason {
-        case .insideWildcard(let p, let w):
-            let wn = facts.screenName(w.index)
-            return ("it is inside `wildcard \(wn)`, where the element is always \(wn)",
-                    [facts.location(p.index, "the element is replaced by \(wn) here")], false)
-        case .insideIfScreen(let p, let t):
-            let tn = facts.screenName(t.index)
-            return ("it is inside `if screen \(tn)`, where the element is always \(tn)",
-                    [facts.location(p.index, "the element is \(tn) here")], false)
-        case .inElseOfIfScreen(let p):
+        case .insideWildcard(let decision, let screen):
+            let screenName = facts.screenName(screen.index)
+            return ("it is inside `wildcard \(screenName)`, where the element is always \(screenName)",
+                    [facts.location(decision.index, "the element is replaced by \(screenName) here")], false)
+        case .insideIfScreen(let decision, let tested):
+            let testedName = facts.screenName(tested.index)
+            return ("it is inside `if screen \(testedName)`, where the element is always \(testedName)",
+                    [facts.location(decision.index, "the element is \(testedName) here")], false)
+        case .inElseOfIfScreen(let decision):
             return ("it is in the else branch of `if screen \(name)`, which \(name) never takes",
-                    [facts.location(p.index, "\(name) takes the then-branch here")], false)
+                    [facts.location(decision.index, "\(name) takes the then-branch here")], false)
         case .takenByEarlierBranches(let anyOf, let branches):
             return ("an earlier branch of the `anyOf` at \(facts.position(anyOf.index)) always builds \(name) first",
                     branches.map { facts.location($0.index, "builds \(name) first") }, true)
-        case .contradiction(let p, let value):
-            let head = facts.headText(p.index)
+        case .contradiction(let decision, let value):
+            let head = facts.headText(decision.index)
             var what = value
-            if case .condition(let c, _, _) = facts.graph.nodes[p.index].kind, case .symbol = facts.graph.conditions[c],
-               facts.graph.nodes[p.index].testsOptional {
+            if case .condition(let condition, _, _) = facts.graph.nodes[decision.index].kind, case .symbol = facts.graph.conditions[condition],
+               facts.graph.nodes[decision.index].testsOptional {
                 what = value == "false" ? "absent" : "present"
             }
             return ("`\(head)` is always \(what) where it is evaluated: the conditions on the way contradict each other",
-                    [facts.location(p.index, "decided here")], false)
+                    [facts.location(decision.index, "decided here")], false)
         case .builderNeverEvaluated(let builder):
             return ("builder `\(builder)` is never evaluated where it is used", [], false)
         case .noPath:

@@ -50,7 +50,7 @@ public enum UnusedDeclaration: DeclarationRule {
         for f in facts.program.files {
             // By index, reading a declaration whole only to report it.
             for i in project.files[f].model.declarations.indices {
-                if let x = finding(Symbol(file: f, declaration: i), facts) { found.append(x) }
+                if let unused = finding(Symbol(file: f, declaration: i), facts) { found.append(unused) }
             }
         }
         let graph = facts.graph
@@ -64,7 +64,7 @@ public enum UnusedDeclaration: DeclarationRule {
         guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
               !facts.mentioned.contains(graph.declarationNumber(s)), !facts.guessed.contains(graph.declarationNumber(s)),
               !facts.isDuplicate(s) else { return nil }
-        if kind == .builder, let b = graph.builderIndex(s), facts.usedBuilders.contains(b) { return nil }
+        if kind == .builder, let builder = graph.builderIndex(s), facts.usedBuilders.contains(builder) { return nil }
         if kind == .builder && graph.builderIndex(s) == nil { return nil }
         return Finding(declaration: s, kind: kind)
     }
@@ -78,16 +78,16 @@ public enum UnusedDeclaration: DeclarationRule {
     }
 
     /// The words, from the project as it is now (a finding kept over edits holds no position).
-    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
-        let name = facts.project.declaration(f.declaration).name.text
-        return f.kind == .builder
+    static func message(_ finding: Finding, _ facts: ProgramFacts) -> String {
+        let name = facts.project.declaration(finding.declaration).name.text
+        return finding.kind == .builder
             ? "builder `\(name)` is never used: nothing reachable from `root` refers to it"
-            : "\(f.kind.rawValue) `\(name)` is never used"
+            : "\(finding.kind.rawValue) `\(name)` is never used"
     }
 
-    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        Diagnostic(Self.self, file: f.declaration.file, range: facts.project.declaration(f.declaration).name.range,
-                   message: message(f, facts), detail: DiagnosticDetail(f.declaration))
+    static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        Diagnostic(Self.self, file: finding.declaration.file, range: facts.project.declaration(finding.declaration).name.range,
+                   message: message(finding, facts), detail: DiagnosticDetail(finding.declaration))
     }
 }
 

@@ -51,8 +51,8 @@ public enum UnusedSuppression: RuleDefinition {
         case empty
     }
 
-    static func message(_ f: Finding) -> String {
-        switch f {
+    static func message(_ finding: Finding) -> String {
+        switch finding {
         case .unused(let id): "`\(id)` suppresses nothing: no `\(id)` diagnostic starts on this line"
         case .unknown(let word, let suggestion): "`\(word)` is not a rule" + (suggestion.map { "; did you mean `\($0)`?" } ?? "")
         case .notSuppressible(let id): "`\(id)` cannot be suppressed"
@@ -60,8 +60,8 @@ public enum UnusedSuppression: RuleDefinition {
         }
     }
 
-    static func diagnostic(_ f: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
-        Diagnostic(Self.self, file: file, range: range, message: message(f), detail: DiagnosticDetail(f))
+    static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
     }
 }
 

@@ -59,15 +59,15 @@ public enum WildcardMismatch: PerNodeRule {
     /// Nothing inside a wildcard that builds nothing is reported again.
     static var cause: OutermostCause.Covered { .children }
 
-    static func message(_ f: Finding, _ facts: ProgramFacts) -> String {
-        let w = facts.screenName(f.screen.index)
-        return "`wildcard \(w)` builds nothing: its builder cannot build \(w) in any environment"
+    static func message(_ finding: Finding, _ facts: ProgramFacts) -> String {
+        let screen = facts.screenName(finding.screen.index)
+        return "`wildcard \(screen)` builds nothing: its builder cannot build \(screen) in any environment"
     }
 
-    static func diagnostic(_ f: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        var d = facts.diagnostic(Self.self, at: f.wildcard.index, message(f, facts))
-        d.detail = DiagnosticDetail(Detail(wildcard: facts.nodeRef(f.wildcard.index)))
-        return d
+    static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
+        var diagnostic = facts.diagnostic(Self.self, at: finding.wildcard.index, message(finding, facts))
+        diagnostic.detail = DiagnosticDetail(Detail(wildcard: facts.nodeRef(finding.wildcard.index)))
+        return diagnostic
     }
 }
 

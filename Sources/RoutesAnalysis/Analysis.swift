@@ -17,14 +17,14 @@ public enum Analysis {
     /// Output order within one file: position, then rule, then message, then the related
     /// locations — a total order, so that output never depends on hashing.
     public static func order(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
-        let x = (a.file, a.range.lowerBound, a.range.upperBound, a.rule.rawValue, a.message)
-        let y = (b.file, b.range.lowerBound, b.range.upperBound, b.rule.rawValue, b.message)
-        if x != y { return x < y }
+        let aKey = (a.file, a.range.lowerBound, a.range.upperBound, a.rule.rawValue, a.message)
+        let bKey = (b.file, b.range.lowerBound, b.range.upperBound, b.rule.rawValue, b.message)
+        if aKey != bKey { return aKey < bKey }
         if a.severity != b.severity { return a.severity == .error }
-        for (r, s) in zip(a.related, b.related) {
-            let p = (r.file, r.range.lowerBound, r.range.upperBound, r.message)
-            let q = (s.file, s.range.lowerBound, s.range.upperBound, s.message)
-            if p != q { return p < q }
+        for (aRelated, bRelated) in zip(a.related, b.related) {
+            let aRelatedKey = (aRelated.file, aRelated.range.lowerBound, aRelated.range.upperBound, aRelated.message)
+            let bRelatedKey = (bRelated.file, bRelated.range.lowerBound, bRelated.range.upperBound, bRelated.message)
+            if aRelatedKey != bRelatedKey { return aRelatedKey < bRelatedKey }
         }
         return a.related.count < b.related.count
     }

@@ -55,8 +55,8 @@ public struct AnalysisLimits: Sendable, Hashable {
     /// variable `ROUTES_ANALYSIS_NODE_LIMIT` (a positive number), which the tests use to reach
     /// the limit with small programs, and which a user may raise for an unusual program.
     public static let configured: AnalysisLimits = {
-        guard let raw = getenv("ROUTES_ANALYSIS_NODE_LIMIT"), let n = Int(String(cString: raw)), n > 0 else { return .standard }
-        return AnalysisLimits(nodes: n)
+        guard let raw = getenv("ROUTES_ANALYSIS_NODE_LIMIT"), let nodes = Int(String(cString: raw)), nodes > 0 else { return .standard }
+        return AnalysisLimits(nodes: nodes)
     }()
 }
 

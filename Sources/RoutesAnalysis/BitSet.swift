@@ -21,10 +21,10 @@ struct BitSet: Equatable {
     /// The members, increasing.
     var members: [Int] {
         var out: [Int] = []
-        for (w, word) in words.enumerated() where word != 0 {
+        for (wordIndex, word) in words.enumerated() where word != 0 {
             var rest = word
             while rest != 0 {
-                out.append(w * 64 + rest.trailingZeroBitCount)
+                out.append(wordIndex * 64 + rest.trailingZeroBitCount)
                 rest &= rest - 1
             }
         }
@@ -37,10 +37,10 @@ struct BitSet: Equatable {
 func sortedUnique(_ list: [Int]) -> [Int] {
     var out = list.sorted()
     var last = -1, kept = 0
-    for x in out where x != last {
-        out[kept] = x
+    for number in out where number != last {
+        out[kept] = number
         kept += 1
-        last = x
+        last = number
     }
     out.removeLast(out.count - kept)
     return out

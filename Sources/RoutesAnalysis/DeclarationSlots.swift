@@ -30,11 +30,11 @@ struct DeclarationSlots {
 
     subscript(_ s: Symbol, kind kind: Kind) -> Int? {
         get {
-            guard let p = files.position(s.file), s.declaration >= 0 else { return nil }
-            let i = start[p] + s.declaration
-            guard i < start[p + 1] else { return nil }
-            let v = values[i]
-            return v < 0 || v & 3 != kind.rawValue ? nil : Int(v >> 2)
+            guard let position = files.position(s.file), s.declaration >= 0 else { return nil }
+            let slot = start[position] + s.declaration
+            guard slot < start[position + 1] else { return nil }
+            let value = values[slot]
+            return value < 0 || value & 3 != kind.rawValue ? nil : Int(value >> 2)
         }
         set {
             values[start[files.position(s.file)!] + s.declaration] = newValue.map { Int32(truncatingIfNeeded: $0) << 2 | kind.rawValue } ?? -1

@@ -64,8 +64,8 @@ public struct ProgramEnvironment: Sendable, Hashable {
             for name in names.sorted() {
                 guard let s = scope[name] else {
                     var message = "unknown \(kind.rawValue) `\(name)`"
-                    if let c = Suggestion.closest(to: name, among: candidates) {
-                        message += "; did you mean `\(c)`?"
+                    if let suggestion = Suggestion.closest(to: name, among: candidates) {
+                        message += "; did you mean `\(suggestion)`?"
                     } else if candidates.isEmpty {
                         message += " (the program declares no \(kind.rawValue)s)"
                     } else {

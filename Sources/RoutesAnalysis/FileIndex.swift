@@ -14,7 +14,7 @@ struct FileIndex {
         self.files = sorted
         first = sorted.first ?? 0
         var positions = [Int32](repeating: -1, count: sorted.isEmpty ? 0 : sorted[sorted.count - 1] - first + 1)
-        for (p, f) in sorted.enumerated() { positions[f - first] = Int32(p) }
+        for (position, f) in sorted.enumerated() { positions[f - first] = Int32(position) }
         self.positions = positions
     }
 
@@ -22,8 +22,8 @@ struct FileIndex {
     @inline(__always) func position(_ f: FileID) -> Int? {
         let i = f - first
         guard i >= 0 && i < positions.count else { return nil }
-        let p = positions[i]
-        return p < 0 ? nil : Int(p)
+        let position = positions[i]
+        return position < 0 ? nil : Int(position)
     }
 
     func contains(_ f: FileID) -> Bool { position(f) != nil }

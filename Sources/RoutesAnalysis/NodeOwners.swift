@@ -15,8 +15,8 @@ struct NodeOwners {
 
     subscript(g: Int, kind: Kind) -> Int? {
         get {
-            let v = owners[g]
-            return v < 0 || v & 1 != kind.rawValue ? nil : Int(v >> 1)
+            let owner = owners[g]
+            return owner < 0 || owner & 1 != kind.rawValue ? nil : Int(owner >> 1)
         }
         set {
             assert(owners[g] < 0 || owners[g] & 1 == kind.rawValue, "a node tops one block")

@@ -42,14 +42,14 @@ enum OutermostCause {
         }
         // The nodes covered themselves, by the rule that covers them.
         var coveredBy: [Int: RuleID] = [:]
-        for w in warnings where !w.covered.isEmpty {
-            if w.covered.contains(.node) { coveredBy[w.node] = w.diagnostic.rule }
-            if w.covered.contains(.children) { for child in graph.children(w.node) { markSubtree(child) } }
-            if w.covered.contains(.nesting), case .screen(_, let nesting?) = graph.nodes[w.node].kind { markSubtree(nesting) }
+        for warning in warnings where !warning.covered.isEmpty {
+            if warning.covered.contains(.node) { coveredBy[warning.node] = warning.diagnostic.rule }
+            if warning.covered.contains(.children) { for child in graph.children(warning.node) { markSubtree(child) } }
+            if warning.covered.contains(.nesting), case .screen(_, let nesting?) = graph.nodes[warning.node].kind { markSubtree(nesting) }
         }
         for body in bodiesUsedOnlyInside(inside, coveredNodes: coveredBy, facts) { markSubtree(body) }
-        return warnings.filter { w in
-            !inside[w.node] && (coveredBy[w.node].map { $0 == w.diagnostic.rule } ?? true)
+        return warnings.filter { warning in
+            !inside[warning.node] && (coveredBy[warning.node].map { $0 == warning.diagnostic.rule } ?? true)
         }
     }
 

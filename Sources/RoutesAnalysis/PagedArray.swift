@@ -17,9 +17,9 @@ struct PagedArray<Element>: RandomAccessCollection, MutableCollection {
     init(repeating value: Element, count: Int) {
         var left = count
         while left > 0 {
-            let n = Swift.min(left, Self.pageSize)
-            pages.append(ContiguousArray(repeating: value, count: n))
-            left -= n
+            let size = Swift.min(left, Self.pageSize)
+            pages.append(ContiguousArray(repeating: value, count: size))
+            left -= size
         }
         self.count = count
     }
@@ -48,7 +48,7 @@ struct PagedArray<Element>: RandomAccessCollection, MutableCollection {
     }
 
     mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
-        for e in elements { append(e) }
+        for element in elements { append(element) }
     }
 }
 

@@ -15,9 +15,9 @@ public enum PreviewGraph {
 
     /// Graphviz DOT: `digraph routes { ... }`; renders with `dot -Tsvg`.
     public static func dot(_ tree: RoutingTree, highlight: Set<NodeRef> = [], title: String? = nil) -> String {
-        func q(_ s: String) -> String {
+        func quoted(_ text: String) -> String {
             var out = "\""
-            for ch in s.unicodeScalars {
+            for ch in text.unicodeScalars {
                 switch ch {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"
@@ -29,42 +29,42 @@ public enum PreviewGraph {
             return out + "\""
         }
         var out = "digraph routes {\n"
-        if let title { out += "  graph [label=\(q(title)), labelloc=t];\n" }
+        if let title { out += "  graph [label=\(quoted(title)), labelloc=t];\n" }
         out += "  node [shape=box, fontname=\"Helvetica\"];\n"
         out += "  edge [fontname=\"Helvetica\", fontsize=10];\n"
         var edges = ""
-        for (i, n) in tree.nodes.enumerated() {
-            let isBackEdge = n.kind == .recursion && n.recursionTarget != nil
+        for (index, node) in tree.nodes.enumerated() {
+            let isBackEdge = node.kind == .recursion && node.recursionTarget != nil
             if !isBackEdge {
-                var attrs = ["label=\(q(content(tree, i)))"]
+                var attrs = ["label=\(quoted(content(tree, index)))"]
                 var styles: [String] = []
-                switch n.kind {
+                switch node.kind {
                 case .root: attrs.append("shape=oval")
                 case .screen: styles.append("rounded")
                 case .empty: attrs.append("shape=plaintext")
                 case .recursion, .reference: styles.append("dashed")
                 default: break
                 }
-                if let s = n.source, highlight.contains(s), n.kind == .screen {
+                if let source = node.source, highlight.contains(source), node.kind == .screen {
                     styles += ["filled", "bold"]
                     attrs.append("fillcolor=\"#ffe9a8\"")
                 }
-                if !styles.isEmpty { attrs.append("style=\(q(styles.joined(separator: ",")))") }
-                out += "  n\(i) [\(attrs.joined(separator: ", "))];\n"
+                if !styles.isEmpty { attrs.append("style=\(quoted(styles.joined(separator: ",")))") }
+                out += "  n\(index) [\(attrs.joined(separator: ", "))];\n"
             }
-            if let p = n.parent {
+            if let parent = node.parent {
                 if isBackEdge {
-                    let label = (n.label.map { "\($0): " } ?? "") + "↻ \(n.name ?? "?")"
-                    edges += "  n\(p) -> n\(n.recursionTarget!) [style=dashed, constraint=false, label=\(q(label))];\n"
-                } else if let label = n.label {
-                    edges += "  n\(p) -> n\(i) [label=\(q(label))];\n"
+                    let label = (node.label.map { "\($0): " } ?? "") + "↻ \(node.name ?? "?")"
+                    edges += "  n\(parent) -> n\(node.recursionTarget!) [style=dashed, constraint=false, label=\(quoted(label))];\n"
+                } else if let label = node.label {
+                    edges += "  n\(parent) -> n\(index) [label=\(quoted(label))];\n"
                 } else {
-                    edges += "  n\(p) -> n\(i);\n"
+                    edges += "  n\(parent) -> n\(index);\n"
                 }
             }
-            if n.omitted > 0 {
-                out += "  t\(i) [label=\(q(tree.truncationLine(i))), shape=plaintext];\n"
-                edges += "  n\(i) -> t\(i) [style=dotted];\n"
+            if node.omitted > 0 {
+                out += "  t\(index) [label=\(quoted(tree.truncationLine(index))), shape=plaintext];\n"
+                edges += "  n\(index) -> t\(index) [style=dotted];\n"
             }
         }
         return out + edges + "}\n"
@@ -72,9 +72,9 @@ public enum PreviewGraph {
 
     /// Mermaid: `flowchart TD`, labels quoted (`"` and `#`, `<`, `>` as entity codes).
     public static func mermaid(_ tree: RoutingTree, highlight: Set<NodeRef> = [], title: String? = nil) -> String {
-        func q(_ s: String) -> String {
+        func quoted(_ text: String) -> String {
             var out = "\""
-            for ch in s.unicodeScalars {
+            for ch in text.unicodeScalars {
                 switch ch {
                 case "\"": out += "#quot;"
                 case "#": out += "#35;"
@@ -93,30 +93,30 @@ public enum PreviewGraph {
         }
         var edges = ""
         var built: [String] = []
-        for (i, n) in tree.nodes.enumerated() {
-            let isBackEdge = n.kind == .recursion && n.recursionTarget != nil
+        for (index, node) in tree.nodes.enumerated() {
+            let isBackEdge = node.kind == .recursion && node.recursionTarget != nil
             if !isBackEdge {
-                let label = q(content(tree, i))
-                switch n.kind {
-                case .root: out += "  n\(i)([\(label)])\n"
-                case .screen: out += "  n\(i)(\(label))\n"
-                default: out += "  n\(i)[\(label)]\n"
+                let label = quoted(content(tree, index))
+                switch node.kind {
+                case .root: out += "  n\(index)([\(label)])\n"
+                case .screen: out += "  n\(index)(\(label))\n"
+                default: out += "  n\(index)[\(label)]\n"
                 }
-                if let s = n.source, highlight.contains(s), n.kind == .screen { built.append("n\(i)") }
+                if let source = node.source, highlight.contains(source), node.kind == .screen { built.append("n\(index)") }
             }
-            if let p = n.parent {
+            if let parent = node.parent {
                 if isBackEdge {
-                    let label = (n.label.map { "\($0): " } ?? "") + "↻ \(n.name ?? "?")"
-                    edges += "  n\(p) -.->|\(q(label))| n\(n.recursionTarget!)\n"
-                } else if let label = n.label {
-                    edges += "  n\(p) -->|\(q(label))| n\(i)\n"
+                    let label = (node.label.map { "\($0): " } ?? "") + "↻ \(node.name ?? "?")"
+                    edges += "  n\(parent) -.->|\(quoted(label))| n\(node.recursionTarget!)\n"
+                } else if let label = node.label {
+                    edges += "  n\(parent) -->|\(quoted(label))| n\(index)\n"
                 } else {
-                    edges += "  n\(p) --> n\(i)\n"
+                    edges += "  n\(parent) --> n\(index)\n"
                 }
             }
-            if n.omitted > 0 {
-                out += "  t\(i)[\(q(tree.truncationLine(i)))]\n"
-                edges += "  n\(i) -.-> t\(i)\n"
+            if node.omitted > 0 {
+                out += "  t\(index)[\(quoted(tree.truncationLine(index)))]\n"
+                edges += "  n\(index) -.-> t\(index)\n"
             }
         }
         out += edges

@@ -16,9 +16,9 @@ extension Project {
     /// `path:LINE:COL` of a byte offset (1-based, columns in Unicode scalars), with the file's
     /// display path.
     public func locationText(file: FileID, offset: Int) -> String {
-        let f = files[file]
-        let p = f.text.position(of: offset, encoding: .scalars)
-        return "\(f.displayPath):\(p.line + 1):\(p.column + 1)"
+        let sourceFile = files[file]
+        let position = sourceFile.text.position(of: offset, encoding: .scalars)
+        return "\(sourceFile.displayPath):\(position.line + 1):\(position.column + 1)"
     }
 
     /// `path:LINE:COL` of a builder node's head.
@@ -37,21 +37,21 @@ extension PathResolution {
     public func text(project: Project) -> String {
         var out = "environment: \(environment.summary)\n"
         let width = elements.map { $0.text.unicodeScalars.count }.max() ?? 0
-        for e in elements {
-            let pad = String(repeating: " ", count: width - e.text.unicodeScalars.count + 2)
-            out += e.text + pad
-            if let node = e.node {
-                if let builtAs = e.builtAs {
+        for element in elements {
+            let pad = String(repeating: " ", count: width - element.text.unicodeScalars.count + 2)
+            out += element.text + pad
+            if let node = element.node {
+                if let builtAs = element.builtAs {
                     out += "built as \(builtAs) at \(project.locationText(node))"
                 } else {
                     out += "built at \(project.locationText(node))"
                 }
-                out += " (\(e.presentation?.previewText ?? "push"))"
-                if let w = e.wildcard {
-                    let head = project.quoted(file: w.file, project.files[w.file].model.nodes[w.node].head)
-                    out += ", replaced by `\(head)` at \(project.locationText(w))"
+                out += " (\(element.presentation?.previewText ?? "push"))"
+                if let wildcard = element.wildcard {
+                    let head = project.quoted(file: wildcard.file, project.files[wildcard.file].model.nodes[wildcard.node].head)
+                    out += ", replaced by `\(head)` at \(project.locationText(wildcard))"
                 }
-            } else if let reason = e.reason {
+            } else if let reason = element.reason {
                 out += reason.hasPrefix("not built") ? reason : "not built: \(reason)"
             } else {
                 out += "not built"

@@ -129,10 +129,10 @@ final class ProgramAnalysis: @unchecked Sendable {
             let builders = cycle.builders.map { graph.builders[$0].symbol }.sorted()
             if let orphans, !builders.allSatisfy({ orphans.contains($0.file) }) { return nil }
             return (builders, cycle.references.map { g in
-                let n = graph.nodes[g]
+                let node = graph.nodes[g]
                 var builder: String? = nil
-                if case .reference(let b?) = n.kind { builder = graph.builderName(b) }
-                return BuilderCycle.Reference(node: NodeRef(file: n.file, node: n.local), head: graph.head(g), builder: builder)
+                if case .reference(let referenced?) = node.kind { builder = graph.builderName(referenced) }
+                return BuilderCycle.Reference(node: NodeRef(file: node.file, node: node.local), head: graph.head(g), builder: builder)
             })
         }
     }
@@ -161,6 +161,6 @@ final class ProgramAnalysis: @unchecked Sendable {
     func rebase(onto project: Project, moving edit: (TriviaEdit, FileID)? = nil) {
         semantics.graph.project = project
         checker?.rebase(onto: project, graph: semantics.graph)
-        if let (e, file) = edit { diagnostics = diagnostics.map { $0.shifted(e, in: file) } }
+        if let (shift, file) = edit { diagnostics = diagnostics.map { $0.shifted(shift, in: file) } }
     }
 }

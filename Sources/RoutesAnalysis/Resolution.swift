@@ -31,30 +31,30 @@ public enum Resolution {
         var previous: NodeRef? = nil  // the screen node that built the previous element
         var elements: [ElementResolution] = []
         var failed: (index: Int, text: String)? = nil
-        for (i, screen) in screens.enumerated() {
+        for (index, screen) in screens.enumerated() {
             let name = project.declaration(screen).name.text
-            let text = texts.flatMap { i < $0.count ? $0[i] : nil } ?? name
-            var e = ElementResolution(screen: name, text: text)
+            let text = texts.flatMap { index < $0.count ? $0[index] : nil } ?? name
+            var element = ElementResolution(screen: name, text: text)
             if let failed {
-                e.reason = "not built, because element \(failed.index + 1) (\(failed.text)) was not built"
-                elements.append(e)
+                element.reason = "not built, because element \(failed.index + 1) (\(failed.text)) was not built"
+                elements.append(element)
                 continue
             }
             guard let from = start else {
-                e.reason = previous.map { "\(evaluator.describe($0)) has no nesting, so nothing is built after it" }
+                element.reason = previous.map { "\(evaluator.describe($0)) has no nesting, so nothing is built after it" }
                     ?? "`root` has no builder (a syntax error), so it builds nothing"
-                failed = (i, text)
-                elements.append(e)
+                failed = (index, text)
+                elements.append(element)
                 continue
             }
             switch evaluator.build(from, element: screen) {
             case .built(let ref, let builtScreen, let via):
-                let d = project.declaration(builtScreen)
-                e.node = ref
-                e.presentation = d.presentation
+                let builtDeclaration = project.declaration(builtScreen)
+                element.node = ref
+                element.presentation = builtDeclaration.presentation
                 if builtScreen != screen {
-                    e.builtAs = d.name.text
-                    e.wildcard = via
+                    element.builtAs = builtDeclaration.name.text
+                    element.wildcard = via
                 }
                 previous = ref
                 if case .screen(_, _, let nesting) = project.files[ref.file].model.nodes[ref.node].kind {
@@ -63,10 +63,10 @@ public enum Resolution {
                     start = nil
                 }
             case .nothing(let reason):
-                e.reason = reason ?? evaluator.describeFailure(from, element: screen, after: previous)
-                failed = (i, text)
+                element.reason = reason ?? evaluator.describeFailure(from, element: screen, after: previous)
+                failed = (index, text)
             }
-            elements.append(e)
+            elements.append(element)
         }
         return PathResolution(environment: environment, elements: elements)
     }

@@ -14,15 +14,15 @@ extension Semantics {
     /// does not depend on which unrelated programs share the workspace; a builder in files
     /// of several programs is checked in each (the session merges what they find).
     func findCycles() {
-        let n = graph.builders.count
-        cyclic = Array(repeating: false, count: n)
+        let builderCount = graph.builders.count
+        cyclic = Array(repeating: false, count: builderCount)
         for index in recursiveComponents {
             let component = components[index]
             var refs = Set<Int>()
-            for b in component {
-                let found = cycleReferences(returningTo: b)
+            for builder in component {
+                let found = cycleReferences(returningTo: builder)
                 if !found.isEmpty {
-                    cyclic[b] = true
+                    cyclic[builder] = true
                     refs.formUnion(found)
                 }
             }

@@ -10,10 +10,10 @@ final class WayIndex: @unchecked Sendable {
     private var flowStorage: FlowStorage? = nil
 
     func storage(_ graph: BuilderGraph, _ sigmaCount: Int) -> FlowStorage {
-        if let s = flowStorage, s.size >= graph.nodes.count * sigmaCount { return s }
-        let s = FlowStorage(size: graph.nodes.count * sigmaCount)
-        flowStorage = s
-        return s
+        if let storage = flowStorage, storage.size >= graph.nodes.count * sigmaCount { return storage }
+        let storage = FlowStorage(size: graph.nodes.count * sigmaCount)
+        flowStorage = storage
+        return storage
     }
 
     /// The nodes from which a flow leads to g, with the `anyOf` branches among them in the
@@ -22,13 +22,13 @@ final class WayIndex: @unchecked Sendable {
         let count = graph.nodes.count
         if predecessors == nil {
             var start = [Int32](repeating: 0, count: count + 1)
-            for p in 0..<count { Flow.forEachSuccessor(p, in: graph, crossNestings: true) { start[$0 + 1] += 1 } }
-            for s in 0..<count { start[s + 1] += start[s] }
+            for node in 0..<count { Flow.forEachSuccessor(node, in: graph, crossNestings: true) { start[$0 + 1] += 1 } }
+            for i in 0..<count { start[i + 1] += start[i] }
             var next = start
             var sources = [Int32](repeating: 0, count: Int(start[count]))
-            for p in 0..<count {
-                Flow.forEachSuccessor(p, in: graph, crossNestings: true) {
-                    sources[Int(next[$0])] = Int32(p)
+            for node in 0..<count {
+                Flow.forEachSuccessor(node, in: graph, crossNestings: true) {
+                    sources[Int(next[$0])] = Int32(node)
                     next[$0] += 1
                 }
             }
@@ -39,11 +39,11 @@ final class WayIndex: @unchecked Sendable {
         region.reset()
         var stack = [g]
         region.insert(g)
-        while let x = stack.popLast() {
-            if let p = graph.nodes[x].parent, case .anyOf = graph.nodes[p].kind {
-                region.addBranch(graph.nodes[x].indexInParent, of: p)
+        while let node = stack.popLast() {
+            if let parent = graph.nodes[node].parent, case .anyOf = graph.nodes[parent].kind {
+                region.addBranch(graph.nodes[node].indexInParent, of: parent)
             }
-            for p in predecessors!.neighbors(x) where region.insert(Int(p)) { stack.append(Int(p)) }
+            for predecessor in predecessors!.neighbors(node) where region.insert(Int(predecessor)) { stack.append(Int(predecessor)) }
         }
         return region
     }

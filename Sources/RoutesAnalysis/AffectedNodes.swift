@@ -147,26 +147,26 @@ struct AffectedNodes {
         }
     }
 
-    /// What a node of kind `kind` in `graph` passes on to each successor from context x, as
+    /// What a node of kind `kind` in `graph` passes on to each successor from `context`, as
     /// `Flow.transfer` does (nil for an `anyOf`, whose branches' contexts depend on the builds).
-    private func passes(_ kind: BuilderGraph.Kind, in graph: BuilderGraph, _ x: BDD.Ref) -> [(node: Int, context: BDD.Ref)]? {
+    private func passes(_ kind: BuilderGraph.Kind, in graph: BuilderGraph, _ context: BDD.Ref) -> [(node: Int, context: BDD.Ref)]? {
         switch kind {
         case .screen(let code, let nesting):
             guard let nesting else { return [] }
-            let envs = code.map { semantics.environments(x, element: $0) } ?? semantics.environments(x)
+            let envs = code.map { semantics.environments(context, element: $0) } ?? semantics.environments(context)
             return [(nesting, bdd.and(envs, semantics.allElements))]
         case .condition(let condition, let then, let els):
             let variable = semantics.conditionVariable[condition]
-            return [(then, bdd.and(x, variable))] + (els.map { [($0, bdd.andNot(x, variable))] } ?? [])
+            return [(then, bdd.and(context, variable))] + (els.map { [($0, bdd.andNot(context, variable))] } ?? [])
         case .ifScreen(let code, let then, let els):
-            guard let code else { return [(then, x)] + (els.map { [($0, x)] } ?? []) }
+            guard let code else { return [(then, context)] + (els.map { [($0, context)] } ?? []) }
             let isScreen = semantics.elementIs[code]
-            return [(then, bdd.and(x, isScreen))] + (els.map { [($0, bdd.andNot(x, isScreen))] } ?? [])
+            return [(then, bdd.and(context, isScreen))] + (els.map { [($0, bdd.andNot(context, isScreen))] } ?? [])
         case .wildcard(let code, let body):
-            return [(body, bdd.and(semantics.environments(x), code.map { semantics.elementIs[$0] } ?? semantics.allElements))]
+            return [(body, bdd.and(semantics.environments(context), code.map { semantics.elementIs[$0] } ?? semantics.allElements))]
         case .reference(let target):
             guard let target, let body = graph.builders[target].body else { return [] }
-            return [(body, x)]
+            return [(body, context)]
         case .anyOf:
             return nil
         case .nothing:
@@ -191,8 +191,9 @@ struct AffectedNodes {
         var contexts = (0..<sigmaCount).map { old.flow.context(g, sigma: $0) }
         if let alternative = old.alternativeFlow { contexts += (0..<sigmaCount).map { alternative.context(g, sigma: $0) } }
         var out: [Int: BDD.Ref] = [:]
-        for x in contexts where x != BDD.zero {
-            guard let passedBefore = passes(before, in: old.graph, x), let passedNow = passes(now, in: graph, x) else { return nil }
+        for earlierContext in contexts where earlierContext != BDD.zero {
+            guard let passedBefore = passes(before, in: old.graph, earlierContext),
+                  let passedNow = passes(now, in: graph, earlierContext) else { return nil }
             var beforeBySuccessor: [Int: BDD.Ref] = [:], nowBySuccessor: [Int: BDD.Ref] = [:]
             for (successor, context) in passedBefore { beforeBySuccessor[successor] = bdd.or(beforeBySuccessor[successor] ?? BDD.zero, context) }
             for (successor, context) in passedNow { nowBySuccessor[successor] = bdd.or(nowBySuccessor[successor] ?? BDD.zero, context) }

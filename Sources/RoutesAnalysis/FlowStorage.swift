@@ -30,18 +30,18 @@ final class FlowStorage {
     /// at 1M lines). Resetting it clears every state.
     init(size: Int, tracksPredecessors: Bool = true, forOneFlow: Bool = false) {
         self.size = size
-        let n = max(size, 1)
+        let slots = max(size, 1)
         // Stamped slots are cleared when first touched: only the stamps start zeroed (a
         // storage made for each edit's flows would otherwise clear four arrays, not one).
         func states() -> UnsafeMutablePointer<BDD.Ref> {
-            forOneFlow ? zeroedArray(of: BDD.Ref.self, count: n) : uninitializedArray(of: BDD.Ref.self, count: n)
+            forOneFlow ? zeroedArray(of: BDD.Ref.self, count: slots) : uninitializedArray(of: BDD.Ref.self, count: slots)
         }
-        stamp = forOneFlow ? nil : zeroedArray(of: UInt32.self, count: n)
+        stamp = forOneFlow ? nil : zeroedArray(of: UInt32.self, count: slots)
         contexts = states()
         pending = states()
         built = states()
-        predecessor = tracksPredecessors ? uninitializedArray(of: Int32.self, count: n) : nil
-        if forOneFlow { predecessor?.initialize(repeating: -1, count: n) }
+        predecessor = tracksPredecessors ? uninitializedArray(of: Int32.self, count: slots) : nil
+        if forOneFlow { predecessor?.initialize(repeating: -1, count: slots) }
     }
 
     deinit {
@@ -54,26 +54,26 @@ final class FlowStorage {
 
     /// A storage holding the same states (for a second flow continued from one fixpoint).
     func copy() -> FlowStorage {
-        let c = FlowStorage(size: size, tracksPredecessors: predecessor != nil, forOneFlow: stamp == nil)
-        let n = max(size, 1)
-        c.generation = generation
-        if let stamp { c.stamp?.update(from: stamp, count: n) }
-        c.contexts.update(from: contexts, count: n)
-        c.pending.update(from: pending, count: n)
-        c.built.update(from: built, count: n)
-        if let p = predecessor { c.predecessor?.update(from: p, count: n) }
-        return c
+        let duplicate = FlowStorage(size: size, tracksPredecessors: predecessor != nil, forOneFlow: stamp == nil)
+        let slots = max(size, 1)
+        duplicate.generation = generation
+        if let stamp { duplicate.stamp?.update(from: stamp, count: slots) }
+        duplicate.contexts.update(from: contexts, count: slots)
+        duplicate.pending.update(from: pending, count: slots)
+        duplicate.built.update(from: built, count: slots)
+        if let predecessor { duplicate.predecessor?.update(from: predecessor, count: slots) }
+        return duplicate
     }
 
     /// Forgets every state: a new flow.
     func reset() {
         generation &+= 1
         guard stamp == nil, generation > 1 else { return }
-        let n = max(size, 1)
-        contexts.update(repeating: BDD.zero, count: n)
-        pending.update(repeating: BDD.zero, count: n)
-        built.update(repeating: BDD.zero, count: n)
-        predecessor?.update(repeating: -1, count: n)
+        let slots = max(size, 1)
+        contexts.update(repeating: BDD.zero, count: slots)
+        pending.update(repeating: BDD.zero, count: slots)
+        built.update(repeating: BDD.zero, count: slots)
+        predecessor?.update(repeating: -1, count: slots)
     }
 
     @inline(__always) func touch(_ key: Int) {
@@ -126,12 +126,12 @@ final class Region {
 /// `count` zeroed elements from `calloc`, which maps fresh zero pages for a large array
 /// rather than writing zeros: pages never written take no memory. Freed with `free`.
 private func zeroedArray<T>(of: T.Type, count: Int) -> UnsafeMutablePointer<T> {
-    guard let p = calloc(count, MemoryLayout<T>.stride) else { fatalError("out of memory") }
-    return p.bindMemory(to: T.self, capacity: count)
+    guard let memory = calloc(count, MemoryLayout<T>.stride) else { fatalError("out of memory") }
+    return memory.bindMemory(to: T.self, capacity: count)
 }
 
 /// `count` elements of trivial type `T` from `malloc`, not initialized. Freed with `free`.
 private func uninitializedArray<T>(of: T.Type, count: Int) -> UnsafeMutablePointer<T> {
-    guard let p = malloc(count * MemoryLayout<T>.stride) else { fatalError("out of memory") }
-    return p.bindMemory(to: T.self, capacity: count)
+    guard let memory = malloc(count * MemoryLayout<T>.stride) else { fatalError("out of memory") }
+    return memory.bindMemory(to: T.self, capacity: count)
 }

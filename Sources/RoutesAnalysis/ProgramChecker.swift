@@ -120,7 +120,7 @@ struct ProgramChecker {
 
     mutating func run(_ order: Order = .keepingPlan) {
         defer { carryover = nil }
-        let earlierMentions = carryover.flatMap { e in e.declarationFindings.map { (e.facts, e.edited, $0) } }
+        let earlierMentions = carryover.flatMap { earlier in earlier.declarationFindings.map { (earlier.facts, earlier.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
@@ -157,9 +157,9 @@ struct ProgramChecker {
         let found = carried ?? nodeRules(before)
         nodeFindings = found
         let warnings = found.flatMap { $0.warnings(facts) }
-        for w in OutermostCause.filter(warnings, facts) {
-            let n = facts.graph.nodes[w.node]
-            append(w.diagnostic, at: NodeRef(file: n.file, node: n.local))
+        for warning in OutermostCause.filter(warnings, facts) {
+            let node = facts.graph.nodes[warning.node]
+            append(warning.diagnostic, at: NodeRef(file: node.file, node: node.local))
         }
 
         if let made = plan?.results()[0] {
@@ -171,7 +171,7 @@ struct ProgramChecker {
 
     private mutating func checkMissingDependencies(_ made: MissingDependencyPlan) {
         let failures = scope.failures(made, facts)
-        for f in MissingDependency.check(facts, uses: made.uses, failures: failures) { append(MissingDependency.diagnostic(f, facts)) }
+        for finding in MissingDependency.check(facts, uses: made.uses, failures: failures) { append(MissingDependency.diagnostic(finding, facts)) }
     }
 
     /// What the node rules read of the earlier analysis of the program.
@@ -196,7 +196,7 @@ struct ProgramChecker {
         // uncertainty, and a wildcard's on its body's builds: the changed nodes and their
         // parents are found again.
         var withParents = changed
-        for x in changed { if let p = facts.graph.nodes[x].parent { withParents.append(p) } }
+        for node in changed { if let parent = facts.graph.nodes[node].parent { withParents.append(parent) } }
         let again = sortedUnique(withParents)
         let facts = self.facts
         return earlier.map { $0.foundAgain(facts, changed: again) }
@@ -215,11 +215,11 @@ struct ProgramChecker {
         // Kept arrays are the earlier ones, and compare at once.
         let (used, uncertain) = (facts.used, facts.semantics.uncertain)
         if used != before.used {
-            for x in used.indices where used[x] != before.used[x] { changed.append(x) }
+            for node in used.indices where used[node] != before.used[node] { changed.append(node) }
         }
         // Uncertainty is what the few uncertain nodes, before and now, say.
-        for x in before.uncertainNodes where !uncertain[x] { changed.append(x) }
-        for x in facts.semantics.uncertainNodes where !before.uncertain[x] { changed.append(x) }
+        for node in before.uncertainNodes where !uncertain[node] { changed.append(node) }
+        for node in facts.semantics.uncertainNodes where !before.uncertain[node] { changed.append(node) }
         return sortedUnique(changed)
     }
 
@@ -235,7 +235,7 @@ struct ProgramChecker {
         let facts = self.facts
         let found = before.flatMap { declarationRules(since: $0) } ?? Rules.declarationRules.map { $0.findings(facts) }
         declarationFindings = found
-        for rule in found { for d in rule.diagnostics(facts) { append(d) } }
+        for rule in found { for diagnostic in rule.diagnostics(facts) { append(diagnostic) } }
     }
 
     /// After an edit inside one declaration whose mentions were patched over the earlier
@@ -264,8 +264,8 @@ struct ProgramChecker {
         return earlier.map { $0.foundAgain(facts, declarations: numbers) }
     }
 
-    private mutating func append(_ d: Diagnostic, at node: NodeRef? = nil) {
-        diagnostics.append(d)
+    private mutating func append(_ diagnostic: Diagnostic, at node: NodeRef? = nil) {
+        diagnostics.append(diagnostic)
         places.append(node)
     }
 

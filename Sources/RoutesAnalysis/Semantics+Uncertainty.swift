@@ -32,23 +32,23 @@ extension Semantics {
         var markedBuilder = MarkedNodes(count: graph.builders.count)
         var pending: [Int] = []
         let graph = self.graph, owners = self.owners, referrers = self.referrers
-        func markBuilder(_ b: Int) {
-            if markedBuilder.insert(b) { pending.append(b) }
+        func markBuilder(_ builder: Int) {
+            if markedBuilder.insert(builder) { pending.append(builder) }
         }
         func markUp(_ g: Int) {
-            var x = g
-            while marked.insert(x) {
-                guard let p = graph.nodes[x].parent else {
-                    if let b = owners[x, .body] { markBuilder(b) }
+            var node = g
+            while marked.insert(node) {
+                guard let parent = graph.nodes[node].parent else {
+                    if let builder = owners[node, .body] { markBuilder(builder) }
                     return
                 }
-                x = p
+                node = parent
             }
         }
         for g in nodes { markUp(g) }
-        for b in builders { markBuilder(b) }
-        while let b = pending.popLast() {
-            for r in referrers.neighbors(b) where !marked[Int(r)] { markUp(Int(r)) }
+        for builder in builders { markBuilder(builder) }
+        while let builder = pending.popLast() {
+            for referrer in referrers.neighbors(builder) where !marked[Int(referrer)] { markUp(Int(referrer)) }
         }
         return (marked, markedBuilder)
     }

@@ -22,9 +22,9 @@ public struct PathLiteral: Sendable, Hashable {
         /// The value as it would be written in a path literal.
         public var description: String {
             switch self {
-            case .string(let s): return PathLiteral.quoted(s)
-            case .number(let n): return n
-            case .bool(let b): return b ? "true" : "false"
+            case .string(let string): return PathLiteral.quoted(string)
+            case .number(let number): return number
+            case .bool(let value): return value ? "true" : "false"
             }
         }
 
@@ -44,10 +44,10 @@ public struct PathLiteral: Sendable, Hashable {
         /// `false`; an optional (`Int?`) what its wrapped type takes. Any other type (an
         /// `enum`, `Product.ID`, `[String]`) is the app's to convert, and takes any value.
         public func mismatch(type: String) -> String? {
-            var t = Substring(type.filter { !$0.isWhitespace })
-            while let last = t.last, last == "?" || last == "!" { t = t.dropLast() }
-            if t.hasPrefix("Swift.") { t = t.dropFirst(6) }
-            switch (t, self) {
+            var typeName = Substring(type.filter { !$0.isWhitespace })
+            while let last = typeName.last, last == "?" || last == "!" { typeName = typeName.dropLast() }
+            if typeName.hasPrefix("Swift.") { typeName = typeName.dropFirst(6) }
+            switch (typeName, self) {
             case ("String", .string), ("Bool", .bool), ("Double", .number), ("Float", .number), ("CGFloat", .number):
                 return nil
             case ("String", _): return "a string"
@@ -57,7 +57,7 @@ public struct PathLiteral: Sendable, Hashable {
                 break
             }
             let integer: (String) -> Bool
-            switch t {
+            switch typeName {
             case "Int": integer = { Int($0) != nil }
             case "Int8": integer = { Int8($0) != nil }
             case "Int16": integer = { Int16($0) != nil }
@@ -70,9 +70,9 @@ public struct PathLiteral: Sendable, Hashable {
             case "UInt64": integer = { UInt64($0) != nil }
             default: return nil
             }
-            guard case .number(let n) = self else { return "a whole number" }
-            if n.contains(".") { return "a whole number" }
-            return integer(n) ? nil : "a whole number that fits in \(t)"
+            guard case .number(let number) = self else { return "a whole number" }
+            if number.contains(".") { return "a whole number" }
+            return integer(number) ? nil : "a whole number that fits in \(typeName)"
         }
     }
 
@@ -124,8 +124,8 @@ public struct PathLiteral: Sendable, Hashable {
             guard let symbol = scope[element.screen] else {
                 let screens = scope.compactMap { project.declaration($0.value).kind == .screen ? $0.key : nil }
                 var message = "unknown screen `\(element.screen)`"
-                if let s = Suggestion.closest(to: element.screen, among: screens) {
-                    message += "; did you mean `\(s)`?"
+                if let suggestion = Suggestion.closest(to: element.screen, among: screens) {
+                    message += "; did you mean `\(suggestion)`?"
                 } else if screens.isEmpty {
                     message += " (the program declares no screens)"
                 }
@@ -237,39 +237,39 @@ struct PathLiteralParser {
         if let first = diagnostics.min(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             lexicalError = PathLiteralError(first.message, first.range)
         }
-        for t in all {
-            switch t.kind {
+        for token in all {
+            switch token.kind {
             case .whitespace, .byteOrderMark:
                 continue
             case .lineComment, .docComment:
-                if lexicalError == nil || lexicalError!.range.lowerBound > t.start {
+                if lexicalError == nil || lexicalError!.range.lowerBound > token.start {
                     lexicalError = PathLiteralError(
                         "`//` starts a comment, and a path cannot contain comments (is a screen name missing between two `/`?)",
-                        t.start..<(t.start + 2))
+                        token.start..<(token.start + 2))
                 }
             default:
-                tokens.append(t)
+                tokens.append(token)
             }
         }
     }
 
     var current: Token { tokens[position] }
 
-    func describe(_ t: Token) -> String {
-        switch t.kind {
+    func describe(_ token: Token) -> String {
+        switch token.kind {
         case .eof: return "the end of the path"
-        case .identifier, .number, .string: return "`\(source.text(t.range))`"
-        default: return t.kind.display
+        case .identifier, .number, .string: return "`\(source.text(token.range))`"
+        default: return token.kind.display
         }
     }
 
     mutating func expect(_ kind: TokenKind, _ what: String, after: String) throws(PathLiteralError) -> Token {
-        let t = current
-        guard t.kind == kind else {
-            throw PathLiteralError("expected \(what) after \(after), found \(describe(t))", current.kind == .eof ? t.start..<t.start : t.range)
+        let token = current
+        guard token.kind == kind else {
+            throw PathLiteralError("expected \(what) after \(after), found \(describe(token))", current.kind == .eof ? token.start..<token.start : token.range)
         }
         position += 1
-        return t
+        return token
     }
 
     mutating func parse() throws(PathLiteralError) -> PathLiteral {
@@ -280,11 +280,11 @@ struct PathLiteralParser {
         var elements: [PathLiteral.Element] = []
         while true {
             elements.append(try element(after: elements.isEmpty ? nil : "`/`"))
-            let t = current
-            if t.kind == .eof { break }
-            guard t.kind == .slash else {
-                let hint = t.kind == .lParen ? " (arguments go right after the screen name)" : ""
-                throw PathLiteralError("expected `/` or the end of the path after `\(elements.last!.text)`, found \(describe(t))\(hint)", t.range)
+            let token = current
+            if token.kind == .eof { break }
+            guard token.kind == .slash else {
+                let hint = token.kind == .lParen ? " (arguments go right after the screen name)" : ""
+                throw PathLiteralError("expected `/` or the end of the path after `\(elements.last!.text)`, found \(describe(token))\(hint)", token.range)
             }
             position += 1
         }
@@ -292,17 +292,17 @@ struct PathLiteralParser {
     }
 
     mutating func element(after: String?) throws(PathLiteralError) -> PathLiteral.Element {
-        let t = current
-        guard t.kind == .identifier else {
+        let nameToken = current
+        guard nameToken.kind == .identifier else {
             let place = after.map { " after \($0)" } ?? ""
-            var message = "expected a screen name\(place), found \(describe(t))"
-            if t.kind.isKeyword { message = "`\(source.text(t.range))` is a keyword, not a screen name" }
-            throw PathLiteralError(message, t.kind == .eof ? t.start..<t.start : t.range)
+            var message = "expected a screen name\(place), found \(describe(nameToken))"
+            if nameToken.kind.isKeyword { message = "`\(source.text(nameToken.range))` is a keyword, not a screen name" }
+            throw PathLiteralError(message, nameToken.kind == .eof ? nameToken.start..<nameToken.start : nameToken.range)
         }
         position += 1
-        let name = source.text(t.range)
+        let name = source.text(nameToken.range)
         var arguments: [PathLiteral.Argument] = []
-        var end = t.end
+        var end = nameToken.end
         if current.kind == .lParen {
             position += 1
             if current.kind != .rParen {
@@ -321,35 +321,36 @@ struct PathLiteralParser {
             let close = try expect(.rParen, "`,` or `)`", after: arguments.isEmpty ? "`(`" : "the argument `\(arguments.last!.label)`")
             end = close.end
         }
-        return PathLiteral.Element(screen: name, arguments: arguments, nameRange: t.range, range: t.start..<end,
-                                   text: source.text(t.start..<end))
+        return PathLiteral.Element(screen: name, arguments: arguments, nameRange: nameToken.range, range: nameToken.start..<end,
+                                   text: source.text(nameToken.start..<end))
     }
 
     mutating func argument(of screen: String) throws(PathLiteralError) -> PathLiteral.Argument {
-        let l = current
-        guard l.kind.isLabel else {
-            throw PathLiteralError("expected an argument label (`label: value`) in `\(screen)(...)`, found \(describe(l))",
-                                   l.kind == .eof ? l.start..<l.start : l.range)
+        let labelToken = current
+        guard labelToken.kind.isLabel else {
+            throw PathLiteralError("expected an argument label (`label: value`) in `\(screen)(...)`, found \(describe(labelToken))",
+                                   labelToken.kind == .eof ? labelToken.start..<labelToken.start : labelToken.range)
         }
         position += 1
-        let label = source.text(l.range)
+        let label = source.text(labelToken.range)
         _ = try expect(.colon, "`:`", after: "the label `\(label)`")
-        let v = current
+        let valueToken = current
         let value: PathLiteral.Value
-        switch v.kind {
+        switch valueToken.kind {
         case .string:
-            value = .string(Lexer.stringValue(source.text(v.range)[...].utf8))
+            value = .string(Lexer.stringValue(source.text(valueToken.range)[...].utf8))
         case .number:
-            value = .number(source.text(v.range))
+            value = .number(source.text(valueToken.range))
         case .kwTrue:
             value = .bool(true)
         case .kwFalse:
             value = .bool(false)
         default:
-            throw PathLiteralError("expected a value (a string, a number, `true` or `false`) after `\(label):`, found \(describe(v))",
-                                   v.kind == .eof ? v.start..<v.start : v.range)
+            throw PathLiteralError("expected a value (a string, a number, `true` or `false`) after `\(label):`, found \(describe(valueToken))",
+                                   valueToken.kind == .eof ? valueToken.start..<valueToken.start : valueToken.range)
         }
         position += 1
-        return PathLiteral.Argument(label: label, value: value, labelRange: l.range, valueRange: v.range, range: l.start..<v.end)
+        return PathLiteral.Argument(label: label, value: value, labelRange: labelToken.range, valueRange: valueToken.range,
+                                    range: labelToken.start..<valueToken.end)
     }
 }

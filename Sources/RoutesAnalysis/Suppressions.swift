@@ -35,36 +35,36 @@ struct Suppressions {
         let tokens = file.keptSyntax.hasTokens ? file.keptSyntax.tokens : Lexer.tokenize(text).tokens
         for token in tokens where token.kind == .lineComment {
             // `//`, spaces, the marker, then the rule ids separated by commas.
-            var i = token.start + 2
-            while i < token.end && (text.bytes[i] == 0x20 || text.bytes[i] == 0x09) { i += 1 }
+            var offset = token.start + 2
+            while offset < token.end && (text.bytes[offset] == 0x20 || text.bytes[offset] == 0x09) { offset += 1 }
             let marker = SuppressionMarker.word
-            guard token.end - i >= marker.count, Array(text.bytes[i..<(i + marker.count)]) == marker else { continue }
-            i += marker.count
-            guard i == token.end || text.bytes[i] == 0x20 || text.bytes[i] == 0x09 else { continue }
+            guard token.end - offset >= marker.count, Array(text.bytes[offset..<(offset + marker.count)]) == marker else { continue }
+            offset += marker.count
+            guard offset == token.end || text.bytes[offset] == 0x20 || text.bytes[offset] == 0x09 else { continue }
             var entries: [Entry] = []
             var start: Int? = nil
             func close(_ end: Int) {
-                guard let s = start else { return }
-                var e = end
-                while e > s && (text.bytes[e - 1] == 0x20 || text.bytes[e - 1] == 0x09) { e -= 1 }
-                if e > s { entries.append(Entry(word: text.text(s..<e), range: s..<e)) }
+                guard let entryStart = start else { return }
+                var entryEnd = end
+                while entryEnd > entryStart && (text.bytes[entryEnd - 1] == 0x20 || text.bytes[entryEnd - 1] == 0x09) { entryEnd -= 1 }
+                if entryEnd > entryStart { entries.append(Entry(word: text.text(entryStart..<entryEnd), range: entryStart..<entryEnd)) }
                 start = nil
             }
-            while i < token.end {
-                let b = text.bytes[i]
-                if b == UInt8(ascii: ",") {
-                    close(i)
-                } else if start == nil && b != 0x20 && b != 0x09 {
-                    start = i
+            while offset < token.end {
+                let byte = text.bytes[offset]
+                if byte == UInt8(ascii: ",") {
+                    close(offset)
+                } else if start == nil && byte != 0x20 && byte != 0x09 {
+                    start = offset
                 }
-                i += 1
+                offset += 1
             }
             close(token.end)
             let line = text.line(containing: token.start)
             // Alone on its line: it applies to the next one.
-            var k = token.start
-            while k > 0 && (text.bytes[k - 1] == 0x20 || text.bytes[k - 1] == 0x09) { k -= 1 }
-            let alone = k == text.lineStart(containing: token.start)
+            var blankStart = token.start
+            while blankStart > 0 && (text.bytes[blankStart - 1] == 0x20 || text.bytes[blankStart - 1] == 0x09) { blankStart -= 1 }
+            let alone = blankStart == text.lineStart(containing: token.start)
             out.append(Comment(file: file.id, line: alone ? line + 1 : line, range: token.range, entries: entries))
         }
         return out
@@ -78,8 +78,8 @@ struct Suppressions {
                       known: [FileID: [Comment]] = [:], found: inout [FileID: [Comment]]) -> [Diagnostic] {
         var comments: [FileID: [Comment]] = [:]
         for f in project.files.indices {
-            let c = known[f] ?? Self.comments(in: project.files[f])
-            if !c.isEmpty { comments[f] = c }
+            let fileComments = known[f] ?? Self.comments(in: project.files[f])
+            if !fileComments.isEmpty { comments[f] = fileComments }
         }
         found = comments
         func setting(_ rule: RuleID, _ f: FileID) -> RuleSetting? {
@@ -87,42 +87,42 @@ struct Suppressions {
         }
         var out: [Diagnostic] = []
         out.reserveCapacity(diagnostics.count)
-        for var d in diagnostics {
-            let s = setting(d.rule, d.file)
-            if s == .off { continue }
-            if Rules.info(d.rule)?.suppressible ?? false, !(comments[d.file] ?? []).isEmpty {
-                let line = project.files[d.file].text.line(containing: d.range.lowerBound)
+        for var diagnostic in diagnostics {
+            let ruleSetting = setting(diagnostic.rule, diagnostic.file)
+            if ruleSetting == .off { continue }
+            if Rules.info(diagnostic.rule)?.suppressible ?? false, !(comments[diagnostic.file] ?? []).isEmpty {
+                let line = project.files[diagnostic.file].text.line(containing: diagnostic.range.lowerBound)
                 var suppressed = false
-                for c in comments[d.file]!.indices where comments[d.file]![c].line == line {
-                    for e in comments[d.file]![c].entries.indices where comments[d.file]![c].entries[e].word == d.rule.rawValue {
-                        comments[d.file]![c].entries[e].used = true
+                for i in comments[diagnostic.file]!.indices where comments[diagnostic.file]![i].line == line {
+                    for j in comments[diagnostic.file]![i].entries.indices where comments[diagnostic.file]![i].entries[j].word == diagnostic.rule.rawValue {
+                        comments[diagnostic.file]![i].entries[j].used = true
                         suppressed = true
                     }
                 }
                 if suppressed { continue }
             }
-            if let s { d.severity = s == .error ? .error : .warning }
-            out.append(d)
+            if let ruleSetting { diagnostic.severity = ruleSetting == .error ? .error : .warning }
+            out.append(diagnostic)
         }
         // What suppressed nothing.
         for (f, list) in comments.sorted(by: { $0.key < $1.key }) {
             if setting(UnusedSuppression.id, f) == .off { continue }
-            for c in list {
-                if c.entries.isEmpty {
-                    out.append(UnusedSuppression.diagnostic(.empty, file: f, range: c.range))
+            for comment in list {
+                if comment.entries.isEmpty {
+                    out.append(UnusedSuppression.diagnostic(.empty, file: f, range: comment.range))
                 }
-                for e in c.entries where !e.used {
+                for entry in comment.entries where !entry.used {
                     let finding: UnusedSuppression.Finding
-                    if let info = Rules.info(RuleID(e.word)) {
+                    if let info = Rules.info(RuleID(entry.word)) {
                         // A rule turned off suppresses nothing here, but may elsewhere: not reported.
                         if setting(info.id, f) == .off { continue }
                         finding = info.suppressible ? .unused(info.id) : .notSuppressible(info.id)
                     } else {
-                        finding = .unknown(e.word, suggestion: Suggestion.closest(to: e.word, among: Rules.all.map(\.id.rawValue)))
+                        finding = .unknown(entry.word, suggestion: Suggestion.closest(to: entry.word, among: Rules.all.map(\.id.rawValue)))
                     }
-                    var d = UnusedSuppression.diagnostic(finding, file: f, range: e.range)
-                    if let s = setting(UnusedSuppression.id, f) { d.severity = s == .error ? .error : .warning }
-                    out.append(d)
+                    var diagnostic = UnusedSuppression.diagnostic(finding, file: f, range: entry.range)
+                    if let ruleSetting = setting(UnusedSuppression.id, f) { diagnostic.severity = ruleSetting == .error ? .error : .warning }
+                    out.append(diagnostic)
                 }
             }
         }

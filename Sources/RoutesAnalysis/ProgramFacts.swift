@@ -162,18 +162,18 @@ struct ProgramFacts {
         var stack = [root]
         used[root] = true
         while let g = stack.popLast() {
-            func visit(_ c: Int) {
-                if !used[c] {
-                    used[c] = true
-                    stack.append(c)
+            func visit(_ child: Int) {
+                if !used[child] {
+                    used[child] = true
+                    stack.append(child)
                 }
             }
             graph.forEachChild(g, visit)
             switch graph.nodes[g].kind {
             case .screen(_, let nesting?): visit(nesting)
-            case .reference(let b?):
-                if usedBuilders.insert(b) {
-                    if let body = graph.builders[b].body { visit(body) }
+            case .reference(let builder?):
+                if usedBuilders.insert(builder) {
+                    if let body = graph.builders[builder].body { visit(body) }
                 }
             default: break
             }
@@ -203,11 +203,11 @@ struct ProgramFacts {
             continuation = nil
             recomputed = affected
             func continued(_ flow: Flow, _ reading: Semantics.Reading) -> Flow {
-                var f = flow
-                f.reading = reading
-                f.onBuilt = onBuilt
-                f.rerun(affected: affected, seed: semantics.allElements, at: root)
-                return f
+                var resumed = flow
+                resumed.reading = reading
+                resumed.onBuilt = onBuilt
+                resumed.rerun(affected: affected, seed: semantics.allElements, at: root)
+                return resumed
             }
             // Without uncertain leaves both readings build alike: the earlier primary flow is
             // also the earlier alternative one.
@@ -261,16 +261,18 @@ struct ProgramFacts {
     func way(to g: Int, sigma: Int? = nil) -> [Int] {
         guard let root = rootBody else { return [g] }
         let region = ways.region(leadingTo: g, graph)
-        var f = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, storage: ways.storage(graph, flow.sigmaCount))
-        f.region = region
-        f.target = g
-        f.onBuilt = flow.onBuilt
-        f.add(root, semantics.allElements, from: nil)
-        f.run()
+        var search = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, storage: ways.storage(graph, flow.sigmaCount))
+        search.region = region
+        search.target = g
+        search.onBuilt = flow.onBuilt
+        search.add(root, semantics.allElements, from: nil)
+        search.run()
         let isScreen: Bool
         if case .screen = graph.nodes[g].kind { isScreen = true } else { isScreen = false }
-        let reached = sigma ?? (0..<flow.sigmaCount).first { isScreen ? f.builtEnvironments(g, sigma: $0) != BDD.zero : f.context(g, sigma: $0) != BDD.zero } ?? 0
-        return f.way(to: g, sigma: reached)
+        let reached = sigma ?? (0..<flow.sigmaCount).first {
+            isScreen ? search.builtEnvironments(g, sigma: $0) != BDD.zero : search.context(g, sigma: $0) != BDD.zero
+        } ?? 0
+        return search.way(to: g, sigma: reached)
     }
 
     /// Per state of the main flows (both readings), the structural hashes of its context and
@@ -279,11 +281,11 @@ struct ProgramFacts {
     func flowFingerprint() -> [UInt64] {
         var memo: [BDD.Ref: UInt64] = [:]
         var out: [UInt64] = []
-        for f in [flow] + (alternativeFlow.map { [$0] } ?? []) {
+        for mainFlow in [flow] + (alternativeFlow.map { [$0] } ?? []) {
             for g in graph.nodes.indices {
-                for sigma in 0..<f.sigmaCount {
-                    out.append(semantics.bdd.structuralHash(f.context(g, sigma: sigma), memo: &memo))
-                    out.append(semantics.bdd.structuralHash(f.builtEnvironments(g, sigma: sigma), memo: &memo))
+                for sigma in 0..<mainFlow.sigmaCount {
+                    out.append(semantics.bdd.structuralHash(mainFlow.context(g, sigma: sigma), memo: &memo))
+                    out.append(semantics.bdd.structuralHash(mainFlow.builtEnvironments(g, sigma: sigma), memo: &memo))
                 }
             }
         }
@@ -326,13 +328,13 @@ struct ProgramFacts {
                 var next = 0
                 for run in edited.runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
                     for g in max(run.lowerBound, next)..<max(run.upperBound, next) where used[g] {
-                        Self.forEachMention(of: g, old.graph) { n, guess in
-                            if guess { guesses.remove(n) } else { counts.remove(n) }
-                            touched.append(n)
+                        Self.forEachMention(of: g, old.graph) { number, guess in
+                            if guess { guesses.remove(number) } else { counts.remove(number) }
+                            touched.append(number)
                         }
-                        Self.forEachMention(of: g, graph) { n, guess in
-                            if guess { guesses.add(n) } else { counts.add(n) }
-                            touched.append(n)
+                        Self.forEachMention(of: g, graph) { number, guess in
+                            if guess { guesses.add(number) } else { counts.add(number) }
+                            touched.append(number)
                         }
                         if case .screen(let code?, _) = old.graph.nodes[g].kind {
                             placements.remove(code)
@@ -366,14 +368,14 @@ struct ProgramFacts {
         var placements = MentionCounts(count: graph.screens.count)
         var meantBuilders: [Int] = []
         for g in graph.nodes.indices where used[g] {
-            Self.forEachMention(of: g, graph) { n, guess in
-                if guess { guessed.add(n) } else { mentioned.add(n) }
+            Self.forEachMention(of: g, graph) { number, guess in
+                if guess { guessed.add(number) } else { mentioned.add(number) }
             }
             if case .screen(let code?, _) = graph.nodes[g].kind { placements.add(code) }
             if Self.isUnresolvedReference(g, graph) {
                 refersToUnresolvedBuilder = true
-                if let t = graph.unresolvedMention(g), let b = graph.builderIndex(graph.declarationSymbol(Int(t.number))) {
-                    meantBuilders.append(b)
+                if let mention = graph.unresolvedMention(g), let builder = graph.builderIndex(graph.declarationSymbol(Int(mention.number))) {
+                    meantBuilders.append(builder)
                 }
             }
         }
@@ -405,16 +407,16 @@ struct ProgramFacts {
         guard !builders.isEmpty else { return }
         var reached = used
         var reachedBuilders = usedBuilders
-        for b in builders where reachedBuilders.insert(b) {
-            guard let top = graph.builders[b].body, !reached[top] else { continue }
+        for builder in builders where reachedBuilders.insert(builder) {
+            guard let top = graph.builders[builder].body, !reached[top] else { continue }
             reached[top] = true
             var stack = [top]
             while let g = stack.popLast() {
-                forEachMention(of: g, graph) { n, _ in body(n) }
-                func visit(_ c: Int) {
-                    if !reached[c] {
-                        reached[c] = true
-                        stack.append(c)
+                forEachMention(of: g, graph) { number, _ in body(number) }
+                func visit(_ child: Int) {
+                    if !reached[child] {
+                        reached[child] = true
+                        stack.append(child)
                     }
                 }
                 graph.forEachChild(g, visit)
@@ -448,17 +450,17 @@ struct ProgramFacts {
         let symbol: Symbol?
         switch graph.nodes[g].kind {
         case .screen(let code, _):
-            for u in graph.useRange(g) {
-                let t = graph.useTargets[u]
-                if t.number >= 0 { body(Int(t.number), t.guessed) }
+            for use in graph.useRange(g) {
+                let target = graph.useTargets[use]
+                if target.number >= 0 { body(Int(target.number), target.guessed) }
             }
             symbol = code.map { graph.screens[$0] }
-        case .condition(let c, _, _):
-            if case .symbol(let s) = graph.conditions[c] { symbol = s } else { symbol = nil }
+        case .condition(let condition, _, _):
+            if case .symbol(let s) = graph.conditions[condition] { symbol = s } else { symbol = nil }
         case .ifScreen(let code?, _, _), .wildcard(let code?, _):
             symbol = graph.screens[code]
-        case .reference(let b?):
-            symbol = graph.builders[b].symbol
+        case .reference(let builder?):
+            symbol = graph.builders[builder].symbol
         case .anyOf, .nothing:
             return
         default:
@@ -469,7 +471,7 @@ struct ProgramFacts {
             return
         }
         // An undefined name mentions what its `UndefinedName` error suggests.
-        if let t = graph.unresolvedMention(g) { body(Int(t.number), t.guessed) }
+        if let mention = graph.unresolvedMention(g) { body(Int(mention.number), mention.guessed) }
     }
 
     /// A later declaration of a name already declared in this program (reported as
@@ -493,8 +495,8 @@ struct ProgramFacts {
     /// Node g's head as `line:column` (1-based, columns in Unicode scalars).
     func position(_ g: Int) -> String {
         let file = project.files[graph.nodes[g].file]
-        let p = file.text.position(of: graph.head(g).lowerBound, encoding: .scalars)
-        return "\(p.line + 1):\(p.column + 1)"
+        let position = file.text.position(of: graph.head(g).lowerBound, encoding: .scalars)
+        return "\(position.line + 1):\(position.column + 1)"
     }
 
     func screenName(_ code: Int) -> String { graph.screenDeclaration(code).name.text }

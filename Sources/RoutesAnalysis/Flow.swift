@@ -95,30 +95,30 @@ struct Flow {
     }
 
     @inline(__always) private func contextOf(_ g: Int, _ sigma: Int) -> BDD.Ref {
-        let s = slot(g, sigma)
-        return storage.isLive(s) ? storage.contexts[s] : BDD.zero
+        let slot = slot(g, sigma)
+        return storage.isLive(slot) ? storage.contexts[slot] : BDD.zero
     }
 
     @inline(__always) private func builtOf(_ g: Int, _ sigma: Int) -> BDD.Ref {
-        let s = slot(g, sigma)
-        return storage.isLive(s) ? storage.built[s] : BDD.zero
+        let slot = slot(g, sigma)
+        return storage.isLive(slot) ? storage.built[slot] : BDD.zero
     }
 
-    /// Adds context c to state (g, σ), reached from state `from` (a global key, g × σ count + σ).
-    mutating func add(_ g: Int, sigma: Int = 0, _ c: BDD.Ref, from: Int?) {
-        if c == BDD.zero || !inRegion(g) { return }
-        let s = slot(g, sigma)
+    /// Adds `context` to state (g, σ), reached from state `from` (a global key, g × σ count + σ).
+    mutating func add(_ g: Int, sigma: Int = 0, _ context: BDD.Ref, from: Int?) {
+        if context == BDD.zero || !inRegion(g) { return }
+        let slot = slot(g, sigma)
         let bdd = semantics.bdd
-        storage.touch(s)
-        let old = storage.contexts[s]
-        let new = bdd.andNot(c, old)
+        storage.touch(slot)
+        let old = storage.contexts[slot]
+        let new = bdd.andNot(context, old)
         if new == BDD.zero { return }
-        storage.contexts[s] = bdd.or(old, new)
-        if let from, let p = storage.predecessor, p[s] < 0 { p[s] = Int32(from) }
+        storage.contexts[slot] = bdd.or(old, new)
+        if let from, let predecessors = storage.predecessor, predecessors[slot] < 0 { predecessors[slot] = Int32(from) }
         if g == target, !graphNodeIsScreen(g) { targetReached = true }
-        let p = storage.pending[s]
-        storage.pending[s] = bdd.or(p, new)
-        if p == BDD.zero { queue.append(Int32(truncatingIfNeeded: g * sigmaCount + sigma)) }
+        let pending = storage.pending[slot]
+        storage.pending[slot] = bdd.or(pending, new)
+        if pending == BDD.zero { queue.append(Int32(truncatingIfNeeded: g * sigmaCount + sigma)) }
     }
 
     mutating func run() {
@@ -142,9 +142,9 @@ struct Flow {
                 }
             }
             let g = key / sigmaCount, sigma = key % sigmaCount
-            let s = slot(g, sigma)
-            let delta = storage.pending[s]
-            storage.pending[s] = BDD.zero
+            let slot = slot(g, sigma)
+            let delta = storage.pending[slot]
+            storage.pending[slot] = BDD.zero
             if delta == BDD.zero { continue }
             if transfer(key, delta) { return }
         }
@@ -155,12 +155,12 @@ struct Flow {
     private mutating func transfer(_ key: Int, _ delta: BDD.Ref) -> Bool {
         let bdd = semantics.bdd
         let g = key / sigmaCount, sigma = key % sigmaCount
-        let s = slot(g, sigma)
+        let slot = slot(g, sigma)
         switch graph.nodes[g].kind {
         case .screen(let code, let nesting):
             let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
             if envs == BDD.zero { break }
-            storage.built[s] = bdd.or(storage.built[s], envs)
+            storage.built[slot] = bdd.or(storage.built[slot], envs)
             if g == target { targetReached = true; return true }
             guard crossNestings else { break }
             let next = onBuilt.map { $0(g, sigma, envs) } ?? sigma
@@ -179,12 +179,12 @@ struct Flow {
                     add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
                 }
             }
-        case .condition(let c, let then, let els):
-            let v = semantics.conditionVariable[c]
+        case .condition(let condition, let then, let els):
+            let variable = semantics.conditionVariable[condition]
             if inRegion(then) && entersThen?(g) ?? true {
-                add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then), v), from: key)
+                add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then), variable), from: key)
             }
-            if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els), v), from: key) }
+            if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els), variable), from: key) }
         case .ifScreen(let code, let then, let els):
             if let code {
                 let isS = semantics.elementIs[code]
@@ -216,7 +216,7 @@ struct Flow {
         case .screen(_, let nesting):
             if crossNestings, let nesting { body(nesting) }
         case .reference(let target):
-            if let target, let b = graph.builders[target].body { body(b) }
+            if let target, let targetBody = graph.builders[target].body { body(targetBody) }
         case .anyOf, .condition, .ifScreen, .wildcard:
             graph.forEachChild(g, body)
         case .nothing:
@@ -228,10 +228,10 @@ struct Flow {
     /// parent, the screen node whose nesting it is (when the flow crosses nestings), and the
     /// references to the builder whose body it is.
     static func forEachPredecessor(_ g: Int, in semantics: Semantics, crossNestings: Bool, _ body: (Int) -> Void) {
-        if let p = semantics.graph.nodes[g].parent { body(p) }
-        if crossNestings, let s = semantics.nestingOwner(g) { body(s) }
-        if let b = semantics.bodyOwner(g) {
-            for r in semantics.referrers.neighbors(b) { body(Int(r)) }
+        if let parent = semantics.graph.nodes[g].parent { body(parent) }
+        if crossNestings, let owner = semantics.nestingOwner(g) { body(owner) }
+        if let builder = semantics.bodyOwner(g) {
+            for referrer in semantics.referrers.neighbors(builder) { body(Int(referrer)) }
         }
     }
 
@@ -250,11 +250,11 @@ struct Flow {
         guard !changed.isEmpty else { return }
         for g in changed {
             for sigma in 0..<sigmaCount {
-                let s = slot(g, sigma)
-                if storage.isLive(s) {
-                    storage.contexts[s] = BDD.zero
-                    storage.pending[s] = BDD.zero
-                    storage.built[s] = BDD.zero
+                let slot = slot(g, sigma)
+                if storage.isLive(slot) {
+                    storage.contexts[slot] = BDD.zero
+                    storage.pending[slot] = BDD.zero
+                    storage.built[slot] = BDD.zero
                 }
             }
         }
@@ -264,12 +264,12 @@ struct Flow {
         for g in changed {
             Self.forEachPredecessor(g, in: semantics, crossNestings: crossNestings) { if !affected[$0] { feeders.append($0) } }
         }
-        for p in sortedUnique(feeders) {
-            // What p passes on: its whole context again (to its unaffected successors it
-            // adds nothing new, their contexts already hold it).
+        for feeder in sortedUnique(feeders) {
+            // What the feeder passes on: its whole context again (to its unaffected successors
+            // it adds nothing new, their contexts already hold it).
             for sigma in 0..<sigmaCount {
-                let c = contextOf(p, sigma)
-                if c != BDD.zero { _ = transfer(p * sigmaCount + sigma, c) }
+                let context = contextOf(feeder, sigma)
+                if context != BDD.zero { _ = transfer(feeder * sigmaCount + sigma, context) }
             }
         }
         if affected[start] { add(start, seed, from: nil) }
@@ -278,9 +278,9 @@ struct Flow {
 
     /// The context of a node over all σ.
     func context(_ g: Int) -> BDD.Ref {
-        var r = BDD.zero
-        for s in 0..<sigmaCount { r = semantics.bdd.or(r, contextOf(g, s)) }
-        return r
+        var union = BDD.zero
+        for sigma in 0..<sigmaCount { union = semantics.bdd.or(union, contextOf(g, sigma)) }
+        return union
     }
 
     func context(_ g: Int, sigma: Int) -> BDD.Ref { contextOf(g, sigma) }
@@ -291,9 +291,9 @@ struct Flow {
         (0..<sigmaCount).contains { contextOf(g, $0) != BDD.zero }
     }
 
-    /// Whether node g's context, over all σ, meets f, without making the union or the meet.
-    func contextMeets(_ g: Int, _ f: BDD.Ref) -> Bool {
-        (0..<sigmaCount).contains { semantics.bdd.intersects(contextOf(g, $0), f) }
+    /// Whether node g's context, over all σ, meets `other`, without making the union or the meet.
+    func contextMeets(_ g: Int, _ other: BDD.Ref) -> Bool {
+        (0..<sigmaCount).contains { semantics.bdd.intersects(contextOf(g, $0), other) }
     }
 
     /// Whether screen node g is built in some environment, over all σ.
@@ -303,9 +303,9 @@ struct Flow {
 
     /// The environments a screen node was built in, over all σ.
     func builtEnvironments(_ g: Int) -> BDD.Ref {
-        var r = BDD.zero
-        for s in 0..<sigmaCount { r = semantics.bdd.or(r, builtOf(g, s)) }
-        return r
+        var union = BDD.zero
+        for sigma in 0..<sigmaCount { union = semantics.bdd.or(union, builtOf(g, sigma)) }
+        return union
     }
 
     func builtEnvironments(_ g: Int, sigma: Int) -> BDD.Ref { builtOf(g, sigma) }
@@ -313,13 +313,13 @@ struct Flow {
     /// The way back from a node's state to where the flow started: node ids, outermost first.
     func way(to g: Int, sigma: Int = 0) -> [Int] {
         var out: [Int] = []
-        var k = g * sigmaCount + sigma
+        var key = g * sigmaCount + sigma
         var seen = Set<Int>()
-        while seen.insert(k).inserted {
-            out.append(k / sigmaCount)
-            let s = slot(k / sigmaCount, k % sigmaCount)
-            guard storage.isLive(s), let p = storage.predecessor, p[s] >= 0 else { break }
-            k = Int(p[s])
+        while seen.insert(key).inserted {
+            out.append(key / sigmaCount)
+            let slot = slot(key / sigmaCount, key % sigmaCount)
+            guard storage.isLive(slot), let predecessors = storage.predecessor, predecessors[slot] >= 0 else { break }
+            key = Int(predecessors[slot])
         }
         return out.reversed()
     }

@@ -38,7 +38,7 @@ struct PathEvaluator {
         self.home = home
     }
 
-    func node(_ r: NodeRef) -> BuilderNode { project.files[r.file].model.nodes[r.node] }
+    func node(_ ref: NodeRef) -> BuilderNode { project.files[ref.file].model.nodes[ref.node] }
 
     /// The declaration a name resolves to, if it has the given kind.
     func resolved(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
@@ -50,20 +50,21 @@ struct PathEvaluator {
     func screenName(_ s: Symbol) -> String { project.declaration(s).name.text }
 
     /// `12:5` in the home file, else `Lib.routes:12:5` (1-based, columns in Unicode scalars).
-    func at(_ r: NodeRef) -> String {
-        let f = project.files[r.file]
-        let p = f.text.position(of: node(r).head.lowerBound, encoding: .scalars)
-        return r.file == home ? "\(p.line + 1):\(p.column + 1)" : "\(f.displayPath):\(p.line + 1):\(p.column + 1)"
+    func at(_ ref: NodeRef) -> String {
+        let sourceFile = project.files[ref.file]
+        let position = sourceFile.text.position(of: node(ref).head.lowerBound, encoding: .scalars)
+        return ref.file == home ? "\(position.line + 1):\(position.column + 1)"
+            : "\(sourceFile.displayPath):\(position.line + 1):\(position.column + 1)"
     }
 
     /// "`screen Home` at 12:5".
-    func describe(_ r: NodeRef) -> String {
-        let n = node(r)
-        let head = project.quoted(file: r.file, n.head)
-        return "`\(head)` at \(at(r))"
+    func describe(_ ref: NodeRef) -> String {
+        let node = node(ref)
+        let head = project.quoted(file: ref.file, node.head)
+        return "`\(head)` at \(at(ref))"
     }
 
-    func nameText(_ n: Name?) -> String { n?.text ?? "?" }
+    func nameText(_ name: Name?) -> String { name?.text ?? "?" }
 
     /// The state of one `build`: the builders being evaluated for an element, the frames to
     /// go back to, the element being built, the node to evaluate next, and the outcome of the
@@ -237,9 +238,9 @@ struct PathEvaluator {
     /// Whether the builder could build `element` in some environment, ignoring order:
     /// it contains (through references, not nestings) a `screen` node of that screen or a
     /// `wildcard`. Used to pick the branch of an `anyOf` whose failure explains the most.
-    mutating func mayBuild(_ r: NodeRef, _ element: Symbol) -> Bool {
+    mutating func mayBuild(_ ref: NodeRef, _ element: Symbol) -> Bool {
         if index == nil { index = MayBuildIndex(project) }
-        return index!.mayBuild(r, element)
+        return index!.mayBuild(ref, element)
     }
 
     /// Why `from` (the root's body, or the nesting of `after`) builds nothing for the element
@@ -247,30 +248,30 @@ struct PathEvaluator {
     func describeFailure(_ from: NodeRef, element: Symbol, after previous: NodeRef?) -> String {
         let context = previous.map { "the nesting of \(describe($0))" } ?? "`root`"
         // Follow references to the node that decided.
-        var r = from
+        var ref = from
         var seen = Set<Symbol>()
         var through: [String] = []
-        while case .reference(let name) = node(r).kind, let b = resolved(name, in: r.file, .builder),
-              let body = project.declaration(b).body, seen.insert(b).inserted {
+        while case .reference(let name) = node(ref).kind, let builder = resolved(name, in: ref.file, .builder),
+              let body = project.declaration(builder).body, seen.insert(builder).inserted {
             through.append(name.text)
-            r = NodeRef(file: b.file, node: body)
+            ref = NodeRef(file: builder.file, node: body)
         }
         var shown = through.map { "`\($0)`" }
         if shown.count > 4 { shown = shown.prefix(2) + ["… (\(shown.count - 3) more)", shown.last!] }
         let via = through.isEmpty ? "" : ", through " + shown.joined(separator: " → ")
-        let e = screenName(element)
-        switch node(r).kind {
+        let elementName = screenName(element)
+        switch node(ref).kind {
         case .screen(let name, _, _):
-            if resolved(name, in: r.file, .screen) == nil {
-                return "\(context) is \(describe(r))\(via), but `\(nameText(name))` is not a declared screen"
+            if resolved(name, in: ref.file, .screen) == nil {
+                return "\(context) is \(describe(ref))\(via), but `\(nameText(name))` is not a declared screen"
             }
-            return "\(context) builds only \(nameText(name)) (\(describe(r))\(via)), not \(e)"
+            return "\(context) builds only \(nameText(name)) (\(describe(ref))\(via)), not \(elementName)"
         case .empty:
-            return "\(context) is `empty` (at \(at(r))\(via)), so it builds nothing"
+            return "\(context) is `empty` (at \(at(ref))\(via)), so it builds nothing"
         case .missing:
             return "\(context) is incomplete (a syntax error\(via)), so it builds nothing"
         default:
-            return "\(context) builds nothing for \(e)"
+            return "\(context) builds nothing for \(elementName)"
         }
     }
 }
@@ -289,60 +290,62 @@ struct MayBuildIndex {
 
     init(_ project: Project) {
         self.project = project
-        parent = project.files.map { f in
-            var p = [NodeID?](repeating: nil, count: f.model.nodes.count)
-            for (i, n) in f.model.nodes.enumerated() {
-                if case .screen = n.kind { continue }
-                for c in n.children { p[c] = i }
+        parent = project.files.map { file in
+            var parents = [NodeID?](repeating: nil, count: file.model.nodes.count)
+            for (index, node) in file.model.nodes.enumerated() {
+                if case .screen = node.kind { continue }
+                for child in node.children { parents[child] = index }
             }
-            return p
+            return parents
         }
-        for f in project.files {
-            for (i, d) in f.model.declarations.enumerated() where d.kind == .builder {
-                if let body = d.body { builderOfBody[NodeRef(file: f.id, node: body)] = Symbol(file: f.id, declaration: i) }
+        for file in project.files {
+            for (index, declaration) in file.model.declarations.enumerated() where declaration.kind == .builder {
+                if let body = declaration.body {
+                    builderOfBody[NodeRef(file: file.id, node: body)] = Symbol(file: file.id, declaration: index)
+                }
             }
-            for (i, n) in f.model.nodes.enumerated() {
-                if case .reference(let name) = n.kind, let s = project.resolve(name, in: f.id),
+            for (index, node) in file.model.nodes.enumerated() {
+                if case .reference(let name) = node.kind, let s = project.resolve(name, in: file.id),
                    project.declaration(s).kind == .builder {
-                    referencesTo[s, default: []].append(NodeRef(file: f.id, node: i))
+                    referencesTo[s, default: []].append(NodeRef(file: file.id, node: index))
                 }
             }
         }
     }
 
-    mutating func mayBuild(_ r: NodeRef, _ element: Symbol) -> Bool {
-        if let set = cache[element] { return set.contains(r) }
+    mutating func mayBuild(_ ref: NodeRef, _ element: Symbol) -> Bool {
+        if let set = cache[element] { return set.contains(ref) }
         // Propagate from the seeds (screen nodes of the element, and every wildcard) up to
         // parents and from builder bodies to their references.
         var set = Set<NodeRef>()
         var queue: [NodeRef] = []
-        for f in project.files {
-            for (i, n) in f.model.nodes.enumerated() {
-                switch n.kind {
+        for file in project.files {
+            for (index, node) in file.model.nodes.enumerated() {
+                switch node.kind {
                 case .screen(let name?, _, _):
-                    if project.resolve(name, in: f.id) == element { queue.append(NodeRef(file: f.id, node: i)) }
+                    if project.resolve(name, in: file.id) == element { queue.append(NodeRef(file: file.id, node: index)) }
                 case .wildcard:
-                    queue.append(NodeRef(file: f.id, node: i))
+                    queue.append(NodeRef(file: file.id, node: index))
                 default:
                     break
                 }
             }
         }
-        while let x = queue.popLast() {
-            guard set.insert(x).inserted else { continue }
-            if let p = parent[x.file][x.node] {
+        while let reached = queue.popLast() {
+            guard set.insert(reached).inserted else { continue }
+            if let parentNode = parent[reached.file][reached.node] {
                 // The then-block of `if screen S` sees only S.
                 let blocked: Bool
-                if case .ifScreen(let s, let then, _) = project.files[x.file].model.nodes[p].kind, then == x.node {
-                    blocked = s.flatMap { project.resolve($0, in: x.file) } != element
+                if case .ifScreen(let tested, let then, _) = project.files[reached.file].model.nodes[parentNode].kind, then == reached.node {
+                    blocked = tested.flatMap { project.resolve($0, in: reached.file) } != element
                 } else {
                     blocked = false
                 }
-                if !blocked { queue.append(NodeRef(file: x.file, node: p)) }
+                if !blocked { queue.append(NodeRef(file: reached.file, node: parentNode)) }
             }
-            if let b = builderOfBody[x] { queue.append(contentsOf: referencesTo[b] ?? []) }
+            if let builder = builderOfBody[reached] { queue.append(contentsOf: referencesTo[builder] ?? []) }
         }
         cache[element] = set
-        return set.contains(r)
+        return set.contains(ref)
     }
 }

@@ -73,50 +73,50 @@ public struct RoutingTree: Sendable {
 
     /// The tree of a program: `root`, then its body.
     public init(program: Program, project: Project, limits: Limits = .standard) {
-        var b = TreeExpander(project: project, limits: limits)
-        b.run(program)
-        nodes = b.nodes
-        omittedIsLowerBound = b.lowerBound
+        var expander = TreeExpander(project: project, limits: limits)
+        expander.run(program)
+        nodes = expander.nodes
+        omittedIsLowerBound = expander.lowerBound
     }
 
     /// The tree one named builder builds (e.g. for hover): its body is `nodes[0]`, expanded
     /// like the program's tree with the builder itself already on the chain (so recursion
     /// into it prints `↻ name`). Empty when the builder has no body.
     public init(builder: Symbol, project: Project, limits: Limits = .standard) {
-        var b = TreeExpander(project: project, limits: limits)
-        b.run(builder: builder)
-        nodes = b.nodes
-        omittedIsLowerBound = b.lowerBound
+        var expander = TreeExpander(project: project, limits: limits)
+        expander.run(builder: builder)
+        nodes = expander.nodes
+        omittedIsLowerBound = expander.lowerBound
     }
 
     // MARK: Text
 
     /// One line: the label (unless `labelled` is false), then what the node is.
-    public func line(_ i: Int, labelled: Bool = true) -> String {
-        let n = nodes[i]
+    public func line(_ index: Int, labelled: Bool = true) -> String {
+        let node = nodes[index]
         let body: String
-        switch n.kind {
+        switch node.kind {
         case .root: body = "root"
         case .screen:
-            var s = n.name ?? "?"
-            switch n.presentation {
-            case .sheet?: s += " (sheet)"
-            case .sheetNoPush?: s += " (sheet, no push)"
+            var text = node.name ?? "?"
+            switch node.presentation {
+            case .sheet?: text += " (sheet)"
+            case .sheetNoPush?: text += " (sheet, no push)"
             default: break
             }
-            if n.unresolved { s += " (unresolved)" }
-            if !n.uses.isEmpty { s += "  uses " + n.uses.joined(separator: ", ") }
-            body = s
+            if node.unresolved { text += " (unresolved)" }
+            if !node.uses.isEmpty { text += "  uses " + node.uses.joined(separator: ", ") }
+            body = text
         case .anyOf: body = "anyOf"
-        case .conditional: body = "conditional \(n.name ?? "?")"
-        case .ifLet: body = "if let \(n.name ?? "?")"
-        case .ifScreen: body = "if screen \(n.name ?? "?")"
-        case .wildcard: body = "wildcard \(n.name ?? "?")"
+        case .conditional: body = "conditional \(node.name ?? "?")"
+        case .ifLet: body = "if let \(node.name ?? "?")"
+        case .ifScreen: body = "if screen \(node.name ?? "?")"
+        case .wildcard: body = "wildcard \(node.name ?? "?")"
         case .empty: body = "empty"
-        case .reference: body = "\(n.name ?? "?")  (unresolved)"
-        case .recursion: body = "↻ \(n.name ?? "?")"
+        case .reference: body = "\(node.name ?? "?")  (unresolved)"
+        case .recursion: body = "↻ \(node.name ?? "?")"
         }
-        guard labelled, let label = n.label else { return body }
+        guard labelled, let label = node.label else { return body }
         return "\(label): \(body)"
     }
 
@@ -130,19 +130,19 @@ public struct RoutingTree: Sendable {
     public var text: String {
         guard !nodes.isEmpty else { return "" }
         var out = ""
-        // (node, prefix of its children, connector for its own line); -1-i: truncation line of i.
+        // (node, prefix of its children, connector for its own line); -1-node: truncation line of node.
         var stack: [(node: Int, prefix: String, connector: String)] = [(0, "", "")]
-        while let (i, prefix, connector) = stack.popLast() {
-            if i < 0 {
-                out += connector + truncationLine(-1 - i) + "\n"
+        while let (node, prefix, connector) = stack.popLast() {
+            if node < 0 {
+                out += connector + truncationLine(-1 - node) + "\n"
                 continue
             }
-            out += connector + line(i) + "\n"
-            var items = nodes[i].children
-            if nodes[i].omitted > 0 { items.append(-1 - i) }
-            for (k, c) in items.enumerated().reversed() {
-                let last = k == items.count - 1
-                stack.append((c, prefix + (last ? "   " : "│  "), prefix + (last ? "└─ " : "├─ ")))
+            out += connector + line(node) + "\n"
+            var items = nodes[node].children
+            if nodes[node].omitted > 0 { items.append(-1 - node) }
+            for (position, item) in items.enumerated().reversed() {
+                let last = position == items.count - 1
+                stack.append((item, prefix + (last ? "   " : "│  "), prefix + (last ? "└─ " : "├─ ")))
             }
         }
         return out
@@ -184,22 +184,22 @@ struct TreeExpander {
     }
 
     /// The children of a builder node with their labels (holes syntax errors left out).
-    func children(_ r: NodeRef) -> [(NodeRef, String?)] {
-        let m = model(r.file)
-        func ref(_ id: NodeID) -> NodeRef { NodeRef(file: r.file, node: id) }
+    func children(_ parent: NodeRef) -> [(NodeRef, String?)] {
+        let fileModel = model(parent.file)
+        func ref(_ id: NodeID) -> NodeRef { NodeRef(file: parent.file, node: id) }
         var out: [(NodeRef, String?)] = []
-        switch m.nodes[r.node].kind {
+        switch fileModel.nodes[parent.node].kind {
         case .screen(_, _, let nesting): if let nesting { out = [(ref(nesting), nil)] }
-        case .anyOf(let bs): out = bs.map { (ref($0), nil) }
-        case .conditional(_, let a, let b): out = [(ref(a), "true"), (ref(b), "false")]
-        case .ifLet(_, let a, let b), .ifScreen(_, let a, let b):
-            out = [(ref(a), "then")]
-            if let b { out.append((ref(b), "else")) }
+        case .anyOf(let branches): out = branches.map { (ref($0), nil) }
+        case .conditional(_, let then, let otherwise): out = [(ref(then), "true"), (ref(otherwise), "false")]
+        case .ifLet(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
+            out = [(ref(then), "then")]
+            if let otherwise { out.append((ref(otherwise), "else")) }
         case .wildcard(_, let body): out = [(ref(body), nil)]
         case .empty, .reference, .missing: break
         }
         return out.filter {
-            if case .missing = m.nodes[$0.0.node].kind { return false }
+            if case .missing = fileModel.nodes[$0.0.node].kind { return false }
             return true
         }
     }
@@ -224,29 +224,29 @@ struct TreeExpander {
         while let item = stack.popLast() {
             switch item {
             case .exit(let builders):
-                for b in builders {
-                    chain[b, default: 1] -= 1
-                    if chain[b] == 0 { chain[b] = nil }
+                for builder in builders {
+                    chain[builder, default: 1] -= 1
+                    if chain[builder] == 0 { chain[builder] = nil }
                 }
-            case .visit(var r, let label, let parent, let depth, var counting, let entering):
+            case .visit(var ref, let label, let parent, let depth, var counting, let entering):
                 // Expand references inline: the node shown is the body's.
                 var builders: [Symbol] = entering.map { [$0] } ?? []
                 var recursion: (name: Name, at: NodeRef, target: Int?)? = nil
                 var unresolvedReference: Name? = nil
-                while case .reference(let name) = model(r.file).nodes[r.node].kind {
-                    guard let b = resolved(name, in: r.file, .builder), let body = project.declaration(b).body else {
+                while case .reference(let name) = model(ref.file).nodes[ref.node].kind {
+                    guard let builder = resolved(name, in: ref.file, .builder), let body = project.declaration(builder).body else {
                         unresolvedReference = name
                         break
                     }
-                    if chain[b] != nil || builders.contains(b) {
-                        let target = builders.contains(b) ? nil : started[b]
-                        recursion = (name, r, target)
+                    if chain[builder] != nil || builders.contains(builder) {
+                        let target = builders.contains(builder) ? nil : started[builder]
+                        recursion = (name, ref, target)
                         break
                     }
-                    builders.append(b)
-                    r = NodeRef(file: b.file, node: body)
+                    builders.append(builder)
+                    ref = NodeRef(file: builder.file, node: body)
                 }
-                if recursion == nil && unresolvedReference == nil, case .missing = model(r.file).nodes[r.node].kind {
+                if recursion == nil && unresolvedReference == nil, case .missing = model(ref.file).nodes[ref.node].kind {
                     continue  // a reference to a builder whose body a syntax error left out
                 }
                 if !counting && (nodes.count >= limits.maxNodes || depth > limits.maxDepth) { counting = true }
@@ -262,29 +262,29 @@ struct TreeExpander {
                     nodes[parent].omitted += 1
                 } else {
                     index = nodes.count
-                    nodes.append(makeNode(r, label: label, parent: parent, depth: depth,
+                    nodes.append(makeNode(ref, label: label, parent: parent, depth: depth,
                                           recursion: recursion.map { ($0.name, $0.at, $0.target) }, unresolved: unresolvedReference))
                     if let parent { nodes[parent].children.append(index) }
                 }
                 if recursion != nil || unresolvedReference != nil { continue }
-                for b in builders {
-                    chain[b, default: 0] += 1
-                    if !counting { started[b] = index }
+                for builder in builders {
+                    chain[builder, default: 0] += 1
+                    if !counting { started[builder] = index }
                 }
                 stack.append(.exit(builders))
-                for (child, childLabel) in children(r).reversed() {
+                for (child, childLabel) in children(ref).reversed() {
                     stack.append(.visit(child, label: childLabel, parent: index, depth: depth + 1, counting: counting, entering: nil))
                 }
             }
         }
     }
 
-    func makeNode(_ r: NodeRef, label: String?, parent: Int?, depth: Int,
+    func makeNode(_ ref: NodeRef, label: String?, parent: Int?, depth: Int,
                   recursion: (Name, NodeRef, Int?)?, unresolved: Name?) -> RoutingTree.Node {
-        let m = model(r.file)
-        let n = m.nodes[r.node]
-        var node = RoutingTree.Node(kind: .empty, name: nil, label: label, presentation: nil, file: r.file,
-                                    range: n.head, source: r, parent: parent, depth: depth)
+        let fileModel = model(ref.file)
+        let builderNode = fileModel.nodes[ref.node]
+        var node = RoutingTree.Node(kind: .empty, name: nil, label: label, presentation: nil, file: ref.file,
+                                    range: builderNode.head, source: ref, parent: parent, depth: depth)
         if let (name, at, target) = recursion {
             node.kind = .recursion
             node.name = name.text
@@ -300,11 +300,11 @@ struct TreeExpander {
             node.unresolved = true
             return node
         }
-        node.name = n.name?.text
-        switch n.kind {
+        node.name = builderNode.name?.text
+        switch builderNode.kind {
         case .screen(let name, let uses, _):
             node.kind = .screen
-            if let s = resolved(name, in: r.file, .screen) {
+            if let s = resolved(name, in: ref.file, .screen) {
                 node.presentation = project.declaration(s).presentation
             } else {
                 node.unresolved = true
@@ -312,18 +312,18 @@ struct TreeExpander {
             var seen = Set<String>()
             node.uses = uses.map(\.text).filter { seen.insert($0).inserted }
         case .anyOf: node.kind = .anyOf
-        case .conditional(let f, _, _):
+        case .conditional(let flag, _, _):
             node.kind = .conditional
-            node.unresolved = resolved(f, in: r.file, .flag) == nil
-        case .ifLet(let o, _, _):
+            node.unresolved = resolved(flag, in: ref.file, .flag) == nil
+        case .ifLet(let optional, _, _):
             node.kind = .ifLet
-            node.unresolved = resolved(o, in: r.file, .optional) == nil
-        case .ifScreen(let s, _, _):
+            node.unresolved = resolved(optional, in: ref.file, .optional) == nil
+        case .ifScreen(let screen, _, _):
             node.kind = .ifScreen
-            node.unresolved = resolved(s, in: r.file, .screen) == nil
-        case .wildcard(let s, _):
+            node.unresolved = resolved(screen, in: ref.file, .screen) == nil
+        case .wildcard(let screen, _):
             node.kind = .wildcard
-            node.unresolved = resolved(s, in: r.file, .screen) == nil
+            node.unresolved = resolved(screen, in: ref.file, .screen) == nil
         case .empty, .missing: node.kind = .empty
         case .reference: node.kind = .reference  // not reached: references are expanded above
         }

@@ -283,7 +283,7 @@ final class Semantics {
         for g in carryover.edited {
             guard graph.sameEdges(g, as: before) else { return nil }
             switch (graph.nodes[g].kind, before.nodes[g].kind) {
-            case (.condition(let v, _, _), .condition(let w, _, _)): if v != w { return nil }
+            case (.condition(let condition, _, _), .condition(let earlier, _, _)): if condition != earlier { return nil }
             case (.condition, _), (_, .condition): return nil
             default: break
             }
@@ -309,7 +309,7 @@ final class Semantics {
         else { return nil }
         for g in edited {
             guard before.nodes[g] == graph.nodes[g] else { return nil }
-            if case .anyOf(let bs) = graph.nodes[g].kind, graph.branches(bs) != before.branches(bs) { return nil }
+            if case .anyOf(let branches) = graph.nodes[g].kind, graph.branches(branches) != before.branches(branches) { return nil }
         }
         old.graph = graph
         old.carriedDirty = MarkedNodes(count: graph.nodes.count)
@@ -351,8 +351,8 @@ final class Semantics {
             // The edited nodes, and the builders whose bodies the edit holds, before or now.
             var builders: [Int] = []
             for g in edited {
-                if let b = semantics.bodyOwner(g) { builders.append(b) }
-                if let b = old.bodyOwner(g) { builders.append(b) }
+                if let builder = semantics.bodyOwner(g) { builders.append(builder) }
+                if let builder = old.bodyOwner(g) { builders.append(builder) }
             }
             let (dirty, dirtyBuilder) = semantics.dependents(of: edited, builders: builders)
             self.dirty = dirty
@@ -395,14 +395,14 @@ final class Semantics {
         var rank = [Int32](repeating: -1, count: count)
         var next: Int32 = 0
         for node in graph.nodes {
-            if case .condition(let c, _, _) = node.kind, rank[c] < 0 {
-                rank[c] = next
+            if case .condition(let condition, _, _) = node.kind, rank[condition] < 0 {
+                rank[condition] = next
                 next += 1
             }
         }
         let tested = next
-        for c in 0..<count where rank[c] < 0 {
-            rank[c] = next
+        for condition in 0..<count where rank[condition] < 0 {
+            rank[condition] = next
             next += 1
         }
         // Tested conditions: the first tested lowest among them (`tested - 1 - rank` from the
@@ -437,25 +437,25 @@ final class Semantics {
         var memo = Memo(count: graph.nodes.count, tracksEntries: false)
         var scratch = Memo(count: graph.nodes.count, tracksEntries: true)
         func relevance(_ g: Int, _ memo: inout Memo) -> BDD.Ref {
-            if let m = memo[g] { return m }
-            var r = BDD.zero
+            if let known = memo[g] { return known }
+            var result = BDD.zero
             switch graph.nodes[g].kind {
             case .screen(let code, _):
-                r = code.map { elementIs[$0] } ?? BDD.zero
-            case .anyOf(let bs):
-                for i in 0..<Int(bs.count) { r = bdd.or(r, relevance(graph.branch(bs, i), &memo)) }
-            case .condition(_, let t, let e):
-                r = bdd.or(relevance(t, &memo), e.map { relevance($0, &memo) } ?? BDD.zero)
-            case .ifScreen(let code, let t, let e):
-                r = bdd.or(relevance(t, &memo), e.map { relevance($0, &memo) } ?? BDD.zero)
-                if let code { r = bdd.or(r, elementIs[code]) }
-            case .reference(let b):
-                r = b.map { values[$0] } ?? BDD.zero
+                result = code.map { elementIs[$0] } ?? BDD.zero
+            case .anyOf(let branches):
+                for i in 0..<Int(branches.count) { result = bdd.or(result, relevance(graph.branch(branches, i), &memo)) }
+            case .condition(_, let then, let otherwise):
+                result = bdd.or(relevance(then, &memo), otherwise.map { relevance($0, &memo) } ?? BDD.zero)
+            case .ifScreen(let code, let then, let otherwise):
+                result = bdd.or(relevance(then, &memo), otherwise.map { relevance($0, &memo) } ?? BDD.zero)
+                if let code { result = bdd.or(result, elementIs[code]) }
+            case .reference(let builder):
+                result = builder.map { values[$0] } ?? BDD.zero
             case .wildcard, .nothing:
                 break
             }
-            memo.set(g, r)
-            return r
+            memo.set(g, result)
+            return result
         }
         for component in components {
             if isRecursive(component) {
@@ -463,19 +463,19 @@ final class Semantics {
                 while changed && !bdd.exhausted {
                     changed = false
                     scratch.clear()
-                    for b in component {
-                        guard let body = graph.builders[b].body else { continue }
+                    for builder in component {
+                        guard let body = graph.builders[builder].body else { continue }
                         let value = relevance(body, &scratch)
-                        if value != values[b] {
-                            values[b] = value
+                        if value != values[builder] {
+                            values[builder] = value
                             changed = true
                         }
                     }
                 }
             }
-            for b in component {
-                guard let body = graph.builders[b].body else { continue }
-                values[b] = relevance(body, &memo)
+            for builder in component {
+                guard let body = graph.builders[builder].body else { continue }
+                values[builder] = relevance(body, &memo)
             }
         }
         for g in graph.nodes.indices where memo[g] == nil { _ = relevance(g, &memo) }

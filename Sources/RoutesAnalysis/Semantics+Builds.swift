@@ -9,11 +9,11 @@ extension Semantics {
         start.reserveCapacity(graph.builders.count + 1)
         var targets: [Int32] = []
         var stack: [Int] = []
-        for b in graph.builders.indices {
-            if let body = graph.builders[b].body {
+        for builder in graph.builders.indices {
+            if let body = graph.builders[builder].body {
                 stack.append(body)
                 while let g = stack.popLast() {
-                    if case .reference(let t?) = graph.nodes[g].kind { targets.append(Int32(t)) }
+                    if case .reference(let target?) = graph.nodes[g].kind { targets.append(Int32(target)) }
                     graph.forEachChild(g) { stack.append($0) }
                 }
             }
@@ -26,14 +26,14 @@ extension Semantics {
     func referencesByTarget() -> Adjacency {
         let count = graph.builders.count
         var start = [Int32](repeating: 0, count: count + 1)
-        for n in graph.nodes { if case .reference(let t?) = n.kind { start[t + 1] += 1 } }
-        for b in 0..<count { start[b + 1] += start[b] }
+        for node in graph.nodes { if case .reference(let target?) = node.kind { start[target + 1] += 1 } }
+        for i in 0..<count { start[i + 1] += start[i] }
         var next = start
         var targets = [Int32](repeating: 0, count: Int(start[count]))
-        for (g, n) in graph.nodes.enumerated() {
-            guard case .reference(let t?) = n.kind else { continue }
-            targets[Int(next[t])] = Int32(g)
-            next[t] += 1
+        for (g, node) in graph.nodes.enumerated() {
+            guard case .reference(let target?) = node.kind else { continue }
+            targets[Int(next[target])] = Int32(g)
+            next[target] += 1
         }
         return Adjacency(start: start, targets: targets)
     }
@@ -71,26 +71,26 @@ extension Semantics {
     /// last made (in this semantics, or in the earlier one an edit carried it from) are made
     /// again. A union does not depend on how it is bracketed, so the result is the one a
     /// chain of unions makes, and a fresh analysis makes the same tree.
-    func unitedBuilds(_ g: Int, _ bs: BuilderGraph.Branches, memo: inout Memo, values: [BDD.Ref]) -> BDD.Ref {
-        let n = Int(bs.count)
+    func unitedBuilds(_ g: Int, _ branches: BuilderGraph.Branches, memo: inout Memo, values: [BDD.Ref]) -> BDD.Ref {
+        let branchCount = Int(branches.count)
         var size = 1
-        while size < n { size *= 2 }
+        while size < branchCount { size *= 2 }
         var tree = unionTrees.removeValue(forKey: g) ?? []
         let fresh = tree.count != 2 * size
         if fresh { tree = [BDD.Ref](repeating: BDD.zero, count: 2 * size) }
         var changed: [Int] = []
-        for i in 0..<n {
-            let v = evaluate(graph.branch(bs, i), memo: &memo, reading: .primary, values: values)
-            if fresh || tree[size + i] != v {
-                tree[size + i] = v
+        for i in 0..<branchCount {
+            let branchBuilds = evaluate(graph.branch(branches, i), memo: &memo, reading: .primary, values: values)
+            if fresh || tree[size + i] != branchBuilds {
+                tree[size + i] = branchBuilds
                 changed.append(size + i)
             }
         }
         // Level by level, the parents of what changed, in increasing order.
         while !changed.isEmpty && changed[0] > 1 {
             var parents: [Int] = []
-            for k in changed where parents.last != k / 2 { parents.append(k / 2) }
-            for k in parents { tree[k] = bdd.or(tree[2 * k], tree[2 * k + 1]) }
+            for index in changed where parents.last != index / 2 { parents.append(index / 2) }
+            for index in parents { tree[index] = bdd.or(tree[2 * index], tree[2 * index + 1]) }
             unionsMade += parents.count
             changed = parents
         }
@@ -99,66 +99,66 @@ extension Semantics {
     }
 
     func evaluate(_ g: Int, memo: inout Memo, reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
-        if let m = memo[g] { return m }
-        let r: BDD.Ref
+        if let known = memo[g] { return known }
+        let value: BDD.Ref
         if isUncertainLeaf(g) {
             let cyclic = cyclicReferences.contains(g)
-            r = reading != .real && (reading == .primary) == cyclic ? anyElement : BDD.zero
-            memo.set(g, r)
-            return r
+            value = reading != .real && (reading == .primary) == cyclic ? anyElement : BDD.zero
+            memo.set(g, value)
+            return value
         }
         switch graph.nodes[g].kind {
         case .screen(let code, _):
-            r = code.map { elementIs[$0] } ?? BDD.zero
-        case .anyOf(let bs):
+            value = code.map { elementIs[$0] } ?? BDD.zero
+        case .anyOf(let branches):
             if reading == .real {
                 // What really yields a node: branch i is tried only where no earlier branch
                 // built or diverged (the primary builds), and yields what it really yields.
                 var result = BDD.zero
                 var running = BDD.one
-                for i in 0..<Int(bs.count) {
-                    let b = graph.branch(bs, i)
+                for i in 0..<Int(branches.count) {
+                    let branch = graph.branch(branches, i)
                     if running == BDD.zero { break }
-                    result = bdd.or(result, bdd.and(running, evaluate(b, memo: &memo, reading: reading, values: values)))
-                    running = bdd.andNot(running, builds[b])
+                    result = bdd.or(result, bdd.and(running, evaluate(branch, memo: &memo, reading: reading, values: values)))
+                    running = bdd.andNot(running, builds[branch])
                 }
-                r = result
-            } else if reading == .primary && Int(bs.count) >= Self.unionTreeBranches {
-                r = unitedBuilds(g, bs, memo: &memo, values: values)
+                value = result
+            } else if reading == .primary && Int(branches.count) >= Self.unionTreeBranches {
+                value = unitedBuilds(g, branches, memo: &memo, values: values)
             } else {
                 var result = BDD.zero
-                for i in 0..<Int(bs.count) {
-                    result = bdd.or(result, evaluate(graph.branch(bs, i), memo: &memo, reading: reading, values: values))
+                for i in 0..<Int(branches.count) {
+                    result = bdd.or(result, evaluate(graph.branch(branches, i), memo: &memo, reading: reading, values: values))
                 }
-                r = result
+                value = result
             }
-        case .condition(let c, let t, let e):
-            let v = conditionVariable[c]
-            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
-            r = bdd.or(bdd.and(v, evaluate(t, memo: &memo, reading: reading, values: values)), bdd.andNot(els, v))
-        case .ifScreen(let code, let t, let e):
-            let els = e.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
-            let then = evaluate(t, memo: &memo, reading: reading, values: values)
+        case .condition(let condition, let thenNode, let elseNode):
+            let variable = conditionVariable[condition]
+            let els = elseNode.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
+            value = bdd.or(bdd.and(variable, evaluate(thenNode, memo: &memo, reading: reading, values: values)), bdd.andNot(els, variable))
+        case .ifScreen(let code, let thenNode, let elseNode):
+            let els = elseNode.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
+            let then = evaluate(thenNode, memo: &memo, reading: reading, values: values)
             if let code {
-                r = bdd.or(bdd.and(elementIs[code], then), bdd.andNot(els, elementIs[code]))
+                value = bdd.or(bdd.and(elementIs[code], then), bdd.andNot(els, elementIs[code]))
             } else {
-                r = BDD.zero  // an unresolved screen is never the element
+                value = BDD.zero  // an unresolved screen is never the element
             }
         case .wildcard(let code, let body):
             let inner = evaluate(body, memo: &memo, reading: reading, values: values)
             if let code {
                 // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
-                r = bdd.and(environments(inner, element: code), anyElement)
+                value = bdd.and(environments(inner, element: code), anyElement)
             } else {
-                r = BDD.zero
+                value = BDD.zero
             }
-        case .reference(let b):
-            r = b.map { values[$0] } ?? BDD.zero
+        case .reference(let builder):
+            value = builder.map { values[$0] } ?? BDD.zero
         case .nothing:
-            r = BDD.zero
+            value = BDD.zero
         }
-        memo.set(g, r)
-        return r
+        memo.set(g, value)
+        return value
     }
 
     /// Results of `evaluate` per node. A scratch memo (`tracksEntries`) remembers what it set,
@@ -184,8 +184,8 @@ extension Semantics {
 
         subscript(g: Int) -> BDD.Ref? { values[g] < 0 ? nil : values[g] }
 
-        mutating func set(_ g: Int, _ r: BDD.Ref) {
-            values[g] = r
+        mutating func set(_ g: Int, _ value: BDD.Ref) {
+            values[g] = value
             if tracksEntries { touched.append(g) }
         }
 
@@ -211,7 +211,7 @@ extension Semantics {
         if let carried {
             precondition(reading == .primary)
             values = carried.builderBuilds
-            for b in carried.dirtyBuilder.members { values[b] = BDD.zero }
+            for builder in carried.dirtyBuilder.members { values[builder] = BDD.zero }
             memo = Memo(values: carried.builds)
             for g in carried.dirty.members { memo.forget(g) }
             componentIndices = sortedUnique(carried.dirtyBuilder.members.map { Int(componentOf[$0]) })
@@ -231,19 +231,19 @@ extension Semantics {
                 while changed && !bdd.exhausted {
                     changed = false
                     scratch!.clear()
-                    for b in component {
-                        guard let body = graph.builders[b].body else { continue }
+                    for builder in component {
+                        guard let body = graph.builders[builder].body else { continue }
                         let value = evaluate(body, memo: &scratch!, reading: reading, values: values)
-                        if value != values[b] {
-                            values[b] = value
+                        if value != values[builder] {
+                            values[builder] = value
                             changed = true
                         }
                     }
                 }
             }
-            for b in component {
-                guard let body = graph.builders[b].body else { continue }
-                values[b] = evaluate(body, memo: &memo, reading: reading, values: values)
+            for builder in component {
+                guard let body = graph.builders[builder].body else { continue }
+                values[builder] = evaluate(body, memo: &memo, reading: reading, values: values)
             }
         }
         // Carried over, only the dirty nodes lack a value.
@@ -262,11 +262,11 @@ extension Semantics {
     /// ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the last result
     /// per node is kept, since the flows of one program mostly bring the same context again.
     func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> UnsafeBufferPointer<BDD.Ref> {
-        guard case .anyOf(let bs) = graph.nodes[g].kind, !bs.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
+        guard case .anyOf(let branches) = graph.nodes[g].kind, !branches.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
         // An `anyOf` with branches is known by where its branches start in the graph's list.
         var plane = branchContextPlanes[reading.rawValue]
         if plane < 0 { plane = addBranchContextPlane(for: reading) }
-        let key = plane * branchContextStride + Int(bs.start)
+        let key = plane * branchContextStride + Int(branches.start)
         let list = branchContextList.baseAddress!
         if branchContextAsked[key] != context {
             let values: [BDD.Ref]
@@ -277,9 +277,9 @@ extension Semantics {
             }
             var count = 0
             var running = context
-            while count < Int(bs.count) && running != BDD.zero {
+            while count < Int(branches.count) && running != BDD.zero {
                 list[key + count] = running
-                running = bdd.andNot(running, values[graph.branch(bs, count)])
+                running = bdd.andNot(running, values[graph.branch(branches, count)])
                 count += 1
             }
             branchContextAsked[key] = context
@@ -314,10 +314,10 @@ extension Semantics {
         forgetBranchContexts()
         bdd.collect { mark in
             for list in [elementIs, conditionVariable, relevant, builds, alternativeBuilds, realBuilds, builderBuilds] {
-                for r in list { mark(r) }
+                for ref in list { mark(ref) }
             }
-            for r in [allElements, anyElement, rest] { mark(r) }
-            for tree in unionTrees.values { for r in tree { mark(r) } }
+            for ref in [allElements, anyElement, rest] { mark(ref) }
+            for tree in unionTrees.values { for ref in tree { mark(ref) } }
         }
     }
 

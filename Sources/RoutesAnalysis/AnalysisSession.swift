@@ -122,7 +122,7 @@ public final class AnalysisSession {
                                 shared: shared)
         patchedGraphs = made.filter(\.patched).count
         var outcomes = reused.units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false, shared: shared) } }
-        for (k, i) in missing.enumerated() { outcomes[i] = made[k] }
+        for (position, i) in missing.enumerated() { outcomes[i] = made[position] }
         let all = outcomes.map { $0! }
         self.units = all.compactMap(\.unit)
         var comments: [FileID: [Suppressions.Comment]] = [:]
@@ -203,11 +203,11 @@ public final class AnalysisSession {
     /// its builder nodes (``Project/leavingOutBuilderNodes()``) and the graphs keep what they
     /// read of them.
     private static func graphsLeavingTheModel(_ specs: [Spec], of project: inout Project) -> [GraphHandoff] {
-        var graphs = parallelMap(specs.count) { [project] k in
-            BuilderGraph(project: project, files: specs[k].files, hasForeignElement: specs[k].foreign)
+        var graphs = parallelMap(specs.count) { [project] index in
+            BuilderGraph(project: project, files: specs[index].files, hasForeignElement: specs[index].foreign)
         }
         project = project.leavingOutBuilderNodes()
-        for k in graphs.indices { graphs[k].leaveModel(for: project) }
+        for i in graphs.indices { graphs[i].leaveModel(for: project) }
         // Freed in the middle of the heap, where the analyses' large arrays would not reuse
         // them: given back, on a large project.
         if graphs.reduce(0, { $0 + $1.nodes.count }) >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
@@ -221,8 +221,8 @@ public final class AnalysisSession {
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
-        return parallelMap(work.count) { k -> UnitOutcome in
-            let (spec, handoff) = work[k]
+        return parallelMap(work.count) { index -> UnitOutcome in
+            let (spec, handoff) = work[index]
             var patched: BuilderGraph? = nil
             var carryover: AnalysisCarryover? = nil
             if let splice, let old = handoff.patchable, let graph = old.graph.patched(onto: project, splice: splice) {
@@ -234,7 +234,7 @@ public final class AnalysisSession {
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager,
-                                       graph: patched ?? graphs?[k].take(), carryover: carryover, limits: limits, order: order)
+                                       graph: patched ?? graphs?[index].take(), carryover: carryover, limits: limits, order: order)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
@@ -291,8 +291,8 @@ public final class AnalysisSession {
                                  knownComments: [FileID: [Suppressions.Comment]] = [:],
                                  comments: inout [FileID: [Suppressions.Comment]]) -> [Diagnostic] {
         var programsOf = [[Int]](repeating: [], count: project.files.count)
-        for (u, unit) in units.enumerated() where unit.program != nil {
-            for f in Set(unit.program!.files) { programsOf[f].append(u) }
+        for (unitIndex, unit) in units.enumerated() where unit.program != nil {
+            for f in Set(unit.program!.files) { programsOf[f].append(unitIndex) }
         }
         struct Key: Hashable {
             var rule: RuleID
@@ -300,27 +300,29 @@ public final class AnalysisSession {
             var range: Range<Int>
         }
         var reporters: [Key: Set<Int>] = [:]
-        for (u, unit) in units.enumerated() {
-            for d in unit.diagnostics where d.severity == .warning && programsOf[d.file].count > 1 {
-                reporters[Key(rule: d.rule, file: d.file, range: d.range), default: []].insert(u)
+        for (unitIndex, unit) in units.enumerated() {
+            for diagnostic in unit.diagnostics where diagnostic.severity == .warning && programsOf[diagnostic.file].count > 1 {
+                reporters[Key(rule: diagnostic.rule, file: diagnostic.file, range: diagnostic.range), default: []].insert(unitIndex)
             }
         }
         var found = Set(project.diagnostics)
         found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0) })
         var seen = Set<Key>()
         for unit in units {
-            for (d, place) in zip(unit.diagnostics, unit.places) {
-                let key = Key(rule: d.rule, file: d.file, range: d.range)
-                let programs = programsOf[d.file]
+            for (diagnostic, place) in zip(unit.diagnostics, unit.places) {
+                let key = Key(rule: diagnostic.rule, file: diagnostic.file, range: diagnostic.range)
+                let programs = programsOf[diagnostic.file]
                 if programs.count > 1 {
                     // Each once, whatever the programs that found it.
                     guard seen.insert(key).inserted else { continue }
-                    if d.severity == .warning {
+                    if diagnostic.severity == .warning {
                         let said = reporters[key] ?? []
-                        let concerned = programs.filter { v in place.map { units[v].usedNodes[$0.file]?.contains($0.node) ?? false } ?? true }
+                        let concerned = programs.filter { unitIndex in
+                            place.map { units[unitIndex].usedNodes[$0.file]?.contains($0.node) ?? false } ?? true
+                        }
                         guard concerned.allSatisfy(said.contains) else { continue }
-                    } else if d.rule == MissingDependency.id, let program = unit.program {
-                        var named = d
+                    } else if diagnostic.rule == MissingDependency.id, let program = unit.program {
+                        var named = diagnostic
                         named.related.append(RelatedLocation(
                             file: program.root.file, range: project.declaration(program.root).name.range,
                             message: "on a way of the program whose `root` is here"))
@@ -328,7 +330,7 @@ public final class AnalysisSession {
                         continue
                     }
                 }
-                found.insert(d)
+                found.insert(diagnostic)
             }
         }
         return Suppressions.apply(found.sorted(by: Analysis.order), project: project, settings: settings, known: knownComments,
@@ -418,19 +420,20 @@ public final class AnalysisSession {
     /// imported files and visible files (then its names resolve alike).
     /// (A file whose text the project did not keep is never the same: its bytes are not
     /// at hand. Each field is read on its own, which copies no file.)
-    private static func sameFile(_ f: FileID, _ a: Project, _ b: Project) -> Bool {
-        guard f < a.files.count, f < b.files.count, a.files[f].keepsText, b.files[f].keepsText else { return false }
-        return a.files[f].path == b.files[f].path
-            && a.files[f].keptSyntax.source.bytes == b.files[f].keptSyntax.source.bytes
-            && a.importTargets[f] == b.importTargets[f]
-            && a.closures[f] == b.closures[f]
+    private static func sameFile(_ f: FileID, _ earlier: Project, _ later: Project) -> Bool {
+        guard f < earlier.files.count, f < later.files.count, earlier.files[f].keepsText, later.files[f].keepsText else { return false }
+        return earlier.files[f].path == later.files[f].path
+            && earlier.files[f].keptSyntax.source.bytes == later.files[f].keptSyntax.source.bytes
+            && earlier.importTargets[f] == later.importTargets[f]
+            && earlier.closures[f] == later.closures[f]
     }
 
     /// The units whose program uses node `local` of `file`, with its global id in each.
     private func programs(using local: NodeID, file: FileID) -> [(unit: Int, g: Int)] {
-        units.indices.compactMap { u in
-            guard let checker = units[u].checker, let g = units[u].graph.globalIfPresent(file, local), checker.used[g] else { return nil }
-            return (u, g)
+        units.indices.compactMap { unitIndex in
+            guard let checker = units[unitIndex].checker, let g = units[unitIndex].graph.globalIfPresent(file, local), checker.used[g]
+            else { return nil }
+            return (unitIndex, g)
         }
     }
 
@@ -457,9 +460,9 @@ public final class AnalysisSession {
         // Each program's own diagnostics move with the edit (a later session that reuses the
         // program reads them); the project's are the new project's (an edit that keeps the
         // analysis may still change them: a parameter label written twice, say).
-        for u in units { u.rebase(onto: newProject, moving: (edit, file)) }
+        for unit in units { unit.rebase(onto: newProject, moving: (edit, file)) }
         var programCount = [Int](repeating: 0, count: newProject.files.count)
-        for u in units { for f in Set(u.program?.files ?? []) { programCount[f] += 1 } }
+        for unit in units { for f in Set(unit.program?.files ?? []) { programCount[f] += 1 } }
         let shared = programCount.map { $0 > 1 }
         let findings = units.map {
             UnitFindings(program: $0.program, diagnostics: $0.diagnostics, places: $0.places, cycles: $0.cycles(),
@@ -504,21 +507,21 @@ public final class AnalysisSession {
         let programs = programs(using: node, file: file)
         var out: [(Symbol, ScopeStatus)] = []
         for (_, s) in project.scopes[file].sorted(by: { $0.key < $1.key }) {
-            let d = project.declaration(s)
-            guard d.kind == .dependency || d.kind == .optional else { continue }
+            let declaration = project.declaration(s)
+            guard declaration.kind == .dependency || declaration.kind == .optional else { continue }
             if programs.isEmpty {
                 out.append((s, .unknown))
                 continue
             }
             var status = ScopeStatus.inScope
-            for (u, g) in programs {
-                let unit = units[u]
+            for (unitIndex, g) in programs {
+                let unit = units[unitIndex]
                 if unit.stoppedAt != nil {
                     status = .unknown
                     break
                 }
-                if query?.unit != u {
-                    query = (u, FlowStorage(size: unit.graph.nodes.count), Region(count: unit.graph.nodes.count), nil)
+                if query?.unit != unitIndex {
+                    query = (unitIndex, FlowStorage(size: unit.graph.nodes.count), Region(count: unit.graph.nodes.count), nil)
                 }
                 guard let (_, storage, region, at) = query, let items = unit.checker?.scopeItems(s) else { continue }
                 if at != g {
@@ -527,11 +530,11 @@ public final class AnalysisSession {
                 }
                 for item in items where unit.checker?.wayWithout(item, at: g, storage: storage, region: region) != nil {
                     switch item {
-                    case .provider(let p):
-                        let name = unit.graph.screenDeclaration(p).name.text
+                    case .provider(let providerCode):
+                        let name = unit.graph.screenDeclaration(providerCode).name.text
                         status = .notInScope("provided by `\(name)`, and some way reaches this node before any \(name)")
                     case .optional:
-                        status = .notInScope("optional: in scope only inside `if let \(d.name.text)`")
+                        status = .notInScope("optional: in scope only inside `if let \(declaration.name.text)`")
                     }
                     break
                 }
@@ -557,8 +560,8 @@ public final class AnalysisSession {
             case let (.reached(p1, f1, o1), .reached(p2, f2, o2)):
                 return p1 == p2 && f1.map(\.0) == f2.map(\.0) && f1.map(\.1) == f2.map(\.1)
                     && o1.map(\.0) == o2.map(\.0) && o1.map(\.1) == o2.map(\.1)
-            case let (.unreachable(x), .unreachable(y)), let (.notAnalysed(x), .notAnalysed(y)):
-                return x == y
+            case let (.unreachable(first), .unreachable(second)), let (.notAnalysed(first), .notAnalysed(second)):
+                return first == second
             default:
                 return false
             }
@@ -566,9 +569,9 @@ public final class AnalysisSession {
 
         public func hash(into hasher: inout Hasher) {
             switch self {
-            case .reached(let p, _, _): hasher.combine(p)
-            case .unreachable(let r): hasher.combine(r)
-            case .notAnalysed(let r): hasher.combine(1); hasher.combine(r)
+            case .reached(let path, _, _): hasher.combine(path)
+            case .unreachable(let reason): hasher.combine(reason)
+            case .notAnalysed(let reason): hasher.combine(1); hasher.combine(reason)
             }
         }
     }
@@ -592,12 +595,12 @@ public final class AnalysisSession {
             return (.unreachable("the screen name does not resolve"), nil)
         }
         let programs = programs(using: node, file: file)
-        for (u, _) in programs where units[u].stoppedAt != nil { return (.notAnalysed(Self.stopReason), nil) }
-        for (u, g) in programs {
-            guard let checker = units[u].checker, case .screen(let code?, _) = units[u].graph.nodes[g].kind else { continue }
+        for (unitIndex, _) in programs where units[unitIndex].stoppedAt != nil { return (.notAnalysed(Self.stopReason), nil) }
+        for (unitIndex, g) in programs {
+            guard let checker = units[unitIndex].checker, case .screen(let code?, _) = units[unitIndex].graph.nodes[g].kind else { continue }
             let envs = checker.flow.builtEnvironments(g)
             if envs == BDD.zero { continue }
-            if let example = concreteExample(unit: units[u], target: g, code: code, environments: envs) {
+            if let example = concreteExample(unit: units[unitIndex], target: g, code: code, environments: envs) {
                 return (example, checker.program.root)
             }
         }
@@ -605,8 +608,8 @@ public final class AnalysisSession {
             return (.unreachable("it is in no program's routing tree (no `root` uses this builder)"), nil)
         }
         let head = model.head
-        if let d = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
-            return (.unreachable(d.message), nil)
+        if let unreachable = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
+            return (.unreachable(unreachable.message), nil)
         }
         return (.unreachable("no path under any environment builds it"), nil)
     }
@@ -626,16 +629,16 @@ public final class AnalysisSession {
         for unit in units {
             guard let checker = unit.checker, let code = unit.graph.screenCode(screen) else { continue }
             if unit.stoppedAt != nil { return (.notAnalysed(Self.stopReason), nil, []) }
-            for (g, n) in unit.graph.nodes.enumerated() {
-                if case .screen(code?, _) = n.kind, checker.used[g] { placedNodes.insert(NodeRef(file: n.file, node: n.local)) }
+            for (g, node) in unit.graph.nodes.enumerated() {
+                if case .screen(code?, _) = node.kind, checker.used[g] { placedNodes.insert(NodeRef(file: node.file, node: node.local)) }
             }
         }
         let places = placedNodes.sorted(by: { ($0.file, $0.node) < ($1.file, $1.node) })
         var firstReason: ScreenExample? = nil
-        for n in places {
-            let (e, root) = locatedExample(screenNode: n.node, file: n.file)
-            if case .reached = e { return (e, root, places) }
-            if firstReason == nil { firstReason = e }
+        for place in places {
+            let (example, root) = locatedExample(screenNode: place.node, file: place.file)
+            if case .reached = example { return (example, root, places) }
+            if firstReason == nil { firstReason = example }
         }
         if places.isEmpty { return (.unreachable("it is never placed in the routing tree of any program"), nil, []) }
         return (firstReason ?? .unreachable("no path under any environment builds it"), nil, places)
@@ -653,16 +656,16 @@ public final class AnalysisSession {
         var optionals: [(String, Bool)] = []
         var environment = Environment()
         // List the conditions in declaration order.
-        let chosen = assignment.compactMap { v, value in semantics.condition(ofVariable: v).map { ($0, value) } }
+        let chosen = assignment.compactMap { variable, value in semantics.condition(ofVariable: variable).map { ($0, value) } }
         for (index, value) in chosen.sorted(by: { $0.0 < $1.0 }) {
             guard index >= 0, index < graph.conditions.count, case .symbol(let s) = graph.conditions[index] else { continue }
-            let d = project.declaration(s)
-            if d.kind == .flag {
-                flags.append((d.name.text, value))
-                environment.flags[d.name.text] = value
+            let declaration = project.declaration(s)
+            if declaration.kind == .flag {
+                flags.append((declaration.name.text, value))
+                environment.flags[declaration.name.text] = value
             } else {
-                optionals.append((d.name.text, value))
-                environment.optionals[d.name.text] = value
+                optionals.append((declaration.name.text, value))
+                environment.optionals[declaration.name.text] = value
             }
         }
         guard let rootBody = checker.rootBody else { return nil }
@@ -670,8 +673,8 @@ public final class AnalysisSession {
         // First the way the analysis found (its screen nodes are the elements), checked with
         // the interpreter under the chosen environment.
         var wayPath: [Symbol] = []
-        for w in checker.facts.way(to: g) {
-            if case .screen(let e?, _) = graph.nodes[w].kind { wayPath.append(graph.screens[e]) }
+        for node in checker.facts.way(to: g) {
+            if case .screen(let screenCode?, _) = graph.nodes[node].kind { wayPath.append(graph.screens[screenCode]) }
         }
         if wayPath.last != graph.screens[code] { wayPath.append(graph.screens[code]) }
         if let programEnvironment = try? ProgramEnvironment(environment, program: program, project: project),
@@ -706,8 +709,8 @@ public final class AnalysisSession {
         }
         // Over the budget: the way the analysis found (its screen nodes are the elements).
         var path: [String] = []
-        for w in checker.facts.way(to: g) {
-            if case .screen(let e?, _) = graph.nodes[w].kind { path.append(graph.screenDeclaration(e).name.text) }
+        for node in checker.facts.way(to: g) {
+            if case .screen(let screenCode?, _) = graph.nodes[node].kind { path.append(graph.screenDeclaration(screenCode).name.text) }
         }
         if path.last != graph.screenDeclaration(code).name.text { path.append(graph.screenDeclaration(code).name.text) }
         return .reached(path: path, flags: flags, optionals: optionals)

@@ -39,7 +39,7 @@ final class ScopeItems {
         regionFree = plan.regionFree
         flowItems = plan.flowItems
         planCarried = plan.carried
-        if let p = plan.predecessors { predecessors = p }
+        if let found = plan.predecessors { predecessors = found }
     }
 
     /// What the engine found about the way graph, for the analysis after an edit.
@@ -63,8 +63,8 @@ final class ScopeItems {
 
     static func code(_ item: ScopeItem, in graph: BuilderGraph) -> ScopeItemCode {
         switch item {
-        case .provider(let p): ScopeItemCode(raw: Int32(p))
-        case .optional(let c): ScopeItemCode(raw: Int32(graph.screens.count + c))
+        case .provider(let providerCode): ScopeItemCode(raw: Int32(providerCode))
+        case .optional(let condition): ScopeItemCode(raw: Int32(graph.screens.count + condition))
         }
     }
 
@@ -78,8 +78,8 @@ final class ScopeItems {
         let kind = project.kind(of: s)
         guard kind == .dependency || kind == .optional else { return nil }
         var items: [ScopeItem] = []
-        if kind == .optional, let c = graph.conditionIndex(s) { items.append(.optional(c)) }
-        if let p = provider(of: s, graph: graph) { items.append(.provider(p)) }
+        if kind == .optional, let condition = graph.conditionIndex(s) { items.append(.optional(condition)) }
+        if let provider = provider(of: s, graph: graph) { items.append(.provider(provider)) }
         return items.isEmpty ? nil : items
     }
 
@@ -89,19 +89,19 @@ final class ScopeItems {
     static func provider(of s: Symbol, graph: BuilderGraph) -> Int? {
         let project = graph.project
         guard let from = project.fromName(of: s),
-              let p = project.resolve(from, in: s.file), project.kind(of: p) == .screen else { return nil }
-        return graph.screenCode(p)
+              let screen = project.resolve(from, in: s.file), project.kind(of: screen) == .screen else { return nil }
+        return graph.screenCode(screen)
     }
 
-    /// The scope item a way gains at node n, if any: the provider P at a `screen P` node
+    /// The scope item a way gains at node g, if any: the provider P at a `screen P` node
     /// (in scope in its nesting), the optional o at an `if let o` node (in scope in its
     /// then-branch). The one definition of where scope is gained.
-    static func gainedItem(at n: Int, in graph: BuilderGraph) -> ScopeItem? {
-        switch graph.nodes[n].kind {
-        case .screen(let c?, _):
-            return .provider(c)
-        case .condition(let v, _, _):
-            return graph.nodes[n].testsOptional ? .optional(v) : nil
+    static func gainedItem(at g: Int, in graph: BuilderGraph) -> ScopeItem? {
+        switch graph.nodes[g].kind {
+        case .screen(let code?, _):
+            return .provider(code)
+        case .condition(let condition, _, _):
+            return graph.nodes[g].testsOptional ? .optional(condition) : nil
         default:
             return nil
         }
@@ -142,9 +142,9 @@ final class ScopeItems {
 
         // The users of each item, in node order, each once: users[userStart[i]..<userStart[i + 1]].
         var userStart = [Int32](repeating: 0, count: itemCount + 1)
-        for u in uses {
-            if !u.first.isNone { userStart[u.first.index + 1] += 1 }
-            if !u.second.isNone { userStart[u.second.index + 1] += 1 }
+        for need in uses {
+            if !need.first.isNone { userStart[need.first.index + 1] += 1 }
+            if !need.second.isNone { userStart[need.second.index + 1] += 1 }
         }
         for i in 0..<itemCount { userStart[i + 1] += userStart[i] }
         var next = userStart
@@ -157,9 +157,9 @@ final class ScopeItems {
             users[Int(next[i])] = node
             next[i] += 1
         }
-        for u in uses {
-            addUser(u.node, of: u.first)
-            addUser(u.node, of: u.second)
+        for need in uses {
+            addUser(need.node, of: need.first)
+            addUser(need.node, of: need.second)
         }
         let userEnd = next
 
@@ -167,7 +167,7 @@ final class ScopeItems {
         // an item whose users and gaining nodes the edit did not touch has the region it had.
         var editedUses: [MissingDependencyPlan.Use] = []
         if let (old, edited) = earlier {
-            for list in [old.uses, uses] { for n in list where edited.contains(Int(n.node)) { editedUses.append(n) } }
+            for list in [old.uses, uses] { for need in list where edited.contains(Int(need.node)) { editedUses.append(need) } }
         }
         let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount, editedUses: editedUses)
         let predecessors = carried?.predecessors ?? wayPredecessors(graph: graph, used: used)
@@ -194,21 +194,21 @@ final class ScopeItems {
             switch graph.nodes[g].kind {
             case .screen(_?, _):
                 let range = graph.useRange(g)
-                for u in range {
-                    let t = graph.useTargets[u]
-                    guard t.number >= 0, !t.guessed else { continue }
+                for use in range {
+                    let target = graph.useTargets[use]
+                    guard target.number >= 0, !target.guessed else { continue }
                     // A name listed twice is one entry, at its first place.
-                    if range.lowerBound < u, graph.useTargets[range.lowerBound..<u].contains(where: { $0.number == t.number && !$0.guessed }) { continue }
-                    let (x, y) = items(Int(t.number))
-                    if !x.isNone || !y.isNone {
-                        uses.append(MissingDependencyPlan.Use(node: Int32(g), use: Int32(u), number: t.number, first: x, second: y))
+                    if range.lowerBound < use, graph.useTargets[range.lowerBound..<use].contains(where: { $0.number == target.number && !$0.guessed }) { continue }
+                    let (first, second) = items(Int(target.number))
+                    if !first.isNone || !second.isNone {
+                        uses.append(MissingDependencyPlan.Use(node: Int32(g), use: Int32(use), number: target.number, first: first, second: second))
                     }
                 }
-            case .condition(let v, _, _) where graph.nodes[g].testsOptional:
-                guard case .symbol(let s) = graph.conditions[v], graph.project.kind(of: s) == .optional,
-                      let p = provider(of: s, graph: graph) else { continue }
+            case .condition(let condition, _, _) where graph.nodes[g].testsOptional:
+                guard case .symbol(let s) = graph.conditions[condition], graph.project.kind(of: s) == .optional,
+                      let provider = provider(of: s, graph: graph) else { continue }
                 uses.append(MissingDependencyPlan.Use(node: Int32(g), use: -1, number: Int32(graph.declarationNumber(s)),
-                                                      first: ScopeItemCode(raw: Int32(p)), second: .none))
+                                                      first: ScopeItemCode(raw: Int32(provider)), second: .none))
             default:
                 break
             }
@@ -237,11 +237,11 @@ final class ScopeItems {
               old.graph.declarationCount == graph.declarationCount else { return nil }
         // The runs in order, each node once (a renamed declaration's run lies in its file's).
         var runs: [Range<Int>] = []
-        for r in edited.runs.sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
-            if let last = runs.last, r.lowerBound <= last.upperBound {
-                runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+        for run in edited.runs.sorted(by: { $0.lowerBound < $1.lowerBound }) where !run.isEmpty {
+            if let last = runs.last, run.lowerBound <= last.upperBound {
+                runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, run.upperBound)
             } else {
-                runs.append(r)
+                runs.append(run)
             }
         }
         if !edited.namesKept {
@@ -265,7 +265,7 @@ final class ScopeItems {
         }
         let replaced = runs.map { firstEntry(atOrAfter: $0.lowerBound)..<firstEntry(atOrAfter: $0.upperBound) }
         var editedUses: [MissingDependencyPlan.Use] = []
-        for (k, r) in replaced.enumerated() { editedUses += old.uses[r] + fresh[k] }
+        for (runIndex, earlierRange) in replaced.enumerated() { editedUses += old.uses[earlierRange] + fresh[runIndex] }
         guard let carried = carriedRegions(graph: graph, used: used, earlier: earlier, itemCount: itemCount, editedUses: editedUses)
         else { return nil }
         var uses: [MissingDependencyPlan.Use]
@@ -276,10 +276,10 @@ final class ScopeItems {
             uses = []
             uses.reserveCapacity(old.uses.count + fresh.reduce(0) { $0 + $1.count })
             var at = 0
-            for (k, r) in replaced.enumerated() {
-                uses += old.uses[at..<r.lowerBound]
-                uses += fresh[k]
-                at = r.upperBound
+            for (runIndex, earlierRange) in replaced.enumerated() {
+                uses += old.uses[at..<earlierRange.lowerBound]
+                uses += fresh[runIndex]
+                at = earlierRange.upperBound
             }
             uses += old.uses[at...]
         }
@@ -295,21 +295,21 @@ final class ScopeItems {
         // Each item to decide again has a slot; one pass over the names finds their users.
         let decided = again.sorted()
         var slot = [Int32](repeating: -1, count: itemCount)
-        for (k, i) in decided.enumerated() {
-            plan.regionFree[i] = false
-            slot[i] = Int32(k)
+        for (slotIndex, item) in decided.enumerated() {
+            plan.regionFree[item] = false
+            slot[item] = Int32(slotIndex)
         }
         var users = [[Int32]](repeating: [], count: decided.count)
-        for u in uses {
-            for item in [u.first, u.second] where !item.isNone {
-                let k = Int(slot[item.index])
-                if k >= 0 && users[k].last != u.node { users[k].append(u.node) }
+        for need in uses {
+            for item in [need.first, need.second] where !item.isNone {
+                let itemSlot = Int(slot[item.index])
+                if itemSlot >= 0 && users[itemSlot].last != need.node { users[itemSlot].append(need.node) }
             }
         }
         let region = Region(count: graph.nodes.count)
         var popped: [Int32] = []
-        for (k, i) in decided.enumerated() where !users[k].isEmpty {
-            plan.decide(item: i, users: users[k][...], root: root, carried.predecessors, region: region, popped: &popped)
+        for (slotIndex, item) in decided.enumerated() where !users[slotIndex].isEmpty {
+            plan.decide(item: item, users: users[slotIndex][...], root: root, carried.predecessors, region: region, popped: &popped)
         }
         return plan
     }
@@ -343,9 +343,9 @@ final class ScopeItems {
             predecessors.gained[g] = code(item, in: graph)
             touch(predecessors.gained[g])
         }
-        for n in editedUses {
-            touch(n.first)
-            touch(n.second)
+        for need in editedUses {
+            touch(need.first)
+            touch(need.second)
         }
         return (predecessors, touched, old.regionFree)
     }
@@ -361,12 +361,12 @@ final class ScopeItems {
         let region = Region(count: graph.nodes.count)
         var popped: [Int32] = []
         var failures: [Int: [Int]] = [:]
-        for (i, mine) in plan.needFlows {
-            Self.fillBackwardRegion(region, from: mine[...], predecessors, gaining: ScopeItemCode(raw: Int32(i)), popped: &popped)
+        for (item, mine) in plan.needFlows {
+            Self.fillBackwardRegion(region, from: mine[...], predecessors, gaining: ScopeItemCode(raw: Int32(item)), popped: &popped)
             Self.recordBranches(region, popped, graph)
-            let flow = Self.waysWithout(Self.item(ScopeItemCode(raw: Int32(i)), in: graph), root: root, storage: storage, region: region, facts)
-            for n in mine where facts.isReached(Int(n), in: flow) {
-                failures[i * graph.nodes.count + Int(n)] = flow.way(to: Int(n))
+            let flow = Self.waysWithout(Self.item(ScopeItemCode(raw: Int32(item)), in: graph), root: root, storage: storage, region: region, facts)
+            for user in mine where facts.isReached(Int(user), in: flow) {
+                failures[item * graph.nodes.count + Int(user)] = flow.way(to: Int(user))
             }
         }
         return failures
@@ -397,8 +397,8 @@ final class ScopeItems {
         flow.region = region
         flow.target = target
         let graph = facts.graph
-        flow.onBuilt = { n, sigma, _ in gainedItem(at: n, in: graph) == item ? nil : sigma }
-        flow.entersThen = { n in gainedItem(at: n, in: graph) != item }
+        flow.onBuilt = { g, sigma, _ in gainedItem(at: g, in: graph) == item ? nil : sigma }
+        flow.entersThen = { g in gainedItem(at: g, in: graph) != item }
         flow.add(root, semantics.allElements, from: nil)
         flow.run()
         return flow
@@ -430,7 +430,7 @@ final class ScopeItems {
                 graph.forEachChild(g) { body(g, $0) }
                 switch graph.nodes[g].kind {
                 case .screen(_, let nesting?): body(g, nesting)
-                case .reference(let b?): if let target = graph.builders[b].body { body(g, target) }
+                case .reference(let builder?): if let target = graph.builders[builder].body { body(g, target) }
                 default: break
                 }
             }
@@ -438,7 +438,7 @@ final class ScopeItems {
         let count = graph.nodes.count
         var start = [Int32](repeating: 0, count: count + 1)
         forEachEdge { _, to in start[to + 1] += 1 }
-        for s in 0..<count { start[s + 1] += start[s] }
+        for i in 0..<count { start[i + 1] += start[i] }
         var next = start
         var sources = [Int32](repeating: 0, count: Int(start[count]))
         forEachEdge { from, to in
@@ -469,13 +469,13 @@ final class ScopeItems {
         region.reset()
         popped.removeAll(keepingCapacity: true)
         var stack: [Int32] = []
-        for n in nodes where region.insert(Int(n)) { stack.append(n) }
+        for node in nodes where region.insert(Int(node)) { stack.append(node) }
         while let g32 = stack.popLast() {
             popped.append(g32)
-            for p32 in preds.edges.neighbors(Int(g32)) {
-                let p = Int(p32)
-                if !item.isNone && preds.gained[p] == item && preds.gainedAt[p] == g32 { continue }
-                if region.insert(p) { stack.append(p32) }
+            for predecessor32 in preds.edges.neighbors(Int(g32)) {
+                let predecessor = Int(predecessor32)
+                if !item.isNone && preds.gained[predecessor] == item && preds.gainedAt[predecessor] == g32 { continue }
+                if region.insert(predecessor) { stack.append(predecessor32) }
             }
         }
     }
@@ -486,8 +486,8 @@ final class ScopeItems {
     private static func recordBranches(_ region: Region, _ popped: [Int32], _ graph: BuilderGraph) {
         for g32 in popped {
             let g = Int(g32)
-            guard let p = graph.nodes[g].parent, case .anyOf = graph.nodes[p].kind else { continue }
-            region.addBranch(graph.nodes[g].indexInParent, of: p)
+            guard let parent = graph.nodes[g].parent, case .anyOf = graph.nodes[parent].kind else { continue }
+            region.addBranch(graph.nodes[g].indexInParent, of: parent)
         }
     }
 }

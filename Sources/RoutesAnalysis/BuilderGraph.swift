@@ -88,14 +88,14 @@ struct BuilderGraph {
         }
 
         private static func encode(_ kind: Kind) -> (UInt8, Int32, Int32, Int32) {
-            func n(_ x: Int?) -> Int32 { x.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
+            func raw(_ value: Int?) -> Int32 { value.map { Int32(truncatingIfNeeded: $0) } ?? -1 }
             switch kind {
-            case .screen(let code, let nesting): return (0, n(code), n(nesting), -1)
-            case .anyOf(let bs): return (1, bs.start, bs.count, -1)
-            case .condition(let v, let then, let els): return (2, n(v), n(then), n(els))
-            case .ifScreen(let code, let then, let els): return (3, n(code), n(then), n(els))
-            case .wildcard(let code, let body): return (4, n(code), n(body), -1)
-            case .reference(let target): return (5, n(target), -1, -1)
+            case .screen(let code, let nesting): return (0, raw(code), raw(nesting), -1)
+            case .anyOf(let list): return (1, list.start, list.count, -1)
+            case .condition(let condition, let then, let els): return (2, raw(condition), raw(then), raw(els))
+            case .ifScreen(let code, let then, let els): return (3, raw(code), raw(then), raw(els))
+            case .wildcard(let code, let body): return (4, raw(code), raw(body), -1)
+            case .reference(let target): return (5, raw(target), -1, -1)
             case .nothing: return (6, -1, -1, -1)
             }
         }
@@ -243,13 +243,13 @@ struct BuilderGraph {
             for i in project.files[f].model.declarations.indices {
                 let s = Symbol(file: f, declaration: i)
                 guard project.kind(of: s) == .builder else { continue }
-                let d = project.declaration(s)
+                let declaration = project.declaration(s)
                 numbers[s, kind: .builder] = builders.count
-                builders.append(Builder(symbol: s, body: d.body.map { base[position] + $0 }))
+                builders.append(Builder(symbol: s, body: declaration.body.map { base[position] + $0 }))
             }
         }
         for (position, f) in index.files.enumerated() {
-            let b = base[position]
+            let fileBase = base[position]
             // The file's resolutions were written by another thread (name resolution runs
             // on every core): read in order first, they are found in the cache below instead
             // of missed at random, name after name (the graph of the 100k-line program: 16 ->
@@ -257,7 +257,7 @@ struct BuilderGraph {
             cacheWarmth &+= project.resolutions[f].touchEveryCacheLine()
             for i in project.files[f].model.nodes.indices {
                 useStart.append(Int32(truncatingIfNeeded: useTargets.count))
-                let (kind, bad, testsOptional) = resolveKind(project.files[f].model.nodes[i], file: f, base: b)
+                let (kind, bad, testsOptional) = resolveKind(project.files[f].model.nodes[i], file: f, base: fileBase)
                 var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
                 node.unresolved = bad
                 nodes.append(node)
@@ -304,26 +304,26 @@ struct BuilderGraph {
 
     /// A node's kind with its names resolved, whether a name did not resolve to the right
     /// kind, and whether it is an `if let`. Its `uses` go to `useTargets`.
-    private mutating func resolveKind(_ n: BuilderNode, file f: FileID, base b: Int) -> (Kind, Bool, Bool) {
-        switch n.kind {
+    private mutating func resolveKind(_ node: BuilderNode, file f: FileID, base fileBase: Int) -> (Kind, Bool, Bool) {
+        switch node.kind {
         case .screen(let name, let uses, let nesting):
             let code = screenCode(of: name, in: f)
-            for u in uses { useTargets.append(useTarget(u, in: f)) }
-            return (.screen(code, nesting: nesting.map { b + $0 }), code == nil, false)
+            for use in uses { useTargets.append(useTarget(use, in: f)) }
+            return (.screen(code, nesting: nesting.map { fileBase + $0 }), code == nil, false)
         case .anyOf(let branches):
             let start = Int32(branchList.count)
-            for c in branches { branchList.append(Int32(truncatingIfNeeded: b + c)) }
+            for branch in branches { branchList.append(Int32(truncatingIfNeeded: fileBase + branch)) }
             return (.anyOf(Branches(start: start, count: Int32(branches.count))), false, false)
         case .conditional(let name, let then, let els):
-            return (.condition(condition(name, in: f, .flag), then: b + then, else: b + els), false, false)
+            return (.condition(condition(name, in: f, .flag), then: fileBase + then, else: fileBase + els), false, false)
         case .ifLet(let name, let then, let els):
-            return (.condition(condition(name, in: f, .optional), then: b + then, else: els.map { b + $0 }), false, true)
+            return (.condition(condition(name, in: f, .optional), then: fileBase + then, else: els.map { fileBase + $0 }), false, true)
         case .ifScreen(let name, let then, let els):
             let code = screenCode(of: name, in: f)
-            return (.ifScreen(code, then: b + then, else: els.map { b + $0 }), code == nil, false)
+            return (.ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 }), code == nil, false)
         case .wildcard(let name, let body):
             let code = screenCode(of: name, in: f)
-            return (.wildcard(code, body: b + body), code == nil, false)
+            return (.wildcard(code, body: fileBase + body), code == nil, false)
         case .reference(let name):
             let index = builderIndex(of: name, in: f)
             return (.reference(index), index == nil, false)
@@ -334,10 +334,10 @@ struct BuilderGraph {
         }
     }
 
-    private func useTarget(_ u: Name, in f: FileID) -> UseTarget {
-        if let s = project.resolve(u, in: f) {
+    private func useTarget(_ use: Name, in f: FileID) -> UseTarget {
+        if let s = project.resolve(use, in: f) {
             return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: false)
-        } else if let s = project.guesses[f][u.range.lowerBound] {
+        } else if let s = project.guesses[f][use.range.lowerBound] {
             return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: true)
         }
         return UseTarget(number: -1, guessed: false)
@@ -361,32 +361,33 @@ struct BuilderGraph {
         else { return nil }
         var graph = self
         graph.project = project
-        let f = splice.file, b = base[position]
+        let f = splice.file, fileBase = base[position]
         let nodes = project.files[f].model.nodes
         for local in splice.old {
-            guard graph.resolveAgain(b + local, nodes[local], file: f, base: b) else { return nil }
+            guard graph.resolveAgain(fileBase + local, nodes[local], file: f, base: fileBase) else { return nil }
         }
-        for g in (b + splice.old.lowerBound)..<(b + splice.old.upperBound) {
+        for g in (fileBase + splice.old.lowerBound)..<(fileBase + splice.old.upperBound) {
             graph.nodes[g].parent = nil
             graph.nodes[g].indexInParent = 0
         }
-        for g in (b + splice.old.lowerBound)..<(b + splice.old.upperBound) { graph.adoptChildren(g) }
-        for k in graph.builders.indices where graph.builders[k].symbol.file == f {
+        for g in (fileBase + splice.old.lowerBound)..<(fileBase + splice.old.upperBound) { graph.adoptChildren(g) }
+        for builder in graph.builders.indices where graph.builders[builder].symbol.file == f {
             // Written only when changed: an unchanged page stays shared with this graph.
-            let d = project.declaration(graph.builders[k].symbol)
-            let body = d.body.map { b + $0 }
-            if graph.builders[k].body != body { graph.builders[k].body = body }
+            let declaration = project.declaration(graph.builders[builder].symbol)
+            let body = declaration.body.map { fileBase + $0 }
+            if graph.builders[builder].body != body { graph.builders[builder].body = body }
         }
         // After a rename, the nodes whose names the project resolved again are resolved again
         // in place (their shapes are as they were; what a name stands for may not be).
         guard splice.resolvedNodes.count == splice.resolvedAgain.count else { return nil }
-        for (k, h) in splice.resolvedAgain.enumerated() {
-            guard let position = files.position(h) else { continue }
-            let b = base[position]
-            let nodes = project.files[h].model.nodes
-            guard nodes.count == fileNodeCount(h) else { return nil }
-            for local in splice.resolvedNodes[k] where h != f || !splice.old.contains(local) {
-                guard nodes.indices.contains(local), graph.resolveAgain(b + local, nodes[local], file: h, base: b) else { return nil }
+        for (index, file) in splice.resolvedAgain.enumerated() {
+            guard let position = files.position(file) else { continue }
+            let otherBase = base[position]
+            let nodes = project.files[file].model.nodes
+            guard nodes.count == fileNodeCount(file) else { return nil }
+            for local in splice.resolvedNodes[index] where file != f || !splice.old.contains(local) {
+                guard nodes.indices.contains(local),
+                      graph.resolveAgain(otherBase + local, nodes[local], file: file, base: otherBase) else { return nil }
             }
         }
         return graph
@@ -401,12 +402,12 @@ struct BuilderGraph {
             graph.forEachChild(g) { children.append($0) }
             switch graph.nodes[g].kind {
             case .screen(_, let nesting): return (children, -1, nesting ?? -1)
-            case .reference(let t?): return (children, t, graph.builders[t].body ?? -1)
+            case .reference(let target?): return (children, target, graph.builders[target].body ?? -1)
             default: return (children, -1, -1)
             }
         }
-        let x = successors(self), y = successors(other)
-        return x.children == y.children && x.target == y.target && x.body == y.body
+        let here = successors(self), there = successors(other)
+        return here.children == there.children && here.target == there.target && here.body == there.body
     }
 
     /// The global ids of the nodes `patched(onto:splice:)` resolved again for `splice`, as
@@ -414,10 +415,10 @@ struct BuilderGraph {
     func resolvedAgain(_ splice: NodeSplice) -> [Range<Int>] {
         guard let position = files.position(splice.file) else { return [] }
         var out = [(base[position] + splice.old.lowerBound)..<(base[position] + splice.old.upperBound)]
-        for (k, h) in splice.resolvedAgain.enumerated() where k < splice.resolvedNodes.count {
-            guard let p = files.position(h) else { continue }
-            for local in splice.resolvedNodes[k] {
-                let g = base[p] + local
+        for (index, file) in splice.resolvedAgain.enumerated() where index < splice.resolvedNodes.count {
+            guard let filePosition = files.position(file) else { continue }
+            for local in splice.resolvedNodes[index] {
+                let g = base[filePosition] + local
                 if let last = out.last, last.upperBound == g, out.count > 1 {
                     out[out.count - 1] = last.lowerBound..<(g + 1)
                 } else {
@@ -430,12 +431,12 @@ struct BuilderGraph {
 
     /// Resolves node g (model node `n`) again into the room its old shape has: false when the
     /// new shape does not fit it (see `patched(onto:splice:)`).
-    private mutating func resolveAgain(_ g: Int, _ n: BuilderNode, file f: FileID, base b: Int) -> Bool {
+    private mutating func resolveAgain(_ g: Int, _ node: BuilderNode, file f: FileID, base fileBase: Int) -> Bool {
         let old = nodes[g].kind
         // A test of an unresolved name owns its variable: it must stay such a test of the same
         // name (checked below), or the variable would be left over.
         var ownVariable: Int? = nil
-        if case .condition(let v, _, _) = old, case .unknown = conditions[v] { ownVariable = v }
+        if case .condition(let condition, _, _) = old, case .unknown = conditions[condition] { ownVariable = condition }
         /// The variable of a `conditional` or `if let` in place of the old one, nil when it
         /// does not fit.
         func variable(_ name: Name?, _ kind: DeclarationKind) -> Int? {
@@ -443,37 +444,37 @@ struct BuilderGraph {
                 guard ownVariable == nil, let i = conditionIndex(s) else { return nil }
                 return i
             }
-            guard let v = ownVariable, conditions[v] == .unknown("\(kind.rawValue) \(name?.text ?? "?")") else { return nil }
-            return v
+            guard let own = ownVariable, conditions[own] == .unknown("\(kind.rawValue) \(name?.text ?? "?")") else { return nil }
+            return own
         }
         let kind: Kind
         var bad = false, testsOptional = false
-        switch (n.kind, old) {
+        switch (node.kind, old) {
         case (.screen(let name, let uses, let nesting), .screen):
-            let r = useRange(g)
-            guard r.count == uses.count else { return false }
-            for (k, u) in uses.enumerated() { useTargets[r.lowerBound + k] = useTarget(u, in: f) }
+            let range = useRange(g)
+            guard range.count == uses.count else { return false }
+            for (offset, use) in uses.enumerated() { useTargets[range.lowerBound + offset] = useTarget(use, in: f) }
             let code = screenCode(of: name, in: f)
-            kind = .screen(code, nesting: nesting.map { b + $0 })
+            kind = .screen(code, nesting: nesting.map { fileBase + $0 })
             bad = code == nil
         case (.anyOf(let branches), .anyOf(let room)):
             guard Int(room.count) == branches.count else { return false }
-            for (k, c) in branches.enumerated() { branchList[Int(room.start) + k] = Int32(truncatingIfNeeded: b + c) }
+            for (offset, branch) in branches.enumerated() { branchList[Int(room.start) + offset] = Int32(truncatingIfNeeded: fileBase + branch) }
             kind = .anyOf(room)
         case (.conditional(let name, let then, let els), .condition):
-            guard !nodes[g].testsOptional, let v = variable(name, .flag) else { return false }
-            kind = .condition(v, then: b + then, else: b + els)
+            guard !nodes[g].testsOptional, let tested = variable(name, .flag) else { return false }
+            kind = .condition(tested, then: fileBase + then, else: fileBase + els)
         case (.ifLet(let name, let then, let els), .condition):
-            guard nodes[g].testsOptional, let v = variable(name, .optional) else { return false }
-            kind = .condition(v, then: b + then, else: els.map { b + $0 })
+            guard nodes[g].testsOptional, let tested = variable(name, .optional) else { return false }
+            kind = .condition(tested, then: fileBase + then, else: els.map { fileBase + $0 })
             testsOptional = true
         case (.ifScreen(let name, let then, let els), .ifScreen):
             let code = screenCode(of: name, in: f)
-            kind = .ifScreen(code, then: b + then, else: els.map { b + $0 })
+            kind = .ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 })
             bad = code == nil
         case (.wildcard(let name, let body), .wildcard):
             let code = screenCode(of: name, in: f)
-            kind = .wildcard(code, body: b + body)
+            kind = .wildcard(code, body: fileBase + body)
             bad = code == nil
         case (.reference(let name), .reference):
             let index = builderIndex(of: name, in: f)
@@ -496,15 +497,15 @@ struct BuilderGraph {
 
     /// Makes g the parent of its children.
     private mutating func adoptChildren(_ g: Int) {
-        func adopt(_ c: Int, _ i: Int) {
-            nodes[c].parent = g
-            nodes[c].indexInParent = i
+        func adopt(_ child: Int, _ index: Int) {
+            nodes[child].parent = g
+            nodes[child].indexInParent = index
         }
         switch nodes[g].kind {
-        case .anyOf(let bs): for i in 0..<Int(bs.count) { adopt(branch(bs, i), i) }
-        case .condition(_, let t, let e), .ifScreen(_, let t, let e):
-            adopt(t, 0)
-            if let e { adopt(e, 1) }
+        case .anyOf(let list): for i in 0..<Int(list.count) { adopt(branch(list, i), i) }
+        case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
+            adopt(then, 0)
+            if let otherwise { adopt(otherwise, 1) }
         case .wildcard(_, let body): adopt(body, 0)
         case .screen, .reference, .nothing: break
         }
@@ -518,8 +519,8 @@ struct BuilderGraph {
     func children(_ g: Int) -> [Int] {
         switch nodes[g].kind {
         case .screen: return []
-        case .anyOf(let bs): return branches(bs)
-        case .condition(_, let t, let e), .ifScreen(_, let t, let e): return e.map { [t, $0] } ?? [t]
+        case .anyOf(let list): return branches(list)
+        case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise): return otherwise.map { [then, $0] } ?? [then]
         case .wildcard(_, let body): return [body]
         case .reference, .nothing: return []
         }
@@ -529,11 +530,11 @@ struct BuilderGraph {
     @inline(__always)
     func forEachChild(_ g: Int, _ body: (Int) -> Void) {
         switch nodes[g].kind {
-        case .anyOf(let bs): for i in 0..<Int(bs.count) { body(branch(bs, i)) }
-        case .condition(_, let t, let e), .ifScreen(_, let t, let e):
-            body(t)
-            if let e { body(e) }
-        case .wildcard(_, let b): body(b)
+        case .anyOf(let list): for i in 0..<Int(list.count) { body(branch(list, i)) }
+        case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
+            body(then)
+            if let otherwise { body(otherwise) }
+        case .wildcard(_, let wildcardBody): body(wildcardBody)
         case .screen, .reference, .nothing: break
         }
     }
@@ -579,8 +580,8 @@ struct BuilderGraph {
             let head = model(g).head
             heads.append(Head(start: Int32(truncatingIfNeeded: head.lowerBound), end: Int32(truncatingIfNeeded: head.upperBound)))
             let unknownCondition: Bool
-            if case .condition(let c, _, _) = nodes[g].kind, case .unknown = conditions[c] { unknownCondition = true } else { unknownCondition = false }
-            if nodes[g].unresolved || unknownCondition, let t = unresolvedMention(g) { unresolvedMentions[Int32(truncatingIfNeeded: g)] = t }
+            if case .condition(let condition, _, _) = nodes[g].kind, case .unknown = conditions[condition] { unknownCondition = true } else { unknownCondition = false }
+            if nodes[g].unresolved || unknownCondition, let mention = unresolvedMention(g) { unresolvedMentions[Int32(truncatingIfNeeded: g)] = mention }
         }
         self.heads = heads
         self.project = project
@@ -613,8 +614,8 @@ struct BuilderGraph {
 
     /// The number of nodes of a file of the graph.
     func fileNodeCount(_ file: FileID) -> Int {
-        let p = files.position(file)!
-        return (p + 1 < base.count ? base[p + 1] : nodes.count) - base[p]
+        let position = files.position(file)!
+        return (position + 1 < base.count ? base[position + 1] : nodes.count) - base[position]
     }
 
     /// The screen declaration of an element code.
@@ -622,8 +623,8 @@ struct BuilderGraph {
 
     /// The top of the body that contains g.
     func bodyTop(_ g: Int) -> Int {
-        var x = g
-        while let p = nodes[x].parent { x = p }
-        return x
+        var top = g
+        while let parent = nodes[top].parent { top = parent }
+        return top
     }
 }

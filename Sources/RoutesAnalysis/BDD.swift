@@ -132,10 +132,10 @@ final class BDD {
 
     @inline(__always)
     private func hash(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Int {
-        var h = UInt64(UInt32(bitPattern: v)) &* 0x9E37_79B9_7F4A_7C15
-        h ^= UInt64(UInt32(bitPattern: lo)) &* 0xC2B2_AE3D_27D4_EB4F
-        h ^= UInt64(UInt32(bitPattern: hi)) &* 0x1656_67B1_9E37_79F9
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        var hash = UInt64(UInt32(bitPattern: v)) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= UInt64(UInt32(bitPattern: lo)) &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= UInt64(UInt32(bitPattern: hi)) &* 0x1656_67B1_9E37_79F9
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
     }
 
     private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
@@ -144,20 +144,20 @@ final class BDD {
             exhausted = true
             return lo
         }
-        let h = hash(v, lo, hi)
-        let tag = Self.tag(h)
-        var i = h & tableMask
+        let hashed = hash(v, lo, hi)
+        let tag = Self.tag(hashed)
+        var slot = hashed & tableMask
         while true {
-            let e = table[i]
-            if e == 0 { break }
+            let entry = table[slot]
+            if entry == 0 { break }
             // A node whose hash differs in the tag's bits is not loaded: a new node's probe
             // (most of them) reads the table alone.
-            if e & Self.tagMask == tag {
-                let r = Ref(bitPattern: e >> Self.tagBits)
-                let n = nodes[Int(r)]
-                if n.variable == v && n.low == lo && n.high == hi { return r }
+            if entry & Self.tagMask == tag {
+                let ref = Ref(bitPattern: entry >> Self.tagBits)
+                let node = nodes[Int(ref)]
+                if node.variable == v && node.low == lo && node.high == hi { return ref }
             }
-            i = (i + 1) & tableMask
+            slot = (slot + 1) & tableMask
         }
         if freeSlot < 0 {
             if nodeCount == nodeCapacity {
@@ -167,22 +167,22 @@ final class BDD {
                 nodes = bigger
                 nodeCapacity *= 2
             }
-            let r = Ref(nodeCount)
+            let ref = Ref(nodeCount)
             nodes[nodeCount] = Node(variable: v, low: lo, high: hi)
             nodeCount += 1
-            table[i] = UInt32(bitPattern: r) << Self.tagBits | tag
+            table[slot] = UInt32(bitPattern: ref) << Self.tagBits | tag
             // No slot is free: the table holds every slot's node.
             if nodeCount * 4 > (tableMask + 1) * 3 { grow() }
-            return r
+            return ref
         }
-        let r = freeSlot
-        freeSlot = nodes[Int(r)].low
+        let ref = freeSlot
+        freeSlot = nodes[Int(ref)].low
         nodesMadeInFreeSlots += 1
         slotLimit -= 1
         childrenBelow = false
-        nodes[Int(r)] = Node(variable: v, low: lo, high: hi)
-        table[i] = UInt32(bitPattern: r) << Self.tagBits | tag
-        return r
+        nodes[Int(ref)] = Node(variable: v, low: lo, high: hi)
+        table[slot] = UInt32(bitPattern: ref) << Self.tagBits | tag
+        return ref
     }
 
     /// Frees every node that no root reaches, for the nodes made afterwards to take, and
@@ -198,29 +198,29 @@ final class BDD {
             // slots marks what the marked nodes reach, with no stack (at a million lines,
             // one would hold 3 MB of refs at the lint's peak).
             roots { if $0 > 1 { marked.insert(Int($0)) } }
-            for r in codeTable.refs where r > 1 { marked.insert(Int(r)) }
-            for r in (2..<nodeCount).reversed() where marked.contains(r) {
-                let n = nodes[r]
-                if n.low > 1 { marked.insert(Int(n.low)) }
-                if n.high > 1 { marked.insert(Int(n.high)) }
+            for ref in codeTable.refs where ref > 1 { marked.insert(Int(ref)) }
+            for ref in (2..<nodeCount).reversed() where marked.contains(ref) {
+                let node = nodes[ref]
+                if node.low > 1 { marked.insert(Int(node.low)) }
+                if node.high > 1 { marked.insert(Int(node.high)) }
             }
         } else {
             var stack: [Ref] = []
-            func mark(_ r: Ref) {
-                if r > 1 && marked.insert(Int(r)) { stack.append(r) }
+            func mark(_ ref: Ref) {
+                if ref > 1 && marked.insert(Int(ref)) { stack.append(ref) }
             }
             roots(mark)
-            for r in codeTable.refs { mark(r) }
-            while let r = stack.popLast() {
-                let n = nodes[Int(r)]
-                mark(n.low)
-                mark(n.high)
+            for ref in codeTable.refs { mark(ref) }
+            while let ref = stack.popLast() {
+                let node = nodes[Int(ref)]
+                mark(node.low)
+                mark(node.high)
             }
         }
         freeSlot = -1
-        for r in (2..<nodeCount).reversed() where !marked.contains(r) {
-            nodes[r] = Node(variable: Self.freeVariable, low: freeSlot, high: 0)
-            freeSlot = Ref(r)
+        for ref in (2..<nodeCount).reversed() where !marked.contains(ref) {
+            nodes[ref] = Node(variable: Self.freeVariable, low: freeSlot, high: 0)
+            freeSlot = Ref(ref)
         }
         rehash(size: tableMask + 1)
         cache.update(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: cacheMask + 1)
@@ -237,13 +237,13 @@ final class BDD {
             tableMask = size - 1
         }
         table.initialize(repeating: 0, count: size)
-        for r in 2..<nodeCount {
-            let n = nodes[r]
-            if n.variable == Self.freeVariable { continue }
-            let h = hash(n.variable, n.low, n.high)
-            var i = h & tableMask
-            while table[i] != 0 { i = (i + 1) & tableMask }
-            table[i] = UInt32(r) << Self.tagBits | Self.tag(h)
+        for ref in 2..<nodeCount {
+            let node = nodes[ref]
+            if node.variable == Self.freeVariable { continue }
+            let hashed = hash(node.variable, node.low, node.high)
+            var slot = hashed & tableMask
+            while table[slot] != 0 { slot = (slot + 1) & tableMask }
+            table[slot] = UInt32(ref) << Self.tagBits | Self.tag(hashed)
         }
     }
 
@@ -295,16 +295,16 @@ final class BDD {
 
     @inline(__always)
     private func cached(_ op: Int32, _ a: Ref, _ b: Ref) -> Ref? {
-        let e = cache[(hash(op, a, b)) & cacheMask]
-        return e.op == op && e.a == a && e.b == b ? e.result : nil
+        let entry = cache[(hash(op, a, b)) & cacheMask]
+        return entry.op == op && entry.a == a && entry.b == b ? entry.result : nil
     }
 
     @inline(__always)
-    private func store(_ op: Op, _ a: Ref, _ b: Ref, _ r: Ref) { store(op.rawValue, a, b, r) }
+    private func store(_ op: Op, _ a: Ref, _ b: Ref, _ result: Ref) { store(op.rawValue, a, b, result) }
 
     @inline(__always)
-    private func store(_ op: Int32, _ a: Ref, _ b: Ref, _ r: Ref) {
-        cache[(hash(op, a, b)) & cacheMask] = CacheEntry(op: op, a: a, b: b, result: r)
+    private func store(_ op: Int32, _ a: Ref, _ b: Ref, _ result: Ref) {
+        cache[(hash(op, a, b)) & cacheMask] = CacheEntry(op: op, a: a, b: b, result: result)
     }
 
     // MARK: Operations
@@ -314,12 +314,12 @@ final class BDD {
         if a == BDD.one { return b }
         if b == BDD.one || a == b { return a }
         let (x, y) = a < b ? (a, b) : (b, a)
-        if let r = cached(.and, x, y) { return r }
+        if let result = cached(.and, x, y) { return result }
         guard step() else { return BDD.zero }
         let (v, xl, xh, yl, yh) = split(x, y)
-        let r = make(v, and(xl, yl), and(xh, yh))
-        store(.and, x, y, r)
-        return r
+        let result = make(v, and(xl, yl), and(xh, yh))
+        store(.and, x, y, result)
+        return result
     }
 
     func or(_ a: Ref, _ b: Ref) -> Ref {
@@ -327,12 +327,12 @@ final class BDD {
         if a == BDD.zero { return b }
         if b == BDD.zero || a == b { return a }
         let (x, y) = a < b ? (a, b) : (b, a)
-        if let r = cached(.or, x, y) { return r }
+        if let result = cached(.or, x, y) { return result }
         guard step() else { return BDD.zero }
         let (v, xl, xh, yl, yh) = split(x, y)
-        let r = make(v, or(xl, yl), or(xh, yh))
-        store(.or, x, y, r)
-        return r
+        let result = make(v, or(xl, yl), or(xh, yh))
+        store(.or, x, y, result)
+        return result
     }
 
     /// a ∧ ¬b
@@ -340,12 +340,12 @@ final class BDD {
         if a == BDD.zero || b == BDD.one || a == b { return BDD.zero }
         if b == BDD.zero { return a }
         if a == BDD.one { return not(b) }
-        if let r = cached(.andNot, a, b) { return r }
+        if let result = cached(.andNot, a, b) { return result }
         guard step() else { return BDD.zero }
         let (v, al, ah, bl, bh) = split(a, b)
-        let r = make(v, andNot(al, bl), andNot(ah, bh))
-        store(.andNot, a, b, r)
-        return r
+        let result = make(v, andNot(al, bl), andNot(ah, bh))
+        store(.andNot, a, b, result)
+        return result
     }
 
     /// Whether a ∧ b is satisfiable, without making a ∧ b: the checks that only ask whether
@@ -354,23 +354,23 @@ final class BDD {
         if a == BDD.zero || b == BDD.zero { return false }
         if a == BDD.one || b == BDD.one || a == b { return true }
         let (x, y) = a < b ? (a, b) : (b, a)
-        if let r = cached(.intersects, x, y) { return r == BDD.one }
+        if let result = cached(.intersects, x, y) { return result == BDD.one }
         guard step() else { return false }
         let (_, xl, xh, yl, yh) = split(x, y)
-        let r = intersects(xl, yl) || intersects(xh, yh)
-        store(.intersects, x, y, r ? BDD.one : BDD.zero)
-        return r
+        let result = intersects(xl, yl) || intersects(xh, yh)
+        store(.intersects, x, y, result ? BDD.one : BDD.zero)
+        return result
     }
 
     func not(_ a: Ref) -> Ref {
         if a == BDD.zero { return BDD.one }
         if a == BDD.one { return BDD.zero }
-        if let r = cached(.not, a, 0) { return r }
+        if let result = cached(.not, a, 0) { return result }
         guard step() else { return BDD.zero }
-        let n = nodes[Int(a)]
-        let r = make(n.variable, not(n.low), not(n.high))
-        store(.not, a, 0, r)
-        return r
+        let node = nodes[Int(a)]
+        let result = make(node.variable, not(node.low), not(node.high))
+        store(.not, a, 0, result)
+        return result
     }
 
     func or(_ fs: [Ref]) -> Ref { fs.reduce(BDD.zero) { or($0, $1) } }
@@ -392,36 +392,37 @@ final class BDD {
     /// the quantified variables only, so the recursion stops there.
     func existsBelow(_ f: Ref, first: Int32) -> Ref {
         if isConstant(f) { return f }
-        let n = nodes[Int(f)]
-        if n.variable >= first { return BDD.one }
-        if let r = cached(.existsBelow, f, first) { return r }
+        let node = nodes[Int(f)]
+        if node.variable >= first { return BDD.one }
+        if let result = cached(.existsBelow, f, first) { return result }
         guard step() else { return BDD.zero }
-        let r = make(n.variable, existsBelow(n.low, first: first), existsBelow(n.high, first: first))
-        store(.existsBelow, f, first, r)
-        return r
+        let result = make(node.variable, existsBelow(node.low, first: first), existsBelow(node.high, first: first))
+        store(.existsBelow, f, first, result)
+        return result
     }
 
     /// f with the variables from `first` down fixed to the bits of `code` (variable
     /// `first + i` is bit i): the cofactor, a function of the variables above `first`.
     func cofactorBelow(_ f: Ref, first: Int32, code: Int) -> Ref {
         if isConstant(f) { return f }
-        let n = nodes[Int(f)]
-        if n.variable >= first {
-            var g = f
-            while !isConstant(g) {
-                let m = nodes[Int(g)]
-                g = (code >> Int(m.variable - first)) & 1 == 1 ? m.high : m.low
+        let node = nodes[Int(f)]
+        if node.variable >= first {
+            var current = f
+            while !isConstant(current) {
+                let currentNode = nodes[Int(current)]
+                current = (code >> Int(currentNode.variable - first)) & 1 == 1 ? currentNode.high : currentNode.low
             }
-            return g
+            return current
         }
         // Every input of a result is in its key (the first variable too), so that a manager
         // kept for another analysis, where it differs, never answers with a stale result.
         let op = Op.cofactorBelow.rawValue | (first << 4)
-        if let r = cached(op, f, Ref(truncatingIfNeeded: code)) { return r }
+        if let result = cached(op, f, Ref(truncatingIfNeeded: code)) { return result }
         guard step() else { return BDD.zero }
-        let r = make(n.variable, cofactorBelow(n.low, first: first, code: code), cofactorBelow(n.high, first: first, code: code))
-        store(op, f, Ref(truncatingIfNeeded: code), r)
-        return r
+        let result = make(node.variable, cofactorBelow(node.low, first: first, code: code),
+                          cofactorBelow(node.high, first: first, code: code))
+        store(op, f, Ref(truncatingIfNeeded: code), result)
+        return result
     }
 
     /// ∃ v < end. f — quantifies the variables above `end` (the element bits, which are at
@@ -429,14 +430,14 @@ final class BDD {
     /// only, so the recursion stops there.
     func existsAbove(_ f: Ref, end: Int32) -> Ref {
         if isConstant(f) { return f }
-        let n = nodes[Int(f)]
-        if n.variable >= end { return f }
-        if let r = cached(.existsAbove, f, end) { return r }
+        let node = nodes[Int(f)]
+        if node.variable >= end { return f }
+        if let result = cached(.existsAbove, f, end) { return result }
         guard step() else { return BDD.zero }
-        let low = existsAbove(n.low, end: end)
-        let r = low == BDD.one ? low : or(low, existsAbove(n.high, end: end))
-        store(.existsAbove, f, end, r)
-        return r
+        let low = existsAbove(node.low, end: end)
+        let result = low == BDD.one ? low : or(low, existsAbove(node.high, end: end))
+        store(.existsAbove, f, end, result)
+        return result
     }
 
     /// f with the variables above `end` fixed to the bits of `code` (variable i is bit i):
@@ -444,23 +445,23 @@ final class BDD {
     /// top, so this is one walk down f, making no nodes.
     @inline(__always)
     func cofactorAbove(_ f: Ref, end: Int32, code: Int) -> Ref {
-        var g = f
-        while !isConstant(g) {
-            let n = nodes[Int(g)]
-            if n.variable >= end { break }
-            g = (code >> Int(n.variable)) & 1 == 1 ? n.high : n.low
+        var current = f
+        while !isConstant(current) {
+            let node = nodes[Int(current)]
+            if node.variable >= end { break }
+            current = (code >> Int(node.variable)) & 1 == 1 ? node.high : node.low
         }
-        return g
+        return current
     }
 
     /// The function "variables first..first+count-1 spell `code` in binary" (bit i is
     /// variable first + i).
     func code(_ code: Int, first: Int, count: Int) -> Ref {
-        var r = BDD.one
+        var result = BDD.one
         for i in (0..<count).reversed() {
-            r = (code >> i) & 1 == 1 ? make(Int32(first + i), BDD.zero, r) : make(Int32(first + i), r, BDD.zero)
+            result = (code >> i) & 1 == 1 ? make(Int32(first + i), BDD.zero, result) : make(Int32(first + i), result, BDD.zero)
         }
-        return r
+        return result
     }
 
     /// `code(c, first:count:)` for every c below n. Kept across the analyses that run on this
@@ -478,10 +479,10 @@ final class BDD {
                 let values = ((n - 1) >> i) + 1
                 var level: [Ref] = []
                 level.reserveCapacity(values)
-                for v in 0..<values {
-                    let rest = below[v >> 1]
-                    let v32 = Int32(first + i)
-                    level.append(v & 1 == 1 ? make(v32, BDD.zero, rest) : make(v32, rest, BDD.zero))
+                for value in 0..<values {
+                    let rest = below[value >> 1]
+                    let variable = Int32(first + i)
+                    level.append(value & 1 == 1 ? make(variable, BDD.zero, rest) : make(variable, rest, BDD.zero))
                 }
                 below = level
             }
@@ -517,13 +518,13 @@ final class BDD {
     /// the refs of this manager), so that tests can compare functions of two managers.
     func structuralHash(_ f: Ref, memo: inout [Ref: UInt64]) -> UInt64 {
         if f <= 1 { return UInt64(f) &+ 0x51 }
-        if let h = memo[f] { return h }
-        let n = nodes[Int(f)]
-        var h = UInt64(UInt32(bitPattern: n.variable)) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ structuralHash(n.low, memo: &memo)) &* 0xC2B2_AE3D_27D4_EB4F
-        h = (h ^ (structuralHash(n.high, memo: &memo) &<< 1)) &* 0x1656_67B1_9E37_79F9
-        memo[f] = h
-        return h
+        if let known = memo[f] { return known }
+        let node = nodes[Int(f)]
+        var hash = UInt64(UInt32(bitPattern: node.variable)) &* 0x9E37_79B9_7F4A_7C15
+        hash = (hash ^ structuralHash(node.low, memo: &memo)) &* 0xC2B2_AE3D_27D4_EB4F
+        hash = (hash ^ (structuralHash(node.high, memo: &memo) &<< 1)) &* 0x1656_67B1_9E37_79F9
+        memo[f] = hash
+        return hash
     }
 
     /// One satisfying assignment of f (variables not on the chosen path are false), or nil
@@ -531,15 +532,15 @@ final class BDD {
     func anySatisfying(_ f: Ref) -> [Int: Bool]? {
         if f == BDD.zero { return nil }
         var assignment: [Int: Bool] = [:]
-        var g = f
-        while !isConstant(g) {
-            let n = nodes[Int(g)]
-            if n.low != BDD.zero {
-                assignment[Int(n.variable)] = false
-                g = n.low
+        var current = f
+        while !isConstant(current) {
+            let node = nodes[Int(current)]
+            if node.low != BDD.zero {
+                assignment[Int(node.variable)] = false
+                current = node.low
             } else {
-                assignment[Int(n.variable)] = true
-                g = n.high
+                assignment[Int(node.variable)] = true
+                current = node.high
             }
         }
         return assignment

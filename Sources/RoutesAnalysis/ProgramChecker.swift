@@ -120,7 +120,7 @@ struct ProgramChecker {
 
     mutating func run(_ order: Order = .keepingPlan) {
         defer { carryover = nil }
-        let earlierMentions = carryover.flatMap { earlier in earlier.declarationFindings.map { (earlier.facts, earlier.edited, $0) } }
+        let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan

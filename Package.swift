@@ -41,15 +41,15 @@ let package = Package(
         // The language server: framing, JSON-RPC, lifecycle, documents, dispatch.
         // Projects as they are on disk: workspace roots, routes.json, which files a lint reads.
         .target(name: "RoutesWorkspace", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
-        .target(name: "RoutesLSP", dependencies: ["CMalloc", "RoutesIDE", "RoutesFormats", "RoutesWorkspace", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
+        .target(name: "RoutesLSP", dependencies: ["CMalloc", "RoutesIDE", "RoutesEncoding", "RoutesWorkspace", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         // JSON encodings shared by the CLI and the language server (diagnostics, trees).
-        .target(name: "RoutesFormats", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
+        .target(name: "RoutesEncoding", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "RoutesJSON"], swiftSettings: release),
         // Swift code generation from checked programs (`routes gen swift`): one file per target.
         .target(name: "RoutesCodegen", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
+                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesEncoding", "RoutesIDE", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: release
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesWorkspaceTests", dependencies: ["RoutesWorkspace", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
-        .testTarget(name: "RoutesCodegenTests", dependencies: ["RoutesCodegen", "RoutesAnalysis", "RoutesFormats", "RoutesJSON", "RoutesModel", "RoutesSyntax", "TestSupport"]),
+        .testTarget(name: "RoutesCodegenTests", dependencies: ["RoutesCodegen", "RoutesAnalysis", "RoutesEncoding", "RoutesJSON", "RoutesModel", "RoutesSyntax", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -76,7 +76,7 @@ let package = Package(
 // `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
 if ProcessInfo.processInfo.environment["ROUTES_FUZZ"] != nil {
     package.targets += [
-        .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesFormats", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON"], path: "Fuzz/Support"),
+        .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesEncoding", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON"], path: "Fuzz/Support"),
         .executableTarget(name: "fuzz-analysis", dependencies: ["FuzzSupport"], path: "Fuzz/Analysis"),
         .executableTarget(name: "fuzz-server", dependencies: ["FuzzSupport", "RoutesLSP", "RoutesJSON"], path: "Fuzz/Server"),
         .executableTarget(name: "fuzz-programs", dependencies: ["FuzzSupport"], path: "Fuzz/Programs"),

@@ -1,5 +1,5 @@
 import RoutesAnalysis
-import RoutesFormats
+import RoutesEncoding
 import RoutesJSON
 import RoutesModel
 import RoutesSyntax

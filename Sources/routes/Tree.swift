@@ -1,6 +1,6 @@
 import ArgumentParser
 import RoutesAnalysis
-import RoutesFormats
+import RoutesEncoding
 import RoutesJSON
 import RoutesModel
 import RoutesSyntax

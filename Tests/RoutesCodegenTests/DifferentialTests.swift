@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import RoutesAnalysis
 @testable import RoutesCodegen
-import RoutesFormats
+import RoutesEncoding
 import RoutesJSON
 import RoutesModel
 

@@ -23,6 +23,19 @@ struct Planner {
     /// F(b): the items a builder needs from where it is used.
     var needs: [Symbol: Set<ScopeItem>] = [:]
 
+    /// The parsed types of the dependencies and optionals (those the generated code can hold).
+    var declaredTypes: [Symbol: SwiftType] = [:]
+    /// Every type name the program's types mention, and the first declaration that does (for
+    /// messages).
+    var typeUsers: [String: Symbol] = [:]
+    /// The members of the namespace by name, and what each is (for messages).
+    var namespaceMembers: [String: (symbol: Symbol, what: String)] = [:]
+    /// Members of the namespace that collide with each other or with a name the generated
+    /// code uses: reported after the other problems.
+    var collisions: [CodegenProblem] = []
+    /// The types of the app that a type of the namespace hides, and their aliases.
+    var hiddenTypes: [String: String] = [:]
+
     var screenIndex: [Symbol: Int] = [:]
     var methodIndex: [MethodKey: Int] = [:]
     var environmentNames: [Symbol: String] = [:]
@@ -216,6 +229,10 @@ extension Planner {
         return "\(base)\(k)"
     }
 
+    /// The names of the generated protocols.
+    var environmentProtocol: String { namespace + "Environment" }
+    var contentProtocol: String { namespace + "Content" }
+
     /// The parsed type of a declaration or parameter, reporting a type the generated code
     /// cannot hold.
     mutating func checkedType(_ text: String?, of s: Symbol, what: String, stored: Bool, at range: Range<Int>? = nil) -> SwiftType? {
@@ -245,63 +262,134 @@ extension Planner {
         return t
     }
 
+    /// Checks the name of every declaration, the parameters of the screens and the types of
+    /// the dependencies and optionals; records those types and the type names they mention.
+    /// Returns the names the program declares.
+    mutating func checkDeclarations() -> Set<String> {
+        var declaredNames = Set<String>()
+        for symbol in declarations {
+            let decl = declaration(symbol)
+            declaredNames.insert(decl.name.text)
+            if SwiftNames.unusable.contains(decl.name.text) && decl.kind != .root {
+                problem(symbol, "`\(decl.name.text)` cannot name \(decl.kind.withArticle) in Swift, even in backticks: rename it")
+            }
+            switch decl.kind {
+            case .screen:
+                checkParameters(ofScreen: symbol)
+            case .dependency, .optional:
+                checkValue(symbol)
+            default:
+                break
+            }
+        }
+        return declaredNames
+    }
+
+    /// A screen's parameters: names a Swift property can take, and types a screen can store.
+    mutating func checkParameters(ofScreen screen: Symbol) {
+        let decl = declaration(screen)
+        for parameter in decl.parameters {
+            let what = "parameter `\(parameter.label.text)` of screen `\(decl.name.text)`"
+            if parameter.label.text == "presentationStyle" {
+                problems.append(CodegenProblem(
+                    file: screen.file, range: parameter.label.range,
+                    message: "\(what) would hide the screen's `presentationStyle` (ComposableNavigator's `Screen` requirement): rename it"))
+            } else if SwiftNames.unusable.contains(parameter.label.text) {
+                problems.append(CodegenProblem(file: screen.file, range: parameter.label.range,
+                                               message: "`\(parameter.label.text)` cannot name a Swift property, even in backticks: rename \(what)"))
+            }
+            if let type = checkedType(parameter.type, of: screen, what: what, stored: true, at: parameter.label.range) {
+                noteTypeNames(of: type, usedBy: screen)
+            }
+        }
+    }
+
+    /// A dependency or optional: a type the generated code can hold (recorded in
+    /// `declaredTypes`), and a name no expression of the generated code uses.
+    mutating func checkValue(_ symbol: Symbol) {
+        let decl = declaration(symbol)
+        if let type = checkedType(decl.type, of: symbol, what: "\(decl.kind.rawValue) `\(decl.name.text)`", stored: false) {
+            declaredTypes[symbol] = type
+            noteTypeNames(of: type, usedBy: symbol)
+        }
+        if Self.expressionNames.contains(decl.name.text) || decl.name.text == namespace {
+            problem(symbol, "\(decl.kind.withArticle) named `\(decl.name.text)` would hide `\(decl.name.text)` in the generated code: rename it")
+        }
+    }
+
+    /// Records `symbol` as the first user of each type name `type` mentions that has none yet.
+    mutating func noteTypeNames(of type: SwiftType, usedBy symbol: Symbol) {
+        for name in type.typeNames where typeUsers[name] == nil { typeUsers[name] = symbol }
+    }
+
+    /// Claims `name` as a member of the namespace for `symbol` (`what` says what it is, for
+    /// messages). Two members of one name, or a member with a name the generated code uses,
+    /// collide; a type member with the name of a type of the app hides it, which then gets an
+    /// alias declared outside the namespace.
+    mutating func claim(_ name: String, for symbol: Symbol, what: String, isType: Bool = true) {
+        if let (other, otherWhat) = namespaceMembers[name] {
+            collisions.append(CodegenProblem(
+                file: symbol.file, range: declaration(symbol).name.range,
+                message: "\(what) and \(otherWhat) would both be the Swift type `\(namespace).\(name)`: rename one of them",
+                related: [related(other, "\(otherWhat) is declared here")]))
+            return
+        }
+        namespaceMembers[name] = (symbol, what)
+        if Self.libraryNames.contains(name) || name == namespace || name == environmentProtocol || name == contentProtocol {
+            collisions.append(CodegenProblem(
+                file: symbol.file, range: declaration(symbol).name.range,
+                message: "\(what) would be the Swift type `\(namespace).\(name)`, which hides `\(name)` that the generated code uses: rename it"))
+        } else if isType, typeUsers[name] != nil {
+            // Inside the namespace, the app's type of that name is reached through an
+            // alias declared outside it.
+            hiddenTypes[name] = Self.allocate(namespace + name, avoiding: Set(typeUsers.keys).union(namespaceMembers.keys))
+        }
+    }
+
+    func describe(_ s: Symbol) -> String {
+        let d = declaration(s)
+        return "\(d.kind.rawValue) `\(d.name.text)`"
+    }
+}
+
+// MARK: - Making the plan
+
+extension Planner {
     /// Makes the plan; nil with `problems` set when the program cannot be generated.
     mutating func make(rootPath: String, importedPaths: [String], viewTypesPerProtocol: Int = 500) -> ProgramPlan? {
         collectUsed()
         collectProviders()
         computeNeeds()
+        let declaredNames = checkDeclarations()
+        var plan = namedPlan(rootPath: rootPath, importedPaths: importedPaths, declaredNames: declaredNames)
+        planScreens(into: &plan)
+        planScopeItems(into: &plan)
+        planEnvironment(into: &plan)
+        planContentMethods(into: &plan)
+        splitContentProtocol(of: &plan, viewTypesPerProtocol: viewTypesPerProtocol)
+        problems += collisions
+        guard problems.isEmpty else { return nil }
+        aliasHiddenTypes(in: &plan)
+        planRoutingTree(into: &plan)
+        plan.recursiveCalls = recursiveCalls()
+        return plan
+    }
 
-        // Every type name the program's types mention, and where (for messages).
-        var typeUsers: [String: Symbol] = [:]
-        var allNames = Set<String>()
-        var types: [Symbol: SwiftType] = [:]
-        for s in declarations {
-            let d = declaration(s)
-            allNames.insert(d.name.text)
-            if SwiftNames.unusable.contains(d.name.text) && d.kind != .root {
-                problem(s, "`\(d.name.text)` cannot name \(d.kind.withArticle) in Swift, even in backticks: rename it")
-            }
-            switch d.kind {
-            case .screen:
-                for p in d.parameters {
-                    let what = "parameter `\(p.label.text)` of screen `\(d.name.text)`"
-                    if p.label.text == "presentationStyle" {
-                        problems.append(CodegenProblem(
-                            file: s.file, range: p.label.range,
-                            message: "\(what) would hide the screen's `presentationStyle` (ComposableNavigator's `Screen` requirement): rename it"))
-                    } else if SwiftNames.unusable.contains(p.label.text) {
-                        problems.append(CodegenProblem(file: s.file, range: p.label.range,
-                                                       message: "`\(p.label.text)` cannot name a Swift property, even in backticks: rename \(what)"))
-                    }
-                    if let t = checkedType(p.type, of: s, what: what, stored: true, at: p.label.range) {
-                        for n in t.typeNames where typeUsers[n] == nil { typeUsers[n] = s }
-                    }
-                }
-            case .dependency, .optional:
-                if let t = checkedType(d.type, of: s, what: "\(d.kind.rawValue) `\(d.name.text)`", stored: false) {
-                    types[s] = t
-                    for n in t.typeNames where typeUsers[n] == nil { typeUsers[n] = s }
-                }
-                if Self.expressionNames.contains(d.name.text) || d.name.text == namespace {
-                    problem(s, "\(d.kind.withArticle) named `\(d.name.text)` would hide `\(d.name.text)` in the generated code: rename it")
-                }
-            default:
-                break
-            }
-        }
+    /// An empty plan with its Swift names: the protocols', and generic parameter, parameter
+    /// and local names that no name of the program hides. A type of the app with the name of
+    /// the namespace or of a generated protocol is a problem.
+    mutating func namedPlan(rootPath: String, importedPaths: [String], declaredNames: Set<String>) -> ProgramPlan {
         if let user = typeUsers[namespace] {
             problem(user, "the type `\(namespace)` that \(describe(user)) uses has the name of the generated namespace of \(rootPath): rename the type or the file")
         }
-
-        // Generic parameter and local names.
         let generics = Set(typeUsers.keys)
-        let taken = allNames.union(declarations.filter { [.dependency, .optional].contains(declaration($0).kind) }
+        let taken = declaredNames.union(declarations.filter { [.dependency, .optional].contains(declaration($0).kind) }
             .map { declaration($0).name.text + "OrNil" })
-        var plan = ProgramPlan(
+        let plan = ProgramPlan(
             program: program, rootPath: rootPath, importedPaths: importedPaths, namespace: namespace,
-            names: (environmentProtocol: namespace + "Environment", contentProtocol: namespace + "Content",
-                    environmentGeneric: Self.allocate("E", avoiding: generics.union(allNames.map(SwiftNames.upperFirst))),
-                    contentGeneric: Self.allocate("C", avoiding: generics.union(allNames.map(SwiftNames.upperFirst))),
+            names: (environmentProtocol: environmentProtocol, contentProtocol: contentProtocol,
+                    environmentGeneric: Self.allocate("E", avoiding: generics.union(declaredNames.map(SwiftNames.upperFirst))),
+                    contentGeneric: Self.allocate("C", avoiding: generics.union(declaredNames.map(SwiftNames.upperFirst))),
                     environmentParameter: Self.allocate("environment", avoiding: taken),
                     contentParameter: Self.allocate("content", avoiding: taken),
                     viewLocal: Self.allocate("view", avoiding: taken)))
@@ -310,100 +398,94 @@ extension Planner {
                 problem(user, "the type `\(protocolName)` that \(describe(user)) uses has the name of a generated protocol: rename the type")
             }
         }
+        return plan
+    }
 
-        // Screens: every screen of the program, named as Swift types.
-        var typeOwners: [String: (Symbol, String)] = [:]  // a namespace type name -> what it is
-        var collisions: [CodegenProblem] = []
-        var hidden: [String: String] = [:]  // a type of the app a namespace type hides -> its alias
-        func claim(_ name: String, _ s: Symbol, _ what: String, isType: Bool = true) {
-            if let (other, otherWhat) = typeOwners[name] {
-                collisions.append(CodegenProblem(
-                    file: s.file, range: declaration(s).name.range,
-                    message: "\(what) and \(otherWhat) would both be the Swift type `\(namespace).\(name)`: rename one of them",
-                    related: [related(other, "\(otherWhat) is declared here")]))
-                return
-            }
-            typeOwners[name] = (s, what)
-            if Self.libraryNames.contains(name) || name == namespace || name == plan.environmentProtocol || name == plan.contentProtocol {
-                collisions.append(CodegenProblem(
-                    file: s.file, range: declaration(s).name.range,
-                    message: "\(what) would be the Swift type `\(namespace).\(name)`, which hides `\(name)` that the generated code uses: rename it"))
-            } else if isType, typeUsers[name] != nil {
-                // Inside the namespace, the app's type of that name is reached through an
-                // alias declared outside it.
-                hidden[name] = Self.allocate(namespace + name, avoiding: Set(typeUsers.keys).union(typeOwners.keys))
-            }
-        }
-        for s in declarations where declaration(s).kind == .screen {
-            let d = declaration(s)
-            let typeName = SwiftNames.upperFirst(d.name.text)
+    /// Every screen of the program, named as a Swift type of the namespace; the functions of
+    /// the used builders are members of the namespace too.
+    mutating func planScreens(into plan: inout ProgramPlan) {
+        for screen in declarations where declaration(screen).kind == .screen {
+            let decl = declaration(screen)
+            let typeName = SwiftNames.upperFirst(decl.name.text)
             if typeName == "Type" || typeName == "Protocol" {
-                problem(s, "screen `\(d.name.text)` would be the Swift type `\(namespace).\(typeName)`, which Swift reads as a metatype even in backticks: rename it")
+                problem(screen, "screen `\(decl.name.text)` would be the Swift type `\(namespace).\(typeName)`, which Swift reads as a metatype even in backticks: rename it")
             }
-            claim(typeName, s, "screen `\(d.name.text)`")
-            screenIndex[s] = plan.screens.count
+            claim(typeName, for: screen, what: "screen `\(decl.name.text)`")
+            screenIndex[screen] = plan.screens.count
             plan.screens.append(.init(
-                symbol: s, typeName: SwiftNames.escaped(typeName),
-                parameters: d.parameters.map { (SwiftNames.escaped($0.label.text), $0.type) },
-                presentation: d.presentation, doc: d.doc, provides: providedBy[s] ?? []))
+                symbol: screen, typeName: SwiftNames.escaped(typeName),
+                parameters: decl.parameters.map { (SwiftNames.escaped($0.label.text), $0.type) },
+                presentation: decl.presentation, doc: decl.doc, provides: providedBy[screen] ?? []))
         }
-        // Builder functions are members of the namespace too.
-        for b in usedBuilders {
-            claim(declaration(b).name.text, b, "builder `\(declaration(b).name.text)`", isType: false)
+        for builder in usedBuilders {
+            claim(declaration(builder).name.text, for: builder, what: "builder `\(declaration(builder).name.text)`", isType: false)
         }
+    }
 
-        // Scope items: their names and types.
-        for s in declarations {
-            let d = declaration(s)
-            guard d.kind == .dependency || d.kind == .optional, let t = types[s] else { continue }
-            let name = SwiftNames.escaped(d.name.text)
-            let optionalType = t.needsParenthesesForOptional ? "(\(t.text))?" : "\(t.text)?"
-            if d.from != nil {
-                let item = ScopeItem.provided(s)
-                plan.itemNames[item] = d.kind == .optional ? SwiftNames.escaped(d.name.text + "OrNil") : name
-                plan.itemTypes[item] = d.kind == .optional ? optionalType : t.text
-                plan.itemIsFunction[item] = d.kind == .dependency && t.isFunction
+    /// The names and types of the scope items.
+    func planScopeItems(into plan: inout ProgramPlan) {
+        for symbol in declarations {
+            let decl = declaration(symbol)
+            guard decl.kind == .dependency || decl.kind == .optional, let type = declaredTypes[symbol] else { continue }
+            let name = SwiftNames.escaped(decl.name.text)
+            let optionalType = type.needsParenthesesForOptional ? "(\(type.text))?" : "\(type.text)?"
+            if decl.from != nil {
+                let item = ScopeItem.provided(symbol)
+                plan.itemNames[item] = decl.kind == .optional ? SwiftNames.escaped(decl.name.text + "OrNil") : name
+                plan.itemTypes[item] = decl.kind == .optional ? optionalType : type.text
+                plan.itemIsFunction[item] = decl.kind == .dependency && type.isFunction
             }
-            if d.kind == .optional {
-                plan.itemNames[.unwrapped(s)] = name
-                plan.itemTypes[.unwrapped(s)] = t.text
-                plan.itemIsFunction[.unwrapped(s)] = t.isFunction
+            if decl.kind == .optional {
+                plan.itemNames[.unwrapped(symbol)] = name
+                plan.itemTypes[.unwrapped(symbol)] = type.text
+                plan.itemIsFunction[.unwrapped(symbol)] = type.isFunction
             }
         }
+    }
 
-        // The environment: flags, optionals and dependencies without `from` that `root` and
-        // the builders it uses mention.
-        for s in sorted(mentioned) {
-            let d = declaration(s)
-            let type: String
-            switch d.kind {
-            case .flag: type = "Bool"
-            case .optional where d.from == nil:
-                guard let t = types[s] else { continue }
-                type = t.needsParenthesesForOptional ? "(\(t.text))?" : "\(t.text)?"
-            case .dependency where d.from == nil:
-                guard let t = types[s] else { continue }
-                type = t.text
+    /// The environment: flags, optionals and dependencies without `from` that `root` and the
+    /// builders it uses mention.
+    mutating func planEnvironment(into plan: inout ProgramPlan) {
+        for symbol in sorted(mentioned) {
+            let decl = declaration(symbol)
+            let memberType: String
+            switch decl.kind {
+            case .flag: memberType = "Bool"
+            case .optional where decl.from == nil:
+                guard let type = declaredTypes[symbol] else { continue }
+                memberType = type.needsParenthesesForOptional ? "(\(type.text))?" : "\(type.text)?"
+            case .dependency where decl.from == nil:
+                guard let type = declaredTypes[symbol] else { continue }
+                memberType = type.text
             default: continue
             }
-            environmentNames[s] = SwiftNames.escaped(d.name.text)
-            plan.environment.append(.init(symbol: s, name: SwiftNames.escaped(d.name.text), type: type, doc: d.doc))
+            environmentNames[symbol] = SwiftNames.escaped(decl.name.text)
+            plan.environment.append(.init(symbol: symbol, name: SwiftNames.escaped(decl.name.text), type: memberType, doc: decl.doc))
         }
+    }
 
-        // Content methods: one per screen and `uses` list, in declaration order of the
-        // screens, then in order of the first node of each list.
+    /// The content methods' keys: one per screen and `uses` list, in declaration order of the
+    /// screens, then in order of the first node of each list (which `examples` holds).
+    func contentMethodKeys() -> (keys: [MethodKey], examples: [MethodKey: NodeRef]) {
         var keys: [MethodKey] = []
-        var firstNode: [MethodKey: NodeRef] = [:]
-        for r in screenNodes {
-            guard case .screen(let name, let uses, _) = node(r).kind, let s = resolve(name, in: r.file) else { continue }
-            let used = sorted(Set(uses.compactMap { resolve($0, in: r.file) }))
-            let key = MethodKey(screen: s, uses: used)
-            if firstNode[key] == nil {
-                firstNode[key] = r
+        var examples: [MethodKey: NodeRef] = [:]
+        for ref in screenNodes {
+            guard case .screen(let name, let uses, _) = node(ref).kind, let screen = resolve(name, in: ref.file) else { continue }
+            let used = sorted(Set(uses.compactMap { resolve($0, in: ref.file) }))
+            let key = MethodKey(screen: screen, uses: used)
+            if examples[key] == nil {
+                examples[key] = ref
                 keys.append(key)
             }
         }
         keys.sort { order[$0.screen]! < order[$1.screen]! }  // stable: first nodes keep their order
+        return (keys, examples)
+    }
+
+    /// The content methods: each screen's view type, and the struct that carries each
+    /// non-empty `uses` list's dependencies.
+    mutating func planContentMethods(into plan: inout ProgramPlan) {
+        let (keys, examples) = contentMethodKeys()
         var viewTypes: [Symbol: String] = [:]
         var depsOrdinal: [Symbol: Int] = [:]
         var associatedTaken = Set(typeUsers.keys)
@@ -411,97 +493,92 @@ extension Planner {
             let screen = plan.screens[screenIndex[key.screen]!]
             let typeName = SwiftNames.upperFirst(declaration(key.screen).name.text)
             if viewTypes[key.screen] == nil {
-                let v = Self.allocate(typeName + "View", avoiding: associatedTaken)
-                associatedTaken.insert(v)
-                viewTypes[key.screen] = v
+                let viewType = Self.allocate(typeName + "View", avoiding: associatedTaken)
+                associatedTaken.insert(viewType)
+                viewTypes[key.screen] = viewType
             }
             var depsType: String? = nil
             if !key.uses.isEmpty {
-                let k = depsOrdinal[key.screen, default: 0] + 1
-                depsOrdinal[key.screen] = k
-                let name = typeName + "Deps" + (k == 1 ? "" : "\(k)")
-                claim(name, key.screen, "the dependencies of screen `\(declaration(key.screen).name.text)`")
+                let ordinal = depsOrdinal[key.screen, default: 0] + 1
+                depsOrdinal[key.screen] = ordinal
+                let name = typeName + "Deps" + (ordinal == 1 ? "" : "\(ordinal)")
+                claim(name, for: key.screen, what: "the dependencies of screen `\(declaration(key.screen).name.text)`")
                 depsType = SwiftNames.escaped(name)
             }
             let provided = Set(screen.provides.compactMap { plan.itemNames[$0] })
             methodIndex[key] = plan.contentMethods.count
             plan.contentMethods.append(.init(
                 screen: screenIndex[key.screen]!, name: SwiftNames.escaped(SwiftNames.lowerCamel(typeName)), depsType: depsType,
-                fields: key.uses.map { u in (SwiftNames.escaped(declaration(u).name.text), types[u]?.text ?? "", u) },
+                fields: key.uses.map { used in (SwiftNames.escaped(declaration(used).name.text), declaredTypes[used]?.text ?? "", used) },
                 viewType: viewTypes[key.screen]!, viewLabel: Self.allocate("view", avoiding: provided),
-                example: firstNode[key]!))
+                example: examples[key]!))
         }
-        // The content protocol in parts of at most `viewTypesPerProtocol` view types (a
-        // screen's methods stay together).
-        if viewTypes.count > viewTypesPerProtocol {
-            var start = 0, types = Set<String>()
-            for (k, m) in plan.contentMethods.enumerated() where !types.contains(m.viewType) {
-                if types.count == viewTypesPerProtocol {
-                    plan.contentParts.append(("", start..<k))
-                    start = k
-                    types = []
-                }
-                types.insert(m.viewType)
+    }
+
+    /// The content protocol in parts of at most `viewTypesPerProtocol` view types, when it
+    /// has more (a screen's methods stay together).
+    mutating func splitContentProtocol(of plan: inout ProgramPlan, viewTypesPerProtocol: Int) {
+        guard Set(plan.contentMethods.map(\.viewType)).count > viewTypesPerProtocol else { return }
+        var start = 0, partViewTypes = Set<String>()
+        for (index, method) in plan.contentMethods.enumerated() where !partViewTypes.contains(method.viewType) {
+            if partViewTypes.count == viewTypesPerProtocol {
+                plan.contentParts.append(("", start..<index))
+                start = index
+                partViewTypes = []
             }
-            plan.contentParts.append(("", start..<plan.contentMethods.count))
-            for i in plan.contentParts.indices {
-                let name = plan.contentProtocol + "Part\(i + 1)"
-                plan.contentParts[i].name = name
-                if let user = typeUsers[name] {
-                    problem(user, "the type `\(name)` that \(describe(user)) uses has the name of a generated protocol: rename the type")
-                }
+            partViewTypes.insert(method.viewType)
+        }
+        plan.contentParts.append(("", start..<plan.contentMethods.count))
+        for part in plan.contentParts.indices {
+            let name = plan.contentProtocol + "Part\(part + 1)"
+            plan.contentParts[part].name = name
+            if let user = typeUsers[name] {
+                problem(user, "the type `\(name)` that \(describe(user)) uses has the name of a generated protocol: rename the type")
             }
         }
+    }
 
-        problems += collisions
-        guard problems.isEmpty else { return nil }
-
-        // Types of the app that a type of the namespace hides: every type text names them
-        // through their aliases.
-        if !hidden.isEmpty {
-            plan.typeAliases = hidden.sorted { $0.value < $1.value }.map { ($0.value, $0.key) }
-            func rewrite(_ text: String) -> String {
-                guard let t = SwiftType(parsing: text) else { return text }
-                let renamed = t.renaming(hidden)
-                return renamed == t ? text : renamed.text
-            }
-            for i in plan.screens.indices {
-                plan.screens[i].parameters = plan.screens[i].parameters.map { ($0.label, rewrite($0.type)) }
-            }
-            for i in plan.contentMethods.indices {
-                plan.contentMethods[i].fields = plan.contentMethods[i].fields.map { ($0.name, rewrite($0.type), $0.symbol) }
-            }
-            for (item, type) in plan.itemTypes { plan.itemTypes[item] = rewrite(type) }
-            for i in plan.environment.indices { plan.environment[i].type = rewrite(plan.environment[i].type) }
+    /// Types of the app that a type of the namespace hides: every type text names them
+    /// through their aliases.
+    func aliasHiddenTypes(in plan: inout ProgramPlan) {
+        guard !hiddenTypes.isEmpty else { return }
+        plan.typeAliases = hiddenTypes.sorted { $0.value < $1.value }.map { ($0.value, $0.key) }
+        func rewrite(_ text: String) -> String {
+            guard let type = SwiftType(parsing: text) else { return text }
+            let renamed = type.renaming(hiddenTypes)
+            return renamed == type ? text : renamed.text
         }
+        for screen in plan.screens.indices {
+            plan.screens[screen].parameters = plan.screens[screen].parameters.map { ($0.label, rewrite($0.type)) }
+        }
+        for method in plan.contentMethods.indices {
+            plan.contentMethods[method].fields = plan.contentMethods[method].fields.map { ($0.name, rewrite($0.type), $0.symbol) }
+        }
+        for (item, type) in plan.itemTypes { plan.itemTypes[item] = rewrite(type) }
+        for member in plan.environment.indices { plan.environment[member].type = rewrite(plan.environment[member].type) }
+    }
 
-        // The routing tree: `root`, then each builder for each set of values in scope where
-        // it is used, found as the bodies are planned.
+    /// The routing tree: `root`, then each builder for each set of values in scope where it
+    /// is used, found as the bodies are planned.
+    mutating func planRoutingTree(into plan: inout ProgramPlan) {
         plan.functions.append(.init(builder: nil, name: "root", parameters: [], absent: [], body: .empty))
         calls.append([])
         variantIndex[VariantKey(builder: nil, items: [])] = 0
         pending.append(0)
-        while let f = pending.first {
+        while let index = pending.first {
             pending.removeFirst()
-            let fn = plan.functions[f]
+            let function = plan.functions[index]
             let bodyRef: NodeRef?
-            if let b = fn.builder {
-                bodyRef = declaration(b).body.map { NodeRef(file: b.file, node: $0) }
+            if let builder = function.builder {
+                bodyRef = declaration(builder).body.map { NodeRef(file: builder.file, node: $0) }
             } else {
                 bodyRef = declaration(program.root).body.map { NodeRef(file: program.root.file, node: $0) }
             }
             guard let bodyRef else { continue }
-            var current = f
-            let body = planNode(bodyRef, scope: Set(fn.parameters), function: &current, into: &plan)
-            plan.functions[f].body = body
+            var current = index
+            let body = planNode(bodyRef, scope: Set(function.parameters), function: &current, into: &plan)
+            plan.functions[index].body = body
         }
-        plan.recursiveCalls = recursiveCalls()
-        return plan
-    }
-
-    func describe(_ s: Symbol) -> String {
-        let d = declaration(s)
-        return "\(d.kind.rawValue) `\(d.name.text)`"
     }
 }
 

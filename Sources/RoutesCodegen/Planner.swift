@@ -575,8 +575,7 @@ extension Planner {
                 bodyRef = declaration(program.root).body.map { NodeRef(file: program.root.file, node: $0) }
             }
             guard let bodyRef else { continue }
-            var current = index
-            let body = planNode(bodyRef, scope: Set(function.parameters), function: &current, into: &plan)
+            let body = planNode(bodyRef, scope: Set(function.parameters), function: index, into: &plan)
             plan.functions[index].body = body
         }
     }
@@ -585,82 +584,105 @@ extension Planner {
 // MARK: - Planning the tree
 
 extension Planner {
-    /// The plan of a builder node where `scope` is in scope. A node that needs something not
-    /// in scope here is never built (or, for an `if let` of an optional `from P`, evaluated)
-    /// here: the checker reports a missing dependency (`MissingDependency`) for any way that would, and the
-    /// program has none. So it becomes ``ProgramPlan/Builder/unreachable(node:missing:)``.
-    mutating func planNode(_ r: NodeRef, scope: Set<ScopeItem>, function f: inout Int, into plan: inout ProgramPlan) -> ProgramPlan.Builder {
-        let n = node(r)
-        func at(_ id: NodeID) -> NodeRef { NodeRef(file: r.file, node: id) }
-        switch n.kind {
+    /// The plan of a builder node where `scope` is in scope, in the function `function`. A
+    /// node that needs something not in scope here is never built (or, for an `if let` of an
+    /// optional `from P`, evaluated) here: the checker reports a missing dependency
+    /// (`MissingDependency`) for any way that would, and the program has none. So it becomes
+    /// ``ProgramPlan/Builder/unreachable(node:missing:)``.
+    mutating func planNode(_ ref: NodeRef, scope: Set<ScopeItem>, function: Int, into plan: inout ProgramPlan) -> ProgramPlan.Builder {
+        func at(_ id: NodeID) -> NodeRef { NodeRef(file: ref.file, node: id) }
+        switch node(ref).kind {
         case .screen(let name, let uses, let nesting):
-            guard let s = resolve(name, in: r.file) else { return .empty }
-            let needed = needs(ofUses: uses, in: r.file)
-            if let missing = needed.first(where: { !scope.contains($0) }) {
-                return .unreachable(node: r, missing: missing)
-            }
-            let used = sorted(Set(uses.compactMap { resolve($0, in: r.file) }))
-            let method = methodIndex[MethodKey(screen: s, uses: used)]!
-            let arguments: [ProgramPlan.Source] = used.map { u in
-                let d = declaration(u)
-                if d.kind == .optional { return .local(.unwrapped(u)) }
-                if d.from != nil { return .local(.provided(u)) }
-                return .environment(environmentNames[u]!)
-            }
-            let inner = nesting.map { self.planNode(at($0), scope: scope.union(providedBy[s] ?? []), function: &f, into: &plan) }
-            return .screen(node: r, screen: screenIndex[s]!, method: method, arguments: arguments, nesting: inner)
-        case .anyOf(let bs):
-            return .anyOf(bs.map { planNode(at($0), scope: scope, function: &f, into: &plan) })
-        case .conditional(let flag, let a, let b):
-            guard let s = resolve(flag, in: r.file) else { return .empty }
-            return .conditional(node: r, flag: environmentNames[s]!,
-                                then: planNode(at(a), scope: scope, function: &f, into: &plan),
-                                else: planNode(at(b), scope: scope, function: &f, into: &plan))
-        case .ifLet(let o, let a, let b):
-            guard let s = resolve(o, in: r.file) else { return .empty }
-            let source: ProgramPlan.Source
-            if declaration(s).from != nil {
-                guard scope.contains(.provided(s)) else { return .unreachable(node: r, missing: .provided(s)) }
-                source = .local(.provided(s))
-            } else {
-                source = .environment(environmentNames[s]!)
-            }
-            var inner = scope
-            inner.insert(.unwrapped(s))
-            return .ifLet(node: r, source: source, item: .unwrapped(s),
-                          then: planNode(at(a), scope: inner, function: &f, into: &plan),
-                          else: b.map { planNode(at($0), scope: scope, function: &f, into: &plan) })
-        case .ifScreen(let sn, let a, let b):
-            guard let s = resolve(sn, in: r.file) else { return .empty }
-            return .ifScreen(node: r, screen: screenIndex[s]!,
-                             then: planNode(at(a), scope: scope, function: &f, into: &plan),
-                             else: b.map { planNode(at($0), scope: scope, function: &f, into: &plan) })
-        case .wildcard(let w, let body):
-            guard let s = resolve(w, in: r.file) else { return .empty }
-            return .wildcard(node: r, screen: screenIndex[s]!, body: planNode(at(body), scope: scope, function: &f, into: &plan))
+            return planScreen(ref, name: name, uses: uses, nesting: nesting, scope: scope, function: function, into: &plan)
+        case .anyOf(let branches):
+            return .anyOf(branches.map { planNode(at($0), scope: scope, function: function, into: &plan) })
+        case .conditional(let flag, let then, let otherwise):
+            guard let symbol = resolve(flag, in: ref.file) else { return .empty }
+            return .conditional(node: ref, flag: environmentNames[symbol]!,
+                                then: planNode(at(then), scope: scope, function: function, into: &plan),
+                                else: planNode(at(otherwise), scope: scope, function: function, into: &plan))
+        case .ifLet(let optional, let then, let otherwise):
+            return planIfLet(ref, optional: optional, then: then, otherwise: otherwise, scope: scope, function: function, into: &plan)
+        case .ifScreen(let screen, let then, let otherwise):
+            guard let symbol = resolve(screen, in: ref.file) else { return .empty }
+            return .ifScreen(node: ref, screen: screenIndex[symbol]!,
+                             then: planNode(at(then), scope: scope, function: function, into: &plan),
+                             else: otherwise.map { planNode(at($0), scope: scope, function: function, into: &plan) })
+        case .wildcard(let screen, let body):
+            guard let symbol = resolve(screen, in: ref.file) else { return .empty }
+            return .wildcard(node: ref, screen: screenIndex[symbol]!, body: planNode(at(body), scope: scope, function: function, into: &plan))
         case .reference(let name):
-            guard let b = resolve(name, in: r.file) else { return .empty }
-            let wanted = needs[b] ?? []
-            let items = sorted(wanted.filter { scope.contains($0) })
-            let key = VariantKey(builder: b, items: items)
-            let callee: Int
-            if let existing = variantIndex[key] {
-                callee = existing
-            } else {
-                callee = plan.functions.count
-                variantIndex[key] = callee
-                plan.functions.append(.init(builder: b, name: SwiftNames.escaped(declaration(b).name.text), parameters: items,
-                                            absent: sorted(wanted.subtracting(items)), body: .empty))
-                calls.append([])
-                pending.append(callee)
-            }
-            let site = nextSite
-            nextSite += 1
-            calls[f].append((site, callee))
-            return .call(node: r, function: callee, site: site)
+            return planCall(ref, name: name, scope: scope, function: function, into: &plan)
         case .empty, .missing:
             return .empty
         }
+    }
+
+    /// `screen S uses … { nesting }`: the content method of S for that list, its arguments,
+    /// and the nesting with what S provides in scope.
+    mutating func planScreen(_ ref: NodeRef, name: Name?, uses: [Name], nesting: NodeID?, scope: Set<ScopeItem>,
+                             function: Int, into plan: inout ProgramPlan) -> ProgramPlan.Builder {
+        guard let screen = resolve(name, in: ref.file) else { return .empty }
+        let needed = needs(ofUses: uses, in: ref.file)
+        if let missing = needed.first(where: { !scope.contains($0) }) {
+            return .unreachable(node: ref, missing: missing)
+        }
+        let used = sorted(Set(uses.compactMap { resolve($0, in: ref.file) }))
+        let method = methodIndex[MethodKey(screen: screen, uses: used)]!
+        let arguments: [ProgramPlan.Source] = used.map { dependency in
+            let decl = declaration(dependency)
+            if decl.kind == .optional { return .local(.unwrapped(dependency)) }
+            if decl.from != nil { return .local(.provided(dependency)) }
+            return .environment(environmentNames[dependency]!)
+        }
+        let inner = nesting.map {
+            self.planNode(NodeRef(file: ref.file, node: $0), scope: scope.union(providedBy[screen] ?? []), function: function, into: &plan)
+        }
+        return .screen(node: ref, screen: screenIndex[screen]!, method: method, arguments: arguments, nesting: inner)
+    }
+
+    /// `if let o { then } else { otherwise }`: the value from where it is (a provided value in
+    /// scope, or the environment), unwrapped in `then`.
+    mutating func planIfLet(_ ref: NodeRef, optional: Name?, then: NodeID, otherwise: NodeID?, scope: Set<ScopeItem>,
+                            function: Int, into plan: inout ProgramPlan) -> ProgramPlan.Builder {
+        guard let symbol = resolve(optional, in: ref.file) else { return .empty }
+        let source: ProgramPlan.Source
+        if declaration(symbol).from != nil {
+            guard scope.contains(.provided(symbol)) else { return .unreachable(node: ref, missing: .provided(symbol)) }
+            source = .local(.provided(symbol))
+        } else {
+            source = .environment(environmentNames[symbol]!)
+        }
+        var inner = scope
+        inner.insert(.unwrapped(symbol))
+        return .ifLet(node: ref, source: source, item: .unwrapped(symbol),
+                      then: planNode(NodeRef(file: ref.file, node: then), scope: inner, function: function, into: &plan),
+                      else: otherwise.map { planNode(NodeRef(file: ref.file, node: $0), scope: scope, function: function, into: &plan) })
+    }
+
+    /// A reference to a named builder: a call, from `function`, of the builder's function for
+    /// the values of its needs that are in scope here (planned when first called).
+    mutating func planCall(_ ref: NodeRef, name: Name, scope: Set<ScopeItem>, function: Int,
+                           into plan: inout ProgramPlan) -> ProgramPlan.Builder {
+        guard let builder = resolve(name, in: ref.file) else { return .empty }
+        let wanted = needs[builder] ?? []
+        let items = sorted(wanted.filter { scope.contains($0) })
+        let key = VariantKey(builder: builder, items: items)
+        let callee: Int
+        if let existing = variantIndex[key] {
+            callee = existing
+        } else {
+            callee = plan.functions.count
+            variantIndex[key] = callee
+            plan.functions.append(.init(builder: builder, name: SwiftNames.escaped(declaration(builder).name.text), parameters: items,
+                                        absent: sorted(wanted.subtracting(items)), body: .empty))
+            calls.append([])
+            pending.append(callee)
+        }
+        let site = nextSite
+        nextSite += 1
+        calls[function].append((site, callee))
+        return .call(node: ref, function: callee, site: site)
     }
 
     /// The calls that are back edges of a depth-first search over the calls from `root`, in

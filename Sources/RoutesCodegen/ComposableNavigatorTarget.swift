@@ -79,52 +79,62 @@ struct ComposableNavigatorTarget {
         var out = ["// MARK: - Screens", ""]
         out.append("/// The screens of \(plan.rootPath), and the dependencies each one's view receives.")
         out.append("\(modifier)enum \(ns) {")
-        for (i, s) in plan.screens.enumerated() {
-            if i > 0 { out.append("") }
-            out += docLines(s.doc, indent: "    ")
-            out.append("    \(modifier)struct \(s.typeName): Screen {")
-            for p in s.parameters { out.append("        \(modifier)let \(p.label): \(p.type)") }
-            let style: String
-            switch s.presentation {
-            case .push: style = ".push"
-            case .sheet: style = ".sheet(allowsPush: true)"
-            case .sheetNoPush: style = ".sheet(allowsPush: false)"
-            }
-            out.append("        \(modifier)var presentationStyle: ScreenPresentationStyle { \(style) }")
+        for (index, screen) in plan.screens.enumerated() {
+            if index > 0 { out.append("") }
+            out += screenStruct(screen)
+        }
+        out += dependencyStructs()
+        out.append("}")
+        return out
+    }
+
+    /// A screen's struct: its parameters, its presentation style, its initializer.
+    func screenStruct(_ screen: ProgramPlan.Screen) -> [String] {
+        var out = docLines(screen.doc, indent: "    ")
+        out.append("    \(modifier)struct \(screen.typeName): Screen {")
+        for parameter in screen.parameters { out.append("        \(modifier)let \(parameter.label): \(parameter.type)") }
+        let style: String
+        switch screen.presentation {
+        case .push: style = ".push"
+        case .sheet: style = ".sheet(allowsPush: true)"
+        case .sheetNoPush: style = ".sheet(allowsPush: false)"
+        }
+        out.append("        \(modifier)var presentationStyle: ScreenPresentationStyle { \(style) }")
+        out.append("")
+        if screen.parameters.isEmpty {
+            out.append("        \(modifier)init() {}")
+        } else {
+            let params = screen.parameters.map { "\($0.label): \($0.type)" }.joined(separator: ", ")
+            out.append("        \(modifier)init(\(params)) {")
+            for parameter in screen.parameters { out.append("            self.\(parameter.label) = \(parameter.label)") }
+            out.append("        }")
+        }
+        out.append("    }")
+        return out
+    }
+
+    /// The structs that carry the dependencies of the content methods that have any.
+    func dependencyStructs() -> [String] {
+        let withDeps = plan.contentMethods.filter { $0.depsType != nil }
+        guard !withDeps.isEmpty else { return [] }
+        var out = ["", "    // MARK: Dependencies"]
+        for method in withDeps {
             out.append("")
-            if s.parameters.isEmpty {
-                out.append("        \(modifier)init() {}")
-            } else {
-                let params = s.parameters.map { "\($0.label): \($0.type)" }.joined(separator: ", ")
-                out.append("        \(modifier)init(\(params)) {")
-                for p in s.parameters { out.append("            self.\(p.label) = \(p.label)") }
+            let screen = plan.screens[method.screen]
+            out.append("    /// What the view of `\(screen.typeName)` uses where it is placed with `\(usesText(method))` (\(location(method.example))).")
+            out.append("    \(modifier)struct \(method.depsType!) {")
+            for field in method.fields { out.append("        \(modifier)let \(field.name): \(field.type)") }
+            if access != .internal {
+                out.append("")
+                let params = method.fields.map { field in
+                    "\(field.name): \(SwiftType(parsing: field.type)?.isFunction == true ? "@escaping " : "")\(field.type)"
+                }
+                out.append("        \(modifier)init(\(params.joined(separator: ", "))) {")
+                for field in method.fields { out.append("            self.\(field.name) = \(field.name)") }
                 out.append("        }")
             }
             out.append("    }")
         }
-        let withDeps = plan.contentMethods.filter { $0.depsType != nil }
-        if !withDeps.isEmpty {
-            out.append("")
-            out.append("    // MARK: Dependencies")
-            for m in withDeps {
-                out.append("")
-                let s = plan.screens[m.screen]
-                out.append("    /// What the view of `\(s.typeName)` uses where it is placed with `\(usesText(m))` (\(location(m.example))).")
-                out.append("    \(modifier)struct \(m.depsType!) {")
-                for f in m.fields { out.append("        \(modifier)let \(f.name): \(f.type)") }
-                if access != .internal {
-                    out.append("")
-                    let params = m.fields.map { f in
-                        "\(f.name): \(SwiftType(parsing: f.type)?.isFunction == true ? "@escaping " : "")\(f.type)"
-                    }
-                    out.append("        \(modifier)init(\(params.joined(separator: ", "))) {")
-                    for f in m.fields { out.append("            self.\(f.name) = \(f.name)") }
-                    out.append("        }")
-                }
-                out.append("    }")
-            }
-        }
-        out.append("}")
         return out
     }
 

@@ -296,54 +296,29 @@ struct ComposableNavigatorTarget {
         return out
     }
 
-    func code(_ b: ProgramPlan.Builder) -> SwiftCode {
-        switch b {
+    /// The path builder of a plan's builder.
+    func code(_ builder: ProgramPlan.Builder) -> SwiftCode {
+        switch builder {
         case .screen(_, let screen, let method, let arguments, let nesting):
-            let m = plan.contentMethods[method]
-            let type = screenType(screen)
-            var call = "\(content).\(m.name)(screen"
-            if let deps = m.depsType {
-                let fields = zip(m.fields, arguments).map { "\(label($0.name)): \(argument($1))" }.joined(separator: ", ")
-                call += ", using: \(ns).\(deps)(\(fields))"
-            }
-            call += ")"
-            let provides = plan.screens[screen].provides
-            let nestingCode = nesting.map(code)
-            let bound = nesting.map { locals($0) } ?? []
-            if !provides.isEmpty, provides.contains(where: bound.contains), let nestingCode {
-                // The provided values are known once the screen is: the nesting is built
-                // inside `if screen`, with them in scope.
-                let pattern = ([plan.viewLocal] + provides.map { bound.contains($0) ? plan.name($0) : "_" }).joined(separator: ", ")
-                let inner = SwiftCode.call("PathBuilders.screen", [
-                    ("content", .closure(head: "(_: \(type))", statements: [], result: .atom(plan.viewLocal))),
-                    ("nesting", nestingCode),
-                ])
-                return .call("PathBuilders.if", [
-                    ("screen", .closure(head: "(screen: \(type))", statements: ["let (\(pattern)) = \(call)"], result: inner)),
-                ])
-            }
-            let view = provides.isEmpty ? call : call + ".\(m.viewLabel)"
-            var args: [(label: String?, value: SwiftCode)] = [("content", .closure(head: "(screen: \(type))", statements: [], result: .atom(view)))]
-            if let nestingCode { args.append(("nesting", nestingCode)) }
-            return .call("PathBuilders.screen", args)
-        case .anyOf(let bs):
-            return anyOf(bs.map(code))
-        case .conditional(_, let flag, let a, let c):
+            return screenCode(screen: screen, method: plan.contentMethods[method], arguments: arguments, nesting: nesting)
+        case .anyOf(let branches):
+            return anyOf(branches.map(code))
+        case .conditional(_, let flag, let then, let otherwise):
             return .call("PathBuilders.if", [
                 (nil, .closure(head: "", statements: [], result: .atom("\(env).\(flag)"))),
-                ("then", code(a)),
-                ("else", code(c)),
+                ("then", code(then)),
+                ("else", code(otherwise)),
             ])
-        case .ifLet(_, let source, let item, let a, let c):
+        case .ifLet(_, let source, let item, let then, let otherwise):
             var args: [(label: String?, value: SwiftCode)] = [
                 ("let", .closure(head: "", statements: [], result: .atom(argument(source)))),
-                ("then", .closure(head: plan.name(item), statements: [], result: code(a))),
+                ("then", .closure(head: plan.name(item), statements: [], result: code(then))),
             ]
-            if let c { args.append(("else", code(c))) }
+            if let otherwise { args.append(("else", code(otherwise))) }
             return .call("PathBuilders.if", args)
-        case .ifScreen(_, let screen, let a, let c):
-            var args: [(label: String?, value: SwiftCode)] = [("screen", .closure(head: "(_: \(screenType(screen)))", statements: [], result: code(a)))]
-            if let c { args.append(("else", code(c))) }
+        case .ifScreen(_, let screen, let then, let otherwise):
+            var args: [(label: String?, value: SwiftCode)] = [("screen", .closure(head: "(_: \(screenType(screen)))", statements: [], result: code(then)))]
+            if let otherwise { args.append(("else", code(otherwise))) }
             return .call("PathBuilders.if", args)
         case .wildcard(_, let screen, let body):
             return .call("PathBuilders.wildcard", [("screen", .atom("\(screenType(screen))()")), ("pathBuilder", code(body))])
@@ -357,16 +332,53 @@ struct ComposableNavigatorTarget {
             case .unwrapped: what = "outside `if let \(name)`"
             }
             return .note("\(location(node)) is never built \(what)", .atom("PathBuilders.empty"))
-        case .call(_, let f, let site):
-            let fn = plan.functions[f]
-            let args = [env, content] + fn.parameters.map { "\(label(plan.name($0))): \(plan.name($0))" }
-            let call = SwiftCode.call(fn.name, args.map { (label: nil, value: .atom($0)) })
-            guard plan.recursiveCalls.contains(site) else { return call }
-            // A builder that reaches itself again: built lazily (when an element is built,
-            // not when the tree is made) and erased (its view type would contain itself).
-            return .trailing("_PathBuilder", .closure(
-                head: "element", statements: [], result: .suffix(call, ".eraseCircularNavigationPath().build(pathElement: element)")))
+        case .call(_, let function, let site):
+            return callCode(plan.functions[function], site: site)
         }
+    }
+
+    /// `PathBuilders.screen` with the content method's view; when the screen provides values
+    /// that its nesting reads, the nesting is built inside `PathBuilders.if(screen:)`, where
+    /// they are known.
+    func screenCode(screen: Int, method: ProgramPlan.ContentMethod, arguments: [ProgramPlan.Source],
+                    nesting: ProgramPlan.Builder?) -> SwiftCode {
+        let type = screenType(screen)
+        var call = "\(content).\(method.name)(screen"
+        if let deps = method.depsType {
+            let fields = zip(method.fields, arguments).map { "\(label($0.name)): \(argument($1))" }.joined(separator: ", ")
+            call += ", using: \(ns).\(deps)(\(fields))"
+        }
+        call += ")"
+        let provides = plan.screens[screen].provides
+        let nestingCode = nesting.map(code)
+        let bound = nesting.map { locals($0) } ?? []
+        if !provides.isEmpty, provides.contains(where: bound.contains), let nestingCode {
+            // The provided values are known once the screen is: the nesting is built
+            // inside `if screen`, with them in scope.
+            let pattern = ([plan.viewLocal] + provides.map { bound.contains($0) ? plan.name($0) : "_" }).joined(separator: ", ")
+            let inner = SwiftCode.call("PathBuilders.screen", [
+                ("content", .closure(head: "(_: \(type))", statements: [], result: .atom(plan.viewLocal))),
+                ("nesting", nestingCode),
+            ])
+            return .call("PathBuilders.if", [
+                ("screen", .closure(head: "(screen: \(type))", statements: ["let (\(pattern)) = \(call)"], result: inner)),
+            ])
+        }
+        let view = provides.isEmpty ? call : call + ".\(method.viewLabel)"
+        var args: [(label: String?, value: SwiftCode)] = [("content", .closure(head: "(screen: \(type))", statements: [], result: .atom(view)))]
+        if let nestingCode { args.append(("nesting", nestingCode)) }
+        return .call("PathBuilders.screen", args)
+    }
+
+    /// A call of a builder's function, built lazily and erased when it closes a cycle.
+    func callCode(_ function: ProgramPlan.Function, site: Int) -> SwiftCode {
+        let args = [env, content] + function.parameters.map { "\(label(plan.name($0))): \(plan.name($0))" }
+        let call = SwiftCode.call(function.name, args.map { (label: nil, value: .atom($0)) })
+        guard plan.recursiveCalls.contains(site) else { return call }
+        // A builder that reaches itself again: built lazily (when an element is built,
+        // not when the tree is made) and erased (its view type would contain itself).
+        return .trailing("_PathBuilder", .closure(
+            head: "element", statements: [], result: .suffix(call, ".eraseCircularNavigationPath().build(pathElement: element)")))
     }
 
     /// `anyOf` of any number of builders: groups of at most ten, nested, in order.

@@ -91,26 +91,13 @@ struct Lint: ParsableCommand {
         }
         let fixedRoot = root.flatMap { provider.canonicalPath($0) }
         let inputs = LintInputs(paths: paths, fixedRoot: fixedRoot, stdin: stdin, cwd: currentDirectory(), provider: provider)
-        var failures = inputs.failures.map { InputFailure(path: $0.path, message: "cannot read '\($0.path)': \($0.message)") }
-        // A config's path as the user would write it: relative to the current folder when inside it.
-        let cwd = provider.canonicalPath(currentDirectory()) ?? currentDirectory()
-        for root in inputs.incompleteScans {
-            Terminal.writeError("routes: warning: stopped looking for the other .routes files of the workspace \(root) after \(LintInputs.scanLimit) directory entries: files past them are not part of the programs checked (a routes.json marks the workspace's own folder as its root)\n")
-        }
-        for p in inputs.configProblems {
-            let shown = PathUtil.isInside(p.path, root: cwd) && cwd != "/" ? String(p.path.dropFirst(cwd.count + 1)) : p.path
-            failures.append(InputFailure(path: shown, message: p.message, position: (p.line, p.column)))
-        }
+        var failures = inputFailures(inputs, provider: provider)
         var fixer: LintFixer? = nil
         let project: Project
         var session: AnalysisSession? = nil
         if let fix {
-            var f = LintFixer(provider: provider, inputs: inputs, unsafe: fix == .unsafe, stdinPath: stdinPath)
-            (project, session) = f.run()
-            for path in f.notUTF8 { Terminal.writeError("routes: warning: \(path) is not valid UTF-8: not fixed\n") }
-            if let why = f.unsettled { Terminal.writeError("routes: warning: stopped fixing: \(why); what remains is reported\n") }
-            failures += f.write().map { InputFailure(path: $0.path, message: $0.message) }
-            fixer = f
+            (project, session, fixer) = applyFixes(inputs, provider: provider, unsafe: fix == .unsafe, stdinPath: stdinPath,
+                                                   failures: &failures)
         } else {
             // Nothing after the analysis reads the syntax trees, the doc comments, the
             // signatures or most scopes, and only the files reported on are read for their
@@ -125,7 +112,7 @@ struct Lint: ParsableCommand {
         let report = LintReport(project: consume project, named: inputs.named, settings: inputs.settings, failures: failures,
                                 session: session, fixed: fixer?.fixed)
         if format != .github {
-            for f in failures { Terminal.writeError("\(f.text)\n") }
+            for failure in failures { Terminal.writeError("\(failure.text)\n") }
         }
         // With `-` and --fix, standard output carries the fixed text; the report goes to
         // standard error (or the output file).
@@ -133,38 +120,9 @@ struct Lint: ParsableCommand {
         if let left = fixer?.unsafeFixesLeft, left > 0, format == .text || format == .github {
             Terminal.writeError("routes: \(left) more \(left == 1 ? "fix is" : "fixes are") available with `--fix --unsafe-fixes` (unsafe fixes may change what the app builds: review them)\n")
         }
-
-        let output: String
-        switch format {
-        case .text:
-            let useColor = outputFile == nil && (color == .always || (color == .auto && Terminal.stdoutSupportsColor))
-            output = TextRenderer(report: report, style: Style(enabled: useColor)).render()
-        case .json:
-            output = JSONRenderer.render(report) + "\n"
-        case .sarif:
-            output = SARIFRenderer.render(report) + "\n"
-        case .github:
-            output = GitHubRenderer.render(report)
-        }
-        // A file read again for its text (to report on it) that is no longer what was
-        // checked: the report would point into text that is not there. Nothing is reported.
-        let changed = report.project.files.filter(\.isTextChangedSinceRead)
-        if !changed.isEmpty {
-            for f in changed {
-                Terminal.writeError("routes: error: '\(f.displayPath)' changed while it was being checked; run the lint again\n")
-            }
-            Terminal.terminate(2)
-        }
-        if let outputFile {
-            guard Terminal.writeFile(outputFile, output) else {
-                Terminal.writeError("routes: error: cannot write '\(outputFile)': \(String(cString: strerror(errno)))\n")
-                Terminal.terminate(2)
-            }
-        } else if fixedStdin != nil {
-            Terminal.writeError(output)
-        } else {
-            Terminal.write(output)
-        }
+        let output = render(report, format: format, color: color, toFile: outputFile != nil)
+        stopIfChangedWhileChecked(report)
+        writeReport(output, to: outputFile, besideFixedText: fixedStdin != nil)
         if let fixedStdin { Terminal.write(String(decoding: fixedStdin, as: UTF8.self)) }
 
         let deny = denyWarnings || inputs.denyWarnings
@@ -174,6 +132,76 @@ struct Lint: ParsableCommand {
         // of arrays one by one took about 6% of a lint, for memory the process returns anyway.
         // (Output is written unbuffered, so nothing is lost.)
         withExtendedLifetime(report) { Terminal.terminate(status) }
+    }
+
+    /// The paths that cannot be read and the problems of the config files (with the warnings
+    /// of workspaces whose scan stopped written at once).
+    static func inputFailures(_ inputs: LintInputs, provider: OverlayFileSystem) -> [InputFailure] {
+        var failures = inputs.failures.map { InputFailure(path: $0.path, message: "cannot read '\($0.path)': \($0.message)") }
+        // A config's path as the user would write it: relative to the current folder when inside it.
+        let cwd = provider.canonicalPath(currentDirectory()) ?? currentDirectory()
+        for root in inputs.incompleteScans {
+            Terminal.writeError("routes: warning: stopped looking for the other .routes files of the workspace \(root) after \(LintInputs.scanLimit) directory entries: files past them are not part of the programs checked (a routes.json marks the workspace's own folder as its root)\n")
+        }
+        for problem in inputs.configProblems {
+            let shown = PathUtil.isInside(problem.path, root: cwd) && cwd != "/" ? String(problem.path.dropFirst(cwd.count + 1)) : problem.path
+            failures.append(InputFailure(path: shown, message: problem.message, position: (problem.line, problem.column)))
+        }
+        return failures
+    }
+
+    /// `--fix`: the rounds of fixes, with their warnings written; the files written, with the
+    /// failures to write them added to `failures`. Returns the last project, its analysis and
+    /// the fixer (what it fixed, the fixed text of the standard input).
+    static func applyFixes(_ inputs: LintInputs, provider: OverlayFileSystem, unsafe: Bool, stdinPath: String?,
+                           failures: inout [InputFailure]) -> (project: Project, session: AnalysisSession, fixer: LintFixer) {
+        var fixer = LintFixer(provider: provider, inputs: inputs, unsafe: unsafe, stdinPath: stdinPath)
+        let (project, session) = fixer.run()
+        for path in fixer.notUTF8 { Terminal.writeError("routes: warning: \(path) is not valid UTF-8: not fixed\n") }
+        if let why = fixer.unsettled { Terminal.writeError("routes: warning: stopped fixing: \(why); what remains is reported\n") }
+        failures += fixer.write().map { InputFailure(path: $0.path, message: $0.message) }
+        return (project, session, fixer)
+    }
+
+    /// The report in `format` (colour only on a terminal, never in a file).
+    static func render(_ report: LintReport, format: OutputFormat, color: ColorChoice, toFile: Bool) -> String {
+        switch format {
+        case .text:
+            let useColor = !toFile && (color == .always || (color == .auto && Terminal.stdoutSupportsColor))
+            return TextRenderer(report: report, style: Style(enabled: useColor)).render()
+        case .json:
+            return JSONRenderer.render(report) + "\n"
+        case .sarif:
+            return SARIFRenderer.render(report) + "\n"
+        case .github:
+            return GitHubRenderer.render(report)
+        }
+    }
+
+    /// A file read again for its text (to report on it) that is no longer what was checked:
+    /// the report would point into text that is not there. Nothing is reported: exit 2.
+    static func stopIfChangedWhileChecked(_ report: LintReport) {
+        let changed = report.project.files.filter(\.isTextChangedSinceRead)
+        guard !changed.isEmpty else { return }
+        for file in changed {
+            Terminal.writeError("routes: error: '\(file.displayPath)' changed while it was being checked; run the lint again\n")
+        }
+        Terminal.terminate(2)
+    }
+
+    /// The report to `outputFile`, else to standard error when standard output carries the
+    /// fixed text of the standard input, else to standard output.
+    static func writeReport(_ output: String, to outputFile: String?, besideFixedText: Bool) {
+        if let outputFile {
+            guard Terminal.writeFile(outputFile, output) else {
+                Terminal.writeError("routes: error: cannot write '\(outputFile)': \(String(cString: strerror(errno)))\n")
+                Terminal.terminate(2)
+            }
+        } else if besideFixedText {
+            Terminal.writeError(output)
+        } else {
+            Terminal.write(output)
+        }
     }
 
     /// All of standard input (at most the file limit: a larger text is reported as too large).

@@ -181,15 +181,7 @@ struct Fmt: ParsableCommand {
     }
 
     static func writeStdout(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(1, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                off += n
-            }
-        }
+        _ = FileDescriptor.writeAll(bytes, to: 1)
     }
 
     /// Replaces a file's content through a temporary file in its folder and a rename, so that
@@ -213,17 +205,7 @@ struct Fmt: ParsableCommand {
         }
         _ = fchown(fd, st.st_uid, st.st_gid)  // allowed for root only, or the same owner and one of its groups
         guard fchmod(fd, st.st_mode & 0o7777) == 0 else { return fail() }
-        var ok = true
-        bytes.withUnsafeBufferPointer { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { ok = false; return }
-                off += n
-            }
-        }
-        guard ok, fsync(fd) == 0 else { return fail() }
+        guard FileDescriptor.writeAll(bytes, to: fd), fsync(fd) == 0 else { return fail() }
         guard close(fd) == 0 else {
             let why = String(cString: strerror(errno))
             unlink(temporary)

@@ -156,18 +156,7 @@ struct LintFixer {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         var failure: String? = nil
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
-        }
+        if !FileDescriptor.writeAll(bytes, to: fd) { failure = String(cString: strerror(errno)) }
         if failure == nil && fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)

@@ -16,18 +16,7 @@ enum Terminal {
     }
 
     static func write(_ s: String) {
-        var s = s
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(1, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    return
-                }
-                off += n
-            }
-        }
+        _ = FileDescriptor.writeAll(s, to: 1)
     }
 
     static func writeError(_ s: String) {
@@ -66,17 +55,7 @@ extension Terminal {
         let temporary = path + ".routes-tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { return false }
-        var ok = true
-        var s = text
-        s.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { ok = false; return }
-                off += n
-            }
-        }
+        let ok = FileDescriptor.writeAll(text, to: fd)
         let saved = errno
         close(fd)
         guard ok, rename(temporary, path) == 0 else {

@@ -74,27 +74,44 @@ struct GenSwift: ParsableCommand {
         if inputs.entries.isEmpty {
             throw usageError("no .routes files in \(paths.joined(separator: ", "))")
         }
+        let outExists = try checkOutputFolder()
+        try checkOutputNames(inputs)
+        let output = try generate(inputs, provider: provider)
+        let folder = out.hasSuffix("/") ? String(out.dropLast()) : out
+        if check {
+            try checkUpToDate(output, in: folder, provider: provider)
+        } else {
+            if !outExists, let why = makeDirectories(out) { throw usageError("--out \(out): cannot create it: \(why)") }
+            try write(output, to: folder, provider: provider)
+        }
+    }
 
-        // The output folder: a folder we can write to (made, when missing, only to write).
+    /// The output folder: a folder we can write to (made, when missing, only to write).
+    /// Returns whether it exists.
+    func checkOutputFolder() throws -> Bool {
         var st = stat()
-        let outExists = stat(out, &st) == 0
-        if outExists {
-            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw usageError("--out \(out): not a folder (it is a file)") }
-            if !check && access(out, W_OK | X_OK) != 0 {
-                throw usageError("--out \(out): cannot write to it: \(String(cString: strerror(errno)))")
-            }
+        guard stat(out, &st) == 0 else { return false }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { throw usageError("--out \(out): not a folder (it is a file)") }
+        if !check && access(out, W_OK | X_OK) != 0 {
+            throw usageError("--out \(out): cannot write to it: \(String(cString: strerror(errno)))")
         }
+        return true
+    }
 
-        // One output name per input.
+    /// One output name per input.
+    func checkOutputNames(_ inputs: Inputs) throws {
         var byName: [String: String] = [:]
-        for e in inputs.entries {
-            let name = SwiftCodegen.outputName(forInput: e.displayPath)
+        for entry in inputs.entries {
+            let name = SwiftCodegen.outputName(forInput: entry.displayPath)
             if let other = byName[name] {
-                throw usageError("\(other) and \(e.displayPath) would both generate \(name): rename one of them, or generate them into different folders")
+                throw usageError("\(other) and \(entry.displayPath) would both generate \(name): rename one of them, or generate them into different folders")
             }
-            byName[name] = e.displayPath
+            byName[name] = entry.displayPath
         }
+    }
 
+    /// The generated files; exits with the errors and the problems when there are any.
+    func generate(_ inputs: Inputs, provider: FileSystemProvider) throws -> SwiftCodegen.Output {
         let project = Project(entries: inputs.entries, provider: provider)
         for (path, why) in project.unreadableEntries {
             Terminal.writeError("routes: error: cannot read '\(path)': \(why)\n")
@@ -108,29 +125,32 @@ struct GenSwift: ParsableCommand {
             fail(output, report: report)
             throw ExitCode(1)
         }
+        return output
+    }
 
-        let folder = out.hasSuffix("/") ? String(out.dropLast()) : out
-        if check {
-            var stale: [String] = []
-            for f in output.files {
-                let path = folder + "/" + f.name
-                if case .success(let bytes) = provider.read(path), bytes.elementsEqual(f.contents.utf8) { continue }
-                stale.append(path)
-            }
-            if !stale.isEmpty {
-                for path in stale { Terminal.writeError("routes: \(path) is not up to date\n") }
-                Terminal.writeError("routes: \(stale.count) of \(output.files.count) generated file\(output.files.count == 1 ? "" : "s") \(stale.count == 1 ? "is" : "are") stale: run `routes gen swift` without --check\n")
-                throw ExitCode(1)
-            }
-            Terminal.write("\(output.files.count) generated file\(output.files.count == 1 ? "" : "s") up to date in \(folder)\n")
-            return
+    /// `--check`: exits with status 1 when a file in `folder` is missing or stale.
+    func checkUpToDate(_ output: SwiftCodegen.Output, in folder: String, provider: FileSystemProvider) throws {
+        var stale: [String] = []
+        for file in output.files {
+            let path = folder + "/" + file.name
+            if case .success(let bytes) = provider.read(path), bytes.elementsEqual(file.contents.utf8) { continue }
+            stale.append(path)
         }
-        if !outExists, let why = makeDirectories(out) { throw usageError("--out \(out): cannot create it: \(why)") }
+        if !stale.isEmpty {
+            for path in stale { Terminal.writeError("routes: \(path) is not up to date\n") }
+            Terminal.writeError("routes: \(stale.count) of \(output.files.count) generated file\(output.files.count == 1 ? "" : "s") \(stale.count == 1 ? "is" : "are") stale: run `routes gen swift` without --check\n")
+            throw ExitCode(1)
+        }
+        Terminal.write("\(output.files.count) generated file\(output.files.count == 1 ? "" : "s") up to date in \(folder)\n")
+    }
+
+    /// Writes the files of `output` into `folder` that are not there already as they are.
+    func write(_ output: SwiftCodegen.Output, to folder: String, provider: FileSystemProvider) throws {
         var written = 0
-        for f in output.files {
-            let path = folder + "/" + f.name
-            if case .success(let bytes) = provider.read(path), bytes.elementsEqual(f.contents.utf8) { continue }
-            if let why = writeAtomically(f.contents, to: path) {
+        for file in output.files {
+            let path = folder + "/" + file.name
+            if case .success(let bytes) = provider.read(path), bytes.elementsEqual(file.contents.utf8) { continue }
+            if let why = writeAtomically(file.contents, to: path) {
                 throw usageError("cannot write \(path): \(why)")
             }
             written += 1

@@ -81,6 +81,24 @@ struct Tree: ParsableCommand {
     }
 
     func run() throws {
+        let (project, program) = try loadProgram()
+        let environment = try programEnvironment(of: program, in: project)
+        var resolution: PathResolution? = nil
+        if let path {
+            do {
+                let literal = try PathLiteral.parse(path)
+                resolution = try Resolution.resolve(literal, program: program, project: project, environment: environment)
+            } catch {
+                throw usageError("--path: " + error.rendered(literal: path))
+            }
+        }
+        let errors = writeErrors(of: program, in: project)
+        writePreview(of: program, in: project, resolution: resolution)
+        if !errors.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The project of `file` and the program it roots.
+    func loadProgram() throws -> (project: Project, program: Program) {
         let provider = FileSystemProvider()
         if let canonical = provider.canonicalPath(file), isDirectory(canonical) {
             throw usageError("'\(file)' is a directory; `routes tree` takes one .routes file that declares `root`")
@@ -94,13 +112,16 @@ struct Tree: ParsableCommand {
               let program = project.programs.first(where: { $0.root.file == fileID }) else {
             throw usageError("'\(file)' declares no `root`: `routes tree` previews a program (a file that declares `root`, with its imports)")
         }
+        return (project, program)
+    }
 
+    /// The environment that `--flag` and `--optional` give.
+    func programEnvironment(of program: Program, in project: Project) throws -> ProgramEnvironment {
         let given = Environment(
             flags: try parseAssignments(flags, option: "flag", values: ["true": true, "false": false]),
             optionals: try parseAssignments(optionals, option: "optional", values: ["present": true, "absent": false]))
-        let environment: ProgramEnvironment
         do {
-            environment = try ProgramEnvironment(given, program: program, project: project)
+            return try ProgramEnvironment(given, program: program, project: project)
         } catch {
             let option = error.expected == .flag ? "flag" : "optional"
             var message = "--\(option) \(error.name): \(error.message)"
@@ -110,35 +131,31 @@ struct Tree: ParsableCommand {
             }
             throw usageError(message)
         }
+    }
 
-        var resolution: PathResolution? = nil
-        if let path {
-            do {
-                let literal = try PathLiteral.parse(path)
-                resolution = try Resolution.resolve(literal, program: program, project: project, environment: environment)
-            } catch {
-                throw usageError("--path: " + error.rendered(literal: path))
-            }
-        }
-
-        // Errors of the program, on stderr; the preview goes on regardless.
+    /// Writes the errors of the program on stderr (the preview goes on regardless); returns them.
+    func writeErrors(of program: Program, in project: Project) -> [Diagnostic] {
         let programFiles = Set(program.files)
         let errors = Analysis.check(project).filter { $0.severity == .error && programFiles.contains($0.file) }
-        for d in errors {
-            Terminal.writeError("\(project.locationText(file: d.file, offset: d.range.lowerBound)): error: \(d.message) [\(d.rule.rawValue)]\n")
+        for diagnostic in errors {
+            Terminal.writeError("\(project.locationText(file: diagnostic.file, offset: diagnostic.range.lowerBound)): error: \(diagnostic.message) [\(diagnostic.rule.rawValue)]\n")
         }
+        return errors
+    }
 
+    /// The routing tree, or the resolution of `--path`, in `format` on stdout.
+    func writePreview(of program: Program, in project: Project, resolution: PathResolution?) {
         let tree = resolution == nil || format == .dot || format == .mermaid
             ? RoutingTree(program: program, project: project) : nil
         switch (format, resolution) {
         case (.text, nil):
             Terminal.write(tree!.text)
-        case (.text, let r?):
-            Terminal.write(r.text(project: project))
+        case (.text, let resolution?):
+            Terminal.write(resolution.text(project: project))
         case (.json, nil):
             Terminal.write(JSON.serialize(TreeJSON.tree(tree!, project: project), pretty: true) + "\n")
-        case (.json, let r?):
-            Terminal.write(JSON.serialize(TreeJSON.resolution(r, project: project), pretty: true) + "\n")
+        case (.json, let resolution?):
+            Terminal.write(JSON.serialize(TreeJSON.resolution(resolution, project: project), pretty: true) + "\n")
         case (.dot, _), (.mermaid, _):
             let highlight = Set(resolution?.elements.compactMap(\.node) ?? [])
             let title = resolution.map { "path: \(path!) (environment: \($0.environment.summary))" }
@@ -146,7 +163,5 @@ struct Tree: ParsableCommand {
                 ? PreviewGraph.dot(tree!, highlight: highlight, title: title)
                 : PreviewGraph.mermaid(tree!, highlight: highlight, title: title))
         }
-
-        if !errors.isEmpty { throw ExitCode(1) }
     }
 }

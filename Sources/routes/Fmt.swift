@@ -114,70 +114,90 @@ struct Fmt: ParsableCommand {
         let inputs = LintInputs(paths: paths, fixedRoot: nil, stdin: nil, cwd: currentDirectory(), provider: provider,
                                 scanWorkspaces: false)
         if !inputs.configProblems.isEmpty {
-            // Its `exclude` may be what is wrong: format nothing rather than what it would leave out.
-            let cwd = provider.canonicalPath(currentDirectory()) ?? currentDirectory()
-            for p in inputs.configProblems {
-                let shown = PathUtil.isInside(p.path, root: cwd) && cwd != "/" ? String(p.path.dropFirst(cwd.count + 1)) : p.path
-                Terminal.writeError("\(shown):\(p.line + 1):\(p.column + 1): error: \(p.message)\n")
-            }
-            Terminal.writeError("routes: error: nothing was formatted: fix routes.json first\n")
+            writeConfigProblems(inputs.configProblems, provider: provider)
             return 2
         }
-        var failed = !inputs.failures.isEmpty
-        for f in inputs.failures { Terminal.writeError("routes: error: cannot read '\(f.path)': \(f.message)\n") }
-        var changed = 0, unchanged = 0, refused = 0
+        var tally = Tally(failed: !inputs.failures.isEmpty)
+        for failure in inputs.failures { Terminal.writeError("routes: error: cannot read '\(failure.path)': \(failure.message)\n") }
         // Read and formatted on every core; reported and written in order.
         let entries = inputs.entries
-        let results = parallelMap(entries.count) { i -> (bytes: Result<[UInt8], SourceReadError>, outcome: Outcome, note: String?) in
-            let read = provider.read(entries[i].canonicalPath)
+        let results = parallelMap(entries.count) { index -> (bytes: Result<[UInt8], SourceReadError>, outcome: Outcome, note: String?) in
+            let read = provider.read(entries[index].canonicalPath)
             guard case .success(let bytes) = read else { return (read, .unchanged, nil) }
-            let (outcome, note) = format(bytes, name: entries[i].displayPath)
+            let (outcome, note) = format(bytes, name: entries[index].displayPath)
             return (read, outcome, note)
         }
         for (entry, result) in zip(entries, results) {
-            let name = entry.displayPath
-            let bytes: [UInt8]
-            switch result.bytes {
-            case .success(let b): bytes = b
-            case .failure(let why):
-                Terminal.writeError("routes: error: cannot read '\(name)': \(why)\n")
-                failed = true
-                continue
-            }
-            if let note = result.note { Terminal.writeError(note) }
-            switch result.outcome {
-            case .unchanged:
-                unchanged += 1
-            case .changed(let formatted):
-                changed += 1
-                if check { Terminal.write("would reformat: \(name)\n") }
-                if diff { Terminal.write(UnifiedDiff.render(path: name, old: bytes, new: formatted) ?? "") }
-                if !check && !diff, let why = writeAtomically(entry.canonicalPath, formatted) {
-                    Terminal.writeError("routes: error: cannot write '\(name)': \(why)\n")
-                    failed = true
-                    changed -= 1
-                    refused += 1
-                }
-            case .refused(let why):
-                Terminal.writeError("routes: error: cannot format '\(name)': \(why)\n")
-                refused += 1
-                failed = true
-            }
+            finish(entry, read: result.bytes, outcome: result.outcome, note: result.note, check: check, diff: diff, tally: &tally)
         }
-        func files(_ n: Int) -> String { n == 1 ? "1 file" : "\(n) files" }
-        var parts: [String] = []
-        if check || diff {
-            parts.append("\(files(changed)) would be reformatted")
-        } else {
-            parts.append("\(files(changed)) reformatted")
-        }
-        parts.append("\(files(unchanged)) already formatted")
-        if refused > 0 { parts.append("\(files(refused)) left as \(refused == 1 ? "it was" : "they were") (see above)") }
-        let summary = parts.joined(separator: ", ") + "\n"
+        let summary = tally.summary(check: check, diff: diff)
         // A diff keeps stdout for the patch.
         if diff { Terminal.writeError(summary) } else { Terminal.write(summary) }
-        if failed { return 2 }
-        return (check || diff) && changed > 0 ? 1 : 0
+        if tally.failed { return 2 }
+        return (check || diff) && tally.changed > 0 ? 1 : 0
+    }
+
+    /// The problems of routes.json: nothing is formatted, as its `exclude` may be what is wrong.
+    static func writeConfigProblems(_ problems: [ProjectConfig.Problem], provider: FileSystemProvider) {
+        let cwd = provider.canonicalPath(currentDirectory()) ?? currentDirectory()
+        for problem in problems {
+            let shown = PathUtil.isInside(problem.path, root: cwd) && cwd != "/" ? String(problem.path.dropFirst(cwd.count + 1)) : problem.path
+            Terminal.writeError("\(shown):\(problem.line + 1):\(problem.column + 1): error: \(problem.message)\n")
+        }
+        Terminal.writeError("routes: error: nothing was formatted: fix routes.json first\n")
+    }
+
+    /// How many files `formatFiles` changed, left alone and refused, and whether anything failed.
+    struct Tally {
+        var failed: Bool
+        var changed = 0, unchanged = 0, refused = 0
+
+        /// "2 files reformatted, 1 file already formatted".
+        func summary(check: Bool, diff: Bool) -> String {
+            func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
+            var parts: [String] = []
+            if check || diff {
+                parts.append("\(files(changed)) would be reformatted")
+            } else {
+                parts.append("\(files(changed)) reformatted")
+            }
+            parts.append("\(files(unchanged)) already formatted")
+            if refused > 0 { parts.append("\(files(refused)) left as \(refused == 1 ? "it was" : "they were") (see above)") }
+            return parts.joined(separator: ", ") + "\n"
+        }
+    }
+
+    /// One file of `formatFiles`: reported, and written when it changed (unless checked or diffed).
+    static func finish(_ entry: ProjectEntry, read: Result<[UInt8], SourceReadError>, outcome: Outcome, note: String?,
+                       check: Bool, diff: Bool, tally: inout Tally) {
+        let name = entry.displayPath
+        let bytes: [UInt8]
+        switch read {
+        case .success(let text): bytes = text
+        case .failure(let why):
+            Terminal.writeError("routes: error: cannot read '\(name)': \(why)\n")
+            tally.failed = true
+            return
+        }
+        if let note { Terminal.writeError(note) }
+        switch outcome {
+        case .unchanged:
+            tally.unchanged += 1
+        case .changed(let formatted):
+            tally.changed += 1
+            if check { Terminal.write("would reformat: \(name)\n") }
+            if diff { Terminal.write(UnifiedDiff.render(path: name, old: bytes, new: formatted) ?? "") }
+            if !check && !diff, let why = writeAtomically(entry.canonicalPath, formatted) {
+                Terminal.writeError("routes: error: cannot write '\(name)': \(why)\n")
+                tally.failed = true
+                tally.changed -= 1
+                tally.refused += 1
+            }
+        case .refused(let why):
+            Terminal.writeError("routes: error: cannot format '\(name)': \(why)\n")
+            tally.refused += 1
+            tally.failed = true
+        }
     }
 
     static func writeStdout(_ bytes: [UInt8]) {

@@ -11,93 +11,122 @@ enum UnifiedDiff {
         case equal(Int, Int)
         case delete(Int)
         case insert(Int)
+
+        var isEqual: Bool { if case .equal = self { return true } else { return false } }
+    }
+
+    /// One side of a diff: its lines, and whether the last one ends with its line break.
+    struct Side {
+        var lines: [ArraySlice<UInt8>]
+        var endsWithNewline: Bool
+
+        init(_ bytes: [UInt8]) {
+            lines = UnifiedDiff.lines(bytes)
+            endsWithNewline = bytes.last == 0x0A
+        }
+
+        /// Whether `index` is the last line and has no line break.
+        func isUnterminated(_ index: Int) -> Bool { index == lines.count - 1 && !endsWithNewline }
+
+        /// Line `index` in a hunk, after its `prefix` (with the note of a missing line break).
+        func hunkLine(_ index: Int, prefix: String) -> String {
+            prefix + text(lines[index]) + "\n" + (isUnterminated(index) ? "\\ No newline at end of file\n" : "")
+        }
     }
 
     /// The diff of `old` and `new` labelled `path` on both sides; nil when they are equal.
     static func render(path: String, old: [UInt8], new: [UInt8], context: Int = 3) -> String? {
         if old == new { return nil }
-        let a = lines(old), b = lines(new)
-        let oldEndsWithNewline = old.last == 0x0A, newEndsWithNewline = new.last == 0x0A
-        // Each distinct line a number; a last line without its line break is another line.
+        let oldSide = Side(old), newSide = Side(new)
+        let (oldNumbers, newNumbers) = numbered(oldSide, newSide)
+        var ops: [Op] = []
+        diff(oldNumbers, 0..<oldNumbers.count, newNumbers, 0..<newNumbers.count, into: &ops)
+        putDeletionsFirst(&ops)
+        var out = "--- \(path)\n+++ \(path)\n"
+        let (oldBefore, newBefore) = linesBefore(ops)
+        var floor = 0
+        var position = 0
+        while position < ops.count {
+            if ops[position].isEqual { position += 1; continue }
+            let start = max(floor, position - context)
+            let end = min(ops.count, lastChange(of: ops, hunkFrom: position, context: context) + 1 + context)
+            let oldCount = oldBefore[end] - oldBefore[start], newCount = newBefore[end] - newBefore[start]
+            out += "@@ -\(oldCount == 0 ? oldBefore[start] : oldBefore[start] + 1),\(oldCount)"
+                + " +\(newCount == 0 ? newBefore[start] : newBefore[start] + 1),\(newCount) @@\n"
+            for op in ops[start..<end] {
+                switch op {
+                case .equal(let oldLine, _): out += oldSide.hunkLine(oldLine, prefix: " ")
+                case .delete(let oldLine): out += oldSide.hunkLine(oldLine, prefix: "-")
+                case .insert(let newLine): out += newSide.hunkLine(newLine, prefix: "+")
+                }
+            }
+            floor = end
+            position = end
+        }
+        return out
+    }
+
+    /// Each distinct line a number, the same on both sides; a last line without its line
+    /// break is another line.
+    static func numbered(_ old: Side, _ new: Side) -> (old: [Int], new: [Int]) {
         struct Key: Hashable {
             var line: ArraySlice<UInt8>
             var unterminated: Bool
         }
         var ids: [Key: Int] = [:]
-        func number(_ lines: [ArraySlice<UInt8>], terminated: Bool) -> [Int] {
-            lines.indices.map { i in
-                let key = Key(line: lines[i], unterminated: i == lines.count - 1 && !terminated)
+        func number(_ side: Side) -> [Int] {
+            side.lines.indices.map { index in
+                let key = Key(line: side.lines[index], unterminated: side.isUnterminated(index))
                 if let id = ids[key] { return id }
                 ids[key] = ids.count
                 return ids.count - 1
             }
         }
-        let ia = number(a, terminated: oldEndsWithNewline), ib = number(b, terminated: newEndsWithNewline)
-        var ops: [Op] = []
-        diff(ia, 0..<ia.count, ib, 0..<ib.count, into: &ops)
-        // In each run of changes, the deleted lines first.
+        let oldNumbers = number(old)
+        return (oldNumbers, number(new))
+    }
+
+    /// In each run of changes, the deleted lines first.
+    static func putDeletionsFirst(_ ops: inout [Op]) {
         var run = 0
         while run < ops.count {
-            if case .equal = ops[run] { run += 1; continue }
+            if ops[run].isEqual { run += 1; continue }
             var end = run
-            while end < ops.count {
-                if case .equal = ops[end] { break }
-                end += 1
-            }
+            while end < ops.count && !ops[end].isEqual { end += 1 }
             let changes = ops[run..<end]
             let deletions = changes.filter { if case .delete = $0 { return true } else { return false } }
             let insertions = changes.filter { if case .insert = $0 { return true } else { return false } }
             ops.replaceSubrange(run..<end, with: deletions + insertions)
             run = end
         }
+    }
 
-        var out = "--- \(path)\n+++ \(path)\n"
-        func isEqual(_ k: Int) -> Bool { if case .equal = ops[k] { return true } else { return false } }
-        // Old and new lines consumed before each op.
+    /// The old and the new lines consumed before each op (and after the last).
+    static func linesBefore(_ ops: [Op]) -> (old: [Int], new: [Int]) {
         var oldBefore = Array(repeating: 0, count: ops.count + 1), newBefore = oldBefore
-        for (k, op) in ops.enumerated() {
+        for (index, op) in ops.enumerated() {
             switch op {
-            case .equal: oldBefore[k + 1] = oldBefore[k] + 1; newBefore[k + 1] = newBefore[k] + 1
-            case .delete: oldBefore[k + 1] = oldBefore[k] + 1; newBefore[k + 1] = newBefore[k]
-            case .insert: oldBefore[k + 1] = oldBefore[k]; newBefore[k + 1] = newBefore[k] + 1
+            case .equal: oldBefore[index + 1] = oldBefore[index] + 1; newBefore[index + 1] = newBefore[index] + 1
+            case .delete: oldBefore[index + 1] = oldBefore[index] + 1; newBefore[index + 1] = newBefore[index]
+            case .insert: oldBefore[index + 1] = oldBefore[index]; newBefore[index + 1] = newBefore[index] + 1
             }
         }
-        var floor = 0
-        var k = 0
-        while k < ops.count {
-            if isEqual(k) { k += 1; continue }
-            let start = max(floor, k - context)
-            // The hunk goes on while changes are at most 2 × context equal lines apart.
-            var lastChange = k
-            var j = k
-            while j < ops.count {
-                if !isEqual(j) { lastChange = j; j += 1; continue }
-                var e = j
-                while e < ops.count && isEqual(e) { e += 1 }
-                if e == ops.count || e - j > 2 * context { break }
-                j = e
-            }
-            let end = min(ops.count, lastChange + 1 + context)
-            let oldCount = oldBefore[end] - oldBefore[start], newCount = newBefore[end] - newBefore[start]
-            out += "@@ -\(oldCount == 0 ? oldBefore[start] : oldBefore[start] + 1),\(oldCount)"
-                + " +\(newCount == 0 ? newBefore[start] : newBefore[start] + 1),\(newCount) @@\n"
-            for op in ops[start..<end] {
-                switch op {
-                case .equal(let x, _):
-                    out += " " + text(a[x]) + "\n"
-                    if x == a.count - 1 && !oldEndsWithNewline { out += "\\ No newline at end of file\n" }
-                case .delete(let x):
-                    out += "-" + text(a[x]) + "\n"
-                    if x == a.count - 1 && !oldEndsWithNewline { out += "\\ No newline at end of file\n" }
-                case .insert(let y):
-                    out += "+" + text(b[y]) + "\n"
-                    if y == b.count - 1 && !newEndsWithNewline { out += "\\ No newline at end of file\n" }
-                }
-            }
-            floor = end
-            k = end
+        return (oldBefore, newBefore)
+    }
+
+    /// The last change of the hunk that starts with the change at `first`: the hunk goes on
+    /// while changes are at most 2 × context equal lines apart.
+    static func lastChange(of ops: [Op], hunkFrom first: Int, context: Int) -> Int {
+        var lastChange = first
+        var position = first
+        while position < ops.count {
+            if !ops[position].isEqual { lastChange = position; position += 1; continue }
+            var equalEnd = position
+            while equalEnd < ops.count && ops[equalEnd].isEqual { equalEnd += 1 }
+            if equalEnd == ops.count || equalEnd - position > 2 * context { break }
+            position = equalEnd
         }
-        return out
+        return lastChange
     }
 
     static func text(_ line: ArraySlice<UInt8>) -> String { String(decoding: line, as: UTF8.self) }

@@ -1,0 +1,56 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `path:LINE:COL: severity: message [rule]`, the source line with a caret underline, then
+/// notes; a summary line at the end. LINE and COL are 1-based, COL in Unicode scalars.
+struct TextRenderer {
+    let report: LintReport
+    let style: Style
+
+    func render() -> String {
+        var out = ""
+        for item in report.fixed ?? [] {
+            out += style.bold("\(item.path):\(item.line + 1):\(item.column + 1):") + " " + style.green("fixed") + ": "
+                + item.title + " " + style.dim("[\(item.rule.rawValue)]") + "\n"
+        }
+        for f in report.fileOrder {
+            for d in report.diagnostics[f] ?? [] { out += render(d) }
+        }
+        out += style.bold(report.summary) + "\n"
+        return out
+    }
+
+    func location(_ file: FileID, _ offset: Int) -> String {
+        let source = report.file(file)
+        let p = source.text.position(of: offset, encoding: .scalars)
+        return "\(source.displayPath):\(p.line + 1):\(p.column + 1)"
+    }
+
+    func render(_ d: Diagnostic) -> String {
+        let severity = d.severity == .error ? style.red("error") : style.yellow("warning")
+        var out = style.bold(location(d.file, d.range.lowerBound) + ":") + " \(severity): "
+            + style.bold(d.message) + " " + style.dim("[\(d.rule.rawValue)]") + "\n"
+        out += snippet(d.file, d.range)
+        for r in d.related {
+            out += style.bold(location(r.file, r.range.lowerBound) + ":") + " " + style.cyan("note") + ": \(r.message)\n"
+        }
+        return out
+    }
+
+    /// The source line and a `^~~~` underline of the range's part on that line. Tabs are
+    /// kept in the underline so that it lines up.
+    func snippet(_ file: FileID, _ range: Range<Int>) -> String {
+        let text = report.file(file).text
+        let line = text.line(containing: range.lowerBound)
+        let lineRange = text.lineRange(line)
+        let lineText = text.text(lineRange)
+        var pad = ""
+        for ch in text.text(lineRange.lowerBound..<min(range.lowerBound, lineRange.upperBound)).unicodeScalars {
+            pad += ch == "\t" ? "\t" : " "
+        }
+        let end = min(range.upperBound, lineRange.upperBound)
+        let width = max(0, text.columnWidth(from: min(range.lowerBound, end), to: end, encoding: .scalars))
+        let underline = "^" + String(repeating: "~", count: max(0, width - 1))
+        return lineText + "\n" + pad + style.green(underline) + "\n"
+    }
+}

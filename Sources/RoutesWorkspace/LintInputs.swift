@@ -54,18 +54,7 @@ public struct LintInputs {
     public init(paths: [String], fixedRoot: String?, stdin: Stdin?, cwd: String, provider: some SourceProvider,
                 scanWorkspaces: Bool = true) {
         let canonicalCwd = provider.canonicalPath(cwd) ?? cwd
-        var resolved: [(given: String, canonical: String, isStdin: Bool)] = []
-        for p in paths {
-            if p == "-", let stdin {
-                resolved.append((stdin.displayPath, Self.path(ofStdin: stdin, cwd: canonicalCwd, provider: provider), true))
-                continue
-            }
-            guard let c = provider.canonicalPath(p) else {
-                failures.append((p, "no such file or directory"))
-                continue
-            }
-            resolved.append((p, c, false))
-        }
+        let resolved = resolve(paths, stdin: stdin, cwd: canonicalCwd, provider: provider)
         // Today's rule for paths in no marked workspace: the current directory when every path
         // lies inside it, else each path's own folder.
         let allInside = resolved.allSatisfy { PathUtil.isInside($0.canonical, root: canonicalCwd) }
@@ -75,66 +64,119 @@ public struct LintInputs {
         // folder): its other files are read, so that a file's diagnostics do not depend on
         // which files were named.
         var roots: [String] = []
-        func rootOf(_ canonical: String, isDirectory: Bool) -> String {
-            let root: String
-            if let fixedRoot {
-                root = fixedRoot
-            } else if let found = WorkspaceRoot.find(for: canonical) {
-                load(found.configPath, root: found.path)
-                root = found.path
-            } else if allInside {
-                root = canonicalCwd
-            } else {
-                root = isDirectory ? canonical : PathUtil.directory(of: canonical)
-            }
-            if !roots.contains(root) { roots.append(root) }
-            return root
-        }
         if let fixedRoot { load(WorkspaceRoot.configIn(fixedRoot), root: fixedRoot) }
-        for (group, item) in resolved.enumerated() {
-            let display = PathUtil.normalize(item.given)
-            let directory = !item.isStdin && isDirectory(item.canonical)
-            let root = rootOf(item.canonical, isDirectory: directory)
+        for (group, path) in resolved.enumerated() {
+            let directory = !path.isStdin && isDirectory(path.canonical)
+            let workspaceRoot = root(of: path.canonical, isDirectory: directory, fixedRoot: fixedRoot,
+                                     cwdWhenAllInside: allInside ? canonicalCwd : nil, roots: &roots)
             if directory {
-                // A folder named on the command line is linted even when a glob excludes it: the
-                // globs that match it (or a folder above it) do not apply below it either.
-                var config = configs[root] ?? ProjectConfig()
-                let folder = Self.relative(item.canonical, to: root)
-                config.exclude = config.exclude.filter { !$0.matches(folder) }
-                let scan = SourceFiles.scan(under: item.canonical, maxEntries: .max) { rel in
-                    config.excludes(Self.relative(item.canonical + "/" + rel, to: root))
-                }
-                for (rel, reason) in scan.unreadable {
-                    failures.append((rel == "." ? item.given : PathUtil.join(display, rel), reason))
-                }
-                if item.canonical == root { scannedRoots.insert(root) }
-                for rel in scan.files {
-                    let canonical = provider.canonicalPath(item.canonical + "/" + rel) ?? item.canonical + "/" + rel
-                    if config.excludes(Self.relative(canonical, to: root)) { continue }
-                    guard seen.insert(canonical).inserted else { continue }
-                    if let why = Self.problem(canonical, provider) {
-                        failures.append((PathUtil.join(display, rel), why))
-                        continue
-                    }
-                    entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel), group: group, workspaceRoot: root))
-                    named.append(canonical)
-                }
+                if path.canonical == workspaceRoot { scannedRoots.insert(workspaceRoot) }
+                addFolder(path, group: group, root: workspaceRoot, provider: provider, seen: &seen)
             } else {
-                if !item.isStdin, let why = Self.problem(item.canonical, provider) {
-                    failures.append((item.given, why))
-                    continue
-                }
-                guard seen.insert(item.canonical).inserted else { continue }
-                entries.append(ProjectEntry(canonicalPath: item.canonical, displayPath: display, group: group, workspaceRoot: root))
-                named.append(item.canonical)
+                addFile(path, group: group, root: workspaceRoot, provider: provider, seen: &seen)
             }
         }
-        // The other files of each workspace, for the programs that contain the files named
-        // (not reported unless they are imported by one). A scan looks at no more than
-        // `scanLimit` directory entries, skipping hidden folders and not following symbolic
-        // links to folders, so that a root such as a home folder cannot stall the lint.
-        let others = resolved.count
-        for root in roots where scanWorkspaces && !scannedRoots.contains(root) {
+        if scanWorkspaces {
+            addOtherFiles(of: roots.filter { !scannedRoots.contains($0) }, group: resolved.count, cwd: canonicalCwd,
+                          provider: provider, seen: &seen)
+        }
+    }
+
+    /// A path as given and as found: canonical, or the standard input's path.
+    private struct ResolvedPath {
+        var given: String
+        var canonical: String
+        var isStdin: Bool
+    }
+
+    /// The paths that exist, canonical; the others are failures.
+    private mutating func resolve(_ paths: [String], stdin: Stdin?, cwd canonicalCwd: String,
+                                  provider: some SourceProvider) -> [ResolvedPath] {
+        var resolved: [ResolvedPath] = []
+        for path in paths {
+            if path == "-", let stdin {
+                resolved.append(ResolvedPath(given: stdin.displayPath, canonical: Self.path(ofStdin: stdin, cwd: canonicalCwd, provider: provider),
+                                             isStdin: true))
+                continue
+            }
+            guard let canonical = provider.canonicalPath(path) else {
+                failures.append((path, "no such file or directory"))
+                continue
+            }
+            resolved.append(ResolvedPath(given: path, canonical: canonical, isStdin: false))
+        }
+        return resolved
+    }
+
+    /// The workspace root of a path: `--root`, else the folder of its nearest marker (whose
+    /// config is read), else the current folder when every path lies inside it, else the
+    /// path's own folder. Added to `roots` when it is new.
+    private mutating func root(of canonical: String, isDirectory: Bool, fixedRoot: String?, cwdWhenAllInside: String?,
+                               roots: inout [String]) -> String {
+        let root: String
+        if let fixedRoot {
+            root = fixedRoot
+        } else if let found = WorkspaceRoot.find(for: canonical) {
+            load(found.configPath, root: found.path)
+            root = found.path
+        } else if let cwdWhenAllInside {
+            root = cwdWhenAllInside
+        } else {
+            root = isDirectory ? canonical : PathUtil.directory(of: canonical)
+        }
+        if !roots.contains(root) { roots.append(root) }
+        return root
+    }
+
+    /// The `.routes` files of a folder named on the command line, which is linted even when a
+    /// glob excludes it: the globs that match it (or a folder above it) do not apply below it
+    /// either.
+    private mutating func addFolder(_ folderPath: ResolvedPath, group: Int, root: String, provider: some SourceProvider,
+                                    seen: inout Set<String>) {
+        let display = PathUtil.normalize(folderPath.given)
+        var config = configs[root] ?? ProjectConfig()
+        let folder = Self.relative(folderPath.canonical, to: root)
+        config.exclude = config.exclude.filter { !$0.matches(folder) }
+        let scan = SourceFiles.scan(under: folderPath.canonical, maxEntries: .max) { rel in
+            config.excludes(Self.relative(folderPath.canonical + "/" + rel, to: root))
+        }
+        for (rel, reason) in scan.unreadable {
+            failures.append((rel == "." ? folderPath.given : PathUtil.join(display, rel), reason))
+        }
+        for rel in scan.files {
+            let canonical = provider.canonicalPath(folderPath.canonical + "/" + rel) ?? folderPath.canonical + "/" + rel
+            if config.excludes(Self.relative(canonical, to: root)) { continue }
+            guard seen.insert(canonical).inserted else { continue }
+            if let why = Self.problem(canonical, provider) {
+                failures.append((PathUtil.join(display, rel), why))
+                continue
+            }
+            entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel), group: group, workspaceRoot: root))
+            named.append(canonical)
+        }
+    }
+
+    /// A file named on the command line (or the standard input's text), read even when a glob
+    /// excludes it.
+    private mutating func addFile(_ filePath: ResolvedPath, group: Int, root: String, provider: some SourceProvider,
+                                  seen: inout Set<String>) {
+        if !filePath.isStdin, let why = Self.problem(filePath.canonical, provider) {
+            failures.append((filePath.given, why))
+            return
+        }
+        guard seen.insert(filePath.canonical).inserted else { return }
+        entries.append(ProjectEntry(canonicalPath: filePath.canonical, displayPath: PathUtil.normalize(filePath.given), group: group,
+                                    workspaceRoot: root))
+        named.append(filePath.canonical)
+    }
+
+    /// The other files of each workspace, for the programs that contain the files named (not
+    /// reported unless they are imported by one). A scan looks at no more than `scanLimit`
+    /// directory entries, skipping hidden folders and not following symbolic links to folders,
+    /// so that a root such as a home folder cannot stall the lint.
+    private mutating func addOtherFiles(of roots: [String], group: Int, cwd canonicalCwd: String, provider: some SourceProvider,
+                                        seen: inout Set<String>) {
+        for root in roots {
             let config = configs[root] ?? ProjectConfig()
             let scan = SourceFiles.scan(under: root, maxEntries: Self.scanLimit, skip: config.excludes)
             if !scan.complete { incompleteScans.append(root) }
@@ -144,7 +186,7 @@ public struct LintInputs {
                 guard seen.insert(canonical).inserted else { continue }
                 let display = PathUtil.isInside(canonical, root: canonicalCwd) && canonicalCwd != "/"
                     ? String(canonical.dropFirst(canonicalCwd.count + 1)) : canonical
-                entries.append(ProjectEntry(canonicalPath: canonical, displayPath: display, group: others, workspaceRoot: root))
+                entries.append(ProjectEntry(canonicalPath: canonical, displayPath: display, group: group, workspaceRoot: root))
             }
         }
     }

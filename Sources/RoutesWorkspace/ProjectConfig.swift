@@ -103,73 +103,94 @@ public struct ProjectConfig: Sendable, Hashable {
         guard case .object(let object) = value, let layout = Located.parse(plain) else {
             return .failure([problem(firstNonBlank(plain), "the config must be a JSON object (`{ … }`)")])
         }
-        // json-c keeps the last of a key written twice: each member's value is read from its
-        // own text, so that the first is checked as written and the second reported.
-        func valueOf(_ located: Located) -> JSONValue? { try? JSON.parse(bytes: Array(plain[located.range])) }
-        var config = ProjectConfig()
-        var problems: [Problem] = []
+        var reader = MemberReader(plain: plain, problem: problem)
         var seen = Set<String>()
         for entry in layout.members {
             if !seen.insert(entry.key).inserted {
-                problems.append(problem(entry.keyRange.lowerBound, "`\(entry.key)` is set twice"))
+                reader.problems.append(problem(entry.keyRange.lowerBound, "`\(entry.key)` is set twice"))
                 continue
             }
             guard keys.contains(entry.key) else {
                 let close = Suggestion.closest(to: entry.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                problems.append(problem(entry.keyRange.lowerBound, "unknown key `\(entry.key)`\(close) (the keys are `exclude`, `rules` and `denyWarnings`)"))
+                reader.problems.append(problem(entry.keyRange.lowerBound, "unknown key `\(entry.key)`\(close) (the keys are `exclude`, `rules` and `denyWarnings`)"))
                 continue
             }
-            guard let v = valueOf(entry.value) ?? object[entry.key] else { continue }
+            guard let value = reader.parsedValue(of: entry.value) ?? object[entry.key] else { continue }
             switch entry.key {
-            case "exclude":
-                guard case .array(let items) = v else {
-                    problems.append(problem(entry.value.range.lowerBound, "`exclude` takes a list of globs: `[\"Generated\", \"Legacy/**\"]`"))
-                    continue
-                }
-                for (i, item) in items.enumerated() {
-                    guard case .string(let s) = item, !s.isEmpty else {
-                        problems.append(problem(entry.value.elements[i].range.lowerBound, "each `exclude` entry is a glob string"))
-                        continue
-                    }
-                    config.exclude.append(Glob(s))
-                }
-            case "rules":
-                guard case .object = v else {
-                    problems.append(problem(entry.value.range.lowerBound, "`rules` takes an object of rule ids and settings: `{\"\(RuleID.unusedDeclaration)\": \"off\"}`"))
-                    continue
-                }
-                var ruleSeen = Set<String>()
-                for rule in entry.value.members {
-                    if !ruleSeen.insert(rule.key).inserted {
-                        problems.append(problem(rule.keyRange.lowerBound, "`\(rule.key)` is set twice"))
-                        continue
-                    }
-                    guard let info = Rules.info(RuleID(rule.key)) else {
-                        let close = Suggestion.closest(to: rule.key, among: Rules.all.map(\.id.rawValue)).map { "; did you mean `\($0)`?" } ?? ""
-                        problems.append(problem(rule.keyRange.lowerBound, "unknown rule `\(rule.key)`\(close) (`routes rules` lists them)"))
-                        continue
-                    }
-                    guard case .string(let s) = valueOf(rule.value), let setting = RuleSetting(rawValue: s) else {
-                        problems.append(problem(rule.value.range.lowerBound, "a rule's setting is \"off\", \"warning\" or \"error\""))
-                        continue
-                    }
-                    guard RuleSettings.allows(setting, for: info.id) else {
-                        problems.append(problem(rule.value.range.lowerBound, "`\(info.id)` is always an error: it cannot be set to \"\(s)\""))
-                        continue
-                    }
-                    config.rules.rules[info.id] = setting
-                }
-            case "denyWarnings":
-                guard case .bool(let b) = v else {
-                    problems.append(problem(entry.value.range.lowerBound, "`denyWarnings` is `true` or `false`"))
-                    continue
-                }
-                config.denyWarnings = b
-            default:
-                break  // `$schema`: for editors
+            case "exclude": reader.readExclude(value, at: entry.value)
+            case "rules": reader.readRules(value, at: entry.value)
+            case "denyWarnings": reader.readDenyWarnings(value, at: entry.value)
+            default: break  // `$schema`: for editors
             }
         }
-        return problems.isEmpty ? .success(config) : .failure(problems)
+        return reader.problems.isEmpty ? .success(reader.config) : .failure(reader.problems)
+    }
+
+    /// Reads the members of a config's object into a config, collecting the problems.
+    private struct MemberReader {
+        /// The config's text with its comments blanked.
+        let plain: [UInt8]
+        /// A problem at an offset of the text.
+        let problem: (Int, String) -> Problem
+        var config = ProjectConfig()
+        var problems: [Problem] = []
+
+        /// json-c keeps the last of a key written twice: each member's value is read from its
+        /// own text, so that the first is checked as written and the second reported.
+        func parsedValue(of located: Located) -> JSONValue? { try? JSON.parse(bytes: Array(plain[located.range])) }
+
+        /// `"exclude": ["Generated", "Legacy/**"]`.
+        mutating func readExclude(_ value: JSONValue, at located: Located) {
+            guard case .array(let items) = value else {
+                problems.append(problem(located.range.lowerBound, "`exclude` takes a list of globs: `[\"Generated\", \"Legacy/**\"]`"))
+                return
+            }
+            for (index, item) in items.enumerated() {
+                guard case .string(let glob) = item, !glob.isEmpty else {
+                    problems.append(problem(located.elements[index].range.lowerBound, "each `exclude` entry is a glob string"))
+                    continue
+                }
+                config.exclude.append(Glob(glob))
+            }
+        }
+
+        /// `"rules": { "<rule id>": "off" | "warning" | "error" }`.
+        mutating func readRules(_ value: JSONValue, at located: Located) {
+            guard case .object = value else {
+                problems.append(problem(located.range.lowerBound, "`rules` takes an object of rule ids and settings: `{\"\(RuleID.unusedDeclaration)\": \"off\"}`"))
+                return
+            }
+            var ruleSeen = Set<String>()
+            for rule in located.members {
+                if !ruleSeen.insert(rule.key).inserted {
+                    problems.append(problem(rule.keyRange.lowerBound, "`\(rule.key)` is set twice"))
+                    continue
+                }
+                guard let info = Rules.info(RuleID(rule.key)) else {
+                    let close = Suggestion.closest(to: rule.key, among: Rules.all.map(\.id.rawValue)).map { "; did you mean `\($0)`?" } ?? ""
+                    problems.append(problem(rule.keyRange.lowerBound, "unknown rule `\(rule.key)`\(close) (`routes rules` lists them)"))
+                    continue
+                }
+                guard case .string(let written) = parsedValue(of: rule.value), let setting = RuleSetting(rawValue: written) else {
+                    problems.append(problem(rule.value.range.lowerBound, "a rule's setting is \"off\", \"warning\" or \"error\""))
+                    continue
+                }
+                guard RuleSettings.allows(setting, for: info.id) else {
+                    problems.append(problem(rule.value.range.lowerBound, "`\(info.id)` is always an error: it cannot be set to \"\(written)\""))
+                    continue
+                }
+                config.rules.rules[info.id] = setting
+            }
+        }
+
+        /// `"denyWarnings": true`.
+        mutating func readDenyWarnings(_ value: JSONValue, at located: Located) {
+            guard case .bool(let deny) = value else {
+                problems.append(problem(located.range.lowerBound, "`denyWarnings` is `true` or `false`"))
+                return
+            }
+            config.denyWarnings = deny
+        }
     }
 
     private static func firstNonBlank(_ bytes: [UInt8]) -> Int {

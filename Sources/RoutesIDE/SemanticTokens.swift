@@ -66,79 +66,91 @@ extension IDE {
     /// parameter labels.
     public static func semanticTokens(project: Project, file: FileID) -> [SemanticToken] {
         guard project.files.indices.contains(file) else { return [] }
-        let source = project.files[file]
-        let tree = source.syntax
-        let model = source.model
-        // Names by start offset: declarations and resolved uses.
-        var names: [Int: (SemanticToken.Kind, SemanticToken.Modifiers)] = [:]
-        func kind(_ k: DeclarationKind) -> SemanticToken.Kind? {
-            switch k {
-            case .screen: return .screen
-            case .builder: return .builder
-            case .dependency: return .dependency
-            case .optional: return .optional
-            case .flag: return .flag
-            case .root: return nil
-            }
-        }
-        for d in model.declarations {
-            if let k = kind(d.kind) { names[d.name.range.lowerBound] = (k, .declaration) }
-        }
-        for (name, expected) in model.nameUses {
-            if let s = project.resolve(name, in: file), let k = kind(project.declaration(s).kind) {
-                let ok = expected.contains(project.declaration(s).kind)
-                names[name.range.lowerBound] = (k, ok ? [] : .unresolved)
-            } else if let first = expected.first, let k = kind(first) {
-                names[name.range.lowerBound] = (k, .unresolved)
-            }
-        }
-        // Types and parameter labels, from the tree.
-        var typeTokens = Set<Int>()
-        var labelTokens = Set<Int>()
-        for (i, n) in tree.nodes.enumerated() {
-            switch n.kind {
-            case .type:
-                for t in Int(n.tokenStart)..<Int(n.tokenEnd) where tree.tokens[t].kind == .identifier { typeTokens.insert(t) }
-            case .parameter:
-                let node = tree.node(i)
-                if let first = node.directTokens.first { labelTokens.insert(first) }
-            case .presentation:
-                let node = tree.node(i)
-                if let t = node.firstToken(.identifier) { labelTokens.insert(t) }
-            default:
-                break
-            }
-        }
+        let tree = project.files[file].syntax
+        let names = nameTokens(project: project, file: file)
+        let (typeTokens, labelTokens) = typeAndLabelTokens(tree)
         var out: [SemanticToken] = []
         out.reserveCapacity(tree.tokens.count / 2)
-        for (i, t) in tree.tokens.enumerated() {
-            let r = t.range
-            switch t.kind {
+        for (index, token) in tree.tokens.enumerated() {
+            let range = token.range
+            switch token.kind {
             case .lineComment:
-                out.append(SemanticToken(range: r, kind: .comment))
+                out.append(SemanticToken(range: range, kind: .comment))
             case .docComment:
-                out.append(SemanticToken(range: r, kind: .comment, modifiers: .documentation))
+                out.append(SemanticToken(range: range, kind: .comment, modifiers: .documentation))
             case .string:
-                out.append(SemanticToken(range: r, kind: .string))
+                out.append(SemanticToken(range: range, kind: .string))
             case .number:
-                out.append(SemanticToken(range: r, kind: .number))
+                out.append(SemanticToken(range: range, kind: .number))
             case .identifier:
-                if labelTokens.contains(i) {
-                    out.append(SemanticToken(range: r, kind: .parameter))
-                } else if typeTokens.contains(i) {
-                    out.append(SemanticToken(range: r, kind: .type))
-                } else if let (k, m) = names[r.lowerBound] {
-                    out.append(SemanticToken(range: r, kind: k, modifiers: m))
+                if labelTokens.contains(index) {
+                    out.append(SemanticToken(range: range, kind: .parameter))
+                } else if typeTokens.contains(index) {
+                    out.append(SemanticToken(range: range, kind: .type))
+                } else if let (kind, modifiers) = names[range.lowerBound] {
+                    out.append(SemanticToken(range: range, kind: kind, modifiers: modifiers))
                 }
             default:
-                if t.kind.isKeyword {
-                    out.append(SemanticToken(range: r, kind: labelTokens.contains(i) ? .parameter : .keyword))
+                if token.kind.isKeyword {
+                    out.append(SemanticToken(range: range, kind: labelTokens.contains(index) ? .parameter : .keyword))
                 }
             }
         }
         return out
     }
 
+    /// The token kind of a declaration's name (none for `root`).
+    static func tokenKind(_ kind: DeclarationKind) -> SemanticToken.Kind? {
+        switch kind {
+        case .screen: return .screen
+        case .builder: return .builder
+        case .dependency: return .dependency
+        case .optional: return .optional
+        case .flag: return .flag
+        case .root: return nil
+        }
+    }
+
+    /// Names by start offset: declarations, and uses by what they resolve to (unresolved when
+    /// they do not, or resolve to a kind the place does not take).
+    static func nameTokens(project: Project, file: FileID) -> [Int: (SemanticToken.Kind, SemanticToken.Modifiers)] {
+        let model = project.files[file].model
+        var names: [Int: (SemanticToken.Kind, SemanticToken.Modifiers)] = [:]
+        for declaration in model.declarations {
+            if let kind = tokenKind(declaration.kind) { names[declaration.name.range.lowerBound] = (kind, .declaration) }
+        }
+        for (name, expected) in model.nameUses {
+            if let symbol = project.resolve(name, in: file), let kind = tokenKind(project.declaration(symbol).kind) {
+                let isExpected = expected.contains(project.declaration(symbol).kind)
+                names[name.range.lowerBound] = (kind, isExpected ? [] : .unresolved)
+            } else if let first = expected.first, let kind = tokenKind(first) {
+                names[name.range.lowerBound] = (kind, .unresolved)
+            }
+        }
+        return names
+    }
+
+    /// The indices of the tokens that are types, and of those that are parameter labels.
+    static func typeAndLabelTokens(_ tree: SyntaxTree) -> (types: Set<Int>, labels: Set<Int>) {
+        var typeTokens = Set<Int>()
+        var labelTokens = Set<Int>()
+        for (index, node) in tree.nodes.enumerated() {
+            switch node.kind {
+            case .type:
+                for token in Int(node.tokenStart)..<Int(node.tokenEnd) where tree.tokens[token].kind == .identifier { typeTokens.insert(token) }
+            case .parameter:
+                if let first = tree.node(index).directTokens.first { labelTokens.insert(first) }
+            case .presentation:
+                if let token = tree.node(index).firstToken(.identifier) { labelTokens.insert(token) }
+            default:
+                break
+            }
+        }
+        return (typeTokens, labelTokens)
+    }
+}
+
+extension IDE {
     /// Blocks spanning lines, runs of comment lines, and groups of imports.
     public static func foldingRanges(project: Project, file: FileID) -> [FoldingRange] {
         guard project.files.indices.contains(file) else { return [] }

@@ -162,46 +162,54 @@ public struct MessageFramer: Sendable {
         if lineEnd > lineStart && buffer[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
         let nextLine = newline + 1
 
-        if lineEnd == lineStart {
-            if scan.fieldCount == 0 {
-                // An empty line before any header: skip it.
-                start = nextLine
-                state = .headers(HeaderScan(at: nextLine))
-                return .proceed
-            }
-            guard let length = scan.contentLength else {
-                return fail("a header block without Content-Length", resyncFrom: start + 1)
-            }
-            start = nextLine
-            if buffer.capacity < start + length { buffer.reserveCapacity(start + length) }
-            state = .body(length: length)
-            return .proceed
-        }
-
+        if lineEnd == lineStart { return endHeaderBlock(scan, nextLine: nextLine) }
         scan.fieldCount += 1
         scan.lineStart = nextLine
         scan.scanFrom = nextLine
         state = .headers(scan)
+        return headerField(lineStart ..< lineEnd, scan: scan)
+    }
 
-        guard let colon = firstIndex(of: UInt8(ascii: ":"), in: lineStart ..< lineEnd),
-              colon > lineStart,
-              buffer[lineStart ..< colon].allSatisfy(Self.isTokenByte) else {
-            return .event(.error("ignoring a malformed header line \"\(quote(lineStart ..< lineEnd))\""))
+    /// An empty line: the end of the header block, or before any header a line to skip.
+    private mutating func endHeaderBlock(_ scan: HeaderScan, nextLine: Int) -> Step {
+        if scan.fieldCount == 0 {
+            // An empty line before any header: skip it.
+            start = nextLine
+            state = .headers(HeaderScan(at: nextLine))
+            return .proceed
         }
-        guard equalsIgnoringCase(lineStart ..< colon, Self.contentLengthName) else {
+        guard let length = scan.contentLength else {
+            return fail("a header block without Content-Length", resyncFrom: start + 1)
+        }
+        start = nextLine
+        if buffer.capacity < start + length { buffer.reserveCapacity(start + length) }
+        state = .body(length: length)
+        return .proceed
+    }
+
+    /// A header line (`line` without its line break), counted in `scan` already: a
+    /// Content-Length is read into the scan; other headers are ignored.
+    private mutating func headerField(_ line: Range<Int>, scan current: HeaderScan) -> Step {
+        var scan = current
+        guard let colon = firstIndex(of: UInt8(ascii: ":"), in: line),
+              colon > line.lowerBound,
+              buffer[line.lowerBound ..< colon].allSatisfy(Self.isTokenByte) else {
+            return .event(.error("ignoring a malformed header line \"\(quote(line))\""))
+        }
+        guard equalsIgnoringCase(line.lowerBound ..< colon, Self.contentLengthName) else {
             return .proceed  // an unknown header, or Content-Type: ignored
         }
         var valueStart = colon + 1
-        var valueEnd = lineEnd
+        var valueEnd = line.upperBound
         while valueStart < valueEnd && Self.isBlank(buffer[valueStart]) { valueStart += 1 }
         while valueEnd > valueStart && Self.isBlank(buffer[valueEnd - 1]) { valueEnd -= 1 }
         let value = valueStart ..< valueEnd
         switch parseLength(value) {
         case nil:
-            return fail("an invalid Content-Length \"\(quote(value))\"", resyncFrom: lineStart + 1)
+            return fail("an invalid Content-Length \"\(quote(value))\"", resyncFrom: line.lowerBound + 1)
         case .some(.tooLarge):
             return fail("a Content-Length of \(quote(value)) bytes, over the limit of "
-                        + "\(Self.maxContentLength) (64 MiB)", resyncFrom: lineStart + 1)
+                        + "\(Self.maxContentLength) (64 MiB)", resyncFrom: line.lowerBound + 1)
         case .some(.length(let length)):
             let previous = scan.contentLength
             scan.contentLength = length

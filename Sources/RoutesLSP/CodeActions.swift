@@ -42,48 +42,19 @@ extension LanguageFeatures {
             throw ResponseError.invalidParams("expected a range {start, end}")
         }
         let start = try lineColumn(range["start"]), end = try lineColumn(range["end"])
-        guard let context = params?["context"], context.objectValue != nil else {
-            throw ResponseError.invalidParams("expected a context {diagnostics, only?}")
-        }
-        var sent: [JSONValue] = []
-        if let d = context["diagnostics"], !d.isNull {
-            guard let list = d.arrayValue else { throw ResponseError.invalidParams("context.diagnostics must be an array") }
-            sent = list
-        }
-        var only: [String]? = nil
-        if let o = context["only"], !o.isNull {
-            guard let list = o.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
-                throw ResponseError.invalidParams("context.only must be an array of code action kinds")
-            }
-            only = list.compactMap(\.stringValue)
-        }
+        let (sent, only) = try codeActionContext(params)
         func wanted(_ kind: String) -> Bool {
             only.map { $0.contains { kind == $0 || kind.hasPrefix($0 + ".") } } ?? true
         }
 
         let session = workspace.session
         let text = session.project.files[file].text
-        var lo = text.offset(of: start, encoding: encoding), hi = text.offset(of: end, encoding: encoding)
-        if hi < lo { swap(&lo, &hi) }
+        var lower = text.offset(of: start, encoding: encoding), upper = text.offset(of: end, encoding: encoding)
+        if upper < lower { swap(&lower, &upper) }
         let fixContext = FixContext(session: session, provider: workspace.provider)
         var actions: [JSONValue] = []
         if wanted("quickfix") {
-            for d in session.diagnostics where d.file == file {
-                let mine = codeActionDiagnostic(d, text)
-                // A client that sends its diagnostics (those of the range, or of the cursor's
-                // line) gets the actions of those, matched by range and code; else the range
-                // chooses.
-                let theirs = sent.first { Self.sameRange($0["range"], mine["range"]) && ($0["code"] == nil || $0["code"] == mine["code"]) }
-                if sent.isEmpty ? !(d.range.lowerBound <= hi && lo <= d.range.upperBound) : theirs == nil { continue }
-                for fix in IDE.fixes(for: d, context: fixContext) {
-                    var action: JSONObject = [
-                        "title": .string(fix.title), "kind": "quickfix",
-                        "diagnostics": [theirs ?? mine], "edit": workspaceEdit(fix.edits),
-                    ]
-                    if fix.isPreferred { action["isPreferred"] = true }
-                    actions.append(.object(action))
-                }
-            }
+            actions += quickFixes(in: file, range: lower ... upper, sent: sent, session: session, context: fixContext)
         }
         if wanted("source.organizeImports") {
             let edits = IDE.organizeImports(project: session.project, file: file)
@@ -95,12 +66,58 @@ extension LanguageFeatures {
             let fixes = IDE.fixAll(context: fixContext, files: [file], unsafe: false)
             if !fixes.isEmpty {
                 var edits: [FileID: [TextEdit]] = [:]
-                for f in Set(fixes.flatMap(\.edits.keys)) { edits[f] = IDE.edits(of: fixes, in: f) }
+                for fixedFile in Set(fixes.flatMap(\.edits.keys)) { edits[fixedFile] = IDE.edits(of: fixes, in: fixedFile) }
                 let title = fixes.count == 1 ? "Apply the safe fix" : "Apply \(fixes.count) safe fixes"
                 actions.append(["title": .string(title), "kind": "source.fixAll", "edit": workspaceEdit(edits)])
             }
         }
         return .array(actions)
+    }
+
+    /// The `context` of a code action request: the diagnostics the client sent, and the kinds
+    /// it asks for (nil: every kind).
+    func codeActionContext(_ params: JSONValue?) throws(ResponseError) -> (sent: [JSONValue], only: [String]?) {
+        guard let context = params?["context"], context.objectValue != nil else {
+            throw ResponseError.invalidParams("expected a context {diagnostics, only?}")
+        }
+        var sent: [JSONValue] = []
+        if let diagnostics = context["diagnostics"], !diagnostics.isNull {
+            guard let list = diagnostics.arrayValue else { throw ResponseError.invalidParams("context.diagnostics must be an array") }
+            sent = list
+        }
+        var only: [String]? = nil
+        if let kinds = context["only"], !kinds.isNull {
+            guard let list = kinds.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw ResponseError.invalidParams("context.only must be an array of code action kinds")
+            }
+            only = list.compactMap(\.stringValue)
+        }
+        return (sent, only)
+    }
+
+    /// The quick fixes of the file's diagnostics: of those the client sent (matched by range
+    /// and code), or of those `range` (byte offsets) meets when it sent none.
+    func quickFixes(in file: FileID, range: ClosedRange<Int>, sent: [JSONValue], session: AnalysisSession,
+                    context fixContext: FixContext) -> [JSONValue] {
+        let text = session.project.files[file].text
+        var actions: [JSONValue] = []
+        for diagnostic in session.diagnostics where diagnostic.file == file {
+            let mine = codeActionDiagnostic(diagnostic, text)
+            // A client that sends its diagnostics (those of the range, or of the cursor's
+            // line) gets the actions of those, matched by range and code; else the range
+            // chooses.
+            let theirs = sent.first { Self.sameRange($0["range"], mine["range"]) && ($0["code"] == nil || $0["code"] == mine["code"]) }
+            if sent.isEmpty ? !(diagnostic.range.lowerBound <= range.upperBound && range.lowerBound <= diagnostic.range.upperBound) : theirs == nil { continue }
+            for fix in IDE.fixes(for: diagnostic, context: fixContext) {
+                var action: JSONObject = [
+                    "title": .string(fix.title), "kind": "quickfix",
+                    "diagnostics": [theirs ?? mine], "edit": workspaceEdit(fix.edits),
+                ]
+                if fix.isPreferred { action["isPreferred"] = true }
+                actions.append(.object(action))
+            }
+        }
+        return actions
     }
 
     /// Whether two LSP ranges are the same (whatever the order of their members).

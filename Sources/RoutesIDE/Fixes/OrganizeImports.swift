@@ -24,58 +24,77 @@ extension IDE {
               zip(nodes, imports).allSatisfy({ $0.range.contains($1.range.lowerBound) && text.standsAlone($0.range) })
         else { return [] }
         let targets = project.importTargets[file]
-        func key(_ i: Int) -> String {
-            targets[i].map { "#\($0)" } ?? PathUtil.normalize(PathUtil.join(PathUtil.directory(of: source.path), imports[i].path))
-        }
-        let sorts = !declaresTwice(project, file)
-
-        // Runs of imports on consecutive lines.
-        var runs: [[Int]] = []
-        for i in nodes.indices {
-            if let last = runs.last?.last, consecutive(nodes[last].range, nodes[i].range, text) {
-                runs[runs.count - 1].append(i)
-            } else {
-                runs.append([i])
-            }
-        }
+        let organizer = ImportOrganizer(
+            text: text, nodes: nodes, imports: imports,
+            keys: imports.indices.map { index in
+                targets[index].map { "#\($0)" } ?? PathUtil.normalize(PathUtil.join(PathUtil.directory(of: source.path), imports[index].path))
+            },
+            sorts: !declaresTwice(project, file))
         var seen = Set<String>()
-        var edits: [TextEdit] = []
-        for run in runs {
-            // An item: the import's lines, with the comment lines right above it (not for the
-            // run's first import, whose comments head the run).
-            func span(_ i: Int) -> Range<Int> {
-                let start = i == run[0] ? text.lineStart(nodes[i].range.lowerBound) : text.commentBlockStart(above: nodes[i].range.lowerBound)
-                return start..<text.lineEnd(nodes[i].range.upperBound)
+        return organizer.runs().flatMap { organizer.edits(organizing: $0, seen: &seen) }
+    }
+
+    /// The imports of one file, organized run by run.
+    private struct ImportOrganizer {
+        let text: FixText
+        /// The import declarations, in order, and the model's imports they hold.
+        let nodes: [SyntaxNode]
+        let imports: [Import]
+        /// What each import imports: the file it resolves to, else its normalized path.
+        let keys: [String]
+        /// Whether the runs are sorted (else only deduplicated).
+        let sorts: Bool
+
+        /// Runs of imports on consecutive lines (indices of `nodes`).
+        func runs() -> [[Int]] {
+            var runs: [[Int]] = []
+            for index in nodes.indices {
+                if let last = runs.last?.last, IDE.consecutive(nodes[last].range, nodes[index].range, text) {
+                    runs[runs.count - 1].append(index)
+                } else {
+                    runs.append([index])
+                }
             }
+            return runs
+        }
+
+        /// An item of a run: the import's lines, with the comment lines right above it (not for
+        /// the run's first import, whose comments head the run).
+        func span(_ index: Int, in run: [Int]) -> Range<Int> {
+            let start = index == run[0]
+                ? text.lineStart(nodes[index].range.lowerBound) : text.commentBlockStart(above: nodes[index].range.lowerBound)
+            return start..<text.lineEnd(nodes[index].range.upperBound)
+        }
+
+        /// The edits that sort a run and drop its imports of files imported above (`seen`).
+        func edits(organizing run: [Int], seen: inout Set<String>) -> [TextEdit] {
             var kept: [Int] = []
             var dropped = false
-            for i in run {
-                if seen.insert(key(i)).inserted { kept.append(i) } else { dropped = true }
+            for index in run {
+                if seen.insert(keys[index]).inserted { kept.append(index) } else { dropped = true }
             }
             let ordered = sorts ? kept.sorted { (imports[$0].path, $0) < (imports[$1].path, $1) } : kept
-            guard dropped || ordered != kept else { continue }
-            let whole = span(run[0]).lowerBound..<span(run[run.count - 1]).upperBound
-            var parts = ordered.map { text.source.text(span($0)) }
+            guard dropped || ordered != kept else { return [] }
+            let whole = span(run[0], in: run).lowerBound..<span(run[run.count - 1], in: run).upperBound
+            var parts = ordered.map { text.source.text(span($0, in: run)) }
             // A dropped import's comment lines are kept, above the run's end.
-            for i in run where !kept.contains(i) {
-                let comments = span(i).lowerBound..<text.lineStart(nodes[i].range.lowerBound)
-                if i != run[0] && !comments.isEmpty {
-                    var c = text.source.text(comments)
-                    while c.hasSuffix("\n") || c.hasSuffix("\r") { c.removeLast() }
-                    parts.append(c)
+            for index in run where !kept.contains(index) {
+                let comments = span(index, in: run).lowerBound..<text.lineStart(nodes[index].range.lowerBound)
+                if index != run[0] && !comments.isEmpty {
+                    var commentText = text.source.text(comments)
+                    while commentText.hasSuffix("\n") || commentText.hasSuffix("\r") { commentText.removeLast() }
+                    parts.append(commentText)
                 }
-                if let trailing = text.trailingComment(after: nodes[i].range.upperBound) {
-                    parts.append(text.indentation(nodes[i].range.lowerBound) + text.source.text(trailing))
+                if let trailing = text.trailingComment(after: nodes[index].range.upperBound) {
+                    parts.append(text.indentation(nodes[index].range.lowerBound) + text.source.text(trailing))
                 }
             }
             if parts.isEmpty {
                 // Every import of the run was imported above: its lines go.
-                edits += text.deletion(of: nodes[run[0]].range.lowerBound..<nodes[run[run.count - 1]].range.upperBound)
-            } else {
-                edits.append(TextEdit(range: whole, newText: parts.joined(separator: text.newline)))
+                return text.deletion(of: nodes[run[0]].range.lowerBound..<nodes[run[run.count - 1]].range.upperBound)
             }
+            return [TextEdit(range: whole, newText: parts.joined(separator: text.newline))]
         }
-        return edits
     }
 
     /// Whether two imports stand on consecutive lines, with only comment lines between them.

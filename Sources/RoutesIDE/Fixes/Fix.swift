@@ -1,5 +1,4 @@
 import RoutesAnalysis
-import RoutesModel
 import RoutesSyntax
 
 /// An automatic fix of one diagnostic, as a plain value: a title, text edits per file (byte
@@ -68,66 +67,6 @@ public struct TextMove: Sendable, Hashable {
         self.source = source
         self.destination = destination
         self.offset = offset
-    }
-}
-
-/// What fixes are computed from: the session whose diagnostics they fix, and where files
-/// other than the project's are found when a fix is checked (see `FixCheck`).
-public struct FixContext {
-    public let session: AnalysisSession
-    /// Asked for an import the project's own files do not answer: its canonical path, and
-    /// the text of a file the project has not read (one an import's fix points at).
-    let provider: SourceProvider?
-
-    public init(session: AnalysisSession, provider: SourceProvider? = nil) {
-        self.session = session
-        self.provider = provider
-    }
-
-    public var project: Project { session.project }
-}
-
-/// The fixes of one rule: an uninhabited enum in `Fixes/<RuleName>Fixes.swift`.
-protocol RuleFixes {
-    /// The rule whose diagnostics it fixes (its `RuleID` constant).
-    static var rule: RuleID { get }
-    /// The fixes of one of its diagnostics, best first: the safe ones exact, the unsafe ones
-    /// candidates that `FixCheck` checks before they are offered.
-    static func fixes(_ diagnostic: Diagnostic, _ context: FixContext) -> [Fix]
-}
-
-/// Every rule's fixes. A rule that declares fixes (`RuleDefinition.fixes`) has its file here,
-/// and the other way round (`FixTests` checks both, and the applicability of each fix).
-enum FixRegistry {
-    static var all: [any RuleFixes.Type] { [
-        SyntaxErrorFixes.self,
-        UndefinedNameFixes.self,
-        WrongKindFixes.self,
-        DuplicateDeclarationFixes.self,
-        ImportErrorFixes.self,
-        MissingDependencyFixes.self,
-        ShadowedBranchFixes.self,
-        WildcardMismatchFixes.self,
-        PushInSheetFixes.self,
-        UnusedDeclarationFixes.self,
-        UnusedSuppressionFixes.self,
-    ] }
-
-    /// The fixes of a rule, if it has any.
-    static func fixer(_ rule: RuleID) -> (any RuleFixes.Type)? { all.first { $0.rule == rule } }
-
-    /// Whether every file a fix edits is valid UTF-8: the text of one that is not was read with
-    /// replacement characters, and an edit of it would write them over what the file holds.
-    static func editsValidText(_ fix: Fix, _ context: FixContext) -> Bool {
-        fix.edits.keys.allSatisfy { context.project.files[$0].text.invalidUTF8.isEmpty }
-    }
-
-    /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, a fix of an error
-    /// (it writes what the mistake meant rather than removing what nothing uses), or one that
-    /// edits a file with syntax errors.
-    static func needsCheck(_ fix: Fix, _ context: FixContext) -> Bool {
-        fix.applicability == .unsafe || fix.diagnostic.severity == .error
-            || fix.edits.keys.contains { !context.project.files[$0].keptSyntax.diagnostics.isEmpty }
     }
 }
 
@@ -207,45 +146,5 @@ extension IDE {
         }
         out.append(contentsOf: bytes[at...])
         return out
-    }
-}
-
-/// Where offsets go when sorted, non-overlapping edits are applied.
-enum EditMap {
-    /// The new offset of `offset` as a range's start: an insertion at it comes before it, and
-    /// an offset inside a replaced range goes to its replacement's start.
-    static func start(of offset: Int, _ edits: [TextEdit]) -> Int {
-        var delta = 0
-        for e in edits {
-            if e.range.upperBound <= offset {
-                delta += e.newText.utf8.count - e.range.count
-            } else if e.range.lowerBound < offset {
-                return e.range.lowerBound + delta
-            } else {
-                break
-            }
-        }
-        return offset + delta
-    }
-
-    /// The new offset of `offset` as a range's end: an insertion at it comes after it, and an
-    /// offset inside a replaced range goes to its replacement's end.
-    static func end(of offset: Int, _ edits: [TextEdit]) -> Int {
-        var delta = 0
-        for e in edits {
-            if e.range.upperBound <= offset && !(e.range.isEmpty && e.range.lowerBound == offset) {
-                delta += e.newText.utf8.count - e.range.count
-            } else if e.range.lowerBound < offset {
-                return e.range.lowerBound + delta + e.newText.utf8.count
-            } else {
-                break
-            }
-        }
-        return offset + delta
-    }
-
-    static func map(_ range: Range<Int>, _ edits: [TextEdit]) -> Range<Int> {
-        let lo = start(of: range.lowerBound, edits)
-        return lo..<max(lo, end(of: range.upperBound, edits))
     }
 }

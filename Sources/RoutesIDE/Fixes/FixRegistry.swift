@@ -1,0 +1,45 @@
+import RoutesSyntax
+
+/// The fixes of one rule: an uninhabited enum in `Fixes/<RuleName>Fixes.swift`.
+protocol RuleFixes {
+    /// The rule whose diagnostics it fixes (its `RuleID` constant).
+    static var rule: RuleID { get }
+    /// The fixes of one of its diagnostics, best first: the safe ones exact, the unsafe ones
+    /// candidates that `FixCheck` checks before they are offered.
+    static func fixes(_ diagnostic: Diagnostic, _ context: FixContext) -> [Fix]
+}
+
+/// Every rule's fixes. A rule that declares fixes (`RuleDefinition.fixes`) has its file here,
+/// and the other way round (`FixTests` checks both, and the applicability of each fix).
+enum FixRegistry {
+    static var all: [any RuleFixes.Type] { [
+        SyntaxErrorFixes.self,
+        UndefinedNameFixes.self,
+        WrongKindFixes.self,
+        DuplicateDeclarationFixes.self,
+        ImportErrorFixes.self,
+        MissingDependencyFixes.self,
+        ShadowedBranchFixes.self,
+        WildcardMismatchFixes.self,
+        PushInSheetFixes.self,
+        UnusedDeclarationFixes.self,
+        UnusedSuppressionFixes.self,
+    ] }
+
+    /// The fixes of a rule, if it has any.
+    static func fixer(_ rule: RuleID) -> (any RuleFixes.Type)? { all.first { $0.rule == rule } }
+
+    /// Whether every file a fix edits is valid UTF-8: the text of one that is not was read with
+    /// replacement characters, and an edit of it would write them over what the file holds.
+    static func editsValidText(_ fix: Fix, _ context: FixContext) -> Bool {
+        fix.edits.keys.allSatisfy { context.project.files[$0].text.invalidUTF8.isEmpty }
+    }
+
+    /// Whether a fix is offered only once `FixCheck` holds: an unsafe one, a fix of an error
+    /// (it writes what the mistake meant rather than removing what nothing uses), or one that
+    /// edits a file with syntax errors.
+    static func needsCheck(_ fix: Fix, _ context: FixContext) -> Bool {
+        fix.applicability == .unsafe || fix.diagnostic.severity == .error
+            || fix.edits.keys.contains { !context.project.files[$0].keptSyntax.diagnostics.isEmpty }
+    }
+}

@@ -1,0 +1,149 @@
+import RoutesModel
+import RoutesSyntax
+
+/// The shared parts of the fixes.
+enum FixSupport {
+    /// How a declaration is written when a fix adds one: `screen Inbox`,
+    /// `dependency inboxStore: InboxStore`, `builder detail {\n  empty\n}`.
+    static func declarationText(_ kind: DeclarationKind, _ name: String, newline: String) -> String? {
+        switch kind {
+        case .screen: return "screen \(name)"
+        case .dependency, .optional: return "\(kind.rawValue) \(name): \(typeName(name))"
+        case .flag: return "flag \(name)"
+        case .builder: return "builder \(name) {\(newline)  empty\(newline)}"
+        case .root: return nil
+        }
+    }
+
+    /// A type for a new dependency's name: the name with its first letter capitalised
+    /// (`inboxStore`: `InboxStore`).
+    static func typeName(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+
+    /// The order in which a file lists its declarations: screens, dependencies, optionals,
+    /// flags, builders, root.
+    static func order(_ kind: DeclarationKind) -> Int {
+        switch kind {
+        case .screen: 0
+        case .dependency: 1
+        case .optional: 2
+        case .flag: 3
+        case .builder: 4
+        case .root: 5
+        }
+    }
+
+    /// The edit that adds `text` (a declaration, without a line break) to `file`: after the
+    /// last declaration of its kind, else after the last of a kind listed before it, else
+    /// before the first declaration, else at the end; on lines of its own, with the
+    /// indentation of the declaration it follows. A builder gets a blank line before it.
+    static func insertion(of text: String, kind: DeclarationKind, in file: SourceFile) -> TextEdit {
+        let t = FixText(file)
+        let nl = t.newline
+        let declarations = file.model.declarations
+        let gap = kind == .builder ? nl : ""
+        let anchor = declarations.last { $0.kind == kind }
+            ?? declarations.last { order($0.kind) < order(kind) && $0.kind != .root }
+        if let anchor {
+            let end = t.lineEnd(anchor.range.upperBound)
+            let indent = t.indentation(anchor.range.lowerBound)
+            return TextEdit(range: end..<end, newText: nl + gap + indent + text)
+        }
+        if let first = declarations.first {
+            let start = t.lineStart(t.docCommentStart(before: first.range.lowerBound))
+            return TextEdit(range: start..<start, newText: text + nl + (kind == .builder || kind == .root ? nl : ""))
+        }
+        let end = t.bytes.count
+        let needsBreak = end > 0 && t.bytes[end - 1] != 0x0A && t.bytes[end - 1] != 0x0D
+        return TextEdit(range: end..<end, newText: (needsBreak ? nl : "") + text + nl)
+    }
+
+    /// The first name `base` followed by a number from 2 that no declaration of the project
+    /// has and that is no keyword.
+    static func freshName(_ base: String, in project: Project) -> String {
+        var taken = Set<String>()
+        for f in project.files { for d in f.model.declarations { taken.insert(d.name.text) } }
+        var n = 2
+        while taken.contains(base + String(n)) || Lexer.keyword(base + String(n)) != nil { n += 1 }
+        return base + String(n)
+    }
+
+    /// The path of `target` relative to the folder of `from` (both canonical), as an import
+    /// writes it.
+    static func relativePath(from: String, to target: String) -> String {
+        let base = PathUtil.directory(of: from).split(separator: "/").map(String.init)
+        let parts = target.split(separator: "/").map(String.init)
+        var common = 0
+        while common < base.count && common < parts.count - 1 && base[common] == parts[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        return (up + parts[common...]).joined(separator: "/")
+    }
+
+    /// A string literal holding `text`.
+    static func stringLiteral(_ text: String) -> String {
+        var out = "\""
+        for c in text.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+
+    /// The node of a file's model that holds `node` as a branch, and the branch's position.
+    static func anyOfHolding(_ node: NodeID, in model: FileModel) -> (anyOf: NodeID, index: Int)? {
+        for (i, n) in model.nodes.enumerated() {
+            if case .anyOf(let list) = n.kind, let k = list.firstIndex(of: node) { return (i, k) }
+        }
+        return nil
+    }
+
+    /// The edits that wrap the builder at `range` of `file` in builders that hold it in their
+    /// blocks, outermost first: `["screen P", "if let d"]` makes `screen P { if let d { … } }`.
+    /// A builder standing alone on its lines gets each block on lines of their own and is
+    /// indented two more spaces per block; one inside a line is wrapped where it is.
+    static func wrapping(_ range: Range<Int>, in prefixes: [String], file: SourceFile) -> [TextEdit] {
+        let t = FixText(file)
+        let nl = t.newline
+        guard t.standsAlone(range) else {
+            return [TextEdit(range: range.lowerBound..<range.lowerBound, newText: prefixes.map { $0 + " { " }.joined()),
+                    TextEdit(range: range.upperBound..<range.upperBound, newText: String(repeating: " }", count: prefixes.count))]
+        }
+        let indent = t.indentation(range.lowerBound)
+        let step = String(repeating: "  ", count: prefixes.count)
+        var open = ""
+        for (i, p) in prefixes.enumerated() {
+            open += p + " {" + nl + indent + String(repeating: "  ", count: i + 1)
+        }
+        var edits = [TextEdit(range: range.lowerBound..<range.lowerBound, newText: open)]
+        // The builder's later lines, further in (blank lines stay blank).
+        var line = t.nextLineStart(range.lowerBound)
+        let last = t.lineStart(range.upperBound)
+        while line <= last && line < t.bytes.count {
+            if !t.lineIsBlank(line) { edits.append(TextEdit(range: line..<line, newText: step)) }
+            line = t.nextLineStart(line)
+        }
+        var close = ""
+        for i in (0..<prefixes.count).reversed() { close += nl + indent + String(repeating: "  ", count: i) + "}" }
+        let end = t.lineEnd(range.upperBound)
+        edits.append(TextEdit(range: end..<end, newText: close))
+        return edits
+    }
+
+    /// Every name a builder's nodes mention, from node `root` down.
+    static func names(under root: NodeID?, in model: FileModel) -> [Name] {
+        guard let root else { return [] }
+        var out: [Name] = []
+        var stack = [root]
+        while let n = stack.popLast() {
+            let node = model.nodes[n]
+            if let name = node.name { out.append(name) }
+            if case .screen(_, let uses, _) = node.kind { out += uses }
+            stack += node.children
+        }
+        return out
+    }
+}

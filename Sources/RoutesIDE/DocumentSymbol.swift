@@ -1,3 +1,5 @@
+import RoutesModel
+
 /// A declaration in a file's outline, with the declarations inside it.
 public struct DocumentSymbol: Sendable, Hashable {
     /// LSP symbol kinds used here: screen → struct, builder and root → function, dependency
@@ -25,5 +27,17 @@ public struct DocumentSymbol: Sendable, Hashable {
         self.range = range
         self.selectionRange = selectionRange
         self.children = children
+    }
+}
+
+extension DocumentSymbol.Kind {
+    /// The symbol kind of a declaration kind.
+    init(_ kind: DeclarationKind) {
+        switch kind {
+        case .screen: self = .struct
+        case .builder, .root: self = .function
+        case .dependency, .optional: self = .variable
+        case .flag: self = .boolean
+        }
     }
 }

@@ -1,36 +1,5 @@
 import RoutesAnalysis
 import RoutesModel
-import RoutesSyntax
-
-/// A problem in a program that keeps it from being generated (a name Swift cannot take, two
-/// generated names that collide, a type a screen cannot store), at the place to fix.
-public struct CodegenProblem: Sendable, Hashable {
-    public var file: FileID
-    public var range: Range<Int>
-    public var message: String
-    public var related: [RelatedLocation]
-
-    public init(file: FileID, range: Range<Int>, message: String, related: [RelatedLocation] = []) {
-        self.file = file
-        self.range = range
-        self.message = message
-        self.related = related
-    }
-}
-
-/// A value that is in scope only in part of the routing tree: the value of a `dependency`
-/// or `optional` declared `from P`, which a `screen P` provides to the builders of its
-/// nesting, or an optional unwrapped by `if let`, inside its `then` block.
-public enum ScopeItem: Sendable, Hashable {
-    case provided(Symbol)
-    case unwrapped(Symbol)
-
-    var symbol: Symbol {
-        switch self {
-        case .provided(let s), .unwrapped(let s): return s
-        }
-    }
-}
 
 /// What every target generates for one checked program, decided once: the Swift names, the
 /// screens, what the app implements (an environment protocol and a content protocol), and

@@ -6,43 +6,6 @@ import RoutesModel
 import RoutesSyntax
 import RoutesWorkspace
 
-/// Reads open documents from the editor and everything else from disk (cached until the
-/// client says the file changed). Never writes.
-final class OverlayProvider: SourceProvider, @unchecked Sendable {
-    // Mutated only by the server's single request thread, between analyses.
-    var open: [String: [UInt8]] = [:]
-    private var disk: [String: Result<[UInt8], SourceReadError>] = [:]
-    private let fileSystem = FileSystemProvider()
-
-    func canonicalPath(_ path: String) -> String? {
-        if open[path] != nil { return path }
-        return fileSystem.canonicalPath(path) ?? (open[PathUtil.normalize(path)] != nil ? PathUtil.normalize(path) : nil)
-    }
-
-    func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        if let text = open[canonicalPath] {
-            // The editor keeps the whole text; the analyses skip a document this large.
-            if text.count > SourceLimits.maxFileBytes { return .failure(.tooLarge(text.count)) }
-            return .success(text)
-        }
-        if let cached = disk[canonicalPath] { return cached }
-        let r = fileSystem.read(canonicalPath)
-        disk[canonicalPath] = r
-        return r
-    }
-
-    func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
-        var names = Set(fileSystem.routesFileNames(inFolder: canonicalFolder) ?? [])
-        for path in open.keys where PathUtil.directory(of: path) == canonicalFolder && path.hasSuffix(".routes") {
-            names.insert(String(path.dropFirst(canonicalFolder == "/" ? 1 : canonicalFolder.count + 1)))
-        }
-        return names.sorted()
-    }
-
-    func invalidate(_ path: String) { disk[path] = nil }
-    func invalidateAll() { disk.removeAll() }
-}
-
 /// The server's view of the workspace: the `.routes` files under the workspace folders,
 /// the open documents over them, and the analysis of the current snapshot.
 final class LSPWorkspace {

@@ -232,46 +232,6 @@ public struct LintInputs {
     }
 }
 
-/// The file system, with some files' text given in memory (the standard input's).
-public struct OverlayFileSystem: SourceProvider {
-    public var files: [String: [UInt8]]
-    private let disk = FileSystemProvider()
-
-    public init(files: [String: [UInt8]] = [:]) { self.files = files }
-
-    public func canonicalPath(_ path: String) -> String? {
-        if files[path] != nil { return path }
-        if let c = disk.canonicalPath(path) { return c }
-        let n = PathUtil.normalize(path)
-        return files[n] != nil ? n : nil
-    }
-
-    public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
-        if let bytes = files[canonicalPath] {
-            return bytes.count > SourceLimits.maxFileBytes ? .failure(.tooLarge(bytes.count)) : .success(bytes)
-        }
-        return disk.read(canonicalPath)
-    }
-
-    public func problem(_ canonicalPath: String) -> SourceReadError? {
-        if let bytes = files[canonicalPath] { return bytes.count > SourceLimits.maxFileBytes ? .tooLarge(bytes.count) : nil }
-        return disk.problem(canonicalPath)
-    }
-
-    public func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
-        disk.routesFileNames(inFolder: canonicalFolder)
-    }
-}
-
-extension WorkspaceRoot {
-    /// The config file in a folder, if there is one.
-    static func configIn(_ folder: String) -> String? {
-        let path = folder == "/" ? "/routes.json" : folder + "/routes.json"
-        var st = stat()
-        return lstat(path, &st) == 0 ? path : nil
-    }
-}
-
 func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR

@@ -56,3 +56,12 @@ public struct WorkspaceRoot: Sendable, Hashable {
         return lstat(path, &st) == 0
     }
 }
+
+extension WorkspaceRoot {
+    /// The config file in a folder, if there is one.
+    static func configIn(_ folder: String) -> String? {
+        let path = folder == "/" ? "/routes.json" : folder + "/routes.json"
+        var st = stat()
+        return lstat(path, &st) == 0 ? path : nil
+    }
+}

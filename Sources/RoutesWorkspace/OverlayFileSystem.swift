@@ -1,0 +1,32 @@
+import RoutesModel
+
+/// The file system, with some files' text given in memory (the standard input's).
+public struct OverlayFileSystem: SourceProvider {
+    public var files: [String: [UInt8]]
+    private let disk = FileSystemProvider()
+
+    public init(files: [String: [UInt8]] = [:]) { self.files = files }
+
+    public func canonicalPath(_ path: String) -> String? {
+        if files[path] != nil { return path }
+        if let c = disk.canonicalPath(path) { return c }
+        let n = PathUtil.normalize(path)
+        return files[n] != nil ? n : nil
+    }
+
+    public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
+        if let bytes = files[canonicalPath] {
+            return bytes.count > SourceLimits.maxFileBytes ? .failure(.tooLarge(bytes.count)) : .success(bytes)
+        }
+        return disk.read(canonicalPath)
+    }
+
+    public func problem(_ canonicalPath: String) -> SourceReadError? {
+        if let bytes = files[canonicalPath] { return bytes.count > SourceLimits.maxFileBytes ? .tooLarge(bytes.count) : nil }
+        return disk.problem(canonicalPath)
+    }
+
+    public func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
+        disk.routesFileNames(inFolder: canonicalFolder)
+    }
+}

@@ -32,9 +32,9 @@ struct ComposableNavigatorTarget {
 
     /// `App.routes:12:5`.
     func location(_ r: NodeRef) -> String {
-        let f = project.files[r.file]
-        let p = f.text.position(of: f.model.nodes[r.node].head.lowerBound, encoding: .scalars)
-        return "\(displayName(r.file)):\(p.line + 1):\(p.column + 1)"
+        let sourceFile = project.files[r.file]
+        let position = sourceFile.text.position(of: sourceFile.model.nodes[r.node].head.lowerBound, encoding: .scalars)
+        return "\(displayName(r.file)):\(position.line + 1):\(position.column + 1)"
     }
 
     func displayName(_ f: FileID) -> String {
@@ -56,10 +56,10 @@ struct ComposableNavigatorTarget {
         out.append("")
         if !plan.typeAliases.isEmpty {
             out.append("// MARK: - Types of the app that the namespace hides")
-            for a in plan.typeAliases {
+            for alias in plan.typeAliases {
                 out.append("")
-                out.append("/// `\(a.type)`, which a type of `\(ns)` of the same name hides inside it.")
-                out.append("\(modifier)typealias \(a.alias) = \(a.type)")
+                out.append("/// `\(alias.type)`, which a type of `\(ns)` of the same name hides inside it.")
+                out.append("\(modifier)typealias \(alias.alias) = \(alias.type)")
             }
             out.append("")
         }
@@ -150,10 +150,10 @@ struct ComposableNavigatorTarget {
         out.append("/// What the routing tree of \(plan.rootPath) reads from the app: its flags, its optionals")
         out.append("/// (`if let`) and its app-wide dependencies. The tree reads them whenever it builds a path.")
         out.append("\(modifier)protocol \(plan.environmentProtocol) {")
-        for (i, m) in plan.environment.enumerated() {
-            if i > 0 && (m.doc != nil || plan.environment[i - 1].doc != nil) { out.append("") }
-            out += docLines(m.doc, indent: "    ")
-            out.append("    var \(m.name): \(m.type) { get }")
+        for (index, member) in plan.environment.enumerated() {
+            if index > 0 && (member.doc != nil || plan.environment[index - 1].doc != nil) { out.append("") }
+            out += docLines(member.doc, indent: "    ")
+            out.append("    var \(member.name): \(member.type) { get }")
         }
         out.append("}")
         return out
@@ -179,22 +179,22 @@ struct ComposableNavigatorTarget {
     func contentProtocol(_ name: String, methods: Range<Int>) -> [String] {
         var out = ["\(modifier)protocol \(name) {"]
         var declared = Set<String>()
-        for i in methods {
-            let m = plan.contentMethods[i]
-            if i > methods.lowerBound { out.append("") }
-            let s = plan.screens[m.screen]
-            if declared.insert(m.viewType).inserted {
-                out.append("    associatedtype \(m.viewType): View")
+        for index in methods {
+            let method = plan.contentMethods[index]
+            if index > methods.lowerBound { out.append("") }
+            let screen = plan.screens[method.screen]
+            if declared.insert(method.viewType).inserted {
+                out.append("    associatedtype \(method.viewType): View")
             }
-            out += docLines(s.doc, indent: "    ")
-            if m.depsType != nil { out.append("    /// Placed with `\(usesText(m))` (\(location(m.example))).") }
-            if !s.provides.isEmpty {
-                let names = s.provides.map { "`\(project.declaration($0.symbol).name.text)`" }.joined(separator: ", ")
+            out += docLines(screen.doc, indent: "    ")
+            if method.depsType != nil { out.append("    /// Placed with `\(usesText(method))` (\(location(method.example))).") }
+            if !screen.provides.isEmpty {
+                let names = screen.provides.map { "`\(project.declaration($0.symbol).name.text)`" }.joined(separator: ", ")
                 out.append("    /// Provides \(names) to the screens after it.")
             }
-            var params = "_ screen: \(screenType(m.screen))"
-            if let deps = m.depsType { params += ", using deps: \(ns).\(deps)" }
-            out.append("    func \(m.name)(\(params)) -> \(returnType(m))")
+            var params = "_ screen: \(screenType(method.screen))"
+            if let deps = method.depsType { params += ", using deps: \(ns).\(deps)" }
+            out.append("    func \(method.name)(\(params)) -> \(returnType(method))")
         }
         out.append("}")
         return out
@@ -213,18 +213,18 @@ struct ComposableNavigatorTarget {
         var out = ["// MARK: - The routing tree", ""]
         out.append("extension \(ns) {")
         let generics = "<\(plan.environmentGeneric): \(plan.environmentProtocol), \(plan.contentGeneric): \(plan.contentProtocol)>"
-        for (i, f) in plan.functions.enumerated() {
-            if i > 0 { out.append("") }
+        for (index, function) in plan.functions.enumerated() {
+            if index > 0 { out.append("") }
             var params: String
-            if let b = f.builder {
-                let d = project.declaration(b)
-                out += docLines(d.doc, indent: "    ")
-                if d.doc != nil { out.append("    ///") }
-                out.append("    /// `builder \(d.name.text)` (\(displayName(b.file)):\(line(b))).")
-                if !f.absent.isEmpty {
-                    let names = f.absent.map { "`\(project.declaration($0.symbol).name.text)`" }.joined(separator: ", ")
-                    out.append("    /// Where it is used here, \(names) \(f.absent.count == 1 ? "is" : "are") not in scope: its screens that need")
-                    out.append("    /// \(f.absent.count == 1 ? "it" : "them") are never built there.")
+            if let builder = function.builder {
+                let decl = project.declaration(builder)
+                out += docLines(decl.doc, indent: "    ")
+                if decl.doc != nil { out.append("    ///") }
+                out.append("    /// `builder \(decl.name.text)` (\(displayName(builder.file)):\(line(builder))).")
+                if !function.absent.isEmpty {
+                    let names = function.absent.map { "`\(project.declaration($0.symbol).name.text)`" }.joined(separator: ", ")
+                    out.append("    /// Where it is used here, \(names) \(function.absent.count == 1 ? "is" : "are") not in scope: its screens that need")
+                    out.append("    /// \(function.absent.count == 1 ? "it" : "them") are never built there.")
                 }
                 params = "_ \(env): \(plan.environmentGeneric), _ \(content): \(plan.contentGeneric)"
             } else {
@@ -234,13 +234,13 @@ struct ComposableNavigatorTarget {
                 }
                 params = labelled("environment", env, plan.environmentGeneric) + ", " + labelled("content", content, plan.contentGeneric)
             }
-            for item in f.parameters {
+            for item in function.parameters {
                 let escaping = plan.itemIsFunction[item] == true ? "@escaping " : ""
                 params += ", \(plan.name(item)): \(escaping)\(plan.itemTypes[item]!)"
             }
-            let head = "    \(modifier)static func \(f.name)\(generics)(\(params)) -> some PathBuilder {"
+            let head = "    \(modifier)static func \(function.name)\(generics)(\(params)) -> some PathBuilder {"
             out.append(head)
-            let body = code(f.body)
+            let body = code(function.body)
             out += body.lines(indent: 8, column: 8).map { $0.hasPrefix(" ") ? $0 : "        " + $0 }
             out.append("    }")
         }
@@ -249,8 +249,8 @@ struct ComposableNavigatorTarget {
     }
 
     func line(_ s: Symbol) -> Int {
-        let f = project.files[s.file]
-        return f.text.position(of: project.declaration(s).name.range.lowerBound, encoding: .scalars).line + 1
+        let sourceFile = project.files[s.file]
+        return sourceFile.text.position(of: project.declaration(s).name.range.lowerBound, encoding: .scalars).line + 1
     }
 
     /// An escaped name as an argument label (where keywords need no backticks).
@@ -271,24 +271,24 @@ struct ComposableNavigatorTarget {
         func walk(_ b: ProgramPlan.Builder) {
             switch b {
             case .screen(_, let screen, _, let args, let nesting):
-                for case .local(let i) in args { out.insert(i) }
+                for case .local(let local) in args { out.insert(local) }
                 // What the screen provides, its nesting reads from the screen's own binding.
                 if let nesting { out.formUnion(locals(nesting).subtracting(plan.screens[screen].provides)) }
             case .anyOf(let bs): bs.forEach(walk)
-            case .conditional(_, _, let a, let c):
-                walk(a)
-                walk(c)
-            case .ifLet(_, let source, let item, let a, let c):
-                if case .local(let i) = source { out.insert(i) }
-                var inner = locals(a)
+            case .conditional(_, _, let then, let otherwise):
+                walk(then)
+                walk(otherwise)
+            case .ifLet(_, let source, let item, let then, let otherwise):
+                if case .local(let local) = source { out.insert(local) }
+                var inner = locals(then)
                 inner.remove(item)
                 out.formUnion(inner)
-                if let c { walk(c) }
-            case .ifScreen(_, _, let a, let c):
-                walk(a)
-                if let c { walk(c) }
+                if let otherwise { walk(otherwise) }
+            case .ifScreen(_, _, let then, let otherwise):
+                walk(then)
+                if let otherwise { walk(otherwise) }
             case .wildcard(_, _, let body): walk(body)
-            case .call(_, let f, _): out.formUnion(plan.functions[f].parameters)
+            case .call(_, let function, _): out.formUnion(plan.functions[function].parameters)
             case .empty, .unreachable: break
             }
         }
@@ -386,11 +386,11 @@ struct ComposableNavigatorTarget {
         if items.count == 1 { return items[0] }
         if items.count <= Self.anyOfLimit { return .call("PathBuilders.anyOf", items.map { (nil, $0) }) }
         var groups: [SwiftCode] = []
-        var k = 0
-        while k < items.count {
-            let group = Array(items[k..<min(k + Self.anyOfLimit, items.count)])
+        var start = 0
+        while start < items.count {
+            let group = Array(items[start..<min(start + Self.anyOfLimit, items.count)])
             groups.append(anyOf(group))
-            k += Self.anyOfLimit
+            start += Self.anyOfLimit
         }
         return anyOf(groups)
     }

@@ -59,11 +59,11 @@ struct Planner {
         self.project = project
         self.program = program
         self.namespace = namespace
-        for f in program.files {
-            for i in project.files[f].model.declarations.indices {
-                let s = Symbol(file: f, declaration: i)
-                order[s] = declarations.count
-                declarations.append(s)
+        for file in program.files {
+            for index in project.files[file].model.declarations.indices {
+                let symbol = Symbol(file: file, declaration: index)
+                order[symbol] = declarations.count
+                declarations.append(symbol)
             }
         }
     }
@@ -78,8 +78,8 @@ struct Planner {
     func sorted(_ items: some Sequence<ScopeItem>) -> [ScopeItem] {
         func key(_ i: ScopeItem) -> (Int, Int) {
             switch i {
-            case .provided(let s): return (order[s, default: .max], 0)
-            case .unwrapped(let s): return (order[s, default: .max], 1)
+            case .provided(let symbol): return (order[symbol, default: .max], 0)
+            case .unwrapped(let symbol): return (order[symbol, default: .max], 1)
             }
         }
         return items.sorted { key($0) < key($1) }
@@ -101,28 +101,28 @@ struct Planner {
         guard let body = declaration(program.root).body else { return }
         var seen = Set<Symbol>()
         var stack = [NodeRef(file: program.root.file, node: body)]
-        while let r = stack.popLast() {
-            let n = node(r)
-            switch n.kind {
+        while let ref = stack.popLast() {
+            let current = node(ref)
+            switch current.kind {
             case .screen(let name, let uses, _):
-                screenNodes.append(r)
-                if let s = resolve(name, in: r.file) { mentioned.insert(s) }
-                for u in uses { if let s = resolve(u, in: r.file) { mentioned.insert(s) } }
-            case .conditional(let f, _, _):
-                if let s = resolve(f, in: r.file) { mentioned.insert(s) }
-            case .ifLet(let o, _, _):
-                if let s = resolve(o, in: r.file) { mentioned.insert(s) }
-            case .ifScreen(let s, _, _), .wildcard(let s, _):
-                if let s = resolve(s, in: r.file) { mentioned.insert(s) }
+                screenNodes.append(ref)
+                if let symbol = resolve(name, in: ref.file) { mentioned.insert(symbol) }
+                for use in uses { if let symbol = resolve(use, in: ref.file) { mentioned.insert(symbol) } }
+            case .conditional(let flag, _, _):
+                if let symbol = resolve(flag, in: ref.file) { mentioned.insert(symbol) }
+            case .ifLet(let optionalName, _, _):
+                if let symbol = resolve(optionalName, in: ref.file) { mentioned.insert(symbol) }
+            case .ifScreen(let screen, _, _), .wildcard(let screen, _):
+                if let symbol = resolve(screen, in: ref.file) { mentioned.insert(symbol) }
             case .reference(let name):
-                if let b = resolve(name, in: r.file), seen.insert(b).inserted {
-                    usedBuilders.append(b)
-                    if let body = declaration(b).body { stack.append(NodeRef(file: b.file, node: body)) }
+                if let builder = resolve(name, in: ref.file), seen.insert(builder).inserted {
+                    usedBuilders.append(builder)
+                    if let body = declaration(builder).body { stack.append(NodeRef(file: builder.file, node: body)) }
                 }
             case .anyOf, .empty, .missing:
                 break
             }
-            for c in n.children.reversed() { stack.append(NodeRef(file: r.file, node: c)) }
+            for child in current.children.reversed() { stack.append(NodeRef(file: ref.file, node: child)) }
         }
         let rank = Dictionary(program.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         screenNodes.sort { (rank[$0.file] ?? .max, $0.node) < (rank[$1.file] ?? .max, $1.node) }
@@ -134,10 +134,10 @@ struct Planner {
     /// The items a `uses` list needs in scope (a dependency without `from` is always there).
     func needs(ofUses uses: [Name], in file: FileID) -> [ScopeItem] {
         var out: [ScopeItem] = []
-        for u in uses {
-            guard let s = resolve(u, in: file) else { continue }
-            let d = declaration(s)
-            let item: ScopeItem? = d.kind == .optional ? .unwrapped(s) : d.from != nil ? .provided(s) : nil
+        for use in uses {
+            guard let symbol = resolve(use, in: file) else { continue }
+            let decl = declaration(symbol)
+            let item: ScopeItem? = decl.kind == .optional ? .unwrapped(symbol) : decl.from != nil ? .provided(symbol) : nil
             if let item, !out.contains(item) { out.append(item) }
         }
         return out
@@ -147,20 +147,20 @@ struct Planner {
     var providedBy: [Symbol: [ScopeItem]] = [:]
 
     mutating func collectProviders() {
-        for s in declarations {
-            let d = declaration(s)
-            guard d.kind == .dependency || d.kind == .optional, let from = d.from,
-                  let p = project.resolve(from, in: s.file) else { continue }
-            providedBy[p, default: []].append(.provided(s))
+        for symbol in declarations {
+            let decl = declaration(symbol)
+            guard decl.kind == .dependency || decl.kind == .optional, let from = decl.from,
+                  let provider = project.resolve(from, in: symbol.file) else { continue }
+            providedBy[provider, default: []].append(.provided(symbol))
         }
     }
 
     /// The items a builder node needs from where it stands (not gained inside it first),
     /// with every named builder's needs as `needs` has them now.
     func free(_ r: NodeRef) -> Set<ScopeItem> {
-        let n = node(r)
+        let current = node(r)
         func at(_ id: NodeID) -> NodeRef { NodeRef(file: r.file, node: id) }
-        switch n.kind {
+        switch current.kind {
         case .screen(let name, let uses, let nesting):
             var out = Set(needs(ofUses: uses, in: r.file))
             if let nesting {
@@ -170,17 +170,17 @@ struct Planner {
             return out
         case .anyOf(let bs):
             return bs.reduce(into: Set()) { $0.formUnion(free(at($1))) }
-        case .conditional(_, let a, let b):
-            return free(at(a)).union(free(at(b)))
-        case .ifLet(let o, let a, let b):
-            guard let s = resolve(o, in: r.file) else { return [] }
-            var out = free(at(a))
-            out.remove(.unwrapped(s))
-            if declaration(s).from != nil { out.insert(.provided(s)) }
-            if let b { out.formUnion(free(at(b))) }
+        case .conditional(_, let then, let otherwise):
+            return free(at(then)).union(free(at(otherwise)))
+        case .ifLet(let optionalName, let then, let otherwise):
+            guard let symbol = resolve(optionalName, in: r.file) else { return [] }
+            var out = free(at(then))
+            out.remove(.unwrapped(symbol))
+            if declaration(symbol).from != nil { out.insert(.provided(symbol)) }
+            if let otherwise { out.formUnion(free(at(otherwise))) }
             return out
-        case .ifScreen(_, let a, let b):
-            return free(at(a)).union(b.map { free(at($0)) } ?? [])
+        case .ifScreen(_, let then, let otherwise):
+            return free(at(then)).union(otherwise.map { free(at($0)) } ?? [])
         case .wildcard(_, let body):
             return free(at(body))
         case .reference(let name):
@@ -195,11 +195,11 @@ struct Planner {
         var changed = true
         while changed {
             changed = false
-            for b in usedBuilders {
-                guard let body = declaration(b).body else { continue }
-                let f = free(NodeRef(file: b.file, node: body))
-                if f != needs[b, default: []] {
-                    needs[b] = f
+            for builder in usedBuilders {
+                guard let body = declaration(builder).body else { continue }
+                let freeItems = free(NodeRef(file: builder.file, node: body))
+                if freeItems != needs[builder, default: []] {
+                    needs[builder] = freeItems
                     changed = true
                 }
             }
@@ -224,9 +224,9 @@ extension Planner {
     /// The first free spelling of `base` (then `base2`, `base3`, ...).
     static func allocate(_ base: String, avoiding taken: Set<String>) -> String {
         if !taken.contains(base) { return base }
-        var k = 2
-        while taken.contains("\(base)\(k)") { k += 1 }
-        return "\(base)\(k)"
+        var suffix = 2
+        while taken.contains("\(base)\(suffix)") { suffix += 1 }
+        return "\(base)\(suffix)"
     }
 
     /// The names of the generated protocols.
@@ -236,30 +236,30 @@ extension Planner {
     /// The parsed type of a declaration or parameter, reporting a type the generated code
     /// cannot hold.
     mutating func checkedType(_ text: String?, of s: Symbol, what: String, stored: Bool, at range: Range<Int>? = nil) -> SwiftType? {
-        let r = range ?? declaration(s).name.range
-        guard let text, let t = SwiftType(parsing: text) else {
-            problems.append(CodegenProblem(file: s.file, range: r, message: "\(what) has no type the generated code can use"))
+        let problemRange = range ?? declaration(s).name.range
+        guard let text, let parsed = SwiftType(parsing: text) else {
+            problems.append(CodegenProblem(file: s.file, range: problemRange, message: "\(what) has no type the generated code can use"))
             return nil
         }
-        if t.containsOpaque {
+        if parsed.containsOpaque {
             problems.append(CodegenProblem(
-                file: s.file, range: r,
+                file: s.file, range: problemRange,
                 message: "\(what) has the type `\(text)`: an opaque type (`some`) cannot be stored or required by a protocol; write `any` or a concrete type"))
             return nil
         }
-        if let a = t.outerAttributes.first(where: { $0 == "@escaping" || $0 == "@autoclosure" }) {
+        if let attribute = parsed.outerAttributes.first(where: { $0 == "@escaping" || $0 == "@autoclosure" }) {
             problems.append(CodegenProblem(
-                file: s.file, range: r,
-                message: "\(what) has the type `\(text)`: `\(a)` belongs to a function's parameter, not to a stored type (the generated code adds `@escaping` where it is needed)"))
+                file: s.file, range: problemRange,
+                message: "\(what) has the type `\(text)`: `\(attribute)` belongs to a function's parameter, not to a stored type (the generated code adds `@escaping` where it is needed)"))
             return nil
         }
-        if stored, let why = t.hashabilityProblem {
+        if stored, let why = parsed.hashabilityProblem {
             problems.append(CodegenProblem(
-                file: s.file, range: r,
+                file: s.file, range: problemRange,
                 message: "\(what) has the type `\(text)`, \(why): a screen is a `Hashable` value, so its parameters must be `Hashable` (a function, tuple, existential or metatype is not)"))
             return nil
         }
-        return t
+        return parsed
     }
 
     /// Checks the name of every declaration, the parameters of the screens and the types of
@@ -347,8 +347,8 @@ extension Planner {
     }
 
     func describe(_ s: Symbol) -> String {
-        let d = declaration(s)
-        return "\(d.kind.rawValue) `\(d.name.text)`"
+        let decl = declaration(s)
+        return "\(decl.kind.rawValue) `\(decl.name.text)`"
     }
 }
 
@@ -693,14 +693,14 @@ extension Planner {
         var back = Set<Int>()
         var stack: [(function: Int, next: Int)] = [(0, 0)]
         state[0] = 1
-        while let (f, i) = stack.last {
-            if i == calls[f].count {
-                state[f] = 2
+        while let (function, next) = stack.last {
+            if next == calls[function].count {
+                state[function] = 2
                 stack.removeLast()
                 continue
             }
             stack[stack.count - 1].next += 1
-            let (site, callee) = calls[f][i]
+            let (site, callee) = calls[function][next]
             switch state[callee] {
             case 1: back.insert(site)
             case 0:

@@ -9,7 +9,7 @@ public enum ScopeItem: Sendable, Hashable {
 
     var symbol: Symbol {
         switch self {
-        case .provided(let s), .unwrapped(let s): return s
+        case .provided(let symbol), .unwrapped(let symbol): return symbol
         }
     }
 }

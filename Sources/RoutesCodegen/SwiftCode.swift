@@ -20,47 +20,47 @@ indirect enum SwiftCode: Sendable {
     /// The code on one line, if it can be (a closure with statements cannot).
     var flat: String? {
         switch self {
-        case .atom(let s): return s
+        case .atom(let text): return text
         case .call(let callee, let args):
             var parts: [String] = []
-            for a in args {
-                guard let v = a.value.flat else { return nil }
-                parts.append(a.label.map { "\($0): \(v)" } ?? v)
+            for argument in args {
+                guard let flatValue = argument.value.flat else { return nil }
+                parts.append(argument.label.map { "\($0): \(flatValue)" } ?? flatValue)
             }
             return callee + "(" + parts.joined(separator: ", ") + ")"
         case .closure(let head, let statements, let result):
-            guard statements.isEmpty, let r = result.flat else { return nil }
-            return head.isEmpty ? "{ \(r) }" : "{ \(head) in \(r) }"
+            guard statements.isEmpty, let flatResult = result.flat else { return nil }
+            return head.isEmpty ? "{ \(flatResult) }" : "{ \(head) in \(flatResult) }"
         case .trailing(let callee, let closure): return closure.flat.map { "\(callee) \($0)" }
-        case .suffix(let c, let s): return c.flat.map { $0 + s }
-        case .note(let n, let c): return c.flat.map { "/* \(n) */ \($0)" }
+        case .suffix(let code, let text): return code.flat.map { $0 + text }
+        case .note(let note, let code): return code.flat.map { "/* \(note) */ \($0)" }
         }
     }
 
     /// The code's lines: the first is to follow `column` characters already on its line; the
     /// others carry their own indentation (`indent` spaces for the closing bracket).
     func lines(indent: Int, column: Int) -> [String] {
-        if let f = flat, column + f.count <= SwiftCode.width { return [f] }
+        if let line = flat, column + line.count <= SwiftCode.width { return [line] }
         let pad = String(repeating: " ", count: indent + 4)
         let closing = String(repeating: " ", count: indent)
         switch self {
-        case .atom(let s):
-            return [s]
+        case .atom(let text):
+            return [text]
         case .call(let callee, let args):
             if args.isEmpty { return [callee + "()"] }
             var out = [callee + "("]
-            for (k, a) in args.enumerated() {
-                let prefix = pad + (a.label.map { "\($0): " } ?? "")
-                var sub = a.value.lines(indent: indent + 4, column: prefix.count)
+            for (index, argument) in args.enumerated() {
+                let prefix = pad + (argument.label.map { "\($0): " } ?? "")
+                var sub = argument.value.lines(indent: indent + 4, column: prefix.count)
                 sub[0] = prefix + sub[0]
-                if k < args.count - 1 { sub[sub.count - 1] += "," }
+                if index < args.count - 1 { sub[sub.count - 1] += "," }
                 out += sub
             }
             out.append(closing + ")")
             return out
         case .closure(let head, let statements, let result):
             var out = [head.isEmpty ? "{" : "{ \(head) in"]
-            for s in statements { out.append(pad + s) }
+            for statement in statements { out.append(pad + statement) }
             let lead = statements.isEmpty ? "" : "return "
             var sub = result.lines(indent: indent + 4, column: pad.count + lead.count)
             sub[0] = pad + lead + sub[0]
@@ -71,13 +71,13 @@ indirect enum SwiftCode: Sendable {
             var sub = closure.lines(indent: indent, column: column + callee.count + 1)
             sub[0] = callee + " " + sub[0]
             return sub
-        case .suffix(let c, let s):
-            var sub = c.lines(indent: indent, column: column)
-            sub[sub.count - 1] += s
+        case .suffix(let code, let text):
+            var sub = code.lines(indent: indent, column: column)
+            sub[sub.count - 1] += text
             return sub
-        case .note(let n, let c):
-            let text = "/* \(n) */ "
-            var sub = c.lines(indent: indent, column: column + text.count)
+        case .note(let note, let code):
+            let text = "/* \(note) */ "
+            var sub = code.lines(indent: indent, column: column + text.count)
             sub[0] = text + sub[0]
             return sub
         }

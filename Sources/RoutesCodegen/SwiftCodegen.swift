@@ -118,11 +118,11 @@ public enum SwiftCodegen {
 
     /// `path` relative to the folder `base` (both canonical).
     static func relativePath(_ path: String, from base: String) -> String {
-        let p = path.split(separator: "/"), b = base.split(separator: "/")
+        let pathParts = path.split(separator: "/"), baseParts = base.split(separator: "/")
         var common = 0
-        while common < b.count && common < p.count - 1 && p[common] == b[common] { common += 1 }
-        let up = Array(repeating: "..", count: b.count - common)
-        return (up + p[common...].map(String.init)).joined(separator: "/")
+        while common < baseParts.count && common < pathParts.count - 1 && pathParts[common] == baseParts[common] { common += 1 }
+        let up = Array(repeating: "..", count: baseParts.count - common)
+        return (up + pathParts[common...].map(String.init)).joined(separator: "/")
     }
 
     static func header(_ plan: ProgramPlan) -> [String] {

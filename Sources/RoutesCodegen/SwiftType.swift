@@ -36,15 +36,15 @@ indirect enum SwiftType: Sendable, Hashable {
     /// Parses normalized type text; nil for text that is not a type (an empty type left by a
     /// syntax error).
     init?(parsing text: String) {
-        var p = TypeTextParser(text)
-        guard let t = p.type(), p.atEnd else { return nil }
-        self = t
+        var parser = TypeTextParser(text)
+        guard let parsed = parser.type(), parser.atEnd else { return nil }
+        self = parsed
     }
 
     /// The type itself, without parentheses around a single element.
     var unparenthesized: SwiftType {
-        if case .tuple(let es) = self, es.count == 1, es[0].label == nil, es[0].specifier == nil {
-            return es[0].type.unparenthesized
+        if case .tuple(let elements) = self, elements.count == 1, elements[0].label == nil, elements[0].specifier == nil {
+            return elements[0].type.unparenthesized
         }
         return self
     }
@@ -53,7 +53,7 @@ indirect enum SwiftType: Sendable, Hashable {
     var isFunction: Bool {
         switch unparenthesized {
         case .function: return true
-        case .attributed(_, let t): return t.isFunction
+        case .attributed(_, let inner): return inner.isFunction
         default: return false
         }
     }
@@ -71,19 +71,19 @@ indirect enum SwiftType: Sendable, Hashable {
     /// taken to be `Hashable`: only the compiler can tell).
     var hashabilityProblem: String? {
         switch unparenthesized {
-        case .named(let cs):
-            if cs.count > 1, let last = cs.last?.name, last == "Type" || last == "Protocol" { return "a metatype" }
-            for c in cs {
-                for a in c.arguments { if let p = a.hashabilityProblem { return p } }
+        case .named(let components):
+            if components.count > 1, let last = components.last?.name, last == "Type" || last == "Protocol" { return "a metatype" }
+            for component in components {
+                for argument in component.arguments { if let problem = argument.hashabilityProblem { return problem } }
             }
             return nil
-        case .optional(let t), .array(let t): return t.hashabilityProblem
-        case .dictionary(let k, let v): return k.hashabilityProblem ?? v.hashabilityProblem
+        case .optional(let inner), .array(let inner): return inner.hashabilityProblem
+        case .dictionary(let key, let value): return key.hashabilityProblem ?? value.hashabilityProblem
         case .tuple: return "a tuple"
         case .function: return "a function type"
         case .prefixed(let word, _): return word == "some" ? "an opaque type (`some`)" : "an existential (`any`)"
         case .composition: return "a protocol composition"
-        case .attributed(_, let t): return t.hashabilityProblem
+        case .attributed(_, let inner): return inner.hashabilityProblem
         }
     }
 
@@ -91,19 +91,19 @@ indirect enum SwiftType: Sendable, Hashable {
     /// requirement, nor of a value the generated code stores).
     var containsOpaque: Bool {
         switch self {
-        case .named(let cs): return cs.contains { $0.arguments.contains(where: \.containsOpaque) }
-        case .optional(let t), .array(let t), .attributed(_, let t): return t.containsOpaque
-        case .dictionary(let k, let v): return k.containsOpaque || v.containsOpaque
-        case .tuple(let es): return es.contains { $0.type.containsOpaque }
-        case .function(let ps, _, let r): return ps.contains { $0.type.containsOpaque } || r.containsOpaque
-        case .prefixed(let word, let t): return word == "some" || t.containsOpaque
-        case .composition(let ts): return ts.contains(where: \.containsOpaque)
+        case .named(let components): return components.contains { $0.arguments.contains(where: \.containsOpaque) }
+        case .optional(let inner), .array(let inner), .attributed(_, let inner): return inner.containsOpaque
+        case .dictionary(let key, let value): return key.containsOpaque || value.containsOpaque
+        case .tuple(let elements): return elements.contains { $0.type.containsOpaque }
+        case .function(let parameters, _, let result): return parameters.contains { $0.type.containsOpaque } || result.containsOpaque
+        case .prefixed(let word, let inner): return word == "some" || inner.containsOpaque
+        case .composition(let parts): return parts.contains(where: \.containsOpaque)
         }
     }
 
     /// The attributes written before the type itself (`@Sendable` of `@Sendable () -> Void`).
     var outerAttributes: [String] {
-        if case .attributed(let a, let t) = self { return a + t.outerAttributes }
+        if case .attributed(let attributes, let inner) = self { return attributes + inner.outerAttributes }
         return []
     }
 
@@ -114,24 +114,24 @@ indirect enum SwiftType: Sendable, Hashable {
             TupleElement(label: e.label, specifier: e.specifier, type: e.type.renaming(names))
         }
         switch self {
-        case .named(let cs):
-            var out = cs.map { NameComponent(name: $0.name, arguments: $0.arguments.map { $0.renaming(names) }) }
+        case .named(let components):
+            var out = components.map { NameComponent(name: $0.name, arguments: $0.arguments.map { $0.renaming(names) }) }
             if let first = out.first?.name, let renamed = names[first] { out[0].name = renamed }
             return .named(out)
-        case .optional(let t): return .optional(t.renaming(names))
-        case .array(let t): return .array(t.renaming(names))
-        case .dictionary(let k, let v): return .dictionary(k.renaming(names), v.renaming(names))
-        case .tuple(let es): return .tuple(es.map(element))
-        case .function(let ps, let effects, let r):
-            var e = effects
-            if let open = e.firstRange(of: "throws("), e.hasSuffix(")"),
-               let thrown = SwiftType(parsing: String(e[open.upperBound..<e.index(before: e.endIndex)])) {
-                e = e[..<open.upperBound] + thrown.renaming(names).text + ")"
+        case .optional(let inner): return .optional(inner.renaming(names))
+        case .array(let inner): return .array(inner.renaming(names))
+        case .dictionary(let key, let value): return .dictionary(key.renaming(names), value.renaming(names))
+        case .tuple(let elements): return .tuple(elements.map(element))
+        case .function(let parameters, let effects, let result):
+            var renamedEffects = effects
+            if let open = renamedEffects.firstRange(of: "throws("), renamedEffects.hasSuffix(")"),
+               let thrown = SwiftType(parsing: String(renamedEffects[open.upperBound..<renamedEffects.index(before: renamedEffects.endIndex)])) {
+                renamedEffects = renamedEffects[..<open.upperBound] + thrown.renaming(names).text + ")"
             }
-            return .function(parameters: ps.map(element), effects: e, result: r.renaming(names))
-        case .prefixed(let w, let t): return .prefixed(w, t.renaming(names))
-        case .composition(let ts): return .composition(ts.map { $0.renaming(names) })
-        case .attributed(let a, let t): return .attributed(a, t.renaming(names))
+            return .function(parameters: parameters.map(element), effects: renamedEffects, result: result.renaming(names))
+        case .prefixed(let word, let inner): return .prefixed(word, inner.renaming(names))
+        case .composition(let parts): return .composition(parts.map { $0.renaming(names) })
+        case .attributed(let attributes, let inner): return .attributed(attributes, inner.renaming(names))
         }
     }
 
@@ -141,18 +141,18 @@ indirect enum SwiftType: Sendable, Hashable {
         var out: [String] = []
         func walk(_ t: SwiftType) {
             switch t {
-            case .named(let cs):
-                if let first = cs.first { out.append(first.name) }
-                for c in cs { c.arguments.forEach(walk) }
-            case .optional(let t), .array(let t), .prefixed(_, let t), .attributed(_, let t): walk(t)
-            case .dictionary(let k, let v):
-                walk(k)
-                walk(v)
-            case .tuple(let es): es.forEach { walk($0.type) }
-            case .function(let ps, _, let r):
-                ps.forEach { walk($0.type) }
-                walk(r)
-            case .composition(let ts): ts.forEach(walk)
+            case .named(let components):
+                if let first = components.first { out.append(first.name) }
+                for component in components { component.arguments.forEach(walk) }
+            case .optional(let inner), .array(let inner), .prefixed(_, let inner), .attributed(_, let inner): walk(inner)
+            case .dictionary(let key, let value):
+                walk(key)
+                walk(value)
+            case .tuple(let elements): elements.forEach { walk($0.type) }
+            case .function(let parameters, _, let result):
+                parameters.forEach { walk($0.type) }
+                walk(result)
+            case .composition(let parts): parts.forEach(walk)
             }
         }
         walk(self)
@@ -172,25 +172,25 @@ private struct TypeTextParser {
     var i = 0
 
     init(_ text: String) {
-        let s = Array(text.unicodeScalars)
-        var k = 0
+        let scalars = Array(text.unicodeScalars)
+        var cursor = 0
         func isWord(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic || ("0"..."9").contains(c) }
-        while k < s.count {
-            let c = s[k]
-            if c == " " {
-                k += 1
-            } else if c == "@" || isWord(c) {
-                var j = k + 1
-                while j < s.count && isWord(s[j]) { j += 1 }
-                let w = String(String.UnicodeScalarView(s[k..<j]))
-                tokens.append(c == "@" ? .attribute(w) : .word(w))
-                k = j
-            } else if c == "-" && k + 1 < s.count && s[k + 1] == ">" {
+        while cursor < scalars.count {
+            let scalar = scalars[cursor]
+            if scalar == " " {
+                cursor += 1
+            } else if scalar == "@" || isWord(scalar) {
+                var end = cursor + 1
+                while end < scalars.count && isWord(scalars[end]) { end += 1 }
+                let word = String(String.UnicodeScalarView(scalars[cursor..<end]))
+                tokens.append(scalar == "@" ? .attribute(word) : .word(word))
+                cursor = end
+            } else if scalar == "-" && cursor + 1 < scalars.count && scalars[cursor + 1] == ">" {
                 tokens.append(.punct("->"))
-                k += 2
+                cursor += 2
             } else {
-                tokens.append(.punct(String(c)))
-                k += 1
+                tokens.append(.punct(String(scalar)))
+                cursor += 1
             }
         }
     }
@@ -216,12 +216,12 @@ private struct TypeTextParser {
 
     mutating func type() -> SwiftType? {
         var attributes: [String] = []
-        while case .attribute(let a)? = current {
-            attributes.append(a)
+        while case .attribute(let attribute)? = current {
+            attributes.append(attribute)
             i += 1
         }
-        guard let t = bareType() else { return nil }
-        return attributes.isEmpty ? t : .attributed(attributes, t)
+        guard let bare = bareType() else { return nil }
+        return attributes.isEmpty ? bare : .attributed(attributes, bare)
     }
 
     mutating func bareType() -> SwiftType? {
@@ -237,8 +237,8 @@ private struct TypeTextParser {
                     i += 1
                     if at("(") {
                         i += 1
-                        guard let e = type(), expect(")") else { return nil }
-                        effects.append("throws(\(e.text))")
+                        guard let thrown = type(), expect(")") else { return nil }
+                        effects.append("throws(\(thrown.text))")
                     } else {
                         effects.append("throws")
                     }
@@ -246,13 +246,13 @@ private struct TypeTextParser {
                 guard expect("->"), let result = type() else { return nil }
                 return .function(parameters: elements, effects: effects.joined(separator: " "), result: result)
             }
-            guard let t = postfix(.tuple(elements)) else { return nil }
-            return composition(t)
+            guard let tuple = postfix(.tuple(elements)) else { return nil }
+            return composition(tuple)
         }
-        if case .word(let w)? = current, w == "any" || w == "some", startsType(peek()) {
+        if case .word(let word)? = current, word == "any" || word == "some", startsType(peek()) {
             i += 1
-            guard let first = postfixType(), let t = composition(first) else { return nil }
-            return .prefixed(w, t)
+            guard let first = postfixType(), let composed = composition(first) else { return nil }
+            return .prefixed(word, composed)
         }
         guard let first = postfixType() else { return nil }
         return composition(first)
@@ -261,8 +261,8 @@ private struct TypeTextParser {
     mutating func composition(_ first: SwiftType) -> SwiftType? {
         var parts = [first]
         while expect("&") {
-            guard let t = postfixType() else { return nil }
-            parts.append(t)
+            guard let part = postfixType() else { return nil }
+            parts.append(part)
         }
         return parts.count == 1 ? first : .composition(parts)
     }
@@ -270,10 +270,10 @@ private struct TypeTextParser {
     mutating func postfixType() -> SwiftType? {
         let base: SwiftType
         switch current {
-        case .word(let w)?:
+        case .word(let name)?:
             i += 1
             guard let args = genericArguments() else { return nil }
-            base = .named([.init(name: w, arguments: args)])
+            base = .named([.init(name: name, arguments: args)])
         case .punct("[")?:
             i += 1
             guard let key = type() else { return nil }
@@ -285,8 +285,8 @@ private struct TypeTextParser {
                 base = .array(key)
             }
         case .punct("(")?:
-            guard let es = tupleElements() else { return nil }
-            base = .tuple(es)
+            guard let elements = tupleElements() else { return nil }
+            base = .tuple(elements)
         default:
             return nil
         }
@@ -294,23 +294,23 @@ private struct TypeTextParser {
     }
 
     mutating func postfix(_ base: SwiftType) -> SwiftType? {
-        var t = base
+        var postfixed = base
         while true {
             if expect("?") {
-                t = .optional(t)
-            } else if at("."), case .word(let w)? = peek() {
+                postfixed = .optional(postfixed)
+            } else if at("."), case .word(let member)? = peek() {
                 i += 2
                 guard let args = genericArguments() else { return nil }
-                if case .named(var cs) = t {
-                    cs.append(.init(name: w, arguments: args))
-                    t = .named(cs)
+                if case .named(var components) = postfixed {
+                    components.append(.init(name: member, arguments: args))
+                    postfixed = .named(components)
                 } else {
                     // `[Int].Type`: a member of a non-name type, kept as a name whose first
                     // component is the type's text.
-                    t = .named([.init(name: t.text, arguments: []), .init(name: w, arguments: args)])
+                    postfixed = .named([.init(name: postfixed.text, arguments: []), .init(name: member, arguments: args)])
                 }
             } else {
-                return t
+                return postfixed
             }
         }
     }
@@ -319,8 +319,8 @@ private struct TypeTextParser {
         guard expect("<") else { return [] }
         var args: [SwiftType] = []
         repeat {
-            guard let t = type() else { return nil }
-            args.append(t)
+            guard let argument = type() else { return nil }
+            args.append(argument)
         } while expect(",")
         return expect(">") ? args : nil
     }
@@ -331,20 +331,20 @@ private struct TypeTextParser {
         if expect(")") { return elements }
         repeat {
             var label: String? = nil
-            if case .word(let a)? = current, peek() == .punct(":") {
-                label = a
+            if case .word(let name)? = current, peek() == .punct(":") {
+                label = name
                 i += 2
-            } else if case .word(let a)? = current, case .word(let b)? = peek(), peek(2) == .punct(":") {
-                label = a + " " + b
+            } else if case .word(let firstWord)? = current, case .word(let secondWord)? = peek(), peek(2) == .punct(":") {
+                label = firstWord + " " + secondWord
                 i += 3
             }
             var specifier: String? = nil
-            if case .word(let w)? = current, ["inout", "borrowing", "consuming", "sending"].contains(w), startsType(peek()) {
-                specifier = w
+            if case .word(let word)? = current, ["inout", "borrowing", "consuming", "sending"].contains(word), startsType(peek()) {
+                specifier = word
                 i += 1
             }
-            guard let t = type() else { return nil }
-            elements.append(.init(label: label, specifier: specifier, type: t))
+            guard let elementType = type() else { return nil }
+            elements.append(.init(label: label, specifier: specifier, type: elementType))
         } while expect(",")
         return expect(")") ? elements : nil
     }
@@ -354,18 +354,18 @@ extension SwiftType {
     /// The type as Swift text (normalized as the model writes it).
     var text: String {
         switch self {
-        case .named(let cs):
-            return cs.map { c in c.arguments.isEmpty ? c.name : c.name + "<" + c.arguments.map(\.text).joined(separator: ", ") + ">" }
+        case .named(let components):
+            return components.map { c in c.arguments.isEmpty ? c.name : c.name + "<" + c.arguments.map(\.text).joined(separator: ", ") + ">" }
                 .joined(separator: ".")
-        case .optional(let t): return (t.needsParenthesesForOptional ? "(\(t.text))" : t.text) + "?"
-        case .array(let t): return "[\(t.text)]"
-        case .dictionary(let k, let v): return "[\(k.text): \(v.text)]"
-        case .tuple(let es): return "(" + es.map(\.text).joined(separator: ", ") + ")"
-        case .function(let ps, let effects, let r):
-            return "(" + ps.map(\.text).joined(separator: ", ") + ")" + (effects.isEmpty ? "" : " " + effects) + " -> " + r.text
-        case .prefixed(let w, let t): return "\(w) \(t.text)"
-        case .composition(let ts): return ts.map(\.text).joined(separator: " & ")
-        case .attributed(let a, let t): return (a + [t.text]).joined(separator: " ")
+        case .optional(let inner): return (inner.needsParenthesesForOptional ? "(\(inner.text))" : inner.text) + "?"
+        case .array(let inner): return "[\(inner.text)]"
+        case .dictionary(let key, let value): return "[\(key.text): \(value.text)]"
+        case .tuple(let elements): return "(" + elements.map(\.text).joined(separator: ", ") + ")"
+        case .function(let parameters, let effects, let result):
+            return "(" + parameters.map(\.text).joined(separator: ", ") + ")" + (effects.isEmpty ? "" : " " + effects) + " -> " + result.text
+        case .prefixed(let word, let inner): return "\(word) \(inner.text)"
+        case .composition(let parts): return parts.map(\.text).joined(separator: " & ")
+        case .attributed(let attributes, let inner): return (attributes + [inner.text]).joined(separator: " ")
         }
     }
 }

@@ -7,8 +7,8 @@ import RoutesSyntax
 /// language server and the tree encoders.
 public enum JSONPositions {
     public static func position(_ offset: Int, in text: SourceText, encoding: PositionEncoding = .utf16) -> JSONValue {
-        let p = text.position(of: offset, encoding: encoding)
-        return ["line": .int(Int64(p.line)), "character": .int(Int64(p.column))]
+        let position = text.position(of: offset, encoding: encoding)
+        return ["line": .int(Int64(position.line)), "character": .int(Int64(position.column))]
     }
 
     /// `{"start": position, "end": position}`.

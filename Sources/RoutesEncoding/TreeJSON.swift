@@ -16,8 +16,8 @@ public enum TreeJSON {
     /// `{"path", "range"}` of a byte range in a file.
     public static func location(file: FileID, range r: Range<Int>, project: Project,
                                 path: PathWriter = displayPath, encoding: PositionEncoding = .utf16) -> JSONValue {
-        let f = project.files[file]
-        return ["path": .string(path(f)), "range": JSONPositions.range(r, in: f.text, encoding: encoding)]
+        let sourceFile = project.files[file]
+        return ["path": .string(path(sourceFile)), "range": JSONPositions.range(r, in: sourceFile.text, encoding: encoding)]
     }
 
     /// The location of a builder node: its head (`screen Home`, `anyOf`).
@@ -39,25 +39,25 @@ public enum TreeJSON {
         guard !tree.nodes.isEmpty else { return .null }
         // Children come after their parent in pre-order: build from the end, no recursion.
         var built = [JSONValue?](repeating: nil, count: tree.nodes.count)
-        for i in tree.nodes.indices.reversed() {
-            let n = tree.nodes[i]
-            var o: JSONObject = ["kind": .string(n.kind.rawValue)]
-            if let name = n.name { o["name"] = .string(name) }
-            if let label = n.label { o["label"] = .string(label) }
-            if n.kind == .screen {
-                if let p = n.presentation { o["presentation"] = presentation(p) }
-                o["uses"] = .array(n.uses.map { .string($0) })
+        for index in tree.nodes.indices.reversed() {
+            let node = tree.nodes[index]
+            var object: JSONObject = ["kind": .string(node.kind.rawValue)]
+            if let name = node.name { object["name"] = .string(name) }
+            if let label = node.label { object["label"] = .string(label) }
+            if node.kind == .screen {
+                if let style = node.presentation { object["presentation"] = presentation(style) }
+                object["uses"] = .array(node.uses.map { .string($0) })
             }
-            o["location"] = location(file: n.file, range: n.range, project: project, path: path, encoding: encoding)
+            object["location"] = location(file: node.file, range: node.range, project: project, path: path, encoding: encoding)
             var children: [JSONValue] = []
-            children.reserveCapacity(n.children.count)
-            for c in n.children {
-                children.append(built[c]!)
-                built[c] = nil
+            children.reserveCapacity(node.children.count)
+            for child in node.children {
+                children.append(built[child]!)
+                built[child] = nil
             }
-            o["children"] = .array(children)
-            if n.omitted > 0 { o["truncated"] = .int(Int64(n.omitted)) }
-            built[i] = .object(o)
+            object["children"] = .array(children)
+            if node.omitted > 0 { object["truncated"] = .int(Int64(node.omitted)) }
+            built[index] = .object(object)
         }
         return built[0]!
     }
@@ -77,15 +77,15 @@ public enum TreeJSON {
     public static func resolution(_ r: PathResolution, project: Project, path: PathWriter = displayPath,
                                   encoding: PositionEncoding = .utf16) -> JSONValue {
         let elements: [JSONValue] = r.elements.map { e in
-            var o: JSONObject = [
+            var object: JSONObject = [
                 "screen": .string(e.screen),
                 "built": .bool(e.built),
                 "node": e.node.map { location($0, project: project, path: path, encoding: encoding) } ?? .null,
                 "presentation": e.presentation.map(presentation) ?? .null,
             ]
-            if let reason = e.reason { o["reason"] = .string(reason) }
-            if let builtAs = e.builtAs { o["builtAs"] = .string(builtAs) }
-            return .object(o)
+            if let reason = e.reason { object["reason"] = .string(reason) }
+            if let builtAs = e.builtAs { object["builtAs"] = .string(builtAs) }
+            return .object(object)
         }
         return ["environment": environment(r.environment), "elements": .array(elements)]
     }

@@ -11,11 +11,11 @@ public struct Glob: Sendable, Hashable {
 
     public init(_ pattern: String) {
         self.pattern = pattern
-        var p = pattern
-        if p.hasSuffix("/") { p.removeLast() }
-        anchored = p.contains("/")
-        if p.hasPrefix("/") { p.removeFirst() }
-        segments = p.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var trimmed = pattern
+        if trimmed.hasSuffix("/") { trimmed.removeLast() }
+        anchored = trimmed.contains("/")
+        if trimmed.hasPrefix("/") { trimmed.removeFirst() }
+        segments = trimmed.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }
 
     /// Whether `relativePath` (a file, relative to the root) or a folder above it matches.
@@ -36,11 +36,11 @@ public struct Glob: Sendable, Hashable {
         guard let first = pattern.first else { return parts.isEmpty }
         if first == "**" {
             let rest = pattern.dropFirst()
-            var p = parts
+            var remaining = parts
             while true {
-                if match(rest, p) { return true }
-                guard !p.isEmpty else { return false }
-                p = p.dropFirst()
+                if match(rest, remaining) { return true }
+                guard !remaining.isEmpty else { return false }
+                remaining = remaining.dropFirst()
             }
         }
         guard let part = parts.first, match(segment: first, part) else { return false }
@@ -53,37 +53,37 @@ public struct Glob: Sendable, Hashable {
         var memo: [Int: Bool] = [:]
         func go(_ i: Int, _ j: Int) -> Bool {
             let key = i * (s.count + 1) + j
-            if let m = memo[key] { return m }
-            var r: Bool
+            if let cached = memo[key] { return cached }
+            var result: Bool
             if i == p.count {
-                r = j == s.count
+                result = j == s.count
             } else if p[i] == "*" {
-                r = go(i + 1, j) || (j < s.count && go(i, j + 1))
+                result = go(i + 1, j) || (j < s.count && go(i, j + 1))
             } else if j == s.count {
-                r = false
+                result = false
             } else if p[i] == "?" {
-                r = go(i + 1, j + 1)
+                result = go(i + 1, j + 1)
             } else if p[i] == "[", let close = p[(i + 1)...].firstIndex(of: "]"), close > i + 1 {
                 var set = p[(i + 1)..<close]
                 let negated = set.first == "!" || set.first == "^"
                 if negated { set = set.dropFirst() }
                 var inSet = false
-                var k = set.startIndex
-                while k < set.endIndex {
-                    if k + 2 < set.endIndex, set[k + 1] == "-" {
-                        if (set[k].value...set[k + 2].value).contains(s[j].value) { inSet = true }
-                        k += 3
+                var index = set.startIndex
+                while index < set.endIndex {
+                    if index + 2 < set.endIndex, set[index + 1] == "-" {
+                        if (set[index].value...set[index + 2].value).contains(s[j].value) { inSet = true }
+                        index += 3
                     } else {
-                        if set[k] == s[j] { inSet = true }
-                        k += 1
+                        if set[index] == s[j] { inSet = true }
+                        index += 1
                     }
                 }
-                r = inSet != negated && go(close + 1, j + 1)
+                result = inSet != negated && go(close + 1, j + 1)
             } else {
-                r = p[i] == s[j] && go(i + 1, j + 1)
+                result = p[i] == s[j] && go(i + 1, j + 1)
             }
-            memo[key] = r
-            return r
+            memo[key] = result
+            return result
         }
         return go(0, 0)
     }

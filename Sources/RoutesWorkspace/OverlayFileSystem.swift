@@ -9,9 +9,9 @@ public struct OverlayFileSystem: SourceProvider {
 
     public func canonicalPath(_ path: String) -> String? {
         if files[path] != nil { return path }
-        if let c = disk.canonicalPath(path) { return c }
-        let n = PathUtil.normalize(path)
-        return files[n] != nil ? n : nil
+        if let canonical = disk.canonicalPath(path) { return canonical }
+        let normalized = PathUtil.normalize(path)
+        return files[normalized] != nil ? normalized : nil
     }
 
     public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {

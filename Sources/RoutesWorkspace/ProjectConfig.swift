@@ -56,12 +56,12 @@ public struct ProjectConfig: Sendable, Hashable {
 
         /// The config, or the defaults when it has problems.
         public var config: ProjectConfig {
-            if case .success(let c) = self { return c }
+            if case .success(let config) = self { return config }
             return ProjectConfig()
         }
 
         public var problems: [Problem] {
-            if case .failure(let p) = self { return p }
+            if case .failure(let problems) = self { return problems }
             return []
         }
     }
@@ -85,8 +85,8 @@ public struct ProjectConfig: Sendable, Hashable {
     public static func parse(_ bytes: [UInt8], path: String) -> Loaded {
         let text = SourceText(bytes: bytes)
         func problem(_ offset: Int, _ message: String) -> Problem {
-            let p = text.position(of: offset, encoding: .scalars)
-            return Problem(path: path, offset: offset, line: p.line, column: p.column, message: message)
+            let position = text.position(of: offset, encoding: .scalars)
+            return Problem(path: path, offset: offset, line: position.line, column: position.column, message: message)
         }
         var unclosed: Int? = nil
         let plain = blankingComments(text.bytes, unclosed: &unclosed)
@@ -201,42 +201,42 @@ public struct ProjectConfig: Sendable, Hashable {
     /// `unclosed` gets the offset of a `/*` that is not closed.
     static func blankingComments(_ bytes: [UInt8], unclosed: inout Int?) -> [UInt8] {
         var out = bytes
-        var i = 0
-        while i < out.count {
-            switch out[i] {
+        var index = 0
+        while index < out.count {
+            switch out[index] {
             case UInt8(ascii: "\""):
-                i += 1
-                while i < out.count && out[i] != UInt8(ascii: "\"") {
-                    if out[i] == UInt8(ascii: "\\") { i += 1 }
-                    i += 1
+                index += 1
+                while index < out.count && out[index] != UInt8(ascii: "\"") {
+                    if out[index] == UInt8(ascii: "\\") { index += 1 }
+                    index += 1
                 }
-                i += 1
-            case UInt8(ascii: "/") where i + 1 < out.count && out[i + 1] == UInt8(ascii: "/"):
-                while i < out.count && out[i] != 0x0A && out[i] != 0x0D {
-                    out[i] = 0x20
-                    i += 1
+                index += 1
+            case UInt8(ascii: "/") where index + 1 < out.count && out[index + 1] == UInt8(ascii: "/"):
+                while index < out.count && out[index] != 0x0A && out[index] != 0x0D {
+                    out[index] = 0x20
+                    index += 1
                 }
-            case UInt8(ascii: "/") where i + 1 < out.count && out[i + 1] == UInt8(ascii: "*"):
-                let start = i
-                out[i] = 0x20
-                out[i + 1] = 0x20
-                i += 2
+            case UInt8(ascii: "/") where index + 1 < out.count && out[index + 1] == UInt8(ascii: "*"):
+                let start = index
+                out[index] = 0x20
+                out[index + 1] = 0x20
+                index += 2
                 while true {
-                    guard i < out.count else {
+                    guard index < out.count else {
                         unclosed = start
                         return out
                     }
-                    if out[i] == UInt8(ascii: "*") && i + 1 < out.count && out[i + 1] == UInt8(ascii: "/") {
-                        out[i] = 0x20
-                        out[i + 1] = 0x20
-                        i += 2
+                    if out[index] == UInt8(ascii: "*") && index + 1 < out.count && out[index + 1] == UInt8(ascii: "/") {
+                        out[index] = 0x20
+                        out[index + 1] = 0x20
+                        index += 2
                         break
                     }
-                    if out[i] != 0x0A && out[i] != 0x0D { out[i] = 0x20 }
-                    i += 1
+                    if out[index] != 0x0A && out[index] != 0x0D { out[index] = 0x20 }
+                    index += 1
                 }
             default:
-                i += 1
+                index += 1
             }
         }
         return out
@@ -251,9 +251,9 @@ struct Located {
     var elements: [Located] = []
 
     static func parse(_ bytes: [UInt8]) -> Located? {
-        var i = 0
-        guard let v = value(bytes, &i), v.isObject else { return nil }
-        return v.located
+        var cursor = 0
+        guard let parsed = value(bytes, &cursor), parsed.isObject else { return nil }
+        return parsed.located
     }
 
     private struct Parsed {
@@ -296,12 +296,12 @@ struct Located {
                 skip(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
-                guard let v = value(b, &i) else { return nil }
-                members.append((key, keyRange, v.located))
+                guard let parsed = value(b, &i) else { return nil }
+                members.append((key, keyRange, parsed.located))
             }
-            var l = Located(range: start..<i)
-            l.members = members.map { (key: $0.0, keyRange: $0.1, value: $0.2) }
-            return Parsed(located: l, isObject: true)
+            var located = Located(range: start..<i)
+            located.members = members.map { (key: $0.0, keyRange: $0.1, value: $0.2) }
+            return Parsed(located: located, isObject: true)
         case UInt8(ascii: "["):
             i += 1
             var elements: [Located] = []
@@ -310,12 +310,12 @@ struct Located {
                 guard i < b.count else { return nil }
                 if b[i] == UInt8(ascii: "]") { i += 1; break }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                guard let v = value(b, &i) else { return nil }
-                elements.append(v.located)
+                guard let parsed = value(b, &i) else { return nil }
+                elements.append(parsed.located)
             }
-            var l = Located(range: start..<i)
-            l.elements = elements
-            return Parsed(located: l, isObject: false)
+            var located = Located(range: start..<i)
+            located.elements = elements
+            return Parsed(located: located, isObject: false)
         case UInt8(ascii: "\""):
             _ = string(b, &i)
             return Parsed(located: Located(range: start..<i), isObject: false)

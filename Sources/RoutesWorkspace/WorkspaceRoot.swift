@@ -24,7 +24,7 @@ public struct WorkspaceRoot: Sendable, Hashable {
 
     /// The config file's path, when the root has one.
     public var configPath: String? {
-        if case .config(let p) = marker { return p }
+        if case .config(let path) = marker { return path }
         return nil
     }
 

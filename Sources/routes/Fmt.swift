@@ -71,8 +71,8 @@ struct Fmt: ParsableCommand {
             let formatted = try Formatter.format(tree)
             var note: String? = nil
             if formatted.verbatimRegions > 0 {
-                let n = formatted.verbatimRegions
-                note = "routes: note: \(name) has syntax errors: \(n == 1 ? "the lines with them were" : "\(n) runs of lines with them were") left as written\n"
+                let count = formatted.verbatimRegions
+                note = "routes: note: \(name) has syntax errors: \(count == 1 ? "the lines with them were" : "\(count) runs of lines with them were") left as written\n"
             }
             return (formatted.changed && formatted.bytes != bytes ? .changed(formatted.bytes) : .unchanged, note)
         } catch {

@@ -159,15 +159,15 @@ struct GenSwift: ParsableCommand {
         var count = 0
         if !output.programsWithErrors.isEmpty {
             let files = Set(output.programsWithErrors.flatMap(\.files))
-            for d in report.all where d.severity == .error && files.contains(d.file) {
-                Terminal.writeError(renderer.render(d))
+            for diagnostic in report.all where diagnostic.severity == .error && files.contains(diagnostic.file) {
+                Terminal.writeError(renderer.render(diagnostic))
                 count += 1
             }
         }
-        for p in output.problems.sorted(by: { ($0.file, $0.range.lowerBound) < ($1.file, $1.range.lowerBound) }) {
-            var text = renderer.location(p.file, p.range.lowerBound) + ": error: \(p.message)\n"
-            text += renderer.snippet(p.file, p.range)
-            for r in p.related { text += renderer.location(r.file, r.range.lowerBound) + ": note: \(r.message)\n" }
+        for problem in output.problems.sorted(by: { ($0.file, $0.range.lowerBound) < ($1.file, $1.range.lowerBound) }) {
+            var text = renderer.location(problem.file, problem.range.lowerBound) + ": error: \(problem.message)\n"
+            text += renderer.snippet(problem.file, problem.range)
+            for related in problem.related { text += renderer.location(related.file, related.range.lowerBound) + ": note: \(related.message)\n" }
             Terminal.writeError(text)
             count += 1
         }

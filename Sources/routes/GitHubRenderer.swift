@@ -4,20 +4,20 @@
 enum GitHubRenderer {
     static func render(_ report: LintReport) -> String {
         var out = ""
-        for d in report.all {
-            let f = report.file(d.file)
-            let s = f.text.position(of: d.range.lowerBound, encoding: .scalars)
-            let e = f.text.position(of: d.range.upperBound, encoding: .scalars)
+        for diagnostic in report.all {
+            let sourceFile = report.file(diagnostic.file)
+            let start = sourceFile.text.position(of: diagnostic.range.lowerBound, encoding: .scalars)
+            let end = sourceFile.text.position(of: diagnostic.range.upperBound, encoding: .scalars)
             let properties = [
-                "file=\(property(f.displayPath))",
-                "line=\(s.line + 1)", "col=\(s.column + 1)", "endLine=\(e.line + 1)", "endColumn=\(e.column + 1)",
-                "title=\(property(d.rule.rawValue))",
+                "file=\(property(sourceFile.displayPath))",
+                "line=\(start.line + 1)", "col=\(start.column + 1)", "endLine=\(end.line + 1)", "endColumn=\(end.column + 1)",
+                "title=\(property(diagnostic.rule.rawValue))",
             ]
-            out += "::\(d.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(data(d.message))\n"
+            out += "::\(diagnostic.severity == .error ? "error" : "warning") \(properties.joined(separator: ","))::\(data(diagnostic.message))\n"
         }
         for failure in report.failures {
             var properties = ["file=\(property(failure.path))"]
-            if let p = failure.position { properties += ["line=\(p.line + 1)", "col=\(p.column + 1)"] }
+            if let position = failure.position { properties += ["line=\(position.line + 1)", "col=\(position.column + 1)"] }
             out += "::error \(properties.joined(separator: ","))::\(data(failure.message))\n"
         }
         out += report.summary + "\n"
@@ -32,14 +32,14 @@ enum GitHubRenderer {
 
     private static func escape(_ s: String, property: Bool) -> String {
         var out = ""
-        for c in s.unicodeScalars {
-            switch c {
+        for scalar in s.unicodeScalars {
+            switch scalar {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
-            default: out.unicodeScalars.append(c)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

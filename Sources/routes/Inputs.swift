@@ -28,7 +28,7 @@ struct Inputs {
 /// usage of the subcommand it was given to).
 func validateRoot(_ root: String?) throws {
     guard let root else { return }
-    guard let r = FileSystemProvider().canonicalPath(root), isDirectory(r) else {
+    guard let canonical = FileSystemProvider().canonicalPath(root), isDirectory(canonical) else {
         throw ValidationError("--root \(root): not a directory")
     }
 }

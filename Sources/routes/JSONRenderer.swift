@@ -6,21 +6,21 @@ import RoutesJSON
 enum JSONRenderer {
     static func render(_ report: LintReport) -> String {
         var files: [JSONValue] = []
-        for f in report.fileOrder {
-            let source = report.file(f)
-            let diagnostics: [JSONValue] = (report.diagnostics[f] ?? []).map { d in
-                var o: JSONObject = [
+        for file in report.fileOrder {
+            let source = report.file(file)
+            let diagnostics: [JSONValue] = (report.diagnostics[file] ?? []).map { d in
+                var object: JSONObject = [
                     "rule": .string(d.rule.rawValue),
                     "severity": .string(d.severity.rawValue),
                     "message": .string(d.message),
                     "range": JSONPositions.range(d.range, in: source.text),
                 ]
-                o["related"] = .array(d.related.map { r in
+                object["related"] = .array(d.related.map { r in
                     let rf = report.file(r.file)
                     return ["path": .string(rf.displayPath), "range": JSONPositions.range(r.range, in: rf.text), "message": .string(r.message)]
                 })
-                if d.isUnnecessary { o["tags"] = ["unnecessary"] }
-                return .object(o)
+                if d.isUnnecessary { object["tags"] = ["unnecessary"] }
+                return .object(object)
             }
             files.append(["path": .string(source.displayPath), "diagnostics": .array(diagnostics)])
         }
@@ -47,9 +47,9 @@ enum JSONRenderer {
         // Arguments that cannot be read and config problems: each an error of its own.
         if !report.failures.isEmpty {
             root["errors"] = .array(report.failures.map { f in
-                var o: JSONObject = ["path": .string(f.path), "message": .string(f.message)]
-                if let p = f.position { o["position"] = ["line": .int(Int64(p.line)), "character": .int(Int64(p.column))] }
-                return .object(o)
+                var object: JSONObject = ["path": .string(f.path), "message": .string(f.message)]
+                if let position = f.position { object["position"] = ["line": .int(Int64(position.line)), "character": .int(Int64(position.column))] }
+                return .object(object)
             })
         }
         return JSON.serialize(.object(root), pretty: true)

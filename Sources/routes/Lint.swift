@@ -209,10 +209,10 @@ struct Lint: ParsableCommand {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= SourceLimits.maxFileBytes {
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
+            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
         }
         return bytes
     }

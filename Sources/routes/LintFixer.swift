@@ -75,17 +75,17 @@ struct LintFixer {
             let reported = LintReport.reportedFiles(project, named: inputs.named)
             let session = AnalysisSession.forEditor(project: project, reported: reported, settings: inputs.settings)
             if original.isEmpty {
-                for f in project.files {
-                    original[f.path] = f.text.bytes
-                    displayPaths[f.path] = f.displayPath
+                for file in project.files {
+                    original[file.path] = file.text.bytes
+                    displayPaths[file.path] = file.displayPath
                 }
             }
             var editable = Set<FileID>()
-            for f in project.files.indices where reported?.contains(f) ?? true {
-                if project.files[f].text.invalidUTF8.isEmpty {
-                    editable.insert(f)
-                } else if !notUTF8.contains(project.files[f].displayPath) {
-                    notUTF8.append(project.files[f].displayPath)
+            for fileID in project.files.indices where reported?.contains(fileID) ?? true {
+                if project.files[fileID].text.invalidUTF8.isEmpty {
+                    editable.insert(fileID)
+                } else if !notUTF8.contains(project.files[fileID].displayPath) {
+                    notUTF8.append(project.files[fileID].displayPath)
                 }
             }
             guard round < Self.maxRounds else {
@@ -103,19 +103,19 @@ struct LintFixer {
                 return (project, session)
             }
             for fix in fixes {
-                let d = fix.diagnostic
-                let file = project.files[d.file]
-                let p = file.text.position(of: d.range.lowerBound, encoding: .scalars)
-                fixed.append(FixedItem(path: file.displayPath, line: p.line, column: p.column,
-                                       range: (file.text.position(of: d.range.lowerBound, encoding: .utf16),
-                                               file.text.position(of: d.range.upperBound, encoding: .utf16)),
-                                       rule: d.rule, title: fix.title))
+                let diagnostic = fix.diagnostic
+                let file = project.files[diagnostic.file]
+                let position = file.text.position(of: diagnostic.range.lowerBound, encoding: .scalars)
+                fixed.append(FixedItem(path: file.displayPath, line: position.line, column: position.column,
+                                       range: (file.text.position(of: diagnostic.range.lowerBound, encoding: .utf16),
+                                               file.text.position(of: diagnostic.range.upperBound, encoding: .utf16)),
+                                       rule: diagnostic.rule, title: fix.title))
             }
             var touched = Set<FileID>()
             for fix in fixes { touched.formUnion(fix.edits.keys) }
-            for f in touched {
-                let file = project.files[f]
-                let bytes = IDE.apply(IDE.edits(of: fixes, in: f), to: file.text.bytes)
+            for fileID in touched {
+                let file = project.files[fileID]
+                let bytes = IDE.apply(IDE.edits(of: fixes, in: fileID), to: file.text.bytes)
                 provider.files[file.path] = bytes
                 changed[file.path] = bytes
             }

@@ -38,8 +38,8 @@ struct LintReport {
         guard let named else { return nil }
         var set = Set<FileID>()
         for path in named {
-            guard let f = project.file(atPath: path) else { continue }
-            set.formUnion(project.closures[f])
+            guard let file = project.file(atPath: path) else { continue }
+            set.formUnion(project.closures[file])
         }
         return set
     }
@@ -51,8 +51,8 @@ struct LintReport {
         self.fixed = fixed
         let reported = Self.reportedFiles(project, named: named)
         fileOrder = project.files.indices.filter { reported?.contains($0) ?? true }.sorted {
-            let a = project.files[$0], b = project.files[$1]
-            return (a.group, a.displayPath) < (b.group, b.displayPath)
+            let lhs = project.files[$0], rhs = project.files[$1]
+            return (lhs.group, lhs.displayPath) < (rhs.group, rhs.displayPath)
         }
         var byFile: [FileID: [Diagnostic]] = [:]
         let session: AnalysisSession
@@ -64,9 +64,9 @@ struct LintReport {
         self.session = session
         // The session's: without the builder nodes a lint's analysis let go of.
         self.project = session.project
-        for d in session.diagnostics where reported?.contains(d.file) ?? true { byFile[d.file, default: []].append(d) }
-        for (f, list) in byFile {
-            byFile[f] = list.sorted {
+        for diagnostic in session.diagnostics where reported?.contains(diagnostic.file) ?? true { byFile[diagnostic.file, default: []].append(diagnostic) }
+        for (file, list) in byFile {
+            byFile[file] = list.sorted {
                 ($0.range.lowerBound, $0.range.upperBound, $0.rule.rawValue, $0.message)
                     < ($1.range.lowerBound, $1.range.upperBound, $1.rule.rawValue, $1.message)
             }

@@ -20,22 +20,22 @@ enum RuleDocs {
     }
 
     static func explain(_ r: RuleInfo) -> String {
-        let d = r.documentation
+        let docs = r.documentation
         return """
             \(r.id.rawValue) (\(r.severity.rawValue), \(r.category.rawValue))
             \(r.summary)
 
             What it reports
-            \(wrap(d.what))
+            \(wrap(docs.what))
 
             Why it matters
-            \(wrap(d.why))
+            \(wrap(docs.why))
 
             Example
-            \(indent(d.example))
+            \(indent(docs.example))
 
             How to fix it
-            \(wrap(d.fix))
+            \(wrap(docs.fix))
 
             Automatic fixes
             \(fixes(r).map { wrap($0) }.joined(separator: "\n\n"))
@@ -79,30 +79,30 @@ enum RuleDocs {
             |---|---|---|---|
 
             """
-        for r in Rules.all {
-            out += "| [`\(r.id.rawValue)`](#\(r.id.rawValue)) | \(r.severity.rawValue) | \(r.fixability.rawValue) | \(r.summary) |\n"
+        for rule in Rules.all {
+            out += "| [`\(rule.id.rawValue)`](#\(rule.id.rawValue)) | \(rule.severity.rawValue) | \(rule.fixability.rawValue) | \(rule.summary) |\n"
         }
-        for r in Rules.all {
-            let d = r.documentation
+        for rule in Rules.all {
+            let docs = rule.documentation
             out += """
 
-                ## \(r.id.rawValue)
+                ## \(rule.id.rawValue)
 
-                \(r.severity.rawValue.capitalized), \(r.category.rawValue). \(r.summary)
+                \(rule.severity.rawValue.capitalized), \(rule.category.rawValue). \(rule.summary)
 
-                **What it reports.** \(d.what)
+                **What it reports.** \(docs.what)
 
-                **Why it matters.** \(d.why)
+                **Why it matters.** \(docs.why)
 
                 **Example.**
 
                 ```routes
-                \(d.example)
+                \(docs.example)
                 ```
 
-                **How to fix it.** \(d.fix)
+                **How to fix it.** \(docs.fix)
 
-                **Automatic fixes.**\(r.fixes.isEmpty ? " None." : "\n\n" + r.fixes.map { "- *\($0.applicability.rawValue.capitalized)*: \($0.description)" }.joined(separator: "\n"))
+                **Automatic fixes.**\(rule.fixes.isEmpty ? " None." : "\n\n" + rule.fixes.map { "- *\($0.applicability.rawValue.capitalized)*: \($0.description)" }.joined(separator: "\n"))
 
                 """
         }

@@ -105,15 +105,15 @@ extension SARIFRenderer {
     /// A rule's `reportingDescriptor`: its summary, its documentation as the full description
     /// and its fix as the help, from the registry.
     static func sarifRule(_ r: RuleInfo) -> JSONValue {
-        let d = r.documentation
-        let full = d.what + " " + d.why
-        let markdown = "\(d.what)\n\n\(d.why)\n\n```routes\n\(d.example)\n```\n\n\(d.fix)"
+        let docs = r.documentation
+        let full = docs.what + " " + docs.why
+        let markdown = "\(docs.what)\n\n\(docs.why)\n\n```routes\n\(docs.example)\n```\n\n\(docs.fix)"
         return [
             "id": .string(r.id.rawValue),
             "name": .string(r.id.rawValue),
             "shortDescription": ["text": .string(r.summary)],
             "fullDescription": ["text": .string(full)],
-            "help": ["text": .string(d.fix), "markdown": .string(markdown)],
+            "help": ["text": .string(docs.fix), "markdown": .string(markdown)],
             "defaultConfiguration": ["level": .string(r.severity == .error ? "error" : "warning")],
             "properties": ["category": .string(r.category.rawValue)],
         ]

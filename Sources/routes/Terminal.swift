@@ -20,8 +20,8 @@ enum Terminal {
     }
 
     static func writeError(_ s: String) {
-        var s = s
-        s.withUTF8 { buf in _ = Glibc.write(2, buf.baseAddress, buf.count) }
+        var text = s
+        text.withUTF8 { buf in _ = Glibc.write(2, buf.baseAddress, buf.count) }
     }
 
     /// Whether stdout is a colour-capable terminal (and NO_COLOR is not set).

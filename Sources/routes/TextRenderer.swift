@@ -13,8 +13,8 @@ struct TextRenderer {
             out += style.bold("\(item.path):\(item.line + 1):\(item.column + 1):") + " " + style.green("fixed") + ": "
                 + item.title + " " + style.dim("[\(item.rule.rawValue)]") + "\n"
         }
-        for f in report.fileOrder {
-            for d in report.diagnostics[f] ?? [] { out += render(d) }
+        for file in report.fileOrder {
+            for diagnostic in report.diagnostics[file] ?? [] { out += render(diagnostic) }
         }
         out += style.bold(report.summary) + "\n"
         return out
@@ -22,8 +22,8 @@ struct TextRenderer {
 
     func location(_ file: FileID, _ offset: Int) -> String {
         let source = report.file(file)
-        let p = source.text.position(of: offset, encoding: .scalars)
-        return "\(source.displayPath):\(p.line + 1):\(p.column + 1)"
+        let position = source.text.position(of: offset, encoding: .scalars)
+        return "\(source.displayPath):\(position.line + 1):\(position.column + 1)"
     }
 
     func render(_ d: Diagnostic) -> String {
@@ -31,8 +31,8 @@ struct TextRenderer {
         var out = style.bold(location(d.file, d.range.lowerBound) + ":") + " \(severity): "
             + style.bold(d.message) + " " + style.dim("[\(d.rule.rawValue)]") + "\n"
         out += snippet(d.file, d.range)
-        for r in d.related {
-            out += style.bold(location(r.file, r.range.lowerBound) + ":") + " " + style.cyan("note") + ": \(r.message)\n"
+        for related in d.related {
+            out += style.bold(location(related.file, related.range.lowerBound) + ":") + " " + style.cyan("note") + ": \(related.message)\n"
         }
         return out
     }

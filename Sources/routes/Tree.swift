@@ -72,10 +72,10 @@ struct Tree: ParsableCommand {
             guard !name.isEmpty else {
                 throw usageError("--\(option) '\(item)': the name is missing; expected NAME=\(accepted)")
             }
-            guard let v = values[value] else {
+            guard let parsed = values[value] else {
                 throw usageError("--\(option) '\(item)': '\(value)' is not a valid value; expected \(name)=\(accepted)")
             }
-            result[name] = v  // the last one given wins
+            result[name] = parsed  // the last one given wins
         }
         return result
     }

@@ -135,9 +135,9 @@ enum UnifiedDiff {
     static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var out: [ArraySlice<UInt8>] = []
         var start = 0
-        for (i, b) in bytes.enumerated() where b == 0x0A {
-            out.append(bytes[start..<i])
-            start = i + 1
+        for (index, byte) in bytes.enumerated() where byte == 0x0A {
+            out.append(bytes[start..<index])
+            start = index + 1
         }
         if start < bytes.count { out.append(bytes[start...]) }
         return out

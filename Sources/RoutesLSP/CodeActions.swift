@@ -99,18 +99,18 @@ extension LanguageFeatures {
             [r?["start"]?["line"]?.intValue, r?["start"]?["character"]?.intValue,
              r?["end"]?["line"]?.intValue, r?["end"]?["character"]?.intValue]
         }
-        let x = numbers(a)
-        return !x.contains(nil) && x == numbers(b)
+        let first = numbers(a)
+        return !first.contains(nil) && first == numbers(b)
     }
 
     /// A diagnostic as `publishDiagnostics` sends it (for an action's `diagnostics`).
     func codeActionDiagnostic(_ d: Diagnostic, _ text: SourceText) -> JSONValue {
-        var o: JSONObject = [
+        var object: JSONObject = [
             "range": range(text, d.range), "severity": .int(d.severity == .error ? 1 : 2),
             "code": .string(d.rule.rawValue), "source": "routes", "message": .string(d.message),
         ]
-        if d.isUnnecessary { o["tags"] = [1] }
-        return .object(o)
+        if d.isUnnecessary { object["tags"] = [1] }
+        return .object(object)
     }
 
     /// A `WorkspaceEdit`: `documentChanges` when the client takes them (an open document's
@@ -119,9 +119,9 @@ extension LanguageFeatures {
         let project = workspace.session.project
         var changes = JSONObject()
         var documentChanges: [JSONValue] = []
-        for (f, list) in edits.sorted(by: { project.files[$0.key].path < project.files[$1.key].path }) {
-            let text = project.files[f].text
-            let uri = workspace.uri(for: f)
+        for (file, list) in edits.sorted(by: { project.files[$0.key].path < project.files[$1.key].path }) {
+            let text = project.files[file].text
+            let uri = workspace.uri(for: file)
             let encoded: JSONValue = .array(list.sorted { $0.range.lowerBound < $1.range.lowerBound }.map {
                 ["range": range(text, $0.range), "newText": .string($0.newText)]
             })

@@ -52,9 +52,9 @@ struct DocumentStore {
         guard var doc = documents[uri] else { return nil }
         var text = doc.text
         var applied: [ByteEdit] = []
-        for c in changes {
-            let replacement = Array(c.text.utf8)
-            guard let range = c.range else {
+        for change in changes {
+            let replacement = Array(change.text.utf8)
+            guard let range = change.range else {
                 applied.append(ByteEdit(range: 0..<text.count, replacement: replacement))
                 text = SourceText(bytes: replacement)
                 continue

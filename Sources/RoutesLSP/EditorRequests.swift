@@ -87,7 +87,7 @@ extension LanguageFeatures {
         guard let positions = params?["positions"]?.arrayValue else { throw ResponseError.invalidParams("expected positions") }
         var offsets: [Int] = []
         let text = workspace.session.project.files[file].text
-        for p in positions { offsets.append(text.offset(of: try lineColumn(p), encoding: encoding)) }
+        for requested in positions { offsets.append(text.offset(of: try lineColumn(requested), encoding: encoding)) }
         let project = workspace.session.project
         return .array(offsets.map { offset in
             var ranges = IDE.selectionRanges(project: project, file: file, offset: offset)
@@ -95,10 +95,10 @@ extension LanguageFeatures {
                 ranges.replaceSubrange((Self.maxSelectionRanges - 1)..<(ranges.count - 1), with: [])
             }
             var nested: JSONValue? = nil
-            for r in ranges.reversed() {
-                var o: JSONObject = ["range": range(text, r)]
-                if let nested { o["parent"] = nested }
-                nested = .object(o)
+            for byteRange in ranges.reversed() {
+                var object: JSONObject = ["range": range(text, byteRange)]
+                if let nested { object["parent"] = nested }
+                nested = .object(object)
             }
             // An empty file: the empty range at its start.
             return nested ?? ["range": range(text, 0..<0)]
@@ -109,17 +109,17 @@ extension LanguageFeatures {
 
     func inlayHints(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let file = try document(params)
-        guard let r = params?["range"] else { throw ResponseError.invalidParams("expected a range") }
-        let start = try lineColumn(r["start"]), end = try lineColumn(r["end"])
+        guard let rangeParam = params?["range"] else { throw ResponseError.invalidParams("expected a range") }
+        let start = try lineColumn(rangeParam["start"]), end = try lineColumn(rangeParam["end"])
         let project = workspace.session.project
         let text = project.files[file].text
         var lower = text.offset(of: start, encoding: encoding), upper = text.offset(of: end, encoding: encoding)
         if upper < lower { swap(&lower, &upper) }
         return .array(IDE.inlayHints(project: project, file: file, range: lower..<upper).map { h in
-            var o: JSONObject = ["position": position(text, h.offset), "label": .string(h.label), "paddingLeft": true]
-            if let kind = h.kind { o["kind"] = .int(Int64(kind.rawValue)) }
-            if let tooltip = h.tooltip { o["tooltip"] = markup(tooltip, markdown: markdownHover) }
-            return .object(o)
+            var object: JSONObject = ["position": position(text, h.offset), "label": .string(h.label), "paddingLeft": true]
+            if let kind = h.kind { object["kind"] = .int(Int64(kind.rawValue)) }
+            if let tooltip = h.tooltip { object["tooltip"] = markup(tooltip, markdown: markdownHover) }
+            return .object(object)
         })
     }
 
@@ -134,14 +134,14 @@ extension LanguageFeatures {
         let project = workspace.session.project
         let text = project.files[file].text
         return .array(IDE.codeLensDeclarations(project: project, file: file).map { lens in
-            let d = project.files[file].model.declarations[lens.declaration]
+            let decl = project.files[file].model.declarations[lens.declaration]
             return ["range": range(text, lens.range),
-                    "data": ["uri": .string(uri), "kind": .string(d.kind.rawValue), "name": .string(d.name.text)]]
+                    "data": ["uri": .string(uri), "kind": .string(decl.kind.rawValue), "name": .string(decl.name.text)]]
         })
     }
 
     func resolveCodeLens(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
-        guard var lens = params?.objectValue, let r = lens["range"], r["start"] != nil, r["end"] != nil,
+        guard var lens = params?.objectValue, let rangeParam = lens["range"], rangeParam["start"] != nil, rangeParam["end"] != nil,
               let data = lens["data"], let uri = data["uri"]?.stringValue,
               let kind = data["kind"]?.stringValue, let name = data["name"]?.stringValue else {
             throw ResponseError.invalidParams("expected a code lens of this server (range and data)")

@@ -11,15 +11,15 @@ enum FileURI {
             guard host.isEmpty || host == "localhost" else { return nil }
             rest = rest[slash...]
         }
-        if let q = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<q] }
+        if let queryStart = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<queryStart] }
         var bytes: [UInt8] = []
         var it = Array(rest.utf8)[...]
-        while let b = it.popFirst() {
-            if b == UInt8(ascii: "%"), it.count >= 2, let h = hex(it[it.startIndex]), let l = hex(it[it.startIndex + 1]) {
-                bytes.append(h << 4 | l)
+        while let byte = it.popFirst() {
+            if byte == UInt8(ascii: "%"), it.count >= 2, let high = hex(it[it.startIndex]), let low = hex(it[it.startIndex + 1]) {
+                bytes.append(high << 4 | low)
                 it = it.dropFirst(2)
             } else {
-                bytes.append(b)
+                bytes.append(byte)
             }
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -28,12 +28,12 @@ enum FileURI {
     /// The `file://` URI of an absolute path, percent-encoding what RFC 3986 requires.
     static func uri(_ path: String) -> String {
         var out = "file://"
-        for b in path.utf8 {
-            let c = Character(Unicode.Scalar(b))
-            if b < 0x80 && (c.isLetter || c.isNumber || "-._~/!$&'()*+,;=:@".utf8.contains(b)) {
-                out.append(c)
+        for byte in path.utf8 {
+            let character = Character(Unicode.Scalar(byte))
+            if byte < 0x80 && (character.isLetter || character.isNumber || "-._~/!$&'()*+,;=:@".utf8.contains(byte)) {
+                out.append(character)
             } else {
-                out += "%" + String(b, radix: 16, uppercase: true).paddedHex
+                out += "%" + String(byte, radix: 16, uppercase: true).paddedHex
             }
         }
         return out

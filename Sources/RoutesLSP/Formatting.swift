@@ -26,7 +26,7 @@ extension LanguageFeatures {
         guard let options = params?["options"], !options.isNull else { return }
         guard options.objectValue != nil else { throw ResponseError.invalidParams("options must be an object {tabSize, insertSpaces}") }
         if let size = options["tabSize"], !size.isNull {
-            guard let n = size.intValue, n >= 0 else { throw ResponseError.invalidParams("options.tabSize must be a non-negative integer") }
+            guard let spaces = size.intValue, spaces >= 0 else { throw ResponseError.invalidParams("options.tabSize must be a non-negative integer") }
         }
         if let spaces = options["insertSpaces"], !spaces.isNull, spaces.boolValue == nil {
             throw ResponseError.invalidParams("options.insertSpaces must be a boolean")
@@ -50,8 +50,8 @@ extension LanguageFeatures {
 
     func rangeFormatting(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let file = try document(params)
-        guard let r = params?["range"], r.objectValue != nil else { throw ResponseError.invalidParams("expected a range {start, end}") }
-        let start = try lineColumn(r["start"]), end = try lineColumn(r["end"])
+        guard let rangeParam = params?["range"], rangeParam.objectValue != nil else { throw ResponseError.invalidParams("expected a range {start, end}") }
+        let start = try lineColumn(rangeParam["start"]), end = try lineColumn(rangeParam["end"])
         guard start <= end else { throw ResponseError.invalidParams("the range ends before it starts") }
         try checkFormattingOptions(params)
         let project = workspace.session.project

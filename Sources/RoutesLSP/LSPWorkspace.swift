@@ -44,8 +44,8 @@ final class LSPWorkspace {
     /// trees, models, flows and decision diagrams, is thousands of deallocations).
     private var retired: [AnalysisSession] = []
 
-    private func retire(_ s: AnalysisSession?) {
-        if let s { retired.append(s) }
+    private func retire(_ session: AnalysisSession?) {
+        if let session { retired.append(session) }
     }
 
     /// Frees the analyses replaced since the last call, on another thread (the last reference
@@ -194,8 +194,8 @@ final class LSPWorkspace {
     /// it is on disk): then the document changes nothing the analysis read, and the snapshot
     /// is kept, with the document as the text it reads from now on.
     func snapshotHolds(path: String, bytes: [UInt8]) -> Bool {
-        guard let s = cached, let file = cachedByPath[path], bytes.count <= SourceLimits.maxFileBytes,
-              s.project.files[file].text.bytes == bytes
+        guard let current = cached, let file = cachedByPath[path], bytes.count <= SourceLimits.maxFileBytes,
+              current.project.files[file].text.bytes == bytes
         else { return false }
         provider.open[path] = bytes
         return true
@@ -206,12 +206,12 @@ final class LSPWorkspace {
     /// current analysis or the edit is not such an edit: then call ``invalidate()``.
     func applyTriviaEdit(path: String, range: Range<Int>, replacement: [UInt8], newText: SourceText) -> Bool {
         awaitReleases()
-        guard newText.count <= SourceLimits.maxFileBytes, let s = cached, let file = cachedByPath[path],
-              let (project, edit) = s.project.applyingTriviaEdit(file: file, range: range, replacement: replacement, newSource: newText),
-              s.canRebase(over: edit)
+        guard newText.count <= SourceLimits.maxFileBytes, let current = cached, let file = cachedByPath[path],
+              let (project, edit) = current.project.applyingTriviaEdit(file: file, range: range, replacement: replacement, newSource: newText),
+              current.canRebase(over: edit)
         else { return false }
-        cached = s.rebased(onto: project, file: file, edit: edit)
-        retire(s)
+        cached = current.rebased(onto: project, file: file, edit: edit)
+        retire(current)
         provider.open[path] = newText.bytes
         return true
     }
@@ -226,22 +226,22 @@ final class LSPWorkspace {
     /// not such an edit.
     func applyDeclarationEdit(path: String, range: Range<Int>, replacement: [UInt8], newText: SourceText) -> Bool {
         awaitReleases()
-        guard newText.count <= SourceLimits.maxFileBytes, let s = cached, let file = cachedByPath[path],
-              let edit = s.project.applyingDeclarationEdit(file: file, range: range, replacement: replacement, newSource: newText)
+        guard newText.count <= SourceLimits.maxFileBytes, let current = cached, let file = cachedByPath[path],
+              let edit = current.project.applyingDeclarationEdit(file: file, range: range, replacement: replacement, newSource: newText)
         else { return false }
         guard let project = edit.project else {
             Log.debug("declaration edit in \(path): a name or kind changed, every file is resolved again")
             parseCache.remember(path, tree: edit.tree, model: edit.model)
             return false
         }
-        if edit.keepsAnalysis && s.canRebase(over: edit.shift) {
+        if edit.keepsAnalysis && current.canRebase(over: edit.shift) {
             Log.debug("declaration edit in \(path): the analysis is kept")
-            cached = s.rebased(onto: project, file: file, edit: edit.shift)
+            cached = current.rebased(onto: project, file: file, edit: edit.shift)
         } else {
-            cached = AnalysisSession.forEditor(project: project, reusing: s, splice: edit.nodes)
+            cached = AnalysisSession.forEditor(project: project, reusing: current, splice: edit.nodes)
             Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs, \(cached?.patchedGraphs ?? 0) over a patched graph)")
         }
-        retire(s)
+        retire(current)
         provider.open[path] = newText.bytes
         return true
     }
@@ -277,14 +277,14 @@ final class LSPWorkspace {
         // a request that needs one parses it again (see `SourceFile.syntax`).
         let project = Project(entries: entries, provider: provider, cache: parseCache,
                               keeps: .editor(openDocuments: Set(store.documents.values.map(\.path))))
-        let s = AnalysisSession.forEditor(project: project, reusing: stale, settings: settings)
-        Log.debug("snapshot: \(s.project.files.count) files, \(parseCache.hits - hitsBefore) of them parsed before")
+        let fresh = AnalysisSession.forEditor(project: project, reusing: stale, settings: settings)
+        Log.debug("snapshot: \(fresh.project.files.count) files, \(parseCache.hits - hitsBefore) of them parsed before")
         retire(stale)
         stale = nil
-        cached = s
+        cached = fresh
         cachedByPath = [:]
-        for f in s.project.files { cachedByPath[f.path] = f.id }
-        return s
+        for file in fresh.project.files { cachedByPath[file.path] = file.id }
+        return fresh
     }
 
     /// The file id of a path in the current snapshot.

@@ -63,8 +63,8 @@ public final class LanguageFeatures {
     }
 
     func location(_ file: FileID, _ r: Range<Int>) -> JSONValue {
-        let s = workspace.session
-        return ["uri": .string(workspace.uri(for: file)), "range": range(s.project.files[file].text, r)]
+        let session = workspace.session
+        return ["uri": .string(workspace.uri(for: file)), "range": range(session.project.files[file].text, r)]
     }
 
     /// The document and byte offset of `textDocument` + `position` params.
@@ -129,8 +129,8 @@ public final class LanguageFeatures {
         if let folders = params?["workspaceFolders"]?.arrayValue {
             roots = folders.compactMap { $0["uri"]?.stringValue.flatMap(FileURI.path) }
         }
-        if roots.isEmpty, let uri = params?["rootUri"]?.stringValue, let p = FileURI.path(uri) { roots = [p] }
-        if roots.isEmpty, let p = params?["rootPath"]?.stringValue { roots = [p] }
+        if roots.isEmpty, let uri = params?["rootUri"]?.stringValue, let path = FileURI.path(uri) { roots = [path] }
+        if roots.isEmpty, let path = params?["rootPath"]?.stringValue { roots = [path] }
         workspace.setRoots(roots)
         var capabilities: JSONObject = [
             "positionEncoding": .string(encoding == .utf8 ? "utf-8" : "utf-16"),
@@ -191,10 +191,10 @@ public final class LanguageFeatures {
               let changes = params?["contentChanges"]?.arrayValue else { return }
         let version = Int(clamping: params?["textDocument"]?["version"]?.intValue ?? 0)
         var decoded: [DocumentStore.Change] = []
-        for c in changes {
-            guard let text = c["text"]?.stringValue else { return }
-            if let r = c["range"] {
-                guard let start = try? lineColumn(r["start"]), let end = try? lineColumn(r["end"]) else { return }
+        for change in changes {
+            guard let text = change["text"]?.stringValue else { return }
+            if let rangeParam = change["range"] {
+                guard let start = try? lineColumn(rangeParam["start"]), let end = try? lineColumn(rangeParam["end"]) else { return }
                 decoded.append(.init(range: (start, end), text: text))
             } else {
                 decoded.append(.init(range: nil, text: text))
@@ -207,9 +207,9 @@ public final class LanguageFeatures {
         // declaration is parsed and resolved again, and the analysis kept when what it analyses
         // did not change. Anything else: everything is analysed again.
         if applied.count == 1, decoded[0].range != nil {
-            let e = applied[0]
-            if workspace.applyTriviaEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text)
-                || workspace.applyDeclarationEdit(path: doc.path, range: e.range, replacement: e.replacement, newText: doc.text) {
+            let edit = applied[0]
+            if workspace.applyTriviaEdit(path: doc.path, range: edit.range, replacement: edit.replacement, newText: doc.text)
+                || workspace.applyDeclarationEdit(path: doc.path, range: edit.range, replacement: edit.replacement, newText: doc.text) {
                 republish()
                 if workspace.store.documents.count > 1 { refreshViews() }
                 return
@@ -257,11 +257,11 @@ public final class LanguageFeatures {
 
     func didChangeFolders(_ params: JSONValue?) {
         var roots = Set(workspace.folders)
-        for f in params?["event"]?["removed"]?.arrayValue ?? [] {
-            if let p = f["uri"]?.stringValue.flatMap(FileURI.path) { roots.remove(p) }
+        for folder in params?["event"]?["removed"]?.arrayValue ?? [] {
+            if let path = folder["uri"]?.stringValue.flatMap(FileURI.path) { roots.remove(path) }
         }
-        for f in params?["event"]?["added"]?.arrayValue ?? [] {
-            if let p = f["uri"]?.stringValue.flatMap(FileURI.path) { roots.insert(p) }
+        for folder in params?["event"]?["added"]?.arrayValue ?? [] {
+            if let path = folder["uri"]?.stringValue.flatMap(FileURI.path) { roots.insert(path) }
         }
         workspace.setRoots(roots.sorted())
         republish()
@@ -273,7 +273,7 @@ public final class LanguageFeatures {
     func republish() {
         let session = workspace.session
         var byFile: [FileID: [Diagnostic]] = [:]
-        for d in session.diagnostics { byFile[d.file, default: []].append(d) }
+        for diagnostic in session.diagnostics { byFile[diagnostic.file, default: []].append(diagnostic) }
         for doc in workspace.store.documents.values.sorted(by: { $0.uri < $1.uri }) {
             guard let file = workspace.fileID(doc.path) else {
                 // Only a document over the size limit is left out of the snapshot: say so, at
@@ -340,18 +340,18 @@ public final class LanguageFeatures {
             all.removeSubrange(Self.maxCompletionItems...)
         }
         let items: [JSONValue] = all.map { item in
-            var o: JSONObject = ["label": .string(item.label), "kind": .int(Int64(completionKind(item.kind)))]
-            if let d = item.detail { o["detail"] = .string(d) }
-            if let doc = item.documentation { o["documentation"] = markup(doc, markdown: markdownDocumentation) }
-            if let s = item.sortText { o["sortText"] = .string(s) }
+            var object: JSONObject = ["label": .string(item.label), "kind": .int(Int64(completionKind(item.kind)))]
+            if let detail = item.detail { object["detail"] = .string(detail) }
+            if let doc = item.documentation { object["documentation"] = markup(doc, markdown: markdownDocumentation) }
+            if let sortText = item.sortText { object["sortText"] = .string(sortText) }
             let insert = item.insertText ?? item.label
-            o["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
+            object["insertTextFormat"] = .int(item.isSnippet ? 2 : 1)
             if let replaceRange {
-                o["textEdit"] = ["insert": insertRange, "replace": replaceRange, "newText": .string(insert)]
+                object["textEdit"] = ["insert": insertRange, "replace": replaceRange, "newText": .string(insert)]
             } else {
-                o["textEdit"] = ["range": insertRange, "newText": .string(insert)]
+                object["textEdit"] = ["range": insertRange, "newText": .string(insert)]
             }
-            return .object(o)
+            return .object(object)
         }
         return ["isIncomplete": .bool(incomplete), "items": .array(items)]
     }
@@ -368,15 +368,15 @@ public final class LanguageFeatures {
             // Drop `**` and the backticks (a lone `*` stays).
             var plain = ""
             var previousStar = false
-            for c in line {
-                if c == "`" { continue }
-                if c == "*" {
+            for character in line {
+                if character == "`" { continue }
+                if character == "*" {
                     if previousStar { plain.removeLast(); previousStar = false; continue }
                     previousStar = true
                 } else {
                     previousStar = false
                 }
-                plain.append(c)
+                plain.append(character)
             }
             lines.append(plain)
         }
@@ -399,9 +399,9 @@ public final class LanguageFeatures {
     func hover(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let (file, offset) = try target(params)
         let session = workspace.session
-        guard let h = IDE.hover(session: session, file: file, offset: offset) else { return .null }
-        return ["contents": markup(h.markdown, markdown: markdownHover),
-                "range": range(session.project.files[file].text, h.range)]
+        guard let hover = IDE.hover(session: session, file: file, offset: offset) else { return .null }
+        return ["contents": markup(hover.markdown, markdown: markdownHover),
+                "range": range(session.project.files[file].text, hover.range)]
     }
 
     func definition(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
@@ -422,13 +422,13 @@ public final class LanguageFeatures {
         let file = try document(params)
         let text = workspace.session.project.files[file].text
         func encode(_ s: DocumentSymbol) -> JSONValue {
-            var o: JSONObject = [
+            var object: JSONObject = [
                 "name": .string(s.name), "kind": .int(Int64(s.kind.rawValue)),
                 "range": range(text, s.range), "selectionRange": range(text, s.selectionRange),
             ]
-            if let d = s.detail { o["detail"] = .string(d) }
-            if !s.children.isEmpty { o["children"] = .array(s.children.map(encode)) }
-            return .object(o)
+            if let detail = s.detail { object["detail"] = .string(detail) }
+            if !s.children.isEmpty { object["children"] = .array(s.children.map(encode)) }
+            return .object(object)
         }
         return .array(IDE.documentSymbols(project: workspace.session.project, file: file).map(encode))
     }
@@ -436,8 +436,8 @@ public final class LanguageFeatures {
     func prepareRename(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let (file, offset) = try target(params)
         let project = workspace.session.project
-        guard let r = IDE.prepareRename(project: project, file: file, offset: offset) else { return .null }
-        return ["range": range(project.files[file].text, r.range), "placeholder": .string(r.placeholder)]
+        guard let prepared = IDE.prepareRename(project: project, file: file, offset: offset) else { return .null }
+        return ["range": range(project.files[file].text, prepared.range), "placeholder": .string(prepared.placeholder)]
     }
 
     func rename(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
@@ -451,9 +451,9 @@ public final class LanguageFeatures {
             throw ResponseError.requestFailed(error.message)
         }
         var changes = JSONObject()
-        for (f, list) in edits.sorted(by: { $0.key < $1.key }) {
-            let text = project.files[f].text
-            changes[workspace.uri(for: f)] = .array(list.sorted { $0.range.lowerBound < $1.range.lowerBound }.map {
+        for (file, list) in edits.sorted(by: { $0.key < $1.key }) {
+            let text = project.files[file].text
+            changes[workspace.uri(for: file)] = .array(list.sorted { $0.range.lowerBound < $1.range.lowerBound }.map {
                 ["range": range(text, $0.range), "newText": .string($0.newText)]
             })
         }
@@ -482,17 +482,17 @@ public final class LanguageFeatures {
         let text = project.files[file].text
         var data: [JSONValue] = []
         var lastLine = 0, lastStart = 0
-        for t in IDE.semanticTokens(project: project, file: file) {
-            let start = text.position(of: t.range.lowerBound, encoding: encoding)
-            let end = text.position(of: t.range.upperBound, encoding: encoding)
+        for token in IDE.semanticTokens(project: project, file: file) {
+            let start = text.position(of: token.range.lowerBound, encoding: encoding)
+            let end = text.position(of: token.range.upperBound, encoding: encoding)
             // Tokens never span lines; cut one that would at its line's end.
             let length = end.line == start.line ? end.column - start.column
-                : text.columnWidth(from: t.range.lowerBound, to: text.lineRange(start.line).upperBound, encoding: encoding)
+                : text.columnWidth(from: token.range.lowerBound, to: text.lineRange(start.line).upperBound, encoding: encoding)
             if length <= 0 { continue }
             let deltaLine = start.line - lastLine
             let deltaStart = deltaLine == 0 ? start.column - lastStart : start.column
             data.append(contentsOf: [.int(Int64(deltaLine)), .int(Int64(deltaStart)), .int(Int64(length)),
-                                     .int(Int64(t.kind.rawValue)), .int(Int64(t.modifiers.rawValue))])
+                                     .int(Int64(token.kind.rawValue)), .int(Int64(token.modifiers.rawValue))])
             lastLine = start.line
             lastStart = start.column
         }
@@ -502,9 +502,9 @@ public final class LanguageFeatures {
     func foldingRanges(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let file = try document(params)
         return .array(IDE.foldingRanges(project: workspace.session.project, file: file).map { r in
-            var o: JSONObject = ["startLine": .int(Int64(r.startLine)), "endLine": .int(Int64(r.endLine))]
-            if let k = r.kind { o["kind"] = .string(k.rawValue) }
-            return .object(o)
+            var object: JSONObject = ["startLine": .int(Int64(r.startLine)), "endLine": .int(Int64(r.endLine))]
+            if let kind = r.kind { object["kind"] = .string(kind.rawValue) }
+            return .object(object)
         })
     }
 
@@ -522,12 +522,12 @@ public final class LanguageFeatures {
             throw ResponseError.invalidParams("\(uri) belongs to no program (no `root` declares or imports it)")
         }
         func assignments(_ key: String) throws(ResponseError) -> [String: Bool] {
-            guard let v = params?[key], !v.isNull else { return [:] }
-            guard let o = v.objectValue else { throw ResponseError.invalidParams("\(key) must be an object of booleans") }
+            guard let given = params?[key], !given.isNull else { return [:] }
+            guard let object = given.objectValue else { throw ResponseError.invalidParams("\(key) must be an object of booleans") }
             var out: [String: Bool] = [:]
-            for (k, value) in o {
-                guard let b = value.boolValue else { throw ResponseError.invalidParams("\(key).\(k) must be a boolean") }
-                out[k] = b
+            for (name, value) in object {
+                guard let isOn = value.boolValue else { throw ResponseError.invalidParams("\(key).\(name) must be a boolean") }
+                out[name] = isOn
             }
             return out
         }

@@ -20,9 +20,9 @@ final class OverlayProvider: SourceProvider, @unchecked Sendable {
             return .success(text)
         }
         if let cached = disk[canonicalPath] { return cached }
-        let r = fileSystem.read(canonicalPath)
-        disk[canonicalPath] = r
-        return r
+        let result = fileSystem.read(canonicalPath)
+        disk[canonicalPath] = result
+        return result
     }
 
     func routesFileNames(inFolder canonicalFolder: String) -> [String]? {

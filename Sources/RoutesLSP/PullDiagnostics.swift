@@ -16,7 +16,7 @@ extension LanguageFeatures {
     func diagnosticItems(_ file: FileID, _ diagnostics: [Diagnostic]) -> [JSONValue] {
         let text = workspace.session.project.files[file].text
         return diagnostics.map { d -> JSONValue in
-            var o: JSONObject = [
+            var object: JSONObject = [
                 "range": range(text, d.range),
                 "severity": .int(d.severity == .error ? 1 : 2),
                 "code": .string(d.rule.rawValue),
@@ -24,12 +24,12 @@ extension LanguageFeatures {
                 "message": .string(d.message),
             ]
             if !d.related.isEmpty {
-                o["relatedInformation"] = .array(d.related.map { r in
+                object["relatedInformation"] = .array(d.related.map { r in
                     ["location": location(r.file, r.range), "message": .string(r.message)]
                 })
             }
-            if d.isUnnecessary { o["tags"] = [1] }
-            return .object(o)
+            if d.isUnnecessary { object["tags"] = [1] }
+            return .object(object)
         }
     }
 
@@ -42,9 +42,9 @@ extension LanguageFeatures {
 
     /// A result id for a list of items: FNV-1a (64 bits) of their JSON, in hex.
     static func resultID(_ items: [JSONValue]) -> String {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in JSON.serialize(.array(items)).utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(h, radix: 16)
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in JSON.serialize(.array(items)).utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
@@ -85,11 +85,11 @@ extension LanguageFeatures {
         }
         let session = workspace.session
         var byFile: [FileID: [Diagnostic]] = [:]
-        for d in session.diagnostics { byFile[d.file, default: []].append(d) }
+        for diagnostic in session.diagnostics { byFile[diagnostic.file, default: []].append(diagnostic) }
         var reports: [JSONValue] = []
-        for f in session.project.files.sorted(by: { $0.path < $1.path }) {
-            var report = Self.report(diagnosticItems(f.id, byFile[f.id] ?? []), previous: previous[f.path])
-            let uri = workspace.uri(for: f.id)
+        for file in session.project.files.sorted(by: { $0.path < $1.path }) {
+            var report = Self.report(diagnosticItems(file.id, byFile[file.id] ?? []), previous: previous[file.path])
+            let uri = workspace.uri(for: file.id)
             report["uri"] = .string(uri)
             report["version"] = workspace.store.document(uri).map { .int(Int64($0.version)) } ?? .null
             reports.append(.object(report))

@@ -56,9 +56,9 @@ enum Incoming: Sendable {
                 var from = anchor
                 let end = b.count - (p.count - anchor)
                 while from <= end, let hit = memchr(base + from, Int32(p[anchor]), end + 1 - from) {
-                    let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - anchor
-                    if memcmp(base + i, p.baseAddress!, p.count) == 0 { return true }
-                    from = i + anchor + 1
+                    let index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) - anchor
+                    if memcmp(base + index, p.baseAddress!, p.count) == 0 { return true }
+                    from = index + anchor + 1
                 }
                 return false
             }

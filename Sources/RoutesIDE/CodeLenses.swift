@@ -66,25 +66,25 @@ extension IDE {
         guard project.files.indices.contains(file), project.files[file].model.declarations.indices.contains(declaration) else {
             return nil
         }
-        let s = Symbol(file: file, declaration: declaration)
-        let d = project.declaration(s)
-        switch d.kind {
+        let symbol = Symbol(file: file, declaration: declaration)
+        let decl = project.declaration(symbol)
+        switch decl.kind {
         case .root:
-            return CodeLens(range: d.name.range, title: "preview routing tree", preview: CodeLens.Preview(rootFile: file))
+            return CodeLens(range: decl.name.range, title: "preview routing tree", preview: CodeLens.Preview(rootFile: file))
         case .screen:
-            let (example, root, places) = session.placedExample(screen: s)
+            let (example, root, places) = session.placedExample(screen: symbol)
             let count = places.count > 1 ? "\(places.count) places · " : ""
             switch example {
             case .reached(let path, let flags, let optionals):
-                guard let root else { return CodeLens(range: d.name.range, title: count + "reached") }
+                guard let root else { return CodeLens(range: decl.name.range, title: count + "reached") }
                 var preview = CodeLens.Preview(rootFile: root.file, path: path.joined(separator: "/"))
                 for (name, value) in flags { preview.flags[name] = value }
                 for (name, present) in optionals { preview.optionals[name] = present }
-                return CodeLens(range: d.name.range, title: count + "preview " + shortPath(path), preview: preview)
+                return CodeLens(range: decl.name.range, title: count + "preview " + shortPath(path), preview: preview)
             case .unreachable:
-                return CodeLens(range: d.name.range, title: places.isEmpty ? "not placed in any routing tree" : count + "unreachable")
+                return CodeLens(range: decl.name.range, title: places.isEmpty ? "not placed in any routing tree" : count + "unreachable")
             case .notAnalysed:
-                return CodeLens(range: d.name.range, title: "not analysed")
+                return CodeLens(range: decl.name.range, title: "not analysed")
             }
         default:
             return nil

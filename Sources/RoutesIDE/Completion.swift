@@ -55,10 +55,10 @@ enum Completion {
     /// The identifier or keyword token the cursor is in or right after.
     static func wordToken(_ q: TreeQuery, _ offset: Int) -> Int? {
         guard !q.tokens.isEmpty else { return nil }
-        let i = q.tree.tokenIndex(at: offset)
-        let t = q.tokens[i]
-        if t.start < offset && offset <= t.end && t.kind.isWord { return i }
-        if t.start >= offset && i > 0 && q.tokens[i - 1].end == offset && q.tokens[i - 1].kind.isWord { return i - 1 }
+        let index = q.tree.tokenIndex(at: offset)
+        let token = q.tokens[index]
+        if token.start < offset && offset <= token.end && token.kind.isWord { return index }
+        if token.start >= offset && index > 0 && q.tokens[index - 1].end == offset && q.tokens[index - 1].kind.isWord { return index - 1 }
         return nil
     }
 
@@ -73,9 +73,9 @@ enum Completion {
         if let path = importPath(q, offset) { return path.segment }
         let word = wordRange(q, offset)
         guard word.isEmpty, !q.tokens.isEmpty else { return word }
-        let i = q.tree.tokenIndex(at: offset)
-        let t = q.tokens[i]
-        return t.start == offset && t.kind.isWord ? t.range : word
+        let index = q.tree.tokenIndex(at: offset)
+        let token = q.tokens[index]
+        return token.start == offset && token.kind.isWord ? token.range : word
     }
 
     // MARK: Items
@@ -84,18 +84,18 @@ enum Completion {
                       directories: (any DirectoryLister)?) -> [CompletionItem] {
         let project = session.project
         guard project.files.indices.contains(file) else { return [] }
-        let q = TreeQuery(project.files[file].syntax)
-        let cursor = q.clamp(offset)
+        let query = TreeQuery(project.files[file].syntax)
+        let cursor = query.clamp(offset)
         var items: [CompletionItem]
-        if let path = importPath(q, cursor) {
-            let filter = Filter(typed: q.source.bytes[path.typed])
+        if let path = importPath(query, cursor) {
+            let filter = Filter(typed: query.source.bytes[path.typed])
             items = importItems(project: project, file: file, folder: path.folder, filter: filter, directories: directories)
         } else {
-            if q.isInsideCommentOrString(cursor) { return [] }
-            let word = wordRange(q, cursor)
-            let ctx = context(q, pos: word.lowerBound)
-            let filter = Filter(typed: q.source.bytes[word.lowerBound..<cursor])
-            items = build(ctx, session: session, file: file, q: q, word: word, filter: filter, snippets: snippets)
+            if query.isInsideCommentOrString(cursor) { return [] }
+            let word = wordRange(query, cursor)
+            let ctx = context(query, pos: word.lowerBound)
+            let filter = Filter(typed: query.source.bytes[word.lowerBound..<cursor])
+            items = build(ctx, session: session, file: file, q: query, word: word, filter: filter, snippets: snippets)
             items.removeAll { !filter.matches($0.label) }
         }
         // Sorted through indices: moving the items themselves costs more than comparing.
@@ -116,32 +116,32 @@ enum Completion {
         static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
         func matches(_ label: String) -> Bool {
             guard let first = typed.first else { return true }
-            var i = 0
+            var matched = 0
             var isFirst = true
-            for c in label.utf8 {
-                let l = Filter.lower(c)
+            for byte in label.utf8 {
+                let lowered = Filter.lower(byte)
                 if isFirst {
-                    guard l == first else { return false }
+                    guard lowered == first else { return false }
                     isFirst = false
-                    i = 1
+                    matched = 1
                     continue
                 }
-                if i < typed.count && l == typed[i] { i += 1 }
+                if matched < typed.count && lowered == typed[matched] { matched += 1 }
             }
-            return !isFirst && i == typed.count
+            return !isFirst && matched == typed.count
         }
     }
 
     // MARK: Context
 
     static func context(_ q: TreeQuery, pos: Int) -> Context {
-        guard let p = q.previousToken(before: pos) else { return .topLevel(continuations: []) }
-        let path = q.ancestors(ofToken: p)
+        guard let previous = q.previousToken(before: pos) else { return .topLevel(continuations: []) }
+        let path = q.ancestors(ofToken: previous)
         let owner = path[path.count - 1]
         let ownerKind = q.kind(owner)
         let parent = path.count >= 2 ? path[path.count - 2] : 0
 
-        switch q.tokens[p].kind {
+        switch q.tokens[previous].kind {
         case .kwScreen:
             if ownerKind == .screenBuilder || ownerKind == .ifScreenBuilder { return .screens(wildcard: false) }
             if ownerKind == .screenDecl { return .none }
@@ -164,19 +164,19 @@ enum Completion {
         default:
             break
         }
-        return structural(q, p: p, path: path, pos: pos)
+        return structural(q, p: previous, path: path, pos: pos)
     }
 
     /// The context from the structure around `p`: the innermost `{ ... }` still open there.
     static func structural(_ q: TreeQuery, p: Int, path: [Int], pos: Int) -> Context {
         var containerDepth: Int? = nil
-        for i in stride(from: path.count - 1, through: 0, by: -1) {
-            let n = path[i]
-            let k = q.kind(n)
-            guard k == .block || k == .anyOfBuilder else { continue }
-            if let close = q.closingBrace(n), close <= p { continue }
-            guard let open = q.openingBrace(n), open <= p else { continue }
-            containerDepth = i
+        for index in stride(from: path.count - 1, through: 0, by: -1) {
+            let node = path[index]
+            let kind = q.kind(node)
+            guard kind == .block || kind == .anyOfBuilder else { continue }
+            if let close = q.closingBrace(node), close <= p { continue }
+            guard let open = q.openingBrace(node), open <= p else { continue }
+            containerDepth = index
             break
         }
         guard let ci = containerDepth else { return topLevel(q, p: p, path: path, pos: pos) }
@@ -249,9 +249,9 @@ enum Completion {
         /// Visible declarations of some kinds whose names pass the filter (unsorted).
         func visible(_ kinds: Set<DeclarationKind>) -> [(String, Symbol, Declaration)] {
             var out: [(String, Symbol, Declaration)] = []
-            for (name, s) in project.scopes[file] where filter.matches(name) {
-                let d = project.files[s.file].model.declarations[s.declaration]
-                if kinds.contains(d.kind) { out.append((name, s, d)) }
+            for (name, symbol) in project.scopes[file] where filter.matches(name) {
+                let decl = project.files[symbol.file].model.declarations[symbol.declaration]
+                if kinds.contains(decl.kind) { out.append((name, symbol, decl)) }
             }
             return out
         }
@@ -313,9 +313,9 @@ enum Completion {
         // it is offered like the others.
         let cursor = word.isEmpty ? word.lowerBound : -1
         var listed = Set<String>()
-        for t in q.directTokens(clause) where q.tokens[t].kind == .identifier && q.tokens[t].range != word
-            && q.tokens[t].start != cursor {
-            listed.insert(q.source.text(q.tokens[t].range))
+        for token in q.directTokens(clause) where q.tokens[token].kind == .identifier && q.tokens[token].range != word
+            && q.tokens[token].start != cursor {
+            listed.insert(q.source.text(q.tokens[token].range))
         }
         let model = project.files[file].model
         let statuses: [(symbol: Symbol, status: AnalysisSession.ScopeStatus)]
@@ -323,16 +323,16 @@ enum Completion {
             statuses = session.scope(atNode: node, file: file)
         } else {
             statuses = project.scopes[file].compactMap { _, s in
-                let k = project.declaration(s).kind
-                return k == .dependency || k == .optional ? (s, .unknown) : nil
+                let kind = project.declaration(s).kind
+                return kind == .dependency || kind == .optional ? (s, .unknown) : nil
             }
         }
         var items: [CompletionItem] = []
-        for (s, status) in statuses {
-            let d = project.declaration(s)
-            let name = d.name.text
+        for (symbol, status) in statuses {
+            let decl = project.declaration(symbol)
+            let name = decl.name.text
             guard !listed.contains(name), filter.matches(name) else { continue }
-            var item = nameItem(name, d, sortText: "0" + name)
+            var item = nameItem(name, decl, sortText: "0" + name)
             if case .notInScope(let why) = status {
                 item.sortText = "1" + name
                 item.detail = "not in scope: \(why)"

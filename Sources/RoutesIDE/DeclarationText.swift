@@ -7,20 +7,20 @@ enum DeclarationText {
     static func line(_ d: Declaration) -> String {
         switch d.kind {
         case .screen:
-            var s = "screen \(d.name.text)"
+            var text = "screen \(d.name.text)"
             if !d.parameters.isEmpty {
-                s += "(" + d.parameters.map { "\($0.label.text): \($0.type.isEmpty ? "?" : $0.type)" }.joined(separator: ", ") + ")"
+                text += "(" + d.parameters.map { "\($0.label.text): \($0.type.isEmpty ? "?" : $0.type)" }.joined(separator: ", ") + ")"
             }
             switch d.presentation {
             case .push: break
-            case .sheet: s += " sheet"
-            case .sheetNoPush: s += " sheet(allowsPush: false)"
+            case .sheet: text += " sheet"
+            case .sheetNoPush: text += " sheet(allowsPush: false)"
             }
-            return s
+            return text
         case .dependency, .optional:
-            var s = "\(d.kind.rawValue) \(d.name.text): \(d.type.map { $0.isEmpty ? "?" : $0 } ?? "?")"
-            if let from = d.from { s += " from \(from.text)" }
-            return s
+            var text = "\(d.kind.rawValue) \(d.name.text): \(d.type.map { $0.isEmpty ? "?" : $0 } ?? "?")"
+            if let from = d.from { text += " from \(from.text)" }
+            return text
         case .flag: return "flag \(d.name.text)"
         case .builder: return "builder \(d.name.text)"
         case .root: return "root"
@@ -32,17 +32,17 @@ enum DeclarationText {
     static func detail(_ d: Declaration) -> String {
         switch d.kind {
         case .screen:
-            var s = "screen"
+            var text = "screen"
             switch d.presentation {
             case .push: break
-            case .sheet: s += " (sheet)"
-            case .sheetNoPush: s += " (sheet, no push)"
+            case .sheet: text += " (sheet)"
+            case .sheetNoPush: text += " (sheet, no push)"
             }
-            return s
+            return text
         case .dependency, .optional:
-            var s = "\(d.kind.rawValue): \(d.type ?? "?")"
-            if let from = d.from { s += " from \(from.text)" }
-            return s
+            var text = "\(d.kind.rawValue): \(d.type ?? "?")"
+            if let from = d.from { text += " from \(from.text)" }
+            return text
         case .flag, .builder, .root:
             return d.kind.rawValue
         }

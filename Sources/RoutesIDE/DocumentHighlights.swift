@@ -31,11 +31,11 @@ extension IDE {
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
         var out: [DocumentHighlight] = []
         switch target {
-        case .symbol(let s, _, _):
-            if s.file == file {
-                out.append(DocumentHighlight(range: project.declaration(s).name.range, kind: .write))
+        case .symbol(let symbol, _, _):
+            if symbol.file == file {
+                out.append(DocumentHighlight(range: project.declaration(symbol).name.range, kind: .write))
             }
-            for (name, _) in project.files[file].model.nameUses where project.resolutions[file][name.range.lowerBound] == s {
+            for (name, _) in project.files[file].model.nameUses where project.resolutions[file][name.range.lowerBound] == symbol {
                 out.append(DocumentHighlight(range: name.range, kind: .read))
             }
         case .unresolved(let name):

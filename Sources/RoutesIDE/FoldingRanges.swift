@@ -26,15 +26,15 @@ extension IDE {
         var importStart: Int? = nil
         var importEnd = 0
         func flushComments() {
-            if let s = commentStart, commentEnd > s { out.append(FoldingRange(startLine: s, endLine: commentEnd, kind: .comment)) }
+            if let start = commentStart, commentEnd > start { out.append(FoldingRange(startLine: start, endLine: commentEnd, kind: .comment)) }
             commentStart = nil
         }
-        for (i, t) in tokens.enumerated() {
-            let line = text.line(containing: t.start)
-            switch t.kind {
+        for (index, token) in tokens.enumerated() {
+            let line = text.line(containing: token.start)
+            switch token.kind {
             case .lineComment, .docComment:
-                if let s = commentStart, line == commentEnd + 1 || line == commentEnd {
-                    _ = s
+                if let start = commentStart, line == commentEnd + 1 || line == commentEnd {
+                    _ = start
                     commentEnd = line
                 } else {
                     flushComments()
@@ -47,18 +47,18 @@ extension IDE {
             case .lBrace:
                 open.append(line)
             case .rBrace:
-                if let s = open.popLast(), line > s { out.append(FoldingRange(startLine: s, endLine: line - 1, kind: nil)) }
-            case .kwImport where t.startsLine:
+                if let openLine = open.popLast(), line > openLine { out.append(FoldingRange(startLine: openLine, endLine: line - 1, kind: nil)) }
+            case .kwImport where token.startsLine:
                 if importStart == nil { importStart = line }
                 importEnd = line
                 // The path string is on the same line; keep the group open.
-                _ = i
+                _ = index
             default:
                 break
             }
             flushComments()
-            if t.kind != .kwImport && t.kind != .string, let s = importStart {
-                if importEnd > s { out.append(FoldingRange(startLine: s, endLine: importEnd, kind: .imports)) }
+            if token.kind != .kwImport && token.kind != .string, let start = importStart {
+                if importEnd > start { out.append(FoldingRange(startLine: start, endLine: importEnd, kind: .imports)) }
                 importStart = nil
             }
         }

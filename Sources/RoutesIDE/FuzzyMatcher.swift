@@ -33,14 +33,14 @@ struct FuzzyMatcher {
     /// (`S` of `URLSession`), a digit after a non-digit.
     static func isWordStart(_ c: [UInt8], _ i: Int) -> Bool {
         if i == 0 { return true }
-        let b = c[i], p = c[i - 1]
-        if p == 0x5F { return b != 0x5F }
-        if isUpper(b) {
-            if isLower(p) || isDigit(p) { return true }
-            if isUpper(p), i + 1 < c.count, isLower(c[i + 1]) { return true }
+        let byte = c[i], previous = c[i - 1]
+        if previous == 0x5F { return byte != 0x5F }
+        if isUpper(byte) {
+            if isLower(previous) || isDigit(previous) { return true }
+            if isUpper(previous), i + 1 < c.count, isLower(c[i + 1]) { return true }
             return false
         }
-        return isDigit(b) && !isDigit(p)
+        return isDigit(byte) && !isDigit(previous)
     }
 
     /// The score of `name`, or nil when it does not match.
@@ -48,9 +48,9 @@ struct FuzzyMatcher {
         let m = lowered.count
         if m == 0 { return Score(tier: 4, points: 0, length: 0) }
         // A quick subsequence check first, without allocating: most names do not match.
-        var k = 0
-        for b in name.utf8 where k < m && Self.lower(b) == lowered[k] { k += 1 }
-        guard k == m else { return nil }
+        var matched = 0
+        for byte in name.utf8 where matched < m && Self.lower(byte) == lowered[matched] { matched += 1 }
+        guard matched == m else { return nil }
         let c = Array(name.utf8)
         let n = c.count
         let cl = c.map(Self.lower)
@@ -97,11 +97,11 @@ struct FuzzyMatcher {
     }
 
     private func points(_ c: [UInt8], _ starts: [Bool], query i: Int, at j: Int, afterRun: Bool) -> Int {
-        var p = 1
-        if starts[j] { p += 8 }
-        if afterRun { p += 4 }
-        if c[j] == query[i] { p += 1 }
-        if j == 0 { p += 2 }
-        return p
+        var total = 1
+        if starts[j] { total += 8 }
+        if afterRun { total += 4 }
+        if c[j] == query[i] { total += 1 }
+        if j == 0 { total += 2 }
+        return total
     }
 }

@@ -13,22 +13,22 @@ enum Hover {
         let project = session.project
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return nil }
         switch target {
-        case .symbol(let s, let range, let isDeclaration):
-            let markdown = symbol(session: session, s, file: file, range: range, isDeclaration: isDeclaration)
+        case .symbol(let referenced, let range, let isDeclaration):
+            let markdown = symbol(session: session, referenced, file: file, range: range, isDeclaration: isDeclaration)
             return HoverInfo(markdown: markdown, range: range)
         case .unresolved:
             return nil
-        case .parameter(let s, let index, let range):
-            let d = project.declaration(s)
-            let p = d.parameters[index]
-            let markdown = code("\(p.label.text): \(p.type.isEmpty ? "?" : p.type)")
-                + "\n\nParameter of screen `\(d.name.text)`: a path literal may give it, e.g. `\(d.name.text)(\(p.label.text): …)`."
+        case .parameter(let screen, let index, let range):
+            let decl = project.declaration(screen)
+            let parameter = decl.parameters[index]
+            let markdown = code("\(parameter.label.text): \(parameter.type.isEmpty ? "?" : parameter.type)")
+                + "\n\nParameter of screen `\(decl.name.text)`: a path literal may give it, e.g. `\(decl.name.text)(\(parameter.label.text): …)`."
             return HoverInfo(markdown: markdown, range: range)
         case .importString(let index, let range):
             return HoverInfo(markdown: importText(project, file: file, index: index), range: range)
-        case .keyword(let t):
-            guard let text = keywordText(project.files[file].syntax, token: t) else { return nil }
-            return HoverInfo(markdown: text, range: project.files[file].syntax.tokens[t].range)
+        case .keyword(let token):
+            guard let text = keywordText(project.files[file].syntax, token: token) else { return nil }
+            return HoverInfo(markdown: text, range: project.files[file].syntax.tokens[token].range)
         }
     }
 
@@ -38,13 +38,13 @@ enum Hover {
 
     static func symbol(session: AnalysisSession, _ s: Symbol, file: FileID, range: Range<Int>, isDeclaration: Bool) -> String {
         let project = session.project
-        let d = project.declaration(s)
-        var sections = [code(DeclarationText.line(d))]
+        let decl = project.declaration(s)
+        var sections = [code(DeclarationText.line(decl))]
         var more: [String] = []
-        if let doc = d.doc, !doc.isEmpty { more.append(doc) }
-        switch d.kind {
+        if let doc = decl.doc, !doc.isEmpty { more.append(doc) }
+        switch decl.kind {
         case .screen:
-            switch d.presentation {
+            switch decl.presentation {
             case .push: more.append("Presented by push on the current navigation stack.")
             case .sheet: more.append("Presented modally as a sheet, with its own navigation stack.")
             case .sheetNoPush: more.append("Presented modally as a sheet on which nothing can be pushed.")
@@ -59,7 +59,7 @@ enum Hover {
             more.append(exampleText(example))
         case .builder, .root:
             let tree: RoutingTree
-            if d.kind == .root, let program = project.programs.first(where: { $0.root == s }) {
+            if decl.kind == .root, let program = project.programs.first(where: { $0.root == s }) {
                 tree = RoutingTree(program: program, project: project, limits: treeLimits)
             } else {
                 tree = RoutingTree(builder: s, project: project, limits: treeLimits)
@@ -70,13 +70,13 @@ enum Hover {
                 more.append("Builds:\n\n" + code(tree.text))
             }
         case .dependency, .optional:
-            more.append(scopeText(d))
+            more.append(scopeText(decl))
             if !isDeclaration, let here = scopeHere(session: session, s, file: file, range: range) {
                 more.append(here)
             }
         case .flag:
             let uses = project.uses(of: s).count
-            more.append("A runtime condition: `conditional \(d.name.text) { A } else { B }` builds with A when it is true, with B when it is false.")
+            more.append("A runtime condition: `conditional \(decl.name.text) { A } else { B }` builds with A when it is true, with B when it is false.")
             more.append(uses == 0 ? "Not tested anywhere yet." : "Tested in \(uses) place\(uses == 1 ? "" : "s").")
         }
         if !more.isEmpty { sections.append(more.joined(separator: "\n\n")) }
@@ -102,12 +102,12 @@ enum Hover {
         switch (d.kind, d.from) {
         case (.dependency, nil):
             return "Always in scope: any screen may use it."
-        case (.dependency, let p?):
-            return "Provided by a `\(p.text)` screen to what is built after it (not to `\(p.text)` itself): in scope where an earlier path element was built by `screen \(p.text)`."
+        case (.dependency, let provider?):
+            return "Provided by a `\(provider.text)` screen to what is built after it (not to `\(provider.text)` itself): in scope where an earlier path element was built by `screen \(provider.text)`."
         case (_, nil):
             return "May be nil: in scope only inside `if let \(name) { }`."
-        case (_, let p?):
-            return "Provided by a `\(p.text)` screen to what is built after it, and may be nil: in scope only inside `if let \(name) { }`, which itself needs a `\(p.text)` before it."
+        case (_, let provider?):
+            return "Provided by a `\(provider.text)` screen to what is built after it, and may be nil: in scope only inside `if let \(name) { }`, which itself needs a `\(provider.text)` before it."
         }
     }
 
@@ -132,26 +132,26 @@ enum Hover {
         guard index < project.importTargets[file].count, let target = project.importTargets[file][index] else {
             return text + "\n\n---\n\nThis file could not be loaded."
         }
-        let f = project.files[target]
+        let imported = project.files[target]
         var counts: [DeclarationKind: Int] = [:]
-        for d in f.model.declarations { counts[d.kind, default: 0] += 1 }
+        for decl in imported.model.declarations { counts[decl.kind, default: 0] += 1 }
         let parts: [String] = DeclarationKind.allCases.compactMap { k in
-            guard let n = counts[k] else { return nil }
+            guard let count = counts[k] else { return nil }
             if k == .root { return "`root`" }
-            let plural = k == .dependency ? (n == 1 ? "dependency" : "dependencies") : k.rawValue + (n == 1 ? "" : "s")
-            return "\(n) \(plural)"
+            let plural = k == .dependency ? (count == 1 ? "dependency" : "dependencies") : k.rawValue + (count == 1 ? "" : "s")
+            return "\(count) \(plural)"
         }
-        text += "\n\n---\n\n`\(f.displayPath)`"
+        text += "\n\n---\n\n`\(imported.displayPath)`"
         text += parts.isEmpty ? ": declares nothing." : ": declares " + parts.joined(separator: ", ") + "."
         return text
     }
 
     static func keywordText(_ tree: SyntaxTree, token t: Int) -> String? {
-        let q = TreeQuery(tree)
-        let kind = q.tokens[t].kind
+        let query = TreeQuery(tree)
+        let kind = query.tokens[t].kind
         guard let word = Lexer.keywordText[kind] else { return nil }
-        let path = q.ancestors(ofToken: t)
-        let owner = q.kind(path[path.count - 1])
+        let path = query.ancestors(ofToken: t)
+        let owner = query.kind(path[path.count - 1])
         var key = word
         switch kind {
         case .kwScreen:

@@ -25,8 +25,8 @@ public enum IDE {
     /// segment (between `/`s) before the cursor.
     public static func wordRange(project: Project, file: FileID, offset: Int) -> Range<Int> {
         guard project.files.indices.contains(file) else { return 0..<0 }
-        let q = TreeQuery(project.files[file].syntax)
-        return Completion.wordRange(q, q.clamp(offset))
+        let query = TreeQuery(project.files[file].syntax)
+        return Completion.wordRange(query, query.clamp(offset))
     }
 
     /// The range a completion item may replace when the client can choose between inserting
@@ -35,8 +35,8 @@ public enum IDE {
     /// word; replacing swaps it for the item.
     public static func replaceRange(project: Project, file: FileID, offset: Int) -> Range<Int> {
         guard project.files.indices.contains(file) else { return 0..<0 }
-        let q = TreeQuery(project.files[file].syntax)
-        return Completion.replaceRange(q, q.clamp(offset))
+        let query = TreeQuery(project.files[file].syntax)
+        return Completion.replaceRange(query, query.clamp(offset))
     }
 
     /// Markdown for the name, keyword or import string at `offset`: kind, declaration, doc

@@ -10,16 +10,16 @@ extension Completion {
     /// segment (the folder part, `../Shared/`). Nil in a string with escapes.
     static func importPath(_ q: TreeQuery, _ offset: Int) -> (typed: Range<Int>, segment: Range<Int>, folder: String)? {
         guard !q.tokens.isEmpty else { return nil }
-        let i = q.tree.tokenIndex(at: offset)
-        for j in [i, i - 1] where j >= 0 && q.tokens[j].kind == .string {
-            let t = q.tokens[j]
-            let closed = t.length >= 2 && q.source.bytes[t.end - 1] == 0x22
-            let contentEnd = closed ? t.end - 1 : t.end
-            guard t.start < offset, offset <= contentEnd else { continue }
-            let path = q.ancestors(ofToken: j)
+        let index = q.tree.tokenIndex(at: offset)
+        for candidate in [index, index - 1] where candidate >= 0 && q.tokens[candidate].kind == .string {
+            let token = q.tokens[candidate]
+            let closed = token.length >= 2 && q.source.bytes[token.end - 1] == 0x22
+            let contentEnd = closed ? token.end - 1 : token.end
+            guard token.start < offset, offset <= contentEnd else { continue }
+            let path = q.ancestors(ofToken: candidate)
             guard q.kind(path[path.count - 1]) == .importDecl else { return nil }
             let bytes = q.source.bytes
-            let contentStart = t.start + 1
+            let contentStart = token.start + 1
             if bytes[contentStart..<contentEnd].contains(0x5C) || bytes[contentStart..<contentEnd].contains(0x0A) { return nil }
             var segmentStart = offset
             while segmentStart > contentStart && bytes[segmentStart - 1] != 0x2F { segmentStart -= 1 }
@@ -45,11 +45,11 @@ extension Completion {
         let climbs = folder.split(separator: "/").contains("..")
         guard PathUtil.isInside(base, root: root) || climbs else { return [] }
         var entries: [String: Bool] = [:]  // name → is a directory
-        for e in directories?.entries(of: base) ?? [] where !e.name.hasPrefix(".") {
-            if e.isDirectory || e.name.hasSuffix(".routes") { entries[e.name] = e.isDirectory }
+        for entry in directories?.entries(of: base) ?? [] where !entry.name.hasPrefix(".") {
+            if entry.isDirectory || entry.name.hasSuffix(".routes") { entries[entry.name] = entry.isDirectory }
         }
-        for f in project.files where f.id != file && PathUtil.directory(of: f.path) == base {
-            let name = String(f.path.dropFirst(base == "/" ? 1 : base.count + 1))
+        for sibling in project.files where sibling.id != file && PathUtil.directory(of: sibling.path) == base {
+            let name = String(sibling.path.dropFirst(base == "/" ? 1 : base.count + 1))
             if !name.hasPrefix(".") && entries[name] == nil { entries[name] = false }
         }
         var items: [CompletionItem] = []

@@ -51,25 +51,25 @@ extension IDE {
         for node in model.nodes {
             guard case .screen(let name?, let uses, let nesting) = node.kind,
                   node.range.upperBound >= lower, node.range.lowerBound <= upper,
-                  let s = project.resolve(name, in: file), project.kind(of: s) == .screen else { continue }
-            let d = project.declaration(s)
+                  let screen = project.resolve(name, in: file), project.kind(of: screen) == .screen else { continue }
+            let decl = project.declaration(screen)
             let nameEnd = name.range.upperBound
-            if d.presentation != .push, (lower...upper).contains(nameEnd) {
-                let label = d.presentation == .sheet ? "sheet" : "sheet, no push"
+            if decl.presentation != .push, (lower...upper).contains(nameEnd) {
+                let label = decl.presentation == .sheet ? "sheet" : "sheet, no push"
                 out.append(InlayHint(offset: nameEnd, label: label, kind: .type,
-                                     tooltip: "`\(d.name.text)` is declared `\(DeclarationText.line(d))`."))
+                                     tooltip: "`\(decl.name.text)` is declared `\(DeclarationText.line(decl))`."))
             }
             guard nesting != nil else { continue }
             let headEnd = uses.last?.range.upperBound ?? nameEnd
             guard (lower...upper).contains(headEnd) else { continue }
             if provided == nil { provided = providers(project, file: file) }
-            guard let names = provided?[s], !names.isEmpty else { continue }
+            guard let names = provided?[screen], !names.isEmpty else { continue }
             let shown = names.prefix(providedNamesShown).map { project.declaration($0).name.text }
             var label = "provides " + shown.joined(separator: ", ")
             if names.count > shown.count { label += " +\(names.count - shown.count)" }
             let lines = names.map { "- " + DeclarationText.line(project.declaration($0)).replacingBackticks() }
             out.append(InlayHint(offset: headEnd, label: label,
-                                 tooltip: "In scope in what `\(d.name.text)` nests:\n\n" + lines.joined(separator: "\n")))
+                                 tooltip: "In scope in what `\(decl.name.text)` nests:\n\n" + lines.joined(separator: "\n")))
         }
         // In source order; at one offset, the presentation first.
         return out.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }.map(\.element)
@@ -79,11 +79,11 @@ extension IDE {
     /// provides (`from` it), by name.
     static func providers(_ project: Project, file: FileID) -> [Symbol: [Symbol]] {
         var out: [Symbol: [Symbol]] = [:]
-        for (_, s) in project.scopes[file] {
-            let d = project.declaration(s)
-            guard d.kind == .dependency || d.kind == .optional, let from = d.from,
-                  let screen = project.resolve(from, in: s.file), project.kind(of: screen) == .screen else { continue }
-            out[screen, default: []].append(s)
+        for (_, symbol) in project.scopes[file] {
+            let decl = project.declaration(symbol)
+            guard decl.kind == .dependency || decl.kind == .optional, let from = decl.from,
+                  let screen = project.resolve(from, in: symbol.file), project.kind(of: screen) == .screen else { continue }
+            out[screen, default: []].append(symbol)
         }
         for key in out.keys {
             out[key]?.sort { project.declaration($0).name.text < project.declaration($1).name.text }

@@ -18,8 +18,8 @@ enum NameTarget {
 
     var range: Range<Int> {
         switch self {
-        case .symbol(_, let r, _), .parameter(_, _, let r), .importString(_, let r): return r
-        case .unresolved(let n): return n.range
+        case .symbol(_, let range, _), .parameter(_, _, let range), .importString(_, let range): return range
+        case .unresolved(let name): return name.range
         case .keyword: return 0..<0
         }
     }
@@ -27,37 +27,37 @@ enum NameTarget {
     static func find(project: Project, file: FileID, offset: Int) -> (NameTarget, token: Int)? {
         guard project.files.indices.contains(file) else { return nil }
         let source = project.files[file]
-        let q = TreeQuery(source.syntax)
-        let offset = q.clamp(offset)
-        guard let t = q.nameToken(at: offset) else { return nil }
-        let token = q.tokens[t]
+        let query = TreeQuery(source.syntax)
+        let offset = query.clamp(offset)
+        guard let tokenIndex = query.nameToken(at: offset) else { return nil }
+        let token = query.tokens[tokenIndex]
         let model = source.model
 
         if token.kind == .string {
-            if let i = model.imports.firstIndex(where: { $0.range == token.range }) {
-                return (.importString(index: i, range: token.range), t)
+            if let index = model.imports.firstIndex(where: { $0.range == token.range }) {
+                return (.importString(index: index, range: token.range), tokenIndex)
             }
             return nil
         }
-        for (i, d) in model.declarations.enumerated() {
-            if d.name.range == token.range {
-                return (.symbol(Symbol(file: file, declaration: i), range: token.range, isDeclaration: true), t)
+        for (index, decl) in model.declarations.enumerated() {
+            if decl.name.range == token.range {
+                return (.symbol(Symbol(file: file, declaration: index), range: token.range, isDeclaration: true), tokenIndex)
             }
-            if d.kind == .screen, d.range.contains(token.start),
-               let p = d.parameters.firstIndex(where: { $0.label.range == token.range }) {
-                return (.parameter(Symbol(file: file, declaration: i), index: p, range: token.range), t)
+            if decl.kind == .screen, decl.range.contains(token.start),
+               let parameter = decl.parameters.firstIndex(where: { $0.label.range == token.range }) {
+                return (.parameter(Symbol(file: file, declaration: index), index: parameter, range: token.range), tokenIndex)
             }
         }
         if token.kind == .identifier {
-            if let s = project.resolutions[file][token.start] {
-                return (.symbol(s, range: token.range, isDeclaration: false), t)
+            if let symbol = project.resolutions[file][token.start] {
+                return (.symbol(symbol, range: token.range, isDeclaration: false), tokenIndex)
             }
             if let use = model.nameUses.first(where: { $0.name.range == token.range }) {
-                return (.unresolved(use.name), t)
+                return (.unresolved(use.name), tokenIndex)
             }
             return nil
         }
-        return (.keyword(token: t), t)
+        return (.keyword(token: tokenIndex), tokenIndex)
     }
 }
 
@@ -66,21 +66,21 @@ extension Project {
     func uses(of symbol: Symbol) -> [SourceLocation] {
         let name = declaration(symbol).name.text
         var out: [SourceLocation] = []
-        for f in files.indices where scopes[f][name] != nil || f == symbol.file {
+        for fileID in files.indices where scopes[fileID][name] != nil || fileID == symbol.file {
             var here: [Range<Int>] = []
-            for (n, _) in files[f].model.nameUses where resolutions[f][n.range.lowerBound] == symbol {
-                here.append(n.range)
+            for (use, _) in files[fileID].model.nameUses where resolutions[fileID][use.range.lowerBound] == symbol {
+                here.append(use.range)
             }
             here.sort { $0.lowerBound < $1.lowerBound }
-            out.append(contentsOf: here.map { SourceLocation(file: f, range: $0) })
+            out.append(contentsOf: here.map { SourceLocation(file: fileID, range: $0) })
         }
         return out
     }
 
     /// The screen declaration a builder node of a file names, if it resolves to one.
     func screenSymbol(_ name: Name?, in file: FileID) -> Symbol? {
-        guard let name, let s = resolve(name, in: file), declaration(s).kind == .screen else { return nil }
-        return s
+        guard let name, let screen = resolve(name, in: file), declaration(screen).kind == .screen else { return nil }
+        return screen
     }
 }
 

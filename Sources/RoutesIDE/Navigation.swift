@@ -6,12 +6,12 @@ extension IDE {
     static func definitionImpl(project: Project, file: FileID, offset: Int) -> [SourceLocation] {
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
         switch target {
-        case .symbol(let s, _, _):
-            return [SourceLocation(file: s.file, range: project.declaration(s).name.range)]
+        case .symbol(let symbol, _, _):
+            return [SourceLocation(file: symbol.file, range: project.declaration(symbol).name.range)]
         case .parameter(_, _, let range):
             return [SourceLocation(file: file, range: range)]
-        case .importString(let i, _):
-            guard i < project.importTargets[file].count, let target = project.importTargets[file][i] else { return [] }
+        case .importString(let index, _):
+            guard index < project.importTargets[file].count, let target = project.importTargets[file][index] else { return [] }
             return [SourceLocation(file: target, range: 0..<0)]
         case .unresolved, .keyword:
             return []
@@ -21,12 +21,12 @@ extension IDE {
     static func referencesImpl(project: Project, file: FileID, offset: Int, includeDeclaration: Bool) -> [SourceLocation] {
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
         switch target {
-        case .symbol(let s, _, _):
+        case .symbol(let symbol, _, _):
             var out: [SourceLocation] = []
             if includeDeclaration {
-                out.append(SourceLocation(file: s.file, range: project.declaration(s).name.range))
+                out.append(SourceLocation(file: symbol.file, range: project.declaration(symbol).name.range))
             }
-            out.append(contentsOf: project.uses(of: s))
+            out.append(contentsOf: project.uses(of: symbol))
             return out
         case .parameter(_, _, let range):
             // Labels are used only in path literals, outside the sources.
@@ -38,8 +38,8 @@ extension IDE {
 
     static func prepareRenameImpl(project: Project, file: FileID, offset: Int) -> (range: Range<Int>, placeholder: String)? {
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset),
-              case .symbol(let s, let range, _) = target,
-              project.declaration(s).kind != .root else { return nil }
+              case .symbol(let symbol, let range, _) = target,
+              project.declaration(symbol).kind != .root else { return nil }
         return (range, project.files[file].text.text(range))
     }
 
@@ -49,7 +49,7 @@ extension IDE {
         }
         guard case .symbol(let symbol, _, _) = found.0 else {
             switch found.0 {
-            case .unresolved(let n): throw RenameError("`\(n.text)` is not declared, so it cannot be renamed")
+            case .unresolved(let name): throw RenameError("`\(name.text)` is not declared, so it cannot be renamed")
             case .parameter: throw RenameError("parameter labels cannot be renamed")
             case .importString: throw RenameError("an import path cannot be renamed")
             default: throw RenameError("a keyword cannot be renamed")
@@ -65,12 +65,12 @@ extension IDE {
         }
         // Every file that sees the declaration must not see another `newName`.
         if newName != declaration.name.text {
-            for f in project.files.indices where project.closures[f].contains(symbol.file) {
-                if let other = project.scopes[f][newName], other != symbol {
-                    let d = project.declaration(other)
-                    let at = project.locationText(file: other.file, offset: d.name.range.lowerBound)
-                    let whereSeen = f == symbol.file ? "" : " (visible in \(project.files[f].displayPath))"
-                    throw RenameError("`\(newName)` is already declared as \(d.kind.withArticle) at \(at)\(whereSeen)")
+            for fileID in project.files.indices where project.closures[fileID].contains(symbol.file) {
+                if let other = project.scopes[fileID][newName], other != symbol {
+                    let decl = project.declaration(other)
+                    let at = project.locationText(file: other.file, offset: decl.name.range.lowerBound)
+                    let whereSeen = fileID == symbol.file ? "" : " (visible in \(project.files[fileID].displayPath))"
+                    throw RenameError("`\(newName)` is already declared as \(decl.kind.withArticle) at \(at)\(whereSeen)")
                 }
             }
         }
@@ -79,9 +79,9 @@ extension IDE {
         for use in project.uses(of: symbol) {
             edits[use.file, default: []].append(TextEdit(range: use.range, newText: newName))
         }
-        for (f, list) in edits {
+        for (fileID, list) in edits {
             var seen = Set<Range<Int>>()
-            edits[f] = list.filter { seen.insert($0.range).inserted }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+            edits[fileID] = list.filter { seen.insert($0.range).inserted }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         }
         return edits
     }

@@ -14,10 +14,10 @@ extension IDE {
     public static func selectionRanges(project: Project, file: FileID, offset: Int) -> [Range<Int>] {
         guard project.files.indices.contains(file) else { return [] }
         let source = project.files[file]
-        let q = TreeQuery(source.syntax)
-        let offset = q.clamp(offset)
-        let whole = 0..<q.source.count
-        guard !q.tokens.isEmpty else { return [whole] }
+        let query = TreeQuery(source.syntax)
+        let offset = query.clamp(offset)
+        let whole = 0..<query.source.count
+        guard !query.tokens.isEmpty else { return [whole] }
         var out: [Range<Int>] = []
         func add(_ r: Range<Int>) {
             if let last = out.last {
@@ -28,41 +28,41 @@ extension IDE {
 
         // The token under the cursor: a name-like one first (right of the cursor on a tie),
         // else one the cursor is inside, else the significant token ending at the cursor.
-        var token: Int? = q.nameToken(at: offset)
+        var token: Int? = query.nameToken(at: offset)
         if token == nil {
-            let i = q.tree.tokenIndex(at: offset)
-            let t = q.tokens[i]
-            if t.kind != .whitespace && t.kind != .eof && t.start <= offset && offset < t.end {
-                token = i
-            } else if i > 0, q.tokens[i - 1].end == offset, !q.tokens[i - 1].kind.isSkipped {
-                token = i - 1
+            let index = query.tree.tokenIndex(at: offset)
+            let current = query.tokens[index]
+            if current.kind != .whitespace && current.kind != .eof && current.start <= offset && offset < current.end {
+                token = index
+            } else if index > 0, query.tokens[index - 1].end == offset, !query.tokens[index - 1].kind.isSkipped {
+                token = index - 1
             }
         }
         // A line comment runs to the line's end, trailing blanks included: they are not in the
         // step, and the cursor among them is in whitespace.
         let bytes = source.text.bytes
         let at = token.map { t -> Range<Int> in
-            var r = q.tokens[t].range
-            while r.upperBound > r.lowerBound + 1, bytes[r.upperBound - 1] == 0x20 || bytes[r.upperBound - 1] == 0x09 || bytes[r.upperBound - 1] == 0x0D {
-                r = r.lowerBound..<(r.upperBound - 1)
+            var trimmed = query.tokens[t].range
+            while trimmed.upperBound > trimmed.lowerBound + 1, bytes[trimmed.upperBound - 1] == 0x20 || bytes[trimmed.upperBound - 1] == 0x09 || bytes[trimmed.upperBound - 1] == 0x0D {
+                trimmed = trimmed.lowerBound..<(trimmed.upperBound - 1)
             }
-            return offset <= r.upperBound ? r : offset..<offset
+            return offset <= trimmed.upperBound ? trimmed : offset..<offset
         } ?? offset..<offset
         if !at.isEmpty { add(at) }
         // The nodes around it (around the offset in whitespace), from the inside out.
-        let path = q.ancestors(ofToken: token ?? q.tree.tokenIndex(at: offset))
+        let path = query.ancestors(ofToken: token ?? query.tree.tokenIndex(at: offset))
         for node in path.reversed() {
-            guard let first = q.firstToken(node), let last = q.lastToken(node) else { continue }
-            let range = q.tokens[first].start..<q.tokens[last].end
+            guard let first = query.firstToken(node), let last = query.lastToken(node) else { continue }
+            let range = query.tokens[first].start..<query.tokens[last].end
             // A node's leading or trailing trivia is not in it.
             guard range.lowerBound <= at.lowerBound, at.upperBound <= range.upperBound else { continue }
-            let kind = q.kind(node)
-            if kind.isBuilder || isDeclaration(kind), let head = head(q, node: node, first: first),
+            let kind = query.kind(node)
+            if kind.isBuilder || isDeclaration(kind), let head = head(query, node: node, first: first),
                at.upperBound <= head.upperBound {
                 add(head)
             }
             add(range)
-            if isDeclaration(kind), let doc = docCommentStart(q, before: first) {
+            if isDeclaration(kind), let doc = docCommentStart(query, before: first) {
                 add(doc..<range.upperBound)
             }
         }
@@ -83,16 +83,16 @@ extension IDE {
     static func head(_ q: TreeQuery, node: Int, first: Int) -> Range<Int>? {
         var end: Int? = nil
         let children = q.children(node)
-        for t in q.directTokens(node) {
-            let k = q.tokens[t].kind
-            if k == .lBrace { break }
-            if k == .identifier || k == .kwRoot || (k.isKeyword && end == nil) { end = q.tokens[t].end }
-            if k == .identifier { break }
+        for token in q.directTokens(node) {
+            let kind = q.tokens[token].kind
+            if kind == .lBrace { break }
+            if kind == .identifier || kind == .kwRoot || (kind.isKeyword && end == nil) { end = q.tokens[token].end }
+            if kind == .identifier { break }
         }
-        for c in children {
-            switch q.kind(c) {
+        for child in children {
+            switch q.kind(child) {
             case .usesClause, .type, .parameterList, .presentation:
-                if let last = q.lastToken(c) { end = max(end ?? 0, q.tokens[last].end) }
+                if let last = q.lastToken(child) { end = max(end ?? 0, q.tokens[last].end) }
             default:
                 break
             }
@@ -103,16 +103,16 @@ extension IDE {
 
     /// The start of the `///` lines right above token `first` (only whitespace between), if any.
     static func docCommentStart(_ q: TreeQuery, before first: Int) -> Int? {
-        var t = first - 1
+        var token = first - 1
         var start: Int? = nil
-        while t >= 0 {
-            let k = q.tokens[t].kind
-            if k == .docComment {
-                start = q.tokens[t].start
-            } else if k != .whitespace {
+        while token >= 0 {
+            let kind = q.tokens[token].kind
+            if kind == .docComment {
+                start = q.tokens[token].start
+            } else if kind != .whitespace {
                 break
             }
-            t -= 1
+            token -= 1
         }
         return start
     }

@@ -19,20 +19,20 @@ struct TreeQuery {
     /// holds token `t`.
     func ancestors(ofToken t: Int) -> [Int] {
         var path = [0]
-        var i = 0
+        var current = 0
         let nodes = tree.nodes
         outer: while true {
-            var j = i + 1
-            let end = Int(nodes[i].subtreeEnd)
-            while j < end {
-                let n = nodes[j]
-                if Int(n.tokenStart) <= t && t < Int(n.tokenEnd) {
-                    path.append(j)
-                    i = j
+            var child = current + 1
+            let end = Int(nodes[current].subtreeEnd)
+            while child < end {
+                let childNode = nodes[child]
+                if Int(childNode.tokenStart) <= t && t < Int(childNode.tokenEnd) {
+                    path.append(child)
+                    current = child
                     continue outer
                 }
-                if Int(n.tokenStart) > t { break }
-                j = Int(n.subtreeEnd)
+                if Int(childNode.tokenStart) > t { break }
+                child = Int(childNode.subtreeEnd)
             }
             break
         }
@@ -42,55 +42,55 @@ struct TreeQuery {
     /// Direct children of a node, in order.
     func children(_ node: Int) -> [Int] {
         var out: [Int] = []
-        var j = node + 1
+        var child = node + 1
         let end = Int(tree.nodes[node].subtreeEnd)
-        while j < end {
-            out.append(j)
-            j = Int(tree.nodes[j].subtreeEnd)
+        while child < end {
+            out.append(child)
+            child = Int(tree.nodes[child].subtreeEnd)
         }
         return out
     }
 
     /// The significant (non-skipped, non-eof) tokens directly owned by a node.
     func directTokens(_ node: Int) -> [Int] {
-        let n = tree.nodes[node]
+        let record = tree.nodes[node]
         var out: [Int] = []
-        var t = Int(n.tokenStart)
-        let end = Int(n.tokenEnd)
-        var j = node + 1
-        let subtreeEnd = Int(n.subtreeEnd)
-        while t < end {
-            if j < subtreeEnd && Int(tree.nodes[j].tokenStart) <= t {
-                if tree.nodes[j].tokenEnd > tree.nodes[j].tokenStart { t = max(t, Int(tree.nodes[j].tokenEnd)) }
-                j = Int(tree.nodes[j].subtreeEnd)
+        var token = Int(record.tokenStart)
+        let end = Int(record.tokenEnd)
+        var child = node + 1
+        let subtreeEnd = Int(record.subtreeEnd)
+        while token < end {
+            if child < subtreeEnd && Int(tree.nodes[child].tokenStart) <= token {
+                if tree.nodes[child].tokenEnd > tree.nodes[child].tokenStart { token = max(token, Int(tree.nodes[child].tokenEnd)) }
+                child = Int(tree.nodes[child].subtreeEnd)
                 continue
             }
-            if !tokens[t].kind.isSkipped && tokens[t].kind != .eof { out.append(t) }
-            t += 1
+            if !tokens[token].kind.isSkipped && tokens[token].kind != .eof { out.append(token) }
+            token += 1
         }
         return out
     }
 
     /// The last significant token inside a node (at any depth), if any.
     func lastToken(_ node: Int) -> Int? {
-        let n = tree.nodes[node]
-        var t = Int(n.tokenEnd) - 1
-        while t >= Int(n.tokenStart) {
-            let k = tokens[t].kind
-            if !k.isSkipped && k != .eof { return t }
-            t -= 1
+        let record = tree.nodes[node]
+        var token = Int(record.tokenEnd) - 1
+        while token >= Int(record.tokenStart) {
+            let kind = tokens[token].kind
+            if !kind.isSkipped && kind != .eof { return token }
+            token -= 1
         }
         return nil
     }
 
     /// The first significant token inside a node, if any.
     func firstToken(_ node: Int) -> Int? {
-        let n = tree.nodes[node]
-        var t = Int(n.tokenStart)
-        while t < Int(n.tokenEnd) {
-            let k = tokens[t].kind
-            if !k.isSkipped && k != .eof { return t }
-            t += 1
+        let record = tree.nodes[node]
+        var token = Int(record.tokenStart)
+        while token < Int(record.tokenEnd) {
+            let kind = tokens[token].kind
+            if !kind.isSkipped && kind != .eof { return token }
+            token += 1
         }
         return nil
     }
@@ -103,11 +103,11 @@ struct TreeQuery {
     /// The last significant token that ends at or before `offset`.
     func previousToken(before offset: Int) -> Int? {
         guard !tokens.isEmpty else { return nil }
-        var j = tree.tokenIndex(at: offset)
-        while j >= 0 {
-            let t = tokens[j]
-            if t.end <= offset && !t.kind.isSkipped && t.kind != .eof { return j }
-            j -= 1
+        var index = tree.tokenIndex(at: offset)
+        while index >= 0 {
+            let token = tokens[index]
+            if token.end <= offset && !token.kind.isSkipped && token.kind != .eof { return index }
+            index -= 1
         }
         return nil
     }
@@ -117,11 +117,11 @@ struct TreeQuery {
     /// right of the cursor wins a tie.
     func nameToken(at offset: Int) -> Int? {
         guard !tokens.isEmpty else { return nil }
-        let i = tree.tokenIndex(at: offset)
+        let index = tree.tokenIndex(at: offset)
         var candidates: [Int] = []
-        if tokens[i].start <= offset && offset < tokens[i].end { candidates.append(i) }
-        if tokens[i].start == offset && i > 0 && tokens[i - 1].end == offset { candidates.append(i - 1) }
-        if tokens[i].end == offset && tokens[i].length > 0 { candidates.append(i) }
+        if tokens[index].start <= offset && offset < tokens[index].end { candidates.append(index) }
+        if tokens[index].start == offset && index > 0 && tokens[index - 1].end == offset { candidates.append(index - 1) }
+        if tokens[index].end == offset && tokens[index].length > 0 { candidates.append(index) }
         if let id = candidates.first(where: { tokens[$0].kind == .identifier }) { return id }
         return candidates.first { tokens[$0].kind.isKeyword || tokens[$0].kind == .string }
     }
@@ -130,16 +130,16 @@ struct TreeQuery {
     /// nothing): strictly inside a string, or after `//` up to the end of its line.
     func isInsideCommentOrString(_ offset: Int) -> Bool {
         guard !tokens.isEmpty else { return false }
-        let i = tree.tokenIndex(at: offset)
-        for j in [i - 1, i] where j >= 0 && j < tokens.count {
-            let t = tokens[j]
-            switch t.kind {
+        let index = tree.tokenIndex(at: offset)
+        for candidate in [index - 1, index] where candidate >= 0 && candidate < tokens.count {
+            let token = tokens[candidate]
+            switch token.kind {
             case .lineComment, .docComment:
-                if t.start < offset && offset <= t.end { return true }
+                if token.start < offset && offset <= token.end { return true }
             case .string:
-                if t.start < offset && offset < t.end { return true }
+                if token.start < offset && offset < token.end { return true }
                 // An unterminated string runs to the end of its line.
-                if offset == t.end && !isClosedString(t) { return true }
+                if offset == token.end && !isClosedString(token) { return true }
             default:
                 break
             }
@@ -151,11 +151,11 @@ struct TreeQuery {
     private func isClosedString(_ t: Token) -> Bool {
         guard t.length >= 2, source.bytes[t.end - 1] == 0x22 else { return false }
         // Count the backslashes before the last quote: an odd number escapes it.
-        var k = t.end - 2
+        var cursor = t.end - 2
         var slashes = 0
-        while k > t.start && source.bytes[k] == 0x5C {
+        while cursor > t.start && source.bytes[cursor] == 0x5C {
             slashes += 1
-            k -= 1
+            cursor -= 1
         }
         return slashes % 2 == 0
     }

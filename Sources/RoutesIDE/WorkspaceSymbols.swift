@@ -33,12 +33,12 @@ extension IDE {
     public static func workspaceSymbols(project: Project, query: String, limit: Int = maxWorkspaceSymbols) -> [WorkspaceSymbol] {
         let matcher = FuzzyMatcher(query: query.filter { !$0.isWhitespace })
         var found: [(score: FuzzyMatcher.Score, name: String, symbol: Symbol)] = []
-        for f in project.files.indices {
-            let declarations = project.files[f].model.declarations
-            for i in declarations.indices {
-                let name = declarations[i].name.text
+        for fileID in project.files.indices {
+            let declarations = project.files[fileID].model.declarations
+            for index in declarations.indices {
+                let name = declarations[index].name.text
                 guard let score = matcher.score(name) else { continue }
-                found.append((score, name, Symbol(file: f, declaration: i)))
+                found.append((score, name, Symbol(file: fileID, declaration: index)))
             }
         }
         found.sort { a, b in
@@ -48,10 +48,10 @@ extension IDE {
             return pa != pb ? pa < pb : a.symbol.declaration < b.symbol.declaration
         }
         return found.prefix(max(0, limit)).map { entry in
-            let d = project.declaration(entry.symbol)
+            let decl = project.declaration(entry.symbol)
             let file = project.files[entry.symbol.file]
-            return WorkspaceSymbol(name: d.name.text, kind: DocumentSymbol.Kind(d.kind),
-                                   location: SourceLocation(file: file.id, range: d.name.range),
+            return WorkspaceSymbol(name: decl.name.text, kind: DocumentSymbol.Kind(decl.kind),
+                                   location: SourceLocation(file: file.id, range: decl.name.range),
                                    containerName: relativePath(file.path, root: file.workspaceRoot))
         }
     }

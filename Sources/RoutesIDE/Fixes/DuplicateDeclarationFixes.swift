@@ -29,9 +29,9 @@ enum DuplicateDeclarationFixes: RuleFixes {
             // A label is unique within its screen only.
             let labels = Set(project.files[d.file].model.declarations.filter { $0.kind == .screen && $0.name.text == screen }
                 .flatMap { $0.parameters.map(\.label.text) })
-            var n = 2
-            while labels.contains(label + String(n)) { n += 1 }
-            let fresh = label + String(n)
+            var suffix = 2
+            while labels.contains(label + String(suffix)) { suffix += 1 }
+            let fresh = label + String(suffix)
             return [Fix(title: "Rename the second parameter `\(label)` to `\(fresh)`", applicability: .unsafe, diagnostic: d,
                         edits: [d.file: [TextEdit(range: d.range, newText: fresh)]])]
         }

@@ -4,11 +4,11 @@ enum EditMap {
     /// an offset inside a replaced range goes to its replacement's start.
     static func start(of offset: Int, _ edits: [TextEdit]) -> Int {
         var delta = 0
-        for e in edits {
-            if e.range.upperBound <= offset {
-                delta += e.newText.utf8.count - e.range.count
-            } else if e.range.lowerBound < offset {
-                return e.range.lowerBound + delta
+        for edit in edits {
+            if edit.range.upperBound <= offset {
+                delta += edit.newText.utf8.count - edit.range.count
+            } else if edit.range.lowerBound < offset {
+                return edit.range.lowerBound + delta
             } else {
                 break
             }
@@ -20,11 +20,11 @@ enum EditMap {
     /// offset inside a replaced range goes to its replacement's end.
     static func end(of offset: Int, _ edits: [TextEdit]) -> Int {
         var delta = 0
-        for e in edits {
-            if e.range.upperBound <= offset && !(e.range.isEmpty && e.range.lowerBound == offset) {
-                delta += e.newText.utf8.count - e.range.count
-            } else if e.range.lowerBound < offset {
-                return e.range.lowerBound + delta + e.newText.utf8.count
+        for edit in edits {
+            if edit.range.upperBound <= offset && !(edit.range.isEmpty && edit.range.lowerBound == offset) {
+                delta += edit.newText.utf8.count - edit.range.count
+            } else if edit.range.lowerBound < offset {
+                return edit.range.lowerBound + delta + edit.newText.utf8.count
             } else {
                 break
             }

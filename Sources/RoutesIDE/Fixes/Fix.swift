@@ -45,8 +45,8 @@ public struct Fix: Sendable, Hashable {
     /// range covers its replacement.
     public func map(_ range: Range<Int>, in file: FileID) -> Range<Int> {
         let edits = self.edits[file] ?? []
-        for m in moves where m.file == file && m.source.lowerBound <= range.lowerBound && range.upperBound <= m.source.upperBound {
-            let start = EditMap.end(of: m.destination, edits) + m.offset + (range.lowerBound - m.source.lowerBound)
+        for move in moves where move.file == file && move.source.lowerBound <= range.lowerBound && range.upperBound <= move.source.upperBound {
+            let start = EditMap.end(of: move.destination, edits) + move.offset + (range.lowerBound - move.source.lowerBound)
             return start..<(start + range.count)
         }
         return EditMap.map(range, edits)
@@ -89,10 +89,10 @@ extension IDE {
     public static func fixAll(context: FixContext, files: Set<FileID>? = nil, editable: Set<FileID>? = nil,
                               unsafe: Bool) -> [Fix] {
         var candidates: [Fix] = []
-        for d in context.session.diagnostics where files?.contains(d.file) ?? true {
-            guard let fixer = FixRegistry.fixer(d.rule),
-                  unsafe || Rules.info(d.rule)?.fixability == .safe else { continue }
-            let allowed = fixer.fixes(d, context).filter { fix in
+        for diagnostic in context.session.diagnostics where files?.contains(diagnostic.file) ?? true {
+            guard let fixer = FixRegistry.fixer(diagnostic.rule),
+                  unsafe || Rules.info(diagnostic.rule)?.fixability == .safe else { continue }
+            let allowed = fixer.fixes(diagnostic, context).filter { fix in
                 (unsafe || fix.applicability == .safe) && fix.edits.keys.allSatisfy { editable?.contains($0) ?? true }
                     && FixRegistry.editsValidText(fix, context)
             }
@@ -138,11 +138,11 @@ extension IDE {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + edits.reduce(0) { $0 + $1.newText.utf8.count })
         var at = 0
-        for e in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
-            let lo = max(at, min(e.range.lowerBound, bytes.count))
+        for edit in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }) {
+            let lo = max(at, min(edit.range.lowerBound, bytes.count))
             out.append(contentsOf: bytes[at..<lo])
-            out.append(contentsOf: e.newText.utf8)
-            at = max(lo, min(e.range.upperBound, bytes.count))
+            out.append(contentsOf: edit.newText.utf8)
+            at = max(lo, min(edit.range.upperBound, bytes.count))
         }
         out.append(contentsOf: bytes[at...])
         return out

@@ -23,16 +23,16 @@ enum FixCheck {
     static func holds(_ fix: Fix, _ context: FixContext) -> Bool {
         let session = context.session
         guard let after = analysis(applying: fix, context) else { return false }
-        let d = fix.diagnostic
-        let target = Key(rule: d.rule, file: d.file, range: fix.map(d.range, in: d.file))
+        let diagnostic = fix.diagnostic
+        let target = Key(rule: diagnostic.rule, file: diagnostic.file, range: fix.map(diagnostic.range, in: diagnostic.file))
         var known = Set<Key>()
-        for e in session.diagnostics where e.severity == .error || e.rule == d.rule {
-            known.insert(Key(rule: e.rule, file: e.file, range: fix.map(e.range, in: e.file)))
+        for existing in session.diagnostics where existing.severity == .error || existing.rule == diagnostic.rule {
+            known.insert(Key(rule: existing.rule, file: existing.file, range: fix.map(existing.range, in: existing.file)))
         }
-        for e in after.diagnostics {
-            let key = Key(rule: e.rule, file: e.file, range: e.range)
+        for found in after.diagnostics {
+            let key = Key(rule: found.rule, file: found.file, range: found.range)
             if key == target { return false }
-            if (e.severity == .error || e.rule == d.rule) && !known.contains(key) { return false }
+            if (found.severity == .error || found.rule == diagnostic.rule) && !known.contains(key) { return false }
         }
         return true
     }
@@ -44,14 +44,14 @@ enum FixCheck {
         let project = session.project
         var texts: [String: [UInt8]] = [:]
         let cache = ParseCache()
-        for f in project.files {
-            if let edits = fix.edits[f.id] {
-                let bytes = IDE.apply(edits, to: f.text.bytes)
+        for file in project.files {
+            if let edits = fix.edits[file.id] {
+                let bytes = IDE.apply(edits, to: file.text.bytes)
                 if bytes.count > SourceLimits.maxFileBytes { return nil }
-                texts[f.path] = bytes
+                texts[file.path] = bytes
             } else {
-                texts[f.path] = f.text.bytes
-                cache.remember(f.path, tree: f.keptSyntax, model: f.model)
+                texts[file.path] = file.text.bytes
+                cache.remember(file.path, tree: file.keptSyntax, model: file.model)
             }
         }
         // Every file of the project is an entry, in the order of its id, so that each keeps

@@ -37,23 +37,23 @@ enum FixSupport {
     /// before the first declaration, else at the end; on lines of its own, with the
     /// indentation of the declaration it follows. A builder gets a blank line before it.
     static func insertion(of text: String, kind: DeclarationKind, in file: SourceFile) -> TextEdit {
-        let t = FixText(file)
-        let nl = t.newline
+        let fixText = FixText(file)
+        let nl = fixText.newline
         let declarations = file.model.declarations
         let gap = kind == .builder ? nl : ""
         let anchor = declarations.last { $0.kind == kind }
             ?? declarations.last { order($0.kind) < order(kind) && $0.kind != .root }
         if let anchor {
-            let end = t.lineEnd(anchor.range.upperBound)
-            let indent = t.indentation(anchor.range.lowerBound)
+            let end = fixText.lineEnd(anchor.range.upperBound)
+            let indent = fixText.indentation(anchor.range.lowerBound)
             return TextEdit(range: end..<end, newText: nl + gap + indent + text)
         }
         if let first = declarations.first {
-            let start = t.lineStart(t.docCommentStart(before: first.range.lowerBound))
+            let start = fixText.lineStart(fixText.docCommentStart(before: first.range.lowerBound))
             return TextEdit(range: start..<start, newText: text + nl + (kind == .builder || kind == .root ? nl : ""))
         }
-        let end = t.bytes.count
-        let needsBreak = end > 0 && t.bytes[end - 1] != 0x0A && t.bytes[end - 1] != 0x0D
+        let end = fixText.bytes.count
+        let needsBreak = end > 0 && fixText.bytes[end - 1] != 0x0A && fixText.bytes[end - 1] != 0x0D
         return TextEdit(range: end..<end, newText: (needsBreak ? nl : "") + text + nl)
     }
 
@@ -61,10 +61,10 @@ enum FixSupport {
     /// has and that is no keyword.
     static func freshName(_ base: String, in project: Project) -> String {
         var taken = Set<String>()
-        for f in project.files { for d in f.model.declarations { taken.insert(d.name.text) } }
-        var n = 2
-        while taken.contains(base + String(n)) || Lexer.keyword(base + String(n)) != nil { n += 1 }
-        return base + String(n)
+        for file in project.files { for decl in file.model.declarations { taken.insert(decl.name.text) } }
+        var suffix = 2
+        while taken.contains(base + String(suffix)) || Lexer.keyword(base + String(suffix)) != nil { suffix += 1 }
+        return base + String(suffix)
     }
 
     /// The path of `target` relative to the folder of `from` (both canonical), as an import
@@ -81,13 +81,13 @@ enum FixSupport {
     /// A string literal holding `text`.
     static func stringLiteral(_ text: String) -> String {
         var out = "\""
-        for c in text.unicodeScalars {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
-            default: out.unicodeScalars.append(c)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
@@ -95,8 +95,8 @@ enum FixSupport {
 
     /// The node of a file's model that holds `node` as a branch, and the branch's position.
     static func anyOfHolding(_ node: NodeID, in model: FileModel) -> (anyOf: NodeID, index: Int)? {
-        for (i, n) in model.nodes.enumerated() {
-            if case .anyOf(let list) = n.kind, let k = list.firstIndex(of: node) { return (i, k) }
+        for (index, candidate) in model.nodes.enumerated() {
+            if case .anyOf(let list) = candidate.kind, let branch = list.firstIndex(of: node) { return (index, branch) }
         }
         return nil
     }
@@ -106,29 +106,29 @@ enum FixSupport {
     /// A builder standing alone on its lines gets each block on lines of their own and is
     /// indented two more spaces per block; one inside a line is wrapped where it is.
     static func wrapping(_ range: Range<Int>, in prefixes: [String], file: SourceFile) -> [TextEdit] {
-        let t = FixText(file)
-        let nl = t.newline
-        guard t.standsAlone(range) else {
+        let fixText = FixText(file)
+        let nl = fixText.newline
+        guard fixText.standsAlone(range) else {
             return [TextEdit(range: range.lowerBound..<range.lowerBound, newText: prefixes.map { $0 + " { " }.joined()),
                     TextEdit(range: range.upperBound..<range.upperBound, newText: String(repeating: " }", count: prefixes.count))]
         }
-        let indent = t.indentation(range.lowerBound)
+        let indent = fixText.indentation(range.lowerBound)
         let step = String(repeating: "  ", count: prefixes.count)
         var open = ""
-        for (i, p) in prefixes.enumerated() {
-            open += p + " {" + nl + indent + String(repeating: "  ", count: i + 1)
+        for (depth, prefix) in prefixes.enumerated() {
+            open += prefix + " {" + nl + indent + String(repeating: "  ", count: depth + 1)
         }
         var edits = [TextEdit(range: range.lowerBound..<range.lowerBound, newText: open)]
         // The builder's later lines, further in (blank lines stay blank).
-        var line = t.nextLineStart(range.lowerBound)
-        let last = t.lineStart(range.upperBound)
-        while line <= last && line < t.bytes.count {
-            if !t.lineIsBlank(line) { edits.append(TextEdit(range: line..<line, newText: step)) }
-            line = t.nextLineStart(line)
+        var line = fixText.nextLineStart(range.lowerBound)
+        let last = fixText.lineStart(range.upperBound)
+        while line <= last && line < fixText.bytes.count {
+            if !fixText.lineIsBlank(line) { edits.append(TextEdit(range: line..<line, newText: step)) }
+            line = fixText.nextLineStart(line)
         }
         var close = ""
-        for i in (0..<prefixes.count).reversed() { close += nl + indent + String(repeating: "  ", count: i) + "}" }
-        let end = t.lineEnd(range.upperBound)
+        for depth in (0..<prefixes.count).reversed() { close += nl + indent + String(repeating: "  ", count: depth) + "}" }
+        let end = fixText.lineEnd(range.upperBound)
         edits.append(TextEdit(range: end..<end, newText: close))
         return edits
     }
@@ -138,8 +138,8 @@ enum FixSupport {
         guard let root else { return [] }
         var out: [Name] = []
         var stack = [root]
-        while let n = stack.popLast() {
-            let node = model.nodes[n]
+        while let nodeID = stack.popLast() {
+            let node = model.nodes[nodeID]
             if let name = node.name { out.append(name) }
             if case .screen(_, let uses, _) = node.kind { out += uses }
             stack += node.children

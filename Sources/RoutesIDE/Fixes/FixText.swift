@@ -18,40 +18,40 @@ struct FixText {
 
     /// The start of the line holding `offset`.
     func lineStart(_ offset: Int) -> Int {
-        var i = min(offset, bytes.count)
-        while i > 0 && bytes[i - 1] != 0x0A && bytes[i - 1] != 0x0D { i -= 1 }
-        return i
+        var cursor = min(offset, bytes.count)
+        while cursor > 0 && bytes[cursor - 1] != 0x0A && bytes[cursor - 1] != 0x0D { cursor -= 1 }
+        return cursor
     }
 
     /// Where the line holding `offset` ends: its line break (or the end of the text).
     func lineEnd(_ offset: Int) -> Int {
-        var i = min(offset, bytes.count)
-        while i < bytes.count && bytes[i] != 0x0A && bytes[i] != 0x0D { i += 1 }
-        return i
+        var cursor = min(offset, bytes.count)
+        while cursor < bytes.count && bytes[cursor] != 0x0A && bytes[cursor] != 0x0D { cursor += 1 }
+        return cursor
     }
 
     /// Just after the line break of the line holding `offset` (the end of the text when the
     /// line has none).
     func nextLineStart(_ offset: Int) -> Int {
-        var i = lineEnd(offset)
-        if i < bytes.count && bytes[i] == 0x0D { i += 1 }
-        if i < bytes.count && bytes[i] == 0x0A { i += 1 }
-        return i
+        var cursor = lineEnd(offset)
+        if cursor < bytes.count && bytes[cursor] == 0x0D { cursor += 1 }
+        if cursor < bytes.count && bytes[cursor] == 0x0A { cursor += 1 }
+        return cursor
     }
 
     /// The spaces and tabs that start the line holding `offset`.
     func indentation(_ offset: Int) -> String {
         let start = lineStart(offset)
-        var i = start
-        while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-        return source.text(start..<i)
+        var cursor = start
+        while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
+        return source.text(start..<cursor)
     }
 
     /// Whether only spaces and tabs stand between the start of its line and `offset`.
     func startsLine(_ offset: Int) -> Bool {
-        var i = offset
-        while i > 0 && (bytes[i - 1] == 0x20 || bytes[i - 1] == 0x09) { i -= 1 }
-        return i == 0 || bytes[i - 1] == 0x0A || bytes[i - 1] == 0x0D
+        var cursor = offset
+        while cursor > 0 && (bytes[cursor - 1] == 0x20 || bytes[cursor - 1] == 0x09) { cursor -= 1 }
+        return cursor == 0 || bytes[cursor - 1] == 0x0A || bytes[cursor - 1] == 0x0D
     }
 
     /// Whether only spaces, tabs and a comment stand between `offset` and the end of its line.
@@ -60,20 +60,20 @@ struct FixText {
     }
 
     private func restIsBlank(_ offset: Int) -> Bool {
-        var i = offset
-        while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-        return i == bytes.count || bytes[i] == 0x0A || bytes[i] == 0x0D
+        var cursor = offset
+        while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
+        return cursor == bytes.count || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D
     }
 
     /// The comment after `offset` on its line, when only spaces and tabs come before it.
     func trailingComment(after offset: Int) -> Range<Int>? {
-        var i = offset
-        while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-        guard i < bytes.count else { return nil }
-        let t = tree.tokenIndex(at: i)
-        guard t < tree.tokens.count, tree.tokens[t].start == i,
-              tree.tokens[t].kind == .lineComment || tree.tokens[t].kind == .docComment else { return nil }
-        return tree.tokens[t].range
+        var cursor = offset
+        while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
+        guard cursor < bytes.count else { return nil }
+        let token = tree.tokenIndex(at: cursor)
+        guard token < tree.tokens.count, tree.tokens[token].start == cursor,
+              tree.tokens[token].kind == .lineComment || tree.tokens[token].kind == .docComment else { return nil }
+        return tree.tokens[token].range
     }
 
     /// Whether the line holding `offset` is blank (spaces and tabs only).
@@ -89,13 +89,13 @@ struct FixText {
     /// The start of the `///` lines right before `offset` (blank lines between them allowed,
     /// as a declaration's doc comment is found), or `offset` when there are none.
     func docCommentStart(before offset: Int) -> Int {
-        var t = tree.tokenIndex(at: offset) - 1
+        var token = tree.tokenIndex(at: offset) - 1
         var earliest = offset
-        while t >= 0 {
-            let kind = tree.tokens[t].kind
-            if kind == .docComment { earliest = tree.tokens[t].start }
+        while token >= 0 {
+            let kind = tree.tokens[token].kind
+            if kind == .docComment { earliest = tree.tokens[token].start }
             else if kind != .whitespace && kind != .byteOrderMark { break }
-            t -= 1
+            token -= 1
         }
         return earliest
     }
@@ -106,9 +106,9 @@ struct FixText {
         var start = lineStart(offset)
         while start > 0 {
             let previous = lineStart(start - 1)
-            var i = previous
-            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-            guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "/"), bytes[i + 1] == UInt8(ascii: "/") else { break }
+            var cursor = previous
+            while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
+            guard cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "/"), bytes[cursor + 1] == UInt8(ascii: "/") else { break }
             start = previous
         }
         return start

@@ -8,8 +8,8 @@ struct MemorySources: SourceProvider {
     let base: SourceProvider?
 
     func canonicalPath(_ path: String) -> String? {
-        let p = PathUtil.normalize(path)
-        if texts[p] != nil { return p }
+        let normalized = PathUtil.normalize(path)
+        if texts[normalized] != nil { return normalized }
         return base?.canonicalPath(path)
     }
 

@@ -20,8 +20,8 @@ enum MissingDependencyFixes: RuleFixes {
         let head = project.quoted(file: file.id, node.head)
         // The provider as the node's file names it (it must mean the same screen there).
         let provider: String? = detail.providers.first.flatMap { s in
-            let n = project.declaration(s).name.text
-            return project.scopes[file.id][n] == s ? n : nil
+            let providerName = project.declaration(s).name.text
+            return project.scopes[file.id][providerName] == s ? providerName : nil
         }
         // A person gives the dependency to the app rather than move the screen: nesting it in
         // `screen P` changes every path that reaches it (a link, a notification, the back
@@ -40,10 +40,10 @@ enum MissingDependencyFixes: RuleFixes {
         if !prefixes.isEmpty {
             let title: String
             switch (provider, detail.optional) {
-            case (let p?, true):
-                title = "Nest `\(head)` in `screen \(p) { if let \(name) { … } }`: it is then built one element later, after a \(p) (the paths to it change)"
-            case (let p?, false):
-                title = "Nest `\(head)` in `screen \(p) { … }`: it is then built one element later, after a \(p) (the paths to it change)"
+            case (let providerName?, true):
+                title = "Nest `\(head)` in `screen \(providerName) { if let \(name) { … } }`: it is then built one element later, after a \(providerName) (the paths to it change)"
+            case (let providerName?, false):
+                title = "Nest `\(head)` in `screen \(providerName) { … }`: it is then built one element later, after a \(providerName) (the paths to it change)"
             default:
                 title = "Wrap `\(head)` in `if let \(name) { … }`"
             }
@@ -63,13 +63,13 @@ enum MissingDependencyFixes: RuleFixes {
         guard let from = declaration.from else { return nil }
         let tree = project.files[detail.declaration.file].syntax
         // The `from` keyword, and the end of the token before it.
-        var k = tree.tokenIndex(at: from.range.lowerBound) - 1
-        while k >= 0 && tree.tokens[k].kind.isTrivia { k -= 1 }
-        guard k >= 0, tree.tokens[k].kind == .kwFrom else { return nil }
-        var before = k - 1
+        var token = tree.tokenIndex(at: from.range.lowerBound) - 1
+        while token >= 0 && tree.tokens[token].kind.isTrivia { token -= 1 }
+        guard token >= 0, tree.tokens[token].kind == .kwFrom else { return nil }
+        var before = token - 1
         while before >= 0 && tree.tokens[before].kind == .whitespace { before -= 1 }
         // Comments between the type and `from` stay.
-        let start = before >= 0 && !tree.tokens[before].kind.isTrivia ? tree.tokens[before].end : tree.tokens[k].start
+        let start = before >= 0 && !tree.tokens[before].kind.isTrivia ? tree.tokens[before].end : tree.tokens[token].start
         return Fix(title: "Give `\(declaration.name.text)` to the whole app (remove `from \(from.text)` from its declaration)",
                    applicability: .unsafe, isPreferred: true, diagnostic: d,
                    edits: [detail.declaration.file: [TextEdit(range: start..<from.range.upperBound, newText: "")]])

@@ -14,8 +14,8 @@ enum PushInSheetFixes: RuleFixes {
         let screen = project.declaration(detail.screen)
         if let node = declarationNode(detail.screen, project) {
             let edit: TextEdit
-            if let p = node.firstChild(.presentation) {
-                edit = TextEdit(range: p.range, newText: "sheet")
+            if let presentation = node.firstChild(.presentation) {
+                edit = TextEdit(range: presentation.range, newText: "sheet")
             } else {
                 let end = node.firstChild(.parameterList)?.range.upperBound ?? screen.name.range.upperBound
                 edit = TextEdit(range: end..<end, newText: " sheet")
@@ -24,23 +24,23 @@ enum PushInSheetFixes: RuleFixes {
                            edits: [detail.screen.file: [edit]]))
         }
         // The sheet may allow pushes when it is the one screen of the programs that forbids them.
-        if let sheet = detail.sheet, let node = declarationNode(sheet, project), let p = node.firstChild(.presentation) {
+        if let sheet = detail.sheet, let node = declarationNode(sheet, project), let presentation = node.firstChild(.presentation) {
             var forbidding = Set<Symbol>()
             for program in project.programs where program.files.contains(d.file) {
-                for f in program.files {
-                    for (i, decl) in project.files[f].model.declarations.enumerated()
+                for programFile in program.files {
+                    for (index, decl) in project.files[programFile].model.declarations.enumerated()
                     where decl.kind == .screen && decl.presentation == .sheetNoPush {
-                        forbidding.insert(Symbol(file: f, declaration: i))
+                        forbidding.insert(Symbol(file: programFile, declaration: index))
                     }
                 }
             }
             let tree = project.files[sheet.file].syntax
-            let tokens = p.tokenRange
+            let tokens = presentation.tokenRange
             // `sheet`, then `(allowsPush: false)` with nothing else in it (no comment to lose).
             if forbidding == [sheet], let kw = tokens.first, tree.tokens[kw].kind == .kwSheet,
                tree.tokens[(kw + 1)..<tokens.upperBound].allSatisfy({ $0.kind != .lineComment && $0.kind != .docComment }) {
                 out.append(Fix(title: "Let `\(project.declaration(sheet).name.text)` allow pushes (`sheet`)", applicability: .unsafe,
-                               diagnostic: d, edits: [sheet.file: [TextEdit(range: tree.tokens[kw].end..<p.range.upperBound, newText: "")]]))
+                               diagnostic: d, edits: [sheet.file: [TextEdit(range: tree.tokens[kw].end..<presentation.range.upperBound, newText: "")]]))
             }
         }
         return out

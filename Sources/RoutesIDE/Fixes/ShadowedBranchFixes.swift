@@ -10,25 +10,25 @@ enum ShadowedBranchFixes: RuleFixes {
     static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
         guard let detail = d.detail?.value(as: ShadowedBranch.Detail.self) else { return [] }
         let project = context.project
-        let f = detail.branch.file
-        let file = project.files[f]
+        let fileID = detail.branch.file
+        let file = project.files[fileID]
         let model = file.model
         guard model.nodes.indices.contains(detail.branch.node),
               let (anyOf, index) = FixSupport.anyOfHolding(detail.branch.node, in: model),
               case .anyOf(let list) = model.nodes[anyOf].kind else { return [] }
         let branch = model.nodes[detail.branch.node]
         let text = FixText(file)
-        let head = project.quoted(file: f, branch.head)
+        let head = project.quoted(file: fileID, branch.head)
         var out: [Fix] = []
-        let first = detail.takenBy.filter { $0.file == f }.compactMap { list.firstIndex(of: $0.node) }.min()
-        if let k = first, k < index {
-            let target = model.nodes[list[k]]
-            let move = moving(branch.range, before: target.range, text, f)
-            out.append(Fix(title: "Move `\(head)` before `\(project.quoted(file: f, target.head))`", applicability: .unsafe,
-                           diagnostic: d, edits: [f: move.edits], moves: [move.move]))
+        let first = detail.takenBy.filter { $0.file == fileID }.compactMap { list.firstIndex(of: $0.node) }.min()
+        if let firstIndex = first, firstIndex < index {
+            let target = model.nodes[list[firstIndex]]
+            let move = moving(branch.range, before: target.range, text, fileID)
+            out.append(Fix(title: "Move `\(head)` before `\(project.quoted(file: fileID, target.head))`", applicability: .unsafe,
+                           diagnostic: d, edits: [fileID: move.edits], moves: [move.move]))
         }
         out.append(Fix(title: "Remove the shadowed branch `\(head)`", applicability: .unsafe, diagnostic: d,
-                       edits: [f: text.deletion(of: branch.range)]))
+                       edits: [fileID: text.deletion(of: branch.range)]))
         return out
     }
 

@@ -24,29 +24,29 @@ enum UndefinedNameFixes: RuleFixes {
     /// another declaration would then clash.
     static func declaration(_ d: Diagnostic, _ finding: UndefinedName.Finding, _ context: FixContext) -> Fix? {
         let project = context.project
-        let g = d.file
+        let here = d.file
         guard let kind = finding.expected.first else { return nil }
         // What the files that see this one declare under the name.
         var seen = Set<Symbol>()
-        for f in project.files.indices where f != g && project.closures[f].contains(g) {
-            if let s = project.scopes[f][finding.name] { seen.insert(s) }
+        for other in project.files.indices where other != here && project.closures[other].contains(here) {
+            if let symbol = project.scopes[other][finding.name] { seen.insert(symbol) }
         }
-        let file = project.files[g]
+        let file = project.files[here]
         if seen.isEmpty {
             guard let text = FixSupport.declarationText(kind, finding.name, newline: FixText(file).newline) else { return nil }
             return Fix(title: "Declare \(kind.withArticle) `\(finding.name)`", applicability: .unsafe, diagnostic: d,
-                       edits: [g: [FixSupport.insertion(of: text, kind: kind, in: file)]])
+                       edits: [here: [FixSupport.insertion(of: text, kind: kind, in: file)]])
         }
         // Move the importing file's declaration here, when it is the only one and everything
         // it names means the same here.
-        guard seen.count == 1, let s = seen.first, s.file != g, project.closures[s.file].contains(g) else { return nil }
-        let declaration = project.declaration(s)
+        guard seen.count == 1, let moved = seen.first, moved.file != here, project.closures[moved.file].contains(here) else { return nil }
+        let declaration = project.declaration(moved)
         guard finding.expected.contains(declaration.kind) else { return nil }
-        let owner = project.files[s.file]
+        let owner = project.files[moved.file]
         var names = FixSupport.names(under: declaration.body, in: owner.model)
         if let from = declaration.from { names.append(from) }
-        for n in names where n.text != declaration.name.text {
-            guard let meant = project.resolve(n, in: s.file), project.scopes[g][n.text] == meant else { return nil }
+        for name in names where name.text != declaration.name.text {
+            guard let meant = project.resolve(name, in: moved.file), project.scopes[here][name.text] == meant else { return nil }
         }
         let source = FixText(owner)
         let start = source.docCommentStart(before: declaration.range.lowerBound)
@@ -58,6 +58,6 @@ enum UndefinedNameFixes: RuleFixes {
         let insertion = FixSupport.insertion(of: text, kind: declaration.kind, in: file)
         return Fix(title: "Move the declaration of `\(finding.name)` from \(owner.displayPath) into this file",
                    applicability: .unsafe, diagnostic: d,
-                   edits: [g: [insertion], s.file: source.deletion(of: start..<declaration.range.upperBound)])
+                   edits: [here: [insertion], moved.file: source.deletion(of: start..<declaration.range.upperBound)])
     }
 }

@@ -18,11 +18,11 @@ enum UnusedDeclarationFixes: RuleFixes {
         // Its own body (a builder that builds itself) may mention it.
         func own(_ f: FileID, _ offset: Int) -> Bool { f == symbol.file && declaration.range.contains(offset) }
         var skipped = false
-        for f in project.files.indices {
+        for fileID in project.files.indices {
             // A use that means it, or a misspelling that suggests it.
-            for (offset, s) in project.resolutions[f] where s == symbol && !own(f, offset) { return [] }
-            for (offset, s) in project.guesses[f] where s == symbol && !own(f, offset) { return [] }
-            if project.scopes[f][name] == symbol && project.files[f].model.skippedNames.contains(name) { skipped = true }
+            for (offset, resolved) in project.resolutions[fileID] where resolved == symbol && !own(fileID, offset) { return [] }
+            for (offset, guessed) in project.guesses[fileID] where guessed == symbol && !own(fileID, offset) { return [] }
+            if project.scopes[fileID][name] == symbol && project.files[fileID].model.skippedNames.contains(name) { skipped = true }
         }
         let text = FixText(project.files[symbol.file])
         let start = text.docCommentStart(before: declaration.range.lowerBound)

@@ -24,10 +24,10 @@ enum UnusedSuppressionFixes: RuleFixes {
         }
         let edit: TextEdit
         let title: String
-        if let k = comment.entries.firstIndex(of: d.range), comment.entries.count > 1 {
+        if let position = comment.entries.firstIndex(of: d.range), comment.entries.count > 1 {
             // One id of several: it and the comma beside it.
             let entries = comment.entries
-            let range = k > 0 ? entries[k - 1].upperBound..<entries[k].upperBound : entries[0].lowerBound..<entries[1].lowerBound
+            let range = position > 0 ? entries[position - 1].upperBound..<entries[position].upperBound : entries[0].lowerBound..<entries[1].lowerBound
             edit = TextEdit(range: range, newText: "")
             title = "Remove `\(text.source.text(d.range))` from the suppression"
         } else {

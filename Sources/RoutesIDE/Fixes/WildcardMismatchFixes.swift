@@ -13,23 +13,23 @@ enum WildcardMismatchFixes: RuleFixes {
     static func fixes(_ d: Diagnostic, _ context: FixContext) -> [Fix] {
         guard let detail = d.detail?.value(as: WildcardMismatch.Detail.self) else { return [] }
         let project = context.project
-        let f = detail.wildcard.file
-        let model = project.files[f].model
+        let fileID = detail.wildcard.file
+        let model = project.files[fileID].model
         guard model.nodes.indices.contains(detail.wildcard.node),
               case .wildcard(let name?, let body) = model.nodes[detail.wildcard.node].kind else { return [] }
         // The screens the builder starts with (its first element's `screen` nodes, through
         // decisions, `anyOf` and references), without parameters (a wildcard makes its screen
         // with none) and named here as themselves. Whether it builds one is for `FixCheck`.
         var candidates: [String] = []
-        for s in firstScreens(of: body, in: f, project) where s != project.resolve(name, in: f) {
-            let declaration = project.declaration(s)
-            guard declaration.parameters.isEmpty, project.scopes[f][declaration.name.text] == s,
+        for screen in firstScreens(of: body, in: fileID, project) where screen != project.resolve(name, in: fileID) {
+            let declaration = project.declaration(screen)
+            guard declaration.parameters.isEmpty, project.scopes[fileID][declaration.name.text] == screen,
                   !candidates.contains(declaration.name.text) else { continue }
             candidates.append(declaration.name.text)
         }
         return candidates.prefix(maxCandidates).map { screen in
             Fix(title: "Use `wildcard \(screen)`", applicability: .unsafe, isPreferred: candidates.count == 1, diagnostic: d,
-                edits: [f: [TextEdit(range: name.range, newText: screen)]])
+                edits: [fileID: [TextEdit(range: name.range, newText: screen)]])
         }
     }
 
@@ -43,12 +43,12 @@ enum WildcardMismatchFixes: RuleFixes {
             let model = project.files[f].model
             guard model.nodes.indices.contains(n) else { return }
             switch model.nodes[n].kind {
-            case .screen(let s?, _, _):
-                if let symbol = project.resolve(s, in: f), project.kind(of: symbol) == .screen { out.append(symbol) }
+            case .screen(let screenName?, _, _):
+                if let symbol = project.resolve(screenName, in: f), project.kind(of: symbol) == .screen { out.append(symbol) }
             case .anyOf, .conditional, .ifLet, .ifScreen:
-                for c in model.nodes[n].children { walk(c, f) }
-            case .reference(let b):
-                if let symbol = project.resolve(b, in: f), project.kind(of: symbol) == .builder, seen.insert(symbol).inserted,
+                for child in model.nodes[n].children { walk(child, f) }
+            case .reference(let builderName):
+                if let symbol = project.resolve(builderName, in: f), project.kind(of: symbol) == .builder, seen.insert(symbol).inserted,
                    let body = project.declaration(symbol).body {
                     walk(body, symbol.file)
                 }

@@ -41,15 +41,15 @@ enum WrongKindFixes: RuleFixes {
     static func endOfUsesListBefore(_ offset: Int, in tree: SyntaxTree) -> Int? {
         let nameToken = tree.tokenIndex(at: offset)
         guard !tree.tokens[nameToken].startsLine else { return nil }
-        var k = nameToken - 1
+        var token = nameToken - 1
         func skipTrivia() -> Bool {
-            while k >= 0 && tree.tokens[k].kind.isTrivia { k -= 1 }
-            return k >= 0
+            while token >= 0 && tree.tokens[token].kind.isTrivia { token -= 1 }
+            return token >= 0
         }
-        guard skipTrivia(), tree.tokens[k].kind == .identifier else { return nil }
-        let end = tree.tokens[k].end
-        k -= 1
-        guard skipTrivia(), tree.tokens[k].kind == .kwUses || tree.tokens[k].kind == .comma else { return nil }
+        guard skipTrivia(), tree.tokens[token].kind == .identifier else { return nil }
+        let end = tree.tokens[token].end
+        token -= 1
+        guard skipTrivia(), tree.tokens[token].kind == .kwUses || tree.tokens[token].kind == .comma else { return nil }
         return end
     }
 }

@@ -29,12 +29,11 @@ extension IDE {
             if let start = commentStart, commentEnd > start { out.append(FoldingRange(startLine: start, endLine: commentEnd, kind: .comment)) }
             commentStart = nil
         }
-        for (index, token) in tokens.enumerated() {
+        for token in tokens {
             let line = text.line(containing: token.start)
             switch token.kind {
             case .lineComment, .docComment:
-                if let start = commentStart, line == commentEnd + 1 || line == commentEnd {
-                    _ = start
+                if commentStart != nil, line == commentEnd + 1 || line == commentEnd {
                     commentEnd = line
                 } else {
                     flushComments()
@@ -52,7 +51,6 @@ extension IDE {
                 if importStart == nil { importStart = line }
                 importEnd = line
                 // The path string is on the same line; keep the group open.
-                _ = index
             default:
                 break
             }

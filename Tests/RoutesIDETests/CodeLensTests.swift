@@ -6,30 +6,6 @@ import Testing
 @testable import RoutesIDE
 
 @Suite struct CodeLensTests {
-    /// The seed app (`Examples/Seed/App.routes`): its declarations, and a `root`.
-    static let seed = seedDeclarations + """
-        root {
-          conditional isLoggedIn {
-            wildcard Home {
-              screen Home uses appStore {
-                anyOf {
-                  screen Settings uses settingsStore
-                  if let detailStore {
-                    detail
-                  } else {
-                    empty
-                  }
-                }
-              }
-            }
-          } else {
-            wildcard Login {
-              screen Login uses loginStore
-            }
-          }
-        }
-        """
-
     static func lens(_ w: Workspace, _ name: String, in file: String = "App.routes") -> CodeLens? {
         let f = w.id(file)
         guard let i = w.project.files[f].model.declarations.firstIndex(where: { $0.name.text == name }) else { return nil }
@@ -37,7 +13,7 @@ import Testing
     }
 
     @Test func screensAndRootGetALensOthersDoNot() {
-        let w = Workspace(Self.seed)
+        let w = Workspace(seedApp)
         let declarations = IDE.codeLensDeclarations(project: w.project, file: w.file)
         let model = w.project.files[w.file].model
         #expect(declarations.map { model.declarations[$0.declaration].name.text } == ["Home", "Settings", "Detail", "Login", "root"])
@@ -51,14 +27,14 @@ import Testing
     }
 
     @Test func rootPreviewsTheTree() {
-        let w = Workspace(Self.seed)
+        let w = Workspace(seedApp)
         let lens = Self.lens(w, "root")
         #expect(lens?.title == "preview routing tree")
         #expect(lens?.preview == CodeLens.Preview(rootFile: w.file))
     }
 
     @Test func aScreenPreviewsAnExamplePathUnderItsEnvironment() throws {
-        let w = Workspace(Self.seed)
+        let w = Workspace(seedApp)
         let detail = try #require(Self.lens(w, "Detail"))
         #expect(detail.title == "preview Home/Detail")
         #expect(detail.preview == CodeLens.Preview(rootFile: w.file, path: "Home/Detail", flags: ["isLoggedIn": true],
@@ -72,7 +48,7 @@ import Testing
         #expect(path == ["Home", "Detail"])
         #expect(Self.lens(w, "Login")?.preview?.flags == ["isLoggedIn": false])
         // Detail is built at two places (in `detail` and in itself): counted.
-        let twice = Workspace(Self.seed.replacingOccurrences(of: "screen Settings uses settingsStore", with: "screen Settings uses settingsStore { screen Detail uses detailStore }"))
+        let twice = Workspace(seedApp.replacingOccurrences(of: "screen Settings uses settingsStore", with: "screen Settings uses settingsStore { screen Detail uses detailStore }"))
         #expect(Self.lens(twice, "Detail")?.title.hasPrefix("2 places · preview ") == true)
     }
 

@@ -86,28 +86,8 @@ private let cases: [CompletionCase] = [
 
     /// The seed program, with the cursor in a `uses` list somewhere.
     static func seed(_ uses: String, settings: String = "screen Settings uses settingsStore") -> Workspace {
-        Workspace(seedDeclarations + """
-            root {
-              conditional isLoggedIn {
-                wildcard Home {
-                  screen Home uses \(uses) {
-                    anyOf {
-                      \(settings)
-                      if let detailStore {
-                        detail
-                      } else {
-                        empty
-                      }
-                    }
-                  }
-                }
-              } else {
-                wildcard Login {
-                  screen Login uses loginStore
-                }
-              }
-            }
-            """)
+        Workspace(seedDeclarations + seedRoot.replacingOccurrences(of: "screen Home uses appStore", with: "screen Home uses \(uses)")
+            .replacingOccurrences(of: "screen Settings uses settingsStore", with: settings))
     }
 
     @Test func usesListsInScopeNamesFirstThenTheOthersWithTheReason() {

@@ -6,29 +6,6 @@ import Testing
 
 @testable import RoutesIDE
 
-private let seedRoot = """
-    root {
-      conditional isLoggedIn {
-        wildcard Home {
-          screen Home uses appStore {
-            anyOf {
-              screen Settings uses settingsStore
-              if let detailStore {
-                detail
-              } else {
-                empty
-              }
-            }
-          }
-        }
-      } else {
-        wildcard Login {
-          screen Login uses loginStore
-        }
-      }
-    }
-    """
-
 /// One hover: a file with `|` on the thing hovered, and the parts the Markdown must contain.
 struct HoverCase: CustomTestStringConvertible, Sendable {
     var name: String

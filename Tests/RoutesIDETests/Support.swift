@@ -130,6 +130,33 @@ let seedDeclarations = """
 
     """
 
+/// The seed app's `root`, which goes with `seedDeclarations`.
+let seedRoot = """
+    root {
+      conditional isLoggedIn {
+        wildcard Home {
+          screen Home uses appStore {
+            anyOf {
+              screen Settings uses settingsStore
+              if let detailStore {
+                detail
+              } else {
+                empty
+              }
+            }
+          }
+        }
+      } else {
+        wildcard Login {
+          screen Login uses loginStore
+        }
+      }
+    }
+    """
+
+/// The seed app: its declarations and its `root`.
+let seedApp = seedDeclarations + seedRoot
+
 
 /// `Tests/Fixtures`.
 let fixturesDirectory: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

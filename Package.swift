@@ -57,11 +57,14 @@ let package = Package(
         .plugin(name: "RoutesGenerator", capability: .buildTool(), dependencies: ["routes"]),
         // Helpers shared by the test targets (the seeded generator, an entangled program).
         .target(name: "TestSupport", dependencies: ["RoutesModel", "RoutesSyntax"], path: "Tests/TestSupport"),
+        // The oracles the property tests and the fuzz targets share (the formatter's
+        // properties), and how a fuzz input is split into files.
+        .target(name: "Oracles", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"], path: "Tests/Oracles"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax", "TestSupport"]),
         // (With RoutesIDE for the property test of fixes, which needs the generators of programs here.)
-        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesIDE", "RoutesModel", "RoutesSyntax", "TestSupport"]),
+        .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesIDE", "RoutesModel", "RoutesSyntax", "TestSupport", "Oracles"]),
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         .testTarget(name: "RoutesLSPTests", dependencies: ["RoutesLSP", "RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesCLITests", dependencies: ["RoutesJSON", "TestSupport"]),
@@ -76,11 +79,11 @@ let package = Package(
 // `swift build --sanitize=fuzzer`. `scripts/fuzz.sh` builds and runs them.
 if ProcessInfo.processInfo.environment["ROUTES_FUZZ"] != nil {
     package.targets += [
-        .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesEncoding", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON"], path: "Fuzz/Support"),
-        .executableTarget(name: "fuzz-analysis", dependencies: ["FuzzSupport"], path: "Fuzz/Analysis"),
+        .target(name: "FuzzSupport", dependencies: ["RoutesAnalysis", "RoutesEncoding", "RoutesIDE", "RoutesModel", "RoutesSyntax", "RoutesJSON", "Oracles"], path: "Fuzz/Support"),
+        .executableTarget(name: "fuzz-analysis", dependencies: ["FuzzSupport", "Oracles"], path: "Fuzz/Analysis"),
         .executableTarget(name: "fuzz-server", dependencies: ["FuzzSupport", "RoutesLSP", "RoutesJSON"], path: "Fuzz/Server"),
         .executableTarget(name: "fuzz-programs", dependencies: ["FuzzSupport"], path: "Fuzz/Programs"),
-        .executableTarget(name: "fuzz-format", dependencies: ["FuzzSupport"], path: "Fuzz/Format"),
+        .executableTarget(name: "fuzz-format", dependencies: ["FuzzSupport", "Oracles"], path: "Fuzz/Format"),
     ]
 }
 

@@ -23,25 +23,6 @@ public func invariant(_ condition: @autoclosure () -> Bool, _ message: @autoclos
     if !condition() { fatalError("invariant broken: \(message())") }
 }
 
-/// Splits a fuzz input into files: the parts between lines `%%%` are `/fuzz/App.routes`,
-/// `/fuzz/F1.routes`, `/fuzz/F2.routes`, … so that mutations can create imports between them.
-public func splitFiles(_ data: [UInt8]) -> [(path: String, bytes: [UInt8])] {
-    let separator = Array("\n%%%\n".utf8)
-    var parts: [[UInt8]] = []
-    var start = 0, i = 0
-    while i + separator.count <= data.count, parts.count < 7 {
-        if data[i] == separator[0] && Array(data[i..<(i + separator.count)]) == separator {
-            parts.append(Array(data[start..<i]))
-            i += separator.count
-            start = i
-        } else {
-            i += 1
-        }
-    }
-    parts.append(Array(data[start...]))
-    return parts.enumerated().map { index, bytes in (index == 0 ? "/fuzz/App.routes" : "/fuzz/F\(index).routes", bytes) }
-}
-
 /// Everything `routes` does with source text, with the invariants that must hold for any
 /// input: parse (lossless), model, every analysis, hover/completion/navigation at a few
 /// offsets, the routing tree in every format, and the resolution of each screen's example

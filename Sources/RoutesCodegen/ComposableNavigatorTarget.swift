@@ -338,8 +338,8 @@ struct ComposableNavigatorTarget {
     }
 
     /// `PathBuilders.screen` with the content method's view; when the screen provides values
-    /// that its nesting reads, the nesting is built inside `PathBuilders.if(screen:)`, where
-    /// they are known.
+    /// that its nesting reads, the nesting is built inside ComposableNavigator's `if screen`
+    /// builder, where they are known.
     func screenCode(screen: Int, method: ProgramPlan.ContentMethod, arguments: [ProgramPlan.Source],
                     nesting: ProgramPlan.Builder?) -> SwiftCode {
         let type = screenType(screen)

@@ -195,8 +195,8 @@ final class BDD {
         var marked = BitSet(count: nodeCount)
         if childrenBelow {
             // Every node's children were made before it, in lower slots: one pass down the
-            // slots marks what the marked nodes reach, with no stack (at a million lines,
-            // one would hold 3 MB of refs at the lint's peak).
+            // slots marks what the marked nodes reach, with no stack (a stack of refs would
+            // grow with the manager at the lint's peak).
             roots { if $0 > 1 { marked.insert(Int($0)) } }
             for ref in codeTable.refs where ref > 1 { marked.insert(Int(ref)) }
             for ref in (2..<nodeCount).reversed() where marked.contains(ref) {

@@ -252,8 +252,7 @@ struct BuilderGraph {
             let fileBase = base[position]
             // The file's resolutions were written by another thread (name resolution runs
             // on every core): read in order first, they are found in the cache below instead
-            // of missed at random, name after name (the graph of the 100k-line program: 16 ->
-            // 10 ms).
+            // of missed at random, name after name.
             cacheWarmth &+= project.resolutions[f].touchEveryCacheLine()
             for i in project.files[f].model.nodes.indices {
                 useStart.append(Int32(truncatingIfNeeded: useTargets.count))

@@ -135,7 +135,7 @@ struct Flow {
                 key = Int(queue[head])
                 head += 1
                 // What was taken goes once it is half the queue: the queue holds what is
-                // pending rather than every state ever queued (2 MB at 1M lines).
+                // pending rather than every state ever queued.
                 if head >= 4096 && head * 2 >= queue.count {
                     queue.removeFirst(head)
                     head = 0

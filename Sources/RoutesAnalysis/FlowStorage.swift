@@ -22,12 +22,12 @@ final class FlowStorage {
     let pending: UnsafeMutablePointer<BDD.Ref>
     let built: UnsafeMutablePointer<BDD.Ref>
     /// Nil in a storage whose flows record no ways (`Flow.tracksPredecessors`): a program's
-    /// main flows, a fifth of whose storage they would be (3.6 MB at 1M lines).
+    /// main flows, a fifth of whose storage they would be.
     let predecessor: UnsafeMutablePointer<Int32>?
 
     /// `forOneFlow`: a storage without stamps, for a program's main flows, which start
-    /// once (the slots of the states a flow never reaches take no memory; 1.8 MB of stamps
-    /// at 1M lines). Resetting it clears every state.
+    /// once (the slots of the states a flow never reaches take no memory, and a stamp per
+    /// slot would). Resetting it clears every state.
     init(size: Int, tracksPredecessors: Bool = true, forOneFlow: Bool = false) {
         self.size = size
         let slots = max(size, 1)

@@ -2,9 +2,8 @@
 ///
 /// A graph patched over an edit starts as a copy of the graph of the snapshot before, which
 /// stays alive while the new one is analysed, and changes the few nodes the edit resolved
-/// again. Held in one buffer, that copy duplicated every node (22 MB for the 456,526 nodes of
-/// a 1M-line program, and the time to copy them); held in pages, it duplicates the pages
-/// those nodes are in.
+/// again. Held in one buffer, that copy duplicated every node (the memory and the time to
+/// copy them); held in pages, it duplicates the pages those nodes are in.
 struct PagedArray<Element>: RandomAccessCollection, MutableCollection {
     static var pageBits: Int { 12 }
     static var pageSize: Int { 1 << pageBits }

@@ -322,8 +322,8 @@ extension Semantics {
     }
 
     /// Lets go of what only a semantics patched over an edit reads of this one (the
-    /// references between builders and their strongly connected components; 1.8 MB at a
-    /// million lines): for an analysis no edit continues, a lint's.
+    /// references between builders and their strongly connected components): for an
+    /// analysis no edit continues, a lint's.
     func forgetEditStructure() {
         referenceEdges = Adjacency(start: [0], targets: [])
         components = Components(members: [], start: [0])

@@ -84,7 +84,7 @@ final class LSPWorkspace {
     /// Waits until the analyses handed off for release are freed. Called before an analysis
     /// is made: when edits come faster than a release ends (the one before the last edit's,
     /// still freeing while the next edit arrives), the server would otherwise hold three
-    /// snapshots at once instead of two (at 1M lines, 20 MB more at the peak). A release
+    /// snapshots at once instead of two, a third at the peak. A release
     /// of an edited snapshot frees a few large arrays and ends long before the next edit.
     private func awaitReleases() {
         releases.wait()
@@ -168,7 +168,7 @@ final class LSPWorkspace {
     /// Only for a workspace of a few files: what it saves is bounded by the time between
     /// `initialize` and `didOpen` (a few milliseconds), which is most of parsing one large
     /// document but nothing next to a workspace of hundreds of files, where the extra threads'
-    /// heaps cost memory (1,800 files: 90 -> 105 MB, and no faster).
+    /// heaps cost memory and save no time (Benchmarks/HISTORY.md).
     private func startReadingAhead() {
         readAhead = nil
         guard files.count <= Self.filesReadAhead else { return }

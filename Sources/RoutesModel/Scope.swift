@@ -8,8 +8,8 @@
 /// table holds, per slot, 8 bytes: the upper half of the name's hash (which also places it)
 /// and the entry. A table is kept at most three quarters full (as `ResolutionTable` is), so a
 /// name costs 35 to 45 bytes, not the 64 to 128 of a table of whole entries (a program's root
-/// file sees every name of the program: at half full, the scopes of a million-line lint held
-/// 8 MB more).
+/// file sees every name of the program, so the scopes of a large lint are a visible part of
+/// its peak).
 ///
 /// A scope may be laid over the scope of the one file its file imports (``init(over:)``):
 /// the names of that scope come first and are shared, not copied, so that the hundreds of

@@ -112,7 +112,9 @@ public final class AnalysisSession {
         }
         // A lint makes every graph, then lets go of the nodes they were made from.
         var graphsMade: [GraphHandoff]? = nil
-        if !continuedByEdits && previous == nil {
+        // (Not when the project declares links: the link rules resolve paths over the
+        // model's nodes, to say why one is not built.)
+        if !continuedByEdits && previous == nil && !project.hasLinks {
             graphsMade = Self.graphsLeavingTheModel(work.map(\.spec), of: &project)
         }
         self.project = project
@@ -306,6 +308,7 @@ public final class AnalysisSession {
             }
         }
         var found = Set(project.diagnostics)
+        found.formUnion(InvalidLink.check(project))
         found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0) })
         var seen = Set<Key>()
         for unit in units {
@@ -446,6 +449,12 @@ public final class AnalysisSession {
     /// Whether the session can be ``rebased(onto:file:edit:)`` over an edit: always for an edit
     /// in a comment; for one in whitespace only when no message quotes a line and column
     /// (whitespace may move what it quotes).
+    /// The links of the program whose `root` is `root`, with the conditions of their paths;
+    /// nil when the program was not analysed (a limit, or a lint that let its analysis go).
+    public func links(ofProgramRootedAt root: Symbol) -> ProgramLinks? {
+        units.first { $0.program?.root == root }?.checker?.links
+    }
+
     public func canRebase(over edit: TriviaEdit) -> Bool {
         !edit.isWhitespace || !diagnostics.contains(where: \.quotesPosition)
     }

@@ -12,6 +12,8 @@ struct ProgramChecker {
     /// The scope-item engine, for `MissingDependency` and the editor's scope questions.
     let scope: ScopeItems
     private(set) var diagnostics: [Diagnostic] = []
+    /// The program's links, with the conditions of their paths.
+    private(set) var links = ProgramLinks()
     /// Per diagnostic, the builder node a warning is about, when it is about one (a program
     /// that does not use the node has no say on it, see `AnalysisSession`).
     private(set) var places: [NodeRef?] = []
@@ -122,6 +124,7 @@ struct ProgramChecker {
         defer { carryover = nil }
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
+        checkLinks()
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
         if !keepsPlan {
@@ -167,6 +170,13 @@ struct ProgramChecker {
             checkMissingDependencies(made)
         }
         if keepsPlan { reportUnused(earlierMentions) }
+    }
+
+    /// The link rules, over the program's links (see `ProgramLinks`): before the flows, while
+    /// every decision diagram the paths' conditions read is there.
+    private mutating func checkLinks() {
+        links = ProgramLinks(facts: facts)
+        for diagnostic in links.diagnostics { append(diagnostic) }
     }
 
     private mutating func checkMissingDependencies(_ made: MissingDependencyPlan) {
@@ -274,5 +284,6 @@ struct ProgramChecker {
     /// `ProgramAnalysis`, which keeps them.)
     mutating func rebase(onto newProject: Project, graph newGraph: BuilderGraph) {
         facts.rebase(onto: newProject, graph: newGraph)
+        links.rebase(onto: newProject)
     }
 }

@@ -350,6 +350,7 @@ enum Completion {
         case .dependency: kind = .dependency
         case .optional: kind = .optional
         case .flag: kind = .flag
+        case .link: kind = .link
         }
         return CompletionItem(label: name, kind: kind, detail: DeclarationText.detail(d), documentation: d.doc,
                               sortText: sortText)

@@ -1,7 +1,7 @@
 /// An item of a completion list.
 public struct CompletionItem: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
-        case keyword, snippet, screen, builder, dependency, optional, flag
+        case keyword, snippet, screen, builder, dependency, optional, flag, link
         /// In an import string: a `.routes` file, a folder.
         case file, folder
     }

@@ -7,6 +7,7 @@ public struct DocumentSymbol: Sendable, Hashable {
     public enum Kind: Int, Sendable, Hashable {
         case function = 12
         case variable = 13
+        case constant = 14
         case boolean = 17
         case `struct` = 23
     }
@@ -38,6 +39,7 @@ extension DocumentSymbol.Kind {
         case .builder, .root: self = .function
         case .dependency, .optional: self = .variable
         case .flag: self = .boolean
+        case .link: self = .constant
         }
     }
 }

@@ -78,9 +78,30 @@ enum Hover {
             let uses = project.uses(of: s).count
             more.append("A runtime condition: `conditional \(decl.name.text) { A } else { B }` builds with A when it is true, with B when it is false.")
             more.append(uses == 0 ? "Not tested anywhere yet." : "Tested in \(uses) place\(uses == 1 ? "" : "s").")
+        case .link:
+            more.append(linkText(session: session, s))
         }
         if !more.isEmpty { sections.append(more.joined(separator: "\n\n")) }
         return sections.joined(separator: "\n\n---\n\n")
+    }
+
+    /// What a link opens, and when: the condition under which its path is built, per
+    /// program that holds it.
+    static func linkText(session: AnalysisSession, _ s: Symbol) -> String {
+        let project = session.project
+        var lines = ["A deep link: a URL that matches the pattern opens the path."]
+        for program in project.programs where program.files.contains(s.file) {
+            guard let link = session.links(ofProgramRootedAt: program.root)?.links.first(where: { $0.symbol == s }) else { continue }
+            let place = project.programs.count > 1 ? " (in the program of \(project.files[program.root.file].displayPath))" : ""
+            if let condition = link.condition {
+                lines.append(condition == .always ? "The whole path is always built\(place)."
+                             : condition == .never ? "**The path is never built whole\(place).**"
+                             : "The whole path is built when `\(condition)`\(place).")
+            } else if link.typed == nil {
+                lines.append("Takes no part in matching while it has an error.")
+            }
+        }
+        return lines.joined(separator: "\n\n")
     }
 
     static func exampleText(_ example: AnalysisSession.ScreenExample) -> String {

@@ -102,6 +102,9 @@ extension IDE {
                 detail = d.type
             case .flag:
                 kind = .boolean
+            case .link:
+                kind = .constant
+                detail = d.link?.pattern
             }
             return DocumentSymbol(name: d.name.text, kind: kind, detail: detail, range: d.range, selectionRange: d.name.range)
         }

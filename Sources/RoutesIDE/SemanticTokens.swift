@@ -96,7 +96,7 @@ extension IDE {
         case .dependency: return .dependency
         case .optional: return .optional
         case .flag: return .flag
-        case .root: return nil
+        case .root, .link: return nil
         }
     }
 

@@ -390,7 +390,7 @@ public final class LanguageFeatures {
         case .screen: return 22  // Struct
         case .builder: return 3  // Function
         case .dependency, .optional: return 6  // Variable
-        case .flag: return 21  // Constant
+        case .flag, .link: return 21  // Constant
         case .file: return 17
         case .folder: return 19
         }

@@ -16,6 +16,8 @@ public enum DeclarationKind: String, Sendable, Hashable, CaseIterable {
     case flag
     case builder
     case root
+    /// A deep link (`link item "/items/{id}" -> Home/Detail(id: id)`).
+    case link
 
     /// The word used in messages ("a screen", "an optional").
     public var withArticle: String {
@@ -76,6 +78,11 @@ public struct Declaration: Sendable {
         get { details?.type }
         set { if newValue != nil || details != nil { writableDetails().type = newValue } }
     }
+    /// Links: the pattern and the path.
+    public var link: LinkDeclaration? {
+        get { details?.link }
+        set { if newValue != nil || details != nil { writableDetails().link = newValue } }
+    }
     /// Dependencies: `from P`.
     public var from: Name? {
         get { details?.from }
@@ -104,8 +111,10 @@ public struct Declaration: Sendable {
         var doc: String?
         var type: String?
         var from: Name?
+        var link: LinkDeclaration?
 
         init(copying other: Details?) {
+            link = other?.link
             doc = other?.doc
             type = other?.type
             from = other?.from

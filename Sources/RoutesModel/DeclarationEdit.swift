@@ -70,7 +70,7 @@ extension Project {
         }
         let project = resolvingAgain(declaration: index, nodes: start..<(start + fresh.nodes.count), of: f, tree: edit.tree, model: model,
                                      oldRange: edit.oldRange, shift: shift, lowering: fresh.diagnostics, oldName: before.name.range)
-        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
+        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root && declaration.kind != .link
         return ProjectDeclarationEdit(project: project, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
     }
 
@@ -271,6 +271,7 @@ extension Declaration {
         range = edit.map(range)
         for i in parameters.indices { parameters[i].label.range = edit.map(parameters[i].label.range) }
         if from != nil { from!.range = edit.map(from!.range) }
+        if let moved = link?.moved(edit) { link = moved }
         if renumber != 0, let current = body { body = current + renumber }
     }
 }

@@ -333,8 +333,87 @@ struct Lowerer {
             var declaration = Declaration(kind: .root, name: name, range: range(child), doc: docComment(before: child))
             declaration.body = lowerBlock(firstChild(child, .block))
             model.declarations.append(declaration)
+        case .linkDecl:
+            // The first identifier is the word `link` itself.
+            var identifiers: [Int] = []
+            forEachDirectToken(child) { token in
+                if tokens[token].kind == .identifier { identifiers.append(token) }
+                return identifiers.count < 2
+            }
+            guard identifiers.count == 2, let name = self.name(identifiers[1]) else { return }
+            var declaration = Declaration(kind: .link, name: name, range: range(child), doc: docComment(before: child))
+            declaration.link = lowerLink(child)
+            model.declarations.append(declaration)
         default:
             return
+        }
+    }
+
+    // MARK: Links
+
+    /// The pattern and path of `link NAME "PATTERN" -> PATH`. A malformed string gives no
+    /// pattern (the lexer reported it); an argument without a value is left out (the parser
+    /// reported it).
+    private func lowerLink(_ declaration: Int) -> LinkDeclaration {
+        var pattern: String? = nil
+        var patternRange = range(declaration).lowerBound..<range(declaration).lowerBound
+        var verbatim = false
+        if let string = firstToken(declaration, .string) {
+            let token = tokens[string]
+            patternRange = token.range
+            if !token.isMalformed {
+                let written = text(token.range)
+                pattern = Lexer.stringValue(written[...].utf8)
+                verbatim = !written.contains("\\")
+            }
+        }
+        var path: [LinkPathElement] = []
+        if let list = firstChild(declaration, .linkPath) {
+            forEachChild(list) { element in
+                guard nodes[element].kind == .pathElement, let screen = identifier(in: element) else { return }
+                var arguments: [LinkArgument] = []
+                forEachChild(element) { argument in
+                    guard nodes[argument].kind == .pathArgument, let argumentValue = linkArgument(argument) else { return }
+                    arguments.append(argumentValue)
+                }
+                path.append(LinkPathElement(screen: screen, arguments: arguments, range: range(element)))
+            }
+        }
+        return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
+    }
+
+    /// `label: value`, nil without a value.
+    private func linkArgument(_ argument: Int) -> LinkArgument? {
+        var tokensHere: [Int] = []
+        forEachDirectToken(argument) { token in
+            tokensHere.append(token)
+            return tokensHere.count < 3
+        }
+        guard tokensHere.count == 3, let label = name(tokensHere[0]) else { return nil }
+        let valueToken = tokens[tokensHere[2]]
+        let written = text(valueToken.range)
+        let value: LinkValue
+        switch valueToken.kind {
+        case .string:
+            guard !valueToken.isMalformed else { return nil }
+            value = .string(Lexer.stringValue(written[...].utf8))
+        case .number: value = .number(written)
+        case .kwTrue: value = .bool(true)
+        case .kwFalse: value = .bool(false)
+        case .identifier: value = .placeholder(Name(text: written, range: valueToken.range))
+        default: return nil
+        }
+        return LinkArgument(label: label, value: value, range: label.range.lowerBound..<valueToken.range.upperBound,
+                            valueRange: valueToken.range)
+    }
+
+    /// Calls `body` with each child node of node i.
+    private func forEachChild(_ i: Int, _ body: (Int) -> Void) {
+        var child = i + 1
+        let end = Int(nodes[i].subtreeEnd)
+        while child < end {
+            body(child)
+            child = Int(nodes[child].subtreeEnd)
         }
     }
 

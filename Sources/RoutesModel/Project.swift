@@ -79,6 +79,11 @@ public struct Project: Sendable {
     /// quarter of a million-line project's memory). A file's nodes are lowered again from its
     /// syntax when they are asked for (``builderNodes(of:)``). The files' boxes (texts read
     /// again, trees parsed again) are shared with this project.
+    /// Whether a file declares a link.
+    public var hasLinks: Bool {
+        files.contains { file in file.model.declarations.contains { $0.kind == .link } }
+    }
+
     public func leavingOutBuilderNodes() -> Project {
         var slim = self
         for f in files.indices {
@@ -92,6 +97,10 @@ public struct Project: Sendable {
             var kept = ResolutionTable(capacity: fromCount)
             for i in declarations.indices {
                 if let from = declarations[i].from, let s = resolutions[f][from.range.lowerBound] { kept[from.range.lowerBound] = s }
+                // The screens of a link's path (the link rules read them).
+                for element in declarations[i].link?.path ?? [] {
+                    if let s = resolutions[f][element.screen.range.lowerBound] { kept[element.screen.range.lowerBound] = s }
+                }
             }
             slim.resolutions[f] = kept
         }
@@ -487,6 +496,15 @@ public struct Project: Sendable {
         let declaration = declaration(s)
         guard declaration.parametersLeftOut else { return declaration.parameters.map(\.label.text) }
         return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters.map(\.label.text)
+    }
+
+    /// The parameters of screen s, labels and types, lowered again from its file's syntax
+    /// when the model left them out (see ``Keeps/signatures``): what a link's path is
+    /// checked against.
+    public func parameters(of s: Symbol) -> [Parameter] {
+        let declaration = declaration(s)
+        guard declaration.parametersLeftOut else { return declaration.parameters }
+        return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters
     }
 
     /// The `UndefinedName` diagnostic of a name, and the declaration it suggests.

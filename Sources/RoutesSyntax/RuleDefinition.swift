@@ -23,6 +23,8 @@ public enum RuleCategory: String, Sendable, CaseIterable {
     case presentation
     /// Declarations nothing uses.
     case hygiene
+    /// Deep links: their patterns, and the paths they open.
+    case links
     /// Limits of the analysis itself.
     case limits
 }

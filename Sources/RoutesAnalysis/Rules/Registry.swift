@@ -54,6 +54,10 @@ public enum Rules {
         RuleInfo(WildcardMismatch.self),
         RuleInfo(PushInSheet.self),
         RuleInfo(UnusedDeclaration.self),
+        RuleInfo(InvalidLink.self),
+        RuleInfo(AmbiguousLink.self),
+        RuleInfo(UnbuildableLink.self),
+        RuleInfo(ShadowedLink.self),
         RuleInfo(AnalysisLimit.self),
         RuleInfo(UnusedSuppression.self),
     ]

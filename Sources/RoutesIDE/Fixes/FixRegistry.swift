@@ -24,6 +24,7 @@ enum FixRegistry {
         PushInSheetFixes.self,
         UnusedDeclarationFixes.self,
         UnusedSuppressionFixes.self,
+        UnbuildableLinkFixes.self,
     ] }
 
     /// The fixes of a rule, if it has any.

@@ -11,7 +11,7 @@ enum FixSupport {
         case .dependency, .optional: return "\(kind.rawValue) \(name): \(typeName(name))"
         case .flag: return "flag \(name)"
         case .builder: return "builder \(name) {\(newline)  empty\(newline)}"
-        case .root: return nil
+        case .root, .link: return nil
         }
     }
 
@@ -29,6 +29,7 @@ enum FixSupport {
         case .flag: 3
         case .builder: 4
         case .root: 5
+        case .link: 6
         }
     }
 

@@ -46,6 +46,16 @@ public enum UndefinedName: RuleDefinition {
         public var expected: [DeclarationKind]
         /// The closest declared name of those kinds, if one is close enough.
         public var suggestion: String?
+        /// Whether the name stands in a link's path for a placeholder of its pattern (the
+        /// suggestion is then a placeholder).
+        public var placeholder: Bool = false
+
+        public init(name: String, expected: [DeclarationKind], suggestion: String?, placeholder: Bool = false) {
+            self.name = name
+            self.expected = expected
+            self.suggestion = suggestion
+            self.placeholder = placeholder
+        }
     }
 
     /// The finding for `name` at a place that accepts `expected`, among `candidates` (the
@@ -55,7 +65,9 @@ public enum UndefinedName: RuleDefinition {
     }
 
     public static func message(_ finding: Finding) -> String {
-        var message = "cannot find \(finding.expected.map(\.rawValue).joined(separator: " or ")) `\(finding.name)` in scope"
+        var message = finding.placeholder
+            ? "cannot find the placeholder `\(finding.name)` in the link's pattern (a value in a link's path is a literal or a placeholder `{\(finding.name)}` of the pattern)"
+            : "cannot find \(finding.expected.map(\.rawValue).joined(separator: " or ")) `\(finding.name)` in scope"
         if let suggestion = finding.suggestion { message += "; did you mean `\(suggestion)`?" }
         return message
     }

@@ -79,9 +79,20 @@ import TestSupport
         let expected = rendered(AnalysisSession.forEditor(project: kept))
         let droppedSession = AnalysisSession.forLint(project: dropped)
         #expect(rendered(droppedSession) == expected, "\(name)")
-        // The analysis read again only the texts of files its diagnostics are in or point to.
+        // The files declaring the screens of links' paths: a link is checked against their
+        // parameters, which a lint's model leaves out.
+        var linked = Set<FileID>()
+        for file in kept.files {
+            for declaration in file.model.declarations {
+                for element in declaration.link?.path ?? [] {
+                    if let s = kept.resolve(element.screen, in: file.id) { linked.insert(s.file) }
+                }
+            }
+        }
+        // The analysis read again only the texts of files its diagnostics are in or point to,
+        // and those.
         let mentioned = Set(droppedSession.diagnostics.flatMap { [$0.file] + $0.related.map(\.file) })
-        for f in dropped.files where f.isTextReadAgain && !mentioned.contains(f.id) {
+        for f in dropped.files where f.isTextReadAgain && !mentioned.contains(f.id) && !linked.contains(f.id) {
             Issue.record("\(name): \(f.displayPath) was read again, and no diagnostic is about it")
         }
         #expect(!dropped.files.contains { $0.isTextChangedSinceRead }, "\(name)")
@@ -90,13 +101,18 @@ import TestSupport
         // builder nodes it lowered again for a `missing-dependency` error's name.
         let labelled = Set(droppedSession.diagnostics.filter { $0.rule == .invalidWildcard }.flatMap { $0.related.map(\.file) })
         let relowered = Set(droppedSession.diagnostics.filter { $0.rule == .missingDependency }.map(\.file))
-        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain && !labelled.contains($0.id) && !relowered.contains($0.id) },
+        #expect(!dropped.files.contains { $0.isSyntaxParsedAgain && !labelled.contains($0.id) && !relowered.contains($0.id) && !linked.contains($0.id) },
                 "\(name): a tree was parsed again")
-        // The session let go of every builder node, and of what names resolve to but the
-        // declarations' `from`.
+        // A project with links keeps its builder nodes: the link rules resolve paths over them.
         let slim = droppedSession.project
-        #expect(slim.files.allSatisfy { $0.model.nodesLeftOut && $0.model.nodes.isEmpty }, "\(name): builder nodes were kept")
-        for f in slim.files.indices {
+        if kept.hasLinks {
+            #expect(slim.files.allSatisfy { !$0.model.nodesLeftOut }, "\(name): builder nodes were left out")
+        } else {
+            // The session let go of every builder node, and of what names resolve to but the
+            // declarations' `from`.
+            #expect(slim.files.allSatisfy { $0.model.nodesLeftOut && $0.model.nodes.isEmpty }, "\(name): builder nodes were kept")
+        }
+        for f in slim.files.indices where !kept.hasLinks {
             let froms = Set(slim.files[f].model.declarations.compactMap { $0.from?.range.lowerBound })
             let expectedFroms = kept.resolutions[f].filter { froms.contains($0.key) }
             #expect(slim.resolutions[f].map(\.key).sorted() == expectedFroms.map(\.key).sorted(), "\(name): resolutions of \(f)")

@@ -157,7 +157,7 @@ struct Universe {
                     optionals.append(s)
                 case .builder:
                     builders.append(s)
-                case .dependency, .root:
+                case .dependency, .root, .link:
                     break
                 }
             }

@@ -1,0 +1,206 @@
+import RoutesModel
+import RoutesSyntax
+
+/// `invalid-link`: a link whose pattern is malformed, or whose path does not say how to make
+/// its screens from the URL: a placeholder never used, an argument missing, unknown or out of
+/// order, a placeholder that fills parameters of different types, `{name?}` filling a
+/// parameter that is not optional, a literal that does not fit its parameter. Checked for
+/// every link of the project (`check(_:)`), with its names: a name in the path that is no
+/// placeholder of the pattern is `undefined-name`.
+public enum InvalidLink: RuleDefinition {
+    public static let id = RuleID("invalid-link")
+    public static let severity = Severity.error
+    public static let category = RuleCategory.links
+    public static let summary = "A link's pattern is malformed, or its path does not make its screens from the URL."
+    public static let documentation = RuleDocumentation(
+        what: """
+            A link's pattern that does not parse (an empty segment, a trailing `/`, a `%`, a \\
+            placeholder left open or named twice, a literal query value), or a path that does \\
+            not say how to make each of its screens from the URL: every parameter of each \\
+            screen is named, in declared order, by a literal that fits it or by a placeholder \\
+            of the pattern; each placeholder is used, fills parameters of one type, and \\
+            `{name?}` fills only an optional one. One diagnostic per offending part; a \\
+            malformed pattern is one diagnostic.
+            """,
+        why: """
+            A URL that matches the pattern could not be turned into the screens of the path: \\
+            the link would open nothing, or a screen without the values it needs.
+            """,
+        example: """
+            screen Home
+            screen Detail(id: Int)
+            link item "/items/{id}" -> Home/Detail(identifier: id)
+            root { screen Home { screen Detail } }
+            """,
+        fix: """
+            Name each parameter of each screen, in the order the screen declares them, with a \\
+            placeholder of the pattern or a literal of the parameter's type (here \\
+            `Detail(id: id)`); fix the pattern where the message points.
+            """)
+
+    /// What the check found, for messages and fixes.
+    public enum Finding: Sendable, Hashable {
+        case malformedPattern(String)
+        case unusedPlaceholder(String)
+        case unknownLabel(screen: String, label: String, labels: [String])
+        case missingArguments(screen: String, labels: [String])
+        case outOfOrder(screen: String, label: String, after: String)
+        case typeConflict(placeholder: String, types: [String])
+        case optionalPlaceholder(placeholder: String, parameter: String, type: String)
+        case literalMismatch(label: String, value: String, expected: String)
+    }
+
+    public static func message(_ finding: Finding) -> String {
+        switch finding {
+        case .malformedPattern(let problem):
+            return problem
+        case .unusedPlaceholder(let name):
+            return "the placeholder `{\(name)}` is not used in the link's path: give it to a screen's parameter, or take it out of the pattern"
+        case .unknownLabel(let screen, let label, let labels):
+            let known = labels.isEmpty ? "`\(screen)` has no parameters" : "its parameters are \(labels.map { "`\($0)`" }.joined(separator: ", "))"
+            return "`\(screen)` has no parameter `\(label)`: \(known)"
+        case .missingArguments(let screen, let labels):
+            return "`\(screen)` needs \(labels.map { "`\($0)`" }.joined(separator: ", ")): a link makes each screen of its path, so it names every parameter"
+        case .outOfOrder(let screen, let label, let after):
+            return "`\(label)` comes before `\(after)` in `\(screen)`: arguments follow the declared order"
+        case .typeConflict(let placeholder, let types):
+            return "the placeholder `{\(placeholder)}` fills parameters of different types (\(types.map { "`\($0)`" }.joined(separator: ", "))): one value cannot parse as each"
+        case .optionalPlaceholder(let placeholder, let parameter, let type):
+            return "`{\(placeholder)?}` may be left out of the URL, but `\(parameter)` is \(type.first.map { "AEIOU".contains($0) } == true ? "an" : "a") `\(type)`, not optional: write `{\(placeholder)}`, or make the parameter optional"
+        case .literalMismatch(let label, let value, let expected):
+            return "`\(label)` takes \(expected), not \(value)"
+        }
+    }
+
+    static func diagnostic(_ finding: Finding, file: FileID, range: Range<Int>) -> Diagnostic {
+        Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
+    }
+
+    /// The `invalid-link` diagnostics of every link of the project (and `undefined-name` for
+    /// a name in a path that is no placeholder).
+    static func check(_ project: Project) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for file in project.files {
+            for declaration in file.model.declarations where declaration.kind == .link {
+                guard let link = declaration.link else { continue }
+                found += check(link, file: file.id, parameters: { project.screenParameters($0, in: file.id) })
+            }
+        }
+        return found
+    }
+
+    /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose screens'
+    /// parameters `parameters` gives (nil for a name that is not a screen: the project
+    /// reports it).
+    static func check(_ link: LinkDeclaration, file: FileID, parameters: (Name) -> [Parameter]?) -> [Diagnostic] {
+        guard let text = link.pattern else { return [] }
+        let pattern: LinkPattern
+        switch LinkPattern.parse(text) {
+        case .failure(let problem):
+            return [diagnostic(.malformedPattern(problem.message), file: file, range: link.sourceRange(ofPatternBytes: problem.range))]
+        case .success(let parsed):
+            pattern = parsed
+        }
+        var found: [Diagnostic] = []
+        let placeholders = Set(pattern.placeholders)
+        // Per placeholder, the types of the parameters it fills, in order.
+        var filled: [String: [(type: String, at: Range<Int>)]] = [:]
+        for element in link.path {
+            guard let declared = parameters(element.screen) else { continue }
+            found += checkArguments(of: element, declared: declared, file: file)
+            for argument in element.arguments {
+                guard let parameter = declared.first(where: { $0.label.text == argument.label.text }) else { continue }
+                switch argument.value {
+                case .placeholder(let name):
+                    guard placeholders.contains(name.text) else {
+                        found.append(UndefinedName.diagnostic(
+                            UndefinedName.Finding(name: name.text, expected: [], suggestion: Suggestion.closest(to: name.text, among: pattern.placeholders),
+                                                  placeholder: true),
+                            file: file, range: name.range))
+                        continue
+                    }
+                    filled[name.text, default: []].append((parameter.type, argument.valueRange))
+                    if pattern.isOptional(name.text) && !parameter.type.trimmingWhitespace.hasSuffix("?") {
+                        found.append(diagnostic(.optionalPlaceholder(placeholder: name.text, parameter: parameter.label.text, type: parameter.type),
+                                                file: file, range: argument.valueRange))
+                    }
+                case .string(let value):
+                    if let expected = PathLiteral.Value.string(value).mismatch(type: parameter.type) {
+                        found.append(diagnostic(.literalMismatch(label: argument.label.text, value: PathLiteral.Value.string(value).description, expected: expected),
+                                                file: file, range: argument.valueRange))
+                    }
+                case .number(let value):
+                    if let expected = PathLiteral.Value.number(value).mismatch(type: parameter.type) {
+                        found.append(diagnostic(.literalMismatch(label: argument.label.text, value: value, expected: expected),
+                                                file: file, range: argument.valueRange))
+                    }
+                case .bool(let value):
+                    if let expected = PathLiteral.Value.bool(value).mismatch(type: parameter.type) {
+                        found.append(diagnostic(.literalMismatch(label: argument.label.text, value: value ? "true" : "false", expected: expected),
+                                                file: file, range: argument.valueRange))
+                    }
+                }
+            }
+        }
+        for (name, range) in pattern.placeholderRanges where filled[name] == nil && !link.placeholderUses.contains(where: { $0.text == name }) {
+            found.append(diagnostic(.unusedPlaceholder(name), file: file, range: link.sourceRange(ofPatternBytes: range)))
+        }
+        for name in pattern.placeholders {
+            guard let uses = filled[name] else { continue }
+            let types = uses.map { PlaceholderType.of(swiftType: $0.type) }
+            if Set(types).count > 1 {
+                var names: [String] = []
+                for type in types.map(\.name) where !names.contains(type) { names.append(type) }
+                found.append(diagnostic(.typeConflict(placeholder: name, types: names), file: file, range: uses[1].at))
+            }
+        }
+        return found
+    }
+
+    /// The labels of one element against its screen's parameters: each unknown label, the
+    /// first out of order, and the missing ones (one diagnostic for all of them).
+    private static func checkArguments(of element: LinkPathElement, declared: [Parameter], file: FileID) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let labels = declared.map(\.label.text)
+        var lastPosition = -1
+        var lastLabel = ""
+        var reportedOrder = false
+        for argument in element.arguments {
+            guard let position = labels.firstIndex(of: argument.label.text) else {
+                found.append(diagnostic(.unknownLabel(screen: element.screen.text, label: argument.label.text, labels: labels),
+                                        file: file, range: argument.label.range))
+                continue
+            }
+            if position < lastPosition && !reportedOrder {
+                found.append(diagnostic(.outOfOrder(screen: element.screen.text, label: argument.label.text, after: lastLabel),
+                                        file: file, range: argument.label.range))
+                reportedOrder = true
+            }
+            if position > lastPosition {
+                lastPosition = position
+                lastLabel = argument.label.text
+            }
+        }
+        let given = Set(element.arguments.map(\.label.text))
+        let missing = labels.filter { !given.contains($0) }
+        if !missing.isEmpty {
+            found.append(diagnostic(.missingArguments(screen: element.screen.text, labels: missing), file: file, range: element.range))
+        }
+        return found
+    }
+}
+
+
+extension String {
+    /// The text without whitespace (a Swift type as written, `Int ?` is `Int?`).
+    var trimmingWhitespace: String { filter { !$0.isWhitespace } }
+}
+
+extension Project {
+    /// The parameters of the screen a name in file f stands for; nil when it stands for no
+    /// screen (the project reports it).
+    func screenParameters(_ name: Name, in f: FileID) -> [Parameter]? {
+        guard let s = resolve(name, in: f), declaration(s).kind == .screen else { return nil }
+        return parameters(of: s)
+    }
+}

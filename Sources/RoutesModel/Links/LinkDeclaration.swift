@@ -1,0 +1,98 @@
+import RoutesSyntax
+
+/// What a `link` declaration says (docs/language.md#links): its pattern, as written, and the
+/// path it opens. A declaration of kind `.link` holds one (``Declaration/link``).
+public struct LinkDeclaration: Sendable, Hashable {
+    /// The pattern's text (the string decoded), nil when the declaration has none (a syntax
+    /// error).
+    public var pattern: String?
+    /// The range of the pattern's string literal, quotes included.
+    public var patternRange: Range<Int>
+    /// Whether the string is written without escapes: then a byte of the pattern's text is
+    /// at `patternRange.lowerBound + 1 + offset` (see `sourceRange(ofPatternBytes:)`).
+    public var patternIsVerbatim: Bool
+    public var path: [LinkPathElement]
+
+    public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
+        self.pattern = pattern
+        self.patternRange = patternRange
+        self.patternIsVerbatim = patternIsVerbatim
+        self.path = path
+    }
+
+    /// Where bytes `range` of the pattern's text are in the file: exactly when the string is
+    /// written without escapes, else the whole string.
+    public func sourceRange(ofPatternBytes range: Range<Int>) -> Range<Int> {
+        guard patternIsVerbatim, patternRange.count >= 2 else { return patternRange }
+        let start = patternRange.lowerBound + 1
+        let end = patternRange.upperBound - 1
+        return min(start + range.lowerBound, end)..<min(start + range.upperBound, end)
+    }
+
+    /// Every name the path mentions as a placeholder, with where.
+    public var placeholderUses: [Name] {
+        path.flatMap { $0.arguments.compactMap { argument in
+            if case .placeholder(let name) = argument.value { return name }
+            return nil
+        } }
+    }
+
+    /// The link's range moved by a trivia edit (see `TriviaEdit.map(_:)`).
+    func moved(_ edit: TriviaEdit) -> LinkDeclaration {
+        var moved = self
+        moved.patternRange = edit.map(patternRange)
+        moved.path = path.map { $0.moved(edit) }
+        return moved
+    }
+}
+
+/// One element of a link's path: `Detail(id: id, tab: "info")`.
+public struct LinkPathElement: Sendable, Hashable {
+    public var screen: Name
+    public var arguments: [LinkArgument]
+    /// The element, its arguments included.
+    public var range: Range<Int>
+
+    public init(screen: Name, arguments: [LinkArgument], range: Range<Int>) {
+        self.screen = screen
+        self.arguments = arguments
+        self.range = range
+    }
+
+    func moved(_ edit: TriviaEdit) -> LinkPathElement {
+        LinkPathElement(screen: screen.shifted(edit), arguments: arguments.map { $0.moved(edit) }, range: edit.map(range))
+    }
+}
+
+/// `label: value` in a link's path.
+public struct LinkArgument: Sendable, Hashable {
+    public var label: Name
+    public var value: LinkValue
+    /// The argument, label through value.
+    public var range: Range<Int>
+    /// The value's range.
+    public var valueRange: Range<Int>
+
+    public init(label: Name, value: LinkValue, range: Range<Int>, valueRange: Range<Int>) {
+        self.label = label
+        self.value = value
+        self.range = range
+        self.valueRange = valueRange
+    }
+
+    func moved(_ edit: TriviaEdit) -> LinkArgument {
+        let value: LinkValue
+        if case .placeholder(let name) = self.value { value = .placeholder(name.shifted(edit)) } else { value = self.value }
+        return LinkArgument(label: label.shifted(edit), value: value, range: edit.map(range), valueRange: edit.map(valueRange))
+    }
+}
+
+/// The value of an argument of a link's path: a literal, or a placeholder of its pattern.
+public enum LinkValue: Sendable, Hashable {
+    /// The decoded string.
+    case string(String)
+    /// The number as written.
+    case number(String)
+    case bool(Bool)
+    case placeholder(Name)
+}

@@ -19,7 +19,7 @@ struct Routes: ParsableCommand {
             reach, shadowed anyOf branches and dependencies used out of scope.
             """,
         version: "routes \(Routes.version)",
-        subcommands: [Lint.self, Fmt.self, Tree.self, Gen.self, LSP.self, RulesCommand.self, Explain.self]
+        subcommands: [Lint.self, Fmt.self, Tree.self, LinkCommand.self, LinksCommand.self, Gen.self, LSP.self, RulesCommand.self, Explain.self]
     )
 }
 

@@ -30,7 +30,8 @@ struct Fixture: CustomTestStringConvertible, Sendable {
         // `fmt/` holds the formatter's fixtures (`<case>.routes` and `<case>.formatted`),
         // checked by `FormatterFixtureTests` and `FormatCommandTests`, and `fix/` those of
         // `routes lint --fix` (`FixFixtureTests`): not by `routes lint` alone.
-        for feature in features.sorted() where feature != "fmt" && feature != FixFixture.feature {
+        // `link-command/` those of `routes link` and `routes links` (`LinkCommandFixtureTests`).
+        for feature in features.sorted() where feature != "fmt" && feature != FixFixture.feature && feature != "link-command" {
             let dir = Support.fixtures.appendingPathComponent(feature)
             let entries = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
             for entry in entries.sorted() {

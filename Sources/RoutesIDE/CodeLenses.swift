@@ -46,7 +46,7 @@ extension IDE {
     public static func codeLensDeclarations(project: Project, file: FileID) -> [(range: Range<Int>, declaration: Int)] {
         guard project.files.indices.contains(file) else { return [] }
         return project.files[file].model.declarations.enumerated().compactMap { i, d in
-            d.kind == .screen || d.kind == .root ? (d.name.range, i) : nil
+            d.kind == .screen || d.kind == .root || d.kind == .link ? (d.name.range, i) : nil
         }
     }
 
@@ -58,7 +58,10 @@ extension IDE {
     ///   program where it was found; prefixed with `N places ·` when the screen is built at
     ///   more than one place of the routing trees;
     /// - a screen no path reaches: `unreachable` or `not placed in any routing tree` (no
-    ///   command; the diagnostic says why).
+    ///   command; the diagnostic says why);
+    /// - a link: `opens Home/Detail` with `when CONDITION` unless it is always built (which
+    ///   previews its path where it is), `never built whole`, or `not checked` for a link with
+    ///   an error.
     ///
     /// Nil for another kind of declaration or an index out of range.
     public static func codeLens(session: AnalysisSession, file: FileID, declaration: Int) -> CodeLens? {
@@ -86,8 +89,38 @@ extension IDE {
             case .notAnalysed:
                 return CodeLens(range: decl.name.range, title: "not analysed")
             }
+        case .link:
+            return linkLens(session: session, symbol: symbol)
         default:
             return nil
+        }
+    }
+
+    /// The lens of link `symbol`, from the first program that holds its file.
+    static func linkLens(session: AnalysisSession, symbol: Symbol) -> CodeLens? {
+        let project = session.project
+        let decl = project.declaration(symbol)
+        guard let program = project.programs.first(where: { $0.files.contains(symbol.file) }),
+              let link = session.links(ofProgramRootedAt: program.root)?.links.first(where: { $0.symbol == symbol }) else {
+            return CodeLens(range: decl.name.range, title: "not checked (in no program)")
+        }
+        let path = link.declaration.path.map(\.screen.text)
+        guard link.typed != nil, let condition = link.condition else {
+            return CodeLens(range: decl.name.range, title: "not checked (the link has an error)")
+        }
+        var preview = CodeLens.Preview(rootFile: program.root.file, path: path.joined(separator: "/"))
+        switch condition {
+        case .never:
+            return CodeLens(range: decl.name.range, title: "never built whole", preview: preview)
+        case .always:
+            return CodeLens(range: decl.name.range, title: "opens " + shortPath(path), preview: preview)
+        case .terms(let terms):
+            // Previewed where the first term holds.
+            for literal in terms.first ?? [] {
+                guard let s = project.scopes[program.root.file][literal.name] else { continue }
+                if project.declaration(s).kind == .flag { preview.flags[literal.name] = literal.holds } else { preview.optionals[literal.name] = literal.holds }
+            }
+            return CodeLens(range: decl.name.range, title: "opens \(shortPath(path)) when \(condition)", preview: preview)
         }
     }
 

@@ -43,6 +43,10 @@ enum Completion {
         case optionals
         /// `usesClause` and its `screenBuilder`: syntax node indices.
         case uses(clause: Int, screen: Int)
+        /// Inside a link path element's parentheses, where a label goes.
+        case linkLabels(element: Int)
+        /// After `label:` in a link's path: the pattern's placeholders.
+        case linkPlaceholders(declaration: Int)
         /// After `if`.
         case ifKind
     }
@@ -140,6 +144,7 @@ enum Completion {
         let owner = path[path.count - 1]
         let ownerKind = q.kind(owner)
         let parent = path.count >= 2 ? path[path.count - 2] : 0
+        if let link = linkContext(q, previous: previous, path: path) { return link }
 
         switch q.tokens[previous].kind {
         case .kwScreen:
@@ -165,6 +170,24 @@ enum Completion {
             break
         }
         return structural(q, p: previous, path: path, pos: pos)
+    }
+
+    /// In a link's path: a screen after `->` or `/`, a label after `(` or `,`, a placeholder
+    /// after `label:`.
+    static func linkContext(_ q: TreeQuery, previous: Int, path: [Int]) -> Context? {
+        guard let declaration = path.first(where: { q.kind($0) == .linkDecl }) else { return nil }
+        let owner = path[path.count - 1]
+        switch q.tokens[previous].kind {
+        case .arrow, .slash:
+            return .screens(wildcard: false)
+        case .lParen, .comma:
+            return q.kind(owner) == .pathElement || q.kind(owner) == .pathArgument
+                ? .linkLabels(element: path.last { q.kind($0) == .pathElement } ?? owner) : Context.none
+        case .colon:
+            return q.kind(owner) == .pathArgument ? .linkPlaceholders(declaration: declaration) : Context.none
+        default:
+            return Context.none
+        }
     }
 
     /// The context from the structure around `p`: the innermost `{ ... }` still open there.
@@ -301,6 +324,43 @@ enum Completion {
             }
         case .uses(let clause, let screen):
             return usesItems(session: session, file: file, q: q, clause: clause, screen: screen, word: word, filter: filter)
+        case .linkLabels(let element):
+            return linkLabelItems(project: project, file: file, q: q, element: element)
+        case .linkPlaceholders(let declaration):
+            return linkPlaceholderItems(q: q, declaration: declaration)
+        }
+    }
+
+    /// The labels of a path element's screen that it does not give yet, in declared order.
+    static func linkLabelItems(project: Project, file: FileID, q: TreeQuery, element: Int) -> [CompletionItem] {
+        guard let first = q.firstToken(element), q.tokens[first].kind == .identifier,
+              let screen = project.scopes[file][q.source.text(q.tokens[first].range)], project.declaration(screen).kind == .screen else { return [] }
+        var given = Set<String>()
+        for argument in q.children(element) where q.kind(argument) == .pathArgument {
+            if let label = q.firstToken(argument) { given.insert(q.source.text(q.tokens[label].range)) }
+        }
+        return project.parameters(of: screen).enumerated().compactMap { index, parameter in
+            guard !given.contains(parameter.label.text) else { return nil }
+            var item = CompletionItem(label: parameter.label.text, kind: .label, detail: parameter.type, sortText: "0" + format2(index))
+            item.insertText = parameter.label.text + ": "
+            return item
+        }
+    }
+
+    /// The placeholders of a link's pattern.
+    static func linkPlaceholderItems(q: TreeQuery, declaration: Int) -> [CompletionItem] {
+        var pattern: String? = nil
+        var token = q.firstToken(declaration)
+        while let current = token, current < Int(q.tree.nodes[declaration].tokenEnd) {
+            if q.tokens[current].kind == .string {
+                pattern = Lexer.stringValue(q.source.text(q.tokens[current].range)[...].utf8)
+                break
+            }
+            token = current + 1
+        }
+        guard let pattern, case .success(let parsed) = LinkPattern.parse(pattern) else { return [] }
+        return parsed.placeholders.enumerated().map { index, name in
+            CompletionItem(label: name, kind: .placeholder, detail: "placeholder of the pattern", sortText: "0" + format2(index))
         }
     }
 

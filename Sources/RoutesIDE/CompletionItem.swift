@@ -2,6 +2,8 @@
 public struct CompletionItem: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case keyword, snippet, screen, builder, dependency, optional, flag, link
+        /// In a link's path: a parameter's label, a placeholder of the pattern.
+        case label, placeholder
         /// In an import string: a `.routes` file, a folder.
         case file, folder
     }

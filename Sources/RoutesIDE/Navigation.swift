@@ -4,6 +4,9 @@ import RoutesSyntax
 
 extension IDE {
     static func definitionImpl(project: Project, file: FileID, offset: Int) -> [SourceLocation] {
+        if let placeholder = LinkPlaceholder.find(project: project, file: file, offset: offset) {
+            return placeholder.definition.map { [SourceLocation(file: file, range: $0)] } ?? []
+        }
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
         switch target {
         case .symbol(let symbol, _, _):
@@ -19,6 +22,10 @@ extension IDE {
     }
 
     static func referencesImpl(project: Project, file: FileID, offset: Int, includeDeclaration: Bool) -> [SourceLocation] {
+        if let placeholder = LinkPlaceholder.find(project: project, file: file, offset: offset) {
+            let places = includeDeclaration ? placeholder.occurrences : placeholder.uses
+            return places.map { SourceLocation(file: file, range: $0) }
+        }
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset) else { return [] }
         switch target {
         case .symbol(let symbol, _, _):
@@ -37,6 +44,11 @@ extension IDE {
     }
 
     static func prepareRenameImpl(project: Project, file: FileID, offset: Int) -> (range: Range<Int>, placeholder: String)? {
+        if let placeholder = LinkPlaceholder.find(project: project, file: file, offset: offset) {
+            guard placeholder.definition != nil,
+                  let range = placeholder.occurrences.first(where: { $0.lowerBound <= offset && offset <= $0.upperBound }) else { return nil }
+            return (range, placeholder.name)
+        }
         guard let (target, _) = NameTarget.find(project: project, file: file, offset: offset),
               case .symbol(let symbol, let range, _) = target,
               project.declaration(symbol).kind != .root else { return nil }
@@ -44,6 +56,9 @@ extension IDE {
     }
 
     static func renameImpl(project: Project, file: FileID, offset: Int, newName: String) throws(RenameError) -> [FileID: [TextEdit]] {
+        if let placeholder = LinkPlaceholder.find(project: project, file: file, offset: offset) {
+            return try renamePlaceholder(placeholder, file: file, newName: newName)
+        }
         guard let found = NameTarget.find(project: project, file: file, offset: offset) else {
             throw RenameError("there is no name here to rename")
         }
@@ -84,6 +99,20 @@ extension IDE {
             edits[fileID] = list.filter { seen.insert($0.range).inserted }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         }
         return edits
+    }
+
+    /// A link's placeholder renamed: in the pattern and in the path, in that link only.
+    static func renamePlaceholder(_ placeholder: LinkPlaceholder, file: FileID, newName: String) throws(RenameError) -> [FileID: [TextEdit]] {
+        guard placeholder.definition != nil else {
+            throw RenameError("`\(placeholder.name)` is not a placeholder of the link's pattern, so it cannot be renamed")
+        }
+        guard Identifier.isValid(newName) else {
+            throw RenameError("`\(newName)` is not a valid name: a name is a letter or `_`, then letters, digits or `_`")
+        }
+        guard !placeholder.others.contains(newName) else {
+            throw RenameError("the pattern has a placeholder `{\(newName)}` already")
+        }
+        return [file: placeholder.occurrences.sorted { $0.lowerBound < $1.lowerBound }.map { TextEdit(range: $0, newText: newName) }]
     }
 
     static func documentSymbolsImpl(project: Project, file: FileID) -> [DocumentSymbol] {

@@ -391,6 +391,8 @@ public final class LanguageFeatures {
         case .builder: return 3  // Function
         case .dependency, .optional: return 6  // Variable
         case .flag, .link: return 21  // Constant
+        case .label: return 5  // Field
+        case .placeholder: return 6  // Variable
         case .file: return 17
         case .folder: return 19
         }
@@ -540,6 +542,10 @@ public final class LanguageFeatures {
         }
         let pathValue = params?["path"]
         let toPath: @Sendable (SourceFile) -> String = { $0.path }
+        if let url = params?["url"]?.stringValue {
+            return try previewURL(url, session: session, program: program, environment: environment, toPath: toPath)
+        }
+        if let urlValue = params?["url"], !urlValue.isNull { throw ResponseError.invalidParams("url must be a string or null") }
         if let literal = pathValue?.stringValue {
             let resolution: PathResolution
             do {
@@ -554,5 +560,33 @@ public final class LanguageFeatures {
         if let pathValue, !pathValue.isNull { throw ResponseError.invalidParams("path must be a string or null") }
         let tree = RoutingTree(program: program, project: project)
         return ["text": .string(tree.text), "tree": TreeJSON.tree(tree, project: project, path: toPath, encoding: encoding)]
+    }
+
+    /// `routes/preview` with a URL: the path of the link it opens, resolved, and the link's
+    /// name; a URL that opens no link (or ties) is invalid params, with why.
+    private func previewURL(_ url: String, session: AnalysisSession, program: Program, environment: ProgramEnvironment,
+                            toPath: @escaping @Sendable (SourceFile) -> String) throws(ResponseError) -> JSONValue {
+        let project = session.project
+        guard let links = session.links(ofProgramRootedAt: program.root) else {
+            throw ResponseError.invalidParams("url: the program is too large to analyse: its links cannot be matched")
+        }
+        let parsed: LinkURL
+        switch LinkURL.parse(url) {
+        case .failure(let problem): throw ResponseError.invalidParams("url: matches no link: \(problem.message)")
+        case .success(let value): parsed = value
+        }
+        let match = links.match(parsed)
+        guard let position = match.link else {
+            if match.winners.count > 1 {
+                throw ResponseError.invalidParams("url: ambiguous: " + match.winners.map { "`\(links.links[$0].name)`" }.joined(separator: ", ") + " match it equally well")
+            }
+            let closest = match.candidates.map { "`\(links.links[$0.link].name)`: \($0.reason)" }.joined(separator: "; ")
+            throw ResponseError.invalidParams("url: matches no link" + (closest.isEmpty ? "" : " (closest: \(closest))"))
+        }
+        guard let resolution = links.resolve(position, values: match.values, program: program, project: project, environment: environment) else {
+            throw ResponseError.invalidParams("url: the link `\(links.links[position].name)` has an error")
+        }
+        return ["text": .string(resolution.text(project: project)), "link": .string(links.links[position].name),
+                "tree": TreeJSON.resolution(resolution, project: project, path: toPath, encoding: encoding)]
     }
 }

@@ -94,16 +94,11 @@ struct LinkReport {
         guard let position = match.link else { return }
         let link = links.links[position]
         path = links.path(of: position, values: match.values)
-        guard let screens = link.screens else { return }
         // Under the environment given; else where the path is not built, if it ever is not;
         // else the defaults.
-        let environment = given ?? link.failingEnvironment ?? (try? ProgramEnvironment(Environment(), program: program, project: project))
-        guard let environment else { return }
-        let texts = path.map { element in
-            element.arguments.isEmpty ? element.screen
-                : element.screen + "(" + element.arguments.map { "\($0.label): \($0.value.literal)" }.joined(separator: ", ") + ")"
-        }
-        resolution = Resolution.resolve(screens: screens, texts: texts, program: program, project: project, environment: environment)
+        guard let environment = given ?? link.failingEnvironment
+                ?? (try? ProgramEnvironment(Environment(), program: program, project: project)) else { return }
+        resolution = links.resolve(position, values: match.values, program: program, project: project, environment: environment)
     }
 
     func text(project: Project, links: ProgramLinks) -> String {
@@ -124,10 +119,7 @@ struct LinkReport {
         }
         let link = links.links[position]
         var out = "link: " + Self.describe(link, project) + "\n"
-        out += "path: " + path.map { element in
-            element.arguments.isEmpty ? element.screen
-                : element.screen + "(" + element.arguments.map { "\($0.label): \($0.value.literal)" }.joined(separator: ", ") + ")"
-        }.joined(separator: "/") + "\n"
+        out += "path: " + ProgramLinks.texts(path).joined(separator: "/") + "\n"
         out += "condition: \(link.condition.map(\.description) ?? "unknown (the program has errors)")\n"
         if let resolution { out += resolution.text(project: project) }
         return out

@@ -96,4 +96,21 @@ extension ProgramLinks {
             })
         }
     }
+
+    /// The path of link `position`, with the placeholders' `values`, resolved under
+    /// `environment`; nil when a screen of it does not resolve.
+    public func resolve(_ position: Int, values: [String: String], program: Program, project: Project,
+                        environment: ProgramEnvironment) -> PathResolution? {
+        guard let screens = links[position].screens else { return nil }
+        return Resolution.resolve(screens: screens, texts: Self.texts(path(of: position, values: values)), program: program,
+                                  project: project, environment: environment)
+    }
+
+    /// Each element as a path literal writes it: `Detail(id: 3)`.
+    public static func texts(_ path: [(screen: String, arguments: [(label: String, value: LinkPathValue)])]) -> [String] {
+        path.map { element in
+            element.arguments.isEmpty ? element.screen
+                : element.screen + "(" + element.arguments.map { "\($0.label): \($0.value.literal)" }.joined(separator: ", ") + ")"
+        }
+    }
 }

@@ -498,6 +498,23 @@ public struct Project: Sendable {
         return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters.map(\.label.text)
     }
 
+    /// The parameters of each of `screens`, lowering each file again at most once (see
+    /// ``parameters(of:)``).
+    public func parameters(of screens: some Sequence<Symbol>) -> [Symbol: [Parameter]] {
+        var table: [Symbol: [Parameter]] = [:]
+        var relowered: [FileID: FileModel] = [:]
+        for s in screens where table[s] == nil {
+            let declaration = declaration(s)
+            guard declaration.parametersLeftOut else {
+                table[s] = declaration.parameters
+                continue
+            }
+            if relowered[s.file] == nil { relowered[s.file] = Lowering.lower(files[s.file].syntax, file: s.file) }
+            table[s] = relowered[s.file]!.declarations[s.declaration].parameters
+        }
+        return table
+    }
+
     /// The parameters of screen s, labels and types, lowered again from its file's syntax
     /// when the model left them out (see ``Keeps/signatures``): what a link's path is
     /// checked against.

@@ -35,16 +35,25 @@ public enum LinkOverlap {
         // By length: links of different lengths never match one URL.
         var byLength: [Int: [Int]] = [:]
         for (index, link) in links.enumerated() { byLength[link.pattern.segments.count, default: []].append(index) }
+        let shapes = links.map(Shape.init)
+        // (`mayOverlap` first: a cheap necessary condition that rules out most pairs before the
+        // exact search.)
+        func overlap(_ group: [Int]) -> Bool {
+            for (position, x) in group.enumerated() {
+                for y in group[(position + 1)...] where !shapes[x].mayOverlap(shapes[y]) { return false }
+            }
+            return compatible(group.map { links[$0] })
+        }
         for (_, group) in byLength {
             for a in group {
-                let higher = group.filter { specificity[a] < specificity[$0] && compatible([links[a], links[$0]]) }
+                let higher = group.filter { specificity[a] < specificity[$0] && overlap([a, $0]) }
                 if Search.witness(must: [links[a]], mustNot: higher.map { links[$0] }) == nil {
                     result.shadowed[a] = higher
                 }
             }
             for (position, a) in group.enumerated() {
-                for b in group[(position + 1)...] where specificity[a] == specificity[b] && compatible([links[a], links[b]]) {
-                    let higher = group.filter { specificity[a] < specificity[$0] && compatible([links[a], links[b], links[$0]]) }
+                for b in group[(position + 1)...] where specificity[a] == specificity[b] && overlap([a, b]) {
+                    let higher = group.filter { specificity[a] < specificity[$0] && overlap([a, b, $0]) }
                     if let url = Search.witness(must: [links[a], links[b]], mustNot: higher.map { links[$0] }) {
                         result.ties.append(Tie(first: a, second: b, url: url))
                     }
@@ -59,6 +68,43 @@ public enum LinkOverlap {
     /// all accept).
     static func compatible(_ links: [TypedLink]) -> Bool {
         Search.witness(must: links, mustNot: []) != nil
+    }
+
+    /// What a link asks of each segment, for a quick test of whether two links may match one
+    /// URL: a literal, or the type of a placeholder.
+    struct Shape {
+        var literals: [[Unicode.Scalar]?]
+        var types: [PlaceholderType?]
+
+        init(_ link: TypedLink) {
+            literals = link.pattern.segments.map { segment in
+                if case .literal(let text) = segment { return Array(text.unicodeScalars) }
+                return nil
+            }
+            types = link.pattern.segments.map { segment in
+                if case .placeholder(let name, _) = segment { return link.type(of: name) }
+                return nil
+            }
+        }
+
+        /// False when no URL can match both: two different literals at one segment, or a
+        /// literal the other's typed placeholder rejects. (Query items never rule a pair out.)
+        func mayOverlap(_ other: Shape) -> Bool {
+            guard literals.count == other.literals.count else { return false }
+            for position in literals.indices {
+                switch (literals[position], other.literals[position]) {
+                case let (mine?, theirs?):
+                    if mine != theirs { return false }
+                case let (mine?, nil):
+                    if !other.types[position]!.accepts(String(String.UnicodeScalarView(mine))) { return false }
+                case let (nil, theirs?):
+                    if !types[position]!.accepts(String(String.UnicodeScalarView(theirs))) { return false }
+                case (nil, nil):
+                    break
+                }
+            }
+            return true
+        }
     }
 
     /// The classes of values at one position, or of one query key's value (see the type's

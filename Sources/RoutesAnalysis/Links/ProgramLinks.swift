@@ -54,7 +54,16 @@ public struct ProgramLinks: Sendable {
         for diagnostic in project.diagnostics where diagnostic.severity == .error && inProgram.contains(diagnostic.file) {
             errors[diagnostic.file, default: []].append(diagnostic.range)
         }
+        var declared: [(LinkDeclaration, FileID)] = []
         for file in files {
+            for declaration in project.files[file].model.declarations where declaration.kind == .link {
+                if let link = declaration.link { declared.append((link, file)) }
+            }
+        }
+        guard !declared.isEmpty else { return }
+        let parameterTable = project.linkParameters(declared)
+        for file in files {
+            let parameters = { (name: Name) in project.screen(name, in: file).flatMap { parameterTable[$0] } }
             for (index, declaration) in project.files[file].model.declarations.enumerated() where declaration.kind == .link {
                 guard let linkDeclaration = declaration.link else { continue }
                 let symbol = Symbol(file: file, declaration: index)
@@ -65,9 +74,9 @@ public struct ProgramLinks: Sendable {
                 }
                 if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
                 let hasError = (errors[file] ?? []).contains { declaration.range.contains($0.lowerBound) }
-                    || !InvalidLink.check(linkDeclaration, file: file, parameters: { project.screenParameters($0, in: file) }).isEmpty
+                    || !InvalidLink.check(linkDeclaration, file: file, parameters: parameters).isEmpty
                 if !hasError, link.screens != nil, let text = linkDeclaration.pattern, case .success(let pattern) = LinkPattern.parse(text) {
-                    link.typed = TypedLink(name: link.name, pattern: pattern, types: Self.placeholderTypes(linkDeclaration, file: file, project))
+                    link.typed = TypedLink(name: link.name, pattern: pattern, types: Self.placeholderTypes(linkDeclaration, parameters: parameters))
                 }
                 links.append(link)
             }
@@ -98,10 +107,10 @@ public struct ProgramLinks: Sendable {
 
     /// Per placeholder, the type of the parameters it fills (the first: a conflict is an
     /// error of the link).
-    static func placeholderTypes(_ link: LinkDeclaration, file: FileID, _ project: Project) -> [String: PlaceholderType] {
+    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: (Name) -> [Parameter]?) -> [String: PlaceholderType] {
         var types: [String: PlaceholderType] = [:]
         for element in link.path {
-            guard let parameters = project.screenParameters(element.screen, in: file) else { continue }
+            guard let parameters = declared(element.screen) else { continue }
             for argument in element.arguments {
                 guard case .placeholder(let name) = argument.value, types[name.text] == nil,
                       let parameter = parameters.first(where: { $0.label.text == argument.label.text }) else { continue }

@@ -79,14 +79,17 @@ public enum InvalidLink: RuleDefinition {
     /// The `invalid-link` diagnostics of every link of the project (and `undefined-name` for
     /// a name in a path that is no placeholder).
     static func check(_ project: Project) -> [Diagnostic] {
-        var found: [Diagnostic] = []
+        var links: [(LinkDeclaration, FileID)] = []
         for file in project.files {
             for declaration in file.model.declarations where declaration.kind == .link {
-                guard let link = declaration.link else { continue }
-                found += check(link, file: file.id, parameters: { project.screenParameters($0, in: file.id) })
+                if let link = declaration.link { links.append((link, file.id)) }
             }
         }
-        return found
+        guard !links.isEmpty else { return [] }
+        let parameters = project.linkParameters(links)
+        return links.flatMap { link, file in
+            check(link, file: file, parameters: { name in project.screen(name, in: file).flatMap { parameters[$0] } })
+        }
     }
 
     /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose screens'
@@ -197,10 +200,16 @@ extension String {
 }
 
 extension Project {
-    /// The parameters of the screen a name in file f stands for; nil when it stands for no
-    /// screen (the project reports it).
-    func screenParameters(_ name: Name, in f: FileID) -> [Parameter]? {
+    /// The screen a name in file f stands for; nil when it stands for no screen (the
+    /// project reports it).
+    func screen(_ name: Name, in f: FileID) -> Symbol? {
         guard let s = resolve(name, in: f), declaration(s).kind == .screen else { return nil }
-        return parameters(of: s)
+        return s
+    }
+
+    /// The parameters of every screen the paths of `links` name, each file lowered again at
+    /// most once.
+    func linkParameters(_ links: [(LinkDeclaration, FileID)]) -> [Symbol: [Parameter]] {
+        parameters(of: links.flatMap { link, file in link.path.compactMap { screen($0.screen, in: file) } })
     }
 }

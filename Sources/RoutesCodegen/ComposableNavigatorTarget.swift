@@ -12,6 +12,8 @@ struct ComposableNavigatorTarget {
     let plan: ProgramPlan
     let project: Project
     let access: AccessLevel
+    /// The program's links, most specific first (see `LinkCode`).
+    var links: [LinkCode.Link] = []
 
     /// The modules whose names the generated code writes, each imported by the file: Swift
     /// makes a type visible by name only in a file that imports its module, and
@@ -52,7 +54,8 @@ struct ComposableNavigatorTarget {
     func file(header: [String]) -> String {
         var out: [String] = header
         out.append("")
-        for module in Self.imports { out.append("import \(module)") }
+        // Foundation for `URL`, when the program has links.
+        for module in (links.isEmpty ? [] : ["Foundation"]) + Self.imports { out.append("import \(module)") }
         out.append("")
         if !plan.typeAliases.isEmpty {
             out.append("// MARK: - Types of the app that the namespace hides")
@@ -70,6 +73,12 @@ struct ComposableNavigatorTarget {
         out += contentProtocol()
         out.append("")
         out += routingTree()
+        let linkLines = LinkCode(links: links, namespace: ns, modifier: modifier, pathType: "[AnyScreen]",
+                                 erase: { "AnyScreen(\($0))" }).lines()
+        if !linkLines.isEmpty {
+            out.append("")
+            out += linkLines
+        }
         return out.joined(separator: "\n") + "\n"
     }
 

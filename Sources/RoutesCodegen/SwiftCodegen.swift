@@ -96,7 +96,8 @@ public enum SwiftCodegen {
                 output.problems += planner.problems
                 continue
             }
-            let target = ComposableNavigatorTarget(plan: plan, project: project, access: options.access)
+            var target = ComposableNavigatorTarget(plan: plan, project: project, access: options.access)
+            target.links = LinkCode.links(plan: plan, project: project, program: program)
             files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))
         }
         if output.succeeded { output.files = files }

@@ -4,7 +4,8 @@ import RoutesModel
 /// Declarations for the types a program's declarations name (`AppStore`, `Product.ID`,
 /// `Result<Int, LoadError>`, `any Draft & Sendable`), so that the generated code compiles on
 /// its own: a name used after `any` or `some` or in a composition is an empty protocol, any
-/// other an empty `Hashable` struct (also an `Error`, for `Result` and typed throws) with its
+/// other an empty `Hashable` struct (also an `Error`, for `Result` and typed throws, and
+/// `LosslessStringConvertible`, for a link's placeholder) with its
 /// members and generic parameters as used.
 struct Stubs: Sendable {
     /// Names the standard library (or the stand-in) already has.
@@ -108,8 +109,12 @@ struct Stubs: Sendable {
         func declare(_ name: String, _ node: Node, indent: String) -> [String] {
             if node.isProtocol && !node.isType { return ["\(indent)\(access)protocol \(name) {}"] }
             let generics = node.arity == 0 ? "" : "<" + (0..<node.arity).map { "T\($0)" }.joined(separator: ", ") + ">"
-            var lines = ["\(indent)\(access)struct \(name)\(generics): Hashable, Sendable, Error {"]
+            // (LosslessStringConvertible: a link's placeholder of an app's type is parsed
+            // through it.)
+            var lines = ["\(indent)\(access)struct \(name)\(generics): Hashable, Sendable, Error, LosslessStringConvertible {"]
             lines.append("\(indent)    \(access)init() {}")
+            lines.append("\(indent)    \(access)init?(_ description: String) { nil }")
+            lines.append("\(indent)    \(access)var description: String { \"\" }")
             for (m, n) in node.members.sorted(by: { $0.key < $1.key }) { lines += declare(m, n, indent: indent + "    ") }
             lines.append("\(indent)}")
             return lines

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import RoutesCodegen
+import RoutesAnalysis
+import RoutesModel
+import TestSupport
+
+/// The generated `path(for:)` opens exactly what `routes link` says each URL opens, and each
+/// link's URL constructor gives a URL its own link wins: the program of
+/// `Tests/Fixtures/codegen/links.routes`, compiled against the stand-in and run over
+/// hand-written and generated URLs.
+@Suite(.serialized) struct LinkCodegenTests {
+    static let root = Swiftc.packageRoot
+
+    @Test func theGeneratedMatcherAgreesWithTheToolsOnEveryURL() throws {
+        let input = Self.root.appendingPathComponent("Tests/Fixtures/codegen/links.routes")
+        let project = Generation.project([input], root: input.deletingLastPathComponent())
+        let generated = try #require(try Generation.programs(of: project, label: "links").generated.first)
+        let session = AnalysisSession.forEditor(project: project)
+        let program = try #require(project.programs.first)
+        let links = try #require(session.links(ofProgramRootedAt: program.root))
+        let urls = Self.urls(links)
+        var cases: [String] = []
+        var matched = 0
+        for url in urls {
+            let expected: String
+            if case .success(let parsed) = LinkURL.parse(url), let position = Self.winner(links, parsed) {
+                let path = links.path(of: position, values: Self.values(links, position, parsed))
+                let screens = path.map { element in
+                    let arguments = element.arguments.map { argument in
+                        "\(argument.label): \(element.screen == "Tagged" ? ".\(argument.value.literal.dropFirst().dropLast())" : Self.swift(argument.value))"
+                    }.joined(separator: ", ")
+                    return "AnyScreen(\(generated.namespace).\(element.screen)(\(arguments)))"
+                }
+                expected = "[" + screens.joined(separator: ", ") + "]"
+                matched += 1
+            } else {
+                expected = "nil"
+            }
+            cases.append("    (\(Self.literal(url)), \(expected)),")
+        }
+        #expect(matched >= 40 && urls.count - matched >= 40, "\(matched) of \(urls.count) URLs match a link")
+        let main = """
+            import ComposableNavigator
+            import Foundation
+
+            let cases: [(String, [AnyScreen]?)] = [
+            \(cases.joined(separator: "\n"))
+            ]
+            for (text, expected) in cases {
+                let found = \(generated.namespace).path(for: text)
+                if found != expected { print("differs: \\(text)") }
+            }
+            // Each link's URL, made from values, opens that link's path.
+            \(Self.constructorChecks(generated.namespace))
+            print("checked \\(cases.count)")
+
+            """
+        let dir = try Swiftc.temporaryDirectory("links")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [URL] = []
+        for (name, text) in [("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)] {
+            files.append(dir.appendingPathComponent(name))
+            try text.write(to: files.last!, atomically: true, encoding: .utf8)
+        }
+        let executable = dir.appendingPathComponent("links")
+        try Swiftc.compile(files, module: "LinksApp", product: .executable(executable))
+        let run = try Swiftc.run(executable, [])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("differs") }.isEmpty, "\(run.output)")
+        #expect(lines.last == "checked \(urls.count)", "\(run.output)")
+    }
+
+    /// The winner of a URL, as the generated code finds it: the tools' winner, unless it is
+    /// `tagged` with a tag the app's type does not parse; then the winner among the others
+    /// (the link does not match there).
+    static func winner(_ links: ProgramLinks, _ url: LinkURL) -> Int? {
+        guard let position = links.match(url).link else { return nil }
+        guard links.links[position].name == "tagged", !["swift", "ios"].contains(links.match(url).values["tag"] ?? "") else { return position }
+        let (typed, positions) = links.matching
+        let others = typed.indices.filter { links.links[positions[$0]].name != "tagged" }
+        let winners = LinkMatcher.winners(others.map { typed[$0] }, url)
+        return winners.count == 1 ? positions[others[winners[0]]] : nil
+    }
+
+    /// The placeholders' values a URL gives the link at `position`.
+    static func values(_ links: ProgramLinks, _ position: Int, _ url: LinkURL) -> [String: String] {
+        let (typed, positions) = links.matching
+        guard let index = positions.firstIndex(of: position), case .match(let values) = LinkMatcher.match(typed[index], url) else { return [:] }
+        return values
+    }
+
+    /// The app's type behind `{tag}`: parsed through `LosslessStringConvertible`.
+    static let tagType = """
+        enum Tag: String, Hashable, Sendable, LosslessStringConvertible {
+            case swift, ios
+            init?(_ description: String) { self.init(rawValue: description) }
+            var description: String { rawValue }
+        }
+
+        """
+
+    /// Checks of `Links.NAME(...)`: each URL made opens its link's path.
+    static func constructorChecks(_ ns: String) -> String {
+        let checks: [(String, String)] = [
+            ("\(ns).Links.item(id: -42)", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Detail(id: -42))]"),
+            ("\(ns).Links.itemSettings(id: 7)", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Detail(id: 7)), AnyScreen(\(ns).Settings())]"),
+            ("\(ns).Links.toggle(on: false)", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Toggle(on: false))]"),
+            ("\(ns).Links.zoom(level: 2.5)", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Zoom(level: 2.5))]"),
+            ("\(ns).Links.search(query: \"a b&c=d/é\", page: 3)", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Search(query: \"a b&c=d/é\", page: 3, exact: nil))]"),
+            ("\(ns).Links.search(query: \"x\")", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Search(query: \"x\", page: nil, exact: nil))]"),
+            ("\(ns).Links.tagged(tag: .ios)", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Tagged(tag: .ios))]"),
+            ("\(ns).Links.article(section: \"news/world\", slug: \"café\")", "[AnyScreen(\(ns).Home()), AnyScreen(\(ns).Article(slug: \"café\", section: \"news/world\"))]"),
+            ("\(ns).Links.cafe()", "[AnyScreen(\(ns).Home())]"),
+            ("\(ns).Links.home()", "[AnyScreen(\(ns).Home())]"),
+        ]
+        return checks.map { made, expected in
+            "if \(ns).path(for: \(made)) != \(expected) { print(\"differs: \(made.replacingOccurrences(of: "\"", with: "\\\"")) -> \\(\(made))\") }"
+        }.joined(separator: "\n")
+    }
+
+    /// Hand-written URLs for each rule of matching, and URLs made from the links' patterns
+    /// with values of every class (seeded, so that a failure can be run again).
+    static func urls(_ links: ProgramLinks) -> [String] {
+        var urls = [
+            "/items/3", "myapp://items/3", "MyApp://Items/3", "https://example.com/items/3", "HTTPS://EXAMPLE.com/items/3/",
+            "https://user@example.com:8080/items/3", "myapp://user@items:99/3", "/items//3", "/items/3/", "/items/+3", "/items/-3",
+            "/items/9223372036854775807", "/items/9223372036854775808", "/items/0x10", "/items/new", "/items/NEW", "/items/3/settings",
+            "/items/3/settings?x=1#frag", "/toggle/true", "/toggle/false", "/toggle/TRUE", "/toggle/1", "/zoom/1", "/zoom/1.5",
+            "/zoom/-0.25", "/zoom/1e5", "/zoom/.5", "/zoom/5.", "/search?q=shoes", "/search?q=", "/search", "/search?q=a&q=b",
+            "/search?q=a&page=2", "/search?q=a&page=x", "/search?q=a&page=", "/search?q=a&page=2&exact=true", "/search?q=a&exact=yes",
+            "/search?q=a+b", "/search?q=a%20b", "/search?q=a%2", "/search?q=%FF", "/search?q=a&page=2&deep=false",
+            "/search?q=a&page=x&deep=true", "/tags/swift", "/tags/ios", "/tags/android", "/news/a%2Fb", "/caf%C3%A9",
+            "/cafe%CC%81", "/", "", "myapp://", "myapp:///", "https://example.com", "https://example.com/", "/fixed", "/fixed/x",
+            "/a/b/c/d", "x", "mailto:someone", "/%", "/items/%33",
+        ]
+        var rng = SplitMix64(seed: 20261202)
+        let values = ["0", "-7", "42", "9223372036854775808", "1.5", "-0.0", "true", "false", "new", "settings", "x", "caf%C3%A9",
+                      "a%2Fb", "%zz", "swift", "ios", "items", "search", "fixed", ""]
+        for _ in 0..<300 {
+            let link = links.links[Int(rng.next() % UInt64(links.links.count))]
+            guard let text = link.declaration.pattern, case .success(let pattern) = LinkPattern.parse(text) else { continue }
+            var segments: [String] = []
+            for segment in pattern.segments {
+                switch segment {
+                case .literal(let literal): segments.append(rng.next() % 8 == 0 ? values[Int(rng.next() % UInt64(values.count))] : literal)
+                case .placeholder: segments.append(values[Int(rng.next() % UInt64(values.count))])
+                }
+            }
+            if rng.next() % 10 == 0 { segments.append(values[Int(rng.next() % UInt64(values.count))]) }
+            var url = (rng.next() % 3 == 0 ? "myapp://" : rng.next() % 2 == 0 ? "https://example.com/" : "/") + segments.joined(separator: "/")
+            if url.hasPrefix("myapp://") && segments.first?.isEmpty != false { url = "/" + segments.joined(separator: "/") }
+            let items = pattern.query.compactMap { item -> String? in
+                rng.next() % 5 == 0 ? nil : "\(item.key)=\(values[Int(rng.next() % UInt64(values.count))])"
+            }
+            if !items.isEmpty { url += "?" + items.joined(separator: "&") }
+            urls.append(url)
+        }
+        return urls
+    }
+
+    /// A value as a Swift literal of its parameter's type.
+    static func swift(_ value: LinkPathValue) -> String {
+        switch value {
+        case .string(let text): return literal(text)
+        default: return value.literal
+        }
+    }
+
+    /// A Swift string literal.
+    static func literal(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -90,7 +90,10 @@ struct LinkCode {
         guard !links.isEmpty else { return [] }
         var out: [String] = ["// MARK: - Links", "", "extension \(namespace) {"]
         out.append("    /// The path a URL opens: the screens of the most specific link that matches it, made")
-        out.append("    /// from the URL's values; nil when no link matches.")
+        out.append("    /// from the URL's values; nil when no link matches. Connect it where the app receives")
+        out.append("    /// URLs:")
+        out.append("    ///")
+        out.append("    ///     .onOpenURL { url in \(namespace).path(for: url).map { navigator.replace(path: $0) } }")
         out.append("    \(modifier)static func path(for url: URL) -> \(pathType)? {")
         out.append("        path(for: url.absoluteString)")
         out.append("    }")

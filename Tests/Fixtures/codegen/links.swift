@@ -152,7 +152,10 @@ extension LinksRoutes {
 
 extension LinksRoutes {
     /// The path a URL opens: the screens of the most specific link that matches it, made
-    /// from the URL's values; nil when no link matches.
+    /// from the URL's values; nil when no link matches. Connect it where the app receives
+    /// URLs:
+    ///
+    ///     .onOpenURL { url in LinksRoutes.path(for: url).map { navigator.replace(path: $0) } }
     static func path(for url: URL) -> [AnyScreen]? {
         path(for: url.absoluteString)
     }

@@ -1,0 +1,77 @@
+import Testing
+import TestSupport
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// The condition of each link's path, and `unbuildable-link`, against enumeration: on
+/// generated programs with links added, every environment of the program's flags and
+/// optionals is tried with the preview's resolution (`Resolution.resolve`), and the path is
+/// built whole in exactly the environments the condition holds in.
+@Suite struct LinkConditionReferenceTests {
+    @Test func conditionsAgreeWithEveryEnvironment() throws {
+        var judged = 0, sometimes = 0, never = 0, always = 0
+        for seed in UInt64(0)..<400 {
+            let generated = ProgramGenerator.generate(seed: seed)
+            guard !generated.plantedCycle else { continue }
+            var rng = SplitMix64(seed: seed &* 31 &+ 7)
+            let names = ["Home", "Detail", "Settings", "Profile", "Modal"].filter { generated.text.contains("screen \($0)") }
+            var links: [String] = []
+            for index in 0..<4 {
+                let length = Int(rng.next() % 3) + 1
+                let path = (0..<length).map { _ -> String in
+                    let name = names[Int(rng.next() % UInt64(names.count))]
+                    return generated.text.contains("screen \(name)(id: String)") ? "\(name)(id: v)" : name
+                }
+                let usesPlaceholder = path.contains { $0.hasSuffix("(id: v)") }
+                links.append("link l\(index) \"/l\(index)\(usesPlaceholder ? "/{v}" : "")\" -> \(path.joined(separator: "/"))")
+            }
+            let text = generated.text + "\n" + links.joined(separator: "\n") + "\n"
+            let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
+                                  provider: MemoryProvider(files: ["/ws/App.routes": text]))
+            // Programs with errors (a cycle the generator did not plant, say) are not judged.
+            guard !project.diagnostics.contains(where: { $0.severity == .error }), let program = project.programs.first else { continue }
+            let session = AnalysisSession.forEditor(project: project)
+            guard !session.diagnostics.contains(where: { $0.rule.rawValue == "builder-cycle" || $0.rule.rawValue == "analysis-limit" }),
+                  let programLinks = session.links(ofProgramRootedAt: program.root) else { continue }
+            let flags = project.files[0].model.declarations.filter { $0.kind == .flag }.map(\.name.text)
+            let optionals = project.files[0].model.declarations.filter { $0.kind == .optional }.map(\.name.text)
+            let variables = flags.count + optionals.count
+            for link in programLinks.links {
+                guard let condition = link.condition, let screens = link.screens else { continue }
+                judged += 1
+                var builtSomewhere = false, builtEverywhere = true
+                for bits in 0..<(1 << variables) {
+                    var environment = RoutesAnalysis.Environment()
+                    for (index, flag) in flags.enumerated() { environment.flags[flag] = bits & (1 << index) != 0 }
+                    for (index, optional) in optionals.enumerated() { environment.optionals[optional] = bits & (1 << (flags.count + index)) != 0 }
+                    let resolution = Resolution.resolve(screens: screens, program: program, project: project,
+                                                        environment: try ProgramEnvironment(environment, program: program, project: project))
+                    let built = resolution.firstNotBuilt == nil
+                    let holds = Self.holds(condition, flags: environment.flags, optionals: environment.optionals)
+                    #expect(built == holds, "seed \(seed), \(link.name) under \(environment): built \(built), condition `\(condition)`\n\(text)")
+                    builtSomewhere = builtSomewhere || built
+                    builtEverywhere = builtEverywhere && built
+                }
+                let pathRange = link.declaration.path.first!.range.lowerBound..<link.declaration.path.last!.range.upperBound
+                let reported = session.diagnostics.contains { diagnostic in
+                    diagnostic.rule.rawValue == "unbuildable-link" && pathRange.contains(diagnostic.range.lowerBound)
+                }
+                #expect(reported == !builtSomewhere, "seed \(seed), \(link.name): unbuildable-link \(reported), built somewhere \(builtSomewhere)")
+                if builtEverywhere { always += 1 } else if builtSomewhere { sometimes += 1 } else { never += 1 }
+            }
+        }
+        // The programs exercise every outcome.
+        #expect(judged >= 300 && always >= 30 && sometimes >= 30 && never >= 30, "judged \(judged): always \(always), sometimes \(sometimes), never \(never)")
+    }
+
+    /// Whether a condition holds under an environment.
+    static func holds(_ condition: LinkCondition, flags: [String: Bool], optionals: [String: Bool]) -> Bool {
+        switch condition {
+        case .always: return true
+        case .never: return false
+        case .terms(let terms):
+            return terms.contains { term in term.allSatisfy { literal in (flags[literal.name] ?? optionals[literal.name]) == literal.holds } }
+        }
+    }
+}

@@ -35,6 +35,7 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     let session = AnalysisSession.forEditor(project: Project(entries: entries, provider: provider))
     let project = session.project
     let stopped = session.diagnostics.contains { $0.rule == .analysisLimit }
+    checkLinks(session, input: files.flatMap(\.bytes))
 
     func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
     // What a lint holds (no trees, no doc comments, no signatures, no texts but those with a

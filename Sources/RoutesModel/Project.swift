@@ -27,6 +27,10 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
+    /// In a project that leaves signatures out (a lint's), the parameters of the screens that
+    /// links' paths name, lowered again once when the project is made: the link rules of every
+    /// program read them.
+    private var linkedScreenParameters: [Symbol: [Parameter]] = [:]
     /// What the project keeps of each file (see ``Keeps``).
     public let keeps: Keeps
     /// Without `keeps.scopes`, for each program's root file, the declarations of its
@@ -65,7 +69,21 @@ public struct Project: Sendable {
         computeClosures()
         let redeclared = resolveNames()
         findPrograms()
+        if !keeps.signatures && hasLinks { linkedScreenParameters = parametersOfLinkedScreens() }
         if !keeps.scopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
+    }
+
+    /// The parameters of every screen a link's path names.
+    private func parametersOfLinkedScreens() -> [Symbol: [Parameter]] {
+        var screens: [Symbol] = []
+        for file in files {
+            for declaration in file.model.declarations {
+                for element in declaration.link?.path ?? [] {
+                    if let s = resolve(element.screen, in: file.id), self.declaration(s).kind == .screen { screens.append(s) }
+                }
+            }
+        }
+        return parameters(of: screens)
     }
 
     /// A project that holds what `routes lint` reads (see ``Keeps/lint``).
@@ -509,6 +527,10 @@ public struct Project: Sendable {
                 table[s] = declaration.parameters
                 continue
             }
+            if let known = linkedScreenParameters[s] {
+                table[s] = known
+                continue
+            }
             if relowered[s.file] == nil { relowered[s.file] = Lowering.lower(files[s.file].syntax, file: s.file) }
             table[s] = relowered[s.file]!.declarations[s.declaration].parameters
         }
@@ -521,6 +543,7 @@ public struct Project: Sendable {
     public func parameters(of s: Symbol) -> [Parameter] {
         let declaration = declaration(s)
         guard declaration.parametersLeftOut else { return declaration.parameters }
+        if let known = linkedScreenParameters[s] { return known }
         return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters
     }
 

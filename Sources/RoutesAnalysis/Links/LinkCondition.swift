@@ -27,17 +27,10 @@ public enum LinkCondition: Sendable, Hashable, CustomStringConvertible {
     /// The condition a function over a semantics's condition variables (element variables
     /// quantified away) stands for: the paths of its diagram to `one` as terms, then terms
     /// that differ in one literal merged, and terms another implies dropped.
-    static func of(_ f: BDD.Ref, _ semantics: Semantics) -> LinkCondition {
+    static func of(_ f: BDD.Ref, _ semantics: Semantics, names given: [Int: String]? = nil) -> LinkCondition {
         if f == BDD.zero { return .never }
         if f == BDD.one { return .always }
-        var names: [Int: String] = [:]
-        let graph = semantics.graph
-        for (condition, variable) in semantics.variableOfCondition.enumerated() {
-            switch graph.conditions[condition] {
-            case .symbol(let s): names[Int(variable)] = graph.project.declaration(s).name.text
-            case .unknown(let text): names[Int(variable)] = text
-            }
-        }
+        let names = given ?? variableNames(semantics)
         var terms: [[Literal]] = []
         var stack: [(BDD.Ref, [Literal])] = [(f, [])]
         while let (g, term) = stack.popLast() {
@@ -51,6 +44,19 @@ public enum LinkCondition: Sendable, Hashable, CustomStringConvertible {
             if high != BDD.zero { stack.append((high, term + [Literal(name: name, holds: true)])) }
         }
         return simplified(terms)
+    }
+
+    /// The name of each condition's variable.
+    static func variableNames(_ semantics: Semantics) -> [Int: String] {
+        var names: [Int: String] = [:]
+        let graph = semantics.graph
+        for (condition, variable) in semantics.variableOfCondition.enumerated() {
+            switch graph.conditions[condition] {
+            case .symbol(let s): names[Int(variable)] = graph.project.declaration(s).name.text
+            case .unknown(let text): names[Int(variable)] = text
+            }
+        }
+        return names
     }
 
     /// Terms without repeats: pairs that differ only in one literal's sign merged (`a && b ||

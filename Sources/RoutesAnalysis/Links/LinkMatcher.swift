@@ -87,7 +87,7 @@ public struct TypedLink: Sendable, Hashable {
         self.types = types
     }
 
-    func type(of placeholder: String) -> PlaceholderType { types[placeholder] ?? .string }
+    public func type(of placeholder: String) -> PlaceholderType { types[placeholder] ?? .string }
 
     /// How specific the link is: segment by segment from the left, a literal (2) beats a
     /// typed placeholder (1), which beats any other placeholder (0); then more required query
@@ -109,7 +109,7 @@ public struct Specificity: Sendable, Hashable, Comparable {
     public var requiredQueryItems: Int
 
     public static func < (a: Specificity, b: Specificity) -> Bool {
-        for (x, y) in zip(a.ranks, b.ranks) where x != y { return x < y }
+        for index in 0..<min(a.ranks.count, b.ranks.count) where a.ranks[index] != b.ranks[index] { return a.ranks[index] < b.ranks[index] }
         if a.ranks.count != b.ranks.count { return a.ranks.count < b.ranks.count }
         return a.requiredQueryItems < b.requiredQueryItems
     }

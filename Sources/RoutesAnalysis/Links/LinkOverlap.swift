@@ -32,31 +32,29 @@ public enum LinkOverlap {
     public static func analyse(_ links: [TypedLink]) -> Result {
         var result = Result()
         let specificity = links.map(\.specificity)
-        // By length: links of different lengths never match one URL.
-        var byLength: [Int: [Int]] = [:]
-        for (index, link) in links.enumerated() { byLength[link.pattern.segments.count, default: []].append(index) }
         let shapes = links.map(Shape.init)
-        // (`mayOverlap` first: a cheap necessary condition that rules out most pairs before the
-        // exact search.)
-        func overlap(_ group: [Int]) -> Bool {
-            for (position, x) in group.enumerated() {
-                for y in group[(position + 1)...] where !shapes[x].mayOverlap(shapes[y]) { return false }
-            }
-            return compatible(group.map { links[$0] })
+        // The pairs that may match one URL (`candidatePairs`), as neighbours; then the exact
+        // search decides.
+        var neighbours = [[Int]](repeating: [], count: links.count)
+        for (a, b) in candidatePairs(shapes) {
+            guard compatible([links[a], links[b]]) else { continue }
+            neighbours[a].append(b)
+            neighbours[b].append(a)
         }
-        for (_, group) in byLength {
-            for a in group {
-                let higher = group.filter { specificity[a] < specificity[$0] && overlap([a, $0]) }
-                if Search.witness(must: [links[a]], mustNot: higher.map { links[$0] }) == nil {
-                    result.shadowed[a] = higher
-                }
+        for a in links.indices {
+            let higher = neighbours[a].filter { specificity[a] < specificity[$0] }.sorted()
+            if Search.witness(must: [links[a]], mustNot: higher.map { links[$0] }) == nil {
+                result.shadowed[a] = higher
             }
-            for (position, a) in group.enumerated() {
-                for b in group[(position + 1)...] where specificity[a] == specificity[b] && overlap([a, b]) {
-                    let higher = group.filter { specificity[a] < specificity[$0] && overlap([a, b, $0]) }
-                    if let url = Search.witness(must: [links[a], links[b]], mustNot: higher.map { links[$0] }) {
-                        result.ties.append(Tie(first: a, second: b, url: url))
-                    }
+        }
+        for a in links.indices {
+            let others = Set(neighbours[a])
+            for b in neighbours[a] where a < b && specificity[a] == specificity[b] {
+                let higher = neighbours[b].filter {
+                    others.contains($0) && specificity[a] < specificity[$0] && compatible([links[a], links[b], links[$0]])
+                }.sorted()
+                if let url = Search.witness(must: [links[a], links[b]], mustNot: higher.map { links[$0] }) {
+                    result.ties.append(Tie(first: a, second: b, url: url))
                 }
             }
         }
@@ -68,6 +66,55 @@ public enum LinkOverlap {
     /// all accept).
     static func compatible(_ links: [TypedLink]) -> Bool {
         Search.witness(must: links, mustNot: []) != nil
+    }
+
+    /// The pairs (a < b) of links that `Shape.mayOverlap` does not rule out, found without
+    /// trying every pair: the links are held in a tree by their segments (a literal, or any
+    /// placeholder), and each link looks up the links it may meet: at a literal, those with
+    /// the same literal or a placeholder there; at a placeholder, all of them.
+    static func candidatePairs(_ shapes: [Shape]) -> [(Int, Int)] {
+        final class Node {
+            var literal: [[Unicode.Scalar]: Node] = [:]
+            var placeholder: Node?
+            var links: [Int] = []
+        }
+        // One tree per length: links of different lengths never meet.
+        var roots: [Int: Node] = [:]
+        for (index, shape) in shapes.enumerated() {
+            if roots[shape.literals.count] == nil { roots[shape.literals.count] = Node() }
+            var node = roots[shape.literals.count]!
+            for literal in shape.literals {
+                if let literal {
+                    if node.literal[literal] == nil { node.literal[literal] = Node() }
+                    node = node.literal[literal]!
+                } else {
+                    if node.placeholder == nil { node.placeholder = Node() }
+                    node = node.placeholder!
+                }
+            }
+            node.links.append(index)
+        }
+        var pairs: [(Int, Int)] = []
+        for (index, shape) in shapes.enumerated() {
+            guard let start = roots[shape.literals.count] else { continue }
+            var frontier = [start]
+            for literal in shape.literals {
+                var next: [Node] = []
+                for node in frontier {
+                    if let literal {
+                        if let child = node.literal[literal] { next.append(child) }
+                    } else {
+                        next.append(contentsOf: node.literal.values)
+                    }
+                    if let any = node.placeholder { next.append(any) }
+                }
+                frontier = next
+            }
+            for node in frontier {
+                for other in node.links where other > index && shape.mayOverlap(shapes[other]) { pairs.append((index, other)) }
+            }
+        }
+        return pairs
     }
 
     /// What a link asks of each segment, for a quick test of whether two links may match one

@@ -12,22 +12,33 @@ struct PathCondition {
     /// Per element of `path` (element codes), the environments in which it and every
     /// element before it are built, from `root`'s body.
     func prefixes(of path: [Int], rootBody: Int) -> [BDD.Ref] {
-        var frontier: [Int: BDD.Ref] = [rootBody: BDD.one]
+        var frontier: Frontier = [rootBody: BDD.one]
         var built: [BDD.Ref] = []
         for code in path {
-            var next: [Int: BDD.Ref] = [:]
-            var builtHere = BDD.zero
-            for (start, environments) in frontier.sorted(by: { $0.key < $1.key }) {
-                var active = Set<Int64>()
-                for (node, where_) in yields(start, element: code, under: environments, active: &active) {
-                    builtHere = bdd.or(builtHere, where_)
-                    if case .screen(_, let nesting?) = graph.nodes[node].kind { next[nesting] = bdd.or(next[nesting] ?? BDD.zero, where_) }
-                }
-            }
+            let (next, builtHere) = step(frontier, code)
             built.append(builtHere)
             frontier = next
         }
         return built
+    }
+
+    /// The nodes whose nesting builds the next element, each with the environments in which
+    /// the path so far reaches it.
+    typealias Frontier = [Int: BDD.Ref]
+
+    /// One element further: the screen nodes that build element `code` from the frontier,
+    /// as the next frontier (their nestings), and the environments in which it is built.
+    func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref) {
+        var next: Frontier = [:]
+        var builtHere = BDD.zero
+        for (start, environments) in frontier.sorted(by: { $0.key < $1.key }) {
+            var active = Set<Int64>()
+            for (node, where_) in yields(start, element: code, under: environments, active: &active) {
+                builtHere = bdd.or(builtHere, where_)
+                if case .screen(_, let nesting?) = graph.nodes[node].kind { next[nesting] = bdd.or(next[nesting] ?? BDD.zero, where_) }
+            }
+        }
+        return (next, builtHere)
     }
 
     /// The screen nodes that builder node g yields for element `code` (see `build(B, e, E)`),

@@ -134,17 +134,33 @@ public struct ProgramLinks: Sendable {
         let semantics = facts.semantics
         guard let rootBody = facts.rootBody else { return }
         let conditions = PathCondition(semantics: semantics)
+        // Links share the starts of their paths: each prefix is followed once.
+        var steps: [[Int]: (frontier: PathCondition.Frontier, built: BDD.Ref)] = [[]: ([rootBody: BDD.one], BDD.one)]
+        var conditionOf: [BDD.Ref: LinkCondition] = [:]
+        var failingOf: [BDD.Ref: ProgramEnvironment] = [:]
+        let names = LinkCondition.variableNames(semantics)
         for position in links.indices {
             guard links[position].typed != nil, let screens = links[position].screens else { continue }
-            // A path through a node the analysis is unsure of is not judged.
-            let codes = screens.map { facts.graph.screenCode($0) }
-            let prefixes = conditions.prefixes(of: codes.map { $0 ?? -1 }, rootBody: rootBody)
+            let codes = screens.map { facts.graph.screenCode($0) ?? -1 }
+            var prefixes: [BDD.Ref] = []
+            for length in 1...codes.count {
+                let key = Array(codes.prefix(length))
+                if steps[key] == nil {
+                    let (next, built) = conditions.step(steps[Array(codes.prefix(length - 1))]!.frontier, codes[length - 1])
+                    steps[key] = (next, built)
+                }
+                prefixes.append(steps[key]!.built)
+            }
             let built = prefixes.prefix { $0 != BDD.zero }.count
             links[position].builtPrefix = built
             if semantics.hasUncertainty { continue }
             let whole = prefixes.last ?? BDD.one
-            links[position].condition = LinkCondition.of(whole, semantics)
-            if whole != BDD.one { links[position].failingEnvironment = Self.environment(semantics.bdd.not(whole), facts) }
+            if conditionOf[whole] == nil { conditionOf[whole] = LinkCondition.of(whole, semantics, names: names) }
+            links[position].condition = conditionOf[whole]
+            if whole != BDD.one {
+                if failingOf[whole] == nil { failingOf[whole] = Self.environment(semantics.bdd.not(whole), facts) }
+                links[position].failingEnvironment = failingOf[whole]
+            }
             if built < screens.count { reportUnbuildable(position, built: built, prefixes: prefixes, facts, conditions, rootBody) }
         }
     }

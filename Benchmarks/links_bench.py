@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The cost of links: the 10k-line app of generate.py, linted as it is and with N links added
+to its root file (default 2,000), alternately, for each build given. Each link opens a path of
+the app (a feature's list, an item, its related item, its settings, beta and help pages), with
+typed and untyped placeholders and query items, under prefixes that keep the patterns apart.
+
+    python3 Benchmarks/links_bench.py --binary .build/release/routes [--links 2000] [--runs 5]
+"""
+import argparse, os, pathlib, re, shutil, statistics, subprocess, sys, tempfile, time
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def links_for(features, count):
+    shapes = [
+        ('list/{page}?filter={filter}', 'F{k}Home/F{k}List(filter: filter, page: page)'),
+        ('items/{id}', 'F{k}Home/F{k}List(filter: "", page: 0)/F{k}Detail(id: id)'),
+        ('items/{id}/related/{other}', 'F{k}Home/F{k}List(filter: "", page: 0)/F{k}Detail(id: id)/F{k}Related(id: other)'),
+        ('settings', 'F{k}Home/F{k}Settings'),
+        ('beta', 'F{k}Home/F{k}Beta'),
+        ('help', 'F{k}Home/F{k}Help'),
+    ]
+    out = []
+    variant = 0
+    while len(out) < count:
+        for k in features:
+            for pattern, path in shapes:
+                if len(out) == count:
+                    return out
+                out.append(f'link l{len(out)} "/v{variant}/f{k}/{pattern}" -> Home/{path.format(k=k)}')
+        variant += 1
+    return out
+
+
+def lint(binary, folder):
+    start = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", binary, "lint", "App.routes"], cwd=folder, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    rss = int(r.stderr.strip().splitlines()[-1]) // 1024
+    return wall, rss, r.stdout.strip().splitlines()[-1]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", action="append", required=True)
+    parser.add_argument("--links", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    work = pathlib.Path(tempfile.mkdtemp(prefix="routes-links-"))
+    try:
+        plain = work / "plain"
+        subprocess.run([sys.executable, str(HERE / "generate.py"), "--lines", "10000", "--out", str(plain)], check=True, capture_output=True)
+        features = sorted({int(m) for f in plain.glob("*.routes") for m in re.findall(r"^builder f(\d+) \{", f.read_text(), re.M)})
+        linked = work / "links"
+        shutil.copytree(plain, linked)
+        with open(linked / "App.routes", "a") as f:
+            f.write("\n" + "\n".join(links_for(features, args.links)) + "\n")
+        print(f"{len(features)} features, {args.links} links; {args.runs} runs each, alternating")
+        for binary in args.binary:
+            times = {"plain": [], "links": []}
+            rss = {}
+            results = {}
+            for _ in range(args.runs):
+                for name, folder in (("plain", plain), ("links", linked)):
+                    wall, peak, result = lint(os.path.abspath(binary), folder)
+                    times[name].append(wall)
+                    rss[name] = peak
+                    results[name] = result
+            p, l = statistics.median(times["plain"]), statistics.median(times["links"])
+            print(f"{binary}: without links {p * 1000:.0f} ms ({rss['plain']} MB, {results['plain']}); "
+                  f"with links {l * 1000:.0f} ms ({rss['links']} MB, {results['links']}); ratio {l / p:.2f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

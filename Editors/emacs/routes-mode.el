@@ -104,6 +104,11 @@
     `(;; A label, `name:' (also a keyword used as a label, `from: Account'), and
       ;; the name of a dependency or optional, which is followed by `:'.
       (,(concat "\\_<\\(" id "\\)\\s-*:") 1 font-lock-variable-name-face)
+      ;; `link NAME "PATTERN" -> PATH': `link' is a keyword only at the start of a
+      ;; line before a name or a string.
+      (,(concat "^\\s-*\\(link\\)\\s-+\\(" id "\\)\\s-+\"") (1 font-lock-keyword-face) (2 font-lock-constant-face))
+      ("->" . font-lock-builtin-face)
+      ("{[A-Za-z_][A-Za-z0-9_]*\\??}" 0 font-lock-variable-name-face t)
       ;; Declared names.
       (,(concat "\\_<builder\\s-+\\(" id "\\)") 1 font-lock-function-name-face)
       (,(concat "\\_<flag\\s-+\\(" id "\\)") 1 font-lock-variable-name-face)

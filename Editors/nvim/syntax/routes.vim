@@ -15,6 +15,12 @@ syntax match routesBoolean        /\<\%(true\|false\)\>/
 
 " Names introduced by a declaration, and screen names where a screen is expected.
 syntax match routesDeclName   /\%(\<\%(dependency\|optional\|flag\|builder\)\s\+\)\@<=\h\w*/
+" `link NAME "PATTERN" -> PATH`: `link` is a keyword only at the start of a line before a
+" name or a string; the pattern's placeholders and the path's arrow stand out.
+syntax match routesLinkKeyword /^\s*\zslink\ze\s\+\%(\h\w*\s\+\)\?"/
+syntax match routesLinkName    /\%(^\s*link\s\+\)\@<=\h\w*\ze\s\+"/
+syntax match routesArrow       /->/
+syntax match routesPlaceholder contained /{\h\w*?\?}/
 syntax match routesScreenName /\%(\<\%(screen\|wildcard\|from\)\s\+\)\@<=\h\w*/
 " Swift type names after `name:`.
 syntax match routesType /\%(:\s*\)\@<=\[\?\u[A-Za-z0-9_.]*/
@@ -22,13 +28,17 @@ syntax match routesLabel /\<\h\w*\ze\s*:/
 
 syntax match routesNumber /\<-\?\d\+\%(\.\d\+\)\?\>/
 syntax match routesEscape contained /\\\%(["\\nt]\|u{\x\+}\)/
-syntax region routesString start=/"/ skip=/\\\\\|\\"/ end=/"/ oneline contains=routesEscape
+syntax region routesString start=/"/ skip=/\\\\\|\\"/ end=/"/ oneline contains=routesEscape,routesPlaceholder
 
 syntax keyword routesTodo contained TODO FIXME XXX NOTE
 syntax match routesComment    /\/\/.*$/  contains=routesTodo,@Spell
 syntax match routesDocComment /\/\/\/.*$/ contains=routesTodo,@Spell
 
 highlight default link routesDeclKeyword    Keyword
+highlight default link routesLinkKeyword    Keyword
+highlight default link routesLinkName       Constant
+highlight default link routesArrow          Operator
+highlight default link routesPlaceholder    Identifier
 highlight default link routesBuilderKeyword Statement
 highlight default link routesPresentation   StorageClass
 highlight default link routesBoolean        Boolean

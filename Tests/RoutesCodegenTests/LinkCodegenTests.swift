@@ -91,6 +91,120 @@ import TestSupport
         return values
     }
 
+    /// 100 generated programs with links (random patterns of literals, typed and untyped
+    /// placeholders, required and optional query items, literal arguments; programs whose
+    /// links tie are drawn again), 50 URLs each made from their patterns: the generated
+    /// `path(for:)` of each gives what the tools' winner opens, and each program's URL
+    /// constructors round-trip. All compiled into one executable.
+    @Test func generatedProgramsMatchLikeTheTools() throws {
+        var rng = SplitMix64(seed: 42)
+        var programs: [(namespace: String, code: String, links: ProgramLinks, generated: GeneratedProgram)] = []
+        var seed = 0
+        while programs.count < 100 && seed < 400 {
+            seed += 1
+            let text = Self.randomProgram(&rng)
+            let name = "/ws/Gen\(seed).routes"
+            let project = RandomPrograms.project(text, name: name)
+            let session = AnalysisSession.forEditor(project: project)
+            guard !session.diagnostics.contains(where: { $0.severity == .error }), let program = project.programs.first,
+                  let links = session.links(ofProgramRootedAt: program.root), links.links.count >= 3,
+                  let generated = try Generation.programs(of: project, label: name).generated.first else { continue }
+            programs.append((generated.namespace, generated.code, links, generated))
+        }
+        #expect(programs.count == 100, "\(programs.count) clean programs in \(seed) drawn")
+        var checks: [String] = []
+        var matched = 0, total = 0
+        for (index, (namespace, _, links, _)) in programs.enumerated() {
+            var urlRng = SplitMix64(seed: UInt64(index) &* 7919)
+            // One function per program: the type checker takes a few statements at a time.
+            checks.append("func check\(index)() {")
+            defer { checks.append("}") }
+            for url in Self.sampleURLs(links, count: 50, rng: &urlRng) {
+                total += 1
+                var expected = "nil"
+                if case .success(let parsed) = LinkURL.parse(url), let position = links.match(parsed).link {
+                    let path = links.path(of: position, values: Self.values(links, position, parsed))
+                    expected = "[" + path.map { element in
+                        "AnyScreen(\(namespace).\(element.screen)(" + element.arguments.map { "\($0.label): \(Self.swift($0.value))" }.joined(separator: ", ") + "))"
+                    }.joined(separator: ", ") + "]"
+                    matched += 1
+                }
+                checks.append("check(\(namespace).path(for: \(Self.literal(url))), \(expected), \(Self.literal(namespace + " " + url)))")
+            }
+        }
+        #expect(total >= 5000 && matched * 3 >= total, "\(matched) of \(total) URLs match a link")
+        let main = """
+            import ComposableNavigator
+
+            nonisolated(unsafe) var failures = 0
+            func check(_ found: [AnyScreen]?, _ expected: [AnyScreen]?, _ url: String) {
+                if found != expected {
+                    failures += 1
+                    print("differs: \\(url)")
+                }
+            }
+            \(checks.joined(separator: "\n"))
+            \(programs.indices.map { "check\($0)()" }.joined(separator: "\n"))
+            print("failures: \\(failures)")
+
+            """
+        let dir = try Swiftc.temporaryDirectory("generated-links")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [URL] = []
+        for (name, text) in [("main.swift", main), ("Tag.swift", Self.tagType)] + programs.map({ ("\($0.namespace).swift", $0.code) }) {
+            files.append(dir.appendingPathComponent(name))
+            try text.write(to: files.last!, atomically: true, encoding: .utf8)
+        }
+        let executable = dir.appendingPathComponent("links")
+        try Swiftc.compile(files, module: "GeneratedLinks", product: .executable(executable))
+        let run = try Swiftc.run(executable, [])
+        #expect(run.status == 0)
+        #expect(run.output.hasSuffix("failures: 0\n"), "\(run.output.prefix(3000))")
+    }
+
+    /// A program: `Home` and up to six screens with parameters of the types links parse,
+    /// under `Home`; 3 to 8 links to them, each with literal segments, its parameters as
+    /// segment or query placeholders (an optional parameter as an optional query item) or as
+    /// literals.
+    static func randomProgram(_ rng: inout SplitMix64) -> String {
+        let types = ["Int", "Double", "Bool", "String", "Int?", "String?"]
+        let literals = ["a", "b", "items", "7", "true", "caf\u{E9}", "x-y"]
+        var lines = ["screen Home"]
+        var screens: [(name: String, parameters: [(String, String)])] = []
+        for index in 0..<Int(rng.next() % 6 + 1) {
+            let parameters = (0..<Int(rng.next() % 3)).map { p in ("p\(p)", types[Int(rng.next() % UInt64(types.count))]) }
+            screens.append(("S\(index)", parameters))
+            lines.append("screen S\(index)" + (parameters.isEmpty ? "" : "(" + parameters.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + ")"))
+        }
+        for index in 0..<Int(rng.next() % 6 + 3) {
+            let screen = screens[Int(rng.next() % UInt64(screens.count))]
+            var segments: [String] = (0..<Int(rng.next() % 3)).map { _ in literals[Int(rng.next() % UInt64(literals.count))] }
+            var query: [String] = []
+            var arguments: [String] = []
+            for (label, type) in screen.parameters {
+                let placeholder = "v\(label)"
+                switch rng.next() % 4 {
+                case 0:
+                    arguments.append("\(label): " + (type.hasPrefix("Int") ? "3" : type == "Double" ? "2.5" : type == "Bool" ? "false" : "\"lit\""))
+                case 1 where type.hasSuffix("?"):
+                    query.append("\(label)={\(placeholder)?}")
+                    arguments.append("\(label): \(placeholder)")
+                case 2:
+                    query.append("\(label)={\(placeholder)}")
+                    arguments.append("\(label): \(placeholder)")
+                default:
+                    segments.insert("{\(placeholder)}", at: Int(rng.next() % UInt64(segments.count + 1)))
+                    arguments.append("\(label): \(placeholder)")
+                }
+            }
+            let pattern = "/" + segments.joined(separator: "/") + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+            let path = "Home/\(screen.name)" + (arguments.isEmpty ? "" : "(" + arguments.joined(separator: ", ") + ")")
+            lines.append("link l\(index) \"\(pattern)\" -> \(path)")
+        }
+        lines.append("root { screen Home { anyOf { " + screens.map { "screen \($0.name)" }.joined(separator: " ") + " } } }")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The app's type behind `{tag}`: parsed through `LosslessStringConvertible`.
     static let tagType = """
         enum Tag: String, Hashable, Sendable, LosslessStringConvertible {
@@ -123,7 +237,7 @@ import TestSupport
     /// Hand-written URLs for each rule of matching, and URLs made from the links' patterns
     /// with values of every class (seeded, so that a failure can be run again).
     static func urls(_ links: ProgramLinks) -> [String] {
-        var urls = [
+        let urls = [
             "/items/3", "myapp://items/3", "MyApp://Items/3", "https://example.com/items/3", "HTTPS://EXAMPLE.com/items/3/",
             "https://user@example.com:8080/items/3", "myapp://user@items:99/3", "/items//3", "/items/3/", "/items/+3", "/items/-3",
             "/items/9223372036854775807", "/items/9223372036854775808", "/items/0x10", "/items/new", "/items/NEW", "/items/3/settings",
@@ -136,9 +250,15 @@ import TestSupport
             "/a/b/c/d", "x", "mailto:someone", "/%", "/items/%33",
         ]
         var rng = SplitMix64(seed: 20261202)
+        return urls + sampleURLs(links, count: 300, rng: &rng)
+    }
+
+    /// `count` URLs made from the links' patterns, with values of every class.
+    static func sampleURLs(_ links: ProgramLinks, count: Int, rng: inout SplitMix64) -> [String] {
+        var urls: [String] = []
         let values = ["0", "-7", "42", "9223372036854775808", "1.5", "-0.0", "true", "false", "new", "settings", "x", "caf%C3%A9",
                       "a%2Fb", "%zz", "swift", "ios", "items", "search", "fixed", ""]
-        for _ in 0..<300 {
+        for _ in 0..<count {
             let link = links.links[Int(rng.next() % UInt64(links.links.count))]
             guard let text = link.declaration.pattern, case .success(let pattern) = LinkPattern.parse(text) else { continue }
             var segments: [String] = []

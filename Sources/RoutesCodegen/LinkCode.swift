@@ -37,7 +37,7 @@ struct LinkCode {
         let screenIndex = Dictionary(plan.screens.enumerated().map { ($1.symbol, $0) }, uniquingKeysWith: { a, _ in a })
         for file in program.files {
             for declaration in project.files[file].model.declarations where declaration.kind == .link {
-                guard let link = declaration.link, let text = link.pattern, case .success(let pattern) = LinkPattern.parse(text) else { continue }
+                guard let link = declaration.link, let text = link.pattern, let pattern = link.parsedPattern else { continue }
                 var placeholders: [String: (PlaceholderType, String)] = [:]
                 var elements: [(String, [(String, String)])] = []
                 for element in link.path {

@@ -38,7 +38,7 @@ struct LinkPlaceholder {
     /// The placeholders of a link's pattern, with their names' places in the file (a pattern
     /// written with escapes gives none: its bytes are not the file's).
     static func patternPlaceholders(_ link: LinkDeclaration) -> [(name: String, range: Range<Int>)] {
-        guard link.patternIsVerbatim, let text = link.pattern, case .success(let pattern) = LinkPattern.parse(text) else { return [] }
+        guard link.patternIsVerbatim, let pattern = link.parsedPattern else { return [] }
         return pattern.placeholderRanges.map { ($0.name, link.sourceRange(ofPatternBytes: $0.range)) }
     }
 

@@ -43,7 +43,9 @@ public enum LinkOverlap {
         }
         for a in links.indices {
             let higher = neighbours[a].filter { specificity[a] < specificity[$0] }.sorted()
-            if Search.witness(must: [links[a]], mustNot: higher.map { links[$0] }) == nil {
+            // (With no more specific link that may take a URL of it, a URL its pattern matches
+            // is its own: no search.)
+            if !higher.isEmpty, Search.witness(must: [links[a]], mustNot: higher.map { links[$0] }) == nil {
                 result.shadowed[a] = higher
             }
         }

@@ -75,7 +75,7 @@ public struct ProgramLinks: Sendable {
                 if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
                 let hasError = (errors[file] ?? []).contains { declaration.range.contains($0.lowerBound) }
                     || !InvalidLink.check(linkDeclaration, file: file, parameters: parameters).isEmpty
-                if !hasError, link.screens != nil, let text = linkDeclaration.pattern, case .success(let pattern) = LinkPattern.parse(text) {
+                if !hasError, link.screens != nil, let pattern = linkDeclaration.parsedPattern {
                     link.typed = TypedLink(name: link.name, pattern: pattern, types: Self.placeholderTypes(linkDeclaration, parameters: parameters))
                 }
                 links.append(link)

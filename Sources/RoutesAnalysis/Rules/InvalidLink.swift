@@ -96,9 +96,9 @@ public enum InvalidLink: RuleDefinition {
     /// parameters `parameters` gives (nil for a name that is not a screen: the project
     /// reports it).
     static func check(_ link: LinkDeclaration, file: FileID, parameters: (Name) -> [Parameter]?) -> [Diagnostic] {
-        guard let text = link.pattern else { return [] }
+        guard let parsed = link.parsed else { return [] }
         let pattern: LinkPattern
-        switch LinkPattern.parse(text) {
+        switch parsed {
         case .failure(let problem):
             return [diagnostic(.malformedPattern(problem.message), file: file, range: link.sourceRange(ofPatternBytes: problem.range))]
         case .success(let parsed):

@@ -12,12 +12,21 @@ public struct LinkDeclaration: Sendable, Hashable {
     /// at `patternRange.lowerBound + 1 + offset` (see `sourceRange(ofPatternBytes:)`).
     public var patternIsVerbatim: Bool
     public var path: [LinkPathElement]
+    /// The pattern parsed (once, when the link is lowered); nil without a pattern.
+    public private(set) var parsed: Result<LinkPattern, LinkPattern.Problem>?
 
     public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
         self.pattern = pattern
         self.patternRange = patternRange
         self.patternIsVerbatim = patternIsVerbatim
         self.path = path
+        parsed = pattern.map { LinkPattern.parse($0) }
+    }
+
+    /// The pattern, when it parses.
+    public var parsedPattern: LinkPattern? {
+        if case .success(let pattern) = parsed { return pattern }
+        return nil
     }
 
     /// Where bytes `range` of the pattern's text are in the file: exactly when the string is

@@ -114,6 +114,7 @@ extension Project {
         let edited = files[f]
         project.files[f] = SourceFile(id: edited.id, path: edited.path, displayPath: edited.displayPath, group: edited.group,
                                       workspaceRoot: edited.workspaceRoot, syntax: tree, model: model)
+        project.noteLinks(of: f)
         var resolved = ResolutionTable(capacity: resolutions[f].count + nodes.count)
         for (offset, symbol) in resolutions[f] where !oldRange.contains(offset) {
             resolved[shift.map(offset)] = symbol
@@ -169,6 +170,7 @@ extension Project {
         let edited = files[f]
         project.files[f] = SourceFile(id: edited.id, path: edited.path, displayPath: edited.displayPath, group: edited.group,
                                       workspaceRoot: edited.workspaceRoot, syntax: tree, model: model)
+        project.noteLinks(of: f)
         // A scope laid over another's comes after it (its closure is one file longer).
         // A scope laid over no other is renamed in place (the program's root file sees every
         // name of the program: hashing them all again was most of a rename).
@@ -214,9 +216,12 @@ extension Project {
                 guessed[use.range.lowerBound] = nil
                 starts.insert(use.range.lowerBound)
             }
+            // The names declarations mention: a `from`, the screens of a link's path.
             for i in fileModel.declarations.indices {
-                guard let from = fileModel.declarations[i].from, mayChange(from) else { continue }
-                forget(from)
+                var hit = false
+                fileModel.forEachNameUse(declarations: i..<(i + 1), nodes: 0..<0) { use, _ in if mayChange(use) { hit = true } }
+                guard hit else { continue }
+                fileModel.forEachNameUse(declarations: i..<(i + 1), nodes: 0..<0) { use, _ in forget(use) }
                 project.resolveNames(in: file, declarations: i..<(i + 1), nodes: 0..<0, into: &resolved, guesses: &guessed, &nameDiagnostics)
             }
             var mine: [Int] = []

@@ -19,6 +19,9 @@ public struct Project: Sendable {
     /// `UndefinedName`), keyed by the name's start offset: few, so a dictionary.
     public internal(set) var guesses: [[Int: Symbol]] = []
     public private(set) var programs: [Program] = []
+    /// The files that declare links (few): what the link rules read, without a pass over
+    /// every declaration of a large project at each edit.
+    public internal(set) var filesWithLinks: Set<FileID> = []
     /// Diagnostics of every file, in no particular order.
     public internal(set) var diagnostics: [Diagnostic] = []
     /// Entries that could not be read (display path, why): left out of the project. (A file
@@ -69,6 +72,7 @@ public struct Project: Sendable {
         computeClosures()
         let redeclared = resolveNames()
         findPrograms()
+        for file in files.indices { noteLinks(of: file) }
         if !keeps.signatures && hasLinks { linkedScreenParameters = parametersOfLinkedScreens() }
         if !keeps.scopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
     }
@@ -76,7 +80,7 @@ public struct Project: Sendable {
     /// The parameters of every screen a link's path names.
     private func parametersOfLinkedScreens() -> [Symbol: [Parameter]] {
         var screens: [Symbol] = []
-        for file in files {
+        for file in filesWithLinks.sorted().map({ files[$0] }) {
             for declaration in file.model.declarations {
                 for element in declaration.link?.path ?? [] {
                     if let s = resolve(element.screen, in: file.id), self.declaration(s).kind == .screen { screens.append(s) }
@@ -98,8 +102,15 @@ public struct Project: Sendable {
     /// syntax when they are asked for (``builderNodes(of:)``). The files' boxes (texts read
     /// again, trees parsed again) are shared with this project.
     /// Whether a file declares a link.
-    public var hasLinks: Bool {
-        files.contains { file in file.model.declarations.contains { $0.kind == .link } }
+    public var hasLinks: Bool { !filesWithLinks.isEmpty }
+
+    /// Whether file f declares links, read again from its model (after an edit of it).
+    mutating func noteLinks(of f: FileID) {
+        if files[f].model.declarations.contains(where: { $0.kind == .link }) {
+            filesWithLinks.insert(f)
+        } else {
+            filesWithLinks.remove(f)
+        }
     }
 
     public func leavingOutBuilderNodes() -> Project {

@@ -47,20 +47,20 @@ public struct ProgramLinks: Sendable {
     init(facts: ProgramFacts) {
         let project = facts.project
         let program = facts.program
-        let files = Self.order(program.files, in: project)
-        // The errors of the program's files, by file: a link holding one takes no part.
-        var errors: [FileID: [Range<Int>]] = [:]
-        let inProgram = Set(files)
-        for diagnostic in project.diagnostics where diagnostic.severity == .error && inProgram.contains(diagnostic.file) {
-            errors[diagnostic.file, default: []].append(diagnostic.range)
-        }
         var declared: [(LinkDeclaration, FileID)] = []
-        for file in files {
+        for file in program.files where project.filesWithLinks.contains(file) {
             for declaration in project.files[file].model.declarations where declaration.kind == .link {
                 if let link = declaration.link { declared.append((link, file)) }
             }
         }
         guard !declared.isEmpty else { return }
+        let files = Self.order(Array(Set(declared.map(\.1))), in: project)
+        // The errors of the files with links, by file: a link holding one takes no part.
+        var errors: [FileID: [Range<Int>]] = [:]
+        let withLinks = Set(files)
+        for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
+            errors[diagnostic.file, default: []].append(diagnostic.range)
+        }
         let parameterTable = project.linkParameters(declared)
         for file in files {
             let parameters = { (name: Name) in project.screen(name, in: file).flatMap { parameterTable[$0] } }
@@ -89,14 +89,12 @@ public struct ProgramLinks: Sendable {
     /// The program's files with every file after those it imports, else by path: the order
     /// in which "earlier" is meant between links of different files.
     static func order(_ files: [FileID], in project: Project) -> [FileID] {
-        let members = Set(files)
+        // (Over the files that declare links: few.)
         var remaining = Set(files)
         var ordered: [FileID] = []
         while !remaining.isEmpty {
-            // The files all of whose imports (in the program) are placed already, by path.
-            let ready = remaining.filter { file in
-                project.closures[file].allSatisfy { $0 == file || !members.contains($0) || !remaining.contains($0) }
-            }
+            // The files none of whose imports among the remaining ones is left, by path.
+            let ready = remaining.filter { file in !remaining.contains { $0 != file && project.closures[file].contains($0) } }
             let pool = ready.isEmpty ? remaining : ready  // (an import cycle: by path)
             let next = pool.min { project.files[$0].path < project.files[$1].path }!
             ordered.append(next)

@@ -80,9 +80,9 @@ public enum InvalidLink: RuleDefinition {
     /// a name in a path that is no placeholder).
     static func check(_ project: Project) -> [Diagnostic] {
         var links: [(LinkDeclaration, FileID)] = []
-        for file in project.files {
-            for declaration in file.model.declarations where declaration.kind == .link {
-                if let link = declaration.link { links.append((link, file.id)) }
+        for file in project.filesWithLinks.sorted() {
+            for declaration in project.files[file].model.declarations where declaration.kind == .link {
+                if let link = declaration.link { links.append((link, file)) }
             }
         }
         guard !links.isEmpty else { return [] }

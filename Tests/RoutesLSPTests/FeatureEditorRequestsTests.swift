@@ -48,12 +48,13 @@ struct FeatureEditorRequestsTests {
         #expect(FeatureWorkspace.path(ofURI: catalog["location"]?["uri"]?.stringValue) == workspace.url("Catalog.routes").path)
         #expect(catalog["location"]?["range"] == lspRange(declared.line, declared.character, declared.line, declared.character + 12))
         // Screens are structs, builders functions; every file of the workspace is searched.
-        // An empty query: every declaration of the five files (fewer than the limit).
+        // An empty query: every declaration of the five files, links included (fewer than the
+        // limit).
         let all = try #require(try session.result("workspace/symbol", ["query": ""]).arrayValue)
         var count = 0
         for name in ["App", "Shared", "Catalog", "Account", "Checkout"] {
             count += try workspace.read("\(name).routes").components(separatedBy: "\n").filter {
-                $0.range(of: #"^(screen|dependency|optional|flag|builder|root)\b"#, options: .regularExpression) != nil
+                $0.range(of: #"^(screen|dependency|optional|flag|builder|root|link)\b"#, options: .regularExpression) != nil
             }.count
         }
         #expect(all.count == count && count > 50)

@@ -1,3 +1,4 @@
+import RoutesAnalysis
 import RoutesModel
 
 /// How editors show a declaration: one line of source, and a short detail.
@@ -26,7 +27,7 @@ enum DeclarationText {
         case .root: return "root"
         case .link:
             guard let link = d.link else { return "link \(d.name.text)" }
-            return "link \(d.name.text) \(stringLiteral(link.pattern ?? "")) -> \(pathText(link))"
+            return "link \(d.name.text) \(PathLiteral.quoted(link.pattern ?? "")) -> \(link.pathText)"
         }
     }
 
@@ -49,34 +50,7 @@ enum DeclarationText {
         case .flag, .builder, .root:
             return d.kind.rawValue
         case .link:
-            return "link " + stringLiteral(d.link?.pattern ?? "")
+            return "link " + PathLiteral.quoted(d.link?.pattern ?? "")
         }
-    }
-
-    /// A link's path as source: `Home/Detail(id: id)`.
-    static func pathText(_ link: LinkDeclaration) -> String {
-        link.path.map { element in
-            guard !element.arguments.isEmpty else { return element.screen.text }
-            return element.screen.text + "(" + element.arguments.map { "\($0.label.text): \(valueText($0.value))" }.joined(separator: ", ") + ")"
-        }.joined(separator: "/")
-    }
-
-    static func valueText(_ value: LinkValue) -> String {
-        switch value {
-        case .string(let text): return stringLiteral(text)
-        case .number(let text): return text
-        case .bool(let flag): return flag ? "true" : "false"
-        case .placeholder(let name): return name.text
-        }
-    }
-
-    /// A string as a literal of the language: quotes and backslashes escaped.
-    static func stringLiteral(_ text: String) -> String {
-        var literal = "\""
-        for character in text {
-            if character == "\"" || character == "\\" { literal.append("\\") }
-            literal.append(character)
-        }
-        return literal + "\""
     }
 }

@@ -522,9 +522,7 @@ public struct Project: Sendable {
     /// The labels of screen s's parameters, lowered again from its file's syntax when the
     /// model left them out (see ``Keeps/signatures``).
     func parameterLabels(of s: Symbol) -> [String] {
-        let declaration = declaration(s)
-        guard declaration.parametersLeftOut else { return declaration.parameters.map(\.label.text) }
-        return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters.map(\.label.text)
+        parameters(of: s).map(\.label.text)
     }
 
     /// The parameters of each of `screens`, lowering each file again at most once (see

@@ -202,7 +202,7 @@ struct LinksCommand: ParsableCommand {
             // Columns: name, pattern, path, condition, place.
             let table = rows.map { link, program -> [String] in
                 let place = project.locationText(file: link.symbol.file, offset: link.declaration.patternRange.lowerBound)
-                return [link.name, "\"\(link.declaration.pattern ?? "")\"", "-> " + Self.pathText(link.declaration),
+                return [link.name, "\"\(link.declaration.pattern ?? "")\"", "-> " + link.declaration.pathText,
                         link.condition.map(\.description) ?? "unknown",
                         place + (project.programs.count > 1 ? " [program \(project.files[program.root.file].displayPath)]" : "")]
             }
@@ -218,28 +218,11 @@ struct LinksCommand: ParsableCommand {
         case .json:
             let items: [JSONValue] = rows.map { link, _ in
                 ["name": .string(link.name), "pattern": .string(link.declaration.pattern ?? ""),
-                 "path": .string(Self.pathText(link.declaration)),
+                 "path": .string(link.declaration.pathText),
                  "condition": .string(link.condition.map(\.description) ?? "unknown"),
                  "location": TreeJSON.location(file: link.symbol.file, range: project.declaration(link.symbol).name.range, project: project)]
             }
             Terminal.write(JSON.serialize(["links": .array(items)], pretty: true) + "\n")
         }
-    }
-
-    /// A link's path as written: `Home/Detail(id: id)`.
-    static func pathText(_ link: LinkDeclaration) -> String {
-        link.path.map { element in
-            guard !element.arguments.isEmpty else { return element.screen.text }
-            return element.screen.text + "(" + element.arguments.map { argument in
-                let value: String
-                switch argument.value {
-                case .string(let text): value = PathLiteral.quoted(text)
-                case .number(let text): value = text
-                case .bool(let flag): value = flag ? "true" : "false"
-                case .placeholder(let name): value = name.text
-                }
-                return "\(argument.label.text): \(value)"
-            }.joined(separator: ", ") + ")"
-        }.joined(separator: "/")
     }
 }

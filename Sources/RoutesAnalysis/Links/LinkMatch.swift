@@ -114,3 +114,22 @@ extension ProgramLinks {
         }
     }
 }
+
+extension LinkDeclaration {
+    /// The path as a path literal writes it: `Home/Detail(id: id, tab: "info")`.
+    public var pathText: String {
+        path.map { element in
+            guard !element.arguments.isEmpty else { return element.screen.text }
+            return element.screen.text + "(" + element.arguments.map { argument in
+                let value: String
+                switch argument.value {
+                case .string(let text): value = PathLiteral.quoted(text)
+                case .number(let text): value = text
+                case .bool(let flag): value = flag ? "true" : "false"
+                case .placeholder(let name): value = name.text
+                }
+                return "\(argument.label.text): \(value)"
+            }.joined(separator: ", ") + ")"
+        }.joined(separator: "/")
+    }
+}

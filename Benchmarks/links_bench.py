@@ -4,11 +4,18 @@ to its root file (default 2,000), alternately, for each build given. Each link o
 the app (a feature's list, an item, its related item, its settings, beta and help pages), with
 typed and untyped placeholders and query items, under prefixes that keep the patterns apart.
 
+Then, in `routes lsp` with the linked app's root file open: one-character edits (an X typed,
+then deleted: 20, each answered by diagnostics) in a link's pattern, which keep the analysis
+of the tree and judge the links again, and in a screen name of the tree, which analyses the
+program again; the median of each.
+
     python3 Benchmarks/links_bench.py --binary .build/release/routes [--links 2000] [--runs 5]
 """
 import argparse, os, pathlib, re, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from lsp_bench import Client, start_and_open, typed_and_deleted  # noqa: E402
 
 
 def links_for(features, count):
@@ -40,6 +47,23 @@ def lint(binary, folder):
     return wall, rss, r.stdout.strip().splitlines()[-1]
 
 
+def server_edits(binary, folder):
+    """Medians of one-character edits in a link's pattern and in a screen name of the tree,
+    each answered by the root file's diagnostics."""
+    path = str(folder / "App.routes")
+    text = open(path).read()
+    uri = "file://" + path
+    c, _, _ = start_and_open(binary, str(folder), uri, text)
+    lines = text.split("\n")
+    link = next(i for i, l in enumerate(lines) if l.startswith("link "))
+    link_edit, version = typed_and_deleted(c, uri, 1, link, lines[link].index('"/v') + 3)
+    use = next(i for i, l in enumerate(lines) if l.lstrip().startswith("screen ") and l.startswith(" "))
+    name_end = len(lines[use]) - len(lines[use].lstrip()) + len("screen ") + 1
+    tree_edit, _ = typed_and_deleted(c, uri, version, use, name_end)
+    c.close()
+    return link_edit, tree_edit
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", action="append", required=True)
@@ -69,6 +93,9 @@ def main():
             p, l = statistics.median(times["plain"]), statistics.median(times["links"])
             print(f"{binary}: without links {p * 1000:.0f} ms ({rss['plain']} MB, {results['plain']}); "
                   f"with links {l * 1000:.0f} ms ({rss['links']} MB, {results['links']}); ratio {l / p:.2f}")
+        for binary in args.binary:
+            link_edit, tree_edit = server_edits(os.path.abspath(binary), linked)
+            print(f"{binary} (server): an edit in a link's pattern {link_edit:.1f} ms, in a screen name of the tree {tree_edit:.1f} ms")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

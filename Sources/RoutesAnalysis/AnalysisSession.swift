@@ -19,6 +19,9 @@ public final class AnalysisSession {
     /// The limits each program's analysis runs within (see `AnalysisLimits`).
     public let limits: AnalysisLimits
 
+    /// The project's links, as every program's link rules read them.
+    let links: ProjectLinks
+
     /// What the session is for: what it keeps once its diagnostics are out.
     public enum Purpose: Sendable {
         /// An editor's (``forEditor(project:reusing:splice:limits:reported:settings:)``):
@@ -119,16 +122,19 @@ public final class AnalysisSession {
         }
         self.project = project
         let shared = Self.filesOfSeveralPrograms(specs, in: project)
+        // Read on another core while the semantics are computed.
+        let links = PendingLinks(project: project)
         let made = Self.analyse(work, project: project, graphs: graphsMade, splice: splice, limits: limits,
                                 keepsAnalyses: keepsAnalyses, order: keepsAnalyses && continuedByEdits ? .keepingPlan : .freeingEarly,
-                                shared: shared)
+                                shared: shared, links: links)
         patchedGraphs = made.filter(\.patched).count
         var outcomes = reused.units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false, shared: shared) } }
         for (position, i) in missing.enumerated() { outcomes[i] = made[position] }
         let all = outcomes.map { $0! }
         self.units = all.compactMap(\.unit)
         var comments: [FileID: [Suppressions.Comment]] = [:]
-        diagnostics = Self.assemble(project, all.map(\.findings), settings: settings,
+        self.links = links.value
+        diagnostics = Self.assemble(project, all.map(\.findings), links: self.links.diagnostics, settings: settings,
                                     knownComments: previous.map { Self.unchangedComments(of: $0, in: project) } ?? [:],
                                     comments: &comments)
         suppressionComments = comments
@@ -219,7 +225,7 @@ public final class AnalysisSession {
     /// The analysis of each unit of `work`, in parallel.
     private static func analyse(_ work: [(spec: Spec, handoff: Handoff)], project: Project, graphs: [GraphHandoff]?,
                                 splice: NodeSplice?, limits: AnalysisLimits, keepsAnalyses: Bool, order: ProgramChecker.Order,
-                                shared: [Bool]) -> [UnitOutcome] {
+                                shared: [Bool], links: PendingLinks) -> [UnitOutcome] {
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
@@ -236,7 +242,8 @@ public final class AnalysisSession {
             }
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager,
-                                       graph: patched ?? graphs?[index].take(), carryover: carryover, limits: limits, order: order)
+                                       graph: patched ?? graphs?[index].take(), carryover: carryover, limits: limits, order: order,
+                                       links: links)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.
@@ -289,7 +296,7 @@ public final class AnalysisSession {
     /// the file for a declaration (unused only when no program uses it, never placed only when
     /// no program places it), every program that uses the node for a node (unreachable only
     /// when no program reaches it).
-    private static func assemble(_ project: Project, _ units: [UnitFindings], settings: [String: RuleSettings],
+    private static func assemble(_ project: Project, _ units: [UnitFindings], links: [Diagnostic], settings: [String: RuleSettings],
                                  knownComments: [FileID: [Suppressions.Comment]] = [:],
                                  comments: inout [FileID: [Suppressions.Comment]]) -> [Diagnostic] {
         var programsOf = [[Int]](repeating: [], count: project.files.count)
@@ -308,7 +315,7 @@ public final class AnalysisSession {
             }
         }
         var found = Set(project.diagnostics)
-        found.formUnion(InvalidLink.check(project))
+        found.formUnion(links)
         found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0) })
         var seen = Set<Key>()
         for unit in units {
@@ -363,8 +370,9 @@ public final class AnalysisSession {
 
     private typealias Spec = (program: Program?, files: [FileID], orphans: FileIndex?, foreign: Bool)
 
-    private init(project: Project, units: [ProgramAnalysis], diagnostics: [Diagnostic], limits: AnalysisLimits,
+    private init(project: Project, units: [ProgramAnalysis], links: ProjectLinks, diagnostics: [Diagnostic], limits: AnalysisLimits,
                  settings: [String: RuleSettings], suppressionComments: [FileID: [Suppressions.Comment]]) {
+        self.links = links
         self.suppressionComments = suppressionComments
         keepsAnalyses = true
         self.project = project
@@ -446,30 +454,36 @@ public final class AnalysisSession {
     /// The decision-diagram nodes of each unit's manager (tests, and the pipeline benchmark).
     public var decisionNodeCounts: [Int] { units.map { $0.semantics.bdd.nodeCount } }
 
-    /// Whether the session can be ``rebased(onto:file:edit:)`` over an edit: always for an edit
-    /// in a comment; for one in whitespace only when no message quotes a line and column
-    /// (whitespace may move what it quotes).
     /// The links of the program whose `root` is `root`, with the conditions of their paths;
     /// nil when the program was not analysed (a limit, or a lint that let its analysis go).
     public func links(ofProgramRootedAt root: Symbol) -> ProgramLinks? {
         units.first { $0.program?.root == root }?.checker?.links
     }
 
+    /// Whether the session can be ``rebased(onto:file:edit:relinking:)`` over an edit: always
+    /// for an edit in a comment; for one in whitespace only when no message quotes a line and
+    /// column (whitespace may move what it quotes).
     public func canRebase(over edit: TriviaEdit) -> Bool {
         !edit.isWhitespace || !diagnostics.contains(where: \.quotesPosition)
     }
 
     /// The session of `newProject`, the project after an edit inside one comment or whitespace
-    /// run of `file` (``Project/applyingTriviaEdit(file:range:replacement:newSource:)``): no
-    /// analysis depends on positions, so every result is kept and only positions move. This
-    /// session shares its analyses with the new one and must not be used afterwards.
-    public func rebased(onto newProject: Project, file: FileID, edit: TriviaEdit) -> AnalysisSession {
+    /// run of `file` (``Project/applyingTriviaEdit(file:range:replacement:newSource:)``), or
+    /// inside one declaration that changed nothing the analyses read
+    /// (``ProjectDeclarationEdit/keepsAnalysis``): every result is kept and only positions
+    /// move. With `relinking` (an edit of a link, or of a screen's parameters, see
+    /// ``ProjectDeclarationEdit/changesLinks``), the link rules are judged again over the
+    /// kept analyses. This session shares its analyses with the new one and must not be used
+    /// afterwards.
+    public func rebased(onto newProject: Project, file: FileID, edit: TriviaEdit, relinking: Bool = false) -> AnalysisSession {
         precondition(canRebase(over: edit), "a session whose messages quote positions cannot move over whitespace edits")
         precondition(keepsAnalyses, "a session that kept only its diagnostics cannot be moved")
         // Each program's own diagnostics move with the edit (a later session that reuses the
         // program reads them); the project's are the new project's (an edit that keeps the
         // analysis may still change them: a parameter label written twice, say).
         for unit in units { unit.rebase(onto: newProject, moving: (edit, file)) }
+        let links = relinking ? ProjectLinks(project: newProject) : self.links.rebased(onto: newProject, moving: edit, in: file)
+        if relinking { for unit in units { unit.relink(links) } }
         var programCount = [Int](repeating: 0, count: newProject.files.count)
         for unit in units { for f in Set(unit.program?.files ?? []) { programCount[f] += 1 } }
         let shared = programCount.map { $0 > 1 }
@@ -482,9 +496,10 @@ public final class AnalysisSession {
         known[file] = nil
         for f in newProject.files.indices where f != file && known[f] == nil { known[f] = [] }
         var comments: [FileID: [Suppressions.Comment]] = [:]
-        let diagnostics = Self.assemble(newProject, findings, settings: settings, knownComments: known, comments: &comments)
-        return AnalysisSession(project: newProject, units: units, diagnostics: diagnostics, limits: limits, settings: settings,
-                               suppressionComments: comments)
+        let diagnostics = Self.assemble(newProject, findings, links: links.diagnostics, settings: settings, knownComments: known,
+                                        comments: &comments)
+        return AnalysisSession(project: newProject, units: units, links: links, diagnostics: diagnostics, limits: limits,
+                               settings: settings, suppressionComments: comments)
     }
 
     /// Whether a dependency or optional is in scope at a node

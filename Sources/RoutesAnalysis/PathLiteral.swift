@@ -44,7 +44,7 @@ public struct PathLiteral: Sendable, Hashable {
         /// `false`; an optional (`Int?`) what its wrapped type takes. Any other type (an
         /// `enum`, `Product.ID`, `[String]`) is the app's to convert, and takes any value.
         public func mismatch(type: String) -> String? {
-            var typeName = Substring(type.filter { !$0.isWhitespace })
+            var typeName = Substring(type.trimmingWhitespace)
             while let last = typeName.last, last == "?" || last == "!" { typeName = typeName.dropLast() }
             if typeName.hasPrefix("Swift.") { typeName = typeName.dropFirst(6) }
             switch (typeName, self) {

@@ -39,13 +39,15 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
     /// `BuilderGraph.patched(onto:splice:)`, with `earlier`; or made already, by a lint)
     /// instead of a new one. `order` says whether an analysis after an edit continues this
-    /// one (see `ProgramChecker.Order`).
+    /// one (see `ProgramChecker.Order`). `links` are the project's links (read from `project`
+    /// when not given).
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
          manager: ManagerCarryover? = nil, graph given: BuilderGraph? = nil, carryover: AnalysisCarryover? = nil,
-         limits: AnalysisLimits = .standard, order: ProgramChecker.Order = .keepingPlan) {
+         limits: AnalysisLimits = .standard, order: ProgramChecker.Order = .keepingPlan, links known: PendingLinks? = nil) {
         self.program = program
         self.orphans = orphans
         let graph = given ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
+        let links = known ?? PendingLinks(project: project)
         // Each layout in turn (see `AnalysisLimits.attempts`), the first on the kept manager
         // when there is one, and again on a fresh one should the kept one run out.
         let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager?.layout)
@@ -56,16 +58,16 @@ final class ProgramAnalysis: @unchecked Sendable {
         for (i, attempt) in attempts.enumerated() {
             let kept = i == 0 ? manager?.bdd : nil
             outcome = Self.analyse(graph, program, kept, carryover: carryover, attempt, order: order,
-                                   early: early)
+                                   early: early, links: links)
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
-                outcome = Self.analyse(graph, program, nil, attempt, order: order, early: early)
+                outcome = Self.analyse(graph, program, nil, attempt, order: order, early: early, links: links)
             }
             // A lint's checker works in another order (`missing-dependency` first, nodes freed
             // before the flows and made again), whose operation steps are not the same in
             // number: one that ran out past its semantics is made again as the language server
             // makes it, so that a lint stops exactly where the server stops.
             if order == .freeingEarly && outcome.semantics.bdd.exhausted && outcome.checker != nil {
-                outcome = Self.analyse(graph, program, nil, attempt, order: .keepingPlan, early: nil)
+                outcome = Self.analyse(graph, program, nil, attempt, order: .keepingPlan, early: nil, links: links)
             }
             if !outcome.semantics.bdd.exhausted { break }
         }
@@ -104,7 +106,7 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, carryover: AnalysisCarryover? = nil,
                                 _ attempt: (layout: Semantics.Layout, nodes: Int), order: ProgramChecker.Order,
-                                early: ProgramChecker.EarlyPlan?)
+                                early: ProgramChecker.EarlyPlan?, links: PendingLinks)
         -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
         // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
         // changed nothing it reads.
@@ -116,7 +118,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      carryover: carryover.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.nodeFindings, $0.declarationFindings) } },
                                      early: early)
-        checker.run(order)
+        checker.run(order, links: links.value)
         return (semantics, true, checker)
     }
 
@@ -153,6 +155,17 @@ final class ProgramAnalysis: @unchecked Sendable {
     /// Fills `region` with the nodes from which a way of the program leads to g.
     func fillRegion(_ region: Region, leadingTo g: Int) {
         checker?.fillRegion(region, leadingTo: g)
+    }
+
+    /// The link rules judged again over `links`, the project's links after an edit that
+    /// changed nothing else this analysis read (see `AnalysisSession.rebased(onto:file:edit:relinking:)`).
+    func relink(_ links: ProjectLinks) {
+        guard stoppedAt == nil, var checker else { return }
+        let fresh = checker.relink(links)
+        self.checker = checker
+        let kept = zip(diagnostics, places).filter { !ProgramLinks.rules.contains($0.0.rule) }
+        diagnostics = kept.map(\.0) + fresh
+        places = kept.map(\.1) + fresh.map { _ in nil }
     }
 
     /// Points the unit at a later project in which its files are the same (see

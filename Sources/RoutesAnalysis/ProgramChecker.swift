@@ -120,11 +120,12 @@ struct ProgramChecker {
         case freeingEarly
     }
 
-    mutating func run(_ order: Order = .keepingPlan) {
+    /// Runs the rules; the link rules over the program's links among `links`.
+    mutating func run(_ order: Order = .keepingPlan, links projectLinks: ProjectLinks) {
         defer { carryover = nil }
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        checkLinks()
+        checkLinks(projectLinks)
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
         if !keepsPlan {
@@ -174,9 +175,17 @@ struct ProgramChecker {
 
     /// The link rules, over the program's links (see `ProgramLinks`): before the flows, while
     /// every decision diagram the paths' conditions read is there.
-    private mutating func checkLinks() {
-        links = ProgramLinks(facts: facts)
+    private mutating func checkLinks(_ projectLinks: ProjectLinks) {
+        links = ProgramLinks(facts: facts, project: projectLinks)
         for diagnostic in links.diagnostics { append(diagnostic) }
+    }
+
+    /// The link rules judged again over `projectLinks`, after an edit that changed nothing
+    /// else the checker read: the program's new link diagnostics. The conditions of paths
+    /// already followed are kept (see `ProgramLinks.Prefixes`).
+    mutating func relink(_ projectLinks: ProjectLinks) -> [Diagnostic] {
+        links = ProgramLinks(facts: facts, project: projectLinks, prefixes: links.prefixes)
+        return links.diagnostics
     }
 
     private mutating func checkMissingDependencies(_ made: MissingDependencyPlan) {

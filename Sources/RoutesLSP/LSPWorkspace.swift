@@ -235,8 +235,8 @@ final class LSPWorkspace {
             return false
         }
         if edit.keepsAnalysis && current.canRebase(over: edit.shift) {
-            Log.debug("declaration edit in \(path): the analysis is kept")
-            cached = current.rebased(onto: project, file: file, edit: edit.shift)
+            Log.debug("declaration edit in \(path): the analysis is kept\(edit.changesLinks ? ", the links judged again" : "")")
+            cached = current.rebased(onto: project, file: file, edit: edit.shift, relinking: edit.changesLinks)
         } else {
             cached = AnalysisSession.forEditor(project: project, reusing: current, splice: edit.nodes)
             Log.debug("declaration edit in \(path): analysed again (\(cached?.analysedPrograms ?? 0) programs, \(cached?.patchedGraphs ?? 0) over a patched graph)")

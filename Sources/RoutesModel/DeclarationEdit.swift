@@ -19,9 +19,13 @@ public struct ProjectDeclarationEdit: Sendable {
     public var nodes: NodeSplice
     /// Whether every analysis result of the old project holds for the new one, positions moved
     /// by ``shift``: the declaration is a screen, dependency, optional or flag whose kind, name,
-    /// parameter labels, presentation and `from` are unchanged. The analyses read nothing else
-    /// of such a declaration (not its types, not its doc comment).
+    /// parameter labels, presentation and `from` are unchanged, or a link whose name is. The
+    /// analyses of the tree read nothing else of such a declaration (not its types, not its
+    /// doc comment, not a link).
     public var keepsAnalysis: Bool
+    /// Whether the link rules must be judged again (over the kept analyses): the edited
+    /// declaration is a link, or a screen (whose parameters' types type a link's placeholders).
+    public var changesLinks = false
 }
 
 extension Project {
@@ -70,8 +74,9 @@ extension Project {
         }
         let project = resolvingAgain(declaration: index, nodes: start..<(start + fresh.nodes.count), of: f, tree: edit.tree, model: model,
                                      oldRange: edit.oldRange, shift: shift, lowering: fresh.diagnostics, oldName: before.name.range)
-        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root && declaration.kind != .link
-        return ProjectDeclarationEdit(project: project, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis)
+        let keepsAnalysis = sameFrom && declaration.kind != .builder && declaration.kind != .root
+        return ProjectDeclarationEdit(project: project, tree: edit.tree, model: model, shift: shift, nodes: splice, keepsAnalysis: keepsAnalysis,
+                                      changesLinks: project.hasLinks && (declaration.kind == .link || declaration.kind == .screen))
     }
 
     /// File model `old` with its declaration `index` replaced by the one declaration of

@@ -19,6 +19,13 @@ public enum Lowering {
             return lowerer.model
         }
     }
+
+    /// The parameters of the screens of `tree` declared at `starts` (the first byte of each
+    /// declaration, ``Declaration/range``), each declaration lowered alone: what a model that
+    /// left them out (``Project/Keeps/signatures``) is asked for.
+    static func screenParameters(_ tree: SyntaxTree, file: FileID, at starts: Set<Int>) -> [Int: [Parameter]] {
+        Lowerer.with(tree, file: file) { lowerer in lowerer.screenParameters(at: starts) }
+    }
 }
 
 /// Lowers over the tree's tokens, nodes and bytes as raw buffers, and names nodes by their
@@ -249,6 +256,23 @@ struct Lowerer {
             j = Int(nodes[j].subtreeEnd)
         }
         collectSkippedNames()
+    }
+
+    /// See `Lowering.screenParameters(_:file:at:)`.
+    mutating func screenParameters(at starts: Set<Int>) -> [Int: [Parameter]] {
+        var found: [Int: [Parameter]] = [:]
+        var j = 1
+        let end = nodes.isEmpty ? 0 : Int(nodes[0].subtreeEnd)
+        while j < end && found.count < starts.count {
+            if nodes[j].kind == .screenDecl, case let start = range(j).lowerBound, starts.contains(start) {
+                model = FileModel()
+                lowerDeclaration(j)
+                found[start] = model.declarations.first?.parameters ?? []
+            }
+            j = Int(nodes[j].subtreeEnd)
+        }
+        model = FileModel()
+        return found
     }
 
     /// The identifiers inside the tree's error nodes (see ``FileModel/skippedNames``).

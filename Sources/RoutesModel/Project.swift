@@ -529,7 +529,7 @@ public struct Project: Sendable {
     /// ``parameters(of:)``).
     public func parameters(of screens: some Sequence<Symbol>) -> [Symbol: [Parameter]] {
         var table: [Symbol: [Parameter]] = [:]
-        var relowered: [FileID: FileModel] = [:]
+        var leftOut: [FileID: [Symbol]] = [:]
         for s in screens where table[s] == nil {
             let declaration = declaration(s)
             guard declaration.parametersLeftOut else {
@@ -540,8 +540,26 @@ public struct Project: Sendable {
                 table[s] = known
                 continue
             }
-            if relowered[s.file] == nil { relowered[s.file] = Lowering.lower(files[s.file].syntax, file: s.file) }
-            table[s] = relowered[s.file]!.declarations[s.declaration].parameters
+            table[s] = []
+            leftOut[s.file, default: []].append(s)
+        }
+        // Only the screens' declarations are lowered again: from the file's tree when the
+        // project kept it, else each parsed alone from its text.
+        for (file, symbols) in leftOut {
+            if files[file].keptSyntax.hasTokens {
+                let found = Lowering.screenParameters(files[file].keptSyntax, file: file, at: Set(symbols.map { declaration($0).range.lowerBound }))
+                for s in symbols { table[s] = found[declaration(s).range.lowerBound] ?? [] }
+                continue
+            }
+            let text = files[file].text
+            for s in symbols {
+                let range = declaration(s).range.clamped(to: 0..<text.count)
+                let alone = SyntaxTree.parse(SourceText(bytes: text.bytes[range]), file: file)
+                table[s] = (Lowering.screenParameters(alone, file: file, at: [0])[0] ?? []).map { parameter in
+                    Parameter(label: Name(text: parameter.label.text, range: parameter.label.range.lowerBound + range.lowerBound
+                                            ..< parameter.label.range.upperBound + range.lowerBound), type: parameter.type)
+                }
+            }
         }
         return table
     }
@@ -553,7 +571,7 @@ public struct Project: Sendable {
         let declaration = declaration(s)
         guard declaration.parametersLeftOut else { return declaration.parameters }
         if let known = linkedScreenParameters[s] { return known }
-        return Lowering.lower(files[s.file].syntax, file: s.file).declarations[s.declaration].parameters
+        return parameters(of: [s])[s] ?? []
     }
 
     /// The `UndefinedName` diagnostic of a name, and the declaration it suggests.

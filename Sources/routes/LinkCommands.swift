@@ -96,7 +96,7 @@ struct LinkReport {
         path = links.path(of: position, values: match.values)
         // Under the environment given; else where the path is not built, if it ever is not;
         // else the defaults.
-        guard let environment = given ?? link.failingEnvironment
+        guard let environment = given ?? link.failingEnvironment.flatMap({ try? ProgramEnvironment($0, program: program, project: project) })
                 ?? (try? ProgramEnvironment(Environment(), program: program, project: project)) else { return }
         resolution = links.resolve(position, values: match.values, program: program, project: project, environment: environment)
     }

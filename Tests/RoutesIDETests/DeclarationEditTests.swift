@@ -114,7 +114,7 @@ import Testing
     /// every editor question as a fresh analysis of the new text does.
     @Test func sessionsAfterDeclarationEditsMatchAFreshAnalysis() throws {
         var random = SplitMix64(seed: 7)
-        var rebased = 0, analysed = 0
+        var rebased = 0, analysed = 0, relinked = 0
         for files in try TriviaEditTests.exampleProjects() + [TriviaEditTests.quotingPositions] {
             var texts = files
             var session = AnalysisSession.forEditor(project: TriviaEditTests.project(texts))
@@ -138,8 +138,9 @@ import Testing
                     continue
                 }
                 if edit.keepsAnalysis && session.canRebase(over: edit.shift) {
-                    session = session.rebased(onto: project, file: file, edit: edit.shift)
+                    session = session.rebased(onto: project, file: file, edit: edit.shift, relinking: edit.changesLinks)
                     rebased += 1
+                    if edit.changesLinks { relinked += 1 }
                 } else {
                     session = AnalysisSession.forEditor(project: project)
                     analysed += 1
@@ -148,9 +149,48 @@ import Testing
                 #expect(got == expected, "after replacing \(range) of \(path) by \(String(decoding: insert, as: UTF8.self).debugDescription): \(firstDifference(got, expected))")
             }
         }
-        print("declaration edits: \(rebased) sessions moved, \(analysed) analysed again on the edited project")
+        print("declaration edits: \(rebased) sessions moved (\(relinked) with their links judged again), \(analysed) analysed again on the edited project")
         #expect(rebased > 10)
+        #expect(relinked > 5)
         #expect(analysed > 10)
+    }
+
+    /// An edit inside a link keeps the analysis of the tree: the link rules alone are judged
+    /// again, and find what a fresh analysis finds.
+    @Test func aLinkEditJudgesTheLinksAgainOverTheKeptAnalysis() throws {
+        let text = """
+            screen Home
+            screen Detail(id: Int)
+            flag isPro
+            link detail "/items/{id}" -> Home/Detail(id: id)
+            link other "/things/{id}" -> Home/Detail(id: id)
+            root {
+              screen Home {
+                conditional isPro { screen Detail } else { empty }
+              }
+            }
+
+            """
+        let session = AnalysisSession.forEditor(project: TriviaEditTests.project(["/ws/App.routes": text]))
+        #expect(!session.diagnostics.contains { $0.rule.rawValue == "shadowed-link" || $0.rule.rawValue == "ambiguous-link" })
+        // `/things/{id}` becomes `/items/{id}`: the two links now tie.
+        let at = text.utf8.count - text[text.range(of: "things")!.lowerBound...].utf8.count
+        var bytes = Array(text.utf8)
+        bytes.replaceSubrange(at..<(at + 6), with: Array("items".utf8))
+        let newText = SourceText(bytes: bytes)
+        let edit = try #require(session.project.applyingDeclarationEdit(file: 0, range: at..<(at + 6), replacement: Array("items".utf8),
+                                                                         newSource: newText))
+        let project = try #require(edit.project)
+        #expect(edit.keepsAnalysis && edit.changesLinks)
+        let relinked = session.rebased(onto: project, file: 0, edit: edit.shift, relinking: true)
+        #expect(relinked.analysedPrograms == 0)
+        let fresh = AnalysisSession.forEditor(project: TriviaEditTests.project(["/ws/App.routes": newText.string]))
+        #expect(relinked.diagnostics.map { "\($0)" } == fresh.diagnostics.map { "\($0)" })
+        #expect(relinked.diagnostics.contains { $0.rule.rawValue == "ambiguous-link" })
+        // The condition of a link's path is the kept analysis's.
+        let edited = newText.string
+        let other = edited.utf8.count - edited[edited.range(of: "link other")!.lowerBound...].utf8.count + 6
+        #expect(IDE.hover(session: relinked, file: 0, offset: other)?.markdown.contains("isPro") == true)
     }
 
     @Test func whichEditsAreParsedAlone() {

@@ -15,7 +15,7 @@ import Testing
     static func exampleProjects() throws -> [[String: String]] {
         let examples = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples")
         var out: [[String: String]] = []
-        for dir in ["Seed", "Shop", "Diagnostics"] {
+        for dir in ["Seed", "Shop", "Deeplinks", "Diagnostics"] {
             let url = examples.appendingPathComponent(dir)
             var files: [String: String] = [:]
             // Every analysis of `analysis-limit.routes` runs to the limit (a second in a debug

@@ -17,7 +17,7 @@ public enum PlaceholderType: Sendable, Hashable {
 
     /// The type of a parameter declared with this Swift type.
     public static func of(swiftType: String) -> PlaceholderType {
-        var type = Substring(swiftType.filter { !$0.isWhitespace })
+        var type = Substring(swiftType.trimmingWhitespace)
         while let last = type.last, last == "?" || last == "!" { type = type.dropLast() }
         if type.hasPrefix("Swift.") { type = type.dropFirst(6) }
         switch type {

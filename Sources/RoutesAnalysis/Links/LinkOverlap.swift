@@ -75,45 +75,61 @@ public enum LinkOverlap {
     /// placeholder), and each link looks up the links it may meet: at a literal, those with
     /// the same literal or a placeholder there; at a placeholder, all of them.
     static func candidatePairs(_ shapes: [Shape]) -> [(Int, Int)] {
-        final class Node {
-            var literal: [[Unicode.Scalar]: Node] = [:]
-            var placeholder: Node?
-            var links: [Int] = []
+        // The tree's nodes by number (not objects: a chain of thousands of segments would be
+        // freed by as many nested deinitialisers).
+        var literal: [[[Unicode.Scalar]: Int]] = []
+        var placeholder: [Int?] = []
+        var linksAt: [[Int]] = []
+        func newNode() -> Int {
+            literal.append([:])
+            placeholder.append(nil)
+            linksAt.append([])
+            return literal.count - 1
         }
         // One tree per length: links of different lengths never meet.
-        var roots: [Int: Node] = [:]
+        var roots: [Int: Int] = [:]
         for (index, shape) in shapes.enumerated() {
-            if roots[shape.literals.count] == nil { roots[shape.literals.count] = Node() }
+            if roots[shape.literals.count] == nil { roots[shape.literals.count] = newNode() }
             var node = roots[shape.literals.count]!
-            for literal in shape.literals {
-                if let literal {
-                    if node.literal[literal] == nil { node.literal[literal] = Node() }
-                    node = node.literal[literal]!
+            for segment in shape.literals {
+                if let segment {
+                    if let child = literal[node][segment] {
+                        node = child
+                    } else {
+                        let child = newNode()
+                        literal[node][segment] = child
+                        node = child
+                    }
                 } else {
-                    if node.placeholder == nil { node.placeholder = Node() }
-                    node = node.placeholder!
+                    if let child = placeholder[node] {
+                        node = child
+                    } else {
+                        let child = newNode()
+                        placeholder[node] = child
+                        node = child
+                    }
                 }
             }
-            node.links.append(index)
+            linksAt[node].append(index)
         }
         var pairs: [(Int, Int)] = []
         for (index, shape) in shapes.enumerated() {
             guard let start = roots[shape.literals.count] else { continue }
             var frontier = [start]
-            for literal in shape.literals {
-                var next: [Node] = []
+            for segment in shape.literals {
+                var next: [Int] = []
                 for node in frontier {
-                    if let literal {
-                        if let child = node.literal[literal] { next.append(child) }
+                    if let segment {
+                        if let child = literal[node][segment] { next.append(child) }
                     } else {
-                        next.append(contentsOf: node.literal.values)
+                        next.append(contentsOf: literal[node].values)
                     }
-                    if let any = node.placeholder { next.append(any) }
+                    if let any = placeholder[node] { next.append(any) }
                 }
                 frontier = next
             }
             for node in frontier {
-                for other in node.links where other > index && shape.mayOverlap(shapes[other]) { pairs.append((index, other)) }
+                for other in linksAt[node] where other > index && shape.mayOverlap(shapes[other]) { pairs.append((index, other)) }
             }
         }
         return pairs
@@ -235,24 +251,53 @@ public enum LinkOverlap {
 
         private mutating func witness() -> String? {
             seen = []
-            guard let values = search(0, alive: Array(mustNot.indices)) else { return nil }
+            guard let values = search(alive: Array(mustNot.indices)) else { return nil }
             let path = "/" + values[..<length].map { $0 ?? "" }.joined(separator: "/")
             let query = zip(keys, values[length...]).compactMap { key, value in value.map { "\(key)=\($0)" } }
             return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
         }
 
-        /// The values of dimensions d and after, given that the links of `mustNot` in `alive`
-        /// still match the values chosen before.
-        private mutating func search(_ d: Int, alive: [Int]) -> [String?]? {
-            if d == dimensions.count { return alive.isEmpty ? [] : nil }
-            guard seen.insert([d] + alive).inserted else { return nil }
-            var tried = Set<[Int]>()
-            for value in dimensions[d].witnesses where must.allSatisfy({ accepts($0, d, value) }) {
-                let stillAlive = alive.filter { accepts(mustNot[$0], d, value) }
-                guard tried.insert(stillAlive).inserted else { continue }
-                if let rest = search(d + 1, alive: stillAlive) { return [value] + rest }
+        /// A value per dimension such that every link of `must` accepts each, and no link of
+        /// `mustNot` (those in `alive` at the start) accepts them all: depth first, a
+        /// dimension's values in order, skipping a value that leaves the same links alive as
+        /// one tried before, and a dimension entered before with the same links alive. (With
+        /// a stack of its own: a pattern may have thousands of segments.)
+        private mutating func search(alive start: [Int]) -> [String?]? {
+            struct Frame {
+                var alive: [Int]
+                var next = 0
+                var tried = Set<[Int]>()
             }
-            return nil
+            var frames: [Frame] = []
+            var chosen: [String?] = []
+            // The links alive for the dimension about to be entered.
+            var entering: [Int]? = start
+            while true {
+                if let alive = entering {
+                    entering = nil
+                    let d = frames.count
+                    if d == dimensions.count {
+                        if alive.isEmpty { return chosen }
+                    } else if seen.insert([d] + alive).inserted {
+                        frames.append(Frame(alive: alive))
+                    }
+                }
+                // The next value of the innermost dimension entered, or back out of it.
+                guard var frame = frames.popLast() else { return nil }
+                let d = frames.count
+                if chosen.count > d { chosen.removeLast(chosen.count - d) }
+                while frame.next < dimensions[d].witnesses.count {
+                    let value = dimensions[d].witnesses[frame.next]
+                    frame.next += 1
+                    guard must.allSatisfy({ accepts($0, d, value) }) else { continue }
+                    let stillAlive = frame.alive.filter { accepts(mustNot[$0], d, value) }
+                    guard frame.tried.insert(stillAlive).inserted else { continue }
+                    frames.append(frame)
+                    chosen.append(value)
+                    entering = stillAlive
+                    break
+                }
+            }
         }
     }
 }

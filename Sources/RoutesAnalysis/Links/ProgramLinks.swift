@@ -21,13 +21,49 @@ public struct ProgramLinks: Sendable {
         /// How many elements, from the first, are built together in some environment.
         public var builtPrefix: Int?
         /// An environment in which the whole path is not built (flags true and optionals
-        /// present where that is free); nil when it always is, or was not judged.
-        public var failingEnvironment: ProgramEnvironment?
+        /// present where that is free; the program's defaults for the conditions the path does
+        /// not read): nil when it always is, or was not judged.
+        public var failingEnvironment: Environment?
     }
 
     /// In declaration order (see `order(_:in:)`).
     public private(set) var links: [Link] = []
     private(set) var diagnostics: [Diagnostic] = []
+    /// The rules whose diagnostics these are.
+    static let rules: Set<RuleID> = [AmbiguousLink.id, ShadowedLink.id, UnbuildableLink.id]
+
+    /// What following the links' paths found, by prefix of screens (element codes): kept
+    /// across the judgements of one analysis (links share the starts of their paths; an edit
+    /// of a link judges the links again over the same semantics). Used by one thread at a
+    /// time, as the analysis that holds it.
+    final class Prefixes: @unchecked Sendable {
+        /// Each prefix followed: its frontier and where it is built; the first is the empty
+        /// prefix.
+        var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref)] = []
+        /// A prefix one element longer than another, by the shorter's position in `steps` and
+        /// the element's code: its position.
+        var longer: [Int64: Int] = [:]
+
+        /// The position in `steps` of prefix `shorter` followed by element `code`.
+        func step(_ shorter: Int, _ code: Int, _ conditions: PathCondition) -> Int {
+            let key = Int64(shorter) << 32 | Int64(UInt32(truncatingIfNeeded: code))
+            if let known = longer[key] { return known }
+            let (next, built) = conditions.step(steps[shorter].frontier, code)
+            steps.append((next, built))
+            longer[key] = steps.count - 1
+            return steps.count - 1
+        }
+        var conditions: [BDD.Ref: LinkCondition] = [:]
+        var failing: [BDD.Ref: Environment] = [:]
+        var names: [Int: String]? = nil
+        /// Per condition variable, the conditions it stands for (see `environment(_:_:_:)`).
+        var conditionsOfVariable: [Int: [Int]]? = nil
+        /// The environments of the program that previews of unbuildable links were made in.
+        var programEnvironments: [Environment: ProgramEnvironment] = [:]
+        /// The screens a prefix may be made of (see `shortestPrefix(_:_:_:)`), by name.
+        var candidates: [(code: Int, name: String)]? = nil
+    }
+    private(set) var prefixes = Prefixes()
 
     /// The links that take part in matching, as typed links, with their positions in `links`.
     public var matching: (links: [TypedLink], positions: [Int]) {
@@ -44,46 +80,21 @@ public struct ProgramLinks: Sendable {
 
     init() {}
 
-    init(facts: ProgramFacts) {
-        let project = facts.project
+    /// The links of the program's files among `project`'s links, judged over the program.
+    init(facts: ProgramFacts, project projectLinks: ProjectLinks, prefixes: Prefixes? = nil) {
+        if let prefixes { self.prefixes = prefixes }
         let program = facts.program
-        var declared: [(LinkDeclaration, FileID)] = []
-        for file in program.files where project.filesWithLinks.contains(file) {
-            for declaration in project.files[file].model.declarations where declaration.kind == .link {
-                if let link = declaration.link { declared.append((link, file)) }
-            }
-        }
+        let declared = program.files.filter { projectLinks.byFile[$0] != nil }
         guard !declared.isEmpty else { return }
-        let files = Self.order(Array(Set(declared.map(\.1))), in: project)
-        // The errors of the files with links, by file: a link holding one takes no part.
-        var errors: [FileID: [Range<Int>]] = [:]
-        let withLinks = Set(files)
-        for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
-            errors[diagnostic.file, default: []].append(diagnostic.range)
-        }
-        let parameterTable = project.linkParameters(declared)
-        for file in files {
-            let parameters = { (name: Name) in project.screen(name, in: file).flatMap { parameterTable[$0] } }
-            for (index, declaration) in project.files[file].model.declarations.enumerated() where declaration.kind == .link {
-                guard let linkDeclaration = declaration.link else { continue }
-                let symbol = Symbol(file: file, declaration: index)
-                var link = Link(symbol: symbol, name: declaration.name.text, declaration: linkDeclaration)
-                let screens = linkDeclaration.path.map { element -> Symbol? in
-                    guard let s = project.resolve(element.screen, in: file), project.declaration(s).kind == .screen else { return nil }
-                    return s
-                }
-                if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
-                let hasError = (errors[file] ?? []).contains { declaration.range.contains($0.lowerBound) }
-                    || !InvalidLink.check(linkDeclaration, file: file, parameters: parameters).isEmpty
-                if !hasError, link.screens != nil, let pattern = linkDeclaration.parsedPattern {
-                    link.typed = TypedLink(name: link.name, pattern: pattern, types: Self.placeholderTypes(linkDeclaration, parameters: parameters))
-                }
-                links.append(link)
+        for file in Self.order(Array(Set(declared)), in: facts.project) {
+            for link in projectLinks.byFile[file]! {
+                links.append(Link(symbol: link.symbol, name: facts.project.declaration(link.symbol).name.text,
+                                  declaration: link.declaration, typed: link.typed, screens: link.screens))
             }
         }
         guard !links.isEmpty else { return }
         judgeBuilds(facts)
-        judgeOverlaps(project)
+        judgeOverlaps(facts.project)
     }
 
     /// The program's files with every file after those it imports, else by path: the order
@@ -103,21 +114,6 @@ public struct ProgramLinks: Sendable {
         return ordered
     }
 
-    /// Per placeholder, the type of the parameters it fills (the first: a conflict is an
-    /// error of the link).
-    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: (Name) -> [Parameter]?) -> [String: PlaceholderType] {
-        var types: [String: PlaceholderType] = [:]
-        for element in link.path {
-            guard let parameters = declared(element.screen) else { continue }
-            for argument in element.arguments {
-                guard case .placeholder(let name) = argument.value, types[name.text] == nil,
-                      let parameter = parameters.first(where: { $0.label.text == argument.label.text }) else { continue }
-                types[name.text] = PlaceholderType.of(swiftType: parameter.type)
-            }
-        }
-        return types
-    }
-
     /// The same links in a project moved by a trivia edit: their positions read again.
     mutating func rebase(onto project: Project) {
         for position in links.indices {
@@ -133,31 +129,28 @@ public struct ProgramLinks: Sendable {
         guard let rootBody = facts.rootBody else { return }
         let conditions = PathCondition(semantics: semantics)
         // Links share the starts of their paths: each prefix is followed once.
-        var steps: [[Int]: (frontier: PathCondition.Frontier, built: BDD.Ref)] = [[]: ([rootBody: BDD.one], BDD.one)]
-        var conditionOf: [BDD.Ref: LinkCondition] = [:]
-        var failingOf: [BDD.Ref: ProgramEnvironment] = [:]
-        let names = LinkCondition.variableNames(semantics)
+        let cache = prefixes
+        if cache.steps.isEmpty { cache.steps.append(([rootBody: BDD.one], BDD.one)) }
+        let names = cache.names ?? LinkCondition.variableNames(semantics)
+        cache.names = names
         for position in links.indices {
             guard links[position].typed != nil, let screens = links[position].screens else { continue }
             let codes = screens.map { facts.graph.screenCode($0) ?? -1 }
             var prefixes: [BDD.Ref] = []
-            for length in 1...codes.count {
-                let key = Array(codes.prefix(length))
-                if steps[key] == nil {
-                    let (next, built) = conditions.step(steps[Array(codes.prefix(length - 1))]!.frontier, codes[length - 1])
-                    steps[key] = (next, built)
-                }
-                prefixes.append(steps[key]!.built)
+            var prefix = 0
+            for code in codes {
+                prefix = cache.step(prefix, code, conditions)
+                prefixes.append(cache.steps[prefix].built)
             }
             let built = prefixes.prefix { $0 != BDD.zero }.count
             links[position].builtPrefix = built
             if semantics.hasUncertainty { continue }
             let whole = prefixes.last ?? BDD.one
-            if conditionOf[whole] == nil { conditionOf[whole] = LinkCondition.of(whole, semantics, names: names) }
-            links[position].condition = conditionOf[whole]
+            if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
+            links[position].condition = cache.conditions[whole]
             if whole != BDD.one {
-                if failingOf[whole] == nil { failingOf[whole] = Self.environment(semantics.bdd.not(whole), facts) }
-                links[position].failingEnvironment = failingOf[whole]
+                if cache.failing[whole] == nil { cache.failing[whole] = Self.environment(semantics.bdd.not(whole), facts, cache) }
+                links[position].failingEnvironment = cache.failing[whole]
             }
             if built < screens.count { reportUnbuildable(position, built: built, prefixes: prefixes, facts, conditions, rootBody) }
         }
@@ -170,68 +163,89 @@ public struct ProgramLinks: Sendable {
         let screens = link.screens!
         // An environment that builds the longest prefix, with the defaults where it is free:
         // the reason is the one a preview under it gives.
-        let environment = Self.environment(built == 0 ? BDD.one : prefixes[built - 1], facts)
+        let given = Self.environment(built == 0 ? BDD.one : prefixes[built - 1], facts, self.prefixes)
+        if self.prefixes.programEnvironments[given] == nil {
+            self.prefixes.programEnvironments[given] = (try? ProgramEnvironment(given, program: facts.program, project: project))
+                ?? (try! ProgramEnvironment(Environment(), program: facts.program, project: project))
+        }
+        let environment = self.prefixes.programEnvironments[given]!
         let resolution = Resolution.resolve(screens: screens, program: facts.program, project: project, environment: environment)
         let reason = resolution.elements[built].reason ?? "it is not built there"
         let element = link.declaration.path[built]
-        let prefix = Self.shortestPrefix(screens.map { facts.graph.screenCode($0) ?? -1 }, facts, conditions, rootBody)
+        let prefix = shortestPrefix(screens.map { facts.graph.screenCode($0) ?? -1 }, facts, conditions)
         let finding = UnbuildableLink.Finding(link: link.name, element: element.screen.text, reason: reason, prefix: prefix)
         let detail = prefix.map { UnbuildableLink.Detail(pathStart: link.declaration.path[0].range.lowerBound, prefix: $0) }
         diagnostics.append(Diagnostic(UnbuildableLink.self, file: link.symbol.file, range: element.range,
                                       message: UnbuildableLink.message(finding), detail: detail.map { DiagnosticDetail($0) }))
     }
 
+    /// What the searches for a prefix (`shortestPrefix(_:_:_:)`) may take, in steps of a
+    /// path, over all the program's links: past it, an unbuildable link gets no fix rather
+    /// than keep an editor waiting (every link is unbuildable while the top of the tree has a
+    /// typo in it).
+    static let prefixSearchSteps = 200_000
+    private var prefixSearchLeft = ProgramLinks.prefixSearchSteps
+
     /// The shortest run of screens without parameters (at most three) that, put before the
     /// path, makes it buildable; the first such run in the order of the program's screens.
-    static func shortestPrefix(_ codes: [Int], _ facts: ProgramFacts, _ conditions: PathCondition, _ rootBody: Int) -> [String]? {
-        let graph = facts.graph
-        let candidates = graph.screens.enumerated().filter { _, s in !facts.project.declaration(s).hasParameters }
-            .map { (code: $0.offset, name: facts.project.declaration($0.element).name.text) }
-            .sorted { $0.name < $1.name }
+    /// Runs are tried only as far as they are built themselves, and each path is followed
+    /// from its run's place among the prefixes already followed (`Prefixes`).
+    mutating func shortestPrefix(_ codes: [Int], _ facts: ProgramFacts, _ conditions: PathCondition) -> [String]? {
+        let cache = prefixes
+        if cache.candidates == nil {
+            cache.candidates = facts.graph.screens.enumerated().filter { _, s in !facts.project.declaration(s).hasParameters }
+                .map { (code: $0.offset, name: facts.project.declaration($0.element).name.text) }
+                .sorted { $0.name < $1.name }
+        }
+        let candidates = cache.candidates!
         guard !candidates.isEmpty else { return nil }
-        var runs: [[Int]] = [[]]
+        // Each run by its candidates and its place in `cache.steps`.
+        var runs: [(run: [Int], at: Int)] = [([], 0)]
         for _ in 1...3 {
-            var next: [[Int]] = []
-            for run in runs {
+            var next: [(run: [Int], at: Int)] = []
+            for (run, at) in runs {
                 for candidate in candidates.indices {
-                    let longer = run + [candidate]
-                    let path = longer.map { candidates[$0].code } + codes
-                    if conditions.prefixes(of: path, rootBody: rootBody).last != BDD.zero {
-                        return longer.map { candidates[$0].name }
+                    guard prefixSearchLeft > 0 else { return nil }
+                    prefixSearchLeft -= 1
+                    let longer = cache.step(at, candidates[candidate].code, conditions)
+                    guard cache.steps[longer].built != BDD.zero else { continue }
+                    var end = longer
+                    for code in codes where cache.steps[end].built != BDD.zero {
+                        prefixSearchLeft -= 1
+                        end = cache.step(end, code, conditions)
                     }
-                    next.append(longer)
+                    if cache.steps[end].built != BDD.zero { return (run + [candidate]).map { candidates[$0].name } }
+                    next.append((run + [candidate], longer))
                 }
             }
-            // Runs are tried only as far as they are built themselves.
-            runs = next.filter { run in conditions.prefixes(of: run.map { candidates[$0].code }, rootBody: rootBody).last != BDD.zero }
+            runs = next
             if runs.isEmpty || runs.count > 4096 { return nil }
         }
         return nil
     }
 
-    /// An environment in `environments` (a function of the condition variables): flags true
-    /// and optionals present where it leaves them free.
-    static func environment(_ environments: BDD.Ref, _ facts: ProgramFacts) -> ProgramEnvironment {
+    /// The values of an environment in `environments` (a function of the condition
+    /// variables) for the conditions it reads: flags true and optionals present where it
+    /// leaves them free.
+    static func environment(_ environments: BDD.Ref, _ facts: ProgramFacts, _ cache: Prefixes) -> Environment {
         let semantics = facts.semantics
-        var assignment: [Int: Bool] = [:]
-        var current = environments
-        while let (variable, low, high) = semantics.bdd.top(current) {
-            if high != BDD.zero {
-                assignment[variable] = true
-                current = high
-            } else {
-                assignment[variable] = false
-                current = low
-            }
+        if cache.conditionsOfVariable == nil {
+            var conditions: [Int: [Int]] = [:]
+            for (condition, variable) in semantics.variableOfCondition.enumerated() { conditions[Int(variable), default: []].append(condition) }
+            cache.conditionsOfVariable = conditions
         }
         var given = Environment()
-        for (condition, variable) in semantics.variableOfCondition.enumerated() {
-            guard let value = assignment[Int(variable)], case .symbol(let s) = facts.graph.conditions[condition] else { continue }
-            let declaration = facts.project.declaration(s)
-            if declaration.kind == .flag { given.flags[declaration.name.text] = value } else { given.optionals[declaration.name.text] = value }
+        var current = environments
+        while let (variable, low, high) = semantics.bdd.top(current) {
+            let value = high != BDD.zero
+            current = value ? high : low
+            for condition in cache.conditionsOfVariable![variable] ?? [] {
+                guard case .symbol(let s) = facts.graph.conditions[condition] else { continue }
+                let declaration = facts.project.declaration(s)
+                if declaration.kind == .flag { given.flags[declaration.name.text] = value } else { given.optionals[declaration.name.text] = value }
+            }
         }
-        return (try? ProgramEnvironment(given, program: facts.program, project: facts.project))
-            ?? (try! ProgramEnvironment(Environment(), program: facts.program, project: facts.project))
+        return given
     }
 
     // MARK: Overlaps

@@ -5,8 +5,8 @@ import RoutesSyntax
 /// its screens from the URL: a placeholder never used, an argument missing, unknown or out of
 /// order, a placeholder that fills parameters of different types, `{name?}` filling a
 /// parameter that is not optional, a literal that does not fit its parameter. Checked for
-/// every link of the project (`check(_:)`), with its names: a name in the path that is no
-/// placeholder of the pattern is `undefined-name`.
+/// every link of the project, once per analysis (`ProjectLinks`), with its names: a name in
+/// the path that is no placeholder of the pattern is `undefined-name`.
 public enum InvalidLink: RuleDefinition {
     public static let id = RuleID("invalid-link")
     public static let severity = Severity.error
@@ -76,22 +76,6 @@ public enum InvalidLink: RuleDefinition {
         Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
     }
 
-    /// The `invalid-link` diagnostics of every link of the project (and `undefined-name` for
-    /// a name in a path that is no placeholder).
-    static func check(_ project: Project) -> [Diagnostic] {
-        var links: [(LinkDeclaration, FileID)] = []
-        for file in project.filesWithLinks.sorted() {
-            for declaration in project.files[file].model.declarations where declaration.kind == .link {
-                if let link = declaration.link { links.append((link, file)) }
-            }
-        }
-        guard !links.isEmpty else { return [] }
-        let parameters = project.linkParameters(links)
-        return links.flatMap { link, file in
-            check(link, file: file, parameters: { name in project.screen(name, in: file).flatMap { parameters[$0] } })
-        }
-    }
-
     /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose screens'
     /// parameters `parameters` gives (nil for a name that is not a screen: the project
     /// reports it).
@@ -105,7 +89,7 @@ public enum InvalidLink: RuleDefinition {
             pattern = parsed
         }
         var found: [Diagnostic] = []
-        let placeholders = Set(pattern.placeholders)
+        let placeholders = pattern.placeholders
         // Per placeholder, the types of the parameters it fills, in order.
         var filled: [String: [(type: String, at: Range<Int>)]] = [:]
         for element in link.path {
@@ -145,13 +129,16 @@ public enum InvalidLink: RuleDefinition {
                 }
             }
         }
-        for (name, range) in pattern.placeholderRanges where filled[name] == nil && !link.placeholderUses.contains(where: { $0.text == name }) {
-            found.append(diagnostic(.unusedPlaceholder(name), file: file, range: link.sourceRange(ofPatternBytes: range)))
+        if filled.count < placeholders.count {
+            for (name, range) in pattern.placeholderRanges where filled[name] == nil && !link.placeholderUses.contains(where: { $0.text == name }) {
+                found.append(diagnostic(.unusedPlaceholder(name), file: file, range: link.sourceRange(ofPatternBytes: range)))
+            }
         }
         for name in pattern.placeholders {
-            guard let uses = filled[name] else { continue }
+            // (One use, or uses of one written type, cannot conflict.)
+            guard let uses = filled[name], uses.contains(where: { $0.type != uses[0].type }) else { continue }
             let types = uses.map { PlaceholderType.of(swiftType: $0.type) }
-            if Set(types).count > 1 {
+            if types.contains(where: { $0 != types[0] }) {
                 var names: [String] = []
                 for type in types.map(\.name) where !names.contains(type) { names.append(type) }
                 found.append(diagnostic(.typeConflict(placeholder: name, types: names), file: file, range: uses[1].at))
@@ -184,8 +171,7 @@ public enum InvalidLink: RuleDefinition {
                 lastLabel = argument.label.text
             }
         }
-        let given = Set(element.arguments.map(\.label.text))
-        let missing = labels.filter { !given.contains($0) }
+        let missing = labels.filter { label in !element.arguments.contains { $0.label.text == label } }
         if !missing.isEmpty {
             found.append(diagnostic(.missingArguments(screen: element.screen.text, labels: missing), file: file, range: element.range))
         }
@@ -195,8 +181,14 @@ public enum InvalidLink: RuleDefinition {
 
 
 extension String {
-    /// The text without whitespace (a Swift type as written, `Int ?` is `Int?`).
-    var trimmingWhitespace: String { filter { !$0.isWhitespace } }
+    /// The text without whitespace (a Swift type as written, `Int ?` is `Int?`): ASCII text,
+    /// as types mostly are, byte by byte.
+    var trimmingWhitespace: String {
+        let isASCII = utf8.allSatisfy { $0 < 0x80 }
+        guard isASCII else { return filter { !$0.isWhitespace } }
+        guard utf8.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else { return self }
+        return String(decoding: utf8.filter { $0 != 0x20 && !(0x09...0x0D).contains($0) }, as: UTF8.self)
+    }
 }
 
 extension Project {

@@ -24,17 +24,25 @@ public struct LinkPattern: Sendable, Hashable {
         public var isOptional: Bool
     }
 
-    public var segments: [Segment]
-    public var query: [QueryItem]
+    public var segments: [Segment] { didSet { placeholders = Self.placeholders(segments, query) } }
+    public var query: [QueryItem] { didSet { placeholders = Self.placeholders(segments, query) } }
 
     /// The placeholders, in the order they appear, each once.
-    public var placeholders: [String] {
-        var seen = Set<String>()
+    public private(set) var placeholders: [String]
+
+    public init(segments: [Segment], query: [QueryItem]) {
+        self.segments = segments
+        self.query = query
+        placeholders = Self.placeholders(segments, query)
+    }
+
+    private static func placeholders(_ segments: [Segment], _ query: [QueryItem]) -> [String] {
         var out: [String] = []
+        // (A parsed pattern names each placeholder once; a few names: a scan.)
         for segment in segments {
-            if case .placeholder(let name, _) = segment, seen.insert(name).inserted { out.append(name) }
+            if case .placeholder(let name, _) = segment, !out.contains(name) { out.append(name) }
         }
-        for item in query where seen.insert(item.placeholder).inserted { out.append(item.placeholder) }
+        for item in query where !out.contains(item.placeholder) { out.append(item.placeholder) }
         return out
     }
 
@@ -188,8 +196,13 @@ struct LinkPatternParser {
     /// `/ ? # { } % \` (and, in a query key, `= &`).
     private mutating func literalByte(inQuery: Bool) throws(LinkPattern.Problem) {
         let byte = current
-        let forbidden: Set<UInt8> = inQuery ? [0x23, 0x7B, 0x7D, 0x5C, 0x3D, 0x26, 0x3F, 0x2F] : [0x23, 0x7B, 0x7D, 0x5C]
-        if byte <= 0x20 || byte == 0x7F || forbidden.contains(byte) {
+        let forbidden: Bool
+        switch byte {
+        case UInt8(ascii: "#"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\\"): forbidden = true
+        case UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "?"), UInt8(ascii: "/"): forbidden = inQuery
+        default: forbidden = byte <= 0x20 || byte == 0x7F
+        }
+        if forbidden {
             let what = byte <= 0x20 || byte == 0x7F ? "whitespace or a control character" : "`\(Character(Unicode.Scalar(byte)))`"
             if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
                 throw problem("a placeholder fills a whole segment (`/{id}`), and braces are not literal text", position..<(position + 1))

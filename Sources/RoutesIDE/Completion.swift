@@ -144,7 +144,7 @@ enum Completion {
         let owner = path[path.count - 1]
         let ownerKind = q.kind(owner)
         let parent = path.count >= 2 ? path[path.count - 2] : 0
-        if let link = linkContext(q, previous: previous, path: path) { return link }
+        if let link = linkContext(q, previous: previous, path: path, pos: pos) { return link }
 
         switch q.tokens[previous].kind {
         case .kwScreen:
@@ -173,8 +173,9 @@ enum Completion {
     }
 
     /// In a link's path: a screen after `->` or `/`, a label after `(` or `,`, a placeholder
-    /// after `label:`.
-    static func linkContext(_ q: TreeQuery, previous: Int, path: [Int]) -> Context? {
+    /// after `label:`. Past the end of a link, on a later line: nil (what follows the
+    /// declaration).
+    static func linkContext(_ q: TreeQuery, previous: Int, path: [Int], pos: Int) -> Context? {
         guard let declaration = path.first(where: { q.kind($0) == .linkDecl }) else { return nil }
         let owner = path[path.count - 1]
         switch q.tokens[previous].kind {
@@ -186,6 +187,7 @@ enum Completion {
         case .colon:
             return q.kind(owner) == .pathArgument ? .linkPlaceholders(declaration: declaration) : Context.none
         default:
+            if previous == q.lastToken(declaration) && q.lineBreak(after: previous, before: pos) { return nil }
             return Context.none
         }
     }

@@ -24,6 +24,14 @@ import Testing
         }
         """
 
+    @Test func onTheLineAfterALinkTheDeclarationKeywords() {
+        let w = Workspace(Self.declarations + "link item \"/items/{id}\" -> Home/Detail(id: id, tab: \"x\")\n|" + Self.tree)
+        let labels = IDE.completions(session: w.session, file: w.file, offset: w.cursor, snippets: false).map(\.label)
+        #expect(labels.contains("screen") && labels.contains("root"), "\(labels)")
+        let sameLine = Workspace(Self.declarations + "link item \"/items/{id}\" -> Home/Detail(id: |" + Self.tree)
+        #expect(IDE.completions(session: sameLine.session, file: sameLine.file, offset: sameLine.cursor, snippets: false).map(\.label) == ["id"])
+    }
+
     @Test func definitionOfAScreenInAPathIsItsDeclaration() {
         let w = Workspace(Self.declarations + "link item \"/items/{id}\" -> Home/Det|ail(id: id, tab: \"x\")" + Self.tree)
         let found = IDE.definition(project: w.project, file: w.file, offset: w.cursor)

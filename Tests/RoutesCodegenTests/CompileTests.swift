@@ -79,7 +79,7 @@ import RoutesModel
     @Test func withoutImportingSwiftUITheGeneratedCodeDoesNotCompile() throws {
         let project = Generation.project([Self.root.appendingPathComponent("Examples/Seed")], root: Self.root)
         var seed = try #require(try Generation.programs(of: project, label: "seed").generated.first)
-        #expect(seed.code.contains("\n\nimport ComposableNavigator\nimport SwiftUI\n\n"))
+        #expect(seed.code.contains("\n\nimport Foundation\nimport ComposableNavigator\nimport SwiftUI\n\n"))
         seed.code = seed.code.replacingOccurrences(of: "\nimport SwiftUI\n", with: "\n")
         let files = try Generation.write([seed])
         defer { Generation.remove(files) }
@@ -94,8 +94,8 @@ import RoutesModel
     /// The app code of `Examples/SeedPackage` (its views, the two conformances and the
     /// wiring to `Root` and `Navigator.Datasource`) compiles with the seed's generated code,
     /// without a warning in Swift 6 mode, and builds what docs/codegen.md says: the
-    /// wildcards of the `conditional` root build any first element, and a change of the flag
-    /// reaches the screens with the new path that follows it.
+    /// wildcards of the `conditional` root build any first element, a change of the flag
+    /// reaches the screens with the new path that follows it, and a link's URL opens its path.
     @Test func theSeedPackageWiringCompilesAndBuildsItsPaths() throws {
         let app = Self.root.appendingPathComponent("Examples/SeedPackage/Sources/SeedApp")
         let project = Generation.project([app.appendingPathComponent("App.routes")], root: Self.root)
@@ -123,6 +123,9 @@ import RoutesModel
             Settings: HomeView (through a wildcard)
             Login: LoginView (through a wildcard)  (signed out)
             Home: HomeView (through a wildcard)  (signed in again)
+            Home/Detail(42): HomeView (through a wildcard) / DetailView  (opened https://seed.example/items/42)
+            Home/Settings: HomeView (through a wildcard) / SettingsView  (opened seed://settings)
+            seed://orders/1 matches no link
 
             """)
     }

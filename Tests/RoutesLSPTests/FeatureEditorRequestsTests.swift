@@ -80,8 +80,8 @@ struct FeatureEditorRequestsTests {
             return lspRange(p.line, p.character, p.line, p.character + 4)
         }
         #expect(highlights.map { $0["range"] } == [range("screen Home\n", 7), range("SettingsStore from Home", 19), range("wildcard Home", 9),
-                                                   range("screen Home uses", 7)])
-        #expect(highlights.map { $0["kind"] } == [3, 2, 2, 2])
+                                                   range("screen Home uses", 7), range("-> Home/Settings", 3), range("-> Home/Detail", 3)])
+        #expect(highlights.map { $0["kind"] } == [3, 2, 2, 2, 2, 2])
         // A keyword: nothing.
         let keyword = Self.at(seed, "anyOf")
         #expect(try session.result("textDocument/documentHighlight", session.at("App.routes", keyword.line, keyword.character)) == [])
@@ -153,7 +153,8 @@ struct FeatureEditorRequestsTests {
         let (session, seed) = try Self.seedSession()
         defer { session.stop() }
         let lenses = try #require(try session.result("textDocument/codeLens", session.document("App.routes")).arrayValue)
-        #expect(lenses.count == 5)
+        // Each screen, `root`, and each link.
+        #expect(lenses.count == 8)
         #expect(lenses.allSatisfy { $0["command"] == nil && $0["data"] != nil })
         let detail = Self.at(seed, "screen Detail(", delta: 7)
         let lens = try #require(lenses.first { $0["range"] == lspRange(detail.line, detail.character, detail.line, detail.character + 6) })
@@ -172,7 +173,8 @@ struct FeatureEditorRequestsTests {
         #expect(elements.map { $0["screen"] } == ["Home", "Detail"])
         #expect(elements.allSatisfy { $0["built"] == true })
         // root: the whole tree.
-        let rootLens = try #require(lenses.last)
+        let root = Self.at(seed, "root {")
+        let rootLens = try #require(lenses.first { $0["range"]?["start"]?["line"] == .int(Int64(root.line)) })
         let tree = try session.result("codeLens/resolve", rootLens)
         #expect(tree["command"]?["title"] == "preview routing tree")
         let treeArgument = try #require(tree["command"]?["arguments"]?[0])

@@ -126,7 +126,7 @@ struct FeatureNavigationTests {
         let symbols = try #require(result.arrayValue)
         let kinds = symbols.map { "\($0["name"]?.stringValue ?? "?"):\($0["kind"]?.intValue ?? 0)" }
         #expect(kinds == ["Home:23", "Settings:23", "Detail:23", "Login:23", "appStore:13", "settingsStore:13",
-                          "loginStore:13", "detailStore:13", "isLoggedIn:17", "detail:12", "root:12"])
+                          "loginStore:13", "detailStore:13", "isLoggedIn:17", "detail:12", "root:12", "settings:14", "item:14", "login:14"])
         // DocumentSymbol (not SymbolInformation): a range holding the selection range, the name.
         let detail = try #require(symbols.first { $0["name"] == "detail" })
         let name = lspPosition(of: "builder detail", in: seed, delta: 8)

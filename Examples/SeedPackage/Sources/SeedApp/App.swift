@@ -1,4 +1,5 @@
 import ComposableNavigator
+import Foundation
 import SwiftUI
 
 // What the app writes: its state, its views, the two conformances the generated code asks
@@ -129,5 +130,16 @@ struct AppContent: AppRoutesContent {
     public func signIn() {
         store.isLoggedIn = true
         navigator.replace(path: AppRoutes.Home().eraseToAnyScreen())
+    }
+
+    /// Opens a URL of one of the app's links (the `link` declarations of App.routes): its
+    /// path replaces the navigator's. False for a URL that matches no link. On iOS 14 and
+    /// later the app's scene hands it every URL it is opened with:
+    ///
+    ///     WindowGroup { model.rootView.onOpenURL { model.open($0) } }
+    @discardableResult public func open(_ url: URL) -> Bool {
+        guard let path = AppRoutes.path(for: url) else { return false }
+        navigator.replace(path: path)
+        return true
     }
 }

@@ -1,5 +1,6 @@
 #if os(Linux)
 @_spi(Inspection) import ComposableNavigator
+import Foundation
 
 // On Linux only, where the app builds against the test-only stand-ins: their inspection
 // (not part of the library) walks the model's path through its `Root` as ComposableNavigator
@@ -46,6 +47,12 @@ extension AppModel {
     lines.append(model.describePath() + "  (signed out)")
     model.signIn()
     lines.append(model.describePath() + "  (signed in again)")
+    // Links: the URL's path replaces the navigator's.
+    model.store.openDetail = DetailStore()
+    for url in ["https://seed.example/items/42", "seed://settings", "seed://orders/1"] {
+        let opened = model.open(URL(string: url)!)
+        lines.append(opened ? model.describePath() + "  (opened \(url))" : "\(url) matches no link")
+    }
     return lines
 }
 #endif

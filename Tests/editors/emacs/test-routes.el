@@ -192,6 +192,22 @@ builder half {
 dependency x: X
 ")
 
+(defconst routes-test--links
+  "screen Home
+screen Detail(id: Int)
+screen Admin
+flag isPro
+/// An item, for subscribers.
+link item \"/items/{id}\" -> Home/Detail(id: id)
+link admin \"/admin\" -> Home/Admin
+root {
+  screen Home {
+    conditional isPro { screen Detail } else { empty }
+  }
+}
+"
+  "A link whose path is built under a flag, and one that is never built.")
+
 (defun routes-test--word-position (word)
   "The buffer position of the first whole-symbol occurrence of WORD."
   (save-excursion
@@ -464,6 +480,38 @@ dependency x: X
             (let ((jsonrpc-default-request-timeout (routes-test--remaining 10)))
               (save-buffer))
             (routes-test--expect (equal (with-temp-buffer (insert-file-contents messy-file) (buffer-string)) formatted)
-                                 "saved:\n%s" (with-temp-buffer (insert-file-contents messy-file) (buffer-string)))))))))
+                                 "saved:\n%s" (with-temp-buffer (insert-file-contents messy-file) (buffer-string)))))))
+
+    (routes-test--check "links: Flymake shows an unbuildable link, and hover gives a link's condition"
+      (routes-test--expect server "no server")
+      (let ((links-file (expand-file-name "Links.routes" tmp)))
+        (routes-test--write links-file routes-test--links)
+        (let ((buffer (find-file-noselect links-file)))
+          (switch-to-buffer buffer)
+          (with-current-buffer buffer
+            (routes-test--expect (routes-test--wait 10 #'eglot-managed-p) "Links.routes not managed")
+            (let* ((unbuildable (lambda ()
+                                  (cl-find-if (lambda (d)
+                                                (string-match-p "\\[unbuildable-link\\]" (flymake-diagnostic-text d)))
+                                              (flymake-diagnostics (point-min) (point-max)))))
+                   (found (routes-test--wait 15 unbuildable server)))
+              (routes-test--expect found "no unbuildable-link diagnostic among %S"
+                                   (mapcar #'flymake-diagnostic-text (flymake-diagnostics (point-min) (point-max))))
+              (routes-test--expect (= (line-number-at-pos (flymake-diagnostic-beg found))
+                                      7)
+                                   "unbuildable-link on line %d, expected 7 (`link admin')" (line-number-at-pos (flymake-diagnostic-beg found)))
+              (routes-test--expect (string-match-p "Admin" (flymake-diagnostic-text found))
+                                   "message %S" (flymake-diagnostic-text found)))
+            ;; What `eldoc' asks at point, over the link's name.
+            (goto-char (point-min))
+            (re-search-forward "^link it")
+            (let* ((jsonrpc-default-request-timeout (routes-test--remaining 10))
+                   (reply (jsonrpc-request server :textDocument/hover (eglot--TextDocumentPositionParams)))
+                   (contents (plist-get reply :contents))
+                   (text (if (stringp contents) contents (plist-get contents :value))))
+              (routes-test--expect (stringp text) "no hover on the link: %S" reply)
+              (routes-test--expect (string-match-p (regexp-quote "/items/{id}") text) "hover lacks the pattern: %s" text)
+              (routes-test--expect (string-match-p "isPro" text) "hover lacks the condition: %s" text)
+              (routes-test--expect (string-match-p "for subscribers" text) "hover lacks the doc comment: %s" text))))))))
 
 ;;; test-routes.el ends here

@@ -629,6 +629,66 @@ local ok_all, err_all = xpcall(function()
     f:close()
     expect(saved == table.concat(formatted_lines, "\n") .. "\n", "saved:\n%s", saved)
   end)
+
+  -- 9. Links --------------------------------------------------------------------
+  local links_path = tmp .. "/app/Links.routes"
+  write(links_path, table.concat({
+    "screen Home",
+    "screen Detail(id: Int)",
+    "screen Admin",
+    "flag isPro",
+    "/// An item, for subscribers.",
+    "link item \"/items/{id}\" -> Home/Detail(id: id)",
+    "link admin \"/admin\" -> Home/Admin",
+    "root {",
+    "  screen Home {",
+    "    conditional isPro { screen Detail } else { empty }",
+    "  }",
+    "}",
+    "",
+  }, "\n"))
+
+  check("links: an unbuildable link's diagnostic, and a link's condition on hover", function()
+    expect(started, "no server")
+    vim.cmd("edit " .. vim.fn.fnameescape(links_path))
+    local buf = vim.api.nvim_get_current_buf()
+    local ok = wait(10000, function()
+      for _, d in ipairs(vim.diagnostic.get(buf)) do
+        if diag_code(d) == "unbuildable-link" then
+          return true
+        end
+      end
+      return false
+    end, function()
+      return client_alive(buf)
+    end)
+    expect(ok, "no unbuildable-link diagnostic within 10 s: %s", describe(vim.diagnostic.get(buf)))
+    local found
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if diag_code(d) == "unbuildable-link" then
+        found = d
+      end
+    end
+    local line = find_line(buf, "admin")
+    expect(found.lnum == line, "unbuildable-link on line %d, expected %d", found.lnum + 1, line + 1)
+    expect(found.message:find("Admin", 1, true), "message %q does not name Admin", found.message)
+
+    local item_line, item_col = find_line(buf, "link item")
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      position = { line = item_line, character = item_col + #"link i" },
+    }
+    local replies = vim.lsp.buf_request_sync(buf, "textDocument/hover", params, remaining(10000)) or {}
+    local text
+    for _, reply in pairs(replies) do
+      local contents = reply.result and reply.result.contents
+      text = type(contents) == "table" and contents.value or contents
+    end
+    expect(type(text) == "string", "no hover on the link")
+    expect(text:find("/items/{id}", 1, true), "hover %q lacks the pattern", text)
+    expect(text:find("isPro", 1, true), "hover %q lacks the condition", text)
+    expect(text:find("for subscribers", 1, true), "hover %q lacks the doc comment", text)
+  end)
 end, debug.traceback)
 
 if not ok_all then

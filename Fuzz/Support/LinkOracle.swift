@@ -1,3 +1,4 @@
+import Oracles
 import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax
@@ -6,7 +7,9 @@ import RoutesSyntax
 /// it; each tie `LinkOverlap` finds has its witness URL won by both links; a shadowed link
 /// wins none of the URLs made from its pattern, and a link that is not shadowed wins its own
 /// sample URL unless a tie or a more specific link takes it. Any text of the input, read as a
-/// URL, parses or is refused without a trap.
+/// URL, parses or is refused without a trap. Where the URLs of a finite alphabet are few
+/// enough, the shadowed links and the ties are those the brute-force reference finds
+/// (`LinkReference`).
 func checkLinks(_ session: AnalysisSession, input: [UInt8]) {
     let project = session.project
     for program in project.programs {
@@ -28,6 +31,13 @@ func checkLinks(_ session: AnalysisSession, input: [UInt8]) {
             if overlap.shadowed[index] != nil {
                 invariant(!winners.contains(index) && !winners.isEmpty, "\(link.name) is shadowed but wins \(sample)")
             }
+        }
+        // Against the reference, where its enumeration is small enough.
+        if let (shadowed, ties) = LinkReference.overlaps(typed, limit: 20_000) {
+            invariant(Set(overlap.shadowed.keys) == shadowed,
+                      "shadowed links \(overlap.shadowed.keys.sorted()), the reference finds \(shadowed.sorted())")
+            invariant(Set(overlap.ties.map { [$0.first, $0.second] }) == ties,
+                      "ties \(overlap.ties.map { [$0.first, $0.second] }), the reference finds \(ties.sorted { $0.lexicographicallyPrecedes($1) })")
         }
         for tie in overlap.ties {
             guard case .success(let url) = LinkURL.parse(tie.url) else {

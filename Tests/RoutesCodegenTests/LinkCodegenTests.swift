@@ -248,6 +248,10 @@ import TestSupport
             "/search?q=a&page=x&deep=true", "/tags/swift", "/tags/ios", "/tags/android", "/news/a%2Fb", "/caf%C3%A9",
             "/cafe%CC%81", "/", "", "myapp://", "myapp:///", "https://example.com", "https://example.com/", "/fixed", "/fixed/x",
             "/a/b/c/d", "x", "mailto:someone", "/%", "/items/%33",
+            // Bad input: control characters, escapes of them and of bytes that are no UTF-8,
+            // 64 KiB of segments, and of `%`.
+            "/items/\u{0}", "/items/a\tb", "/items/%00", "/items/%0A", "/\u{7F}", "/items/%C3%28", "/search?q=%FF%FE&page=1",
+            "/items/" + String(repeating: "a/", count: 32_768), String(repeating: "/%", count: 32_768),
         ]
         var rng = SplitMix64(seed: 20261202)
         return urls + sampleURLs(links, count: 300, rng: &rng)
@@ -295,6 +299,7 @@ import TestSupport
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
         }

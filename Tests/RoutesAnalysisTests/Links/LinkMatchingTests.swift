@@ -2,6 +2,7 @@ import Testing
 import TestSupport
 @testable import RoutesAnalysis
 import RoutesModel
+import Oracles
 
 /// Link patterns, URLs and matching, as the language guide states them (docs/language.md#links).
 @Suite struct LinkPatternTests {
@@ -145,24 +146,6 @@ import RoutesModel
 /// `ambiguous-link` and `shadowed-link` decide over every URL: checked against every URL of
 /// a finite alphabet of segments and query values that holds a member of every class.
 @Suite struct LinkOverlapTests {
-    static let segmentAlphabet = ["a", "b", "0", "7", "-1", "9223372036854775808", "1.5", "2.5", "true", "false", "x"]
-    static let queryAlphabet: [String?] = [nil, "0", "1.5", "true", "false", "x", "9223372036854775808"]
-
-    /// Every URL of the alphabet with `length` segments and the given query keys.
-    static func urls(length: Int, keys: [String]) -> [LinkURL] {
-        var paths: [[String]] = [[]]
-        for _ in 0..<length { paths = paths.flatMap { p in segmentAlphabet.map { p + [$0] } } }
-        var queries: [[String: String]] = [[:]]
-        for key in keys {
-            queries = queries.flatMap { q in queryAlphabet.map { value in
-                var next = q
-                if let value { next[key] = value }
-                return next
-            } }
-        }
-        return paths.flatMap { p in queries.map { LinkURL(segments: p, query: $0) } }
-    }
-
     static func randomLinks(_ random: inout SplitMix64) -> [TypedLink] {
         let types: [PlaceholderType] = [.int, .double, .bool, .string, .other("Item.ID")]
         let literals = ["a", "b", "0", "true", "1.5"]
@@ -194,16 +177,10 @@ import RoutesModel
         var random = SplitMix64(seed: seed)
         let links = Self.randomLinks(&random)
         let found = LinkOverlap.analyse(links)
-        var everWinning = Set<Int>()
-        var tied = Set<[Int]>()
-        for length in Set(links.map(\.pattern.segments.count)) {
-            for url in Self.urls(length: length, keys: ["k", "m"]) {
-                let winners = LinkMatcher.winners(links, url)
-                everWinning.formUnion(winners)
-                for (i, a) in winners.enumerated() { for b in winners[(i + 1)...] { tied.insert([a, b]) } }
-            }
+        guard let (shadowed, tied) = LinkReference.overlaps(links) else {
+            Issue.record("too many URLs to enumerate")
+            return
         }
-        let shadowed = Set(links.indices.filter { !everWinning.contains($0) })
         #expect(Set(found.shadowed.keys) == shadowed, "\(links.map { $0.pattern })")
         #expect(Set(found.ties.map { [$0.first, $0.second] }) == tied, "\(links.map { $0.pattern })")
         // Each tie's URL has both links among its winners.
@@ -212,5 +189,77 @@ import RoutesModel
             let winners = LinkMatcher.winners(links, url)
             #expect(winners.contains(tie.first) && winners.contains(tie.second), "\(tie.url)")
         }
+    }
+}
+
+/// Patterns and URLs of any bytes get a clear error or no match, never a crash or a hang.
+@Suite struct LinkBadInputTests {
+    /// Text of random bytes, control characters, `%`, `{`, `/`, `?` and bytes that are no
+    /// UTF-8 among them (as the lexer hands a pattern over: repaired).
+    static func randomText(_ random: inout SplitMix64, length: Int) -> String {
+        let alphabet: [UInt8] = Array("/{}?&=%#:._-aZ09".utf8) + [0x00, 0x09, 0x0A, 0x7F, 0xC3, 0xA9, 0xFF, 0x80]
+        let bytes = (0..<length).map { _ in random.below(4) == 0 ? UInt8(truncatingIfNeeded: random.next()) : alphabet[random.below(alphabet.count)] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func patternsOfAnyBytesParseOrSayWhereTheyAreWrong() {
+        var random = SplitMix64(seed: 20261202)
+        var failures = 0
+        for round in 0..<5_000 {
+            let text = Self.randomText(&random, length: 1 + random.below(40))
+            switch LinkPattern.parse(text) {
+            case .success(let pattern):
+                #expect(!pattern.segments.contains { if case .literal(let s) = $0 { return s.isEmpty } else { return false } }, "round \(round)")
+            case .failure(let problem):
+                failures += 1
+                #expect(!problem.message.isEmpty)
+                #expect(problem.range.lowerBound >= 0 && problem.range.upperBound <= max(text.utf8.count, 1), "round \(round): \(problem)")
+            }
+        }
+        #expect(failures > 1_000)
+    }
+
+    @Test func urlsOfAnyBytesMatchOrSayWhyNot() throws {
+        var random = SplitMix64(seed: 7)
+        let links = [
+            TypedLink(name: "item", pattern: try LinkPattern.parse("/items/{id}").get(), types: ["id": .int]),
+            TypedLink(name: "any", pattern: try LinkPattern.parse("/{a}/{b}?q={q?}").get(), types: [:]),
+        ]
+        var broken = 0, matched = 0
+        for _ in 0..<5_000 {
+            let text = Self.randomText(&random, length: random.below(40))
+            switch LinkURL.parse(text) {
+            case .success(let url):
+                if !LinkMatcher.winners(links, url).isEmpty { matched += 1 }
+            case .failure(let problem):
+                broken += 1
+                #expect(!problem.message.isEmpty)
+            }
+        }
+        #expect(broken > 100 && matched > 10, "\(broken) broken, \(matched) matched")
+    }
+
+    /// 64 KiB of segments, in a URL and in patterns: no match, or a pattern judged (overlaps
+    /// included) like any other.
+    @Test func sixtyFourKiBOfSegments() throws {
+        let many = String(repeating: "/a", count: 32_768)
+        let url = try LinkURL.parse(many).get()
+        #expect(url.segments.count == 32_768)
+        let item = TypedLink(name: "item", pattern: try LinkPattern.parse("/items/{id}").get(), types: ["id": .int])
+        #expect(LinkMatcher.winners([item], url).isEmpty)
+        #expect(LinkURL.parse(String(repeating: "/%", count: 32_768)).isFailure)
+        let long = TypedLink(name: "long", pattern: try LinkPattern.parse(many).get(), types: [:])
+        let wide = TypedLink(name: "wide", pattern: try LinkPattern.parse(String(repeating: "/{p}", count: 1) + String(many.dropFirst(2))).get(), types: [:])
+        #expect(LinkMatcher.winners([long, wide], url) == [0])
+        let overlap = LinkOverlap.analyse([wide, long])
+        #expect(overlap.shadowed.isEmpty && overlap.ties.isEmpty)
+        #expect(LinkOverlap.analyse([long, long]).ties.count == 1)
+    }
+}
+
+extension Result {
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
     }
 }

@@ -1,5 +1,6 @@
 import RoutesModel
 import RoutesSyntax
+import Synchronization
 
 /// The links of a project, read once per analysis and handed to each program's
 /// `ProgramLinks`: each link's screens, its typed pattern when it takes part in matching, and
@@ -105,6 +106,9 @@ struct ProjectLinks: Sendable {
 /// rules, and by the session once every program is analysed.
 final class PendingLinks: Sendable {
     private let work: SharedWorkList<ProjectLinks>
+    /// The links once taken: the programs analysed in parallel ask at once, and a work
+    /// list's results are waited for by one caller.
+    private let taken = Mutex<ProjectLinks?>(nil)
 
     /// Starts reading `project`'s links when it has some.
     init(project: Project) {
@@ -113,5 +117,12 @@ final class PendingLinks: Sendable {
     }
 
     /// The links, once read (read now by the caller if no thread has begun).
-    var value: ProjectLinks { work.results()[0] }
+    var value: ProjectLinks {
+        taken.withLock { taken in
+            if let taken { return taken }
+            let links = work.results()[0]
+            taken = links
+            return links
+        }
+    }
 }

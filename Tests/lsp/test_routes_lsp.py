@@ -488,10 +488,12 @@ async def test_code_lenses_resolve_to_a_preview_the_server_runs(client: Language
     uri = open_document(client, client.workspace / "Seed.routes")
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
-    assert len(lenses) == 5 and all(lens.command is None for lens in lenses)
+    # Each screen, `root`, and each of the three links.
+    assert len(lenses) == 8 and all(lens.command is None for lens in lenses)
     resolved = [await client.code_lens_resolve_async(lens) for lens in lenses]
     titles = [lens.command.title for lens in resolved]
-    assert titles[-1] == "preview routing tree"
+    assert titles[4] == "preview routing tree"
+    assert all(title.startswith("opens ") for title in titles[5:]), titles
     assert "preview Home/Detail" in titles
     detail = next(lens for lens in resolved if lens.command.title == "preview Home/Detail")
     assert detail.command.command == "routes.showPreview"

@@ -30,10 +30,6 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
-    /// In a project that leaves signatures out (a lint's), the parameters of the screens that
-    /// links' paths name, lowered again once when the project is made: the link rules of every
-    /// program read them.
-    private var linkedScreenParameters: [Symbol: [Parameter]] = [:]
     /// What the project keeps of each file (see ``Keeps``).
     public let keeps: Keeps
     /// Without `keeps.scopes`, for each program's root file, the declarations of its
@@ -73,21 +69,7 @@ public struct Project: Sendable {
         let redeclared = resolveNames()
         findPrograms()
         for file in files.indices { noteLinks(of: file) }
-        if !keeps.signatures && hasLinks { linkedScreenParameters = parametersOfLinkedScreens() }
         if !keeps.scopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
-    }
-
-    /// The parameters of every screen a link's path names.
-    private func parametersOfLinkedScreens() -> [Symbol: [Parameter]] {
-        var screens: [Symbol] = []
-        for file in filesWithLinks.sorted().map({ files[$0] }) {
-            for declaration in file.model.declarations {
-                for element in declaration.link?.path ?? [] {
-                    if let s = resolve(element.screen, in: file.id), self.declaration(s).kind == .screen { screens.append(s) }
-                }
-            }
-        }
-        return parameters(of: screens)
     }
 
     /// A project that holds what `routes lint` reads (see ``Keeps/lint``).
@@ -525,7 +507,7 @@ public struct Project: Sendable {
         parameters(of: s).map(\.label.text)
     }
 
-    /// The parameters of each of `screens`, lowering each file again at most once (see
+    /// The parameters of each of `screens`, each left-out declaration lowered again alone (see
     /// ``parameters(of:)``).
     public func parameters(of screens: some Sequence<Symbol>) -> [Symbol: [Parameter]] {
         var table: [Symbol: [Parameter]] = [:]
@@ -534,10 +516,6 @@ public struct Project: Sendable {
             let declaration = declaration(s)
             guard declaration.parametersLeftOut else {
                 table[s] = declaration.parameters
-                continue
-            }
-            if let known = linkedScreenParameters[s] {
-                table[s] = known
                 continue
             }
             table[s] = []
@@ -570,7 +548,6 @@ public struct Project: Sendable {
     public func parameters(of s: Symbol) -> [Parameter] {
         let declaration = declaration(s)
         guard declaration.parametersLeftOut else { return declaration.parameters }
-        if let known = linkedScreenParameters[s] { return known }
         return parameters(of: [s])[s] ?? []
     }
 

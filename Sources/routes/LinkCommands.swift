@@ -35,11 +35,7 @@ struct LinkCommand: ProgramCommand {
     @Argument(help: "The URL: `myapp://items/3`, `https://example.com/items/3?tab=info`, or a path `/items/3`.")
     var url: String
 
-    @Option(name: .customLong("flag"), help: ArgumentHelp("Set a flag (repeatable; unset flags are true).", valueName: "name=true|false"))
-    var flags: [String] = []
-
-    @Option(name: .customLong("optional"), help: ArgumentHelp("Set an optional (repeatable; unset optionals are present).", valueName: "name=present|absent"))
-    var optionals: [String] = []
+    @OptionGroup var environment: EnvironmentOptions
 
     @Option(help: "Output format: text or json.")
     var format: LinkFormat = .text
@@ -53,7 +49,7 @@ struct LinkCommand: ProgramCommand {
 
     func run() throws {
         let (project, program) = try loadProgram()
-        let given = flags.isEmpty && optionals.isEmpty ? nil : try programEnvironment(of: program, in: project)
+        let given = environment.isEmpty ? nil : try programEnvironment(of: program, in: project)
         _ = writeErrors(of: program, in: project)
         let session = AnalysisSession.forEditor(project: project)
         guard let links = session.links(ofProgramRootedAt: program.root) else {

@@ -8,8 +8,19 @@ import RoutesSyntax
 protocol ProgramCommand: ParsableCommand {
     var file: String { get }
     var root: String? { get }
-    var flags: [String] { get }
-    var optionals: [String] { get }
+    var environment: EnvironmentOptions { get }
+}
+
+/// `--flag NAME=true|false` and `--optional NAME=present|absent`, as `tree` and `link` take them.
+struct EnvironmentOptions: ParsableArguments {
+    @Option(name: .customLong("flag"), help: ArgumentHelp("Set a flag (repeatable; unset flags are true).", valueName: "name=true|false"))
+    var flags: [String] = []
+
+    @Option(name: .customLong("optional"), help: ArgumentHelp("Set an optional (repeatable; unset optionals are present).", valueName: "name=present|absent"))
+    var optionals: [String] = []
+
+    /// Whether neither option was given.
+    var isEmpty: Bool { flags.isEmpty && optionals.isEmpty }
 }
 
 extension ProgramCommand {
@@ -60,8 +71,8 @@ extension ProgramCommand {
     /// The environment that `--flag` and `--optional` give.
     func programEnvironment(of program: Program, in project: Project) throws -> ProgramEnvironment {
         let given = Environment(
-            flags: try parseAssignments(flags, option: "flag", values: ["true": true, "false": false]),
-            optionals: try parseAssignments(optionals, option: "optional", values: ["present": true, "absent": false]))
+            flags: try parseAssignments(environment.flags, option: "flag", values: ["true": true, "false": false]),
+            optionals: try parseAssignments(environment.optionals, option: "optional", values: ["present": true, "absent": false]))
         do {
             return try ProgramEnvironment(given, program: program, project: project)
         } catch {

@@ -37,11 +37,7 @@ struct Tree: ProgramCommand {
     @Option(help: ArgumentHelp("A path to resolve, e.g. 'Home/Detail(id: \"42\")'.", valueName: "path"))
     var path: String?
 
-    @Option(name: .customLong("flag"), help: ArgumentHelp("Set a flag (repeatable; unset flags are true).", valueName: "name=true|false"))
-    var flags: [String] = []
-
-    @Option(name: .customLong("optional"), help: ArgumentHelp("Set an optional (repeatable; unset optionals are present).", valueName: "name=present|absent"))
-    var optionals: [String] = []
+    @OptionGroup var environment: EnvironmentOptions
 
     @Option(help: "Output format: text, json, dot or mermaid.")
     var format: TreeFormat = .text

@@ -53,7 +53,7 @@
 
 (defface routes-presentation-face
   '((t :inherit font-lock-builtin-face))
-  "Face for presentations (`push', `sheet', `allowsPush') in `routes-mode'.")
+  "Face for presentations (`push', `sheet', `cover', `popover', `allowsPush') in `routes-mode'.")
 
 ;;;; Syntax
 
@@ -118,6 +118,12 @@
       (,(regexp-opt routes-declaration-keywords 'symbols) . font-lock-keyword-face)
       (,(regexp-opt routes-builder-keywords 'symbols) . font-lock-keyword-face)
       (,(regexp-opt routes-presentation-keywords 'symbols) . 'routes-presentation-face)
+      ;; `cover' and `popover' after a screen's declaration, and `as PRESENTATION'
+      ;; after a screen node's name: words with a meaning only there.
+      (,(concat "^\\s-*screen\\s-+" id "\\s-*\\(?:([^)]*)\\s-*\\)?\\_<\\(cover\\|popover\\)\\_>")
+       1 'routes-presentation-face)
+      (,(concat "\\_<screen\\s-+" id "\\s-+\\(as\\)\\s-+\\(push\\|sheet\\|cover\\|popover\\)\\_>")
+       (1 font-lock-keyword-face) (2 'routes-presentation-face))
       (,(regexp-opt '("true" "false") 'symbols) . font-lock-constant-face)
       ("\\_<-?[0-9]+\\(?:\\.[0-9]+\\)?\\_>" . font-lock-constant-face)))
   "Font-lock keywords of `routes-mode'.")
@@ -244,7 +250,7 @@ tree; FLAGS and OPTIONALS are alists of (NAME . BOOL)."
     (,(regexp-opt '("root" "anyOf" "conditional" "if let" "if screen" "wildcard" "empty" "uses")
                   'symbols)
      . font-lock-keyword-face)
-    ("(\\(?:sheet\\|push\\)[^)]*)" . 'routes-presentation-face)
+    ("(\\(?:sheet\\|push\\|cover\\|popover\\)[^)]*)" . 'routes-presentation-face)
     ("\\_<built at\\_>" . font-lock-comment-face)
     ("\\_<not built:.*$" . font-lock-warning-face))
   "Font-lock keywords of `routes-preview-mode'.")

@@ -143,6 +143,8 @@ struct AffectedNodes {
         switch kind {
         case .anyOf(let branches): return graph.branches(branches) != old.graph.branches(branches)
         case .reference(let target?): return graph.builders[target].body != old.graph.builders[target].body
+        // A placement's own presentation (`as …`) changes the push context it passes on.
+        case .screen: return graph.presentation(node: g) != old.graph.presentation(node: g)
         default: return false
         }
     }
@@ -183,11 +185,7 @@ struct AffectedNodes {
     /// other σ. Nil when not known (an `anyOf`).
     private func changedTransfer(_ g: Int) -> [(Int, BDD.Ref)]? {
         let before = old.graph.nodes[g].kind, now = graph.nodes[g].kind
-        func presentation(_ kind: BuilderGraph.Kind) -> Presentation {
-            if case .screen(let code?, _) = kind { return graph.presentations[code] }
-            return .push
-        }
-        let samePresentation = sigmaCount < 2 || presentation(before) == presentation(now)
+        let samePresentation = sigmaCount < 2 || (old.graph.presentation(node: g) ?? .push) == (graph.presentation(node: g) ?? .push)
         var contexts = (0..<sigmaCount).map { old.flow.context(g, sigma: $0) }
         if let alternative = old.alternativeFlow { contexts += (0..<sigmaCount).map { alternative.context(g, sigma: $0) } }
         var out: [Int: BDD.Ref] = [:]

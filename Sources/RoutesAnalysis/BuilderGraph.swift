@@ -170,6 +170,33 @@ struct BuilderGraph {
     /// How each screen is presented, by element code: read for every screen a flow builds,
     /// which would otherwise copy the screen's whole declaration.
     private(set) var presentations: [Presentation] = []
+    /// The presentations screen nodes give themselves (`screen Detail as sheet`), by global
+    /// id: few, so a dictionary.
+    private(set) var placementPresentations: [Int32: Presentation] = [:]
+
+    /// The presentation in force at screen node g of screen `code`: its own, or its
+    /// screen's.
+    @inline(__always) func presentation(node g: Int, code: Int) -> Presentation {
+        if placementPresentations.isEmpty { return presentations[code] }
+        return placementPresentations[Int32(truncatingIfNeeded: g)] ?? presentations[code]
+    }
+
+    /// The presentation in force at node g: nil unless it is a screen node that resolves.
+    func presentation(node g: Int) -> Presentation? {
+        guard case .screen(let code?, _) = nodes[g].kind else { return nil }
+        return presentation(node: g, code: code)
+    }
+
+    /// Whether some screen or placement allows no pushes: only then do the flows track
+    /// whether a push is possible.
+    var hasNoPushPresentation: Bool {
+        presentations.contains { !$0.allowsPush } || placementPresentations.values.contains { !$0.allowsPush }
+    }
+
+    /// Whether every screen and placement is presented as in `other`.
+    func samePresentations(as other: BuilderGraph) -> Bool {
+        presentations == other.presentations && placementPresentations == other.placementPresentations
+    }
     /// The element code of screen s, nil for a declaration of another kind.
     func screenCode(_ s: Symbol) -> Int? { numbers[s, kind: .screen] }
     /// Flag and optional symbols, and one entry per test of an unresolved condition name, by
@@ -259,6 +286,9 @@ struct BuilderGraph {
                 let (kind, bad, testsOptional) = resolveKind(project.files[f].model.nodes[i], file: f, base: fileBase)
                 var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
                 node.unresolved = bad
+                if let presentation = project.files[f].model.nodes[i].presentation {
+                    placementPresentations[Int32(truncatingIfNeeded: nodes.count)] = presentation
+                }
                 nodes.append(node)
             }
         }
@@ -456,6 +486,8 @@ struct BuilderGraph {
             let code = screenCode(of: name, in: f)
             kind = .screen(code, nesting: nesting.map { fileBase + $0 })
             bad = code == nil
+            let key = Int32(truncatingIfNeeded: g)
+            if placementPresentations[key] != node.presentation { placementPresentations[key] = node.presentation }
         case (.anyOf(let branches), .anyOf(let room)):
             guard Int(room.count) == branches.count else { return false }
             for (offset, branch) in branches.enumerated() { branchList[Int(room.start) + offset] = Int32(truncatingIfNeeded: fileBase + branch) }
@@ -488,6 +520,9 @@ struct BuilderGraph {
             return false
         }
         if case .condition = kind {} else if ownVariable != nil { return false }
+        if case .screen = kind {} else if placementPresentations[Int32(truncatingIfNeeded: g)] != nil {
+            placementPresentations[Int32(truncatingIfNeeded: g)] = nil
+        }
         nodes[g].kind = kind
         nodes[g].testsOptional = testsOptional
         nodes[g].unresolved = bad

@@ -36,7 +36,8 @@ public struct ElementResolution: Sendable, Hashable {
     public var builtAs: String?
     /// The `wildcard` node that replaced the element, if one did.
     public var wildcard: NodeRef?
-    /// The built screen's presentation (from its declaration); nil when not built.
+    /// The presentation in force at the node that built the element (the node's own `as …`,
+    /// else its screen's declaration); nil when not built.
     public var presentation: Presentation?
     /// Why it was not built; nil when built.
     public var reason: String?

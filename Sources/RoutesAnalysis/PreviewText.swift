@@ -1,17 +1,6 @@
 import RoutesModel
 import RoutesSyntax
 
-extension Presentation {
-    /// How previews write it: `push`, `sheet`, `sheet, no push`.
-    public var previewText: String {
-        switch self {
-        case .push: return "push"
-        case .sheet: return "sheet"
-        case .sheetNoPush: return "sheet, no push"
-        }
-    }
-}
-
 extension Project {
     /// `path:LINE:COL` of a byte offset (1-based, columns in Unicode scalars), with the file's
     /// display path.

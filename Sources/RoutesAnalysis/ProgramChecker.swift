@@ -155,7 +155,8 @@ struct ProgramChecker {
         // found where nothing they read changed.
         let before = self.carryover.map {
             RulesCarryover(findings: $0.nodeFindings, used: $0.facts.used, uncertain: $0.facts.semantics.uncertain,
-                   uncertainNodes: $0.facts.semantics.uncertainNodes, presentations: $0.facts.graph.presentations)
+                   uncertainNodes: $0.facts.semantics.uncertainNodes, presentations: $0.facts.graph.presentations,
+                   placementPresentations: $0.facts.graph.placementPresentations)
         }
         facts.resolvePaths()
         let found = carried ?? nodeRules(before)
@@ -200,6 +201,7 @@ struct ProgramChecker {
         var uncertain: [Bool]
         var uncertainNodes: [Int]
         var presentations: [Presentation]
+        var placementPresentations: [Int32: Presentation]
     }
 
     /// The findings of the node rules. After an edit whose flows continued the earlier ones,
@@ -228,7 +230,8 @@ struct ProgramChecker {
     private func changedNodes(_ before: RulesCarryover) -> [Int]? {
         guard let recomputed = facts.recomputed, let dirty = facts.semantics.carriedDirty, facts.semantics.cycles.isEmpty,
               before.used.count == facts.used.count, before.uncertain.count == facts.used.count,
-              before.presentations == facts.graph.presentations
+              before.presentations == facts.graph.presentations,
+              before.placementPresentations == facts.graph.placementPresentations
         else { return nil }
         var changed = recomputed.members + dirty.members
         // Kept arrays are the earlier ones, and compare at once.

@@ -95,7 +95,7 @@ struct ProgramFacts {
         let graph = semantics.graph
         mentioned = MentionCounts(count: 0)
         guessed = MentionCounts(count: 0)
-        let hasNoPushSheets = graph.presentations.contains(.sheetNoPush)
+        let hasNoPushSheets = graph.hasNoPushPresentation
         let sigmaCount = hasNoPushSheets ? 2 : 1
         rootBody = Self.rootBody(of: program, in: graph)
         if let carryover, carryover.facts.mentioned.count == graph.declarationCount, carryover.facts.graph.nodes.count == graph.nodes.count,
@@ -112,7 +112,7 @@ struct ProgramFacts {
                 used = carryover.facts.used
                 usedBuilders = carryover.facts.usedBuilders
                 flowsAsBefore = semantics === carryover.facts.semantics && carryover.facts.resolvedPaths
-                    && graph.presentations == carryover.facts.graph.presentations && found.affected.isEmpty
+                    && graph.samePresentations(as: carryover.facts.graph) && found.affected.isEmpty
                 return
             }
             if found.edgesKept {
@@ -193,11 +193,9 @@ struct ProgramFacts {
         let graph = self.graph
         let onBuilt: ((Int, Int, BDD.Ref) -> Int?)? = flow.sigmaCount == 2 ? { g, sigma, _ in
             guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
-            switch graph.presentations[code] {
-            case .push: return sigma
-            case .sheet: return 0
-            case .sheetNoPush: return 1
-            }
+            let presentation = graph.presentation(node: g, code: code)
+            if presentation == .push { return sigma }
+            return presentation.allowsPush ? 0 : 1
         } : nil
         if let (oldAlternative, affected) = continuation {
             continuation = nil

@@ -51,7 +51,7 @@ public enum Resolution {
             case .built(let ref, let builtScreen, let via):
                 let builtDeclaration = project.declaration(builtScreen)
                 element.node = ref
-                element.presentation = builtDeclaration.presentation
+                element.presentation = project.files[ref.file].model.nodes[ref.node].presentation ?? builtDeclaration.presentation
                 if builtScreen != screen {
                     element.builtAs = builtDeclaration.name.text
                     element.wildcard = via

@@ -27,7 +27,8 @@ public struct RoutingTree: Sendable {
         public var name: String?
         /// `true`/`false` under a `conditional`, `then`/`else` under `if let` and `if screen`.
         public var label: String?
-        /// Screens whose name resolves: the declared presentation.
+        /// Screens whose name resolves: the presentation in force at the node (its own
+        /// `as …`, else its screen's).
         public var presentation: Presentation?
         /// Screens: the `uses` list, each name once, in order.
         public var uses: [String] = []
@@ -99,11 +100,7 @@ public struct RoutingTree: Sendable {
         case .root: body = "root"
         case .screen:
             var text = node.name ?? "?"
-            switch node.presentation {
-            case .sheet?: text += " (sheet)"
-            case .sheetNoPush?: text += " (sheet, no push)"
-            default: break
-            }
+            if let presentation = node.presentation, presentation != .push { text += " (\(presentation.previewText))" }
             if node.unresolved { text += " (unresolved)" }
             if !node.uses.isEmpty { text += "  uses " + node.uses.joined(separator: ", ") }
             body = text
@@ -305,7 +302,7 @@ struct TreeExpander {
         case .screen(let name, let uses, _):
             node.kind = .screen
             if let s = resolved(name, in: ref.file, .screen) {
-                node.presentation = project.declaration(s).presentation
+                node.presentation = builderNode.presentation ?? project.declaration(s).presentation
             } else {
                 node.unresolved = true
             }

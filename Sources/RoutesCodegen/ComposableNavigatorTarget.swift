@@ -49,6 +49,46 @@ struct ComposableNavigatorTarget {
         return doc.split(separator: "\n", omittingEmptySubsequences: false).map { "\(indent)///" + ($0.isEmpty ? "" : " \($0)") }
     }
 
+    // MARK: What 0.2.0 cannot express
+
+    /// The presentations the library cannot express, at the places to change: a `cover` or
+    /// a `popover` (its `ScreenPresentationStyle` has only a push and a sheet, which may forbid pushes),
+    /// and a placement's own presentation that differs from its screen's. The library reads
+    /// a screen's style from the screen value in the navigation path, which the app makes
+    /// when it navigates: a path builder cannot choose it for one placement, so no generated
+    /// code could make a placement present its screen otherwise (docs/codegen.md).
+    static func refusals(plan: ProgramPlan, project: Project) -> [CodegenProblem] {
+        var out: [CodegenProblem] = []
+        for screen in plan.screens where screen.presentation.style == .cover || screen.presentation.style == .popover {
+            let decl = project.declaration(screen.symbol)
+            out.append(CodegenProblem(
+                file: screen.symbol.file, range: decl.name.range,
+                message: "the ComposableNavigator 0.2.0 target cannot present `\(decl.name.text)` as \(screen.presentation.nounWithArticle) (`\(screen.presentation.sourceText)`): the library presents only by push and as a sheet: declare it `sheet`"))
+        }
+        var seen = Set<NodeRef>()
+        func visit(_ builder: ProgramPlan.Builder) {
+            switch builder {
+            case .screen(let node, let screen, _, _, let nesting):
+                let model = project.files[node.file].model.nodes[node.node]
+                if let own = model.presentation, own != plan.screens[screen].presentation, seen.insert(node).inserted {
+                    let name = project.declaration(plan.screens[screen].symbol).name.text
+                    out.append(CodegenProblem(
+                        file: node.file, range: model.head,
+                        message: "the ComposableNavigator 0.2.0 target cannot present `\(name)` `as \(own.sourceText)` at this placement only: the library takes a screen's presentation from the screen value the app puts in the path, which a path builder cannot change: present `\(name)` the same way everywhere"))
+                }
+                if let nesting { visit(nesting) }
+            case .anyOf(let branches): branches.forEach(visit)
+            case .conditional(_, _, let then, let els): visit(then); visit(els)
+            case .ifLet(_, _, _, let then, let els): visit(then); els.map(visit)
+            case .ifScreen(_, _, let then, let els): visit(then); els.map(visit)
+            case .wildcard(_, _, let body): visit(body)
+            case .empty, .unreachable, .call: break
+            }
+        }
+        for function in plan.functions { visit(function.body) }
+        return out
+    }
+
     // MARK: The file
 
     func file(header: [String]) -> String {
@@ -102,12 +142,8 @@ struct ComposableNavigatorTarget {
         var out = docLines(screen.doc, indent: "    ")
         out.append("    \(modifier)struct \(screen.typeName): Screen {")
         for parameter in screen.parameters { out.append("        \(modifier)let \(parameter.label): \(parameter.type)") }
-        let style: String
-        switch screen.presentation {
-        case .push: style = ".push"
-        case .sheet: style = ".sheet(allowsPush: true)"
-        case .sheetNoPush: style = ".sheet(allowsPush: false)"
-        }
+        // `refusals(plan:project:)` let only these through.
+        let style = screen.presentation == .push ? ".push" : ".sheet(allowsPush: \(screen.presentation.allowsPush))"
         out.append("        \(modifier)var presentationStyle: ScreenPresentationStyle { \(style) }")
         out.append("")
         if screen.parameters.isEmpty {

@@ -96,6 +96,11 @@ public enum SwiftCodegen {
                 output.problems += planner.problems
                 continue
             }
+            let refused = ComposableNavigatorTarget.refusals(plan: plan, project: project)
+            guard refused.isEmpty else {
+                output.problems += refused
+                continue
+            }
             var target = ComposableNavigatorTarget(plan: plan, project: project, access: options.access)
             target.links = LinkCode.links(plan: plan, project: project, program: program)
             files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))

@@ -27,7 +27,7 @@ public enum TreeJSON {
                  encoding: encoding)
     }
 
-    /// `"push"`, `"sheet"` or `"sheetNoPush"`.
+    /// `"push"`, `"sheet"`, `"sheetNoPush"`, `"cover"`, `"coverNoPush"`, `"popover"` or `"popoverNoPush"`.
     public static func presentation(_ p: Presentation) -> JSONValue { .string(p.rawValue) }
 
     /// One tree node (and its subtree):

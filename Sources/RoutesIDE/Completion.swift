@@ -19,9 +19,10 @@ import RoutesSyntax
 /// | `if` | `let`, `screen` |
 /// | `uses`, or `,` in a uses list | dependencies and optionals: in scope at that node on every way first, then the others with the reason; names already listed left out |
 /// | `{` of a block or `anyOf` | builder keywords and named builders (a builder position) |
-/// | the end of an `anyOf` branch | a builder position, plus `uses` after a screen's name and `else` after an `if`'s block |
-/// | the end of a block's builder | `uses` after a screen's name, `else` after an `if`'s or `conditional`'s block |
-/// | the end of a declaration, or nothing | declaration keywords (plus `push`/`sheet`, `from` on the same line) |
+/// | the end of an `anyOf` branch | a builder position, plus `uses` (and `as`, on its line) after a screen's name and `else` after an `if`'s block |
+/// | the end of a block's builder | `uses` (and `as`, on its line) after a screen's name, `else` after an `if`'s or `conditional`'s block |
+/// | `as` after a screen node's name | `push`, `sheet`, `cover`, `popover` |
+/// | the end of a declaration, or nothing | declaration keywords (plus `push`/`sheet`/`cover`/`popover`, `from` on the same line) |
 ///
 /// Inside the string of an `import`, the files and folders of the folder typed so far
 /// (`ImportPaths.swift`). Nothing in comments or other strings, inside a declaration's head,
@@ -51,6 +52,8 @@ enum Completion {
         case ifKind
     }
 
+    /// The words a presentation starts with, in a declaration or after a placement's `as`.
+    static let presentationKeywords = ["push", "sheet", "cover", "popover"]
     static let builderKeywords = ["screen", "anyOf", "conditional", "if let", "if screen", "wildcard", "empty"]
     static let declarationKeywords = ["import", "screen", "dependency", "optional", "flag", "builder", "root"]
 
@@ -145,6 +148,9 @@ enum Completion {
         let ownerKind = q.kind(owner)
         let parent = path.count >= 2 ? path[path.count - 2] : 0
         if let link = linkContext(q, previous: previous, path: path, pos: pos) { return link }
+        if ownerKind == .presentation, q.tokens[previous].kind == .identifier, q.source.text(q.tokens[previous].range) == "as" {
+            return .continuation(presentationKeywords)
+        }
 
         switch q.tokens[previous].kind {
         case .kwScreen:
@@ -220,6 +226,13 @@ enum Completion {
         if q.kind(owner) == .screenBuilder, q.tokens[p].kind == .identifier,
            q.children(owner).allSatisfy({ q.kind($0) != .usesClause && q.kind($0) != .block }) {
             extras.append("uses")
+            // `as` (a presentation at this placement) right after the name, on its line.
+            if sameLine && q.children(owner).allSatisfy({ q.kind($0) != .presentation }) { extras.append("as") }
+        } else if q.kind(owner) == .presentation, path.count >= 2, q.kind(path[path.count - 2]) == .screenBuilder,
+                  q.children(path[path.count - 2]).allSatisfy({ q.kind($0) != .usesClause && q.kind($0) != .block }),
+                  !q.tree.diagnostics.contains(where: { $0.range.lowerBound == q.tokens[p].end && $0.range.isEmpty }) {
+            // After a placement's whole presentation (`screen Detail as sheet`).
+            extras.append("uses")
         }
         // `else` after the block of an `if` or a `conditional` that has none.
         if q.tokens[p].kind == .rBrace, path.count >= 2 {
@@ -253,7 +266,7 @@ enum Completion {
         switch q.kind(declaration) {
         case .screenDecl:
             if !q.children(declaration).contains(where: { q.kind($0) == .presentation }) {
-                continuations = ["push", "sheet"]
+                continuations = presentationKeywords
             }
         case .dependencyDecl, .optionalDecl:
             let children = q.children(declaration)

@@ -12,11 +12,7 @@ enum DeclarationText {
             if !d.parameters.isEmpty {
                 text += "(" + d.parameters.map { "\($0.label.text): \($0.type.isEmpty ? "?" : $0.type)" }.joined(separator: ", ") + ")"
             }
-            switch d.presentation {
-            case .push: break
-            case .sheet: text += " sheet"
-            case .sheetNoPush: text += " sheet(allowsPush: false)"
-            }
+            if d.presentation != .push { text += " " + d.presentation.sourceText }
             return text
         case .dependency, .optional:
             var text = "\(d.kind.rawValue) \(d.name.text): \(d.type.map { $0.isEmpty ? "?" : $0 } ?? "?")"
@@ -37,11 +33,7 @@ enum DeclarationText {
         switch d.kind {
         case .screen:
             var text = "screen"
-            switch d.presentation {
-            case .push: break
-            case .sheet: text += " (sheet)"
-            case .sheetNoPush: text += " (sheet, no push)"
-            }
+            if d.presentation != .push { text += " (\(d.presentation.previewText))" }
             return text
         case .dependency, .optional:
             var text = "\(d.kind.rawValue): \(d.type ?? "?")"

@@ -44,14 +44,15 @@ enum Hover {
         if let doc = decl.doc, !doc.isEmpty { more.append(doc) }
         switch decl.kind {
         case .screen:
-            switch decl.presentation {
-            case .push: more.append("Presented by push on the current navigation stack.")
-            case .sheet: more.append("Presented modally as a sheet, with its own navigation stack.")
-            case .sheetNoPush: more.append("Presented modally as a sheet on which nothing can be pushed.")
-            }
             let model = project.files[file].model
+            let placement = isDeclaration ? nil : model.node(namedAt: range)
+            if let placement, let own = model.nodes[placement].presentation {
+                more.append(Self.presentationText(own) + " here (`as \(own.sourceText)`; declared `\(decl.presentation.sourceText)`).")
+            } else {
+                more.append(Self.presentationText(decl.presentation) + ".")
+            }
             let example: AnalysisSession.ScreenExample
-            if !isDeclaration, let node = model.node(namedAt: range), case .screen = model.nodes[node].kind {
+            if let node = placement, case .screen = model.nodes[node].kind {
                 example = session.example(screenNode: node, file: file)
             } else {
                 example = session.example(screen: s)
@@ -102,6 +103,19 @@ enum Hover {
             }
         }
         return lines.joined(separator: "\n\n")
+    }
+
+    /// What a presentation does, as a sentence without its full stop.
+    static func presentationText(_ p: Presentation) -> String {
+        switch p {
+        case .push: return "Presented by push on the current navigation stack"
+        case .sheet: return "Presented modally as a sheet, with its own navigation stack"
+        case .sheetNoPush: return "Presented modally as a sheet on which nothing can be pushed"
+        case .cover: return "Presented full screen as a cover, with its own navigation stack"
+        case .coverNoPush: return "Presented full screen as a cover on which nothing can be pushed"
+        case .popover: return "Presented as a popover (a sheet on compact widths), with its own navigation stack"
+        case .popoverNoPush: return "Presented as a popover (a sheet on compact widths) on which nothing can be pushed"
+        }
     }
 
     static func exampleText(_ example: AnalysisSession.ScreenExample) -> String {
@@ -170,6 +184,10 @@ enum Hover {
     static func keywordText(_ tree: SyntaxTree, token t: Int) -> String? {
         let query = TreeQuery(tree)
         let kind = query.tokens[t].kind
+        if kind == .identifier {
+            let text = query.source.text(query.tokens[t].range)
+            return Keywords.isContextual(text) ? Keywords.explanation(text) : nil
+        }
         guard let word = Lexer.keywordText[kind] else { return nil }
         let path = query.ancestors(ofToken: t)
         let owner = query.kind(path[path.count - 1])

@@ -31,9 +31,9 @@ extension IDE {
     /// source order. Two things a screen node leaves implicit, because they are written on
     /// the screen's declaration, possibly in another file:
     ///
-    /// - its presentation, after the screen's name, when it is not the default push:
-    ///   `sheet` or `sheet, no push` (a push onto a screen shown this way starts a modal
-    ///   stack, or is not allowed);
+    /// - its presentation, after the screen's name, when it is not the default push and the
+    ///   node does not give its own (`as …`): `sheet`, `sheet, no push`, `cover`, `popover`
+    ///   … (a push onto a screen shown this way starts a modal stack, or is not allowed);
     /// - the dependencies and optionals it provides (`dependency cart: Cart from Home`)
     ///   to what it nests, after its `uses` list, when it nests something:
     ///   `provides cart, session` (at most three names, then `+N`). The tooltip lists them
@@ -54,8 +54,8 @@ extension IDE {
                   let screen = project.resolve(name, in: file), project.kind(of: screen) == .screen else { continue }
             let decl = project.declaration(screen)
             let nameEnd = name.range.upperBound
-            if decl.presentation != .push, (lower...upper).contains(nameEnd) {
-                let label = decl.presentation == .sheet ? "sheet" : "sheet, no push"
+            if decl.presentation != .push, node.presentation == nil, (lower...upper).contains(nameEnd) {
+                let label = decl.presentation.previewText
                 out.append(InlayHint(offset: nameEnd, label: label, kind: .type,
                                      tooltip: "`\(decl.name.text)` is declared `\(DeclarationText.line(decl))`."))
             }

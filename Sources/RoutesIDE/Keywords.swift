@@ -1,10 +1,13 @@
 /// One-line explanations and snippets of keywords (hover on a keyword, completion items).
 enum Keywords {
+    /// The words that are keywords only inside a presentation (identifiers elsewhere).
+    static func isContextual(_ word: String) -> Bool { word == "as" || word == "cover" || word == "popover" }
+
     static func explanation(_ word: String) -> String? {
         switch word {
         case "import": return "`import \"File.routes\"` makes the declarations of another file (relative to this one) visible here."
         case "screen": return "`screen S [uses d, ...] [{ nesting }]` builds a screen of type S; its nesting builds the next path element."
-        case "screen-declaration": return "`screen S(label: Type, ...) [push | sheet | sheet(allowsPush: false)]` declares a screen type."
+        case "screen-declaration": return "`screen S(label: Type, ...) [push | sheet | cover | popover]` declares a screen type and how it is presented (`sheet`, `cover` and `popover` may take `(allowsPush: false)`)."
         case "dependency": return "`dependency d: Type [from P]` declares a dependency: in scope everywhere, or after a `P` screen."
         case "optional": return "`optional o: Type [from P]` declares a value that may be nil: usable only inside `if let o { }`."
         case "flag": return "`flag f` declares a runtime condition, tested by `conditional f { } else { }`."
@@ -23,7 +26,10 @@ enum Keywords {
         case "empty": return "`empty` builds nothing."
         case "push": return "`push` (the default) presents the screen on the current navigation stack."
         case "sheet": return "`sheet` presents the screen modally, with its own stack; `sheet(allowsPush: false)` allows no pushes on it."
-        case "true", "false": return "`allowsPush: true | false`: whether screens can be pushed on the sheet."
+        case "cover": return "`cover` presents the screen full screen (SwiftUI's `fullScreenCover`), with its own stack; `cover(allowsPush: false)` allows no pushes on it. Every rule treats it as a sheet."
+        case "popover": return "`popover` presents the screen as a popover (a sheet on compact widths), with its own stack; `popover(allowsPush: false)` allows no pushes on it. Every rule treats it as a sheet."
+        case "as": return "`screen S as sheet`: the presentation of S at this placement, in place of its declaration's (`push`, `sheet`, `cover`, `popover`)."
+        case "true", "false": return "`allowsPush: true | false`: whether screens can be pushed on the sheet, cover or popover."
         default: return nil
         }
     }

@@ -55,6 +55,11 @@ enum NameTarget {
             if let use = model.nameUses.first(where: { $0.name.range == token.range }) {
                 return (.unresolved(use.name), tokenIndex)
             }
+            // The contextual keywords of a presentation: `as`, `cover`, `popover`.
+            let path = query.ancestors(ofToken: tokenIndex)
+            if query.kind(path[path.count - 1]) == .presentation, Keywords.isContextual(source.text.text(token.range)) {
+                return (.keyword(token: tokenIndex), tokenIndex)
+            }
             return nil
         }
         return (.keyword(token: tokenIndex), tokenIndex)

@@ -140,13 +140,3 @@ extension IDE {
     }
 }
 
-extension Presentation {
-    /// How the presentation is written in a declaration.
-    var sourceText: String {
-        switch self {
-        case .push: return "push"
-        case .sheet: return "sheet"
-        case .sheetNoPush: return "sheet(allowsPush: false)"
-        }
-    }
-}

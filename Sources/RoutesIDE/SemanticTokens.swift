@@ -58,6 +58,7 @@ extension IDE {
         let tree = project.files[file].syntax
         let names = nameTokens(project: project, file: file)
         let (typeTokens, labelTokens) = typeAndLabelTokens(tree)
+        let contextualKeywords = contextualKeywordTokens(tree)
         var out: [SemanticToken] = []
         out.reserveCapacity(tree.tokens.count / 2)
         for (index, token) in tree.tokens.enumerated() {
@@ -72,7 +73,9 @@ extension IDE {
             case .number:
                 out.append(SemanticToken(range: range, kind: .number))
             case .identifier:
-                if labelTokens.contains(index) {
+                if contextualKeywords.contains(index) {
+                    out.append(SemanticToken(range: range, kind: .keyword))
+                } else if labelTokens.contains(index) {
                     out.append(SemanticToken(range: range, kind: .parameter))
                 } else if typeTokens.contains(index) {
                     out.append(SemanticToken(range: range, kind: .type))
@@ -119,6 +122,18 @@ extension IDE {
         return names
     }
 
+    /// The indices of the identifiers that are keywords where they stand: `as`, `cover` and
+    /// `popover` in a presentation.
+    static func contextualKeywordTokens(_ tree: SyntaxTree) -> Set<Int> {
+        var out = Set<Int>()
+        for (index, node) in tree.nodes.enumerated() where node.kind == .presentation {
+            for token in tree.node(index).directTokens where tree.tokens[token].kind == .identifier {
+                if Keywords.isContextual(tree.source.text(tree.tokens[token].range)) { out.insert(token) }
+            }
+        }
+        return out
+    }
+
     /// The indices of the tokens that are types, and of those that are parameter labels.
     static func typeAndLabelTokens(_ tree: SyntaxTree) -> (types: Set<Int>, labels: Set<Int>) {
         var typeTokens = Set<Int>()
@@ -130,7 +145,10 @@ extension IDE {
             case .parameter:
                 if let first = tree.node(index).directTokens.first { labelTokens.insert(first) }
             case .presentation:
-                if let token = tree.node(index).firstToken(.identifier) { labelTokens.insert(token) }
+                // `allowsPush` is a label; `as`, `cover` and `popover` are keywords (below).
+                for token in tree.node(index).directTokens where tree.tokens[token].kind == .identifier {
+                    if !Keywords.isContextual(tree.source.text(tree.tokens[token].range)) { labelTokens.insert(token) }
+                }
             default:
                 break
             }

@@ -32,6 +32,9 @@ public struct BuilderNode: Sendable {
     /// A `wildcard` written with arguments (`wildcard Tabs(selected: 0)`, a syntax error that
     /// says its screen takes none): `invalid-wildcard` is not reported for it again.
     public var argumentsSkipped = false
+    /// A screen node's own presentation (`screen Detail as sheet`), which overrides its
+    /// declaration's at this placement; nil when it has none.
+    public var presentation: Presentation?
 
     /// The whole builder.
     public var range: Range<Int> {

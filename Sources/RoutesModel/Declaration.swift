@@ -1,11 +1,70 @@
 import RoutesSyntax
 
-/// How a screen is presented (docs/language.md#presentations).
-public enum Presentation: String, Sendable, Hashable {
+/// How a screen is presented (docs/language.md#presentations). The raw values are the
+/// JSON previews' `presentation` strings.
+public enum Presentation: String, Sendable, Hashable, CaseIterable {
     case push
     case sheet
     /// `sheet(allowsPush: false)`: modal, and nothing can be pushed on it.
     case sheetNoPush
+    /// `cover`: full screen (SwiftUI's `fullScreenCover`), with its own stack.
+    case cover
+    /// `cover(allowsPush: false)`.
+    case coverNoPush
+    /// `popover`: a popover (a sheet on compact widths), with its own stack.
+    case popover
+    /// `popover(allowsPush: false)`.
+    case popoverNoPush
+
+    /// The modal styles: every rule treats a cover or a popover as a sheet with the same
+    /// `allowsPush`; only the words and the generated code tell them apart.
+    public enum Style: String, Sendable, Hashable, CaseIterable {
+        case sheet, cover, popover
+    }
+
+    /// The modal style, nil for `push`.
+    public var style: Style? {
+        switch self {
+        case .push: return nil
+        case .sheet, .sheetNoPush: return .sheet
+        case .cover, .coverNoPush: return .cover
+        case .popover, .popoverNoPush: return .popover
+        }
+    }
+
+    /// Whether screens can be pushed on it (for `push`: on the stack it joins).
+    public var allowsPush: Bool {
+        switch self {
+        case .sheetNoPush, .coverNoPush, .popoverNoPush: return false
+        default: return true
+        }
+    }
+
+    /// A modal style and whether it allows pushes.
+    public init(style: Style, allowsPush: Bool) {
+        switch style {
+        case .sheet: self = allowsPush ? .sheet : .sheetNoPush
+        case .cover: self = allowsPush ? .cover : .coverNoPush
+        case .popover: self = allowsPush ? .popover : .popoverNoPush
+        }
+    }
+
+    /// How the presentation is written: `push`, `sheet`, `cover(allowsPush: false)`.
+    public var sourceText: String {
+        guard let style else { return "push" }
+        return allowsPush ? style.rawValue : "\(style.rawValue)(allowsPush: false)"
+    }
+
+    /// How previews write it: `push`, `sheet`, `cover, no push`.
+    public var previewText: String {
+        guard let style else { return "push" }
+        return allowsPush ? style.rawValue : "\(style.rawValue), no push"
+    }
+
+    /// How messages name it: `a sheet`, `a cover`, `a popover`, `a push`.
+    public var nounWithArticle: String {
+        "a \(style?.rawValue ?? "push")"
+    }
 }
 
 /// What a declaration declares. All kinds share one namespace.

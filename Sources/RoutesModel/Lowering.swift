@@ -125,6 +125,28 @@ struct Lowerer {
         }
     }
 
+    /// What a `presentation` node says (`sheet(allowsPush: false)`, or a placement's `as
+    /// cover`): nil when its word is missing (a syntax error was reported).
+    private func presentation(_ i: Int) -> Presentation? {
+        var style: Presentation.Style? = nil
+        var isPush = false
+        var allowsPush = true
+        forEachDirectToken(i) { token in
+            switch tokens[token].kind {
+            case .kwPush where style == nil: isPush = true
+            case .kwSheet where style == nil && !isPush: style = .sheet
+            case .identifier where style == nil && !isPush:
+                let word = text(tokens[token].range)
+                if word == "cover" { style = .cover } else if word == "popover" { style = .popover }
+            case .kwFalse: allowsPush = false
+            default: break
+            }
+            return true
+        }
+        if isPush { return .push }
+        return style.map { Presentation(style: $0, allowsPush: allowsPush) }
+    }
+
     private func firstDirectToken(_ i: Int) -> Int? {
         var first: Int? = nil
         forEachDirectToken(i) { first = $0; return false }
@@ -326,13 +348,8 @@ struct Lowerer {
                     declaration.parametersLeftOut = true
                 }
             }
-            if let presentation = firstChild(child, .presentation), let first = firstDirectToken(presentation), tokens[first].kind == .kwSheet {
-                var allowsPush = true
-                forEachDirectToken(presentation) { token in
-                    if tokens[token].kind == .kwFalse { allowsPush = false }
-                    return allowsPush
-                }
-                declaration.presentation = allowsPush ? .sheet : .sheetNoPush
+            if let presentation = firstChild(child, .presentation), let read = self.presentation(presentation) {
+                declaration.presentation = read
             }
             model.declarations.append(declaration)
         case .dependencyDecl, .optionalDecl:
@@ -489,7 +506,9 @@ struct Lowerer {
                 }
             }
             let nesting = firstChild(node, .block).map { lowerBlock($0) }
-            return add(.screen(name, uses: uses, nesting: nesting), node, headThrough: nameToken)
+            let id = add(.screen(name, uses: uses, nesting: nesting), node, headThrough: nameToken)
+            if let clause = firstChild(node, .presentation) { model.nodes[id].presentation = presentation(clause) }
+            return id
         case .anyOfBuilder:
             var builders: [Int] = []
             var j = node + 1

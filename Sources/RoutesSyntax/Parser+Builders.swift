@@ -236,8 +236,10 @@ extension Parser {
         }
         open(.screenBuilder)
         if !keywordMissing { advance() }
+        let screenName = at(.identifier) ? currentText : "Detail"
         name("a screen name after `screen`")
         if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }
+        placementPresentation(of: screenName, afterUses: false)
         if at(.kwUses) {
             open(.usesClause)
             advance()
@@ -265,11 +267,47 @@ extension Parser {
                 }
             }
             close()
+            placementPresentation(of: screenName, afterUses: true)
         }
         if at(.lBrace) {
             block()
         }
         close()
+    }
+
+    /// A placement's own presentation, `as sheet` after the screen name, on its line; a
+    /// presentation written without `as`, or after the `uses` list, is one error that says
+    /// how to write it, and is read as meant.
+    mutating func placementPresentation(of screen: String, afterUses: Bool) {
+        guard !current.startsLine, !unwinding else { return }
+        if atAs {
+            open(.presentation)
+            let asToken = current
+            advance()
+            let hasWord = !current.startsLine && isPresentationWord(kind, currentText)
+            if afterUses {
+                report(asToken.range, "`as` goes right after the screen name, before `uses`: `screen \(screen) as \(hasWord ? currentText : "sheet") uses …`")
+            } else if !hasWord {
+                expected("a presentation after `as`: `push`, `sheet`, `cover` or `popover` (the last three may take `(allowsPush: false)`)")
+                if at(.identifier) && !current.startsLine {
+                    // `as modal`: the unknown word is skipped, not read as the next builder.
+                    open(.error)
+                    advance()
+                    close()
+                }
+            }
+            if hasWord { presentationWord() }
+            close()
+        } else if at(.kwPush) || at(.kwSheet) {
+            let word = currentText
+            report(current.range, afterUses
+                   ? "a placement's presentation is written `as \(word)`, right after the screen name: `screen \(screen) as \(word) uses …`"
+                   : "a placement's presentation is written with `as`: `screen \(screen) as \(word)`",
+                   repair: afterUses ? nil : .insertAs)
+            open(.presentation)
+            presentationWord()
+            close()
+        }
     }
 
     /// Arguments after a screen node's name (`screen Detail(id: "42")`, as a path writes

@@ -124,28 +124,66 @@ extension Parser {
     mutating func screenDeclaration(keywordMissing: Bool = false) {
         open(.screenDecl)
         if !keywordMissing { advance() }
+        let screenName = at(.identifier) ? currentText : "Detail"
         name("a screen name")
         if at(.lParen) { parameterList() }
-        if at(.kwPush) {
+        if atAs && !current.startsLine && isPresentationWord(peekKind(), peekText()) {
+            // `screen Detail as sheet`: `as` is a placement's; a declaration names its own.
             open(.presentation)
+            let word = peekText()
+            report(current.range, "a screen's declaration gives its presentation without `as` (`screen \(screenName) \(word)`); `as` is written at a placement in the routing tree (`screen \(screenName) as \(word)`)",
+                   repair: .removeAs)
             advance()
+            presentationWord()
             close()
-        } else if at(.kwSheet) {
+        } else if isPresentationWord(kind, currentText) {
             open(.presentation)
-            advance()
-            if at(.lParen) { sheetOptions() }
+            presentationWord()
             close()
         }
         close()
     }
 
-    mutating func sheetOptions() {
+    /// Whether the current token is the identifier `as`.
+    var atAs: Bool { at(.identifier) && current.length == 2 && currentText == "as" }
+
+    /// The text of the significant token `ahead` positions after the current one.
+    func peekText(_ ahead: Int = 1) -> String {
+        source.text(token(at: min(pos + ahead, significant.count - 1)).range)
+    }
+
+    /// Whether a token starts a presentation: `push`, `sheet`, or the contextual `cover` and
+    /// `popover`.
+    func isPresentationWord(_ kind: TokenKind, _ text: @autoclosure () -> String) -> Bool {
+        if kind == .kwPush || kind == .kwSheet { return true }
+        guard kind == .identifier else { return false }
+        let word = text()
+        return word == "cover" || word == "popover"
+    }
+
+    /// `push`, or `sheet`, `cover`, `popover` with their options; at such a word.
+    mutating func presentationWord() {
+        let word = currentText
+        let isPush = at(.kwPush)
+        advance()
+        if isPush {
+            if at(.lParen) && !current.startsLine {
+                report(current.range, "`push` takes no options: only `sheet`, `cover` and `popover` take `(allowsPush: false)`")
+                skipArguments()
+            }
+        } else if at(.lParen) {
+            presentationOptions(of: word)
+        }
+    }
+
+    /// `(allowsPush: true | false)` after `sheet`, `cover` or `popover`.
+    mutating func presentationOptions(of word: String) {
         let paren = Int(significant[pos])
         advance()
         var ok = false
         if at(.identifier) {
             if currentText != "allowsPush" {
-                report(current.range, "unknown presentation option `\(currentText)`: `sheet` takes `allowsPush: true` or `allowsPush: false`")
+                report(current.range, "unknown presentation option `\(currentText)`: `\(word)` takes `allowsPush: true` or `allowsPush: false`")
                 advance()
                 skipInParens()
                 return

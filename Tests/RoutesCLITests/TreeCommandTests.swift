@@ -137,6 +137,73 @@ import Testing
         #expect(elements[1]["reason"] == "`anyOf` at 48:9 has no branch for Login")
     }
 
+    /// Every presentation, declared and given at a placement: the tree and a resolution
+    /// report the one in force at the node, in text, JSON, DOT and Mermaid.
+    static let presentations = """
+        screen Home
+        screen Paywall cover
+        screen Picker popover(allowsPush: false)
+        screen Detail sheet(allowsPush: false)
+        screen Story cover(allowsPush: false)
+        screen Tip popover
+        screen Settings
+
+        root {
+          screen Home {
+            anyOf {
+              screen Paywall { screen Settings }
+              screen Picker
+              screen Detail as push { screen Story { empty } }
+              screen Tip { screen Settings as sheet }
+              screen Settings as sheet(allowsPush: false)
+            }
+          }
+        }
+
+        """
+
+    @Test func theTreeShowsThePresentationInForceAtEachNode() throws {
+        let text = try tree(["App.routes": Self.presentations], ["App.routes"])
+        #expect(text.status == 0)
+        #expect(text.stdout == """
+            root
+            └─ Home
+               └─ anyOf
+                  ├─ Paywall (cover)
+                  │  └─ Settings
+                  ├─ Picker (popover, no push)
+                  ├─ Detail
+                  │  └─ Story (cover, no push)
+                  │     └─ empty
+                  ├─ Tip (popover)
+                  │  └─ Settings (sheet)
+                  └─ Settings (sheet, no push)
+
+            """)
+        let r = try tree(["App.routes": Self.presentations], ["App.routes", "--format", "json"])
+        let json = try JSON.parse(r.stdout)
+        let branches = try #require(json["children"]?[0]?["children"]?[0]?["children"]?.arrayValue)
+        #expect(branches.map { $0["presentation"] } == ["cover", "popoverNoPush", "push", "popover", "sheetNoPush"])
+        #expect(branches[0]["children"]?[0]?["presentation"] == "push")
+        #expect(branches[2]["children"]?[0]?["presentation"] == "coverNoPush")
+        #expect(branches[3]["children"]?[0]?["presentation"] == "sheet")
+        let dot = try tree(["App.routes": Self.presentations], ["App.routes", "--format", "dot"])
+        #expect(dot.stdout.contains("label=\"Picker (popover, no push)\""))
+        let mermaid = try tree(["App.routes": Self.presentations], ["App.routes", "--format", "mermaid"])
+        #expect(mermaid.stdout.contains("Story (cover, no push)"))
+    }
+
+    @Test func aResolutionReportsThePresentationInForce() throws {
+        let r = try tree(["App.routes": Self.presentations],
+                         ["App.routes", "--path", "Home/Tip/Settings", "--format", "json"])
+        #expect(r.status == 0)
+        let elements = try #require(try JSON.parse(r.stdout)["elements"]?.arrayValue)
+        #expect(elements.map { $0["presentation"] } == ["push", "popover", "sheet"])
+        let pushed = try tree(["App.routes": Self.presentations], ["App.routes", "--path", "Home/Detail/Story"])
+        #expect(pushed.stdout.contains("(push)"))
+        #expect(pushed.stdout.contains("(cover, no push)"))
+    }
+
     @Test func jsonResolutionNamesTheScreenAWildcardBuilt() throws {
         let r = try tree([Self.seed, "--path", "Settings", "--format", "json"])
         let element = try JSON.parse(r.stdout)["elements"]?[0]

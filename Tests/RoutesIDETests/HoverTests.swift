@@ -54,6 +54,15 @@ private let cases: [HoverCase] = [
     .init(name: "a library builder's screen: in no program", source: "screen Home\nbuilder lib { screen Ho|me }",
           contains: ["**Unreachable:** it is in no program's routing tree"]),
     .init(name: "the screen keyword of a declaration", source: "scr|een Home", contains: ["declares a screen type"]),
+    .init(name: "a contextual keyword: as", source: "screen S\nroot { screen S a|s cover }", contains: ["`screen S as sheet`"]),
+    .init(name: "a contextual keyword: cover", source: "screen S\nroot { screen S as cov|er }", contains: ["`fullScreenCover`"]),
+    .init(name: "a contextual keyword in a declaration: popover", source: "screen S pop|over", contains: ["as a popover"]),
+    .init(name: "a name spelled like a contextual keyword is a name", source: "flag cover\nroot { conditional cov|er { empty } else { empty } }",
+          contains: ["```routes\nflag cover\n```"], lacks: ["fullScreenCover"]),
+    .init(name: "a screen node with its own presentation says so", source: "screen S sheet\nroot { screen |S as cover(allowsPush: false) }",
+          contains: ["Presented full screen as a cover on which nothing can be pushed here (`as cover(allowsPush: false)`; declared `sheet`)."]),
+    .init(name: "a screen declared as a popover", source: "screen |S popover\nroot { screen S }",
+          contains: ["```routes\nscreen S popover\n```", "Presented as a popover (a sheet on compact widths), with its own navigation stack."]),
     .init(name: "a parameter label", source: "screen Transfer(fr|om: Account)", contains: ["```routes\nfrom: Account\n```", "screen `Transfer`"]),
 ]
 

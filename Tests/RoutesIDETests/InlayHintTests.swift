@@ -36,6 +36,13 @@ private let hintCases: [InlayHintCase] = [
             screen Picker sheet(allowsPush: false)
             root { screen Home { anyOf { screen Detail⟪sheet⟫ screen Picker⟪sheet, no push⟫ } } }
             """),
+    .init(name: "a cover's and a popover's presentation; nothing where the placement writes its own",
+          source: """
+            screen Home
+            screen Paywall cover
+            screen Picker popover(allowsPush: false)
+            root { screen Home { anyOf { screen Paywall⟪cover⟫ screen Picker⟪popover, no push⟫ screen Paywall as sheet screen Home as cover } } }
+            """),
     .init(name: "what a screen provides, after its uses list, when it nests something",
           source: """
             screen Home

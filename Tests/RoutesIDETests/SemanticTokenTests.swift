@@ -38,6 +38,21 @@ import RoutesModel
         #expect(kinds(of: "conditional") == [.keyword])
     }
 
+    /// `as`, `cover` and `popover` are keywords in a presentation, names elsewhere.
+    @Test func contextualKeywordsOfPresentations() {
+        let tokens = classified("""
+            screen Paywall cover(allowsPush: false)
+            screen Picker popover
+            flag cover
+            root { conditional cover { screen Paywall as popover } else { screen Picker as cover } }
+            """)
+        func kinds(of text: String) -> [SemanticToken.Kind] { tokens.filter { $0.0 == text }.map(\.1) }
+        #expect(kinds(of: "cover") == [.keyword, .flag, .flag, .keyword])
+        #expect(kinds(of: "popover") == [.keyword, .keyword])
+        #expect(kinds(of: "as") == [.keyword, .keyword])
+        #expect(kinds(of: "allowsPush") == [.parameter])
+    }
+
     @Test func unresolvedNamesAreMarked() {
         let tokens = classified("screen Home\nroot { screen Hme }")
         #expect(tokens.contains { $0.0 == "Hme" && $0.1 == .screen && $0.2 == .unresolved })

@@ -135,6 +135,16 @@ VALID_FILES: List[Tuple[str, Source]] = [
     ("doc-comment-at-eof-without-newline", "flag f\n/// dangling"),
     ("comment-right-after-token", "flag f// comment\nflag g///doc\n"),
     ("keyword-label-from", "screen Transfer(from: Account)"),
+    ("cover-and-popover-declarations",
+     "screen Paywall cover\nscreen Picker popover(allowsPush: false)\nscreen Story cover(allowsPush: true)\n"
+     "root { screen Paywall { screen Picker } }"),
+    ("presentation-at-a-placement",
+     "screen Home\nscreen Detail sheet\ndependency store: Store\n"
+     "root { screen Home { anyOf {\n  screen Detail as push uses store\n"
+     "  screen Home as cover(allowsPush: false) uses store\n  screen Detail as sheet\n} } }"),
+    ("placement-presentation-then-nesting", "screen A\nroot { screen A as popover { screen A as cover } }"),
+    ("cover-popover-as-are-names",
+     "screen cover\nscreen popover\nflag as\nbuilder b { conditional as { screen cover } else { screen popover } }\nroot { b }"),
     ("every-keyword-as-label",
      "screen S(" + ", ".join("%s: T%d" % (k, i) for i, k in enumerate(KEYWORDS)) + ")"),
     ("dictionary-of-arrays-optional", "screen S(x: [String: [Int]]?)"),
@@ -240,6 +250,13 @@ VALID_FILES: List[Tuple[str, Source]] = [
 ]
 
 INVALID_FILES: List[Tuple[str, Source]] = [
+    ("as-in-a-declaration", "screen A as sheet"),
+    ("presentation-at-a-placement-without-as", "root { screen A sheet }"),
+    ("as-after-uses", "root { screen A uses s as sheet }"),
+    ("as-without-a-presentation", "root { screen A as }"),
+    ("as-with-an-unknown-presentation", "root { screen A as modal }"),
+    ("push-with-options", "screen A push(allowsPush: false)"),
+    ("cover-with-an-unknown-option", "screen A cover(animated: true)"),
     ("empty-block", "root {}"),
     ("empty-block-with-space", "root { }"),
     ("empty-nesting-block", "root { screen A { } }"),
@@ -458,7 +475,8 @@ def test_keywords_are_the_ones_in_the_spec(checker):
     # of a declaration), and the words of Swift's type syntax, which are ordinary names
     # outside a type.
     assert sorted(checker.rendered.contextual_words) == sorted(
-        ["allowsPush", "link", "any", "some", "async", "throws", "inout", "borrowing", "consuming", "sending"])
+        ["allowsPush", "link", "as", "cover", "popover",
+         "any", "some", "async", "throws", "inout", "borrowing", "consuming", "sending"])
 
 
 def test_link_is_a_name_outside_the_start_of_a_declaration(checker):

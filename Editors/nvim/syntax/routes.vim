@@ -11,6 +11,11 @@ syntax case match
 syntax match routesDeclKeyword    /\<\%(import\|screen\|dependency\|optional\|flag\|builder\|root\)\>/
 syntax match routesBuilderKeyword /\<\%(anyOf\|conditional\|else\|if\|let\|wildcard\|empty\|uses\|from\)\>/
 syntax match routesPresentation   /\<\%(push\|sheet\|allowsPush\)\>/
+" `cover` and `popover` after a screen's declaration, and `as PRESENTATION` after a
+" screen node's name: words with a meaning only there.
+syntax match routesPresentation   /\%(^\s*screen\s\+\h\w*\s*\%(([^)]*)\s*\)\?\)\@<=\<\%(cover\|popover\)\>/
+syntax match routesAsKeyword      /\%(\<screen\s\+\h\w*\s\+\)\@<=as\ze\s\+\%(push\|sheet\|cover\|popover\)\>/
+syntax match routesPresentation   /\%(\<screen\s\+\h\w*\s\+as\s\+\)\@<=\%(cover\|popover\)\>/
 syntax match routesBoolean        /\<\%(true\|false\)\>/
 
 " Names introduced by a declaration, and screen names where a screen is expected.
@@ -41,6 +46,7 @@ highlight default link routesArrow          Operator
 highlight default link routesPlaceholder    Identifier
 highlight default link routesBuilderKeyword Statement
 highlight default link routesPresentation   StorageClass
+highlight default link routesAsKeyword      Keyword
 highlight default link routesBoolean        Boolean
 highlight default link routesDeclName       Identifier
 highlight default link routesScreenName     Type

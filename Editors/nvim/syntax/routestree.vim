@@ -7,7 +7,7 @@ syntax match routestreeGuide      /[│├└─]/
 syntax match routestreeLabel      /\<\%(true\|false\|then\|else\):/
 syntax match routestreeKeyword    /\<\%(root\|anyOf\|conditional\|if let\|if screen\|wildcard\|empty\|uses\)\>/
 syntax match routestreeRecursion  /↻ \h\w*/
-syntax match routestreePresentation /(\%(sheet\|sheet, no push\|push\)[^)]*)/
+syntax match routestreePresentation /(\%(sheet\|cover\|popover\|push\)[^)]*)/
 syntax match routestreeHeader     /^environment:.*$/
 syntax match routestreeBuiltAt    /\<built at\>/
 syntax match routestreeNotBuilt   /\<not built:.*$/

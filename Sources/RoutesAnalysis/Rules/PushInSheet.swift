@@ -2,7 +2,8 @@ import RoutesModel
 import RoutesSyntax
 
 /// `push-in-sheet`: a `push` screen node that can be built, but on every path that builds it
-/// the last non-push element before it is a `sheet(allowsPush: false)` screen.
+/// the last non-push element before it is presented with `allowsPush: false` (a sheet, a
+/// cover or a popover; the presentation in force at the node that built it).
 public enum PushInSheet: PerNodeRule {
     public static let id = RuleID("push-in-sheet")
     public static let severity = Severity.warning
@@ -10,10 +11,12 @@ public enum PushInSheet: PerNodeRule {
     public static let summary = "A pushed screen that always follows a sheet that does not allow pushes."
     public static let documentation = RuleDocumentation(
         what: """
-            A screen presented with `push` (the default) that is built only after a \
-            `sheet(allowsPush: false)` screen, with no other sheet between them: it would be \
-            pushed where nothing can be pushed. Related: that sheet. A push that follows it is \
-            reported too when it also follows the sheet.
+            A screen presented with `push` (the default) that is built only after a screen \
+            presented with `allowsPush: false` (`sheet`, `cover` or `popover`), with no other \
+            modal screen between them: it would be pushed where nothing can be pushed. The \
+            presentation that counts is the one in force where each screen is placed (its own \
+            `as …`, else its declaration's). Related: that sheet, cover or popover. A push \
+            that follows it is reported too when it also follows the sheet.
             """,
         why: """
             The sheet has no navigation stack to push onto: the screen does not appear, or the \
@@ -26,16 +29,21 @@ public enum PushInSheet: PerNodeRule {
             root { screen Home { screen Picker { screen Detail } } }
             """,
         fix: """
-            Present the screen as a `sheet`, let the sheet allow pushes (`sheet`), or move the \
-            screen out of the sheet's nesting.
+            Present the screen as a `sheet` (everywhere, or at this placement with `as sheet`), \
+            let the sheet allow pushes (`sheet`), or move the screen out of the sheet's nesting.
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
             Declare the pushed screen a `sheet` (its declaration changes, wherever it is built).
             """),
         RuleFix(.unsafe, """
-            Let the sheet allow pushes (`sheet(allowsPush: false)` becomes `sheet`), offered \
-            when it is the only screen of the programs that forbids pushes.
+            Present the pushed screen as a sheet at this placement only (`as sheet` after its \
+            name; an `as push` there becomes `as sheet`).
+            """),
+        RuleFix(.unsafe, """
+            Let the sheet allow pushes (`sheet(allowsPush: false)` becomes `sheet`, and so for a \
+            cover or a popover), offered when its declaration is the only place of the programs \
+            that forbids pushes.
             """),
     ]
 
@@ -63,14 +71,14 @@ public enum PushInSheet: PerNodeRule {
     static func finding(at g: Int, _ facts: ProgramFacts) -> Finding? {
         let graph = facts.graph, flow = facts.flow
         guard flow.sigmaCount == 2, facts.used[g], case .screen(let code?, _) = graph.nodes[g].kind,
-              graph.presentations[code] == .push else { return nil }
+              graph.presentation(node: g, code: code) == .push else { return nil }
         guard flow.builtEnvironments(g, sigma: 0) == BDD.zero, flow.builtEnvironments(g, sigma: 1) != BDD.zero else { return nil }
         // It must hold however the uncertain leaves build.
         if let other = facts.alternativeFlow, other.builtEnvironments(g, sigma: 0) != BDD.zero
             || other.builtEnvironments(g, sigma: 1) == BDD.zero { return nil }
         var sheet: (GraphNode, ScreenCode)? = nil
         for node in facts.way(to: g, sigma: 1).dropLast().reversed() {
-            if case .screen(let sheetCode?, _) = graph.nodes[node].kind, graph.presentations[sheetCode] != .push {
+            if case .screen(let sheetCode?, _) = graph.nodes[node].kind, graph.presentation(node: node, code: sheetCode) != .push {
                 sheet = (GraphNode(node), ScreenCode(sheetCode))
                 break
             }
@@ -81,13 +89,15 @@ public enum PushInSheet: PerNodeRule {
     static func node(of finding: Finding) -> Int? { finding.node.index }
 
     static func diagnostic(_ finding: Finding, _ facts: ProgramFacts) -> Diagnostic {
-        let sheetName = finding.sheet.map { "`\(facts.screenName($0.screen.index))`" } ?? "a sheet"
+        // The presentation in force where the sheet, cover or popover is built.
+        let kind = finding.sheet.map { facts.graph.presentation(node: $0.node.index, code: $0.screen.index).nounWithArticle } ?? "a sheet"
+        let sheetName = finding.sheet.map { "`\(facts.screenName($0.screen.index))`, \(kind)" } ?? kind
         let related = finding.sheet.map {
-            [facts.location($0.node.index, "`\(facts.screenName($0.screen.index))` is presented here with `allowsPush: false`")]
+            [facts.location($0.node.index, "`\(facts.screenName($0.screen.index))` is presented here as \(kind) with `allowsPush: false`")]
         } ?? []
         var diagnostic = facts.diagnostic(
             Self.self, at: finding.node.index,
-            "`\(facts.screenName(finding.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName), a sheet that does not allow pushes",
+            "`\(facts.screenName(finding.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName) that does not allow pushes",
             related: related)
         diagnostic.detail = DiagnosticDetail(Detail(screen: facts.graph.screens[finding.screen.index],
                                                     sheet: finding.sheet.map { facts.graph.screens[$0.screen.index] }))

@@ -25,6 +25,16 @@ enum SyntaxErrorFixes: RuleFixes {
             let at = d.range.lowerBound
             return [Fix(title: "Add `else { empty }`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: " else { empty }")]])]
+        case .insertAs:
+            let at = d.range.lowerBound
+            return [Fix(title: "Insert `as`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: at..<at, newText: "as ")]])]
+        case .removeAs:
+            // `as` and the blanks after it, up to the presentation.
+            var end = d.range.upperBound
+            while end < bytes.count && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
+            return [Fix(title: "Remove `as`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: d.range.lowerBound..<end, newText: "")]])]
         }
     }
 }

@@ -38,8 +38,10 @@ public enum SyntaxError: RuleDefinition {
     public static let fixes = [
         RuleFix(.safe, """
             Where the mistake has one clear repair: insert the `,` missing between two names of \
-            a `uses` list, or add `else { empty }` to a `conditional` that has no `else` (the \
-            branch that builds nothing, which is what a missing `else` is usually meant to be).
+            a `uses` list, add `else { empty }` to a `conditional` that has no `else` (the \
+            branch that builds nothing, which is what a missing `else` is usually meant to be), \
+            insert the `as` a placement's presentation needs (`screen Detail as sheet`), or \
+            remove the one a declaration's must not have (`screen Detail sheet`).
             """),
     ]
 
@@ -50,6 +52,10 @@ public enum SyntaxError: RuleDefinition {
         case insertComma
         /// ` else { empty }` where the diagnostic is (just after a `conditional`'s block).
         case insertElseEmpty
+        /// `as ` where the diagnostic starts (`screen Detail sheet` at a placement).
+        case insertAs
+        /// The `as ` the diagnostic covers (`screen Detail as sheet` in a declaration).
+        case removeAs
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

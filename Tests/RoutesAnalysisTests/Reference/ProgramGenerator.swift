@@ -43,7 +43,8 @@ struct GeneratedProgram: Sendable {
 }
 
 /// Small, valid, single-file `.routes` programs from a seed (docs/language.md, Declarations,
-/// Builders): 2–5 screens (push, `sheet`, `sheet(allowsPush: false)`, sometimes one with a
+/// Builders): 2–5 screens (push, `sheet`, `cover` or `popover`, with or without
+/// `(allowsPush: false)`; a screen node sometimes with its own `as …`; sometimes one with a
 /// parameter, never used in a `wildcard`), 0–3 flags, 0–2 optionals and 0–2 dependencies (each
 /// sometimes `from` a screen), 0–3 named builders and a `root`. Builders nest every construct
 /// to a bounded depth. References between builders at the same element go only "forwards" (to a
@@ -67,6 +68,10 @@ struct ProgramGenerator {
     private static let maxDepth = 4
 
     private var rng: SplitMix64
+    /// The presentations' own stream (a cover or popover in place of a sheet, a placement's
+    /// `as …`), so that every other choice of a seed's program is what it was before they
+    /// existed.
+    private var styles: SplitMix64
     private var screens: [Screen] = []
     private var dependencies: [String] = []
     private var optionals: [String] = []
@@ -76,12 +81,23 @@ struct ProgramGenerator {
     private var budget = 0
 
     static func generate(seed: UInt64) -> GeneratedProgram {
-        var g = ProgramGenerator(rng: SplitMix64(seed: seed))
+        var g = ProgramGenerator(rng: SplitMix64(seed: seed), seed: seed)
         let text = g.program()
         return GeneratedProgram(seed: seed, text: text, plantedCycle: g.cycleBuilder != nil)
     }
 
-    private init(rng: SplitMix64) { self.rng = rng }
+    private init(rng: SplitMix64, seed: UInt64) {
+        self.rng = rng
+        styles = SplitMix64(seed: seed ^ 0x5717_1E5)
+    }
+
+    /// Every presentation as written after a placement's `as`.
+    private static let placementPresentations = [
+        "push", "sheet", "sheet(allowsPush: false)", "cover", "cover(allowsPush: false)", "popover", "popover(allowsPush: false)",
+    ]
+
+    /// `sheet`, or as often `cover` or `popover`.
+    private mutating func modalWord() -> String { ["sheet", "cover", "popover"][styles.below(3)] }
 
     private mutating func program() -> String {
         let screenCount = rng.int(2...5)
@@ -102,8 +118,8 @@ struct ProgramGenerator {
             switch s.presentation {
             case .push: break
             case .explicitPush: line += " push"
-            case .sheet: line += " sheet"
-            case .sheetNoPush: line += " sheet(allowsPush: false)"
+            case .sheet: line += " " + modalWord()
+            case .sheetNoPush: line += " \(modalWord())(allowsPush: false)"
             }
             lines.append(line)
         }
@@ -223,6 +239,7 @@ struct ProgramGenerator {
 
     private mutating func screenNode(_ name: String, depth: Int, owner: Int?, leaf: Bool, indent: Int) -> String {
         var text = "screen \(name)"
+        if styles.chance(15) { text += " as " + Self.placementPresentations[styles.below(Self.placementPresentations.count)] }
         let usable = dependencies + optionals
         if !usable.isEmpty && rng.chance(40) {
             text += " uses " + rng.sample(usable, count: rng.int(1...2)).joined(separator: ", ")

@@ -202,6 +202,9 @@ struct Universe {
     }
 
     func presentation(ofScreen i: Int) -> Presentation { declaration(screens[i]).presentation }
+    /// The presentation in force at screen node n of screen i: the node's own (`as …`), or
+    /// its screen's.
+    func presentation(ofNode n: NodeRef, screen i: Int) -> Presentation { node(n).presentation ?? presentation(ofScreen: i) }
 
     func name(ofScreen i: Int) -> String { declaration(screens[i]).name.text }
 
@@ -421,7 +424,7 @@ struct PathExplorer {
             let scope = s.scope | added
             recorder.observations.built[n, default: []].insert(Occurrence(scope: scope, providers: s.providers, lastNonPush: s.lastNonPush))
             guard let t = universe.screenOfNode(n) else { return nil }
-            let p = universe.presentation(ofScreen: t)
+            let p = universe.presentation(ofNode: n, screen: t)
             return ResolutionState(node: n, scope: scope, providers: s.providers | (1 << UInt64(t)),
                                    lastNonPush: p == .push ? s.lastNonPush : p)
         case .nothing:
@@ -576,7 +579,7 @@ struct PossibleEvaluator {
                 for case .built(let m) in build(start, e, &stack, &expanding, &obs) {
                     obs.built[m, default: []].insert(s.lastNonPush)
                     guard let t = u.screenOfNode(m) else { continue }
-                    let p = u.presentation(ofScreen: t)
+                    let p = u.presentation(ofNode: m, screen: t)
                     let next = State(node: m, lastNonPush: p == .push ? s.lastNonPush : p)
                     if seen.insert(next).inserted { work.append(next) }
                 }
@@ -704,9 +707,10 @@ struct ProgramAnalysis {
                     if possible.built[n] == nil { f.unreachable.insert(n) }
                     continue
                 }
-                if let t = u.screenOfNode(n), u.presentation(ofScreen: t) == .push,
-                   occurrences.allSatisfy({ $0.lastNonPush == .sheetNoPush }),
-                   possible.built[n, default: []].allSatisfy({ $0 == .sheetNoPush }) {
+                // A cover or a popover counts as the sheet with the same `allowsPush`.
+                if let t = u.screenOfNode(n), u.presentation(ofNode: n, screen: t) == .push,
+                   occurrences.allSatisfy({ $0.lastNonPush.map { !$0.allowsPush } ?? false }),
+                   possible.built[n, default: []].allSatisfy({ $0.map { !$0.allowsPush } ?? false }) {
                     f.pushInSheet.insert(n)
                 }
             case .anyOf(let branches):

@@ -263,7 +263,52 @@ import TestSupport
 /// patched graph equals the one built from scratch, and the session answers as a fresh one.
 @Suite struct GraphPatchTests {
     static func layout(_ g: BuilderGraph) -> String {
-        "\(g.nodes)|\(g.branchList)|\(g.useStart)|\(g.useTargets)|\(g.builders)|\(g.conditions)|\(g.screens)"
+        "\(g.nodes)|\(g.branchList)|\(g.useStart)|\(g.useTargets)|\(g.builders)|\(g.conditions)|\(g.screens)|"
+            + "\(g.placementPresentations.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" })"
+    }
+
+    /// A placement's presentation edited, added and taken away, as the language server applies
+    /// each edit: the program is analysed again over its patched graph (the presentation is
+    /// the node's), and answers as a fresh session, flows included (`push-in-sheet` comes and
+    /// goes with each edit).
+    @Test func editedPlacementPresentationsAgreeWithAFreshSession() throws {
+        let text = """
+            screen Home
+            screen Picker sheet(allowsPush: false)
+            screen Detail
+            root {
+              screen Home {
+                anyOf {
+                  screen Picker as sheet(allowsPush: false) { screen Detail }
+                  screen Detail as push { screen Picker }
+                }
+              }
+            }
+
+            """
+        let path = "/ws/App.routes"
+        var project = ProgramReuseTests.project([path: text])
+        var session = AnalysisSession.forEditor(project: project)
+        var warnings: [Int] = []
+        // Each edit: the text replaced (its first occurrence), and what replaces it.
+        let edits = [("sheet(allowsPush: false) {", "cover {"), ("cover {", "popover(allowsPush: false) {"),
+                     ("as popover(allowsPush: false) ", ""), ("screen Picker {", "screen Picker as push {"),
+                     ("as push {", "as cover(allowsPush: false) {")]
+        for (old, new) in edits {
+            let file = try #require(project.file(atPath: path))
+            let current = project.files[file].text.string
+            let range = try #require(current.utf8.ranges(of: Array(old.utf8)).first)
+            let lower = current.utf8.distance(from: current.utf8.startIndex, to: range.lowerBound)
+            let upper = current.utf8.distance(from: current.utf8.startIndex, to: range.upperBound)
+            let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: lower..<upper, with: Array(new.utf8)))
+            #expect(reused.patchedGraphs == 1, "after replacing \(old) by \(new)")
+            warnings.append(reused.diagnostics.filter { $0.rule == .pushInSheet }.count)
+            project = next
+            session = reused
+        }
+        // `as cover`: none; `as popover(allowsPush: false)`: one; the declared
+        // `sheet(allowsPush: false)` again: one; `as push`: none; `as cover(allowsPush: false)`: one.
+        #expect(warnings == [0, 1, 1, 0, 1])
     }
 
     /// Characters typed into, or replacing one in, a declaration of generated programs (names

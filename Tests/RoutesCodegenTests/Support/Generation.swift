@@ -44,8 +44,16 @@ enum Generation {
 
     /// The generated code of every program of a project that has no errors (and, in
     /// `withErrors`, the roots of those that have).
+    /// Whether a problem is the ComposableNavigator target refusing a presentation it cannot
+    /// express (a cover, a popover, a placement's own presentation), as documented.
+    static func isPresentationRefusal(_ problem: CodegenProblem) -> Bool {
+        problem.message.hasPrefix("the ComposableNavigator 0.2.0 target cannot present")
+    }
+
+    /// - Parameter refused: called instead of failing when every problem is a presentation
+    ///   refusal (nothing is generated then).
     static func programs(of project: Project, label: String, allowProblems: Bool = false,
-                         options: SwiftCodegen.Options = .init()) throws
+                         options: SwiftCodegen.Options = .init(), refused: ((String) -> Void)? = nil) throws
         -> (generated: [GeneratedProgram], withErrors: [String]) {
         let session = AnalysisSession.forEditor(project: project)
         let roots = project.programs.map(\.root.file)
@@ -55,6 +63,10 @@ enum Generation {
         var generated: [GeneratedProgram] = []
         if !output.problems.isEmpty {
             if allowProblems { return ([], [label]) }
+            if let refused, output.problems.allSatisfy(isPresentationRefusal) {
+                refused(label)
+                return ([], [])
+            }
             throw GenerationFailure(message: "\(label): " + output.problems.map { "\(project.files[$0.file].displayPath): \($0.message)" }.joined(separator: "\n"))
         }
         if !output.programsWithErrors.isEmpty {

@@ -77,7 +77,7 @@ struct ComposableNavigatorTarget {
                         message: "the ComposableNavigator 0.2.0 target cannot present `\(name)` `as \(own.sourceText)` at this placement only: the library takes a screen's presentation from the screen value the app puts in the path, which a path builder cannot change: present `\(name)` the same way everywhere"))
                 }
                 if let nesting { visit(nesting) }
-            case .anyOf(let branches): branches.forEach(visit)
+            case .anyOf(_, let branches): branches.forEach(visit)
             case .conditional(_, _, let then, let els): visit(then); visit(els)
             case .ifLet(_, _, _, let then, let els): visit(then); els.map(visit)
             case .ifScreen(_, _, let then, let els): visit(then); els.map(visit)
@@ -319,7 +319,7 @@ struct ComposableNavigatorTarget {
                 for case .local(let local) in args { out.insert(local) }
                 // What the screen provides, its nesting reads from the screen's own binding.
                 if let nesting { out.formUnion(locals(nesting).subtracting(plan.screens[screen].provides)) }
-            case .anyOf(let bs): bs.forEach(walk)
+            case .anyOf(_, let bs): bs.forEach(walk)
             case .conditional(_, _, let then, let otherwise):
                 walk(then)
                 walk(otherwise)
@@ -346,7 +346,7 @@ struct ComposableNavigatorTarget {
         switch builder {
         case .screen(_, let screen, let method, let arguments, let nesting):
             return screenCode(screen: screen, method: plan.contentMethods[method], arguments: arguments, nesting: nesting)
-        case .anyOf(let branches):
+        case .anyOf(_, let branches):
             return anyOf(branches.map(code))
         case .conditional(_, let flag, let then, let otherwise):
             return .call("PathBuilders.if", [

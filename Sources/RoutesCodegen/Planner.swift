@@ -595,7 +595,7 @@ extension Planner {
         case .screen(let name, let uses, let nesting):
             return planScreen(ref, name: name, uses: uses, nesting: nesting, scope: scope, function: function, into: &plan)
         case .anyOf(let branches):
-            return .anyOf(branches.map { planNode(at($0), scope: scope, function: function, into: &plan) })
+            return .anyOf(node: ref, branches.map { planNode(at($0), scope: scope, function: function, into: &plan) })
         case .conditional(let flag, let then, let otherwise):
             guard let symbol = resolve(flag, in: ref.file) else { return .empty }
             return .conditional(node: ref, flag: environmentNames[symbol]!,

@@ -56,7 +56,7 @@ public struct ProgramPlan: Sendable {
     public indirect enum Builder: Sendable {
         /// `screen S`: the content method `method` with its arguments; the nesting, if any.
         case screen(node: NodeRef, screen: Int, method: Int, arguments: [Source], nesting: Builder?)
-        case anyOf([Builder])
+        case anyOf(node: NodeRef, [Builder])
         case conditional(node: NodeRef, flag: String, then: Builder, else: Builder)
         /// `if let o`: the value from `source`, bound as `item` in `then`.
         case ifLet(node: NodeRef, source: Source, item: ScopeItem, then: Builder, else: Builder?)

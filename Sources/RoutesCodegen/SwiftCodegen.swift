@@ -11,6 +11,10 @@ public enum AccessLevel: String, Sendable, CaseIterable {
 public enum CodegenTarget: String, Sendable, CaseIterable {
     /// ComposableNavigator 0.2.0's path builders.
     case composableNavigator
+    /// SwiftUI's `NavigationStack` (iOS 16 and later). Not yet selectable from the command
+    /// line: it generates the screens, the path elements and the resolver so far
+    /// (`SwiftUITarget`), not yet the views and the navigator.
+    case swiftUI
 }
 
 /// One generated Swift file.
@@ -96,14 +100,20 @@ public enum SwiftCodegen {
                 output.problems += planner.problems
                 continue
             }
-            let refused = ComposableNavigatorTarget.refusals(plan: plan, project: project)
-            guard refused.isEmpty else {
-                output.problems += refused
-                continue
+            switch options.target {
+            case .composableNavigator:
+                let refused = ComposableNavigatorTarget.refusals(plan: plan, project: project)
+                guard refused.isEmpty else {
+                    output.problems += refused
+                    continue
+                }
+                var target = ComposableNavigatorTarget(plan: plan, project: project, access: options.access)
+                target.links = LinkCode.links(plan: plan, project: project, program: program)
+                files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))
+            case .swiftUI:
+                var target = SwiftUITarget(plan: plan, project: project, access: options.access)
+                files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))
             }
-            var target = ComposableNavigatorTarget(plan: plan, project: project, access: options.access)
-            target.links = LinkCode.links(plan: plan, project: project, program: program)
-            files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))
         }
         if output.succeeded { output.files = files }
         return output

@@ -204,7 +204,7 @@ struct Coverage {
         func walk(_ b: ProgramPlan.Builder, function f: Int, ifLets: Int) {
             switch b {
             case .screen(_, _, _, _, let nesting): if let nesting { walk(nesting, function: f, ifLets: ifLets) }
-            case .anyOf(let bs):
+            case .anyOf(_, let bs):
                 widest = max(widest, bs.count)
                 bs.forEach { walk($0, function: f, ifLets: ifLets) }
             case .conditional(_, _, let a, let c):

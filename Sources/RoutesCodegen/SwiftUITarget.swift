@@ -1,0 +1,424 @@
+import RoutesAnalysis
+import RoutesModel
+import RoutesSyntax
+
+/// Spells a ``ProgramPlan`` out for SwiftUI's `NavigationStack` (iOS 16 and later), with the
+/// standard library only: the screens as `Hashable` values, one path element type over them
+/// (`Element`), and a pure resolver that builds a path as the checker does
+/// (docs/language.md#how-a-path-is-built), element by element, saying which `screen` node
+/// built each one, how it is presented there, and where and why the build stops.
+///
+/// The resolver is the part of this target that everything else stands on: the views and
+/// the navigator show what it builds. It is generated as one small function per builder of
+/// the plan (`Outcome`s passed up, a `screen`'s nesting passed on as the builder of the next
+/// element), so recursion through a nesting is a function that names itself.
+struct SwiftUITarget {
+    let plan: ProgramPlan
+    let project: Project
+    let access: AccessLevel
+
+    /// The `screen` nodes the generated code numbers (`Node.id`), in the order the plan's
+    /// functions first reach them.
+    private(set) var nodes: [NodeRef] = []
+    private var nodeIDs: [NodeRef: Int] = [:]
+    /// The generated builder functions, in order.
+    private var functions: [[String]] = []
+    /// The flags and optionals of `Conditions`, in declaration order: (Swift name, symbol).
+    private(set) var conditions: [(name: String, symbol: Symbol)] = []
+    /// The `Element` case of each screen of the plan.
+    private(set) var caseNames: [String] = []
+
+    init(plan: ProgramPlan, project: Project, access: AccessLevel) {
+        self.plan = plan
+        self.project = project
+        self.access = access
+        caseNames = Self.caseNames(plan)
+        conditions = Self.conditions(plan, project)
+        for function in plan.functions { collectNodes(function.body) }
+    }
+
+    var modifier: String { access == .internal ? "" : access.rawValue + " " }
+    var ns: String { plan.namespace }
+
+    /// `Home` -> `home`, in backticks when Swift reserves it; a name another screen's case
+    /// already has gets the screen's index after it.
+    static func caseNames(_ plan: ProgramPlan) -> [String] {
+        var seen = Set<String>()
+        return plan.screens.enumerated().map { index, screen in
+            var name = SwiftNames.lowerCamel(screen.typeName.filter { $0 != "`" })
+            if !seen.insert(name).inserted {
+                name += "\(index)"
+                seen.insert(name)
+            }
+            return SwiftNames.escaped(name)
+        }
+    }
+
+    /// The flags that a `conditional` tests and the optionals that an `if let` tests, in the
+    /// program's declaration order.
+    static func conditions(_ plan: ProgramPlan, _ project: Project) -> [(name: String, symbol: Symbol)] {
+        var tested = Set<Symbol>()
+        func visit(_ builder: ProgramPlan.Builder) {
+            switch builder {
+            case .screen(_, _, _, _, let nesting): nesting.map(visit)
+            case .anyOf(_, let branches): branches.forEach(visit)
+            case .conditional(let node, _, let then, let els):
+                if case .conditional(let name?, _, _) = project.files[node.file].model.nodes[node.node].kind,
+                   let s = project.resolve(name, in: node.file) { tested.insert(s) }
+                visit(then)
+                visit(els)
+            case .ifLet(_, _, let item, let then, let els):
+                tested.insert(item.symbol)
+                visit(then)
+                els.map(visit)
+            case .ifScreen(_, _, let then, let els): visit(then); els.map(visit)
+            case .wildcard(_, _, let body): visit(body)
+            case .empty, .unreachable, .call: break
+            }
+        }
+        for function in plan.functions { visit(function.body) }
+        var out: [(name: String, symbol: Symbol)] = []
+        for file in plan.program.files {
+            for index in project.files[file].model.declarations.indices {
+                let s = Symbol(file: file, declaration: index)
+                if tested.contains(s) { out.append((SwiftNames.escaped(project.declaration(s).name.text), s)) }
+            }
+        }
+        return out
+    }
+
+    private mutating func collectNodes(_ builder: ProgramPlan.Builder) {
+        switch builder {
+        case .screen(let node, _, _, _, let nesting):
+            if nodeIDs[node] == nil {
+                nodeIDs[node] = nodes.count
+                nodes.append(node)
+            }
+            nesting.map { collectNodes($0) }
+        case .anyOf(_, let branches): for b in branches { collectNodes(b) }
+        case .conditional(_, _, let then, let els): collectNodes(then); collectNodes(els)
+        case .ifLet(_, _, _, let then, let els): collectNodes(then); els.map { collectNodes($0) }
+        case .ifScreen(_, _, let then, let els): collectNodes(then); els.map { collectNodes($0) }
+        case .wildcard(_, _, let body): collectNodes(body)
+        case .empty, .unreachable, .call: break
+        }
+    }
+
+    // MARK: Places and words
+
+    func displayName(_ f: FileID) -> String {
+        let path = project.files[f].displayPath
+        return path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// `App.routes:12:5` (1-based; columns in Unicode scalars).
+    func location(_ r: NodeRef) -> String {
+        let sourceFile = project.files[r.file]
+        let position = sourceFile.text.position(of: sourceFile.model.nodes[r.node].head.lowerBound, encoding: .scalars)
+        return "\(displayName(r.file)):\(position.line + 1):\(position.column + 1)"
+    }
+
+    /// `12:5` in the root file, else `Lib.routes:12:5`: as `routes tree` writes places in reasons.
+    func shortLocation(_ r: NodeRef) -> String {
+        let full = location(r)
+        return r.file == plan.program.root.file ? String(full.drop { $0 != ":" }.dropFirst()) : full
+    }
+
+    func screenName(_ i: Int) -> String { project.declaration(plan.screens[i].symbol).name.text }
+
+    /// A Swift string literal of `text` (only `"` and `\` need escapes in what is written here).
+    static func literal(_ text: String) -> String {
+        var out = "\""
+        for c in text {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "\""
+    }
+
+    /// `text` as it may stand inside a Swift string literal.
+    static func escapedText(_ text: String) -> String { String(literal(text).dropFirst().dropLast()) }
+
+    /// The presentation in force at a `screen` node, as the generated `Presentation` value.
+    func presentation(_ node: NodeRef, screen: Int) -> String {
+        let p = project.files[node.file].model.nodes[node.node].presentation ?? plan.screens[screen].presentation
+        switch p.style {
+        case nil: return ".push"
+        case let style?: return ".\(style.rawValue)(allowsPush: \(p.allowsPush))"
+        }
+    }
+
+    /// The element of screen i made with no arguments (a wildcard's screen has no parameters).
+    func element(_ i: Int) -> String { ".\(caseNames[i])(\(ns).\(plan.screens[i].typeName)())" }
+
+    // MARK: The file
+
+    mutating func file(header: [String]) -> String {
+        var out = header
+        out.append("")
+        out.append("// MARK: - Screens")
+        out.append("")
+        out += screens()
+        out.append("")
+        out += types()
+        out.append("")
+        out += resolver()
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    func screens() -> [String] {
+        var out = ["/// The screens of \(plan.rootPath), and the path elements made of them."]
+        out.append("\(modifier)enum \(ns) {")
+        for (index, screen) in plan.screens.enumerated() {
+            if index > 0 { out.append("") }
+            if let doc = screen.doc, !doc.isEmpty {
+                out += doc.split(separator: "\n", omittingEmptySubsequences: false).map { "    ///" + ($0.isEmpty ? "" : " \($0)") }
+            }
+            out.append("    \(modifier)struct \(screen.typeName): Hashable {")
+            for parameter in screen.parameters { out.append("        \(modifier)let \(parameter.label): \(parameter.type)") }
+            if !screen.parameters.isEmpty { out.append("") }
+            if screen.parameters.isEmpty {
+                out.append("        \(modifier)init() {}")
+            } else {
+                let params = screen.parameters.map { "\($0.label): \($0.type)" }.joined(separator: ", ")
+                out.append("        \(modifier)init(\(params)) {")
+                for parameter in screen.parameters { out.append("            self.\(parameter.label) = \(parameter.label)") }
+                out.append("        }")
+            }
+            out.append("    }")
+        }
+        out.append("")
+        out.append("    /// One element of a navigation path: a screen value.")
+        out.append("    \(modifier)enum Element: Hashable {")
+        for (index, screen) in plan.screens.enumerated() {
+            out.append("        case \(caseNames[index])(\(ns).\(screen.typeName))")
+        }
+        out.append("")
+        out.append("        /// The name of its screen in \(plan.rootPath).")
+        out.append("        \(modifier)var screenName: String {")
+        out.append("            switch self {")
+        for (index, _) in plan.screens.enumerated() {
+            out.append("            case .\(caseNames[index]): return \(Self.literal(screenName(index)))")
+        }
+        out.append("            }")
+        out.append("        }")
+        out.append("    }")
+        out.append("}")
+        return out
+    }
+
+    func types() -> [String] {
+        var out = ["// MARK: - Resolving a path", ""]
+        out.append("extension \(ns) {")
+        out.append("    /// How a screen is presented where it is built: pushed onto the stack of the element")
+        out.append("    /// before it, or presented from that element with a stack of its own (none when it")
+        out.append("    /// allows no pushes).")
+        out.append("    \(modifier)enum Presentation: Hashable, Sendable {")
+        out.append("        case push")
+        out.append("        case sheet(allowsPush: Bool)")
+        out.append("        case cover(allowsPush: Bool)")
+        out.append("        case popover(allowsPush: Bool)")
+        out.append("    }")
+        out.append("")
+        out.append("    /// A `screen` node of the routing tree: where it is written, and how it presents what it builds.")
+        out.append("    \(modifier)struct Node: Hashable, Sendable {")
+        out.append("        \(modifier)let id: Int")
+        out.append("        /// `App.routes:12:5`.")
+        out.append("        \(modifier)let location: String")
+        out.append("        \(modifier)let presentation: Presentation")
+        out.append("    }")
+        out.append("")
+        out.append("    /// One environment: the value of each flag, and whether each optional is present.")
+        out.append("    \(modifier)struct Conditions: Hashable, Sendable {")
+        for c in conditions {
+            let decl = project.declaration(c.symbol)
+            out.append(decl.kind == .flag ? "        /// `flag \(decl.name.text)`." : "        /// Whether `optional \(decl.name.text)` is present.")
+            out.append("        \(modifier)var \(c.name): Bool")
+        }
+        if !conditions.isEmpty { out.append("") }
+        let params = conditions.map { "\(SwiftNames.label($0.name.filter { $0 != "`" })): Bool" }.joined(separator: ", ")
+        out.append("        \(modifier)init(\(params)) {")
+        for c in conditions { out.append("            self.\(c.name) = \(c.name)") }
+        out.append("        }")
+        out.append("    }")
+        out.append("")
+        out.append("    /// What a path builds under one environment.")
+        out.append("    \(modifier)struct Resolution: Hashable, Sendable {")
+        out.append("        /// A built element: the node that built it, and the screen a wildcard put in its place.")
+        out.append("        \(modifier)struct Step: Hashable, Sendable {")
+        out.append("            \(modifier)let element: Element")
+        out.append("            \(modifier)let node: Node")
+        out.append("            /// The screen a `wildcard` built in the element's place (nil: the element itself).")
+        out.append("            \(modifier)let builtAs: Element?")
+        out.append("        }")
+        out.append("")
+        out.append("        /// The first element not built, and why. The elements after it are not built either.")
+        out.append("        \(modifier)struct Stop: Hashable, Sendable {")
+        out.append("            \(modifier)let index: Int")
+        out.append("            \(modifier)let reason: String")
+        out.append("        }")
+        out.append("")
+        out.append("        /// The elements built, from the first.")
+        out.append("        \(modifier)var steps: [Step]")
+        out.append("        /// Nil when every element is built.")
+        out.append("        \(modifier)var stop: Stop?")
+        out.append("    }")
+        out.append("}")
+        return out
+    }
+
+    // MARK: The resolver
+
+    mutating func resolver() -> [String] {
+        // `b0` … are the plan's functions, in order (`b0` is `root`); the builders inside them
+        // come after.
+        functions = Array(repeating: [], count: plan.functions.count)
+        for (k, function) in plan.functions.enumerated() { functions[k] = body(function.body) }
+        var out = ["extension \(ns) {"]
+        out.append("    /// Builds `path` under `conditions` as the routing tree of \(plan.rootPath) does: `root` builds")
+        out.append("    /// the first element, the nesting of the node that built each element builds the next one.")
+        out.append("    /// The first element that is not built, and every one after it, is not shown.")
+        out.append("    \(modifier)static func resolve(_ path: [Element], in conditions: Conditions) -> Resolution {")
+        out.append("        var steps: [Resolution.Step] = []")
+        out.append("        var builder: \(buildType).Builder? = \(buildType).b0")
+        out.append("        var previous: Node? = nil")
+        out.append("        for (index, element) in path.enumerated() {")
+        out.append("            guard let build = builder else {")
+        out.append("                let after = previous.map { \"the nesting of the node at \\($0.location)\" } ?? \"`root`\"")
+        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: \"\\(after) builds nothing, so nothing is built after it\"))")
+        out.append("            }")
+        out.append("            switch build(element, conditions) {")
+        out.append("            case .built(let node, let built, let next):")
+        out.append("                steps.append(.init(element: element, node: node, builtAs: built.screenName == element.screenName ? nil : built))")
+        out.append("                builder = next")
+        out.append("                previous = node")
+        out.append("            case .nothing(let reason):")
+        out.append("                let after = previous.map { \"the nesting of the node at \\($0.location)\" } ?? \"`root`\"")
+        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: reason ?? \"\\(after) builds nothing for \\(element.screenName)\"))")
+        out.append("            }")
+        out.append("        }")
+        out.append("        return Resolution(steps: steps, stop: nil)")
+        out.append("    }")
+        out.append("}")
+        out.append("")
+        out.append("/// The builders of \(plan.rootPath), one function each (not part of the API).")
+        out.append("private enum \(buildType) {")
+        out.append("    typealias Builder = (\(ns).Element, \(ns).Conditions) -> Outcome")
+        out.append("")
+        out.append("    /// What a builder makes of one element: the node that built it, the element it built")
+        out.append("    /// (a wildcard's screen, in place of the element), and the builder of the next one; or")
+        out.append("    /// nothing, with the innermost decision that explains it.")
+        out.append("    enum Outcome {")
+        out.append("        case built(\(ns).Node, \(ns).Element, Builder?)")
+        out.append("        case nothing(String?)")
+        out.append("")
+        out.append("        var isBuilt: Bool { if case .built = self { return true } else { return false } }")
+        out.append("    }")
+        for (index, function) in functions.enumerated() {
+            out.append("")
+            out.append("    static func b\(index)(_ e: \(ns).Element, _ c: \(ns).Conditions) -> Outcome {")
+            out += function.map { "        " + $0 }
+            out.append("    }")
+        }
+        out.append("}")
+        return out
+    }
+
+    var buildType: String { "\(ns)Build" }
+
+    /// The function that builds with `builder`: its name (`b12`).
+    private mutating func emit(_ builder: ProgramPlan.Builder) -> String {
+        let index = functions.count
+        functions.append([])
+        functions[index] = body(builder)
+        return "b\(index)"
+    }
+
+    private mutating func body(_ builder: ProgramPlan.Builder) -> [String] {
+        switch builder {
+        case .screen(let node, let screen, _, _, let nesting):
+            let next = nesting.map { emit($0) } ?? "nil"
+            let id = nodeIDs[node]!
+            return [
+                "guard case .\(caseNames[screen]) = e else { return .nothing(nil) }",
+                "return .built(\(ns).Node(id: \(id), location: \(Self.literal(location(node))), presentation: \(presentation(node, screen: screen))), e, \(next == "nil" ? "nil" : next))",
+            ]
+        case .anyOf(let node, let branches):
+            let names = branches.map { emit($0) }
+            var out = ["var relevant: String? = nil"]
+            for name in names {
+                out.append("switch \(name)(e, c) {")
+                out.append("case .built(let n, let b, let next): return .built(n, b, next)")
+                out.append("case .nothing(let reason): if relevant == nil { relevant = reason }")
+                out.append("}")
+            }
+            let at = Self.escapedText(shortLocation(node))
+            out.append("return .nothing(relevant ?? \"`anyOf` at \(at) has no branch for \\(e.screenName)\")")
+            return out
+        case .conditional(_, let flag, let then, let els):
+            let (a, b) = (emit(then), emit(els))
+            let name = flag.filter { $0 != "`" }
+            return [
+                "if c.\(flag) {",
+                "    let r = \(a)(e, c)",
+                "    if case .nothing(nil) = r { return .nothing(\"`conditional \(name)` is true here and its true branch builds nothing for \\(e.screenName)\") }",
+                "    return r",
+                "}",
+                "let r = \(b)(e, c)",
+                "if case .nothing(nil) = r { return .nothing(\"`conditional \(name)` is false here and its else builds nothing for \\(e.screenName)\") }",
+                "return r",
+            ]
+        case .ifLet(_, _, let item, let then, let els):
+            let name = project.declaration(item.symbol).name.text
+            let property = SwiftNames.escaped(name)
+            let a = emit(then)
+            var out = [
+                "if c.\(property) {",
+                "    let r = \(a)(e, c)",
+                "    if case .nothing(nil) = r { return .nothing(\"`if let \(name)`: present, but its then-block builds nothing for \\(e.screenName)\") }",
+                "    return r",
+                "}",
+            ]
+            if let els {
+                let b = emit(els)
+                out += ["let r = \(b)(e, c)", "if case .nothing(nil) = r { return .nothing(\"`if let \(name)`: absent\") }", "return r"]
+            } else {
+                out.append("return .nothing(\"`if let \(name)`: absent\")")
+            }
+            return out
+        case .ifScreen(let node, let screen, let then, let els):
+            let tested = screenName(screen), at = Self.escapedText(shortLocation(node))
+            let a = emit(then)
+            var out = [
+                "if case .\(caseNames[screen]) = e {",
+                "    let r = \(a)(e, c)",
+                "    if case .nothing(nil) = r { return .nothing(\"`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it\") }",
+                "    return r",
+                "}",
+            ]
+            if let els {
+                let b = emit(els)
+                out += ["let r = \(b)(e, c)",
+                        "if case .nothing(nil) = r { return .nothing(\"`if screen \(tested)` at \(at): the element is \\(e.screenName), not \(tested), and its else builds nothing for \\(e.screenName)\") }",
+                        "return r"]
+            } else {
+                out.append("return .nothing(\"`if screen \(tested)` at \(at): the element is \\(e.screenName), not \(tested), and it has no else\")")
+            }
+            return out
+        case .wildcard(let node, let screen, let body):
+            let name = screenName(screen), at = Self.escapedText(shortLocation(node))
+            let b = emit(body)
+            return [
+                "let r = \(b)(\(element(screen)), c)",
+                "guard case .nothing(nil) = r else { return r }",
+                "if case .\(caseNames[screen]) = e { return .nothing(\"`wildcard \(name)` at \(at): its builder builds nothing for \(name)\") }",
+                "return .nothing(\"`wildcard \(name)` at \(at) replaces \\(e.screenName) by \(name), and its builder builds nothing for \(name)\")",
+            ]
+        case .empty, .unreachable:
+            return ["return .nothing(nil)"]
+        case .call(_, let function, _):
+            // Plan function k is `b<k>` (see `resolver()`).
+            return ["return b\(function)(e, c)"]
+        }
+    }
+}

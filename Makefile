@@ -50,3 +50,5 @@ clean:
 example:
 	$(SWIFT) build --package-path Examples/SeedPackage
 	Examples/SeedPackage/.build/debug/SeedDemo
+	$(SWIFT) build --package-path Examples/ReaderPackage
+	Examples/ReaderPackage/.build/debug/ReaderDemo

@@ -44,7 +44,10 @@ struct RoutesGenerator: BuildToolPlugin {
                 displayName: "Generating Swift from the .routes files of \(target)",
                 executable: try tool("routes").url,
                 arguments: ["gen", "swift"] + inputs.map(\.path) + ["--out", folder.path, "--root", root.path],
-                inputFiles: inputs,
+                // The workspace's routes.json may choose the target (`swiftTarget`): a change
+                // of it generates again.
+                inputFiles: inputs + (FileManager.default.fileExists(atPath: root.appending(path: "routes.json").path)
+                    ? [root.appending(path: "routes.json")] : []),
                 outputFiles: outputs
             ),
         ]

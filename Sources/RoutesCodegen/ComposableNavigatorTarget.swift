@@ -63,7 +63,7 @@ struct ComposableNavigatorTarget {
             let decl = project.declaration(screen.symbol)
             out.append(CodegenProblem(
                 file: screen.symbol.file, range: decl.name.range,
-                message: "the ComposableNavigator 0.2.0 target cannot present `\(decl.name.text)` as \(screen.presentation.nounWithArticle) (`\(screen.presentation.sourceText)`): the library presents only by push and as a sheet: declare it `sheet`"))
+                message: "the ComposableNavigator 0.2.0 target cannot present `\(decl.name.text)` as \(screen.presentation.nounWithArticle) (`\(screen.presentation.sourceText)`): the library presents only by push and as a sheet: generate for SwiftUI (`--target swiftui`), which presents it, or declare it `sheet`"))
         }
         var seen = Set<NodeRef>()
         func visit(_ builder: ProgramPlan.Builder) {
@@ -74,7 +74,7 @@ struct ComposableNavigatorTarget {
                     let name = project.declaration(plan.screens[screen].symbol).name.text
                     out.append(CodegenProblem(
                         file: node.file, range: model.head,
-                        message: "the ComposableNavigator 0.2.0 target cannot present `\(name)` `as \(own.sourceText)` at this placement only: the library takes a screen's presentation from the screen value the app puts in the path, which a path builder cannot change: present `\(name)` the same way everywhere"))
+                        message: "the ComposableNavigator 0.2.0 target cannot present `\(name)` `as \(own.sourceText)` at this placement only: the library takes a screen's presentation from the screen value the app puts in the path, which a path builder cannot change: generate for SwiftUI (`--target swiftui`), which presents each placement its own way, or present `\(name)` the same way everywhere"))
                 }
                 if let nesting { visit(nesting) }
             case .anyOf(_, let branches): branches.forEach(visit)
@@ -97,15 +97,7 @@ struct ComposableNavigatorTarget {
         // Foundation for `URL`, when the program has links.
         for module in (links.isEmpty ? [] : ["Foundation"]) + Self.imports { out.append("import \(module)") }
         out.append("")
-        if !plan.typeAliases.isEmpty {
-            out.append("// MARK: - Types of the app that the namespace hides")
-            for alias in plan.typeAliases {
-                out.append("")
-                out.append("/// `\(alias.type)`, which a type of `\(ns)` of the same name hides inside it.")
-                out.append("\(modifier)typealias \(alias.alias) = \(alias.type)")
-            }
-            out.append("")
-        }
+        out += SwiftCodegen.typeAliases(plan, modifier: modifier)
         out += screens()
         out.append("")
         out += environmentProtocol()

@@ -36,10 +36,15 @@ public enum SwiftCodegen {
         /// At most this many view types (screens) per content protocol: more are split into
         /// parts that the content protocol composes.
         public var viewTypesPerProtocol: Int
-        public init(access: AccessLevel = .internal, target: CodegenTarget = .composableNavigator, viewTypesPerProtocol: Int = 500) {
+        /// The SwiftUI target: the screens and the path elements are `Codable` too (for
+        /// state restoration; the compiler checks that every parameter type is).
+        public var codable: Bool
+        public init(access: AccessLevel = .internal, target: CodegenTarget = .composableNavigator, viewTypesPerProtocol: Int = 500,
+                    codable: Bool = false) {
             self.access = access
             self.target = target
             self.viewTypesPerProtocol = max(1, viewTypesPerProtocol)
+            self.codable = codable
         }
     }
 
@@ -112,6 +117,8 @@ public enum SwiftCodegen {
                 files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))
             case .swiftUI:
                 var target = SwiftUITarget(plan: plan, project: project, access: options.access)
+                target.codable = options.codable
+                target.links = LinkCode.links(plan: plan, project: project, program: program)
                 files.append(GeneratedFile(name: name, contents: target.file(header: header(plan)), input: input))
             }
         }
@@ -125,6 +132,20 @@ public enum SwiftCodegen {
         var planner = Planner(project: project, program: program, namespace: SwiftNames.namespace(forFile: project.files[input].displayPath))
         let plan = planner.make(rootPath: displayName(project, input), importedPaths: [], viewTypesPerProtocol: options.viewTypesPerProtocol)
         return (plan, planner.problems)
+    }
+
+    /// The aliases, outside the namespace, of the app's types that a type of the namespace
+    /// hides (`ProgramPlan.typeAliases`), then a blank line; nothing when there are none.
+    static func typeAliases(_ plan: ProgramPlan, modifier: String) -> [String] {
+        guard !plan.typeAliases.isEmpty else { return [] }
+        var out = ["// MARK: - Types of the app that the namespace hides"]
+        for alias in plan.typeAliases {
+            out.append("")
+            out.append("/// `\(alias.type)`, which a type of `\(plan.namespace)` of the same name hides inside it.")
+            out.append("\(modifier)typealias \(alias.alias) = \(alias.type)")
+        }
+        out.append("")
+        return out
     }
 
     static func displayName(_ project: Project, _ f: FileID) -> String {

@@ -16,11 +16,18 @@ struct SwiftUITarget {
     let plan: ProgramPlan
     let project: Project
     let access: AccessLevel
+    /// The program's links, most specific first (see `LinkCode`).
+    var links: [LinkCode.Link] = []
+    /// Whether the screens and the path elements are `Codable` too.
+    var codable = false
+    var conformances: String { codable ? "Hashable, Codable" : "Hashable" }
 
     /// The `screen` nodes the generated code numbers (`Node.id`), in the order the plan's
     /// functions first reach them.
     private(set) var nodes: [NodeRef] = []
     private var nodeIDs: [NodeRef: Int] = [:]
+    /// The presentation in force at each numbered node, as a `Presentation` value.
+    private var nodePresentations: [String] = []
     /// The generated builder functions, in order.
     private var functions: [[String]] = []
     /// The flags and optionals of `Conditions`, in declaration order: (Swift name, symbol).
@@ -89,10 +96,11 @@ struct SwiftUITarget {
 
     private mutating func collectNodes(_ builder: ProgramPlan.Builder) {
         switch builder {
-        case .screen(let node, _, _, _, let nesting):
+        case .screen(let node, let screen, _, _, let nesting):
             if nodeIDs[node] == nil {
                 nodeIDs[node] = nodes.count
                 nodes.append(node)
+                nodePresentations.append(presentation(node, screen: screen))
             }
             nesting.map { collectNodes($0) }
         case .anyOf(_, let branches): for b in branches { collectNodes(b) }
@@ -153,16 +161,41 @@ struct SwiftUITarget {
 
     // MARK: The file
 
+    /// The number of a `screen` node (`Node.id`).
+    func nodeID(_ node: NodeRef) -> Int { nodeIDs[node]! }
+
     mutating func file(header: [String]) -> String {
         var out = header
         out.append("")
+        // Foundation for `URL`, when the program has links.
+        if !links.isEmpty { out.append("import Foundation") }
+        out.append("import SwiftUI")
+        out.append("")
+        out += SwiftCodegen.typeAliases(plan, modifier: modifier)
         out.append("// MARK: - Screens")
         out.append("")
         out += screens()
         out.append("")
+        out += protocols()
+        out.append("")
         out += types()
         out.append("")
         out += resolver()
+        out.append("")
+        out += navigator()
+        out.append("")
+        out += views()
+        // A link's screens as path elements: `AppRoutes.Detail(id: id)` in its case.
+        var cases: [String: String] = [:]
+        for (index, screen) in plan.screens.enumerated() { cases["\(ns).\(screen.typeName)"] = caseNames[index] }
+        let linkLines = LinkCode(links: links, namespace: ns, modifier: modifier, pathType: "[\(ns).Element]", erase: { screen in
+            let type = String(screen.prefix { $0 != "(" })
+            return ".\(cases[type]!)(\(screen))"
+        }).lines()
+        if !linkLines.isEmpty {
+            out.append("")
+            out += linkLines
+        }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -174,7 +207,7 @@ struct SwiftUITarget {
             if let doc = screen.doc, !doc.isEmpty {
                 out += doc.split(separator: "\n", omittingEmptySubsequences: false).map { "    ///" + ($0.isEmpty ? "" : " \($0)") }
             }
-            out.append("    \(modifier)struct \(screen.typeName): Hashable {")
+            out.append("    \(modifier)struct \(screen.typeName): \(conformances) {")
             for parameter in screen.parameters { out.append("        \(modifier)let \(parameter.label): \(parameter.type)") }
             if !screen.parameters.isEmpty { out.append("") }
             if screen.parameters.isEmpty {
@@ -189,7 +222,7 @@ struct SwiftUITarget {
         }
         out.append("")
         out.append("    /// One element of a navigation path: a screen value.")
-        out.append("    \(modifier)enum Element: Hashable {")
+        out.append("    \(modifier)enum Element: \(conformances) {")
         for (index, screen) in plan.screens.enumerated() {
             out.append("        case \(caseNames[index])(\(ns).\(screen.typeName))")
         }
@@ -203,6 +236,7 @@ struct SwiftUITarget {
         out.append("            }")
         out.append("        }")
         out.append("    }")
+        out += dependencyStructs()
         out.append("}")
         return out
     }
@@ -292,9 +326,9 @@ struct SwiftUITarget {
         out.append("                steps.append(.init(element: element, node: node, builtAs: built.screenName == element.screenName ? nil : built))")
         out.append("                builder = next")
         out.append("                previous = node")
-        out.append("            case .nothing(let reason):")
+        out.append("            case .nothing(let why):")
         out.append("                let after = previous.map { \"the nesting of the node at \\($0.location)\" } ?? \"`root`\"")
-        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: reason ?? \"\\(after) builds nothing for \\(element.screenName)\"))")
+        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text(element) ?? \"\\(after) builds nothing for \\(element.screenName)\"))")
         out.append("            }")
         out.append("        }")
         out.append("        return Resolution(steps: steps, stop: nil)")
@@ -310,10 +344,42 @@ struct SwiftUITarget {
         out.append("    /// nothing, with the innermost decision that explains it.")
         out.append("    enum Outcome {")
         out.append("        case built(\(ns).Node, \(ns).Element, Builder?)")
-        out.append("        case nothing(String?)")
-        out.append("")
-        out.append("        var isBuilt: Bool { if case .built = self { return true } else { return false } }")
+        out.append("        case nothing(Why?)")
         out.append("    }")
+        out.append("")
+        out.append("    /// The innermost decision on the last branch tried, for the reason a resolution gives.")
+        out.append("    enum Why {")
+        out.append("        case anyOf(at: String)")
+        out.append("        case conditional(String, Bool)")
+        out.append("        case ifLetPresent(String)")
+        out.append("        case ifLetAbsent(String)")
+        out.append("        case ifScreen(String, at: String, matched: Bool, hasElse: Bool)")
+        out.append("        case wildcard(String, at: String)")
+        out.append("")
+        out.append("        /// Why `element` is not built, in words.")
+        out.append("        func text(_ element: \(ns).Element) -> String {")
+        out.append("            let name = element.screenName")
+        out.append("            switch self {")
+        out.append("            case .anyOf(let at): return \"`anyOf` at \\(at) has no branch for \\(name)\"")
+        out.append("            case .conditional(let flag, true): return \"`conditional \\(flag)` is true here and its true branch builds nothing for \\(name)\"")
+        out.append("            case .conditional(let flag, false): return \"`conditional \\(flag)` is false here and its else builds nothing for \\(name)\"")
+        out.append("            case .ifLetPresent(let optional): return \"`if let \\(optional)`: present, but its then-block builds nothing for \\(name)\"")
+        out.append("            case .ifLetAbsent(let optional): return \"`if let \\(optional)`: absent\"")
+        out.append("            case .ifScreen(let tested, let at, true, _): return \"`if screen \\(tested)` at \\(at): the element is \\(tested), but its then-block builds nothing for it\"")
+        out.append("            case .ifScreen(let tested, let at, false, true): return \"`if screen \\(tested)` at \\(at): the element is \\(name), not \\(tested), and its else builds nothing for \\(name)\"")
+        out.append("            case .ifScreen(let tested, let at, false, false): return \"`if screen \\(tested)` at \\(at): the element is \\(name), not \\(tested), and it has no else\"")
+        out.append("            case .wildcard(let screen, let at) where name == screen: return \"`wildcard \\(screen)` at \\(at): its builder builds nothing for \\(screen)\"")
+        out.append("            case .wildcard(let screen, let at): return \"`wildcard \\(screen)` at \\(at) replaces \\(name) by \\(screen), and its builder builds nothing for \\(screen)\"")
+        out.append("            }")
+        out.append("        }")
+        out.append("    }")
+        out.append("")
+        out.append("    /// The `screen` nodes, by `Node.id`.")
+        out.append("    static let nodes: [\(ns).Node] = [")
+        for (id, node) in nodes.enumerated() {
+            out.append("        \(ns).Node(id: \(id), location: \(Self.literal(location(node))), presentation: \(nodePresentations[id])),")
+        }
+        out.append("    ]")
         for (index, function) in functions.enumerated() {
             out.append("")
             out.append("    static func b\(index)(_ e: \(ns).Element, _ c: \(ns).Conditions) -> Outcome {")
@@ -338,34 +404,28 @@ struct SwiftUITarget {
         switch builder {
         case .screen(let node, let screen, _, _, let nesting):
             let next = nesting.map { emit($0) } ?? "nil"
-            let id = nodeIDs[node]!
             return [
                 "guard case .\(caseNames[screen]) = e else { return .nothing(nil) }",
-                "return .built(\(ns).Node(id: \(id), location: \(Self.literal(location(node))), presentation: \(presentation(node, screen: screen))), e, \(next == "nil" ? "nil" : next))",
+                "return .built(nodes[\(nodeIDs[node]!)], e, \(next))",
             ]
         case .anyOf(let node, let branches):
             let names = branches.map { emit($0) }
-            var out = ["var relevant: String? = nil"]
+            var out = ["var relevant: Why? = nil"]
             for name in names {
                 out.append("switch \(name)(e, c) {")
                 out.append("case .built(let n, let b, let next): return .built(n, b, next)")
-                out.append("case .nothing(let reason): if relevant == nil { relevant = reason }")
+                out.append("case .nothing(let why): if relevant == nil { relevant = why }")
                 out.append("}")
             }
-            let at = Self.escapedText(shortLocation(node))
-            out.append("return .nothing(relevant ?? \"`anyOf` at \(at) has no branch for \\(e.screenName)\")")
+            out.append("return .nothing(relevant ?? .anyOf(at: \(Self.literal(shortLocation(node)))))")
             return out
         case .conditional(_, let flag, let then, let els):
             let (a, b) = (emit(then), emit(els))
-            let name = flag.filter { $0 != "`" }
+            let name = Self.literal(flag.filter { $0 != "`" })
             return [
-                "if c.\(flag) {",
-                "    let r = \(a)(e, c)",
-                "    if case .nothing(nil) = r { return .nothing(\"`conditional \(name)` is true here and its true branch builds nothing for \\(e.screenName)\") }",
-                "    return r",
-                "}",
-                "let r = \(b)(e, c)",
-                "if case .nothing(nil) = r { return .nothing(\"`conditional \(name)` is false here and its else builds nothing for \\(e.screenName)\") }",
+                "let value = c.\(flag)",
+                "let r = value ? \(a)(e, c) : \(b)(e, c)",
+                "if case .nothing(nil) = r { return .nothing(.conditional(\(name), value)) }",
                 "return r",
             ]
         case .ifLet(_, _, let item, let then, let els):
@@ -375,44 +435,42 @@ struct SwiftUITarget {
             var out = [
                 "if c.\(property) {",
                 "    let r = \(a)(e, c)",
-                "    if case .nothing(nil) = r { return .nothing(\"`if let \(name)`: present, but its then-block builds nothing for \\(e.screenName)\") }",
+                "    if case .nothing(nil) = r { return .nothing(.ifLetPresent(\(Self.literal(name)))) }",
                 "    return r",
                 "}",
             ]
             if let els {
                 let b = emit(els)
-                out += ["let r = \(b)(e, c)", "if case .nothing(nil) = r { return .nothing(\"`if let \(name)`: absent\") }", "return r"]
+                out += ["let r = \(b)(e, c)", "if case .nothing(nil) = r { return .nothing(.ifLetAbsent(\(Self.literal(name)))) }", "return r"]
             } else {
-                out.append("return .nothing(\"`if let \(name)`: absent\")")
+                out.append("return .nothing(.ifLetAbsent(\(Self.literal(name))))")
             }
             return out
         case .ifScreen(let node, let screen, let then, let els):
-            let tested = screenName(screen), at = Self.escapedText(shortLocation(node))
+            let tested = Self.literal(screenName(screen)), at = Self.literal(shortLocation(node))
             let a = emit(then)
             var out = [
                 "if case .\(caseNames[screen]) = e {",
                 "    let r = \(a)(e, c)",
-                "    if case .nothing(nil) = r { return .nothing(\"`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it\") }",
+                "    if case .nothing(nil) = r { return .nothing(.ifScreen(\(tested), at: \(at), matched: true, hasElse: true)) }",
                 "    return r",
                 "}",
             ]
             if let els {
                 let b = emit(els)
                 out += ["let r = \(b)(e, c)",
-                        "if case .nothing(nil) = r { return .nothing(\"`if screen \(tested)` at \(at): the element is \\(e.screenName), not \(tested), and its else builds nothing for \\(e.screenName)\") }",
+                        "if case .nothing(nil) = r { return .nothing(.ifScreen(\(tested), at: \(at), matched: false, hasElse: true)) }",
                         "return r"]
             } else {
-                out.append("return .nothing(\"`if screen \(tested)` at \(at): the element is \\(e.screenName), not \(tested), and it has no else\")")
+                out.append("return .nothing(.ifScreen(\(tested), at: \(at), matched: false, hasElse: false))")
             }
             return out
         case .wildcard(let node, let screen, let body):
-            let name = screenName(screen), at = Self.escapedText(shortLocation(node))
             let b = emit(body)
             return [
                 "let r = \(b)(\(element(screen)), c)",
                 "guard case .nothing(nil) = r else { return r }",
-                "if case .\(caseNames[screen]) = e { return .nothing(\"`wildcard \(name)` at \(at): its builder builds nothing for \(name)\") }",
-                "return .nothing(\"`wildcard \(name)` at \(at) replaces \\(e.screenName) by \(name), and its builder builds nothing for \(name)\")",
+                "return .nothing(.wildcard(\(Self.literal(screenName(screen))), at: \(Self.literal(shortLocation(node)))))",
             ]
         case .empty, .unreachable:
             return ["return .nothing(nil)"]

@@ -16,7 +16,8 @@ import RoutesSyntax
 ///   // Generated files are not linted.
 ///   "exclude": ["Generated", "Legacy/**"],
 ///   "rules": { "<rule id>": "off" | "warning" | "error" },
-///   "denyWarnings": true
+///   "denyWarnings": true,
+///   "swiftTarget": "swiftui"
 /// }
 /// ```
 public struct ProjectConfig: Sendable, Hashable {
@@ -27,6 +28,12 @@ public struct ProjectConfig: Sendable, Hashable {
     public var rules = RuleSettings()
     /// Whether warnings fail the lint (as `--deny-warnings`).
     public var denyWarnings = false
+    /// The library `routes gen swift` writes for, when `--target` does not say:
+    /// `composable-navigator` or `swiftui` (one of `swiftTargets`).
+    public var swiftTarget: String? = nil
+
+    /// The values of `swiftTarget`.
+    public static let swiftTargets = ["composable-navigator", "swiftui"]
 
     public init() {}
 
@@ -46,7 +53,7 @@ public struct ProjectConfig: Sendable, Hashable {
     }
 
     /// The keys a config may have.
-    public static let keys = ["exclude", "rules", "denyWarnings", "$schema"]
+    public static let keys = ["exclude", "rules", "denyWarnings", "swiftTarget", "$schema"]
 
     /// A config as read: its settings, or the problems that keep it from being used (then the
     /// defaults apply).
@@ -112,7 +119,7 @@ public struct ProjectConfig: Sendable, Hashable {
             }
             guard keys.contains(entry.key) else {
                 let close = Suggestion.closest(to: entry.key, among: keys).map { "; did you mean `\($0)`?" } ?? ""
-                reader.problems.append(problem(entry.keyRange.lowerBound, "unknown key `\(entry.key)`\(close) (the keys are `exclude`, `rules` and `denyWarnings`)"))
+                reader.problems.append(problem(entry.keyRange.lowerBound, "unknown key `\(entry.key)`\(close) (the keys are `exclude`, `rules`, `denyWarnings` and `swiftTarget`)"))
                 continue
             }
             guard let value = reader.parsedValue(of: entry.value) ?? object[entry.key] else { continue }
@@ -120,6 +127,7 @@ public struct ProjectConfig: Sendable, Hashable {
             case "exclude": reader.readExclude(value, at: entry.value)
             case "rules": reader.readRules(value, at: entry.value)
             case "denyWarnings": reader.readDenyWarnings(value, at: entry.value)
+            case "swiftTarget": reader.readSwiftTarget(value, at: entry.value)
             default: break  // `$schema`: for editors
             }
         }
@@ -190,6 +198,15 @@ public struct ProjectConfig: Sendable, Hashable {
                 return
             }
             config.denyWarnings = deny
+        }
+
+        /// `"swiftTarget": "swiftui"`.
+        mutating func readSwiftTarget(_ value: JSONValue, at located: Located) {
+            guard case .string(let target) = value, ProjectConfig.swiftTargets.contains(target) else {
+                problems.append(problem(located.range.lowerBound, "`swiftTarget` is \"composable-navigator\" or \"swiftui\""))
+                return
+            }
+            config.swiftTarget = target
         }
     }
 

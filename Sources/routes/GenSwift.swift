@@ -6,19 +6,50 @@ import Darwin
 #endif
 import RoutesCodegen
 import RoutesModel
+import RoutesWorkspace
 
 extension AccessLevel: ExpressibleByArgument {}
+
+extension CodegenTarget: ExpressibleByArgument {
+    /// `composable-navigator`, `swiftui`.
+    public init?(argument: String) {
+        switch argument {
+        case "composable-navigator": self = .composableNavigator
+        case "swiftui": self = .swiftUI
+        default: return nil
+        }
+    }
+
+    public var defaultValueDescription: String { argumentName }
+
+    public static var allValueStrings: [String] { allCases.map(\.argumentName) }
+
+    /// How the command line and routes.json name the target.
+    var argumentName: String {
+        switch self {
+        case .composableNavigator: return "composable-navigator"
+        case .swiftUI: return "swiftui"
+        }
+    }
+}
 
 /// `routes gen swift [PATH ...] --out DIR [--check]`.
 struct GenSwift: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "swift",
-        abstract: "Generate Swift for ComposableNavigator 0.2.0 from .routes programs.",
+        abstract: "Generate Swift for SwiftUI's NavigationStack or ComposableNavigator 0.2.0 from .routes programs.",
         discussion: """
             Writes one Swift file per input file, NAME.routes.swift in DIR: for a file that \
             declares `root`, its program (screen types, the environment and content protocols \
-            the app implements, the routing tree as path builders); for a file that does not, \
-            a note (its declarations are generated with the programs that import it).
+            the app implements, the routing tree); for a file that does not, a note (its \
+            declarations are generated with the programs that import it).
+
+            --target swiftui writes for SwiftUI's NavigationStack (iOS 16 and later, no other \
+            dependency): the path elements, a resolver, a navigator and the views. The default, \
+            composable-navigator, writes path builders for ComposableNavigator 0.2.0, which \
+            has no cover, no popover and no presentation per placement: a program that uses \
+            them is refused for it, at the places. A workspace's routes.json may choose the \
+            target (`"swiftTarget": "swiftui"`).
 
             Nothing is written when a program has errors (they are printed) or when a name \
             cannot be generated (two screens whose Swift types collide, a type a screen cannot \
@@ -30,7 +61,8 @@ struct GenSwift: ParsableCommand {
 
             Exit status: 0 on success; 1 when a program has errors or cannot be generated, or \
             (--check) a file is stale; 2 for bad usage: an input that cannot be read, an \
-            output folder that is a file or cannot be written, two inputs with one output name.
+            output folder that is a file or cannot be written, two inputs with one output name, \
+            a routes.json that cannot be read, workspaces that ask for different targets.
             """
     )
 
@@ -45,6 +77,12 @@ struct GenSwift: ParsableCommand {
 
     @Option(help: "Access level of the generated declarations: internal, public or package.")
     var accessLevel: AccessLevel = .internal
+
+    @Option(help: ArgumentHelp("The library the code is written against: composable-navigator (ComposableNavigator 0.2.0, the default) or swiftui (SwiftUI's NavigationStack, iOS 16 and later); else the `swiftTarget` of the workspace's routes.json.", valueName: "target"))
+    var target: CodegenTarget?
+
+    @Flag(help: "With --target swiftui: the screens and the path elements are Codable too (for state restoration).")
+    var codable = false
 
     @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the current directory when the paths lie inside it, else each path's directory).")
     var root: String?
@@ -100,6 +138,30 @@ struct GenSwift: ParsableCommand {
         }
     }
 
+    /// `--target`, else the `swiftTarget` of the inputs' workspaces (which must agree), else
+    /// ComposableNavigator.
+    func chosenTarget(_ inputs: Inputs) throws -> CodegenTarget {
+        if let target { return target }
+        var chosen: [String: String] = [:]
+        for root in Set(inputs.entries.map(\.workspaceRoot)).sorted() {
+            let path = PathUtil.join(root, "routes.json")
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            let loaded = ProjectConfig.load(path)
+            if !loaded.problems.isEmpty {
+                for problem in loaded.problems { Terminal.writeError("routes: error: \(problem)\n") }
+                throw ExitCode(2)
+            }
+            if let target = loaded.config.swiftTarget { chosen[path] = target }
+        }
+        let targets = Set(chosen.values)
+        if targets.count > 1 {
+            throw usageError("the workspaces of the inputs ask for different targets (" + chosen.sorted { $0.key < $1.key }
+                .map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "): generate them apart, or give --target")
+        }
+        return targets.first.flatMap { CodegenTarget(argument: $0) } ?? .composableNavigator
+    }
+
     /// The generated files; exits with the errors and the problems when there are any.
     func generate(_ inputs: Inputs, provider: FileSystemProvider) throws -> SwiftCodegen.Output {
         let project = Project(entries: inputs.entries, provider: provider)
@@ -109,8 +171,12 @@ struct GenSwift: ParsableCommand {
         if !project.unreadableEntries.isEmpty { throw ExitCode(2) }
         let report = LintReport(project: project)
         let ids = inputs.entries.compactMap { project.file(atPath: $0.canonicalPath) }
+        let target = try chosenTarget(inputs)
+        if codable && target != .swiftUI {
+            throw usageError("--codable is for the SwiftUI target (--target swiftui): ComposableNavigator's screens are not restored from a coder")
+        }
         let output = SwiftCodegen.generate(project: project, diagnostics: report.all, inputs: ids,
-                                           options: .init(access: accessLevel))
+                                           options: .init(access: accessLevel, target: target, codable: codable))
         guard output.succeeded else {
             fail(output, report: report)
             throw ExitCode(1)

@@ -50,6 +50,61 @@ struct CodegenFixture: CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// The fixtures that have a `<case>.swiftui.swift` beside them: what `--target swiftui`
+    /// writes for them.
+    static let swiftUIFixtures = CodegenFixture.all.filter {
+        FileManager.default.fileExists(atPath: CodegenFixture.directory.appendingPathComponent($0.name + ".swiftui.swift").path)
+    }
+
+    @Test func swiftUIFixturesExist() {
+        #expect(Self.swiftUIFixtures.count >= 3)
+    }
+
+    @Test(arguments: swiftUIFixtures)
+    func generatedSwiftUIMatchesTheFixture(_ fixture: CodegenFixture) throws {
+        let out = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try Support.run(["gen", "swift", fixture.name + ".routes", "--out", out.path, "--target", "swiftui"], in: CodegenFixture.directory)
+        #expect(r.status == 0, "\(r.stderr)")
+        let expectedURL = CodegenFixture.directory.appendingPathComponent(fixture.name + ".swiftui.swift")
+        let generated = Self.read(out.appendingPathComponent(fixture.name + ".routes.swift"))
+        if ProcessInfo.processInfo.environment["UPDATE_EXPECT"] == "1", let generated {
+            try generated.write(to: expectedURL, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(generated == Self.read(expectedURL), "the generated Swift differs from \(fixture.name).swiftui.swift (UPDATE_EXPECT=1 rewrites it)")
+    }
+
+    /// routes.json's `swiftTarget` chooses the target when `--target` does not; a value it does
+    /// not know is a clear error (exit 2), and so are workspaces that ask for different ones.
+    @Test func routesJSONChoosesTheTarget() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = "screen Home\nscreen Paywall cover\nroot { screen Home { screen Paywall } }\n"
+        for (name, text) in [("a/routes.json", "{ \"swiftTarget\": \"swiftui\" }"), ("a/App.routes", app),
+                             ("b/routes.json", "{ \"swiftTarget\": \"composable-navigator\" }"), ("b/Other.routes", app),
+                             ("c/routes.json", "{ \"swiftTarget\": \"uikit\" }"), ("c/Third.routes", app)] {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let swiftUI = try Support.run(["gen", "swift", "a/App.routes", "--out", "out-a"], in: dir)
+        #expect(swiftUI.status == 0, "\(swiftUI.stderr)")
+        #expect(Self.read(dir.appendingPathComponent("out-a/App.routes.swift"))?.contains("NavigationStack") == true)
+        // The other workspace's ComposableNavigator cannot present a cover: refused there.
+        let refused = try Support.run(["gen", "swift", "b/Other.routes", "--out", "out-b"], in: dir)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the ComposableNavigator 0.2.0 target cannot present `Paywall` as a cover"))
+        // `--target` wins over routes.json.
+        #expect(try Support.run(["gen", "swift", "b/Other.routes", "--out", "out-b", "--target", "swiftui"], in: dir).status == 0)
+        let both = try Support.run(["gen", "swift", "a/App.routes", "b/Other.routes", "--out", "out-ab"], in: dir)
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("ask for different targets"))
+        let unknown = try Support.run(["gen", "swift", "c/Third.routes", "--out", "out-c"], in: dir)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("`swiftTarget` is \"composable-navigator\" or \"swiftui\""))
+    }
+
     @Test func theOutputIsTheSameWhateverTheArgumentsSay() throws {
         let a = try Support.temporaryDirectory(), b = try Support.temporaryDirectory()
         defer {

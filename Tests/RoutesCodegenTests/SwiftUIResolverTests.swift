@@ -13,7 +13,7 @@ import RoutesModel
 /// `routes tree --path … --format json` (the same JSON, made in process): built or not, the
 /// node, the presentation in force, the screen a wildcard put in its place, and where the
 /// build stops.
-@Suite(.serialized) struct SwiftUIResolverTests {
+@Suite struct SwiftUIResolverTests {
     static let programCount = 100
 
     /// A program for the target, with the numbering of its `screen` nodes.
@@ -26,7 +26,9 @@ import RoutesModel
     static func generate(_ text: String, name: String, label: String) throws -> Generated {
         let project = RandomPrograms.project(text, name: name)
         let found = try Generation.programs(of: project, label: label, options: .init(target: .swiftUI))
-        let g = try #require(found.generated.first, "\(label): nothing generated")
+        let diagnostics = AnalysisSession.forEditor(project: project).diagnostics.filter { $0.severity == .error }
+            .map { "\($0.rule) \(project.files[$0.file].text.text($0.range)): \($0.message)" }
+        let g = try #require(found.generated.first, "\(label): nothing generated: \(diagnostics)\n\(text)")
         let target = SwiftUITarget(plan: g.plan, project: g.project, access: .internal)
         return Generated(program: g, nodes: target.nodes, target: target)
     }
@@ -42,7 +44,7 @@ import RoutesModel
         for i in lines.indices {
             if lines[i].hasPrefix("screen ") {
                 lines[i] = lines[i].replacingOccurrences(of: " sheet", with: " " + modal)
-            } else if let range = lines[i].range(of: #"screen [A-Za-z]+"#, options: .regularExpression),
+            } else if let range = lines[i].range(of: #"screen [A-Za-z_][A-Za-z0-9_]*"#, options: .regularExpression),
                       !lines[i].contains("if screen"), (i + seed) % 3 == 0 {
                 lines[i].insert(contentsOf: " as " + words[(placed + seed) % words.count], at: range.upperBound)
                 placed += 1
@@ -59,13 +61,36 @@ import RoutesModel
             generated.append(try Self.generate(text, name: String(format: "/ws/S%03d.routes", k), label: "seed \(p.seed)"))
         }
 
-        struct Query {
-            var program: Int
-            var flags: [(String, Bool)]
-            var optionals: [(String, Bool)]
-            var path: [Symbol]
-            var expected: JSONValue
+        let queries = try Self.queries(generated)
+        var sources = ["main.swift": Self.main(generated.map(\.program))]
+        for g in generated { sources["\(g.program.namespace)Harness.swift"] = Self.harness(g) }
+        let files = try Generation.write(generated.map(\.program), extra: sources)
+        let executable = try Swiftc.temporaryDirectory("resolver").appendingPathComponent("resolver")
+        defer {
+            Generation.remove(files)
+            Generation.remove([executable])
         }
+        try Swiftc.compile(files, module: "Resolver", product: .executable(executable))
+
+        func name(_ g: Generated, _ s: Symbol) -> String { g.program.project.declaration(s).name.text }
+        let run = try Swiftc.run(executable, [], stdin: Self.input(queries, generated))
+        try #require(run.status == 0, "the harness failed: \(run.output.prefix(2000))")
+        let answers = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(answers.count >= queries.count, "\(answers.count) answers to \(queries.count) queries")
+        try Self.compare(queries, answers, generated)
+    }
+
+    struct Query {
+        var program: Int
+        var flags: [(String, Bool)]
+        var optionals: [(String, Bool)]
+        var path: [Symbol]
+        var expected: JSONValue
+    }
+
+    /// Every path of up to 4 elements under every environment, extended only while the checker
+    /// builds all of it.
+    static func queries(_ generated: [Generated]) throws -> [Query] {
         var queries: [Query] = []
         for (k, g) in generated.enumerated() {
             let program = g.program
@@ -95,29 +120,21 @@ import RoutesModel
                 }
             }
         }
+        return queries
+    }
 
-        var sources = ["main.swift": Self.main(generated.map(\.program))]
-        for g in generated { sources["\(g.program.namespace)Harness.swift"] = Self.harness(g) }
-        let files = try Generation.write(generated.map(\.program), extra: sources)
-        let executable = try Swiftc.temporaryDirectory("resolver").appendingPathComponent("resolver")
-        defer {
-            Generation.remove(files)
-            Generation.remove([executable])
-        }
-        try Swiftc.compile(files, module: "Resolver", product: .executable(executable))
-
-        func name(_ g: Generated, _ s: Symbol) -> String { g.program.project.declaration(s).name.text }
-        let input = queries.map { q -> String in
+    /// The queries as the harnesses read them: `program flags optionals path`, a line each.
+    static func input(_ queries: [Query], _ generated: [Generated]) -> String {
+        queries.map { q -> String in
             let g = generated[q.program]
             func list(_ a: [(String, Bool)]) -> String { a.isEmpty ? "-" : a.map { "\($0.0)=\($0.1 ? 1 : 0)" }.joined(separator: ",") }
-            let path = q.path.enumerated().map { "\(name(g, $1))#\($0)" }.joined(separator: ",")
+            let path = q.path.enumerated().map { "\(g.program.project.declaration($1).name.text)#\($0)" }.joined(separator: ",")
             return "\(q.program) \(list(q.flags)) \(list(q.optionals)) \(path)"
         }.joined(separator: "\n") + "\n"
-        let run = try Swiftc.run(executable, [], stdin: input)
-        try #require(run.status == 0, "the harness failed: \(run.output.prefix(2000))")
-        let answers = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        try #require(answers.count >= queries.count, "\(answers.count) answers to \(queries.count) queries")
+    }
 
+    static func compare(_ queries: [Query], _ answers: [String], _ generated: [Generated]) throws {
+        func name(_ g: Generated, _ s: Symbol) -> String { g.program.project.declaration(s).name.text }
         var mismatches: [String] = []
         var built = 0, stops = 0, wildcards = 0, modal = 0
         for (q, answer) in zip(queries, answers) {
@@ -169,25 +186,334 @@ import RoutesModel
         print("SwiftUI resolver: \(generated.count) programs, \(queries.count) paths, \(built) built elements, \(stops) stops, \(wildcards) wildcard elements, \(modal) presented modally")
     }
 
-    /// The generated code compiles without a warning in Swift 5 and Swift 6 modes.
+    /// The views show the built prefix of the navigator's path, as the checker resolves it:
+    /// consecutive pushes in one `NavigationStack`, each sheet, cover or popover presented
+    /// from the stack before it with a stack of its own (none when it allows no pushes),
+    /// nothing from the first element not built, nor from a push where nothing can be pushed.
+    /// Each view receives the values its `uses` names (`env:x` from the environment, `x@P#k`
+    /// from the latest P before it); a back gesture and a swipe down shorten the path.
+    @Test func theViewsShowTheBuiltPrefixWithItsStacksAndPresentations() throws {
+        let programs = RandomPrograms.make(40, shape: .differential, firstSeed: 32_000)
+        var generated: [Generated] = []
+        for (k, p) in programs.enumerated() {
+            let text = Self.withPresentations(p.text, seed: k)
+            generated.append(try Self.generate(text, name: String(format: "/ws/V%03d.routes", k), label: "seed \(p.seed)"))
+        }
+        let queries = try Self.queries(generated)
+        var sources = ["main.swift": Self.viewsMain(generated.map(\.program))]
+        for g in generated { sources["\(g.program.namespace)Views.swift"] = Self.viewsHarness(g) }
+        let files = try Generation.write(generated.map(\.program), extra: sources)
+        let executable = try Swiftc.temporaryDirectory("views").appendingPathComponent("views")
+        defer {
+            Generation.remove(files)
+            Generation.remove([executable])
+        }
+        try Swiftc.compile(files, module: "Views", product: .executable(executable))
+        let run = try Swiftc.run(executable, [], stdin: Self.input(queries, generated))
+        try #require(run.status == 0, "the harness failed: \(run.output.prefix(2000))")
+        let answers = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try #require(answers.count >= queries.count, "\(answers.count) answers to \(queries.count) queries")
+
+        var mismatches: [String] = []
+        var presented = 0, noStack = 0, backs = 0, dismissals = 0, values = 0
+        for (q, answer) in zip(queries, answers) {
+            let g = generated[q.program]
+            let project = g.program.project
+            func name(_ s: Symbol) -> String { project.declaration(s).name.text }
+            let elements = q.expected["elements"]?.arrayValue ?? []
+            // The shown prefix: built, and not a push where nothing can be pushed.
+            var shown: [(label: String, presentation: String)] = []
+            var canPush = true
+            for (i, e) in elements.enumerated() {
+                guard e["built"]?.boolValue == true, case .string(let p)? = e["presentation"] else { break }
+                if p != "push" || shown.isEmpty {
+                    canPush = !p.hasSuffix("NoPush")
+                } else if !canPush {
+                    break
+                }
+                let screen = name(q.path[i])
+                let builtAs = e["builtAs"]?.stringValue
+                let hasParameter = builtAs == nil && g.program.plan.screens.contains { name($0.symbol) == screen && !$0.parameters.isEmpty }
+                shown.append(("\(builtAs ?? screen)#\(hasParameter ? "\(i)" : "?")", p))
+            }
+            var starts: [Int] = []
+            for (i, s) in shown.enumerated() where i == 0 || s.presentation != "push" { starts.append(i) }
+            let segments = starts.enumerated().map { k, start in start..<(k + 1 < starts.count ? starts[k + 1] : shown.count) }
+            var expected = ""
+            for (k, segment) in segments.enumerated() {
+                if k > 0 {
+                    let p = shown[segment.lowerBound].presentation
+                    expected += p.hasPrefix("sheet") ? " sheet " : p.hasPrefix("cover") ? " fullScreenCover " : " popover "
+                    presented += 1
+                }
+                if shown[segment.lowerBound].presentation.hasSuffix("NoPush") {
+                    expected += shown[segment.lowerBound].label
+                    noStack += 1
+                } else {
+                    expected += "[" + shown[segment].map(\.label).joined(separator: " > ") + "]"
+                }
+            }
+            // After a back gesture: the innermost stack with a pushed element loses its last one
+            // (and what is presented from it); after a swipe down, the innermost presentation goes.
+            let back = segments.last(where: { $0.count > 1 && !shown[$0.lowerBound].presentation.hasSuffix("NoPush") })
+                .map { String($0.upperBound - 1) } ?? "-"
+            let dismiss = segments.count > 1 ? String(segments.last!.lowerBound) : "-"
+            let parts = answer.components(separatedBy: " | ")
+            func fail(_ why: String) {
+                let path = q.path.map(name).joined(separator: "/")
+                mismatches.append("program \(q.program) (\(g.program.label)), path \(path), flags \(q.flags), optionals \(q.optionals): \(why)\n\(project.files[0].text.string)")
+            }
+            guard parts.count == 4 else {
+                fail("the answer \(answer)")
+                continue
+            }
+            if parts[0] != expected { fail("shows \(parts[0]), expected \(expected)") }
+            if parts[1] != back { fail("after a back gesture the path has \(parts[1]) elements, expected \(back)") }
+            if parts[2] != dismiss { fail("after a swipe down the path has \(parts[2]) elements, expected \(dismiss)") }
+            if back != "-" { backs += 1 }
+            if dismiss != "-" { dismissals += 1 }
+            // The values each shown view received.
+            for (i, received) in parts[3].split(separator: ";", omittingEmptySubsequences: false).enumerated() where !received.isEmpty {
+                for kv in received.split(separator: ",") {
+                    let pair = kv.split(separator: "=").map(String.init)
+                    guard pair.count == 2, let s = project.scopes[g.program.program.root.file][pair[0]] else { continue }
+                    values += 1
+                    let d = project.declaration(s)
+                    if let from = d.from?.text {
+                        // The latest element before i that a `screen <from>` built.
+                        let k = (0..<i).last { j in (elements[j]["builtAs"]?.stringValue ?? name(q.path[j])) == from }
+                        guard let k else {
+                            fail("element \(i + 1) received \(pair[0])=\(pair[1]), but no \(from) was built before it")
+                            continue
+                        }
+                        let hasParameter = g.program.plan.screens.contains { name($0.symbol) == from && !$0.parameters.isEmpty }
+                            && elements[k]["builtAs"] == nil
+                        if pair[1] != "\(pair[0])@\(from)#\(hasParameter ? "\(k)" : "?")" {
+                            fail("element \(i + 1) received \(pair[0])=\(pair[1]), expected the value of the \(from) at element \(k + 1)")
+                        }
+                    } else if pair[1] != "env:\(pair[0])" {
+                        fail("element \(i + 1) received \(pair[0])=\(pair[1]), expected env:\(pair[0])")
+                    }
+                }
+            }
+            if mismatches.count > 5 { break }
+        }
+        if !mismatches.isEmpty {
+            Issue.record("\(mismatches.count) mismatches (stopped after 6), the first:\n\(mismatches.prefix(3).joined(separator: "\n\n"))")
+        }
+        #expect(queries.count > 1_000, "\(queries.count) paths")
+        #expect(presented > 300, "\(presented) presentations shown")
+        #expect(noStack > 30, "\(noStack) presentations without a stack")
+        #expect(backs > 100 && dismissals > 300, "\(backs) back gestures, \(dismissals) swipes down")
+        #expect(values > 1_000, "\(values) values received")
+        print("SwiftUI views: \(generated.count) programs, \(queries.count) paths, \(presented) presentations, \(noStack) without a stack, \(backs) back gestures, \(dismissals) swipes down, \(values) values")
+    }
+
+    /// How many random programs `theGeneratedCodeCompilesCleanly` compiles, small and large:
+    /// `ROUTES_SWIFTUI_PROGRAMS` (`500,60` in CI, whose `.ci/run` sets it), else 60 and 10,
+    /// so that `make test` stays short (each program costs about 0.4 s of compiler time per
+    /// language mode).
+    static let compiledPrograms: (small: Int, large: Int) = {
+        let parts = (ProcessInfo.processInfo.environment["ROUTES_SWIFTUI_PROGRAMS"] ?? "").split(separator: ",").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : (60, 10)
+    }()
+
+    /// The generated code compiles without a warning in Swift 5 and Swift 6 modes: the
+    /// examples, every clean fixture, small random programs (recursion, `from` chains, nested
+    /// `if let`, covers, popovers and placements' own presentations) and large ones (wide
+    /// `anyOf`s of up to 25 branches, Swift keywords as names, every shape of Swift type).
     @Test(arguments: ["5", "6"]) func theGeneratedCodeCompilesCleanly(_ version: String) throws {
         var programs: [GeneratedProgram] = []
         let root = Swiftc.packageRoot
-        for e in ["Examples/Seed", "Examples/Shop", "Tests/Fixtures/codegen/recursion.routes", "Tests/Fixtures/codegen/scopes.routes",
-                  "Tests/Fixtures/codegen/wide-anyof.routes", "Tests/Fixtures/codegen/presentations-refused.routes"] {
+        for e in ["Examples/Seed", "Examples/Shop"] {
             let project = Generation.project([root.appendingPathComponent(e)], root: root)
             programs += try Generation.programs(of: project, label: e, options: .init(target: .swiftUI)).generated
         }
-        for (k, p) in RandomPrograms.make(60, shape: .differential, firstSeed: 31_000).enumerated() {
-            let text = Self.withPresentations(p.text, seed: k)
-            programs.append(try Self.generate(text, name: String(format: "/ws/C%03d.routes", k), label: "seed \(p.seed)").program)
+        let fixtures = root.appendingPathComponent("Tests/Fixtures")
+        for feature in try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted() {
+            let dir = fixtures.appendingPathComponent(feature)
+            for entry in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
+                let url = dir.appendingPathComponent(entry)
+                var isDirectory: ObjCBool = false
+                _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+                guard isDirectory.boolValue || entry.hasSuffix(".routes") else { continue }
+                let project = Generation.project([url], root: isDirectory.boolValue ? url : dir)
+                // Fixtures whose problems are not the ComposableNavigator target's (names, types) stay refused.
+                programs += try Generation.programs(of: project, label: "\(feature)/\(entry)", allowProblems: true,
+                                                    options: .init(target: .swiftUI)).generated
+            }
         }
-        #expect(programs.count == 66)
-        for (k, batch) in Generation.batches(programs, size: 70).enumerated() {
+        let fixed = programs.count
+        #expect(fixed >= 40, "\(fixed) examples and fixtures generated")
+        let (small, large) = Self.compiledPrograms
+        for (k, p) in RandomPrograms.make(small, shape: .differential, firstSeed: 41_000).enumerated() {
+            let text = Self.withPresentations(p.text, seed: k)
+            programs.append(try Self.generate(text, name: String(format: "/ws/S%03d.routes", k), label: "seed \(p.seed)").program)
+        }
+        for (k, p) in RandomPrograms.make(large, shape: .compile, firstSeed: 42_000).enumerated() {
+            let text = Self.withPresentations(p.text, seed: k)
+            programs.append(try Self.generate(text, name: String(format: "/ws/L%03d.routes", k), label: "seed \(p.seed)").program)
+        }
+        #expect(programs.count == fixed + small + large)
+        print("SwiftUI compile (Swift \(version)): \(fixed) examples and fixtures, \(small) small and \(large) large random programs")
+        for (k, batch) in Generation.batches(programs, size: 100).enumerated() {
             let files = try Generation.write(batch)
             defer { Generation.remove(files) }
-            try Swiftc.compile(files, module: "SwiftUITarget\(k)", product: .checked, swiftVersion: version)
+            // Swift 5 mode has no isolation diagnostics after type checking: type-checked only.
+            try Swiftc.compile(files, module: "SwiftUITarget\(k)", product: version == "5" ? .typechecked : .checked, swiftVersion: version)
         }
+    }
+
+    /// `--codable`: the screens and the path elements are `Codable`, and a path survives a
+    /// round trip through JSON; a parameter type that is not `Codable` is the compiler's error.
+    @Test func codablePathsRoundTrip() throws {
+        let root = Swiftc.packageRoot
+        let project = Generation.project([root.appendingPathComponent("Examples/Seed")], root: root)
+        let seed = try #require(try Generation.programs(of: project, label: "seed", options: .init(target: .swiftUI, codable: true)).generated.first)
+        #expect(seed.code.contains("enum Element: Hashable, Codable"))
+        let main = """
+            import Foundation
+            let path: [AppRoutes.Element] = [.home(AppRoutes.Home()), .detail(AppRoutes.Detail(id: "42"))]
+            let data = try! JSONEncoder().encode(path)
+            print(try! JSONDecoder().decode([AppRoutes.Element].self, from: data) == path ? "same" : "different")
+
+            """
+        let files = try Generation.write([seed], extra: ["main.swift": main])
+        let executable = try Swiftc.temporaryDirectory("codable").appendingPathComponent("codable")
+        defer {
+            Generation.remove(files)
+            Generation.remove([executable])
+        }
+        try Swiftc.compile(files, module: "Codable", product: .executable(executable))
+        #expect(try Swiftc.run(executable, []).output == "same\n")
+
+        // A screen whose parameter is not `Codable` (the stand-in types are only `Hashable`).
+        let text = "screen Home\nscreen Detail(id: Stub.ID)\nroot { screen Home { screen Detail } }\n"
+        let other = RandomPrograms.project(text, name: "/ws/Uncodable.routes")
+        let g = try #require(try Generation.programs(of: other, label: "uncodable", options: .init(target: .swiftUI, codable: true)).generated.first)
+        let uncodable = try Generation.write([g])
+        defer { Generation.remove(uncodable) }
+        #expect(throws: Swiftc.CompileFailure.self) { try Swiftc.compile(uncodable, module: "Uncodable", product: .checked) }
+    }
+
+    // MARK: The harness of the views
+
+    static func viewsMain(_ programs: [GeneratedProgram]) -> String {
+        """
+        @_spi(Inspection) import SwiftUI
+
+        /// A shown screen's view: its label and the values it received, in braces (which the
+        /// harness takes out of what is shown).
+        struct Label: View {
+            let text: String
+            var body: some View { Text(verbatim: text) }
+        }
+
+        typealias Show = @MainActor (_ flags: [String: Bool], _ optionals: [String: Bool], _ path: [(String, Int)]) async -> String
+        let programs: [Show] = [\(programs.map { "\($0.namespace)ViewHarness.show" }.joined(separator: ", "))]
+
+        /// What the views show, without the values, then the values, a list per view.
+        @MainActor func split(_ text: String) -> (shown: String, values: [String]) {
+            var shown = "", values: [String] = [], current = "", inside = false
+            for c in text {
+                if c == "{" { inside = true; current = "" } else if c == "}" { inside = false; values.append(current) } else if inside { current.append(c) } else { shown.append(c) }
+            }
+            return (shown, values)
+        }
+
+        @MainActor func run() async {
+            while let line = readLine() {
+                let parts = line.split(separator: " ").map(String.init)
+                func assignments(_ s: String) -> [String: Bool] {
+                    s == "-" ? [:] : Dictionary(uniqueKeysWithValues: s.split(separator: ",").map {
+                        let kv = $0.split(separator: "=")
+                        return (String(kv[0]), kv[1] == "1")
+                    })
+                }
+                let path = parts[3].split(separator: ",").map { e -> (String, Int) in
+                    let kv = e.split(separator: "#")
+                    return (String(kv[0]), Int(kv[1])!)
+                }
+                print(await programs[Int(parts[0])!](assignments(parts[1]), assignments(parts[2]), path))
+            }
+        }
+
+        await run()
+
+        """
+    }
+
+    static func viewsHarness(_ g: Generated) -> String {
+        let plan = g.program.plan, project = g.program.project, ns = plan.namespace
+        func name(_ s: Symbol) -> String { project.declaration(s).name.text }
+        var lines = ["@_spi(Inspection) import SwiftUI", "", "enum \(ns)ViewHarness {"]
+        lines.append("    final class Environment: \(plan.environmentProtocol) {")
+        lines.append("        var flags: [String: Bool] = [:]")
+        lines.append("        var optionals: [String: Bool] = [:]")
+        for m in plan.environment {
+            let d = project.declaration(m.symbol)
+            switch d.kind {
+            case .flag: lines.append("        var \(m.name): Bool { flags[\"\(d.name.text)\"] ?? false }")
+            case .optional: lines.append("        var \(m.name): String? { optionals[\"\(d.name.text)\"] ?? false ? \"env:\(d.name.text)\" : nil }")
+            default: lines.append("        var \(m.name): String { \"env:\(d.name.text)\" }")
+            }
+        }
+        lines.append("    }")
+        lines.append("")
+        lines.append("    struct Content: \(plan.contentProtocol) {")
+        lines.append("        let environment: Environment")
+        for m in plan.contentMethods {
+            let s = plan.screens[m.screen]
+            let index = s.parameters.isEmpty ? "?" : "\\(screen.i)"
+            let screenName = name(s.symbol)
+            var params = "_ screen: \(ns).\(s.typeName)"
+            if let deps = m.depsType { params += ", using deps: \(ns).\(deps)" }
+            let values = m.fields.map { "\(name($0.symbol))=\\(deps.\($0.name))" }.sorted().joined(separator: ",")
+            let label = "Label(text: \"\(screenName)#\(index){\(values)}\")"
+            if s.provides.isEmpty {
+                lines.append("        func \(m.name)(\(params)) -> Label { \(label) }")
+            } else {
+                let types = s.provides.map { "\(plan.name($0)): \(plan.itemTypes[$0]!)" }.joined(separator: ", ")
+                let provided = s.provides.map { item -> String in
+                    let n = name(item.symbol)
+                    let value = "\"\(n)@\(screenName)#\(index)\""
+                    return project.declaration(item.symbol).kind == .optional ? "environment.optionals[\"\(n)\"] ?? false ? \(value) : nil" : value
+                }
+                lines.append("        func \(m.name)(\(params)) -> (\(m.viewLabel): Label, \(types)) {")
+                lines.append("            (\(label), \(provided.joined(separator: ", ")))")
+                lines.append("        }")
+            }
+        }
+        lines.append("    }")
+        lines.append("")
+        lines.append("    static func element(_ name: String, _ index: Int) -> \(ns).Element {")
+        lines.append("        switch name {")
+        for (k, s) in plan.screens.enumerated() {
+            let args = s.parameters.isEmpty ? "" : "i: index"
+            lines.append("        case \"\(name(s.symbol))\": return .\(g.target.caseNames[k])(\(ns).\(s.typeName)(\(args)))")
+        }
+        lines.append("        default: fatalError(name)")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    @MainActor static func show(_ flags: [String: Bool], _ optionals: [String: Bool], _ path: [(String, Int)]) async -> String {")
+        lines.append("        let environment = Environment()")
+        lines.append("        environment.flags = flags")
+        lines.append("        environment.optionals = optionals")
+        lines.append("        let content = Content(environment: environment)")
+        lines.append("        let elements = path.map { element($0.0, $0.1) }")
+        lines.append("        func render(_ navigator: \(ns)Navigator) async -> Hierarchy {")
+        lines.append("            await Hierarchy.render(\(ns).RootView(navigator: navigator, environment: environment, content: content))")
+        lines.append("        }")
+        lines.append("        let (shown, values) = split(await render(\(ns)Navigator(path: elements)).text)")
+        lines.append("        let backNavigator = \(ns)Navigator(path: elements)")
+        lines.append("        let back = await render(backNavigator).goBack() ? \"\\(backNavigator.path.count)\" : \"-\"")
+        lines.append("        let dismissNavigator = \(ns)Navigator(path: elements)")
+        lines.append("        let dismiss = await render(dismissNavigator).dismissTop() ? \"\\(dismissNavigator.path.count)\" : \"-\"")
+        lines.append("        return \"\\(shown) | \\(back) | \\(dismiss) | \\(values.joined(separator: \";\"))\"")
+        lines.append("    }")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: The harness

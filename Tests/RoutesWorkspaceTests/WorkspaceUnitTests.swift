@@ -100,7 +100,7 @@ struct ProjectConfigTests {
         }
         """) == [
             "2:14: `exclude` takes a list of globs: `[\"Generated\", \"Legacy/**\"]`",
-            "3:3: unknown key `rulez`; did you mean `rules`? (the keys are `exclude`, `rules` and `denyWarnings`)",
+            "3:3: unknown key `rulez`; did you mean `rules`? (the keys are `exclude`, `rules`, `denyWarnings` and `swiftTarget`)",
             "4:19: `denyWarnings` is `true` or `false`",
             "5:3: `denyWarnings` is set twice",
         ])
@@ -156,7 +156,7 @@ struct ProjectConfigTests {
         let loaded = parse("{ /* x */ \"exclude\": [\"a//b\", \"c/*d\"] }")
         #expect(loaded.config.exclude.map(\.pattern) == ["a//b", "c/*d"])
         #expect(problems("{ /* long\n comment */ \"x\": 1 }") == [
-            "2:13: unknown key `x` (the keys are `exclude`, `rules` and `denyWarnings`)",
+            "2:13: unknown key `x` (the keys are `exclude`, `rules`, `denyWarnings` and `swiftTarget`)",
         ])
     }
 

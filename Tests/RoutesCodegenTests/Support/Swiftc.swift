@@ -11,7 +11,7 @@ enum Swiftc {
 
     /// The stand-in's modules, each after those it imports: SwiftUI's `View`, and
     /// ComposableNavigator, which imports SwiftUI without re-exporting it (as the library).
-    static let standInModules = ["SwiftUI", "ComposableNavigator"]
+    static let standInModules = ["Combine", "SwiftUI", "ComposableNavigator"]
 
     /// `swiftc`: `SWIFTC`, else the first on `PATH`.
     static let executable: URL? = {
@@ -108,6 +108,9 @@ enum Swiftc {
         /// One module type-checked and through the compiler's diagnostic passes (`-emit-sil`:
         /// everything that warns, without code generation).
         case checked
+        /// One module type-checked only (faster; the diagnostics of the later passes, such as
+        /// Swift 6's isolation regions, are not emitted).
+        case typechecked
         /// An executable linked with the stand-in.
         case executable(URL)
     }
@@ -124,6 +127,8 @@ enum Swiftc {
         switch product {
         case .checked:
             arguments += ["-parse-as-library", "-wmo", "-emit-sil", "-o", "/dev/null"]
+        case .typechecked:
+            arguments += ["-parse-as-library", "-wmo", "-typecheck"]
         case .executable(let url):
             arguments += ["-L", standIn.path] + standInModules.reversed().map { "-l" + $0 } + ["-o", url.path]
         }

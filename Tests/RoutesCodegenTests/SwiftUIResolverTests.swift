@@ -7,12 +7,14 @@ import RoutesJSON
 import RoutesModel
 
 /// The SwiftUI target's resolver (`AppRoutes.resolve(_:in:)`) builds what the checker says a
-/// path builds. Random programs (covers, popovers and placements' own presentations
-/// included) are generated for the target, linked into one executable, and asked for every
-/// path of up to 4 elements under every environment; each element is compared with
-/// `routes tree --path … --format json` (the same JSON, made in process): built or not, the
-/// node, the presentation in force, the screen a wildcard put in its place, and where the
-/// build stops.
+/// path builds, and its views show it. 100 random programs (covers, popovers and placements'
+/// own presentations included) are generated for the target, linked into one executable,
+/// and asked for every path of up to 4 elements under every environment; each element is
+/// compared with `routes tree --path … --format json` (the same JSON, made in process):
+/// built or not, the node, the presentation in force, the screen a wildcard put in its
+/// place, and where the build stops; then what the views show of the same paths (stacks,
+/// pushes, presentations, the values each view receives, the path after a back gesture and
+/// a swipe down), as the test-only SwiftUI stand-in records it.
 @Suite struct SwiftUIResolverTests {
     static let programCount = 100
 
@@ -53,7 +55,7 @@ import RoutesModel
         return lines.joined(separator: "\n")
     }
 
-    @Test func theResolverBuildsWhatTheCheckerResolves() throws {
+    @Test func theResolverAndTheViewsAgreeWithTheChecker() throws {
         let programs = RandomPrograms.make(Self.programCount, shape: .differential, firstSeed: 30_000)
         var generated: [Generated] = []
         for (k, p) in programs.enumerated() {
@@ -63,7 +65,10 @@ import RoutesModel
 
         let queries = try Self.queries(generated)
         var sources = ["main.swift": Self.main(generated.map(\.program))]
-        for g in generated { sources["\(g.program.namespace)Harness.swift"] = Self.harness(g) }
+        for g in generated {
+            sources["\(g.program.namespace)Harness.swift"] = Self.harness(g)
+            sources["\(g.program.namespace)Views.swift"] = Self.viewsHarness(g)
+        }
         let files = try Generation.write(generated.map(\.program), extra: sources)
         let executable = try Swiftc.temporaryDirectory("resolver").appendingPathComponent("resolver")
         defer {
@@ -72,12 +77,18 @@ import RoutesModel
         }
         try Swiftc.compile(files, module: "Resolver", product: .executable(executable))
 
-        func name(_ g: Generated, _ s: Symbol) -> String { g.program.project.declaration(s).name.text }
-        let run = try Swiftc.run(executable, [], stdin: Self.input(queries, generated))
-        try #require(run.status == 0, "the harness failed: \(run.output.prefix(2000))")
-        let answers = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        try #require(answers.count >= queries.count, "\(answers.count) answers to \(queries.count) queries")
-        try Self.compare(queries, answers, generated)
+        let input = Self.input(queries, generated)
+        for part in ["resolve", "views"] {
+            let run = try Swiftc.run(executable, [part], stdin: input)
+            try #require(run.status == 0, "the harness failed: \(run.output.prefix(2000))")
+            let answers = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            try #require(answers.count >= queries.count, "\(answers.count) answers to \(queries.count) queries")
+            if part == "resolve" {
+                try Self.compare(queries, answers, generated)
+            } else {
+                Self.compareViews(queries, answers, generated)
+            }
+        }
     }
 
     struct Query {
@@ -192,28 +203,7 @@ import RoutesModel
     /// nothing from the first element not built, nor from a push where nothing can be pushed.
     /// Each view receives the values its `uses` names (`env:x` from the environment, `x@P#k`
     /// from the latest P before it); a back gesture and a swipe down shorten the path.
-    @Test func theViewsShowTheBuiltPrefixWithItsStacksAndPresentations() throws {
-        let programs = RandomPrograms.make(40, shape: .differential, firstSeed: 32_000)
-        var generated: [Generated] = []
-        for (k, p) in programs.enumerated() {
-            let text = Self.withPresentations(p.text, seed: k)
-            generated.append(try Self.generate(text, name: String(format: "/ws/V%03d.routes", k), label: "seed \(p.seed)"))
-        }
-        let queries = try Self.queries(generated)
-        var sources = ["main.swift": Self.viewsMain(generated.map(\.program))]
-        for g in generated { sources["\(g.program.namespace)Views.swift"] = Self.viewsHarness(g) }
-        let files = try Generation.write(generated.map(\.program), extra: sources)
-        let executable = try Swiftc.temporaryDirectory("views").appendingPathComponent("views")
-        defer {
-            Generation.remove(files)
-            Generation.remove([executable])
-        }
-        try Swiftc.compile(files, module: "Views", product: .executable(executable))
-        let run = try Swiftc.run(executable, [], stdin: Self.input(queries, generated))
-        try #require(run.status == 0, "the harness failed: \(run.output.prefix(2000))")
-        let answers = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        try #require(answers.count >= queries.count, "\(answers.count) answers to \(queries.count) queries")
-
+    static func compareViews(_ queries: [Query], _ answers: [String], _ generated: [Generated]) {
         var mismatches: [String] = []
         var presented = 0, noStack = 0, backs = 0, dismissals = 0, values = 0
         for (q, answer) in zip(queries, answers) {
@@ -364,6 +354,36 @@ import RoutesModel
         }
     }
 
+    /// The reader example (`Examples/ReaderPackage`, the plugin with this target): its wiring
+    /// and its demo compile against the stand-in, and what the views show follows the path,
+    /// a shared URL, a change of the environment (a subscription) and a swipe down.
+    @Test func theReaderExampleFollowsItsPathAndItsEnvironment() throws {
+        let root = Swiftc.packageRoot
+        let package = root.appendingPathComponent("Examples/ReaderPackage")
+        let project = Generation.project([package.appendingPathComponent("Sources/ReaderApp/Reader.routes")], root: package)
+        var reader = try #require(try Generation.programs(of: project, label: "reader", options: .init(target: .swiftUI)).generated.first)
+        reader.stubs = Stubs()  // the app declares its types (`ArticleStore`)
+        let app = try String(contentsOf: package.appendingPathComponent("Sources/ReaderApp/App.swift"), encoding: .utf8)
+        let demo = try String(contentsOf: package.appendingPathComponent("Sources/ReaderDemo/main.swift"), encoding: .utf8)
+            .replacingOccurrences(of: "import ReaderApp\n", with: "")
+        let files = try Generation.write([reader], extra: ["App.swift": app, "main.swift": demo])
+        let executable = try Swiftc.temporaryDirectory("reader").appendingPathComponent("reader")
+        defer {
+            Generation.remove(files)
+            Generation.remove([executable])
+        }
+        try Swiftc.compile(files, module: "Reader", product: .executable(executable))
+        let shown = try Swiftc.run(executable, []).output.split(separator: "\n").filter { $0.contains("shows:") || $0.contains("resolved:") }
+        #expect(shown == [
+            "  shows: [Library]",
+            "  shows: [Library]",
+            "  shows: [Library > Article 42]",
+            "  shows: [Library > Article 42] sheet [Article 7] sheet [Comments]",
+            "  resolved: Library (push), Article (push), Article (sheet(allowsPush: true)), Comments (sheet(allowsPush: true))",
+            "  shows: [Library > Article 42] sheet [Article 7]",
+        ])
+    }
+
     /// `--codable`: the screens and the path elements are `Codable`, and a path survives a
     /// round trip through JSON; a parameter type that is not `Codable` is the compiler's error.
     @Test func codablePathsRoundTrip() throws {
@@ -397,51 +417,6 @@ import RoutesModel
     }
 
     // MARK: The harness of the views
-
-    static func viewsMain(_ programs: [GeneratedProgram]) -> String {
-        """
-        @_spi(Inspection) import SwiftUI
-
-        /// A shown screen's view: its label and the values it received, in braces (which the
-        /// harness takes out of what is shown).
-        struct Label: View {
-            let text: String
-            var body: some View { Text(verbatim: text) }
-        }
-
-        typealias Show = @MainActor (_ flags: [String: Bool], _ optionals: [String: Bool], _ path: [(String, Int)]) async -> String
-        let programs: [Show] = [\(programs.map { "\($0.namespace)ViewHarness.show" }.joined(separator: ", "))]
-
-        /// What the views show, without the values, then the values, a list per view.
-        @MainActor func split(_ text: String) -> (shown: String, values: [String]) {
-            var shown = "", values: [String] = [], current = "", inside = false
-            for c in text {
-                if c == "{" { inside = true; current = "" } else if c == "}" { inside = false; values.append(current) } else if inside { current.append(c) } else { shown.append(c) }
-            }
-            return (shown, values)
-        }
-
-        @MainActor func run() async {
-            while let line = readLine() {
-                let parts = line.split(separator: " ").map(String.init)
-                func assignments(_ s: String) -> [String: Bool] {
-                    s == "-" ? [:] : Dictionary(uniqueKeysWithValues: s.split(separator: ",").map {
-                        let kv = $0.split(separator: "=")
-                        return (String(kv[0]), kv[1] == "1")
-                    })
-                }
-                let path = parts[3].split(separator: ",").map { e -> (String, Int) in
-                    let kv = e.split(separator: "#")
-                    return (String(kv[0]), Int(kv[1])!)
-                }
-                print(await programs[Int(parts[0])!](assignments(parts[1]), assignments(parts[2]), path))
-            }
-        }
-
-        await run()
-
-        """
-    }
 
     static func viewsHarness(_ g: Generated) -> String {
         let plan = g.program.plan, project = g.program.project, ns = plan.namespace
@@ -518,27 +493,55 @@ import RoutesModel
 
     // MARK: The harness
 
+    /// The harness's `main`: queries, a line each, `program flags optionals path` (see
+    /// `input`); with the argument `resolve`, the resolver's answer (an entry per element,
+    /// `node screen presentation` or `-`), with `views` what the views show (see
+    /// `viewsHarness`).
     static func main(_ programs: [GeneratedProgram]) -> String {
         """
-        typealias Resolve = (_ flags: [String: Bool], _ optionals: [String: Bool], _ path: [(String, Int)]) -> [String]
-        let programs: [Resolve] = [\(programs.map { "\($0.namespace)Harness.resolve" }.joined(separator: ", "))]
+        @_spi(Inspection) import SwiftUI
 
-        // A query a line: `program flags optionals path` (see SwiftUIResolverTests); the answer:
-        // one entry per element, `node screen presentation`, or `-` when it is not built.
-        while let line = readLine() {
-            let parts = line.split(separator: " ").map(String.init)
-            func assignments(_ s: String) -> [String: Bool] {
-                s == "-" ? [:] : Dictionary(uniqueKeysWithValues: s.split(separator: ",").map {
-                    let kv = $0.split(separator: "=")
-                    return (String(kv[0]), kv[1] == "1")
-                })
-            }
-            let path = parts[3].split(separator: ",").map { e -> (String, Int) in
-                let kv = e.split(separator: "#")
-                return (String(kv[0]), Int(kv[1])!)
-            }
-            print(programs[Int(parts[0])!](assignments(parts[1]), assignments(parts[2]), path).joined(separator: " | "))
+        /// A shown screen's view: its label and the values it received, in braces (which the
+        /// harness takes out of what is shown).
+        struct Label: View {
+            let text: String
+            var body: some View { Text(verbatim: text) }
         }
+
+        typealias Resolve = (_ flags: [String: Bool], _ optionals: [String: Bool], _ path: [(String, Int)]) -> [String]
+        typealias Show = @MainActor (_ flags: [String: Bool], _ optionals: [String: Bool], _ path: [(String, Int)]) async -> String
+        let resolvers: [Resolve] = [\(programs.map { "\($0.namespace)Harness.resolve" }.joined(separator: ", "))]
+        let views: [Show] = [\(programs.map { "\($0.namespace)ViewHarness.show" }.joined(separator: ", "))]
+
+        /// What the views show, without the values, then the values, a list per view.
+        @MainActor func split(_ text: String) -> (shown: String, values: [String]) {
+            var shown = "", values: [String] = [], current = "", inside = false
+            for c in text {
+                if c == "{" { inside = true; current = "" } else if c == "}" { inside = false; values.append(current) } else if inside { current.append(c) } else { shown.append(c) }
+            }
+            return (shown, values)
+        }
+
+        @MainActor func run() async {
+            let showing = CommandLine.arguments.dropFirst().first == "views"
+            while let line = readLine() {
+                let parts = line.split(separator: " ").map(String.init)
+                func assignments(_ s: String) -> [String: Bool] {
+                    s == "-" ? [:] : Dictionary(uniqueKeysWithValues: s.split(separator: ",").map {
+                        let kv = $0.split(separator: "=")
+                        return (String(kv[0]), kv[1] == "1")
+                    })
+                }
+                let path = parts[3].split(separator: ",").map { e -> (String, Int) in
+                    let kv = e.split(separator: "#")
+                    return (String(kv[0]), Int(kv[1])!)
+                }
+                let (k, flags, optionals) = (Int(parts[0])!, assignments(parts[1]), assignments(parts[2]))
+                print(showing ? await views[k](flags, optionals, path) : resolvers[k](flags, optionals, path).joined(separator: " | "))
+            }
+        }
+
+        await run()
 
         """
     }

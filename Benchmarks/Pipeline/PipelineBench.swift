@@ -68,7 +68,8 @@ struct PipelineBench {
                 let text = SourceText(bytes: bytes)
                 var edit: ProjectDeclarationEdit? = nil
                 let t = median { edit = session.project.applyingDeclarationEdit(file: file.id, range: eol..<eol, replacement: [UInt8(ascii: "X")], newSource: text) }
-                let moved = median { _ = AnalysisSession.forEditor(project: project!).rebased(onto: edit!.project!, file: file.id, edit: edit!.shift) }
+                let moved = median { _ = AnalysisSession.forEditor(project: project!).rebased(onto: edit!.project!, file: file.id, edit: edit!.shift,
+                                                                                                       relinking: edit!.changesLinks) }
                 print("edit in a type: declaration edit \(fmt(t)) (resolved alone: \(edit?.project != nil), analysis kept: \(edit?.keepsAnalysis == true)); a new session plus its move \(fmt(moved))")
             }
         }

@@ -198,7 +198,9 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
                 if let moved = edit.project {
                     let before = AnalysisSession.forEditor(project: project)
                     let after = edit.keepsAnalysis && before.canRebase(over: edit.shift)
-                        ? before.rebased(onto: moved, file: first.id, edit: edit.shift) : AnalysisSession.forEditor(project: moved)
+                        // As the server does: an edit of a link judges the links again.
+                        ? before.rebased(onto: moved, file: first.id, edit: edit.shift, relinking: edit.changesLinks)
+                        : AnalysisSession.forEditor(project: moved)
                     func key(_ d: Diagnostic) -> String { "\(d.rule) \(d.file) \(d.range) \(d.message) \(d.related.map { "\($0.file) \($0.range) \($0.message)" })" }
                     invariant(after.diagnostics.map(key) == fresh.diagnostics.map(key),
                               "a declaration edit at \(a)..<\(b) gave other diagnostics than a fresh analysis: "

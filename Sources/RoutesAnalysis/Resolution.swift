@@ -51,7 +51,7 @@ public enum Resolution {
             case .built(let ref, let builtScreen, let via):
                 let builtDeclaration = project.declaration(builtScreen)
                 element.node = ref
-                element.presentation = project.files[ref.file].model.nodes[ref.node].presentation ?? builtDeclaration.presentation
+                element.presentation = project.presentation(ofScreenNode: ref.node, in: ref.file, screen: builtScreen)
                 if builtScreen != screen {
                     element.builtAs = builtDeclaration.name.text
                     element.wildcard = via

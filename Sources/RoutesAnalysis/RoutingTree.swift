@@ -302,7 +302,7 @@ struct TreeExpander {
         case .screen(let name, let uses, _):
             node.kind = .screen
             if let s = resolved(name, in: ref.file, .screen) {
-                node.presentation = builderNode.presentation ?? project.declaration(s).presentation
+                node.presentation = project.presentation(ofScreenNode: ref.node, in: ref.file, screen: s)
             } else {
                 node.unresolved = true
             }

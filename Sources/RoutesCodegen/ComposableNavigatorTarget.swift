@@ -66,26 +66,15 @@ struct ComposableNavigatorTarget {
                 message: "the ComposableNavigator 0.2.0 target cannot present `\(decl.name.text)` as \(screen.presentation.nounWithArticle) (`\(screen.presentation.sourceText)`): the library presents only by push and as a sheet: generate for SwiftUI (`--target swiftui`), which presents it, or declare it `sheet`"))
         }
         var seen = Set<NodeRef>()
-        func visit(_ builder: ProgramPlan.Builder) {
-            switch builder {
-            case .screen(let node, let screen, _, _, let nesting):
-                let model = project.files[node.file].model.nodes[node.node]
-                if let own = model.presentation, own != plan.screens[screen].presentation, seen.insert(node).inserted {
-                    let name = project.declaration(plan.screens[screen].symbol).name.text
-                    out.append(CodegenProblem(
-                        file: node.file, range: model.head,
-                        message: "the ComposableNavigator 0.2.0 target cannot present `\(name)` `as \(own.sourceText)` at this placement only: the library takes a screen's presentation from the screen value the app puts in the path, which a path builder cannot change: generate for SwiftUI (`--target swiftui`), which presents each placement its own way, or present `\(name)` the same way everywhere"))
-                }
-                if let nesting { visit(nesting) }
-            case .anyOf(_, let branches): branches.forEach(visit)
-            case .conditional(_, _, let then, let els): visit(then); visit(els)
-            case .ifLet(_, _, _, let then, let els): visit(then); els.map(visit)
-            case .ifScreen(_, _, let then, let els): visit(then); els.map(visit)
-            case .wildcard(_, _, let body): visit(body)
-            case .empty, .unreachable, .call: break
-            }
+        plan.forEachBuilder { builder in
+            guard case .screen(let node, let screen, _, _, _) = builder else { return }
+            let model = project.files[node.file].model.nodes[node.node]
+            guard let own = model.presentation, own != plan.screens[screen].presentation, seen.insert(node).inserted else { return }
+            let name = project.declaration(plan.screens[screen].symbol).name.text
+            out.append(CodegenProblem(
+                file: node.file, range: model.head,
+                message: "the ComposableNavigator 0.2.0 target cannot present `\(name)` `as \(own.sourceText)` at this placement only: the library takes a screen's presentation from the screen value the app puts in the path, which a path builder cannot change: generate for SwiftUI (`--target swiftui`), which presents each placement its own way, or present `\(name)` the same way everywhere"))
         }
-        for function in plan.functions { visit(function.body) }
         return out
     }
 

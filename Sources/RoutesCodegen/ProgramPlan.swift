@@ -139,4 +139,30 @@ public struct ProgramPlan: Sendable {
 
     /// The Swift name of the value an item is bound to.
     public func name(_ item: ScopeItem) -> String { itemNames[item]! }
+
+    /// Calls `body` with every builder of every function, each function's from its top, a
+    /// builder before those inside it (a call's function is visited as a function, not at
+    /// the call).
+    func forEachBuilder(_ body: (Builder) -> Void) {
+        for function in functions { function.body.forEach(body) }
+    }
+}
+
+extension ProgramPlan.Builder {
+    /// Calls `body` with this builder, then with every builder inside it, in source order.
+    func forEach(_ body: (ProgramPlan.Builder) -> Void) {
+        body(self)
+        switch self {
+        case .screen(_, _, _, _, let nesting): nesting?.forEach(body)
+        case .anyOf(_, let branches): for branch in branches { branch.forEach(body) }
+        case .conditional(_, _, let then, let otherwise):
+            then.forEach(body)
+            otherwise.forEach(body)
+        case .ifLet(_, _, _, let then, let otherwise), .ifScreen(_, _, let then, let otherwise):
+            then.forEach(body)
+            otherwise?.forEach(body)
+        case .wildcard(_, _, let inner): inner.forEach(body)
+        case .empty, .unreachable, .call: break
+        }
+    }
 }

@@ -12,7 +12,6 @@ extension SwiftUITarget {
         var element: String
         var screen: String
         var branch: String
-        var result: String
 
         init(plan: ProgramPlan, project: Project) {
             var taken = Set<String>()
@@ -26,7 +25,6 @@ extension SwiftUITarget {
             element = Planner.allocate("element", avoiding: taken)
             screen = Planner.allocate("screen", avoiding: taken)
             branch = Planner.allocate("branch", avoiding: taken)
-            result = Planner.allocate("result", avoiding: taken)
         }
     }
 

@@ -41,7 +41,15 @@ struct SwiftUITarget {
         self.access = access
         caseNames = Self.caseNames(plan)
         conditions = Self.conditions(plan, project)
-        for function in plan.functions { collectNodes(function.body) }
+        // Numbered in the order the functions reach them (a node before its nesting).
+        var nodes: [NodeRef] = [], ids: [NodeRef: Int] = [:], presentations: [String] = []
+        plan.forEachBuilder { builder in
+            guard case .screen(let node, let screen, _, _, _) = builder, ids[node] == nil else { return }
+            ids[node] = nodes.count
+            nodes.append(node)
+            presentations.append(presentation(node, screen: screen))
+        }
+        (self.nodes, nodeIDs, nodePresentations) = (nodes, ids, presentations)
     }
 
     var modifier: String { access == .internal ? "" : access.rawValue + " " }
@@ -65,25 +73,17 @@ struct SwiftUITarget {
     /// program's declaration order.
     static func conditions(_ plan: ProgramPlan, _ project: Project) -> [(name: String, symbol: Symbol)] {
         var tested = Set<Symbol>()
-        func visit(_ builder: ProgramPlan.Builder) {
+        plan.forEachBuilder { builder in
             switch builder {
-            case .screen(_, _, _, _, let nesting): nesting.map(visit)
-            case .anyOf(_, let branches): branches.forEach(visit)
-            case .conditional(let node, _, let then, let els):
+            case .conditional(let node, _, _, _):
                 if case .conditional(let name?, _, _) = project.files[node.file].model.nodes[node.node].kind,
                    let s = project.resolve(name, in: node.file) { tested.insert(s) }
-                visit(then)
-                visit(els)
-            case .ifLet(_, _, let item, let then, let els):
+            case .ifLet(_, _, let item, _, _):
                 tested.insert(item.symbol)
-                visit(then)
-                els.map(visit)
-            case .ifScreen(_, _, let then, let els): visit(then); els.map(visit)
-            case .wildcard(_, _, let body): visit(body)
-            case .empty, .unreachable, .call: break
+            default:
+                break
             }
         }
-        for function in plan.functions { visit(function.body) }
         var out: [(name: String, symbol: Symbol)] = []
         for file in plan.program.files {
             for index in project.files[file].model.declarations.indices {
@@ -92,24 +92,6 @@ struct SwiftUITarget {
             }
         }
         return out
-    }
-
-    private mutating func collectNodes(_ builder: ProgramPlan.Builder) {
-        switch builder {
-        case .screen(let node, let screen, _, _, let nesting):
-            if nodeIDs[node] == nil {
-                nodeIDs[node] = nodes.count
-                nodes.append(node)
-                nodePresentations.append(presentation(node, screen: screen))
-            }
-            nesting.map { collectNodes($0) }
-        case .anyOf(_, let branches): for b in branches { collectNodes(b) }
-        case .conditional(_, _, let then, let els): collectNodes(then); collectNodes(els)
-        case .ifLet(_, _, _, let then, let els): collectNodes(then); els.map { collectNodes($0) }
-        case .ifScreen(_, _, let then, let els): collectNodes(then); els.map { collectNodes($0) }
-        case .wildcard(_, _, let body): collectNodes(body)
-        case .empty, .unreachable, .call: break
-        }
     }
 
     // MARK: Places and words
@@ -144,12 +126,9 @@ struct SwiftUITarget {
         return out + "\""
     }
 
-    /// `text` as it may stand inside a Swift string literal.
-    static func escapedText(_ text: String) -> String { String(literal(text).dropFirst().dropLast()) }
-
     /// The presentation in force at a `screen` node, as the generated `Presentation` value.
     func presentation(_ node: NodeRef, screen: Int) -> String {
-        let p = project.files[node.file].model.nodes[node.node].presentation ?? plan.screens[screen].presentation
+        let p = project.presentation(ofScreenNode: node.node, in: node.file, screen: plan.screens[screen].symbol)
         switch p.style {
         case nil: return ".push"
         case let style?: return ".\(style.rawValue)(allowsPush: \(p.allowsPush))"

@@ -157,6 +157,12 @@ public struct Project: Sendable {
 
     /// (Inlinable, so that `declaration(s).kind` reads one field instead of copying the
     /// whole declaration across the module boundary.)
+    /// The presentation in force at screen node `node` of `file`, which builds screen `s`:
+    /// the node's own (`as …`), else the screen's declaration's.
+    public func presentation(ofScreenNode node: NodeID, in file: FileID, screen s: Symbol) -> Presentation {
+        files[file].model.nodes[node].presentation ?? declaration(s).presentation
+    }
+
     @inlinable public func declaration(_ s: Symbol) -> Declaration {
         files[s.file].model.declarations[s.declaration]
     }

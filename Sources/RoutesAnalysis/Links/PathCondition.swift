@@ -4,10 +4,24 @@
 /// in which each does; the next element is built by their nestings, in those environments.
 struct PathCondition {
     let semantics: Semantics
-    private var graph: BuilderGraph { semantics.graph }
-    private var bdd: BDD { semantics.bdd }
+    // The graph's and the semantics's tables, held once: reading them through `semantics`
+    // would copy the graph (retaining each of its arrays) at every step of the walk.
+    private let nodes: PagedArray<BuilderGraph.Node>
+    private let builders: PagedArray<BuilderGraph.Builder>
+    private let graph: BuilderGraph
+    private let builds: [BDD.Ref]
+    private let conditionVariable: [BDD.Ref]
+    private let bdd: BDD
 
-    init(semantics: Semantics) { self.semantics = semantics }
+    init(semantics: Semantics) {
+        self.semantics = semantics
+        graph = semantics.graph
+        nodes = graph.nodes
+        builders = graph.builders
+        builds = semantics.builds
+        conditionVariable = semantics.conditionVariable
+        bdd = semantics.bdd
+    }
 
     /// Per element of `path` (element codes), the environments in which it and every
     /// element before it are built, from `root`'s body.
@@ -31,11 +45,14 @@ struct PathCondition {
     func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref) {
         var next: Frontier = [:]
         var builtHere = BDD.zero
+        var active = Set<Int64>()
+        var found: [(Int, BDD.Ref)] = []
         for (start, environments) in frontier.sorted(by: { $0.key < $1.key }) {
-            var active = Set<Int64>()
-            for (node, where_) in yields(start, element: code, under: environments, active: &active) {
+            found.removeAll(keepingCapacity: true)
+            yields(start, element: code, under: environments, active: &active, into: &found)
+            for (node, where_) in found {
                 builtHere = bdd.or(builtHere, where_)
-                if case .screen(_, let nesting?) = graph.nodes[node].kind { next[nesting] = bdd.or(next[nesting] ?? BDD.zero, where_) }
+                if case .screen(_, let nesting?) = nodes[node].kind { next[nesting] = bdd.or(next[nesting] ?? BDD.zero, where_) }
             }
         }
         return (next, builtHere)
@@ -44,42 +61,57 @@ struct PathCondition {
     /// The screen nodes that builder node g yields for element `code` (see `build(B, e, E)`),
     /// each with the environments, among `environments`, in which it does. A reference to a
     /// builder being evaluated for the same element (a cycle) builds nothing.
-    func yields(_ g: Int, element code: Int, under environments: BDD.Ref, active: inout Set<Int64>) -> [(Int, BDD.Ref)] {
-        if environments == BDD.zero { return [] }
-        switch graph.nodes[g].kind {
+    func yields(_ g: Int, element code: Int, under environments: BDD.Ref) -> [(Int, BDD.Ref)] {
+        var active = Set<Int64>()
+        var found: [(Int, BDD.Ref)] = []
+        yields(g, element: code, under: environments, active: &active, into: &found)
+        return found
+    }
+
+    /// `yields(_:element:under:)`, appending to `found`; `active` holds the builders being
+    /// evaluated, by builder and element.
+    private func yields(_ g: Int, element code: Int, under environments: BDD.Ref, active: inout Set<Int64>,
+                        into found: inout [(Int, BDD.Ref)]) {
+        if environments == BDD.zero { return }
+        switch nodes[g].kind {
         case .screen(let screen, _):
-            return screen == code ? [(g, environments)] : []
+            if screen == code { found.append((g, environments)) }
         case .anyOf(let list):
             var remaining = environments
-            var out: [(Int, BDD.Ref)] = []
-            for branch in graph.branches(list) {
+            for index in 0..<Int(list.count) {
                 if remaining == BDD.zero { break }
-                out += yields(branch, element: code, under: remaining, active: &active)
-                remaining = bdd.andNot(remaining, semantics.environments(semantics.builds[branch], element: code))
+                let branch = graph.branch(list, index)
+                // A branch builds the element only where its semantics say it does: a branch
+                // that never does yields nothing and takes nothing from the later ones.
+                let taken = semantics.environments(builds[branch], element: code)
+                if taken == BDD.zero { continue }
+                yields(branch, element: code, under: remaining, active: &active, into: &found)
+                remaining = bdd.andNot(remaining, taken)
             }
-            return out
         case .condition(let condition, let then, let otherwise):
-            let variable = semantics.conditionVariable[condition]
-            var out = yields(then, element: code, under: bdd.and(environments, variable), active: &active)
-            if let otherwise { out += yields(otherwise, element: code, under: bdd.andNot(environments, variable), active: &active) }
-            return out
+            let variable = conditionVariable[condition]
+            yields(then, element: code, under: bdd.and(environments, variable), active: &active, into: &found)
+            if let otherwise { yields(otherwise, element: code, under: bdd.andNot(environments, variable), active: &active, into: &found) }
         case .ifScreen(let screen, let then, let otherwise):
-            guard let screen else { return [] }
-            if screen == code { return yields(then, element: code, under: environments, active: &active) }
-            return otherwise.map { yields($0, element: code, under: environments, active: &active) } ?? []
+            guard let screen else { return }
+            if screen == code {
+                yields(then, element: code, under: environments, active: &active, into: &found)
+            } else if let otherwise {
+                yields(otherwise, element: code, under: environments, active: &active, into: &found)
+            }
         case .wildcard(let screen, let body):
-            guard let screen else { return [] }
-            return yields(body, element: screen, under: environments, active: &active)
+            guard let screen else { return }
+            yields(body, element: screen, under: environments, active: &active, into: &found)
         case .reference(let builder):
             // (Keyed by the builder and the element: a wildcard inside it may evaluate it again
             // for another element.)
-            guard let builder else { return [] }
+            guard let builder else { return }
             let key = Int64(builder) << 32 | Int64(code)
-            guard let body = graph.builders[builder].body, active.insert(key).inserted else { return [] }
+            guard let body = builders[builder].body, active.insert(key).inserted else { return }
             defer { active.remove(key) }
-            return yields(body, element: code, under: environments, active: &active)
+            yields(body, element: code, under: environments, active: &active, into: &found)
         case .nothing:
-            return []
+            return
         }
     }
 }

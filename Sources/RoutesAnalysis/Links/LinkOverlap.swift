@@ -32,16 +32,17 @@ public enum LinkOverlap {
     public static func analyse(_ links: [TypedLink]) -> Result {
         var result = Result()
         let specificity = links.map(\.specificity)
-        let shapes = links.map(Shape.init)
+        var literals = Literals()
+        let shapes = links.map { Shape($0, &literals) }
         // The pairs that may match one URL (`candidatePairs`), as neighbours; then the exact
         // search decides.
         var neighbours = [[Int]](repeating: [], count: links.count)
-        for (a, b) in candidatePairs(shapes) {
+        for (a, b) in candidatePairs(shapes, literals) {
             guard compatible([links[a], links[b]]) else { continue }
             neighbours[a].append(b)
             neighbours[b].append(a)
         }
-        for a in links.indices {
+        for a in links.indices where !neighbours[a].isEmpty {
             let higher = neighbours[a].filter { specificity[a] < specificity[$0] }.sorted()
             // (With no more specific link that may take a URL of it, a URL its pattern matches
             // is its own: no search.)
@@ -49,7 +50,7 @@ public enum LinkOverlap {
                 result.shadowed[a] = higher
             }
         }
-        for a in links.indices {
+        for a in links.indices where !neighbours[a].isEmpty {
             let others = Set(neighbours[a])
             for b in neighbours[a] where a < b && specificity[a] == specificity[b] {
                 let higher = neighbours[b].filter {
@@ -74,98 +75,154 @@ public enum LinkOverlap {
     /// trying every pair: the links are held in a tree by their segments (a literal, or any
     /// placeholder), and each link looks up the links it may meet: at a literal, those with
     /// the same literal or a placeholder there; at a placeholder, all of them.
-    static func candidatePairs(_ shapes: [Shape]) -> [(Int, Int)] {
-        // The tree's nodes by number (not objects: a chain of thousands of segments would be
-        // freed by as many nested deinitialisers).
-        var literal: [[[Unicode.Scalar]: Int]] = []
-        var placeholder: [Int?] = []
-        var linksAt: [[Int]] = []
-        func newNode() -> Int {
-            literal.append([:])
-            placeholder.append(nil)
-            linksAt.append([])
-            return literal.count - 1
+    static func candidatePairs(_ shapes: [Shape], _ literals: Literals) -> [(Int, Int)] {
+        // The tree's nodes by number, in flat arrays (no table or object per node: a chain of
+        // thousands of segments would be freed by as many nested deinitialisers). A node's
+        // literal children are a list (`firstLiteral`, `nextLiteral`) and found by
+        // `literalChild`, keyed by the node and the literal's number.
+        var placeholder: [Int32] = []
+        var firstLiteral: [Int32] = []
+        var nextLiteral: [Int32] = []
+        var firstLink: [Int32] = []
+        var literalChild: [Int64: Int32] = [:]
+        var nextLink = [Int32](repeating: -1, count: shapes.count)
+        func newNode() -> Int32 {
+            placeholder.append(-1)
+            firstLiteral.append(-1)
+            nextLiteral.append(-1)
+            firstLink.append(-1)
+            return Int32(placeholder.count - 1)
         }
+        func key(_ node: Int32, _ literal: Int32) -> Int64 { Int64(node) << 32 | Int64(UInt32(bitPattern: literal)) }
         // One tree per length: links of different lengths never meet.
-        var roots: [Int: Int] = [:]
+        var roots: [Int: Int32] = [:]
         for (index, shape) in shapes.enumerated() {
             if roots[shape.literals.count] == nil { roots[shape.literals.count] = newNode() }
             var node = roots[shape.literals.count]!
-            for segment in shape.literals {
-                if let segment {
-                    if let child = literal[node][segment] {
+            for literal in shape.literals {
+                if literal >= 0 {
+                    if let child = literalChild[key(node, literal)] {
                         node = child
                     } else {
                         let child = newNode()
-                        literal[node][segment] = child
+                        literalChild[key(node, literal)] = child
+                        nextLiteral[Int(child)] = firstLiteral[Int(node)]
+                        firstLiteral[Int(node)] = child
                         node = child
                     }
+                } else if placeholder[Int(node)] >= 0 {
+                    node = placeholder[Int(node)]
                 } else {
-                    if let child = placeholder[node] {
-                        node = child
-                    } else {
-                        let child = newNode()
-                        placeholder[node] = child
-                        node = child
-                    }
+                    let child = newNode()
+                    placeholder[Int(node)] = child
+                    node = child
                 }
             }
-            linksAt[node].append(index)
+            // (Listed last first: the pairs are sorted below.)
+            nextLink[index] = firstLink[Int(node)]
+            firstLink[Int(node)] = Int32(index)
         }
         var pairs: [(Int, Int)] = []
+        var frontier: [Int32] = []
+        var next: [Int32] = []
+        var found: [Int] = []
         for (index, shape) in shapes.enumerated() {
             guard let start = roots[shape.literals.count] else { continue }
-            var frontier = [start]
-            for segment in shape.literals {
-                var next: [Int] = []
+            frontier.removeAll(keepingCapacity: true)
+            frontier.append(start)
+            for literal in shape.literals {
+                next.removeAll(keepingCapacity: true)
                 for node in frontier {
-                    if let segment {
-                        if let child = literal[node][segment] { next.append(child) }
+                    if literal >= 0 {
+                        if let child = literalChild[key(node, literal)] { next.append(child) }
                     } else {
-                        next.append(contentsOf: literal[node].values)
+                        var child = firstLiteral[Int(node)]
+                        while child >= 0 {
+                            next.append(child)
+                            child = nextLiteral[Int(child)]
+                        }
                     }
-                    if let any = placeholder[node] { next.append(any) }
+                    if placeholder[Int(node)] >= 0 { next.append(placeholder[Int(node)]) }
                 }
-                frontier = next
+                swap(&frontier, &next)
             }
+            found.removeAll(keepingCapacity: true)
             for node in frontier {
-                for other in linksAt[node] where other > index && shape.mayOverlap(shapes[other]) { pairs.append((index, other)) }
+                var other = firstLink[Int(node)]
+                while other >= 0 {
+                    if Int(other) > index && shape.mayOverlap(shapes[Int(other)], literals) { found.append(Int(other)) }
+                    other = nextLink[Int(other)]
+                }
             }
+            found.sort()
+            for other in found { pairs.append((index, other)) }
         }
         return pairs
+    }
+
+    /// The literal segments of some links, each text numbered once. Texts are compared byte by
+    /// byte (as a URL's segments are matched), not as `String`s, which equate canonically
+    /// equivalent text (`é` written as one scalar or as two).
+    struct Literals {
+        private struct Key: Hashable {
+            let text: String
+            static func == (a: Key, b: Key) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+            func hash(into hasher: inout Hasher) {
+                var text = self.text
+                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            }
+        }
+        private var numbers: [Key: Int32] = [:]
+        /// Each literal's text, by number.
+        private(set) var texts: [String] = []
+
+        /// The number of literal `text`.
+        mutating func number(_ text: String) -> Int32 {
+            if let known = numbers[Key(text: text)] { return known }
+            texts.append(text)
+            numbers[Key(text: text)] = Int32(texts.count - 1)
+            return Int32(texts.count - 1)
+        }
     }
 
     /// What a link asks of each segment, for a quick test of whether two links may match one
     /// URL: a literal, or the type of a placeholder.
     struct Shape {
-        var literals: [[Unicode.Scalar]?]
+        /// Per segment, the literal's number in the links' `Literals`, or -1 for a placeholder.
+        var literals: [Int32]
         var types: [PlaceholderType?]
 
-        init(_ link: TypedLink) {
-            literals = link.pattern.segments.map { segment in
-                if case .literal(let text) = segment { return Array(text.unicodeScalars) }
-                return nil
+        init(_ link: TypedLink, _ table: inout Literals) {
+            var literals: [Int32] = []
+            var types: [PlaceholderType?] = []
+            literals.reserveCapacity(link.pattern.segments.count)
+            types.reserveCapacity(link.pattern.segments.count)
+            for segment in link.pattern.segments {
+                switch segment {
+                case .literal(let text):
+                    literals.append(table.number(text))
+                    types.append(nil)
+                case .placeholder(let name, _):
+                    literals.append(-1)
+                    types.append(link.type(of: name))
+                }
             }
-            types = link.pattern.segments.map { segment in
-                if case .placeholder(let name, _) = segment { return link.type(of: name) }
-                return nil
-            }
+            self.literals = literals
+            self.types = types
         }
 
         /// False when no URL can match both: two different literals at one segment, or a
         /// literal the other's typed placeholder rejects. (Query items never rule a pair out.)
-        func mayOverlap(_ other: Shape) -> Bool {
+        func mayOverlap(_ other: Shape, _ table: Literals) -> Bool {
             guard literals.count == other.literals.count else { return false }
             for position in literals.indices {
-                switch (literals[position], other.literals[position]) {
-                case let (mine?, theirs?):
+                let mine = literals[position], theirs = other.literals[position]
+                if mine >= 0 && theirs >= 0 {
                     if mine != theirs { return false }
-                case let (mine?, nil):
-                    if !other.types[position]!.accepts(String(String.UnicodeScalarView(mine))) { return false }
-                case let (nil, theirs?):
-                    if !types[position]!.accepts(String(String.UnicodeScalarView(theirs))) { return false }
-                case (nil, nil):
-                    break
+                } else if mine >= 0 {
+                    if !other.types[position]!.accepts(table.texts[Int(mine)]) { return false }
+                } else if theirs >= 0 {
+                    if !types[position]!.accepts(table.texts[Int(theirs)]) { return false }
                 }
             }
             return true

@@ -515,13 +515,14 @@ public struct Project: Sendable {
 
     /// The parameters of each of `screens`, each left-out declaration lowered again alone (see
     /// ``parameters(of:)``).
-    public func parameters(of screens: some Sequence<Symbol>) -> [Symbol: [Parameter]] {
+    public func parameters(of screens: [Symbol]) -> [Symbol: [Parameter]] {
         var table: [Symbol: [Parameter]] = [:]
+        table.reserveCapacity(screens.count)
         var leftOut: [FileID: [Symbol]] = [:]
         for s in screens where table[s] == nil {
-            let declaration = declaration(s)
-            guard declaration.parametersLeftOut else {
-                table[s] = declaration.parameters
+            // (Read in place: a copy of the declaration retains each of its strings and arrays.)
+            guard files[s.file].model.declarations[s.declaration].parametersLeftOut else {
+                table[s] = files[s.file].model.declarations[s.declaration].parameters
                 continue
             }
             table[s] = []
@@ -536,6 +537,11 @@ public struct Project: Sendable {
                 continue
             }
             let text = files[file].text
+            if let joined = Self.parametersParsedTogether(symbols.map { declaration($0).range.clamped(to: 0..<text.count) },
+                                                          of: text, file: file) {
+                for (s, parameters) in zip(symbols, joined) { table[s] = parameters }
+                continue
+            }
             for s in symbols {
                 let range = declaration(s).range.clamped(to: 0..<text.count)
                 let alone = SyntaxTree.parse(SourceText(bytes: text.bytes[range]), file: file)
@@ -546,6 +552,35 @@ public struct Project: Sendable {
             }
         }
         return table
+    }
+
+    /// The parameters of the screen declarations at `ranges` of `text`, read from one tree of
+    /// their texts put one after another (a parse per declaration costs more than the
+    /// declaration), their labels' ranges in `text`; nil when that tree has an error or does
+    /// not hold each declaration where it was put (then each is parsed alone).
+    private static func parametersParsedTogether(_ ranges: [Range<Int>], of text: SourceText, file: FileID) -> [[Parameter]]? {
+        guard ranges.count > 1 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(ranges.reduce(0) { $0 + $1.count + 1 })
+        var starts: [Int] = []
+        for range in ranges {
+            starts.append(bytes.count)
+            bytes += text.bytes[range]
+            bytes.append(0x0A)
+        }
+        let tree = SyntaxTree.parse(SourceText(bytes: bytes), file: file)
+        guard tree.diagnostics.isEmpty else { return nil }
+        let found = Lowering.screenParameters(tree, file: file, at: Set(starts))
+        var out: [[Parameter]] = []
+        for (start, range) in zip(starts, ranges) {
+            guard let parameters = found[start] else { return nil }
+            let shift = range.lowerBound - start
+            out.append(parameters.map { parameter in
+                Parameter(label: Name(text: parameter.label.text, range: parameter.label.range.lowerBound + shift
+                                        ..< parameter.label.range.upperBound + shift), type: parameter.type)
+            })
+        }
+        return out
     }
 
     /// The parameters of screen s, labels and types, lowered again from its file's syntax

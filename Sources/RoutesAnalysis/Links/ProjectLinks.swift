@@ -26,27 +26,37 @@ struct ProjectLinks: Sendable {
     init(project: Project) {
         guard project.hasLinks else { return }
         let files = project.filesWithLinks.sorted()
-        var declared: [(LinkDeclaration, FileID)] = []
-        for file in files {
-            for declaration in project.files[file].model.declarations where declaration.kind == .link {
-                if let link = declaration.link { declared.append((link, file)) }
-            }
-        }
         // The errors of the files with links, by file: a link holding one takes no part.
         var errors: [FileID: [Range<Int>]] = [:]
         let withLinks = project.filesWithLinks
         for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
             errors[diagnostic.file, default: []].append(diagnostic.range)
         }
-        let parameterTable = project.linkParameters(declared)
+        // Each link's screens (nil for a name that is no screen), and the parameters of every
+        // screen named, each looked up once.
+        var screensOf: [[Symbol?]] = []
+        var named: [Symbol] = []
+        var seen = Set<Symbol>()
+        for file in files {
+            let declarations = project.files[file].model.declarations
+            for index in declarations.indices where declarations[index].kind == .link {
+                guard let link = declarations[index].link else { continue }
+                let screens = link.path.map { project.screen($0.screen, in: file) }
+                for case let screen? in screens where seen.insert(screen).inserted { named.append(screen) }
+                screensOf.append(screens)
+            }
+        }
+        let parameterTable = project.parameters(of: named)
         var types: [String: PlaceholderType] = [:]
+        var next = 0
         for file in files {
             var links: [Link] = []
             let declarations = project.files[file].model.declarations
             for index in declarations.indices where declarations[index].kind == .link {
                 guard let linkDeclaration = declarations[index].link else { continue }
                 var link = Link(symbol: Symbol(file: file, declaration: index), declaration: linkDeclaration)
-                let screens = linkDeclaration.path.map { project.screen($0.screen, in: file) }
+                let screens = screensOf[next]
+                next += 1
                 if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
                 // (A path names a few screens: a scan.)
                 let parameters = { (name: Name) -> [Parameter]? in

@@ -90,11 +90,12 @@ public enum InvalidLink: RuleDefinition {
         }
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
-        // Per placeholder, the types of the parameters it fills, in order.
-        var filled: [String: [(type: String, at: Range<Int>)]] = [:]
+        // Each use of a placeholder: the type of the parameter it fills, in order. (A link
+        // has a few: a list.)
+        var filled: [(name: String, type: String, at: Range<Int>)] = []
         for element in link.path {
             guard let declared = parameters(element.screen) else { continue }
-            found += checkArguments(of: element, declared: declared, file: file)
+            checkArguments(of: element, declared: declared, file: file, into: &found)
             for argument in element.arguments {
                 guard let parameter = declared.first(where: { $0.label.text == argument.label.text }) else { continue }
                 switch argument.value {
@@ -106,7 +107,7 @@ public enum InvalidLink: RuleDefinition {
                             file: file, range: name.range))
                         continue
                     }
-                    filled[name.text, default: []].append((parameter.type, argument.valueRange))
+                    filled.append((name.text, parameter.type, argument.valueRange))
                     if pattern.isOptional(name.text) && !parameter.type.trimmingWhitespace.hasSuffix("?") {
                         found.append(diagnostic(.optionalPlaceholder(placeholder: name.text, parameter: parameter.label.text, type: parameter.type),
                                                 file: file, range: argument.valueRange))
@@ -129,14 +130,17 @@ public enum InvalidLink: RuleDefinition {
                 }
             }
         }
-        if filled.count < placeholders.count {
-            for (name, range) in pattern.placeholderRanges where filled[name] == nil && !link.placeholderUses.contains(where: { $0.text == name }) {
+        if placeholders.contains(where: { name in !filled.contains { $0.name == name } }) {
+            for (name, range) in pattern.placeholderRanges
+            where !filled.contains(where: { $0.name == name }) && !link.placeholderUses.contains(where: { $0.text == name }) {
                 found.append(diagnostic(.unusedPlaceholder(name), file: file, range: link.sourceRange(ofPatternBytes: range)))
             }
         }
-        for name in pattern.placeholders {
+        for name in placeholders {
             // (One use, or uses of one written type, cannot conflict.)
-            guard let uses = filled[name], uses.contains(where: { $0.type != uses[0].type }) else { continue }
+            guard let first = filled.first(where: { $0.name == name }),
+                  filled.contains(where: { $0.name == name && $0.type != first.type }) else { continue }
+            let uses = filled.filter { $0.name == name }
             let types = uses.map { PlaceholderType.of(swiftType: $0.type) }
             if types.contains(where: { $0 != types[0] }) {
                 var names: [String] = []
@@ -149,15 +153,14 @@ public enum InvalidLink: RuleDefinition {
 
     /// The labels of one element against its screen's parameters: each unknown label, the
     /// first out of order, and the missing ones (one diagnostic for all of them).
-    private static func checkArguments(of element: LinkPathElement, declared: [Parameter], file: FileID) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        let labels = declared.map(\.label.text)
+    private static func checkArguments(of element: LinkPathElement, declared: [Parameter], file: FileID,
+                                       into found: inout [Diagnostic]) {
         var lastPosition = -1
         var lastLabel = ""
         var reportedOrder = false
         for argument in element.arguments {
-            guard let position = labels.firstIndex(of: argument.label.text) else {
-                found.append(diagnostic(.unknownLabel(screen: element.screen.text, label: argument.label.text, labels: labels),
+            guard let position = declared.firstIndex(where: { $0.label.text == argument.label.text }) else {
+                found.append(diagnostic(.unknownLabel(screen: element.screen.text, label: argument.label.text, labels: declared.map(\.label.text)),
                                         file: file, range: argument.label.range))
                 continue
             }
@@ -171,11 +174,11 @@ public enum InvalidLink: RuleDefinition {
                 lastLabel = argument.label.text
             }
         }
-        let missing = labels.filter { label in !element.arguments.contains { $0.label.text == label } }
-        if !missing.isEmpty {
+        let isGiven = { (label: String) in element.arguments.contains { $0.label.text == label } }
+        if !declared.allSatisfy({ isGiven($0.label.text) }) {
+            let missing = declared.map(\.label.text).filter { !isGiven($0) }
             found.append(diagnostic(.missingArguments(screen: element.screen.text, labels: missing), file: file, range: element.range))
         }
-        return found
     }
 }
 
@@ -195,13 +198,7 @@ extension Project {
     /// The screen a name in file f stands for; nil when it stands for no screen (the
     /// project reports it).
     func screen(_ name: Name, in f: FileID) -> Symbol? {
-        guard let s = resolve(name, in: f), declaration(s).kind == .screen else { return nil }
+        guard let s = resolve(name, in: f), kind(of: s) == .screen else { return nil }
         return s
-    }
-
-    /// The parameters of every screen the paths of `links` name, each file lowered again at
-    /// most once.
-    func linkParameters(_ links: [(LinkDeclaration, FileID)]) -> [Symbol: [Parameter]] {
-        parameters(of: links.flatMap { link, file in link.path.compactMap { screen($0.screen, in: file) } })
     }
 }

@@ -405,7 +405,7 @@ struct Lowerer {
             if !token.isMalformed {
                 let written = text(token.range)
                 pattern = Lexer.stringValue(written[...].utf8)
-                verbatim = !written.contains("\\")
+                verbatim = !written.utf8.contains(0x5C)  // (no backslash: no escape)
             }
         }
         var path: [LinkPathElement] = []

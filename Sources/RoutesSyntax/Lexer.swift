@@ -122,6 +122,8 @@ public enum Lexer {
         out.reserveCapacity(bytes.count)
         var position = 1
         let end = bytes.count >= 2 && bytes.last == 0x22 ? bytes.count - 1 : bytes.count
+        // (Most strings have no escape: their value is their bytes.)
+        if !bytes[1..<max(end, 1)].contains(0x5C) { return String(decoding: bytes[1..<max(end, 1)], as: UTF8.self) }
         while position < end {
             let byte = bytes[position]
             if byte == 0x5C && position + 1 < end {

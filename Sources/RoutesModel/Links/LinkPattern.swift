@@ -104,7 +104,8 @@ struct LinkPatternParser {
         }
         position = 1
         var segments: [LinkPattern.Segment] = []
-        var names: [String: Range<Int>] = [:]
+        // The placeholders named so far (a pattern has a few: a list).
+        var names: [String] = []
         // `"/"` alone, or `"/?…"`: no segments.
         if !atEnd && current != UInt8(ascii: "?") {
             while true {
@@ -120,12 +121,13 @@ struct LinkPatternParser {
         if !atEnd && current == UInt8(ascii: "?") {
             position += 1
             guard !atEnd else { throw problem("`?` is followed by no query item: write `?key={name}`, or leave the `?` out", (position - 1)..<position) }
-            var keys = Set<String>()
+            var keys: [String] = []
             while true {
                 let item = try queryItem()
-                guard keys.insert(item.key).inserted else {
+                guard !keys.contains(item.key) else {
                     throw problem("the query key `\(item.key)` is given twice", (item.at.lowerBound - item.key.utf8.count - 2)..<item.at.upperBound)
                 }
+                keys.append(item.key)
                 try note(item.placeholder, item.at, in: &names)
                 query.append(item)
                 if atEnd { break }
@@ -135,11 +137,11 @@ struct LinkPatternParser {
         return LinkPattern(segments: segments, query: query)
     }
 
-    private func note(_ name: String, _ at: Range<Int>, in names: inout [String: Range<Int>]) throws(LinkPattern.Problem) {
-        if names[name] != nil {
+    private func note(_ name: String, _ at: Range<Int>, in names: inout [String]) throws(LinkPattern.Problem) {
+        if names.contains(name) {
             throw problem("the placeholder `\(name)` is named twice in the pattern: give each value a name of its own", at)
         }
-        names[name] = at
+        names.append(name)
     }
 
     /// A segment, up to the next `/` or `?` or the end.

@@ -15,6 +15,8 @@ public struct ProgramLinks: Sendable {
         public var typed: TypedLink?
         /// The screens of the path; nil when one does not resolve to a screen.
         public var screens: [Symbol]?
+        /// Whether the link takes part in matching (it has no error).
+        var isTyped: Bool { typed != nil }
         /// Under which environments the whole path is built; nil when not judged (an error,
         /// or a program whose analysis is uncertain).
         public var condition: LinkCondition?
@@ -86,15 +88,23 @@ public struct ProgramLinks: Sendable {
         let program = facts.program
         let declared = program.files.filter { projectLinks.byFile[$0] != nil }
         guard !declared.isEmpty else { return }
-        for file in Self.order(Array(Set(declared)), in: facts.project) {
+        let project = facts.project
+        for file in Self.order(Array(Set(declared)), in: project) {
+            let declarations = project.files[file].model.declarations
             for link in projectLinks.byFile[file]! {
-                links.append(Link(symbol: link.symbol, name: facts.project.declaration(link.symbol).name.text,
+                // (The name read in place: a copy of the declaration would retain its link.)
+                links.append(Link(symbol: link.symbol, name: declarations[link.symbol.declaration].name.text,
                                   declaration: link.declaration, typed: link.typed, screens: link.screens))
             }
         }
         guard !links.isEmpty else { return }
+        // The overlaps ask nothing of the tree: searched on another core while the paths are
+        // followed (when a core is free; else by this thread after them).
+        let (typed, positions) = matching
+        let overlaps = SharedWorkList(count: typed.isEmpty ? 0 : 1) { _ in LinkOverlap.analyse(typed) }
+        if typed.count > 1 { overlaps.start() }
         judgeBuilds(facts)
-        judgeOverlaps(facts.project)
+        if let result = overlaps.results().first { reportOverlaps(result, positions: positions) }
     }
 
     /// The program's files with every file after those it imports, else by path: the order
@@ -133,9 +143,11 @@ public struct ProgramLinks: Sendable {
         if cache.steps.isEmpty { cache.steps.append(([rootBody: BDD.one], BDD.one)) }
         let names = cache.names ?? LinkCondition.variableNames(semantics)
         cache.names = names
+        // (Held once: reading the graph through `facts` in the loop would copy it.)
+        let graph = facts.graph
         for position in links.indices {
-            guard links[position].typed != nil, let screens = links[position].screens else { continue }
-            let codes = screens.map { facts.graph.screenCode($0) ?? -1 }
+            guard links[position].isTyped, let screens = links[position].screens else { continue }
+            let codes = screens.map { graph.screenCode($0) ?? -1 }
             var prefixes: [BDD.Ref] = []
             var prefix = 0
             for code in codes {
@@ -250,11 +262,9 @@ public struct ProgramLinks: Sendable {
 
     // MARK: Overlaps
 
-    /// `ambiguous-link` and `shadowed-link`, exactly, over the links that take part.
-    private mutating func judgeOverlaps(_ project: Project) {
-        let (typed, positions) = matching
-        guard !typed.isEmpty else { return }
-        let result = LinkOverlap.analyse(typed)
+    /// `ambiguous-link` and `shadowed-link`, exactly, over the links that take part
+    /// (`matching`, whose positions in `links` are `positions`): what `LinkOverlap` found.
+    private mutating func reportOverlaps(_ result: LinkOverlap.Result, positions: [Int]) {
         // Per later link, the earlier links it ties with, and a URL of the first tie.
         var ties: [Int: (earlier: [Int], url: String)] = [:]
         for tie in result.ties {

@@ -3,6 +3,7 @@
 to its root file (default 2,000), alternately, for each build given. Each link opens a path of
 the app (a feature's list, an item, its related item, its settings, beta and help pages), with
 typed and untyped placeholders and query items, under prefixes that keep the patterns apart.
+With several builds, each run lints with each build in turn (the machine's speed drifts).
 
 Then, in `routes lsp` with the linked app's root file open: one-character edits (an X typed,
 then deleted: 20, each answered by diagnostics) in a link's pattern, which keep the analysis
@@ -79,20 +80,21 @@ def main():
         shutil.copytree(plain, linked)
         with open(linked / "App.routes", "a") as f:
             f.write("\n" + "\n".join(links_for(features, args.links)) + "\n")
-        print(f"{len(features)} features, {args.links} links; {args.runs} runs each, alternating")
-        for binary in args.binary:
-            times = {"plain": [], "links": []}
-            rss = {}
-            results = {}
-            for _ in range(args.runs):
+        print(f"{len(features)} features, {args.links} links; {args.runs} runs each, builds alternating run by run")
+        times = {binary: {"plain": [], "links": []} for binary in args.binary}
+        rss = {binary: {} for binary in args.binary}
+        results = {binary: {} for binary in args.binary}
+        for _ in range(args.runs):
+            for binary in args.binary:
                 for name, folder in (("plain", plain), ("links", linked)):
                     wall, peak, result = lint(os.path.abspath(binary), folder)
-                    times[name].append(wall)
-                    rss[name] = peak
-                    results[name] = result
-            p, l = statistics.median(times["plain"]), statistics.median(times["links"])
-            print(f"{binary}: without links {p * 1000:.0f} ms ({rss['plain']} MB, {results['plain']}); "
-                  f"with links {l * 1000:.0f} ms ({rss['links']} MB, {results['links']}); ratio {l / p:.2f}")
+                    times[binary][name].append(wall)
+                    rss[binary][name] = peak
+                    results[binary][name] = result
+        for binary in args.binary:
+            p, l = statistics.median(times[binary]["plain"]), statistics.median(times[binary]["links"])
+            print(f"{binary}: without links {p * 1000:.1f} ms ({rss[binary]['plain']} MB, {results[binary]['plain']}); "
+                  f"with links {l * 1000:.1f} ms ({rss[binary]['links']} MB, {results[binary]['links']}); ratio {l / p:.2f}")
         for binary in args.binary:
             link_edit, tree_edit = server_edits(os.path.abspath(binary), linked)
             print(f"{binary} (server): an edit in a link's pattern {link_edit:.1f} ms, in a screen name of the tree {tree_edit:.1f} ms")

@@ -142,6 +142,8 @@ public struct Declaration: Sendable {
         get { details?.link }
         set { if newValue != nil || details != nil { writableDetails().link = newValue } }
     }
+    /// Whether the declaration holds a link (``link``), without copying it out.
+    public var hasLink: Bool { details?.link != nil }
     /// Dependencies: `from P`.
     public var from: Name? {
         get { details?.from }

@@ -24,39 +24,82 @@ struct ProjectLinks: Sendable {
     private(set) var diagnostics: [Diagnostic] = []
 
     init(project: Project) {
-        guard project.hasLinks else { return }
-        let files = project.filesWithLinks.sorted()
-        // The errors of the files with links, by file: a link holding one takes no part.
-        var errors: [FileID: [Range<Int>]] = [:]
-        let withLinks = project.filesWithLinks
-        for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
-            errors[diagnostic.file, default: []].append(diagnostic.range)
+        let plan = Plan(project: project)
+        self.init(plan: plan, parts: plan.parts.indices.map { Part(plan: plan, part: $0, project: project) })
+    }
+
+    /// The links of `plan`, judged in `parts` (in order).
+    init(plan: Plan, parts: [Part]) {
+        for part in parts {
+            for (file, link) in part.links { byFile[file, default: []].append(link) }
+            diagnostics += part.diagnostics
         }
-        // Each link's screens (nil for a name that is no screen), and the parameters of every
-        // screen named, each looked up once.
-        var screensOf: [[Symbol?]] = []
-        var named: [Symbol] = []
-        var seen = Set<Symbol>()
-        for file in files {
-            let declarations = project.files[file].model.declarations
-            for index in declarations.indices where declarations[index].kind == .link {
-                guard let link = declarations[index].link else { continue }
-                let screens = link.path.map { project.screen($0.screen, in: file) }
+        // (A file whose links are all skipped still has its list.)
+        for file in plan.files where byFile[file] == nil { byFile[file] = [] }
+    }
+
+    /// The link declarations of a project, in file order, cut into parts judged apart (on
+    /// several cores): each part reads the parameters of the screens its links name.
+    struct Plan: Sendable {
+        /// The files that declare links, in order.
+        var files: [FileID] = []
+        /// Each link declaration, in file order.
+        var links: [Symbol] = []
+        /// The errors of the files with links, by file: a link holding one takes no part.
+        var errors: [FileID: [Range<Int>]] = [:]
+        /// Ranges of `links`, in order.
+        var parts: [Range<Int>] = []
+
+        /// A part has at least this many links (fewer parts cost less than they share).
+        static let smallestPart = 128
+        /// At most this many parts.
+        static let mostParts = 8
+
+        init(project: Project) {
+            guard project.hasLinks else { return }
+            files = project.filesWithLinks.sorted()
+            for file in files {
+                let declarations = project.files[file].model.declarations
+                for index in declarations.indices where declarations[index].kind == .link && declarations[index].hasLink {
+                    links.append(Symbol(file: file, declaration: index))
+                }
+            }
+            let withLinks = project.filesWithLinks
+            for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
+                errors[diagnostic.file, default: []].append(diagnostic.range)
+            }
+            let count = min(Self.mostParts, max(1, links.count / Self.smallestPart))
+            let size = (links.count + count - 1) / max(count, 1)
+            parts = stride(from: 0, to: links.count, by: max(size, 1)).map { $0..<min($0 + size, links.count) }
+        }
+    }
+
+    /// The links of one part of a plan, judged: each with its screens and typed pattern, and
+    /// their `invalid-link` and `undefined-name` diagnostics, in order.
+    struct Part: Sendable {
+        var links: [(FileID, Link)] = []
+        var diagnostics: [Diagnostic] = []
+
+        init(plan: Plan, part: Int, project: Project) {
+            let symbols = plan.links[plan.parts[part]]
+            // Each link's screens (nil for a name that is no screen), and the parameters of
+            // every screen named, each looked up once.
+            var screensOf: [[Symbol?]] = []
+            var named: [Symbol] = []
+            var seen = Set<Symbol>()
+            for symbol in symbols {
+                let path = project.files[symbol.file].model.declarations[symbol.declaration].link?.path ?? []
+                let screens = path.map { project.screen($0.screen, in: symbol.file) }
                 for case let screen? in screens where seen.insert(screen).inserted { named.append(screen) }
                 screensOf.append(screens)
             }
-        }
-        let parameterTable = project.parameters(of: named)
-        var types: [String: PlaceholderType] = [:]
-        var next = 0
-        for file in files {
-            var links: [Link] = []
-            let declarations = project.files[file].model.declarations
-            for index in declarations.indices where declarations[index].kind == .link {
-                guard let linkDeclaration = declarations[index].link else { continue }
-                var link = Link(symbol: Symbol(file: file, declaration: index), declaration: linkDeclaration)
-                let screens = screensOf[next]
-                next += 1
+            let parameterTable = project.parameters(of: named)
+            var types: [String: PlaceholderType] = [:]
+            for (symbol, screens) in zip(symbols, screensOf) {
+                let file = symbol.file
+                let declaration = project.files[file].model.declarations[symbol.declaration]
+                guard let linkDeclaration = declaration.link else { continue }
+                var link = Link(symbol: symbol, declaration: linkDeclaration)
                 if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
                 // (A path names a few screens: a scan.)
                 let parameters = { (name: Name) -> [Parameter]? in
@@ -66,15 +109,14 @@ struct ProjectLinks: Sendable {
                 }
                 let found = InvalidLink.check(linkDeclaration, file: file, parameters: parameters)
                 diagnostics += found
-                let range = declarations[index].range
-                let hasError = !found.isEmpty || (errors[file] ?? []).contains { range.contains($0.lowerBound) }
+                let range = declaration.range
+                let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { range.contains($0.lowerBound) }
                 if !hasError, link.screens != nil, let pattern = linkDeclaration.parsedPattern {
-                    link.typed = TypedLink(name: declarations[index].name.text, pattern: pattern,
-                                           types: Self.placeholderTypes(linkDeclaration, parameters: parameters, known: &types))
+                    link.typed = TypedLink(name: declaration.name.text, pattern: pattern,
+                                           types: ProjectLinks.placeholderTypes(linkDeclaration, parameters: parameters, known: &types))
                 }
-                links.append(link)
+                links.append((file, link))
             }
-            byFile[file] = links
         }
     }
 
@@ -115,22 +157,26 @@ struct ProjectLinks: Sendable {
 /// semantics are computed, which do not need them: taken by the first checker to run its link
 /// rules, and by the session once every program is analysed.
 final class PendingLinks: Sendable {
-    private let work: SharedWorkList<ProjectLinks>
+    private let work: SharedWorkList<ProjectLinks.Part>
     /// The links once taken: the programs analysed in parallel ask at once, and a work
     /// list's results are waited for by one caller.
     private let taken = Mutex<ProjectLinks?>(nil)
 
-    /// Starts reading `project`'s links when it has some.
+    private let plan: ProjectLinks.Plan
+
+    /// Starts reading `project`'s links when it has some, in parts (see `ProjectLinks.Plan`).
     init(project: Project) {
-        work = SharedWorkList(count: 1) { _ in ProjectLinks(project: project) }
-        if project.hasLinks { work.start() }
+        let plan = ProjectLinks.Plan(project: project)
+        self.plan = plan
+        work = SharedWorkList(count: plan.parts.count) { part in ProjectLinks.Part(plan: plan, part: part, project: project) }
+        if !plan.parts.isEmpty { work.start() }
     }
 
-    /// The links, once read (read now by the caller if no thread has begun).
+    /// The links, once read: the caller reads the parts no thread has begun.
     var value: ProjectLinks {
         taken.withLock { taken in
             if let taken { return taken }
-            let links = work.results()[0]
+            let links = ProjectLinks(plan: plan, parts: work.results())
             taken = links
             return links
         }

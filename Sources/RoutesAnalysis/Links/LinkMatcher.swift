@@ -77,14 +77,52 @@ public enum PlaceholderType: Sendable, Hashable {
 /// A link ready to match: its pattern, and the type of each placeholder (by the parameter it
 /// fills; see `PlaceholderType`).
 public struct TypedLink: Sendable, Hashable {
-    public var name: String
-    public var pattern: LinkPattern
-    public var types: [String: PlaceholderType]
+    /// The fields, held by reference: typed links are copied into each program's tables and
+    /// into the overlap search, and a copy is then one retain. Written only when no other
+    /// link holds it.
+    private final class Storage: @unchecked Sendable {
+        var name: String
+        var pattern: LinkPattern
+        var types: [String: PlaceholderType]
+
+        init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {
+            self.name = name
+            self.pattern = pattern
+            self.types = types
+        }
+    }
+    private var storage: Storage
+
+    private mutating func writable() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(name: name, pattern: pattern, types: types) }
+        return storage
+    }
+
+    public var name: String {
+        _read { yield storage.name }
+        set { writable().name = newValue }
+    }
+    public var pattern: LinkPattern {
+        _read { yield storage.pattern }
+        set { writable().pattern = newValue }
+    }
+    public var types: [String: PlaceholderType] {
+        _read { yield storage.types }
+        set { writable().types = newValue }
+    }
 
     public init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {
-        self.name = name
-        self.pattern = pattern
-        self.types = types
+        storage = Storage(name: name, pattern: pattern, types: types)
+    }
+
+    public static func == (a: TypedLink, b: TypedLink) -> Bool {
+        a.storage === b.storage || (a.name == b.name && a.pattern == b.pattern && a.types == b.types)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(pattern)
+        hasher.combine(types)
     }
 
     public func type(of placeholder: String) -> PlaceholderType { types[placeholder] ?? .string }

@@ -3,24 +3,83 @@ import RoutesSyntax
 /// What a `link` declaration says (docs/language.md#links): its pattern, as written, and the
 /// path it opens. A declaration of kind `.link` holds one (``Declaration/link``).
 public struct LinkDeclaration: Sendable, Hashable {
+    /// The fields, held by reference: a link is copied whole from the model into the link
+    /// rules' tables and their results, and a copy is then one retain instead of one per
+    /// string and array. Written only when no other link holds it (a value, as an array is).
+    private final class Storage: @unchecked Sendable {
+        var pattern: String?
+        var patternRange: Range<Int>
+        var patternIsVerbatim: Bool
+        var path: [LinkPathElement]
+        var parsed: Result<LinkPattern, LinkPattern.Problem>?
+
+        init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement],
+             parsed: Result<LinkPattern, LinkPattern.Problem>?) {
+            self.pattern = pattern
+            self.patternRange = patternRange
+            self.patternIsVerbatim = patternIsVerbatim
+            self.path = path
+            self.parsed = parsed
+        }
+
+        func copy() -> Storage {
+            Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path, parsed: parsed)
+        }
+    }
+    private var storage: Storage
+
+    private mutating func writable() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The pattern's text (the string decoded), nil when the declaration has none (a syntax
     /// error).
-    public var pattern: String?
+    public var pattern: String? {
+        _read { yield storage.pattern }
+        set { writable().pattern = newValue }
+    }
     /// The range of the pattern's string literal, quotes included.
-    public var patternRange: Range<Int>
+    public var patternRange: Range<Int> {
+        _read { yield storage.patternRange }
+        set { writable().patternRange = newValue }
+    }
     /// Whether the string is written without escapes: then a byte of the pattern's text is
     /// at `patternRange.lowerBound + 1 + offset` (see `sourceRange(ofPatternBytes:)`).
-    public var patternIsVerbatim: Bool
-    public var path: [LinkPathElement]
+    public var patternIsVerbatim: Bool {
+        _read { yield storage.patternIsVerbatim }
+        set { writable().patternIsVerbatim = newValue }
+    }
+    public var path: [LinkPathElement] {
+        _read { yield storage.path }
+        set { writable().path = newValue }
+    }
     /// The pattern parsed (once, when the link is lowered); nil without a pattern.
-    public private(set) var parsed: Result<LinkPattern, LinkPattern.Problem>?
+    public var parsed: Result<LinkPattern, LinkPattern.Problem>? { _read { yield storage.parsed } }
 
     public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
-        self.pattern = pattern
-        self.patternRange = patternRange
-        self.patternIsVerbatim = patternIsVerbatim
-        self.path = path
-        parsed = pattern.map { LinkPattern.parse($0) }
+        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path,
+                          parsed: pattern.map { LinkPattern.parse($0) })
+    }
+
+    /// A link whose pattern `pattern` is already parsed (`parsed`).
+    init(pattern: String, parsed: Result<LinkPattern, LinkPattern.Problem>, patternRange: Range<Int>, patternIsVerbatim: Bool,
+         path: [LinkPathElement]) {
+        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path, parsed: parsed)
+    }
+
+    public static func == (a: LinkDeclaration, b: LinkDeclaration) -> Bool {
+        a.storage === b.storage
+            || (a.pattern == b.pattern && a.patternRange == b.patternRange && a.patternIsVerbatim == b.patternIsVerbatim
+                && a.path == b.path && a.parsed == b.parsed)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pattern)
+        hasher.combine(patternRange)
+        hasher.combine(patternIsVerbatim)
+        hasher.combine(path)
+        hasher.combine(parsed)
     }
 
     /// The pattern, when it parses.

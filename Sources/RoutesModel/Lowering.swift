@@ -399,13 +399,23 @@ struct Lowerer {
         var pattern: String? = nil
         var patternRange = range(declaration).lowerBound..<range(declaration).lowerBound
         var verbatim = false
+        var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
         if let string = firstToken(declaration, .string) {
             let token = tokens[string]
             patternRange = token.range
             if !token.isMalformed {
-                let written = text(token.range)
-                pattern = Lexer.stringValue(written[...].utf8)
-                verbatim = !written.utf8.contains(0x5C)  // (no backslash: no escape)
+                // Most patterns have no escape (no backslash): their bytes between the quotes
+                // are their text, parsed as they are.
+                let lo = max(0, min(token.range.lowerBound + 1, bytes.count))
+                let hi = max(lo, min(token.range.upperBound - 1, bytes.count))
+                let inner = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+                verbatim = !inner.contains(0x5C)
+                if verbatim {
+                    pattern = String(decoding: inner, as: UTF8.self)
+                    parsed = LinkPattern.parse(bytes: inner)
+                } else {
+                    pattern = Lexer.stringValue(text(token.range)[...].utf8)
+                }
             }
         }
         var path: [LinkPathElement] = []
@@ -417,21 +427,28 @@ struct Lowerer {
                     guard nodes[argument].kind == .pathArgument, let argumentValue = linkArgument(argument) else { return }
                     arguments.append(argumentValue)
                 }
+                if path.isEmpty { path.reserveCapacity(4) }
                 path.append(LinkPathElement(screen: screen, arguments: arguments, range: range(element)))
             }
+        }
+        if let parsed, let pattern {
+            return LinkDeclaration(pattern: pattern, parsed: parsed, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
         }
         return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
     }
 
     /// `label: value`, nil without a value.
     private func linkArgument(_ argument: Int) -> LinkArgument? {
-        var tokensHere: [Int] = []
+        // The first three tokens: label, `:`, value.
+        var first = -1, third = -1, count = 0
         forEachDirectToken(argument) { token in
-            tokensHere.append(token)
-            return tokensHere.count < 3
+            count += 1
+            if count == 1 { first = token }
+            if count == 3 { third = token }
+            return count < 3
         }
-        guard tokensHere.count == 3, let label = name(tokensHere[0]) else { return nil }
-        let valueToken = tokens[tokensHere[2]]
+        guard count == 3, let label = name(first) else { return nil }
+        let valueToken = tokens[third]
         let written = text(valueToken.range)
         let value: LinkValue
         switch valueToken.kind {

@@ -13,7 +13,17 @@ struct PathCondition {
     private let conditionVariable: [BDD.Ref]
     private let bdd: BDD
 
-    init(semantics: Semantics) {
+    /// Per `anyOf` node with many branches, which branches may build which element (see
+    /// `BranchIndex`), made when a path first reaches it.
+    private let indexes = BranchIndexes()
+
+    /// The `anyOf`s with more branches than this are indexed (`BranchIndex`).
+    private let indexedAbove: Int32
+
+    /// A walk over `semantics`; `indexingAbove` branches, an `anyOf`'s branches are indexed
+    /// by the elements they may build (tests compare both walks).
+    init(semantics: Semantics, indexingAbove: Int32 = BranchIndex.fewestBranches) {
+        indexedAbove = indexingAbove
         self.semantics = semantics
         graph = semantics.graph
         nodes = graph.nodes
@@ -78,9 +88,11 @@ struct PathCondition {
             if screen == code { found.append((g, environments)) }
         case .anyOf(let list):
             var remaining = environments
-            for index in 0..<Int(list.count) {
+            let index = list.count > indexedAbove ? branchIndex(g, list) : nil
+            let positions = index?.positions(building: code) ?? Array(0..<Int(list.count))
+            for position in positions {
                 if remaining == BDD.zero { break }
-                let branch = graph.branch(list, index)
+                let branch = graph.branch(list, position)
                 // A branch builds the element only where its semantics say it does: a branch
                 // that never does yields nothing and takes nothing from the later ones.
                 let taken = semantics.environments(builds[branch], element: code)
@@ -112,6 +124,87 @@ struct PathCondition {
             yields(body, element: code, under: environments, active: &active, into: &found)
         case .nothing:
             return
+        }
+    }
+
+    // MARK: Branches that may build an element
+
+    /// The branches of one `anyOf` by the elements they may build without building another
+    /// first (their first screens): an element's branches are the only ones whose semantics
+    /// can build it, so the others are skipped without asking the decision diagrams.
+    struct BranchIndex {
+        /// Below this many branches, every branch is asked.
+        static let fewestBranches: Int32 = 8
+        /// A branch that may build more elements than this is asked for every element.
+        static let mostScreens = 64
+        /// Per element code, the positions of the branches that may build it, in order.
+        var byCode: [Int: [Int]] = [:]
+        /// The positions of the branches that may build any element (a wildcard, a reference
+        /// cycle, many screens), in order.
+        var everyCode: [Int] = []
+
+        /// The positions of the branches that may build element `code`, in order.
+        func positions(building code: Int) -> [Int] {
+            let mine = byCode[code] ?? []
+            if everyCode.isEmpty { return mine }
+            if mine.isEmpty { return everyCode }
+            return (mine + everyCode).sorted()
+        }
+    }
+
+    final class BranchIndexes: @unchecked Sendable {
+        // (Used by the one thread that follows the paths, as the analysis that holds it.)
+        var byNode: [Int: BranchIndex] = [:]
+    }
+
+    private func branchIndex(_ g: Int, _ list: BuilderGraph.Branches) -> BranchIndex {
+        if let known = indexes.byNode[g] { return known }
+        var index = BranchIndex()
+        for position in 0..<Int(list.count) {
+            var codes = Set<Int>()
+            var active = Set<Int>()
+            if firstScreens(graph.branch(list, position), into: &codes, active: &active) && codes.count <= BranchIndex.mostScreens {
+                for code in codes { index.byCode[code, default: []].append(position) }
+            } else {
+                index.everyCode.append(position)
+            }
+        }
+        indexes.byNode[g] = index
+        return index
+    }
+
+    /// Adds to `codes` the elements node g may build without building another first; false
+    /// when that may be any element: a wildcard, a reference to a builder being read, too
+    /// many, or an uncertain leaf (a reference on a builder cycle, which the semantics reads
+    /// as building everything; an unresolved name).
+    private func firstScreens(_ g: Int, into codes: inout Set<Int>, active: inout Set<Int>) -> Bool {
+        if codes.count > BranchIndex.mostScreens { return false }
+        if semantics.hasUncertainty && semantics.isUncertainLeaf(g) { return false }
+        switch nodes[g].kind {
+        case .screen(let screen, _):
+            if let screen { codes.insert(screen) }
+            return true
+        case .anyOf(let list):
+            for position in 0..<Int(list.count) where !firstScreens(graph.branch(list, position), into: &codes, active: &active) {
+                return false
+            }
+            return true
+        case .condition(_, let then, let otherwise):
+            return firstScreens(then, into: &codes, active: &active)
+                && (otherwise.map { firstScreens($0, into: &codes, active: &active) } ?? true)
+        case .ifScreen(let screen, let then, let otherwise):
+            guard screen != nil else { return true }
+            return firstScreens(then, into: &codes, active: &active)
+                && (otherwise.map { firstScreens($0, into: &codes, active: &active) } ?? true)
+        case .wildcard:
+            return false
+        case .reference(let builder):
+            guard let builder, let body = builders[builder].body else { return true }
+            guard active.insert(builder).inserted else { return false }
+            defer { active.remove(builder) }
+            return firstScreens(body, into: &codes, active: &active)
+        case .nothing:
+            return true
         }
     }
 }

@@ -44,9 +44,11 @@ public struct PathLiteral: Sendable, Hashable {
         /// `false`; an optional (`Int?`) what its wrapped type takes. Any other type (an
         /// `enum`, `Product.ID`, `[String]`) is the app's to convert, and takes any value.
         public func mismatch(type: String) -> String? {
-            var typeName = Substring(type.trimmingWhitespace)
-            while let last = typeName.last, last == "?" || last == "!" { typeName = typeName.dropLast() }
-            if typeName.hasPrefix("Swift.") { typeName = typeName.dropFirst(6) }
+            var trimmed = Substring(type.trimmingWhitespace)
+            while let last = trimmed.last, last == "?" || last == "!" { trimmed = trimmed.dropLast() }
+            if trimmed.hasPrefix("Swift.") { trimmed = trimmed.dropFirst(6) }
+            // (Compared as a `String`: a type's name is short, and kept inline.)
+            let typeName = String(trimmed)
             switch (typeName, self) {
             case ("String", .string), ("Bool", .bool), ("Double", .number), ("Float", .number), ("CGFloat", .number):
                 return nil

@@ -283,16 +283,21 @@ struct Lowerer {
     /// See `Lowering.screenParameters(_:file:at:)`.
     mutating func screenParameters(at starts: Set<Int>) -> [Int: [Parameter]] {
         var found: [Int: [Parameter]] = [:]
+        found.reserveCapacity(starts.count)
         var j = 1
         let end = nodes.isEmpty ? 0 : Int(nodes[0].subtreeEnd)
+        // (Only the parameters are read: no doc comments; the model is emptied once, after.)
+        let keptDocs = keepsDocs
+        keepsDocs = false
         while j < end && found.count < starts.count {
             if nodes[j].kind == .screenDecl, case let start = range(j).lowerBound, starts.contains(start) {
-                model = FileModel()
+                let before = model.declarations.count
                 lowerDeclaration(j)
-                found[start] = model.declarations.first?.parameters ?? []
+                found[start] = model.declarations.count > before ? model.declarations[before].parameters : []
             }
             j = Int(nodes[j].subtreeEnd)
         }
+        keepsDocs = keptDocs
         model = FileModel()
         return found
     }

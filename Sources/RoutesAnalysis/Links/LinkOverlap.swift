@@ -166,7 +166,10 @@ public enum LinkOverlap {
     struct Literals {
         private struct Key: Hashable {
             let text: String
-            static func == (a: Key, b: Key) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+            static func == (a: Key, b: Key) -> Bool {
+                var (x, y) = (a.text, b.text)
+                return x.withUTF8 { xs in y.withUTF8 { ys in xs.elementsEqual(ys) } }
+            }
             func hash(into hasher: inout Hasher) {
                 var text = self.text
                 text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -153,9 +153,10 @@ struct ProjectLinks: Sendable {
     }
 }
 
-/// A project's links being read on another core (see `ProjectLinks`) while the programs'
-/// semantics are computed, which do not need them: taken by the first checker to run its link
-/// rules, and by the session once every program is analysed.
+/// A project's links being read, in parts (`ProjectLinks.Plan`), by the pool's threads while
+/// the programs' semantics are computed, which do not need them: taken by the first checker
+/// to run its link rules (which reads the parts no thread has begun), and by the session once
+/// every program is analysed.
 final class PendingLinks: Sendable {
     private let work: SharedWorkList<ProjectLinks.Part>
     /// The links once taken: the programs analysed in parallel ask at once, and a work

@@ -88,10 +88,13 @@ struct PathCondition {
             if screen == code { found.append((g, environments)) }
         case .anyOf(let list):
             var remaining = environments
-            let index = list.count > indexedAbove ? branchIndex(g, list) : nil
-            let positions = index?.positions(building: code) ?? Array(0..<Int(list.count))
-            for position in positions {
+            // The indexed branches that may build the element, else every branch (a few:
+            // walked by position, without a list of them).
+            let candidates = list.count > indexedAbove ? branchIndex(g, list).positions(building: code) : nil
+            let count = candidates?.count ?? Int(list.count)
+            for step in 0..<count {
                 if remaining == BDD.zero { break }
+                let position = candidates?[step] ?? step
                 let branch = graph.branch(list, position)
                 // A branch builds the element only where its semantics say it does: a branch
                 // that never does yields nothing and takes nothing from the later ones.

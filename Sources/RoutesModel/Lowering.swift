@@ -8,10 +8,14 @@ public enum Lowering {
     ///   they are left out; without signatures, the screens' parameters and the Swift types
     ///   of dependencies and optionals are (a screen's parameters are checked, and
     ///   `Declaration.hasParameters` says whether it has some).
-    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keeps: Project.Keeps = .everything) -> FileModel {
+    /// - Parameter keepingParameters: whether the screens' parameters are kept even when
+    ///   `keeps` leaves signatures out (a project with links, see `Project`).
+    public static func lower(_ tree: SyntaxTree, file: FileID = 0, keeps: Project.Keeps = .everything,
+                             keepingParameters: Bool = false) -> FileModel {
         Lowerer.with(tree, file: file) { lowerer in
             lowerer.keepsDocs = keeps.docComments
             lowerer.keepsSignatures = keeps.signatures
+            lowerer.keepsParameters = keeps.signatures || keepingParameters
             lowerer.lowerFile()
             // Reserved at one model node per syntax node: most syntax nodes are names, lists
             // and blocks, and the model is kept for as long as the file is.
@@ -44,6 +48,8 @@ struct Lowerer {
     /// Whether screens get their parameters, and dependencies and optionals their types (see
     /// `Lowering.lower`).
     var keepsSignatures = true
+    /// Whether screens get their parameters (see `Lowering.lower`).
+    var keepsParameters = true
 
     /// Runs `body` with a lowerer of `tree` (valid only inside `body`).
     static func with<R>(_ tree: SyntaxTree, file: FileID, _ body: (inout Lowerer) -> R) -> R {
@@ -338,7 +344,7 @@ struct Lowerer {
                     // A parameter without a label (a syntax error, reported) is left out.
                     guard nodes[parameter].kind == .parameter, let first = firstDirectToken(parameter), tokens[first].kind.isLabel,
                           let label = self.name(first) else { continue }
-                    let type = keepsSignatures ? firstChild(parameter, .type).map(typeText) ?? "" : ""
+                    let type = keepsParameters ? firstChild(parameter, .type).map(typeText) ?? "" : ""
                     // Screens have few parameters: a scan beats hashing.
                     if let earlier = declaration.parameters.first(where: { $0.label.text == label.text }) {
                         model.diagnostics.append(DuplicateDeclaration.diagnostic(
@@ -348,7 +354,7 @@ struct Lowerer {
                     }
                     declaration.parameters.append(Parameter(label: label, type: type))
                 }
-                if !keepsSignatures && !declaration.parameters.isEmpty {
+                if !keepsParameters && !declaration.parameters.isEmpty {
                     declaration.parameters = []
                     declaration.parametersLeftOut = true
                 }

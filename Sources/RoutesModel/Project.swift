@@ -30,6 +30,9 @@ public struct Project: Sendable {
 
     private var byPath: [String: FileID] = [:]
     private var cache: ParseCache? = nil
+    /// Whether the files lowered from now on keep their screens' parameters where `keeps`
+    /// leaves signatures out: once a file loaded may declare a link (see `addFiles`).
+    private var keepsParameters = false
     /// What the project keeps of each file (see ``Keeps``).
     public let keeps: Keeps
     /// Without `keeps.scopes`, for each program's root file, the declarations of its
@@ -209,10 +212,17 @@ public struct Project: Sendable {
         let toParse = wave.indices.filter { kept[$0] == nil }
         let keeps = self.keeps
         let keepsTree = wave.map { keeps.keepsSyntaxTree(of: $0.path) }
+        // Once a file may declare a link, the screens' parameters are kept even where `keeps`
+        // leaves signatures out: the link rules read those of every screen a link names, and
+        // reading them again from the files' texts cost more than keeping them.
+        if !keeps.signatures && !keepsParameters {
+            keepsParameters = toParse.contains { LinkKeyword.mayDeclareLink(in: wave[$0].bytes) }
+        }
+        let keepingParameters = keepsParameters
         let parsed = parallelMap(toParse.count) { parseIndex -> (SyntaxTree, FileModel, TextReadAgain?) in
             let index = toParse[parseIndex]
             let tree = SyntaxTree.parse(SourceText(bytes: wave[index].bytes), file: first + index)
-            let model = Lowering.lower(tree, file: first + index, keeps: keeps)
+            let model = Lowering.lower(tree, file: first + index, keeps: keeps, keepingParameters: keepingParameters)
             if !keeps.texts && !keepsTree[index] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
                 return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[index].path, bytes: wave[index].bytes))
             }

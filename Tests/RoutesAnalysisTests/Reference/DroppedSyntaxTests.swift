@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `routes lint` drops each file's tokens and syntax nodes once it is lowered, lowers no doc
-/// comments or types, drops the parameters once names are resolved, keeps no text but those
+/// comments or types, no parameters unless a file may declare a link, keeps no text but those
 /// with a suppression comment and no scope but those the analyses read
 /// (`Project.forLint(entries:provider:)`); what the analysis still reads of the trees (the code quoted in
 /// messages, suppression comments) is lexed again from the text, read again for the files it
@@ -54,8 +54,16 @@ import TestSupport
         let dropped = lintProject(files)
         #expect(dropped.files.allSatisfy { !$0.keptSyntax.hasTokens }, "\(name): a tree was kept")
         #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.doc == nil } }, "\(name): a doc comment was kept")
-        #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.type == nil && $0.parameters.isEmpty } },
-                "\(name): a signature was kept")
+        #expect(dropped.files.allSatisfy { $0.model.declarations.allSatisfy { $0.type == nil } }, "\(name): a type was kept")
+        // The screens' parameters, where a file may declare a link (all files are loaded at
+        // once here), and those only.
+        let keepsParameters = files.values.contains { LinkKeyword.mayDeclareLink(in: $0) }
+        #expect(!kept.hasLinks || keepsParameters, "\(name): a link was not seen")
+        for f in dropped.files {
+            for (declaration, full) in zip(f.model.declarations, kept.files[f.id].model.declarations) {
+                #expect(declaration.parameters == (keepsParameters ? full.parameters : []), "\(name): \(declaration.name.text)'s parameters")
+            }
+        }
         // A scope is kept where an analysis reads it, and only there.
         for f in dropped.files.indices {
             let read = !dropped.files[f].model.skippedNames.isEmpty

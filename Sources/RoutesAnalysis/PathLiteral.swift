@@ -44,6 +44,13 @@ public struct PathLiteral: Sendable, Hashable {
         /// `false`; an optional (`Int?`) what its wrapped type takes. Any other type (an
         /// `enum`, `Product.ID`, `[String]`) is the app's to convert, and takes any value.
         public func mismatch(type: String) -> String? {
+            // The commonest fits first, without trimming the type: a string for a `String`,
+            // a whole number for an `Int`, a boolean for a `Bool`.
+            switch self {
+            case .string: if type == "String" { return nil }
+            case .number(let number): if type == "Int", Int(number) != nil { return nil }
+            case .bool: if type == "Bool" { return nil }
+            }
             var trimmed = Substring(type.trimmingWhitespace)
             while let last = trimmed.last, last == "?" || last == "!" { trimmed = trimmed.dropLast() }
             if trimmed.hasPrefix("Swift.") { trimmed = trimmed.dropFirst(6) }

@@ -110,7 +110,7 @@ public struct Declaration: Sendable {
     /// Screens: how the screen is presented.
     public var presentation: Presentation = .push
     /// Whether the lowering left out parameters the screen has (`Lowering.lower`).
-    var parametersLeftOut = false
+    public internal(set) var parametersLeftOut = false
     /// Whether the screen has parameters, also in a model that left them out.
     public var hasParameters: Bool { !parameters.isEmpty || parametersLeftOut }
 

@@ -82,18 +82,20 @@ struct ProjectLinks: Sendable {
 
         init(plan: Plan, part: Int, project: Project) {
             let symbols = plan.links[plan.parts[part]]
-            // Each link's screens (nil for a name that is no screen), and the parameters of
-            // every screen named, each looked up once.
+            // Each link's screens (nil for a name that is no screen); the parameters of the
+            // screens whose model left them out (see `Project.addFiles`), read again once.
             var screensOf: [[Symbol?]] = []
-            var named: [Symbol] = []
-            var seen = Set<Symbol>()
+            screensOf.reserveCapacity(symbols.count)
+            var leftOut: [Symbol] = []
             for symbol in symbols {
                 let path = project.files[symbol.file].model.declarations[symbol.declaration].link?.path ?? []
                 let screens = path.map { project.screen($0.screen, in: symbol.file) }
-                for case let screen? in screens where seen.insert(screen).inserted { named.append(screen) }
+                for case let screen? in screens where project.files[screen.file].model.declarations[screen.declaration].parametersLeftOut {
+                    leftOut.append(screen)
+                }
                 screensOf.append(screens)
             }
-            let parameterTable = project.parameters(of: named)
+            let readAgain = leftOut.isEmpty ? [:] : project.parameters(of: leftOut)
             var types: [String: PlaceholderType] = [:]
             for (symbol, screens) in zip(symbols, screensOf) {
                 let file = symbol.file
@@ -101,12 +103,19 @@ struct ProjectLinks: Sendable {
                 guard let linkDeclaration = declaration.link else { continue }
                 var link = Link(symbol: symbol, declaration: linkDeclaration)
                 if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
-                // (A path names a few screens: a scan.)
-                let parameters = { (name: Name) -> [Parameter]? in
-                    guard let position = linkDeclaration.path.firstIndex(where: { $0.screen.text == name.text }),
-                          let screen = screens[position] else { return nil }
-                    return parameterTable[screen]
+                // The parameters of the screen of each element of the path. (Read in place: a
+                // copy of a declaration retains each of its fields.)
+                var declared: [[Parameter]?] = []
+                declared.reserveCapacity(screens.count)
+                for screen in screens {
+                    guard let screen else {
+                        declared.append(nil)
+                        continue
+                    }
+                    declared.append(project.files[screen.file].model.declarations[screen.declaration].parametersLeftOut
+                        ? readAgain[screen] ?? [] : project.files[screen.file].model.declarations[screen.declaration].parameters)
                 }
+                let parameters = { (position: Int) -> [Parameter]? in declared[position] }
                 let found = InvalidLink.check(linkDeclaration, file: file, parameters: parameters)
                 diagnostics += found
                 let range = declaration.range
@@ -137,11 +146,11 @@ struct ProjectLinks: Sendable {
 
     /// Per placeholder, the type of the parameters it fills (the first: a conflict is an
     /// error of the link); `known` keeps the type of each Swift type already read.
-    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: (Name) -> [Parameter]?,
+    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: (Int) -> [Parameter]?,
                                  known: inout [String: PlaceholderType]) -> [String: PlaceholderType] {
         var types: [String: PlaceholderType] = [:]
-        for element in link.path {
-            guard let parameters = declared(element.screen) else { continue }
+        for (position, element) in link.path.enumerated() {
+            guard let parameters = declared(position) else { continue }
             for argument in element.arguments {
                 guard case .placeholder(let name) = argument.value, types[name.text] == nil,
                       let parameter = parameters.first(where: { $0.label.text == argument.label.text }) else { continue }

@@ -76,10 +76,10 @@ public enum InvalidLink: RuleDefinition {
         Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
     }
 
-    /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose screens'
-    /// parameters `parameters` gives (nil for a name that is not a screen: the project
-    /// reports it).
-    static func check(_ link: LinkDeclaration, file: FileID, parameters: (Name) -> [Parameter]?) -> [Diagnostic] {
+    /// The `invalid-link` and `undefined-name` diagnostics of link `s`, the parameters of the
+    /// screen of each element of whose path (by position) `parameters` gives (nil for a name
+    /// that is not a screen: the project reports it).
+    static func check(_ link: LinkDeclaration, file: FileID, parameters: (Int) -> [Parameter]?) -> [Diagnostic] {
         guard let parsed = link.parsed else { return [] }
         let pattern: LinkPattern
         switch parsed {
@@ -93,8 +93,8 @@ public enum InvalidLink: RuleDefinition {
         // Each use of a placeholder: the type of the parameter it fills, in order. (A link
         // has a few: a list.)
         var filled: [(name: String, type: String, at: Range<Int>)] = []
-        for element in link.path {
-            guard let declared = parameters(element.screen) else { continue }
+        for (position, element) in link.path.enumerated() {
+            guard let declared = parameters(position) else { continue }
             checkArguments(of: element, declared: declared, file: file, into: &found)
             for argument in element.arguments {
                 guard let parameter = declared.first(where: { $0.label.text == argument.label.text }) else { continue }

@@ -116,7 +116,9 @@ struct ProgramChecker {
         /// the way graph again, see `ScopeItems.fillRegion`.) Then what is mentioned is found
         /// before the flows too (it needs none), and the decision-diagram nodes that the
         /// semantics and `missing-dependency` made on their way are freed
-        /// (`Semantics.collectGarbage`), for the flows' nodes to take.
+        /// (`Semantics.collectGarbage`), for the flows' nodes to take. No question follows
+        /// either: the links' conditions, which only questions read (`routes link`, hover,
+        /// code lenses), are not judged.
         case freeingEarly
     }
 
@@ -125,7 +127,7 @@ struct ProgramChecker {
         defer { carryover = nil }
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        checkLinks(projectLinks)
+        checkLinks(projectLinks, conditions: order == .keepingPlan)
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
         if !keepsPlan {
@@ -174,10 +176,11 @@ struct ProgramChecker {
         if keepsPlan { reportUnused(earlierMentions) }
     }
 
-    /// The link rules, over the program's links (see `ProgramLinks`): before the flows, while
-    /// every decision diagram the paths' conditions read is there.
-    private mutating func checkLinks(_ projectLinks: ProjectLinks) {
-        links = ProgramLinks(facts: facts, project: projectLinks)
+    /// The link rules, over the program's links (see `ProgramLinks`), and the links'
+    /// conditions when `conditions`: before the flows, while every decision diagram the
+    /// paths' conditions read is there.
+    private mutating func checkLinks(_ projectLinks: ProjectLinks, conditions: Bool) {
+        links = ProgramLinks(facts: facts, project: projectLinks, judgingConditions: conditions)
         for diagnostic in links.diagnostics { append(diagnostic) }
     }
 

@@ -82,8 +82,10 @@ public struct ProgramLinks: Sendable {
 
     init() {}
 
-    /// The links of the program's files among `project`'s links, judged over the program.
-    init(facts: ProgramFacts, project projectLinks: ProjectLinks, prefixes: Prefixes? = nil) {
+    /// The links of the program's files among `project`'s links, judged over the program;
+    /// without `judgingConditions`, no link gets its `condition` nor `failingEnvironment`
+    /// (what a lint reports needs neither).
+    init(facts: ProgramFacts, project projectLinks: ProjectLinks, prefixes: Prefixes? = nil, judgingConditions: Bool = true) {
         if let prefixes { self.prefixes = prefixes }
         let program = facts.program
         let declared = program.files.filter { projectLinks.byFile[$0] != nil }
@@ -103,7 +105,7 @@ public struct ProgramLinks: Sendable {
         let (typed, positions) = matching
         let overlaps = SharedWorkList(count: typed.isEmpty ? 0 : 1) { _ in LinkOverlap.analyse(typed) }
         if typed.count > 1 { overlaps.start() }
-        judgeBuilds(facts)
+        judgeBuilds(facts, conditions: judgingConditions)
         if let result = overlaps.results().first { reportOverlaps(result, positions: positions) }
     }
 
@@ -133,16 +135,17 @@ public struct ProgramLinks: Sendable {
 
     // MARK: Builds
 
-    /// The condition of each link's path, and `unbuildable-link` where it is `never`.
-    private mutating func judgeBuilds(_ facts: ProgramFacts) {
+    /// How much of each link's path is built, `unbuildable-link` where not all of it, and
+    /// when `judgesConditions` the condition under which it all is.
+    private mutating func judgeBuilds(_ facts: ProgramFacts, conditions judgesConditions: Bool) {
         let semantics = facts.semantics
         guard let rootBody = facts.rootBody else { return }
         let conditions = PathCondition(semantics: semantics)
         // Links share the starts of their paths: each prefix is followed once.
         let cache = prefixes
         if cache.steps.isEmpty { cache.steps.append(([rootBody: BDD.one], BDD.one)) }
-        let names = cache.names ?? LinkCondition.variableNames(semantics)
-        cache.names = names
+        let names = judgesConditions ? cache.names ?? LinkCondition.variableNames(semantics) : [:]
+        if judgesConditions { cache.names = names }
         // (Held once: reading the graph through `facts` in the loop would copy it.)
         let graph = facts.graph
         for position in links.indices {
@@ -157,12 +160,14 @@ public struct ProgramLinks: Sendable {
             let built = prefixes.prefix { $0 != BDD.zero }.count
             links[position].builtPrefix = built
             if semantics.hasUncertainty { continue }
-            let whole = prefixes.last ?? BDD.one
-            if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
-            links[position].condition = cache.conditions[whole]
-            if whole != BDD.one {
-                if cache.failing[whole] == nil { cache.failing[whole] = Self.environment(semantics.bdd.not(whole), facts, cache) }
-                links[position].failingEnvironment = cache.failing[whole]
+            if judgesConditions {
+                let whole = prefixes.last ?? BDD.one
+                if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
+                links[position].condition = cache.conditions[whole]
+                if whole != BDD.one {
+                    if cache.failing[whole] == nil { cache.failing[whole] = Self.environment(semantics.bdd.not(whole), facts, cache) }
+                    links[position].failingEnvironment = cache.failing[whole]
+                }
             }
             if built < screens.count { reportUnbuildable(position, built: built, prefixes: prefixes, facts, conditions, rootBody) }
         }

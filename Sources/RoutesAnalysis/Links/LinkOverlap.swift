@@ -31,9 +31,9 @@ public enum LinkOverlap {
 
     public static func analyse(_ links: [TypedLink]) -> Result {
         var result = Result()
-        let specificity = links.map(\.specificity)
         var literals = Literals()
         let shapes = links.map { Shape($0, &literals) }
+        let specificity = zip(links, shapes).map { link, shape in shape.specificity(of: link) }
         // The pairs that may match one URL (`candidatePairs`), as neighbours; then the exact
         // search decides.
         var neighbours = [[Int]](repeating: [], count: links.count)
@@ -84,7 +84,7 @@ public enum LinkOverlap {
         var firstLiteral: [Int32] = []
         var nextLiteral: [Int32] = []
         var firstLink: [Int32] = []
-        var literalChild: [Int64: Int32] = [:]
+        var literalChild = IntTable()
         var nextLink = [Int32](repeating: -1, count: shapes.count)
         func newNode() -> Int32 {
             placeholder.append(-1)
@@ -105,7 +105,7 @@ public enum LinkOverlap {
                         node = child
                     } else {
                         let child = newNode()
-                        literalChild[key(node, literal)] = child
+                        literalChild.set(key(node, literal), child)
                         nextLiteral[Int(child)] = firstLiteral[Int(node)]
                         firstLiteral[Int(node)] = child
                         node = child
@@ -164,27 +164,59 @@ public enum LinkOverlap {
     /// byte (as a URL's segments are matched), not as `String`s, which equate canonically
     /// equivalent text (`é` written as one scalar or as two).
     struct Literals {
-        private struct Key: Hashable {
-            let text: String
-            static func == (a: Key, b: Key) -> Bool {
-                var (x, y) = (a.text, b.text)
-                return x.withUTF8 { xs in y.withUTF8 { ys in xs.elementsEqual(ys) } }
-            }
-            func hash(into hasher: inout Hasher) {
-                var text = self.text
-                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            }
-        }
-        private var numbers: [Key: Int32] = [:]
+        /// An open-addressing table of literal numbers (`-1`: empty) by a hash of the text's
+        /// bytes, kept at most half full.
+        private var slots = [Int32](repeating: -1, count: 64)
+        /// Each literal's hash, by number.
+        private var hashes: [UInt64] = []
         /// Each literal's text, by number.
         private(set) var texts: [String] = []
 
         /// The number of literal `text`.
         mutating func number(_ text: String) -> Int32 {
-            if let known = numbers[Key(text: text)] { return known }
+            var text = text
+            let (hash, found) = text.withUTF8 { bytes -> (UInt64, Int32?) in
+                // FNV-1a over the bytes.
+                var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+                return (hash, lookUp(bytes, hash: hash))
+            }
+            if let found { return found }
+            if (texts.count + 1) * 2 > slots.count { grow() }
+            let number = Int32(texts.count)
             texts.append(text)
-            numbers[Key(text: text)] = Int32(texts.count - 1)
-            return Int32(texts.count - 1)
+            hashes.append(hash)
+            place(number, hash: hash)
+            return number
+        }
+
+        @inline(__always) private func slot(_ hash: UInt64) -> Int {
+            Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32) & (slots.count - 1)
+        }
+
+        /// The number of the literal whose bytes are `bytes` (whose hash is `hash`), if any.
+        private func lookUp(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
+            var i = slot(hash)
+            while slots[i] >= 0 {
+                let number = Int(slots[i])
+                if hashes[number] == hash {
+                    var other = texts[number]
+                    if other.withUTF8({ $0.elementsEqual(bytes) }) { return Int32(number) }
+                }
+                i = (i + 1) & (slots.count - 1)
+            }
+            return nil
+        }
+
+        private mutating func place(_ number: Int32, hash: UInt64) {
+            var i = slot(hash)
+            while slots[i] >= 0 { i = (i + 1) & (slots.count - 1) }
+            slots[i] = number
+        }
+
+        private mutating func grow() {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            for number in texts.indices { place(Int32(number), hash: hashes[number]) }
         }
     }
 
@@ -212,6 +244,12 @@ public enum LinkOverlap {
             }
             self.literals = literals
             self.types = types
+        }
+
+        /// The link's specificity (`TypedLink.specificity`), from its shape.
+        func specificity(of link: TypedLink) -> Specificity {
+            Specificity(ranks: zip(literals, types).map { literal, type in literal >= 0 ? 2 : type!.isTyped ? 1 : 0 },
+                        requiredQueryItems: link.pattern.requiredQueryCount)
         }
 
         /// False when no URL can match both: two different literals at one segment, or a

@@ -44,15 +44,15 @@ public struct ProgramLinks: Sendable {
         var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref)] = []
         /// A prefix one element longer than another, by the shorter's position in `steps` and
         /// the element's code: its position.
-        var longer: [Int64: Int] = [:]
+        var longer = IntTable()
 
         /// The position in `steps` of prefix `shorter` followed by element `code`.
         func step(_ shorter: Int, _ code: Int, _ conditions: PathCondition) -> Int {
             let key = Int64(shorter) << 32 | Int64(UInt32(truncatingIfNeeded: code))
-            if let known = longer[key] { return known }
+            if let known = longer[key] { return Int(known) }
             let (next, built) = conditions.step(steps[shorter].frontier, code)
             steps.append((next, built))
-            longer[key] = steps.count - 1
+            longer.set(key, Int32(steps.count - 1))
             return steps.count - 1
         }
         var conditions: [BDD.Ref: LinkCondition] = [:]

@@ -410,20 +410,18 @@ struct Lowerer {
         var pattern: String? = nil
         var patternRange = range(declaration).lowerBound..<range(declaration).lowerBound
         var verbatim = false
-        var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
         if let string = firstToken(declaration, .string) {
             let token = tokens[string]
             patternRange = token.range
             if !token.isMalformed {
                 // Most patterns have no escape (no backslash): their bytes between the quotes
-                // are their text, parsed as they are.
+                // are their text. (Parsed by the link rules, see `ProjectLinks`.)
                 let lo = max(0, min(token.range.lowerBound + 1, bytes.count))
                 let hi = max(lo, min(token.range.upperBound - 1, bytes.count))
                 let inner = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
                 verbatim = !inner.contains(0x5C)
                 if verbatim {
                     pattern = String(decoding: inner, as: UTF8.self)
-                    parsed = LinkPattern.parse(bytes: inner)
                 } else {
                     pattern = Lexer.stringValue(text(token.range)[...].utf8)
                 }
@@ -441,9 +439,6 @@ struct Lowerer {
                 if path.isEmpty { path.reserveCapacity(4) }
                 path.append(LinkPathElement(screen: screen, arguments: arguments, range: range(element)))
             }
-        }
-        if let parsed, let pattern {
-            return LinkDeclaration(pattern: pattern, parsed: parsed, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
         }
         return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
     }

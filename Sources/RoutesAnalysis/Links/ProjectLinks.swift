@@ -116,11 +116,13 @@ struct ProjectLinks: Sendable {
                         ? readAgain[screen] ?? [] : project.files[screen.file].model.declarations[screen.declaration].parameters)
                 }
                 let parameters = { (position: Int) -> [Parameter]? in declared[position] }
-                let found = InvalidLink.check(linkDeclaration, file: file, parameters: parameters)
+                // (Parsed here, once, on each core: see `LinkDeclaration.parsed`.)
+                let parsed = linkDeclaration.parsed
+                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: parameters)
                 diagnostics += found
                 let range = declaration.range
                 let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { range.contains($0.lowerBound) }
-                if !hasError, link.screens != nil, let pattern = linkDeclaration.parsedPattern {
+                if !hasError, link.screens != nil, case .success(let pattern)? = parsed {
                     link.typed = TypedLink(name: declaration.name.text, pattern: pattern,
                                            types: ProjectLinks.placeholderTypes(linkDeclaration, parameters: parameters, known: &types))
                 }

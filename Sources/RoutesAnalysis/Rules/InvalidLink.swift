@@ -76,11 +76,13 @@ public enum InvalidLink: RuleDefinition {
         Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
     }
 
-    /// The `invalid-link` and `undefined-name` diagnostics of link `s`, the parameters of the
-    /// screen of each element of whose path (by position) `parameters` gives (nil for a name
-    /// that is not a screen: the project reports it).
-    static func check(_ link: LinkDeclaration, file: FileID, parameters: (Int) -> [Parameter]?) -> [Diagnostic] {
-        guard let parsed = link.parsed else { return [] }
+    /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose pattern parsed
+    /// is `parsed` (nil without a pattern), and the parameters of the screen of each element
+    /// of whose path (by position) `parameters` gives (nil for a name that is not a screen:
+    /// the project reports it).
+    static func check(_ link: LinkDeclaration, parsed: Result<LinkPattern, LinkPattern.Problem>?, file: FileID,
+                      parameters: (Int) -> [Parameter]?) -> [Diagnostic] {
+        guard let parsed else { return [] }
         let pattern: LinkPattern
         switch parsed {
         case .failure(let problem):

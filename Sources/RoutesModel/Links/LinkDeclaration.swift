@@ -11,19 +11,16 @@ public struct LinkDeclaration: Sendable, Hashable {
         var patternRange: Range<Int>
         var patternIsVerbatim: Bool
         var path: [LinkPathElement]
-        var parsed: Result<LinkPattern, LinkPattern.Problem>?
 
-        init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement],
-             parsed: Result<LinkPattern, LinkPattern.Problem>?) {
+        init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
             self.pattern = pattern
             self.patternRange = patternRange
             self.patternIsVerbatim = patternIsVerbatim
             self.path = path
-            self.parsed = parsed
         }
 
         func copy() -> Storage {
-            Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path, parsed: parsed)
+            Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
         }
     }
     private var storage: Storage
@@ -54,24 +51,18 @@ public struct LinkDeclaration: Sendable, Hashable {
         _read { yield storage.path }
         set { writable().path = newValue }
     }
-    /// The pattern parsed (once, when the link is lowered); nil without a pattern.
-    public var parsed: Result<LinkPattern, LinkPattern.Problem>? { _read { yield storage.parsed } }
+    /// The pattern parsed, nil without a pattern: parsed at each call (the link rules parse
+    /// each link's once per analysis, on every core, rather than the lowering on one).
+    public var parsed: Result<LinkPattern, LinkPattern.Problem>? { pattern.map { LinkPattern.parse($0) } }
 
     public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
-        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path,
-                          parsed: pattern.map { LinkPattern.parse($0) })
-    }
-
-    /// A link whose pattern `pattern` is already parsed (`parsed`).
-    init(pattern: String, parsed: Result<LinkPattern, LinkPattern.Problem>, patternRange: Range<Int>, patternIsVerbatim: Bool,
-         path: [LinkPathElement]) {
-        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path, parsed: parsed)
+        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
     }
 
     public static func == (a: LinkDeclaration, b: LinkDeclaration) -> Bool {
         a.storage === b.storage
             || (a.pattern == b.pattern && a.patternRange == b.patternRange && a.patternIsVerbatim == b.patternIsVerbatim
-                && a.path == b.path && a.parsed == b.parsed)
+                && a.path == b.path)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -79,10 +70,9 @@ public struct LinkDeclaration: Sendable, Hashable {
         hasher.combine(patternRange)
         hasher.combine(patternIsVerbatim)
         hasher.combine(path)
-        hasher.combine(parsed)
     }
 
-    /// The pattern, when it parses.
+    /// The pattern, when it parses (parsed at each call).
     public var parsedPattern: LinkPattern? {
         if case .success(let pattern) = parsed { return pattern }
         return nil

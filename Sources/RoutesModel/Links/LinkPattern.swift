@@ -71,16 +71,7 @@ public struct LinkPattern: Sendable, Hashable {
     /// Parses the text of a pattern (the string's decoded text). One problem at most: a
     /// malformed pattern is one mistake.
     public static func parse(_ text: String) -> Result<LinkPattern, Problem> {
-        parse(parser: LinkPatternParser(bytes: Array(text.utf8)))
-    }
-
-    /// Parses the UTF-8 bytes of a pattern's text (see `parse(_:)`).
-    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<LinkPattern, Problem> {
-        parse(parser: LinkPatternParser(bytes: Array(bytes)))
-    }
-
-    private static func parse(parser: LinkPatternParser) -> Result<LinkPattern, Problem> {
-        var parser = parser
+        var parser = LinkPatternParser(bytes: Array(text.utf8))
         do {
             return .success(try parser.pattern())
         } catch {

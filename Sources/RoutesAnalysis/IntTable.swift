@@ -9,10 +9,13 @@ struct IntTable {
     private var shift: UInt64
     private(set) var count = 0
 
-    init() {
-        keys = Array(repeating: -1, count: 16)
-        values = Array(repeating: 0, count: 16)
-        shift = 60
+    /// A table for about `capacity` keys (it grows past that).
+    init(capacity: Int = 0) {
+        var bits = 4
+        while (1 << bits) * 3 < capacity * 4 { bits += 1 }
+        keys = Array(repeating: -1, count: 1 << bits)
+        values = Array(repeating: 0, count: 1 << bits)
+        shift = UInt64(64 - bits)
     }
 
     @inline(__always) private func slot(_ key: Int64) -> Int {

@@ -32,8 +32,7 @@ public enum LinkOverlap {
     public static func analyse(_ links: [TypedLink]) -> Result {
         var result = Result()
         var literals = Literals()
-        let shapes = links.map { Shape($0, &literals) }
-        let specificity = zip(links, shapes).map { link, shape in shape.specificity(of: link) }
+        let shapes = Shapes(links, &literals)
         // The pairs that may match one URL (`candidatePairs`), as neighbours; then the exact
         // search decides.
         var neighbours = [[Int]](repeating: [], count: links.count)
@@ -41,6 +40,10 @@ public enum LinkOverlap {
             guard compatible([links[a], links[b]]) else { continue }
             neighbours[a].append(b)
             neighbours[b].append(a)
+        }
+        // Compared only between neighbours (most links have none).
+        let specificity = links.indices.map {
+            neighbours[$0].isEmpty ? Specificity(ranks: [], requiredQueryItems: 0) : shapes.specificity(of: $0, links[$0])
         }
         for a in links.indices where !neighbours[a].isEmpty {
             let higher = neighbours[a].filter { specificity[a] < specificity[$0] }.sorted()
@@ -71,11 +74,11 @@ public enum LinkOverlap {
         Search.witness(must: links, mustNot: []) != nil
     }
 
-    /// The pairs (a < b) of links that `Shape.mayOverlap` does not rule out, found without
+    /// The pairs (a < b) of links that `Shapes.mayOverlap` does not rule out, found without
     /// trying every pair: the links are held in a tree by their segments (a literal, or any
     /// placeholder), and each link looks up the links it may meet: at a literal, those with
     /// the same literal or a placeholder there; at a placeholder, all of them.
-    static func candidatePairs(_ shapes: [Shape], _ literals: Literals) -> [(Int, Int)] {
+    static func candidatePairs(_ shapes: Shapes, _ literals: Literals) -> [(Int, Int)] {
         // The tree's nodes by number, in flat arrays (no table or object per node: a chain of
         // thousands of segments would be freed by as many nested deinitialisers). A node's
         // literal children are a list (`firstLiteral`, `nextLiteral`) and found by
@@ -84,7 +87,7 @@ public enum LinkOverlap {
         var firstLiteral: [Int32] = []
         var nextLiteral: [Int32] = []
         var firstLink: [Int32] = []
-        var literalChild = IntTable()
+        var literalChild = IntTable(capacity: shapes.literals.count)
         var nextLink = [Int32](repeating: -1, count: shapes.count)
         func newNode() -> Int32 {
             placeholder.append(-1)
@@ -95,11 +98,12 @@ public enum LinkOverlap {
         }
         func key(_ node: Int32, _ literal: Int32) -> Int64 { Int64(node) << 32 | Int64(UInt32(bitPattern: literal)) }
         // One tree per length: links of different lengths never meet.
-        var roots: [Int: Int32] = [:]
-        for (index, shape) in shapes.enumerated() {
-            if roots[shape.literals.count] == nil { roots[shape.literals.count] = newNode() }
-            var node = roots[shape.literals.count]!
-            for literal in shape.literals {
+        var roots = IntTable()
+        for index in 0..<shapes.count {
+            let length = Int64(shapes.segments(index).count)
+            if roots[length] == nil { roots.set(length, newNode()) }
+            var node = roots[length]!
+            for literal in shapes.literals[shapes.segments(index)] {
                 if literal >= 0 {
                     if let child = literalChild[key(node, literal)] {
                         node = child
@@ -126,11 +130,11 @@ public enum LinkOverlap {
         var frontier: [Int32] = []
         var next: [Int32] = []
         var found: [Int] = []
-        for (index, shape) in shapes.enumerated() {
-            guard let start = roots[shape.literals.count] else { continue }
+        for index in 0..<shapes.count {
+            guard let start = roots[Int64(shapes.segments(index).count)] else { continue }
             frontier.removeAll(keepingCapacity: true)
             frontier.append(start)
-            for literal in shape.literals {
+            for literal in shapes.literals[shapes.segments(index)] {
                 next.removeAll(keepingCapacity: true)
                 for node in frontier {
                     if literal >= 0 {
@@ -150,7 +154,7 @@ public enum LinkOverlap {
             for node in frontier {
                 var other = firstLink[Int(node)]
                 while other >= 0 {
-                    if Int(other) > index && shape.mayOverlap(shapes[Int(other)], literals) { found.append(Int(other)) }
+                    if Int(other) > index && shapes.mayOverlap(index, Int(other), literals) { found.append(Int(other)) }
                     other = nextLink[Int(other)]
                 }
             }
@@ -220,50 +224,60 @@ public enum LinkOverlap {
         }
     }
 
-    /// What a link asks of each segment, for a quick test of whether two links may match one
-    /// URL: a literal, or the type of a placeholder.
-    struct Shape {
+    /// What each link asks of each segment, for a quick test of whether two links may match
+    /// one URL: a literal, or the type of a placeholder. In flat arrays, the segments of link
+    /// i at `segments(i)` (no arrays per link to make and free).
+    struct Shapes {
         /// Per segment, the literal's number in the links' `Literals`, or -1 for a placeholder.
-        var literals: [Int32]
-        var types: [PlaceholderType?]
+        private(set) var literals: [Int32] = []
+        /// Per segment, the placeholder's type; nil for a literal.
+        private(set) var types: [PlaceholderType?] = []
+        /// Where each link's segments start, and the end of the last.
+        private var starts: [Int32] = [0]
 
-        init(_ link: TypedLink, _ table: inout Literals) {
-            var literals: [Int32] = []
-            var types: [PlaceholderType?] = []
-            literals.reserveCapacity(link.pattern.segments.count)
-            types.reserveCapacity(link.pattern.segments.count)
-            for segment in link.pattern.segments {
-                switch segment {
-                case .literal(let text):
-                    literals.append(table.number(text))
-                    types.append(nil)
-                case .placeholder(let name, _):
-                    literals.append(-1)
-                    types.append(link.type(of: name))
+        init(_ links: [TypedLink], _ table: inout Literals) {
+            starts.reserveCapacity(links.count + 1)
+            for link in links {
+                for segment in link.pattern.segments {
+                    switch segment {
+                    case .literal(let text):
+                        literals.append(table.number(text))
+                        types.append(nil)
+                    case .placeholder(let name, _):
+                        literals.append(-1)
+                        types.append(link.type(of: name))
+                    }
                 }
+                starts.append(Int32(literals.count))
             }
-            self.literals = literals
-            self.types = types
         }
 
-        /// The link's specificity (`TypedLink.specificity`), from its shape.
-        func specificity(of link: TypedLink) -> Specificity {
-            Specificity(ranks: zip(literals, types).map { literal, type in literal >= 0 ? 2 : type!.isTyped ? 1 : 0 },
+        var count: Int { starts.count - 1 }
+
+        /// The positions of link i's segments in `literals` and `types`.
+        func segments(_ i: Int) -> Range<Int> { Int(starts[i])..<Int(starts[i + 1]) }
+
+        /// Link i's specificity (`TypedLink.specificity`), from its shape.
+        func specificity(of i: Int, _ link: TypedLink) -> Specificity {
+            Specificity(ranks: segments(i).map { literals[$0] >= 0 ? 2 : types[$0]!.isTyped ? 1 : 0 },
                         requiredQueryItems: link.pattern.requiredQueryCount)
         }
 
-        /// False when no URL can match both: two different literals at one segment, or a
-        /// literal the other's typed placeholder rejects. (Query items never rule a pair out.)
-        func mayOverlap(_ other: Shape, _ table: Literals) -> Bool {
-            guard literals.count == other.literals.count else { return false }
-            for position in literals.indices {
-                let mine = literals[position], theirs = other.literals[position]
-                if mine >= 0 && theirs >= 0 {
-                    if mine != theirs { return false }
-                } else if mine >= 0 {
-                    if !other.types[position]!.accepts(table.texts[Int(mine)]) { return false }
-                } else if theirs >= 0 {
-                    if !types[position]!.accepts(table.texts[Int(theirs)]) { return false }
+        /// False when no URL can match both links a and b: two different literals at one
+        /// segment, or a literal the other's typed placeholder rejects. (Query items never
+        /// rule a pair out.)
+        func mayOverlap(_ a: Int, _ b: Int, _ table: Literals) -> Bool {
+            let (mine, theirs) = (segments(a), segments(b))
+            guard mine.count == theirs.count else { return false }
+            for offset in 0..<mine.count {
+                let (x, y) = (mine.lowerBound + offset, theirs.lowerBound + offset)
+                let (first, second) = (literals[x], literals[y])
+                if first >= 0 && second >= 0 {
+                    if first != second { return false }
+                } else if first >= 0 {
+                    if !types[y]!.accepts(table.texts[Int(first)]) { return false }
+                } else if second >= 0 {
+                    if !types[x]!.accepts(table.texts[Int(second)]) { return false }
                 }
             }
             return true

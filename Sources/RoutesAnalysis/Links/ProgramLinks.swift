@@ -150,18 +150,27 @@ public struct ProgramLinks: Sendable {
         let graph = facts.graph
         for position in links.indices {
             guard links[position].isTyped, let screens = links[position].screens else { continue }
-            let codes = screens.map { graph.screenCode($0) ?? -1 }
-            var prefixes: [BDD.Ref] = []
+            // Each prefix of the path followed: how many elements from the first are built
+            // together somewhere (`built`), where the longest such prefix is built
+            // (`longest`), and where the whole path is (`whole`).
             var prefix = 0
-            for code in codes {
-                prefix = cache.step(prefix, code, conditions)
-                prefixes.append(cache.steps[prefix].built)
+            var built = 0
+            var longest = BDD.one
+            var whole = BDD.one
+            var counting = true
+            for screen in screens {
+                prefix = cache.step(prefix, graph.screenCode(screen) ?? -1, conditions)
+                whole = cache.steps[prefix].built
+                if counting && whole != BDD.zero {
+                    built += 1
+                    longest = whole
+                } else {
+                    counting = false
+                }
             }
-            let built = prefixes.prefix { $0 != BDD.zero }.count
             links[position].builtPrefix = built
             if semantics.hasUncertainty { continue }
             if judgesConditions {
-                let whole = prefixes.last ?? BDD.one
                 if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
                 links[position].condition = cache.conditions[whole]
                 if whole != BDD.one {
@@ -169,18 +178,20 @@ public struct ProgramLinks: Sendable {
                     links[position].failingEnvironment = cache.failing[whole]
                 }
             }
-            if built < screens.count { reportUnbuildable(position, built: built, prefixes: prefixes, facts, conditions, rootBody) }
+            if built < screens.count { reportUnbuildable(position, built: built, longest: longest, facts, conditions, rootBody) }
         }
     }
 
-    private mutating func reportUnbuildable(_ position: Int, built: Int, prefixes: [BDD.Ref], _ facts: ProgramFacts,
+    /// `unbuildable-link` for the link at `position`, whose first `built` elements are built
+    /// together where `longest` holds.
+    private mutating func reportUnbuildable(_ position: Int, built: Int, longest: BDD.Ref, _ facts: ProgramFacts,
                                             _ conditions: PathCondition, _ rootBody: Int) {
         let link = links[position]
         let project = facts.project
         let screens = link.screens!
         // An environment that builds the longest prefix, with the defaults where it is free:
         // the reason is the one a preview under it gives.
-        let given = Self.environment(built == 0 ? BDD.one : prefixes[built - 1], facts, self.prefixes)
+        let given = Self.environment(longest, facts, self.prefixes)
         if self.prefixes.programEnvironments[given] == nil {
             self.prefixes.programEnvironments[given] = (try? ProgramEnvironment(given, program: facts.program, project: project))
                 ?? (try! ProgramEnvironment(Environment(), program: facts.program, project: project))

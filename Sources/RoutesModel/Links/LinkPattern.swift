@@ -36,6 +36,14 @@ public struct LinkPattern: Sendable, Hashable {
         placeholders = Self.placeholders(segments, query)
     }
 
+    /// A pattern whose placeholders, in order and each once, are `placeholders` (the parser
+    /// has listed them).
+    init(segments: [Segment], query: [QueryItem], placeholders: [String]) {
+        self.segments = segments
+        self.query = query
+        self.placeholders = placeholders
+    }
+
     private static func placeholders(_ segments: [Segment], _ query: [QueryItem]) -> [String] {
         var out: [String] = []
         // (A parsed pattern names each placeholder once; a few names: a scan.)
@@ -71,21 +79,25 @@ public struct LinkPattern: Sendable, Hashable {
     /// Parses the text of a pattern (the string's decoded text). One problem at most: a
     /// malformed pattern is one mistake.
     public static func parse(_ text: String) -> Result<LinkPattern, Problem> {
-        var parser = LinkPatternParser(bytes: Array(text.utf8))
-        do {
-            return .success(try parser.pattern())
-        } catch {
-            return .failure(error)
+        // (Over the text's own bytes, not a copy of them.)
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = LinkPatternParser(bytes: bytes)
+            do throws(Problem) {
+                return .success(try parser.pattern())
+            } catch {
+                return .failure(error)
+            }
         }
     }
 }
 
-/// Reads a pattern byte by byte (see `LinkPattern`).
+/// Reads a pattern byte by byte (see `LinkPattern`), over bytes valid while it reads.
 struct LinkPatternParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private func problem(_ message: String, _ range: Range<Int>) -> LinkPattern.Problem {
         LinkPattern.Problem(message: message, range: range.clamped(to: 0..<max(bytes.count, 1)))
@@ -135,7 +147,7 @@ struct LinkPatternParser {
                 position += 1  // the `&`
             }
         }
-        return LinkPattern(segments: segments, query: query)
+        return LinkPattern(segments: segments, query: query, placeholders: names)
     }
 
     private func note(_ name: String, _ at: Range<Int>, in names: inout [String]) throws(LinkPattern.Problem) {

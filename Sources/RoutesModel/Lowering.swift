@@ -386,13 +386,17 @@ struct Lowerer {
             declaration.body = lowerBlock(firstChild(child, .block))
             model.declarations.append(declaration)
         case .linkDecl:
-            // The first identifier is the word `link` itself.
-            var identifiers: [Int] = []
+            // The first identifier is the word `link` itself; the second, the name.
+            var seen = 0
+            var second = -1
             forEachDirectToken(child) { token in
-                if tokens[token].kind == .identifier { identifiers.append(token) }
-                return identifiers.count < 2
+                if tokens[token].kind == .identifier {
+                    seen += 1
+                    if seen == 2 { second = token }
+                }
+                return seen < 2
             }
-            guard identifiers.count == 2, let name = self.name(identifiers[1]) else { return }
+            guard second >= 0, let name = self.name(second) else { return }
             var declaration = Declaration(kind: .link, name: name, range: range(child), doc: docComment(before: child))
             declaration.link = lowerLink(child)
             model.declarations.append(declaration)

@@ -35,7 +35,7 @@ extension Parser {
         }
         // `let home = screen Home { … }`: the binding goes on to the end of its line and its
         // braces, whatever keywords it holds.
-        let binding = at(.kwLet) || (at(.identifier) && currentText == "var" && peekKind() == .identifier)
+        let binding = at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier)
         report(current.range, what)
         let start = current.start
         open(.error)
@@ -145,7 +145,7 @@ extension Parser {
     }
 
     /// Whether the current token is the identifier `as`.
-    var atAs: Bool { at(.identifier) && current.length == 2 && currentText == "as" }
+    var atAs: Bool { at(.identifier) && currentIs("as") }
 
     /// The text of the significant token `ahead` positions after the current one.
     func peekText(_ ahead: Int = 1) -> String {

@@ -8,7 +8,7 @@ extension Parser {
     /// the start of a line, followed on that line by a name and a string, or by a string
     /// (what no builder can be: inside a block, `link x` on its own is two references).
     var atLinkDeclaration: Bool {
-        guard at(.identifier), current.startsLine, currentText == "link", pos + 1 < significant.count else { return false }
+        guard at(.identifier), current.startsLine, currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         guard !next.startsLine else { return false }
         if next.kind == .string { return true }
@@ -20,7 +20,7 @@ extension Parser {
     /// Whether the current token starts a link declaration at the top level, where nothing
     /// else begins with a name: `link` followed on its line by a name or a string.
     var atTopLevelLinkDeclaration: Bool {
-        guard at(.identifier), currentText == "link", pos + 1 < significant.count else { return false }
+        guard at(.identifier), currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         return !next.startsLine && (next.kind == .identifier || next.kind == .string)
     }
@@ -28,7 +28,8 @@ extension Parser {
     mutating func linkDeclaration() {
         open(.linkDecl)
         advance()  // `link`
-        let linkName = at(.identifier) ? currentText : nil
+        // (The name's text is made only for a message.)
+        let linkName = at(.identifier) ? current.range : nil
         name("a link name")
         if at(.string) {
             advance()
@@ -40,7 +41,7 @@ extension Parser {
         } else if !unwinding {
             if at(.identifier) && !current.startsLine {
                 // `link item "/items/{id}" Home/Detail(id: id)`: the path, without its arrow.
-                report(previousEnd..<previousEnd, "expected `->` before the path the link opens: `link \(linkName ?? "name") \"…\" -> \(currentText)…`")
+                report(previousEnd..<previousEnd, "expected `->` before the path the link opens: `link \(linkName.map { source.text($0) } ?? "name") \"…\" -> \(currentText)…`")
             } else {
                 expected("`->` and the path the link opens (`-> Home/Detail(id: id)`)")
                 close()

@@ -132,6 +132,16 @@ public struct Parser {
 
     var currentText: String { source.text(current.range) }
 
+    /// Whether the current token's text is `word` (compared byte by byte: no string made).
+    func currentIs(_ word: StaticString) -> Bool {
+        let token = current
+        guard Int(token.length) == word.utf8CodeUnitCount, token.end <= source.bytes.count else { return false }
+        return source.bytes.withUnsafeBufferPointer { bytes in
+            UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]).elementsEqual(
+                UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        }
+    }
+
     /// Whether a lexical error (an unexpected character, already reported) lies between the
     /// previous token and the current one.
     var followsLexicalError: Bool {

@@ -412,7 +412,7 @@ extension Parser {
     /// is read as the `builder` or `flag` it stands for, so that its uses resolve. Returns
     /// false for any other binding (see `topLevelMessage`).
     mutating func letBinding() -> Bool {
-        guard at(.kwLet) || (at(.identifier) && currentText == "var"), peekKind() == .identifier,
+        guard at(.kwLet) || (at(.identifier) && currentIs("var")), peekKind() == .identifier,
               !unwinding, pos + 2 < significant.count else { return false }
         let nameText = text(at: pos + 1)
         let value = token(at: pos + 2)
@@ -444,7 +444,7 @@ extension Parser {
 
     /// The message for what starts a line at top level and no declaration.
     func topLevelMessage() -> String {
-        if at(.kwLet) || (at(.identifier) && currentText == "var" && peekKind() == .identifier) {
+        if at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier) {
             return "there are no `let` bindings: declare a `builder`, `flag`, `dependency` or `optional` instead"
         }
         return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder` or `root`), found \(describeCurrent())"

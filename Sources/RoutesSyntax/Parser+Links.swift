@@ -49,7 +49,11 @@ extension Parser {
             }
         }
         if at(.string) && !current.startsLine {
-            report(current.range, "a link's path is written without quotes: `-> Home/Detail(id: id)`, screen names separated by `/`")
+            // The string's own text, unquoted, when it is one line of a path's characters.
+            let written = currentText.dropFirst().dropLast()
+            let shown = !written.isEmpty && currentText.hasSuffix("\"") && !written.contains(where: { "\"\\`\n\r".contains($0) })
+                ? String(written) : "Home/Detail(id: id)"
+            report(current.range, "a link's path is written without quotes: `-> \(shown)`, screen names separated by `/`")
             open(.error)
             advance()
             close()

@@ -115,16 +115,15 @@ struct ProjectLinks: Sendable {
                     declared.append(project.files[screen.file].model.declarations[screen.declaration].parametersLeftOut
                         ? readAgain[screen] ?? [] : project.files[screen.file].model.declarations[screen.declaration].parameters)
                 }
-                let parameters = { (position: Int) -> [Parameter]? in declared[position] }
                 // (Parsed here, once, on each core: see `LinkDeclaration.parsed`.)
                 let parsed = linkDeclaration.parsed
-                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: parameters)
+                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared)
                 diagnostics += found
                 let range = declaration.range
                 let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { range.contains($0.lowerBound) }
                 if !hasError, link.screens != nil, case .success(let pattern)? = parsed {
                     link.typed = TypedLink(name: declaration.name.text, pattern: pattern,
-                                           types: ProjectLinks.placeholderTypes(linkDeclaration, parameters: parameters, known: &types))
+                                           types: ProjectLinks.placeholderTypes(linkDeclaration, parameters: declared, known: &types))
                 }
                 links.append((file, link))
             }
@@ -148,11 +147,11 @@ struct ProjectLinks: Sendable {
 
     /// Per placeholder, the type of the parameters it fills (the first: a conflict is an
     /// error of the link); `known` keeps the type of each Swift type already read.
-    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: (Int) -> [Parameter]?,
+    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: [[Parameter]?],
                                  known: inout [String: PlaceholderType]) -> [String: PlaceholderType] {
         var types: [String: PlaceholderType] = [:]
         for (position, element) in link.path.enumerated() {
-            guard let parameters = declared(position) else { continue }
+            guard let parameters = declared[position] else { continue }
             for argument in element.arguments {
                 guard case .placeholder(let name) = argument.value, types[name.text] == nil,
                       let parameter = parameters.first(where: { $0.label.text == argument.label.text }) else { continue }

@@ -81,7 +81,7 @@ public enum InvalidLink: RuleDefinition {
     /// of whose path (by position) `parameters` gives (nil for a name that is not a screen:
     /// the project reports it).
     static func check(_ link: LinkDeclaration, parsed: Result<LinkPattern, LinkPattern.Problem>?, file: FileID,
-                      parameters: (Int) -> [Parameter]?) -> [Diagnostic] {
+                      parameters: [[Parameter]?]) -> [Diagnostic] {
         guard let parsed else { return [] }
         let pattern: LinkPattern
         switch parsed {
@@ -96,7 +96,7 @@ public enum InvalidLink: RuleDefinition {
         // has a few: a list.)
         var filled: [(name: String, type: String, at: Range<Int>)] = []
         for (position, element) in link.path.enumerated() {
-            guard let declared = parameters(position) else { continue }
+            guard let declared = parameters[position] else { continue }
             checkArguments(of: element, declared: declared, file: file, into: &found)
             for argument in element.arguments {
                 guard let parameter = declared.first(where: { $0.label.text == argument.label.text }) else { continue }

@@ -133,7 +133,7 @@ public final class AnalysisSession {
         let all = outcomes.map { $0! }
         self.units = all.compactMap(\.unit)
         var comments: [FileID: [Suppressions.Comment]] = [:]
-        self.links = links.value
+        self.links = links.links
         diagnostics = Self.assemble(project, all.map(\.findings), links: self.links.diagnostics, settings: settings,
                                     knownComments: previous.map { Self.unchangedComments(of: $0, in: project) } ?? [:],
                                     comments: &comments)

@@ -118,7 +118,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      carryover: carryover.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.nodeFindings, $0.declarationFindings) } },
                                      early: early)
-        checker.run(order, links: links.value)
+        checker.run(order, links: links)
         return (semantics, true, checker)
     }
 

@@ -122,12 +122,14 @@ struct ProgramChecker {
         case freeingEarly
     }
 
-    /// Runs the rules; the link rules over the program's links among `links`.
-    mutating func run(_ order: Order = .keepingPlan, links projectLinks: ProjectLinks) {
+    /// Runs the rules; the link rules over the program's links among those `pending` reads
+    /// (on other cores meanwhile: the paths are followed first, the rest is taken last).
+    mutating func run(_ order: Order = .keepingPlan, links pending: PendingLinks) {
         defer { carryover = nil }
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        checkLinks(projectLinks, conditions: order == .keepingPlan)
+        checkLinks(pending, conditions: order == .keepingPlan)
+        defer { completeLinks(pending) }
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
         if !keepsPlan {
@@ -176,12 +178,20 @@ struct ProgramChecker {
         if keepsPlan { reportUnused(earlierMentions) }
     }
 
-    /// The link rules, over the program's links (see `ProgramLinks`), and the links'
-    /// conditions when `conditions`: before the flows, while every decision diagram the
-    /// paths' conditions read is there.
-    private mutating func checkLinks(_ projectLinks: ProjectLinks, conditions: Bool) {
-        links = ProgramLinks(facts: facts, project: projectLinks, judgingConditions: conditions)
+    /// The program's links' paths followed (see `ProgramLinks`), `unbuildable-link`, and the
+    /// links' conditions when `conditions`: before the flows, while every decision diagram
+    /// the paths' conditions read is there.
+    private mutating func checkLinks(_ pending: PendingLinks, conditions: Bool) {
+        links = ProgramLinks(facts: facts, pending: pending, judgingConditions: conditions)
         for diagnostic in links.diagnostics { append(diagnostic) }
+    }
+
+    /// The rest of the link rules, once `pending` has read the links (see
+    /// `ProgramLinks.complete(with:)`).
+    private mutating func completeLinks(_ pending: PendingLinks) {
+        let before = links.diagnostics.count
+        links.complete(with: pending)
+        for diagnostic in links.diagnostics[before...] { append(diagnostic) }
     }
 
     /// The link rules judged again over `projectLinks`, after an edit that changed nothing

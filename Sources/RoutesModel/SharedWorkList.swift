@@ -42,10 +42,14 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
     }
 
     /// Every item's result, in order: the caller takes the items no thread has taken yet, then
-    /// waits for those still being done.
+    /// waits for those still being done. Several callers may ask at once: each one woken
+    /// wakes the next.
     public func results() -> [T] {
         work()
-        if finished.load(ordering: .acquiring) < count { allDone.wait() }
+        if finished.load(ordering: .acquiring) < count {
+            allDone.wait()
+            allDone.signal()
+        }
         return (0..<count).map { slots.get($0) }
     }
 }

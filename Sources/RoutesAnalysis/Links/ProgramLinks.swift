@@ -87,11 +87,9 @@ public struct ProgramLinks: Sendable {
     /// (what a lint reports needs neither).
     init(facts: ProgramFacts, project projectLinks: ProjectLinks, prefixes: Prefixes? = nil, judgingConditions: Bool = true) {
         if let prefixes { self.prefixes = prefixes }
-        let program = facts.program
-        let declared = program.files.filter { projectLinks.byFile[$0] != nil }
-        guard !declared.isEmpty else { return }
         let project = facts.project
-        for file in Self.order(Array(Set(declared)), in: project) {
+        let declared = Self.order(facts.program.files.filter { projectLinks.byFile[$0] != nil }, in: project)
+        for file in declared {
             let declarations = project.files[file].model.declarations
             for link in projectLinks.byFile[file]! {
                 // (The name read in place: a copy of the declaration would retain its link.)
@@ -105,8 +103,68 @@ public struct ProgramLinks: Sendable {
         let (typed, positions) = matching
         let overlaps = SharedWorkList(count: typed.isEmpty ? 0 : 1) { _ in LinkOverlap.analyse(typed) }
         if typed.count > 1 { overlaps.start() }
-        judgeBuilds(facts, conditions: judgingConditions)
+        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.isTyped }, typed: { _ in true })
         if let result = overlaps.results().first { reportOverlaps(result, positions: positions) }
+    }
+
+    /// The links of the program's files among the links `pending` reads, before it has read
+    /// them: each link's path is followed now (it needs the screens only, not the link
+    /// rules' verdicts), and ``complete(with:)`` then takes what `pending` read (which link
+    /// takes part, the overlaps). A link found unbuildable waits for `pending` to say
+    /// whether it takes part (only then is it reported). What `complete(with:)` reads is
+    /// read meanwhile on another core.
+    init(facts: ProgramFacts, pending: PendingLinks, judgingConditions: Bool) {
+        let project = facts.project
+        let plan = pending.plan
+        guard !plan.links.isEmpty else { return }
+        let inProgram = Set(facts.program.files)
+        var byFile: [FileID: [Symbol]] = [:]
+        for symbol in plan.links where inProgram.contains(symbol.file) { byFile[symbol.file, default: []].append(symbol) }
+        guard !byFile.isEmpty else { return }
+        for file in Self.order(Array(byFile.keys), in: project) {
+            let declarations = project.files[file].model.declarations
+            for symbol in byFile[file]! {
+                guard let declaration = declarations[symbol.declaration].link else { continue }
+                let screens = declaration.path.map { project.screen($0.screen, in: file) }
+                let resolved = screens.contains(nil) || screens.isEmpty ? nil : screens.map { $0! }
+                links.append(Link(symbol: symbol, name: declarations[symbol.declaration].name.text,
+                                  declaration: declaration, typed: nil, screens: resolved))
+            }
+        }
+        guard !links.isEmpty else { return }
+        var typedBySymbol: [Symbol: Bool]? = nil
+        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.screens != nil }, typed: { link in
+            if typedBySymbol == nil {
+                var known: [Symbol: Bool] = [:]
+                for (_, fileLinks) in pending.links.byFile { for l in fileLinks { known[l.symbol] = l.typed != nil } }
+                typedBySymbol = known
+            }
+            return typedBySymbol![link.symbol] ?? false
+        })
+    }
+
+    /// Takes what `pending` read for the links of ``init(facts:pending:judgingConditions:)``:
+    /// each link's typed pattern; what was judged of a link that takes no part is dropped;
+    /// `ambiguous-link` and `shadowed-link`.
+    mutating func complete(with pending: PendingLinks) {
+        guard !links.isEmpty else { return }
+        let projectLinks = pending.links
+        var typedBySymbol: [Symbol: TypedLink] = [:]
+        for file in Set(links.map(\.symbol.file)) {
+            for link in projectLinks.byFile[file] ?? [] { if let typed = link.typed { typedBySymbol[link.symbol] = typed } }
+        }
+        for position in links.indices {
+            links[position].typed = typedBySymbol[links[position].symbol]
+            if links[position].typed == nil {
+                links[position].builtPrefix = nil
+                links[position].condition = nil
+                links[position].failingEnvironment = nil
+            }
+        }
+        let (typed, positions) = matching
+        guard typed.count > 1 else { return }
+        let symbols = positions.map { links[$0].symbol }
+        reportOverlaps(pending.overlaps(of: symbols) ?? LinkOverlap.analyse(typed), positions: positions)
     }
 
     /// The program's files with every file after those it imports, else by path: the order
@@ -135,9 +193,11 @@ public struct ProgramLinks: Sendable {
 
     // MARK: Builds
 
-    /// How much of each link's path is built, `unbuildable-link` where not all of it, and
-    /// when `judgesConditions` the condition under which it all is.
-    private mutating func judgeBuilds(_ facts: ProgramFacts, conditions judgesConditions: Bool) {
+    /// How much of the path of each link that `judging` accepts is built, `unbuildable-link`
+    /// where not all of it (for a link that `typed` says takes part), and when
+    /// `judgesConditions` the condition under which it all is.
+    private mutating func judgeBuilds(_ facts: ProgramFacts, conditions judgesConditions: Bool, judging: (Link) -> Bool,
+                                      typed: (Link) -> Bool) {
         let semantics = facts.semantics
         guard let rootBody = facts.rootBody else { return }
         let conditions = PathCondition(semantics: semantics)
@@ -149,7 +209,7 @@ public struct ProgramLinks: Sendable {
         // (Held once: reading the graph through `facts` in the loop would copy it.)
         let graph = facts.graph
         for position in links.indices {
-            guard links[position].isTyped, let screens = links[position].screens else { continue }
+            guard judging(links[position]), let screens = links[position].screens else { continue }
             // Each prefix of the path followed: how many elements from the first are built
             // together somewhere (`built`), where the longest such prefix is built
             // (`longest`), and where the whole path is (`whole`).
@@ -178,7 +238,9 @@ public struct ProgramLinks: Sendable {
                     links[position].failingEnvironment = cache.failing[whole]
                 }
             }
-            if built < screens.count { reportUnbuildable(position, built: built, longest: longest, facts, conditions, rootBody) }
+            if built < screens.count && typed(links[position]) {
+                reportUnbuildable(position, built: built, longest: longest, facts, conditions, rootBody)
+            }
         }
     }
 

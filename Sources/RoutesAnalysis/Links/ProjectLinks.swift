@@ -164,32 +164,76 @@ struct ProjectLinks: Sendable {
 }
 
 /// A project's links being read, in parts (`ProjectLinks.Plan`), by the pool's threads while
-/// the programs' semantics are computed, which do not need them: taken by the first checker
-/// to run its link rules (which reads the parts no thread has begun), and by the session once
-/// every program is analysed.
+/// the programs are analysed, which need them only at the end (see
+/// `ProgramLinks.init(facts:pending:judgingConditions:)`): read by a thread of the pool, and
+/// by whoever asks for them first (who reads the parts no thread has begun). In a project of
+/// one program, that thread then searches the overlaps of the program's links too.
 final class PendingLinks: Sendable {
-    private let work: SharedWorkList<ProjectLinks.Part>
-    /// The links once taken: the programs analysed in parallel ask at once, and a work
-    /// list's results are waited for by one caller.
-    private let taken = Mutex<ProjectLinks?>(nil)
+    let plan: ProjectLinks.Plan
+    private let reading: Reading
+    /// The links, then, in a project of one program, the overlaps of its links (`overlaps(of:)`).
+    private let whole: SharedWorkList<OverlapsFound?>
 
-    private let plan: ProjectLinks.Plan
+    /// What `LinkOverlap` found over the links `symbols`, in this order.
+    struct OverlapsFound: Sendable {
+        var symbols: [Symbol]
+        var result: LinkOverlap.Result
+    }
+
+    /// The parts being read, and the links once assembled from them (by the first to ask).
+    private final class Reading: Sendable {
+        let plan: ProjectLinks.Plan
+        let parts: SharedWorkList<ProjectLinks.Part>
+        let assembled = Mutex<ProjectLinks?>(nil)
+
+        init(plan: ProjectLinks.Plan, project: Project) {
+            self.plan = plan
+            parts = SharedWorkList(count: plan.parts.count) { part in ProjectLinks.Part(plan: plan, part: part, project: project) }
+        }
+
+        var links: ProjectLinks {
+            // (Every asker does its share of the parts left, then one assembles them.)
+            let done = parts.results()
+            return assembled.withLock { links in
+                if let links { return links }
+                let made = ProjectLinks(plan: plan, parts: done)
+                links = made
+                return made
+            }
+        }
+    }
 
     /// Starts reading `project`'s links when it has some, in parts (see `ProjectLinks.Plan`).
     init(project: Project) {
         let plan = ProjectLinks.Plan(project: project)
         self.plan = plan
-        work = SharedWorkList(count: plan.parts.count) { part in ProjectLinks.Part(plan: plan, part: part, project: project) }
-        if !plan.parts.isEmpty { work.start() }
+        let reading = Reading(plan: plan, project: project)
+        self.reading = reading
+        let searchesOverlaps = project.programs.count == 1
+        whole = SharedWorkList(count: plan.parts.isEmpty ? 0 : 1) { _ in
+            let links = reading.links
+            guard searchesOverlaps else { return nil }
+            var typed: [TypedLink] = []
+            var symbols: [Symbol] = []
+            for file in ProgramLinks.order(plan.files, in: project) {
+                for link in links.byFile[file] ?? [] {
+                    guard let t = link.typed else { continue }
+                    typed.append(t)
+                    symbols.append(link.symbol)
+                }
+            }
+            return typed.count > 1 ? OverlapsFound(symbols: symbols, result: LinkOverlap.analyse(typed)) : nil
+        }
+        whole.start()
     }
 
     /// The links, once read: the caller reads the parts no thread has begun.
-    var value: ProjectLinks {
-        taken.withLock { taken in
-            if let taken { return taken }
-            let links = ProjectLinks(plan: plan, parts: work.results())
-            taken = links
-            return links
-        }
+    var links: ProjectLinks { reading.links }
+
+    /// What `LinkOverlap` finds over the typed links `symbols` (in this order), when that is
+    /// what was searched beside the parts; else nil.
+    func overlaps(of symbols: [Symbol]) -> LinkOverlap.Result? {
+        guard let found = whole.results().first ?? nil, found.symbols == symbols else { return nil }
+        return found.result
     }
 }

@@ -83,9 +83,10 @@ public struct TypedLink: Sendable, Hashable {
     private final class Storage: @unchecked Sendable {
         var name: String
         var pattern: LinkPattern
-        var types: [String: PlaceholderType]
+        /// By placeholder, in the order of `pattern.placeholders`.
+        var types: [PlaceholderType]
 
-        init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {
+        init(name: String, pattern: LinkPattern, types: [PlaceholderType]) {
             self.name = name
             self.pattern = pattern
             self.types = types
@@ -93,39 +94,40 @@ public struct TypedLink: Sendable, Hashable {
     }
     private var storage: Storage
 
-    private mutating func writable() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(name: name, pattern: pattern, types: types) }
-        return storage
-    }
-
-    public var name: String {
-        _read { yield storage.name }
-        set { writable().name = newValue }
-    }
-    public var pattern: LinkPattern {
-        _read { yield storage.pattern }
-        set { writable().pattern = newValue }
-    }
+    public var name: String { storage.name }
+    public var pattern: LinkPattern { storage.pattern }
+    /// The type of each placeholder.
     public var types: [String: PlaceholderType] {
-        _read { yield storage.types }
-        set { writable().types = newValue }
+        Dictionary(zip(storage.pattern.placeholders, storage.types), uniquingKeysWith: { first, _ in first })
     }
 
+    /// A link whose placeholders are of `types` (`.string` for one it does not name).
     public init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {
+        storage = Storage(name: name, pattern: pattern, types: pattern.placeholders.map { types[$0] ?? .string })
+    }
+
+    /// A link whose placeholders, in the order of `pattern.placeholders`, are of `types`.
+    init(name: String, pattern: LinkPattern, typesInOrder types: [PlaceholderType]) {
+        precondition(types.count == pattern.placeholders.count, "a type per placeholder")
         storage = Storage(name: name, pattern: pattern, types: types)
     }
 
     public static func == (a: TypedLink, b: TypedLink) -> Bool {
-        a.storage === b.storage || (a.name == b.name && a.pattern == b.pattern && a.types == b.types)
+        a.storage === b.storage || (a.name == b.name && a.pattern == b.pattern && a.storage.types == b.storage.types)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(pattern)
-        hasher.combine(types)
+        hasher.combine(storage.types)
     }
 
-    public func type(of placeholder: String) -> PlaceholderType { types[placeholder] ?? .string }
+    public func type(of placeholder: String) -> PlaceholderType {
+        // (A pattern has a few placeholders: a scan.)
+        let placeholders = storage.pattern.placeholders
+        for index in placeholders.indices where placeholders[index] == placeholder { return storage.types[index] }
+        return .string
+    }
 
     /// How specific the link is: segment by segment from the left, a literal (2) beats a
     /// typed placeholder (1), which beats any other placeholder (0); then more required query

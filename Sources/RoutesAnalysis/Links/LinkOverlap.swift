@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Exact questions about every URL at once, over the links of one program: which links no URL
 /// has among its winners (`shadowed-link`), and which pairs some URL has both among its
 /// winners (`ambiguous-link`).
@@ -205,7 +211,10 @@ public enum LinkOverlap {
                 let number = Int(slots[i])
                 if hashes[number] == hash {
                     var other = texts[number]
-                    if other.withUTF8({ $0.elementsEqual(bytes) }) { return Int32(number) }
+                    let same = other.withUTF8 { other in
+                        other.count == bytes.count && (bytes.isEmpty || memcmp(other.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+                    }
+                    if same { return Int32(number) }
                 }
                 i = (i + 1) & (slots.count - 1)
             }

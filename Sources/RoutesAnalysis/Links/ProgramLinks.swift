@@ -9,6 +9,8 @@ import RoutesSyntax
 public struct ProgramLinks: Sendable {
     public struct Link: Sendable {
         public var symbol: Symbol
+        /// Its position among the project's links (`ProjectLinks.all`).
+        var index: Int
         public var name: String
         public var declaration: LinkDeclaration
         /// The pattern with the types of its placeholders; nil for a link with an error.
@@ -93,7 +95,7 @@ public struct ProgramLinks: Sendable {
             let declarations = project.files[file].model.declarations
             for link in projectLinks.byFile[file]! {
                 // (The name read in place: a copy of the declaration would retain its link.)
-                links.append(Link(symbol: link.symbol, name: declarations[link.symbol.declaration].name.text,
+                links.append(Link(symbol: link.symbol, index: link.index, name: declarations[link.symbol.declaration].name.text,
                                   declaration: link.declaration, typed: link.typed, screens: link.screens))
             }
         }
@@ -118,29 +120,24 @@ public struct ProgramLinks: Sendable {
         let plan = pending.plan
         guard !plan.links.isEmpty else { return }
         let inProgram = Set(facts.program.files)
-        var byFile: [FileID: [Symbol]] = [:]
-        for symbol in plan.links where inProgram.contains(symbol.file) { byFile[symbol.file, default: []].append(symbol) }
+        var byFile: [FileID: [Int]] = [:]
+        for (index, symbol) in plan.links.enumerated() where inProgram.contains(symbol.file) {
+            byFile[symbol.file, default: []].append(index)
+        }
         guard !byFile.isEmpty else { return }
+        links.reserveCapacity(plan.links.count)
         for file in Self.order(Array(byFile.keys), in: project) {
             let declarations = project.files[file].model.declarations
-            for symbol in byFile[file]! {
+            for index in byFile[file]! {
+                let symbol = plan.links[index]
                 guard let declaration = declarations[symbol.declaration].link else { continue }
-                let screens = declaration.path.map { project.screen($0.screen, in: file) }
-                let resolved = screens.contains(nil) || screens.isEmpty ? nil : screens.map { $0! }
-                links.append(Link(symbol: symbol, name: declarations[symbol.declaration].name.text,
-                                  declaration: declaration, typed: nil, screens: resolved))
+                links.append(Link(symbol: symbol, index: index, name: declarations[symbol.declaration].name.text,
+                                  declaration: declaration, typed: nil, screens: plan.screens[index]))
             }
         }
         guard !links.isEmpty else { return }
-        var typedBySymbol: [Symbol: Bool]? = nil
-        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.screens != nil }, typed: { link in
-            if typedBySymbol == nil {
-                var known: [Symbol: Bool] = [:]
-                for (_, fileLinks) in pending.links.byFile { for l in fileLinks { known[l.symbol] = l.typed != nil } }
-                typedBySymbol = known
-            }
-            return typedBySymbol![link.symbol] ?? false
-        })
+        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.screens != nil },
+                    typed: { link in pending.links.all[link.index].typed != nil })
     }
 
     /// Takes what `pending` read for the links of ``init(facts:pending:judgingConditions:)``:
@@ -148,23 +145,19 @@ public struct ProgramLinks: Sendable {
     /// `ambiguous-link` and `shadowed-link`.
     mutating func complete(with pending: PendingLinks) {
         guard !links.isEmpty else { return }
-        let projectLinks = pending.links
-        var typedBySymbol: [Symbol: TypedLink] = [:]
-        for file in Set(links.map(\.symbol.file)) {
-            for link in projectLinks.byFile[file] ?? [] { if let typed = link.typed { typedBySymbol[link.symbol] = typed } }
-        }
+        let all = pending.links.all
         for position in links.indices {
-            links[position].typed = typedBySymbol[links[position].symbol]
-            if links[position].typed == nil {
+            guard let typed = all[links[position].index].typed else {
                 links[position].builtPrefix = nil
                 links[position].condition = nil
                 links[position].failingEnvironment = nil
+                continue
             }
+            links[position].typed = typed
         }
         let (typed, positions) = matching
         guard typed.count > 1 else { return }
-        let symbols = positions.map { links[$0].symbol }
-        reportOverlaps(pending.overlaps(of: symbols) ?? LinkOverlap.analyse(typed), positions: positions)
+        reportOverlaps(pending.overlaps(of: positions.map { links[$0].index }) ?? LinkOverlap.analyse(typed), positions: positions)
     }
 
     /// The program's files with every file after those it imports, else by path: the order

@@ -10,6 +10,8 @@ import Synchronization
 struct ProjectLinks: Sendable {
     struct Link: Sendable {
         var symbol: Symbol
+        /// Its position in the plan's links (and in `all`).
+        var index: Int
         var declaration: LinkDeclaration
         /// The screens of the path; nil when one does not resolve to a screen.
         var screens: [Symbol]?
@@ -20,6 +22,8 @@ struct ProjectLinks: Sendable {
 
     /// By file, in declaration order.
     private(set) var byFile: [FileID: [Link]] = [:]
+    /// In the order of the plan's links.
+    private(set) var all: [Link] = []
     /// `invalid-link` and `undefined-name` diagnostics, in file order.
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -30,8 +34,12 @@ struct ProjectLinks: Sendable {
 
     /// The links of `plan`, judged in `parts` (in order).
     init(plan: Plan, parts: [Part]) {
+        all.reserveCapacity(plan.links.count)
         for part in parts {
-            for (file, link) in part.links { byFile[file, default: []].append(link) }
+            for (file, link) in part.links {
+                byFile[file, default: []].append(link)
+                all.append(link)
+            }
             diagnostics += part.diagnostics
         }
         // (A file whose links are all skipped still has its list.)
@@ -45,6 +53,8 @@ struct ProjectLinks: Sendable {
         var files: [FileID] = []
         /// Each link declaration, in file order.
         var links: [Symbol] = []
+        /// The screens of each link's path; nil when one does not resolve to a screen.
+        var screens: [[Symbol]?] = []
         /// The errors of the files with links, by file: a link holding one takes no part.
         var errors: [FileID: [Range<Int>]] = [:]
         /// Ranges of `links`, in order.
@@ -62,6 +72,15 @@ struct ProjectLinks: Sendable {
                 let declarations = project.files[file].model.declarations
                 for index in declarations.indices where declarations[index].kind == .link && declarations[index].hasLink {
                     links.append(Symbol(file: file, declaration: index))
+                    // (Read in place: a copy of the declaration retains each of its fields.)
+                    let path = declarations[index].link?.path ?? []
+                    var resolved: [Symbol] = []
+                    resolved.reserveCapacity(path.count)
+                    for element in path {
+                        guard let screen = project.screen(element.screen, in: file) else { break }
+                        resolved.append(screen)
+                    }
+                    screens.append(!resolved.isEmpty && resolved.count == path.count ? resolved : nil)
                 }
             }
             let withLinks = project.filesWithLinks
@@ -81,49 +100,64 @@ struct ProjectLinks: Sendable {
         var diagnostics: [Diagnostic] = []
 
         init(plan: Plan, part: Int, project: Project) {
-            let symbols = plan.links[plan.parts[part]]
-            // Each link's screens (nil for a name that is no screen); the parameters of the
-            // screens whose model left them out (see `Project.addFiles`), read again once.
-            var screensOf: [[Symbol?]] = []
-            screensOf.reserveCapacity(symbols.count)
+            let range = plan.parts[part]
+            // The screens of each link whose path has a name that is no screen, by position
+            // in the plan (nil for such a name; the others' are the plan's).
+            var unresolved: [Int: [Symbol?]] = [:]
+            // The screens whose model left their parameters out (see `Project.addFiles`),
+            // read again once.
             var leftOut: [Symbol] = []
-            for symbol in symbols {
-                let path = project.files[symbol.file].model.declarations[symbol.declaration].link?.path ?? []
-                let screens = path.map { project.screen($0.screen, in: symbol.file) }
-                for case let screen? in screens where project.files[screen.file].model.declarations[screen.declaration].parametersLeftOut {
-                    leftOut.append(screen)
+            func noteLeftOut(_ screen: Symbol) {
+                if project.files[screen.file].model.declarations[screen.declaration].parametersLeftOut { leftOut.append(screen) }
+            }
+            for index in range {
+                let symbol = plan.links[index]
+                if let resolved = plan.screens[index] {
+                    for screen in resolved { noteLeftOut(screen) }
+                } else {
+                    let screens = (project.files[symbol.file].model.declarations[symbol.declaration].link?.path ?? [])
+                        .map { project.screen($0.screen, in: symbol.file) }
+                    unresolved[index] = screens
+                    for case let screen? in screens { noteLeftOut(screen) }
                 }
-                screensOf.append(screens)
             }
             let readAgain = leftOut.isEmpty ? [:] : project.parameters(of: leftOut)
             var types: [String: PlaceholderType] = [:]
-            for (symbol, screens) in zip(symbols, screensOf) {
+            // (One array for every link's.)
+            var filledTypes: [String?] = []
+            links.reserveCapacity(range.count)
+            for index in range {
+                let symbol = plan.links[index]
                 let file = symbol.file
-                let declaration = project.files[file].model.declarations[symbol.declaration]
-                guard let linkDeclaration = declaration.link else { continue }
-                var link = Link(symbol: symbol, declaration: linkDeclaration)
-                if !screens.contains(nil) && !linkDeclaration.path.isEmpty { link.screens = screens.map { $0! } }
-                // The parameters of the screen of each element of the path. (Read in place: a
-                // copy of a declaration retains each of its fields.)
+                // (Read in place: a copy of a declaration retains each of its fields.)
+                let declarations = project.files[file].model.declarations
+                guard let linkDeclaration = declarations[symbol.declaration].link else { continue }
+                var link = Link(symbol: symbol, index: index, declaration: linkDeclaration)
+                link.screens = plan.screens[index]
+                // The parameters of the screen of each element of the path.
                 var declared: [[Parameter]?] = []
-                declared.reserveCapacity(screens.count)
-                for screen in screens {
-                    guard let screen else {
-                        declared.append(nil)
-                        continue
-                    }
-                    declared.append(project.files[screen.file].model.declarations[screen.declaration].parametersLeftOut
-                        ? readAgain[screen] ?? [] : project.files[screen.file].model.declarations[screen.declaration].parameters)
+                declared.reserveCapacity(linkDeclaration.path.count)
+                func declare(_ screen: Symbol?) {
+                    guard let screen else { return declared.append(nil) }
+                    let screenDeclarations = project.files[screen.file].model.declarations
+                    declared.append(screenDeclarations[screen.declaration].parametersLeftOut
+                        ? readAgain[screen] ?? [] : screenDeclarations[screen.declaration].parameters)
+                }
+                if let screens = link.screens {
+                    for screen in screens { declare(screen) }
+                } else {
+                    for screen in unresolved[index] ?? [] { declare(screen) }
                 }
                 // (Parsed here, once, on each core: see `LinkDeclaration.parsed`.)
                 let parsed = linkDeclaration.parsed
-                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared)
+                filledTypes.removeAll(keepingCapacity: true)
+                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared, filledTypes: &filledTypes)
                 diagnostics += found
-                let range = declaration.range
-                let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { range.contains($0.lowerBound) }
+                let declarationRange = declarations[symbol.declaration].range
+                let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { declarationRange.contains($0.lowerBound) }
                 if !hasError, link.screens != nil, case .success(let pattern)? = parsed {
-                    link.typed = TypedLink(name: declaration.name.text, pattern: pattern,
-                                           types: ProjectLinks.placeholderTypes(linkDeclaration, parameters: declared, known: &types))
+                    link.typed = TypedLink(name: declarations[symbol.declaration].name.text, pattern: pattern,
+                                           typesInOrder: filledTypes.map { $0.map { ProjectLinks.placeholderType(of: $0, known: &types) } ?? .string })
                 }
                 links.append((file, link))
             }
@@ -135,31 +169,32 @@ struct ProjectLinks: Sendable {
     func rebased(onto project: Project, moving edit: TriviaEdit, in file: FileID) -> ProjectLinks {
         var moved = self
         if let links = byFile[file] {
-            moved.byFile[file] = links.map { link in
-                var link = link
-                if let declaration = project.declaration(link.symbol).link { link.declaration = declaration }
-                return link
+            var movedLinks = links
+            for position in movedLinks.indices {
+                if let declaration = project.declaration(movedLinks[position].symbol).link { movedLinks[position].declaration = declaration }
+                moved.all[movedLinks[position].index] = movedLinks[position]
             }
+            moved.byFile[file] = movedLinks
         }
         moved.diagnostics = diagnostics.map { $0.shifted(edit, in: file) }
         return moved
     }
 
-    /// Per placeholder, the type of the parameters it fills (the first: a conflict is an
-    /// error of the link); `known` keeps the type of each Swift type already read.
-    static func placeholderTypes(_ link: LinkDeclaration, parameters declared: [[Parameter]?],
-                                 known: inout [String: PlaceholderType]) -> [String: PlaceholderType] {
-        var types: [String: PlaceholderType] = [:]
-        for (position, element) in link.path.enumerated() {
-            guard let parameters = declared[position] else { continue }
-            for argument in element.arguments {
-                guard case .placeholder(let name) = argument.value, types[name.text] == nil,
-                      let parameter = parameters.first(where: { $0.label.text == argument.label.text }) else { continue }
-                if known[parameter.type] == nil { known[parameter.type] = PlaceholderType.of(swiftType: parameter.type) }
-                types[name.text] = known[parameter.type]
-            }
+    /// The placeholder type of Swift type `type` (see `PlaceholderType.of(swiftType:)`);
+    /// `known` keeps the type of each Swift type already read, but for the commonest, known
+    /// at once.
+    static func placeholderType(of type: String, known: inout [String: PlaceholderType]) -> PlaceholderType {
+        switch type {
+        case "Int": return .int
+        case "String": return .string
+        case "Double": return .double
+        case "Bool": return .bool
+        default:
+            if let placeholderType = known[type] { return placeholderType }
+            let placeholderType = PlaceholderType.of(swiftType: type)
+            known[type] = placeholderType
+            return placeholderType
         }
-        return types
     }
 }
 
@@ -174,9 +209,9 @@ final class PendingLinks: Sendable {
     /// The links, then, in a project of one program, the overlaps of its links (`overlaps(of:)`).
     private let whole: SharedWorkList<OverlapsFound?>
 
-    /// What `LinkOverlap` found over the links `symbols`, in this order.
+    /// What `LinkOverlap` found over the links `indices` (of the plan's links), in this order.
     struct OverlapsFound: Sendable {
-        var symbols: [Symbol]
+        var indices: [Int]
         var result: LinkOverlap.Result
     }
 
@@ -214,15 +249,15 @@ final class PendingLinks: Sendable {
             let links = reading.links
             guard searchesOverlaps else { return nil }
             var typed: [TypedLink] = []
-            var symbols: [Symbol] = []
+            var indices: [Int] = []
             for file in ProgramLinks.order(plan.files, in: project) {
                 for link in links.byFile[file] ?? [] {
                     guard let t = link.typed else { continue }
                     typed.append(t)
-                    symbols.append(link.symbol)
+                    indices.append(link.index)
                 }
             }
-            return typed.count > 1 ? OverlapsFound(symbols: symbols, result: LinkOverlap.analyse(typed)) : nil
+            return typed.count > 1 ? OverlapsFound(indices: indices, result: LinkOverlap.analyse(typed)) : nil
         }
         whole.start()
     }
@@ -230,10 +265,10 @@ final class PendingLinks: Sendable {
     /// The links, once read: the caller reads the parts no thread has begun.
     var links: ProjectLinks { reading.links }
 
-    /// What `LinkOverlap` finds over the typed links `symbols` (in this order), when that is
-    /// what was searched beside the parts; else nil.
-    func overlaps(of symbols: [Symbol]) -> LinkOverlap.Result? {
-        guard let found = whole.results().first ?? nil, found.symbols == symbols else { return nil }
+    /// What `LinkOverlap` finds over the typed links `indices` (of the plan's links, in this
+    /// order), when that is what was searched beside the parts; else nil.
+    func overlaps(of indices: [Int]) -> LinkOverlap.Result? {
+        guard let found = whole.results().first ?? nil, found.indices == indices else { return nil }
         return found.result
     }
 }

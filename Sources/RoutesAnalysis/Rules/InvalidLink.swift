@@ -79,9 +79,10 @@ public enum InvalidLink: RuleDefinition {
     /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose pattern parsed
     /// is `parsed` (nil without a pattern), and the parameters of the screen of each element
     /// of whose path (by position) `parameters` gives (nil for a name that is not a screen:
-    /// the project reports it).
+    /// the project reports it). `filledTypes` gets, per placeholder of the pattern (in order),
+    /// the Swift type of the first parameter it fills.
     static func check(_ link: LinkDeclaration, parsed: Result<LinkPattern, LinkPattern.Problem>?, file: FileID,
-                      parameters: [[Parameter]?]) -> [Diagnostic] {
+                      parameters: [[Parameter]?], filledTypes: inout [String?]) -> [Diagnostic] {
         guard let parsed else { return [] }
         let pattern: LinkPattern
         switch parsed {
@@ -92,6 +93,8 @@ public enum InvalidLink: RuleDefinition {
         }
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
+        filledTypes.removeAll(keepingCapacity: true)
+        for _ in placeholders { filledTypes.append(nil) }
         // Each use of a placeholder: the type of the parameter it fills, in order. (A link
         // has a few: a list.)
         var filled: [(name: String, type: String, at: Range<Int>)] = []
@@ -110,6 +113,7 @@ public enum InvalidLink: RuleDefinition {
                         continue
                     }
                     filled.append((name.text, parameter.type, argument.valueRange))
+                    if let slot = placeholders.firstIndex(of: name.text), filledTypes[slot] == nil { filledTypes[slot] = parameter.type }
                     if pattern.isOptional(name.text) && !parameter.type.trimmingWhitespace.hasSuffix("?") {
                         found.append(diagnostic(.optionalPlaceholder(placeholder: name.text, parameter: parameter.label.text, type: parameter.type),
                                                 file: file, range: argument.valueRange))

@@ -176,7 +176,7 @@ struct LinkPatternParser {
         guard position > start else {
             throw problem("a pattern has no empty segment (`//`): remove one `/`", max(start - 1, 0)..<(start + 1))
         }
-        return .literal(String(decoding: bytes[start..<position], as: UTF8.self))
+        return .literal(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
     }
 
     /// `{name}` or `{name?}`: the name, where it is, and whether it is optional.
@@ -186,7 +186,7 @@ struct LinkPatternParser {
         let nameStart = position
         while !atEnd && isNameByte(current, first: position == nameStart) { position += 1 }
         let nameEnd = position
-        let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
         var optional = false
         if !atEnd && current == UInt8(ascii: "?") {
             optional = true
@@ -209,7 +209,7 @@ struct LinkPatternParser {
 
     /// One byte of literal text: anything but whitespace, control characters and
     /// `/ ? # { } % \` (and, in a query key, `= &`).
-    private mutating func literalByte(inQuery: Bool) throws(LinkPattern.Problem) {
+    @inline(__always) private mutating func literalByte(inQuery: Bool) throws(LinkPattern.Problem) {
         let byte = current
         let forbidden: Bool
         switch byte {
@@ -231,7 +231,7 @@ struct LinkPatternParser {
     private mutating func queryItem() throws(LinkPattern.Problem) -> LinkPattern.QueryItem {
         let start = position
         while !atEnd && current != UInt8(ascii: "=") && current != UInt8(ascii: "&") { try literalByte(inQuery: true) }
-        let key = String(decoding: bytes[start..<position], as: UTF8.self)
+        let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard position > start else { throw problem("a query item is `key={name}`: this one is empty", max(start - 1, 0)..<(start + 1)) }
         guard !atEnd && current == UInt8(ascii: "=") else {
             throw problem("the query item `\(key)` has no value: write `\(key)={\(key)}`", start..<position)

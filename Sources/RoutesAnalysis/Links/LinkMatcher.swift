@@ -96,10 +96,6 @@ public struct TypedLink: Sendable, Hashable {
 
     public var name: String { storage.name }
     public var pattern: LinkPattern { storage.pattern }
-    /// The type of each placeholder.
-    public var types: [String: PlaceholderType] {
-        Dictionary(zip(storage.pattern.placeholders, storage.types), uniquingKeysWith: { first, _ in first })
-    }
 
     /// A link whose placeholders are of `types` (`.string` for one it does not name).
     public init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {

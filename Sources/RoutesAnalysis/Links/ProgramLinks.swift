@@ -89,15 +89,9 @@ public struct ProgramLinks: Sendable {
     /// (what a lint reports needs neither).
     init(facts: ProgramFacts, project projectLinks: ProjectLinks, prefixes: Prefixes? = nil, judgingConditions: Bool = true) {
         if let prefixes { self.prefixes = prefixes }
-        let project = facts.project
-        let declared = Self.order(facts.program.files.filter { projectLinks.byFile[$0] != nil }, in: project)
-        for file in declared {
-            let declarations = project.files[file].model.declarations
-            for link in projectLinks.byFile[file]! {
-                // (The name read in place: a copy of the declaration would retain its link.)
-                links.append(Link(symbol: link.symbol, index: link.index, name: declarations[link.symbol.declaration].name.text,
-                                  declaration: link.declaration, typed: link.typed, screens: link.screens))
-            }
+        list(Self.positions(in: projectLinks.plan, files: facts.program.files, project: facts.project), facts.project) { index in
+            let link = projectLinks.all[index]
+            return (link.symbol, link.declaration, link.typed, link.screens)
         }
         guard !links.isEmpty else { return }
         // The overlaps ask nothing of the tree: searched on another core while the paths are
@@ -116,28 +110,35 @@ public struct ProgramLinks: Sendable {
     /// whether it takes part (only then is it reported). What `complete(with:)` reads is
     /// read meanwhile on another core.
     init(facts: ProgramFacts, pending: PendingLinks, judgingConditions: Bool) {
-        let project = facts.project
         let plan = pending.plan
-        guard !plan.links.isEmpty else { return }
-        let inProgram = Set(facts.program.files)
-        var byFile: [FileID: [Int]] = [:]
-        for (index, symbol) in plan.links.enumerated() where inProgram.contains(symbol.file) {
-            byFile[symbol.file, default: []].append(index)
-        }
-        guard !byFile.isEmpty else { return }
-        links.reserveCapacity(plan.links.count)
-        for file in Self.order(Array(byFile.keys), in: project) {
-            let declarations = project.files[file].model.declarations
-            for index in byFile[file]! {
-                let symbol = plan.links[index]
-                guard let declaration = declarations[symbol.declaration].link else { continue }
-                links.append(Link(symbol: symbol, index: index, name: declarations[symbol.declaration].name.text,
-                                  declaration: declaration, typed: nil, screens: plan.screens[index]))
-            }
+        list(Self.positions(in: plan, files: facts.program.files, project: facts.project), facts.project) { index in
+            (plan.links[index], plan.declarations[index], nil, plan.screens[index])
         }
         guard !links.isEmpty else { return }
-        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.screens != nil },
-                    typed: { link in pending.links.all[link.index].typed != nil })
+        var read: ProjectLinks? = nil
+        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.screens != nil }, typed: { link in
+            if read == nil { read = pending.links }
+            return read!.all[link.index].typed != nil
+        })
+    }
+
+    /// The positions, among `plan`'s links, of those `files` declare, in the order of
+    /// `order(_:in:)`.
+    static func positions(in plan: ProjectLinks.Plan, files: [FileID], project: Project) -> [Int] {
+        let declaring = Set(files).filter { plan.ranges[$0] != nil }
+        return order(Array(declaring), in: project).flatMap { plan.ranges[$0]! }
+    }
+
+    /// Appends the links at `positions` (among the project's), each as `link` gives it.
+    private mutating func list(_ positions: [Int], _ project: Project,
+                               _ link: (Int) -> (Symbol, LinkDeclaration, TypedLink?, [Symbol]?)) {
+        links.reserveCapacity(positions.count)
+        for index in positions {
+            let (symbol, declaration, typed, screens) = link(index)
+            // (The name read in place: a copy of the declaration would retain its link.)
+            links.append(Link(symbol: symbol, index: index, name: project.files[symbol.file].model.declarations[symbol.declaration].name.text,
+                              declaration: declaration, typed: typed, screens: screens))
+        }
     }
 
     /// Takes what `pending` read for the links of ``init(facts:pending:judgingConditions:)``:

@@ -10,7 +10,7 @@ import Synchronization
 struct ProjectLinks: Sendable {
     struct Link: Sendable {
         var symbol: Symbol
-        /// Its position in the plan's links (and in `all`).
+        /// Its position among the plan's links, and in `all`.
         var index: Int
         var declaration: LinkDeclaration
         /// The screens of the path; nil when one does not resolve to a screen.
@@ -20,12 +20,15 @@ struct ProjectLinks: Sendable {
         var typed: TypedLink?
     }
 
-    /// By file, in declaration order.
-    private(set) var byFile: [FileID: [Link]] = [:]
-    /// In the order of the plan's links.
+    /// The plan the links were read in (which of them each file declares).
+    let plan: Plan
+    /// Each of the plan's links, in its order.
     private(set) var all: [Link] = []
     /// `invalid-link` and `undefined-name` diagnostics, in file order.
     private(set) var diagnostics: [Diagnostic] = []
+
+    /// The links file f declares, in order.
+    func links(in f: FileID) -> ArraySlice<Link> { plan.ranges[f].map { all[$0] } ?? [] }
 
     init(project: Project) {
         let plan = Plan(project: project)
@@ -34,16 +37,12 @@ struct ProjectLinks: Sendable {
 
     /// The links of `plan`, judged in `parts` (in order).
     init(plan: Plan, parts: [Part]) {
+        self.plan = plan
         all.reserveCapacity(plan.links.count)
         for part in parts {
-            for (file, link) in part.links {
-                byFile[file, default: []].append(link)
-                all.append(link)
-            }
+            all += part.links
             diagnostics += part.diagnostics
         }
-        // (A file whose links are all skipped still has its list.)
-        for file in plan.files where byFile[file] == nil { byFile[file] = [] }
     }
 
     /// The link declarations of a project, in file order, cut into parts judged apart (on
@@ -53,6 +52,10 @@ struct ProjectLinks: Sendable {
         var files: [FileID] = []
         /// Each link declaration, in file order.
         var links: [Symbol] = []
+        /// What each of them says.
+        var declarations: [LinkDeclaration] = []
+        /// The positions in `links` of each file's.
+        var ranges: [FileID: Range<Int>] = [:]
         /// The screens of each link's path; nil when one does not resolve to a screen.
         var screens: [[Symbol]?] = []
         /// The errors of the files with links, by file: a link holding one takes no part.
@@ -70,10 +73,13 @@ struct ProjectLinks: Sendable {
             files = project.filesWithLinks.sorted()
             for file in files {
                 let declarations = project.files[file].model.declarations
-                for index in declarations.indices where declarations[index].kind == .link && declarations[index].hasLink {
-                    links.append(Symbol(file: file, declaration: index))
+                let first = links.count
+                for index in declarations.indices where declarations[index].kind == .link {
                     // (Read in place: a copy of the declaration retains each of its fields.)
-                    let path = declarations[index].link?.path ?? []
+                    guard let link = declarations[index].link else { continue }
+                    links.append(Symbol(file: file, declaration: index))
+                    self.declarations.append(link)
+                    let path = link.path
                     var resolved: [Symbol] = []
                     resolved.reserveCapacity(path.count)
                     for element in path {
@@ -82,6 +88,7 @@ struct ProjectLinks: Sendable {
                     }
                     screens.append(!resolved.isEmpty && resolved.count == path.count ? resolved : nil)
                 }
+                ranges[file] = first..<links.count
             }
             let withLinks = project.filesWithLinks
             for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
@@ -96,7 +103,7 @@ struct ProjectLinks: Sendable {
     /// The links of one part of a plan, judged: each with its screens and typed pattern, and
     /// their `invalid-link` and `undefined-name` diagnostics, in order.
     struct Part: Sendable {
-        var links: [(FileID, Link)] = []
+        var links: [Link] = []
         var diagnostics: [Diagnostic] = []
 
         init(plan: Plan, part: Int, project: Project) {
@@ -115,23 +122,20 @@ struct ProjectLinks: Sendable {
                 if let resolved = plan.screens[index] {
                     for screen in resolved { noteLeftOut(screen) }
                 } else {
-                    let screens = (project.files[symbol.file].model.declarations[symbol.declaration].link?.path ?? [])
-                        .map { project.screen($0.screen, in: symbol.file) }
+                    let screens = plan.declarations[index].path.map { project.screen($0.screen, in: symbol.file) }
                     unresolved[index] = screens
                     for case let screen? in screens { noteLeftOut(screen) }
                 }
             }
             let readAgain = leftOut.isEmpty ? [:] : project.parameters(of: leftOut)
             var types: [String: PlaceholderType] = [:]
-            // (One array for every link's.)
-            var filledTypes: [String?] = []
             links.reserveCapacity(range.count)
             for index in range {
                 let symbol = plan.links[index]
                 let file = symbol.file
                 // (Read in place: a copy of a declaration retains each of its fields.)
                 let declarations = project.files[file].model.declarations
-                guard let linkDeclaration = declarations[symbol.declaration].link else { continue }
+                let linkDeclaration = plan.declarations[index]
                 var link = Link(symbol: symbol, index: index, declaration: linkDeclaration)
                 link.screens = plan.screens[index]
                 // The parameters of the screen of each element of the path.
@@ -150,7 +154,7 @@ struct ProjectLinks: Sendable {
                 }
                 // (Parsed here, once, on each core: see `LinkDeclaration.parsed`.)
                 let parsed = linkDeclaration.parsed
-                filledTypes.removeAll(keepingCapacity: true)
+                var filledTypes: [String?] = []
                 let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared, filledTypes: &filledTypes)
                 diagnostics += found
                 let declarationRange = declarations[symbol.declaration].range
@@ -159,7 +163,7 @@ struct ProjectLinks: Sendable {
                     link.typed = TypedLink(name: declarations[symbol.declaration].name.text, pattern: pattern,
                                            typesInOrder: filledTypes.map { $0.map { ProjectLinks.placeholderType(of: $0, known: &types) } ?? .string })
                 }
-                links.append((file, link))
+                links.append(link)
             }
         }
     }
@@ -168,13 +172,8 @@ struct ProjectLinks: Sendable {
     /// only (see `AnalysisSession.rebased(onto:file:edit:relinking:)`).
     func rebased(onto project: Project, moving edit: TriviaEdit, in file: FileID) -> ProjectLinks {
         var moved = self
-        if let links = byFile[file] {
-            var movedLinks = links
-            for position in movedLinks.indices {
-                if let declaration = project.declaration(movedLinks[position].symbol).link { movedLinks[position].declaration = declaration }
-                moved.all[movedLinks[position].index] = movedLinks[position]
-            }
-            moved.byFile[file] = movedLinks
+        for index in plan.ranges[file] ?? 0..<0 {
+            if let declaration = project.declaration(all[index].symbol).link { moved.all[index].declaration = declaration }
         }
         moved.diagnostics = diagnostics.map { $0.shifted(edit, in: file) }
         return moved
@@ -204,7 +203,7 @@ struct ProjectLinks: Sendable {
 /// by whoever asks for them first (who reads the parts no thread has begun). In a project of
 /// one program, that thread then searches the overlaps of the program's links too.
 final class PendingLinks: Sendable {
-    let plan: ProjectLinks.Plan
+    var plan: ProjectLinks.Plan { reading.plan }
     private let reading: Reading
     /// The links, then, in a project of one program, the overlaps of its links (`overlaps(of:)`).
     private let whole: SharedWorkList<OverlapsFound?>
@@ -241,23 +240,14 @@ final class PendingLinks: Sendable {
     /// Starts reading `project`'s links when it has some, in parts (see `ProjectLinks.Plan`).
     init(project: Project) {
         let plan = ProjectLinks.Plan(project: project)
-        self.plan = plan
         let reading = Reading(plan: plan, project: project)
         self.reading = reading
         let searchesOverlaps = project.programs.count == 1
         whole = SharedWorkList(count: plan.parts.isEmpty ? 0 : 1) { _ in
             let links = reading.links
             guard searchesOverlaps else { return nil }
-            var typed: [TypedLink] = []
-            var indices: [Int] = []
-            for file in ProgramLinks.order(plan.files, in: project) {
-                for link in links.byFile[file] ?? [] {
-                    guard let t = link.typed else { continue }
-                    typed.append(t)
-                    indices.append(link.index)
-                }
-            }
-            return typed.count > 1 ? OverlapsFound(indices: indices, result: LinkOverlap.analyse(typed)) : nil
+            let indices = ProgramLinks.positions(in: plan, files: plan.files, project: project).filter { links.all[$0].typed != nil }
+            return indices.count > 1 ? OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! })) : nil
         }
         whole.start()
     }

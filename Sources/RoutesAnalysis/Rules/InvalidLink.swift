@@ -80,7 +80,7 @@ public enum InvalidLink: RuleDefinition {
     /// is `parsed` (nil without a pattern), and the parameters of the screen of each element
     /// of whose path (by position) `parameters` gives (nil for a name that is not a screen:
     /// the project reports it). `filledTypes` gets, per placeholder of the pattern (in order),
-    /// the Swift type of the first parameter it fills.
+    /// the Swift type of the first parameter it fills (nil for one that fills none).
     static func check(_ link: LinkDeclaration, parsed: Result<LinkPattern, LinkPattern.Problem>?, file: FileID,
                       parameters: [[Parameter]?], filledTypes: inout [String?]) -> [Diagnostic] {
         guard let parsed else { return [] }
@@ -93,8 +93,6 @@ public enum InvalidLink: RuleDefinition {
         }
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
-        filledTypes.removeAll(keepingCapacity: true)
-        for _ in placeholders { filledTypes.append(nil) }
         // Each use of a placeholder: the type of the parameter it fills, in order. (A link
         // has a few: a list.)
         var filled: [(name: String, type: String, at: Range<Int>)] = []
@@ -113,7 +111,6 @@ public enum InvalidLink: RuleDefinition {
                         continue
                     }
                     filled.append((name.text, parameter.type, argument.valueRange))
-                    if let slot = placeholders.firstIndex(of: name.text), filledTypes[slot] == nil { filledTypes[slot] = parameter.type }
                     if pattern.isOptional(name.text) && !parameter.type.trimmingWhitespace.hasSuffix("?") {
                         found.append(diagnostic(.optionalPlaceholder(placeholder: name.text, parameter: parameter.label.text, type: parameter.type),
                                                 file: file, range: argument.valueRange))
@@ -136,6 +133,7 @@ public enum InvalidLink: RuleDefinition {
                 }
             }
         }
+        filledTypes = placeholders.map { name in filled.first { $0.name == name }?.type }
         if placeholders.contains(where: { name in !filled.contains { $0.name == name } }) {
             for (name, range) in pattern.placeholderRanges
             where !filled.contains(where: { $0.name == name }) && !link.placeholderUses.contains(where: { $0.text == name }) {

@@ -46,6 +46,16 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     invariant(AnalysisSession.forLint(project: linted).diagnostics.map(key) == session.diagnostics.map(key),
               "a lint's project reports otherwise than a full one")
     invariant(!linted.files.contains { $0.isTextChangedSinceRead }, "a text read again differs from the first read")
+    // A lint reads each plain `link` line as one token: the same errors and declarations as
+    // read token by token.
+    for file in files {
+        let full = SyntaxTree.parse(SourceText(bytes: file.bytes))
+        let lined = SyntaxTree.parse(SourceText(bytes: file.bytes), readingLinkLines: true)
+        invariant(full.diagnostics == lined.diagnostics, "\(file.path) read with its link lines as tokens has other errors")
+        let (a, b) = (Lowering.lower(full).declarations, Lowering.lower(lined).declarations)
+        invariant(a.map { "\($0.kind) \($0.name) \($0.range) \($0.doc ?? "")" } == b.map { "\($0.kind) \($0.name) \($0.range) \($0.doc ?? "")" }
+                  && a.map(\.link) == b.map(\.link), "\(file.path) read with its link lines as tokens lowers otherwise")
+    }
 
     // Both variable layouts give the same answers (the lint's choice between them is one of
     // them, or the limit): the diagnostics of each layout alone are the same.

@@ -386,6 +386,11 @@ struct Lowerer {
             declaration.body = lowerBlock(firstChild(child, .block))
             model.declarations.append(declaration)
         case .linkDecl:
+            let first = Int(nodes[child].tokenStart)
+            if first < Int(nodes[child].tokenEnd) && tokens[first].kind == .linkLine {
+                model.declarations.append(lowerLinkLine(child, tokens[first]))
+                return
+            }
             // The first identifier is the word `link` itself; the second, the name.
             var seen = 0
             var second = -1
@@ -445,6 +450,19 @@ struct Lowerer {
             }
         }
         return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
+    }
+
+    /// A `link` declaration read as one token (`LinkLine`): the same declaration as
+    /// `lowerLink` makes of its tokens, read again from its bytes.
+    private func lowerLinkLine(_ node: Int, _ line: Token) -> Declaration {
+        var parts = LinkLineParts(bytes: bytes)
+        _ = LinkLine.read(bytes, from: line.start, &parts)
+        var declaration = Declaration(kind: .link, name: Name(text: text(parts.name), range: parts.name), range: line.range,
+                                      doc: docComment(before: node))
+        let inner = UnsafeBufferPointer(rebasing: bytes[parts.pattern.lowerBound + 1..<parts.pattern.upperBound - 1])
+        declaration.link = LinkDeclaration(pattern: String(decoding: inner, as: UTF8.self), patternRange: parts.pattern,
+                                           patternIsVerbatim: true, path: parts.path)
+        return declaration
     }
 
     /// `label: value`, nil without a value.
@@ -573,5 +591,51 @@ struct Lowerer {
         default:
             return missing(at: node)
         }
+    }
+}
+
+/// The parts of a `link` line as `LinkLine.read` tells them (see `Lowerer.lowerLinkLine`).
+private struct LinkLineParts: LinkLineVisitor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var name = 0..<0
+    var pattern = 0..<0
+    var path: [LinkPathElement] = []
+    var screen: Name? = nil
+    var arguments: [LinkArgument] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The text of bytes the reader read (ASCII).
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    mutating func head(name: Range<Int>, pattern: Range<Int>) {
+        self.name = name
+        self.pattern = pattern
+    }
+
+    mutating func element(screen range: Range<Int>) {
+        screen = Name(text: text(range), range: range)
+        arguments = []
+    }
+
+    mutating func argument(label: Range<Int>, value range: Range<Int>, kind: TokenKind) {
+        let value: LinkValue
+        switch kind {
+        case .string: value = .string(text(range.lowerBound + 1..<range.upperBound - 1))
+        case .number: value = .number(text(range))
+        case .kwTrue: value = .bool(true)
+        case .kwFalse: value = .bool(false)
+        default: value = .placeholder(Name(text: text(range), range: range))
+        }
+        arguments.append(LinkArgument(label: Name(text: text(label), range: label), value: value,
+                                      range: label.lowerBound..<range.upperBound, valueRange: range))
+    }
+
+    mutating func endElement(at end: Int) {
+        guard let screen else { return }
+        if path.isEmpty { path.reserveCapacity(4) }
+        path.append(LinkPathElement(screen: screen, arguments: arguments, range: screen.range.lowerBound..<end))
     }
 }

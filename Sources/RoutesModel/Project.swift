@@ -221,7 +221,8 @@ public struct Project: Sendable {
         let keepingParameters = keepsParameters
         let parsed = parallelMap(toParse.count) { parseIndex -> (SyntaxTree, FileModel, TextReadAgain?) in
             let index = toParse[parseIndex]
-            let tree = SyntaxTree.parse(SourceText(bytes: wave[index].bytes), file: first + index)
+            // (A tree let go once lowered may read each plain `link` line as one token.)
+            let tree = SyntaxTree.parse(SourceText(bytes: wave[index].bytes), file: first + index, readingLinkLines: !keepsTree[index])
             let model = Lowering.lower(tree, file: first + index, keeps: keeps, keepingParameters: keepingParameters)
             if !keeps.texts && !keepsTree[index] && !SuppressionMarker.isMentioned(in: tree.source.bytes) {
                 return (tree.droppingText(), model, TextReadAgain(provider: provider, path: wave[index].path, bytes: wave[index].bytes))

@@ -75,11 +75,23 @@ public enum Lexer {
 
     /// Tokenizes the whole text. The result always ends with one `eof` token.
     public static func tokenize(_ source: SourceText, file: FileID = 0) -> (tokens: [Token], diagnostics: [Diagnostic]) {
+        let lexed = tokenize(source, file: file, readingLinkLines: false)
+        return (lexed.tokens, lexed.diagnostics)
+    }
+
+    /// Tokenizes the whole text; with `readingLinkLines`, each `link` declaration that
+    /// `LinkLine` reads (from the start of its line) is one `linkLine` token, and `linkLines`
+    /// counts them.
+    static func tokenize(_ source: SourceText, file: FileID, readingLinkLines: Bool)
+        -> (tokens: [Token], diagnostics: [Diagnostic], linkLines: Int) {
         source.bytes.withUnsafeBufferPointer { bytes in
             var cursor = Cursor(bytes: bytes, file: file, invalidUTF8: source.invalidUTF8)
+            cursor.readsLinkLines = readingLinkLines
             cursor.byteOrderMark()
             while cursor.position < bytes.count { cursor.nextToken() }
-            return cursor.finish()
+            let linkLines = cursor.linkLines
+            let (tokens, diagnostics) = cursor.finish()
+            return (tokens, diagnostics, linkLines)
         }
     }
 
@@ -168,6 +180,9 @@ extension Lexer {
         var sawNewline = true
         var tokens: [Token] = []
         var diagnostics: [Diagnostic] = []
+        /// Whether a `link` line in the plain form is one token, and how many were.
+        var readsLinkLines = false
+        var linkLines = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>, file: FileID, invalidUTF8: [Range<Int>]) {
             self.bytes = bytes
@@ -247,6 +262,15 @@ extension Lexer {
             case 0x40 where start + 1 < bytes.count && isIdentStart(bytes[start + 1]): attribute()
             default:
                 if isIdentStart(byte) {
+                    if readsLinkLines && byte == UInt8(ascii: "l") && LinkLine.mayStart(bytes, at: start) && linkLineMayFollow() {
+                        var ignoring = IgnoringLinkLineParts()
+                        if let end = LinkLine.read(bytes, from: start, &ignoring) {
+                            position = end
+                            push(.linkLine, from: start)
+                            linkLines += 1
+                            return
+                        }
+                    }
                     identifierOrKeyword()
                 } else if isDigit(byte) || (byte == 0x2D && start + 1 < bytes.count && isDigit(bytes[start + 1])) {
                     number()
@@ -255,6 +279,26 @@ extension Lexer {
                 } else {
                     unexpectedCharacters()
                 }
+            }
+        }
+
+        /// Whether the last token the parser will see ends whatever it belongs to, so that
+        /// the parser reads a `link` line after it as a declaration of its own in any case:
+        /// after a word that a type may follow (`any`, `inout`, …), the parser would read
+        /// `link` as that type, and then report what follows it.
+        func linkLineMayFollow() -> Bool {
+            var index = tokens.count - 1
+            while index >= 0 && tokens[index].kind.isSkipped { index -= 1 }
+            guard index >= 0 else { return true }
+            let token = tokens[index]
+            switch token.kind {
+            case .rBrace, .rParen, .rBracket, .rAngle, .question, .string, .number, .kwTrue, .kwFalse, .linkLine:
+                return true
+            case .identifier:
+                let word = UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+                return !LinkLine.continuingWords.contains { $0.elementsEqual(word) }
+            default:
+                return false
             }
         }
 

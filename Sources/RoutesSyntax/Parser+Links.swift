@@ -8,6 +8,7 @@ extension Parser {
     /// the start of a line, followed on that line by a name and a string, or by a string
     /// (what no builder can be: inside a block, `link x` on its own is two references).
     var atLinkDeclaration: Bool {
+        if at(.linkLine) { return true }
         guard at(.identifier), current.startsLine, currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         guard !next.startsLine else { return false }
@@ -20,12 +21,21 @@ extension Parser {
     /// Whether the current token starts a link declaration at the top level, where nothing
     /// else begins with a name: `link` followed on its line by a name or a string.
     var atTopLevelLinkDeclaration: Bool {
+        if at(.linkLine) { return true }
         guard at(.identifier), currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         return !next.startsLine && (next.kind == .identifier || next.kind == .string)
     }
 
     mutating func linkDeclaration() {
+        if at(.linkLine) {
+            // The whole declaration, read by `LinkLine` (the model reads its parts).
+            open(.linkDecl)
+            advance()
+            close()
+            linkLinesRead += 1
+            return
+        }
         open(.linkDecl)
         advance()  // `link`
         // (The name's text is made only for a message.)

@@ -67,6 +67,8 @@ public struct Parser {
     var inType = false
     var typeFailed = false
     var typeBrackets: [TokenKind] = []
+    /// How many `linkLine` tokens were read as a declaration of their own.
+    var linkLinesRead = 0
 
     /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
     /// the first, strict parse, so that layout never makes valid code invalid.
@@ -87,13 +89,42 @@ public struct Parser {
     /// Parses a text: strictly first; only when that finds syntax errors, again with layout
     /// recovery, keeping the parse with fewer errors (layout recovery on a tie, since it keeps
     /// the declarations after a missing `}`).
-    static func parse(_ source: SourceText, file: FileID, maxDepth: Int) -> SyntaxTree {
+    ///
+    /// With `readingLinkLines`, a `link` declaration in the plain form `LinkLine` reads is one
+    /// token and one node, for a caller that only lowers the tree (see
+    /// `SyntaxTree.parse(_:file:maxDepth:readingLinkLines:)`); a file where that parse finds
+    /// a syntax error, or reads such a line anywhere but as a declaration of its own, is
+    /// parsed again token by token, so that its errors are the same as without it.
+    static func parse(_ source: SourceText, file: FileID, maxDepth: Int, readingLinkLines: Bool = false) -> SyntaxTree {
+        if readingLinkLines {
+            let lexed = Lexer.tokenize(source, file: file, readingLinkLines: true)
+            var parser = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
+                                significant: significantTokens(lexed.tokens), maxDepth: maxDepth, layoutRecovery: false)
+            if lexed.linkLines == 0 {
+                // The same tokens as without it.
+                return parse(source, file: file, maxDepth: maxDepth, lexed: (lexed.tokens, lexed.diagnostics), strict: &parser)
+            }
+            let tree = parser.parseFile()
+            if parser.diagnostics.count == lexed.diagnostics.count && parser.linkLinesRead == lexed.linkLines { return tree }
+        }
         let lexed = Lexer.tokenize(source, file: file)
-        var significant: [Int32] = []
-        significant.reserveCapacity(lexed.tokens.count / 2 + 1)
-        for (index, token) in lexed.tokens.enumerated() where !token.kind.isSkipped { significant.append(Int32(index)) }
         var strict = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
-                            significant: significant, maxDepth: maxDepth, layoutRecovery: false)
+                            significant: significantTokens(lexed.tokens), maxDepth: maxDepth, layoutRecovery: false)
+        return parse(source, file: file, maxDepth: maxDepth, lexed: lexed, strict: &strict)
+    }
+
+    /// The indices of the tokens the parser sees.
+    private static func significantTokens(_ tokens: [Token]) -> [Int32] {
+        var significant: [Int32] = []
+        significant.reserveCapacity(tokens.count / 2 + 1)
+        for (index, token) in tokens.enumerated() where !token.kind.isSkipped { significant.append(Int32(index)) }
+        return significant
+    }
+
+    /// The strict parse of `lexed`, then the one with layout recovery when it found errors.
+    private static func parse(_ source: SourceText, file: FileID, maxDepth: Int, lexed: (tokens: [Token], diagnostics: [Diagnostic]),
+                              strict: inout Parser) -> SyntaxTree {
+        let significant = strict.significant
         let first = strict.parseFile()
         if first.diagnostics.count == lexed.diagnostics.count { return first }
         var layout = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,

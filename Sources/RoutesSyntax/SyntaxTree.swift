@@ -82,6 +82,17 @@ public final class SyntaxTree: Sendable {
         Parser.parse(source, file: file, maxDepth: maxDepth)
     }
 
+    /// Parses a text for a caller that lowers the tree and then lets it go (`routes lint`):
+    /// with `readingLinkLines`, each `link` declaration written on one line in the plain form
+    /// (`LinkLine`) is one `linkLine` token in one `linkDecl` node, which the model reads
+    /// again from the bytes. Its errors are those of ``parse(_:file:maxDepth:)``, and so is
+    /// everything lowered from it; but the tree is not the lossless one, for no editor, the
+    /// formatter, or anything that walks its tokens.
+    public static func parse(_ source: SourceText, file: FileID = 0, maxDepth: Int = Parser.defaultMaxDepth,
+                             readingLinkLines: Bool) -> SyntaxTree {
+        Parser.parse(source, file: file, maxDepth: maxDepth, readingLinkLines: readingLinkLines)
+    }
+
     public var root: SyntaxNode { SyntaxNode(tree: self, index: 0) }
 
     /// The view of node `index` (an index into `nodes`).

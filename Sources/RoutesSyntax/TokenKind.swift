@@ -25,6 +25,10 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
     case kwUses, kwAnyOf, kwConditional, kwElse, kwIf, kwLet, kwWildcard, kwEmpty
     case kwPush, kwSheet, kwTrue, kwFalse
 
+    /// A whole `link` declaration on one line, in the plain form `LinkLine` reads: only in
+    /// a tree parsed to be lowered and let go (`SyntaxTree.parse(_:file:maxDepth:readingLinkLines:)`).
+    case linkLine
+
     case eof
 
     /// Whitespace, comments and the byte-order mark.
@@ -89,6 +93,7 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
         case .arrow: return "`->`"
         case .attribute: return "attribute"
         case .eof: return "end of file"
+        case .linkLine: return "link declaration"
         default:
             return "`\(Lexer.keywordText[self] ?? "?")`"
         }

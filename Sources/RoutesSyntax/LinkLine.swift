@@ -1,0 +1,199 @@
+/// A `link` declaration written on one line in its plain form, read straight from the bytes:
+/// a lint, which lowers a file and then lets its tree go, reads such a line as one token
+/// (`TokenKind.linkLine`) and one node rather than some twenty tokens, their parser events and
+/// eight nodes (`SyntaxTree.parse(_:file:maxDepth:readingLinkLines:)`), and the model reads
+/// the line's parts again from its bytes with the same reader (`LinkLineVisitor`).
+///
+/// The form is a subset of what the parser reads without an error, on one line from its
+/// first byte:
+///
+///     link NAME "PATTERN" -> Screen(label: value, …)/Screen…
+///
+/// names are ASCII words (the link's name, the screens and placeholder values are not
+/// keywords; a label may be one, as in the parser); the pattern and string values are
+/// printable ASCII without `\` or `"`; a value is a name, `true`, `false`, a number
+/// (`-`, digits, maybe a fraction) or such a string; spaces and tabs may stand between the
+/// parts, and only spaces or tabs may follow the last one on its line. Anything else (a
+/// comment after the path, an escape, a line break inside the declaration, non-ASCII text)
+/// is read token by token as before: a line the reader turns down costs only the look.
+public enum LinkLine {
+    /// The end of the declaration that starts at `start` (the `l` of `link`, at the start of
+    /// a line), after its last non-blank byte, when the line holds one in the plain form;
+    /// `visitor` hears its path's parts, in order, as they are read (hear them only from a
+    /// line known to be one: a line turned down may have told some first).
+    @inline(__always)
+    public static func read<Visitor: LinkLineVisitor>(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+                                                      _ visitor: inout Visitor) -> Int? {
+        var reader = Reader(bytes: bytes, position: start)
+        return reader.declaration(&visitor)
+    }
+
+    /// Whether a `link` line may start at `start`: the word `link` and a blank, at the start
+    /// of a line (the lexer asks this first, at each `l` that starts a line).
+    @inline(__always)
+    static func mayStart(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        start + 5 < bytes.count && (start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D)
+            && bytes[start + 1] == UInt8(ascii: "i") && bytes[start + 2] == UInt8(ascii: "n")
+            && bytes[start + 3] == UInt8(ascii: "k") && (bytes[start + 4] == 0x20 || bytes[start + 4] == 0x09)
+    }
+
+    /// The words after which the parser may read a name on the next line as part of what
+    /// came before (a type after `any`; a presentation after `as`; a binding after `var`):
+    /// a `link` line right after one of them is read token by token.
+    static let continuingWords: [[UInt8]] = ["any", "some", "inout", "borrowing", "consuming", "sending", "async", "throws", "as", "var"]
+        .map { Array($0.utf8) }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position: Int
+
+        @inline(__always) var atEnd: Bool { position >= bytes.count }
+        @inline(__always) func at(_ byte: UInt8) -> Bool { position < bytes.count && bytes[position] == byte }
+
+        @inline(__always) mutating func blanks() {
+            while position < bytes.count && (bytes[position] == 0x20 || bytes[position] == 0x09) { position += 1 }
+        }
+
+        /// An identifier-shaped word (keyword or not).
+        @inline(__always) mutating func word() -> Range<Int>? {
+            guard position < bytes.count, Lexer.isIdentStart(bytes[position]) else { return nil }
+            let start = position
+            position += 1
+            while position < bytes.count && Lexer.isIdentContinue(bytes[position]) { position += 1 }
+            return start..<position
+        }
+
+        /// A word that is not a keyword: a name.
+        @inline(__always) mutating func name() -> Range<Int>? {
+            guard let range = word(), Lexer.keywordKind(bytes, range.lowerBound, range.count) == nil else { return nil }
+            return range
+        }
+
+        /// A string of printable ASCII without escapes, quotes included.
+        @inline(__always) mutating func string() -> Bool {
+            guard at(0x22) else { return false }
+            position += 1
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == 0x22 {
+                    position += 1
+                    return true
+                }
+                guard byte >= 0x20 && byte < 0x7F && byte != 0x5C else { return false }
+                position += 1
+            }
+            return false
+        }
+
+        /// Digits, maybe after a `-`, maybe with a fraction (as the lexer reads a number).
+        @inline(__always) mutating func number() -> Bool {
+            if at(0x2D) { position += 1 }
+            guard position < bytes.count, Lexer.isDigit(bytes[position]) else { return false }
+            while position < bytes.count && Lexer.isDigit(bytes[position]) { position += 1 }
+            if position + 1 < bytes.count && bytes[position] == 0x2E && Lexer.isDigit(bytes[position + 1]) {
+                position += 1
+                while position < bytes.count && Lexer.isDigit(bytes[position]) { position += 1 }
+            }
+            return true
+        }
+
+        mutating func declaration<Visitor: LinkLineVisitor>(_ visitor: inout Visitor) -> Int? {
+            position += 4  // `link`
+            blanks()
+            guard let name = name() else { return nil }
+            blanks()
+            let patternStart = position
+            guard string() else { return nil }
+            visitor.head(name: name, pattern: patternStart..<position)
+            blanks()
+            guard at(0x2D), position + 1 < bytes.count, bytes[position + 1] == 0x3E else { return nil }
+            position += 2
+            blanks()
+            while true {
+                guard element(&visitor) else { return nil }
+                let end = position
+                blanks()
+                if at(0x2F) {
+                    position += 1
+                    blanks()
+                    continue
+                }
+                // Only blanks to the end of the line.
+                guard atEnd || bytes[position] == 0x0A || bytes[position] == 0x0D else { return nil }
+                return end
+            }
+        }
+
+        /// `Screen` or `Screen(label: value, …)`.
+        mutating func element<Visitor: LinkLineVisitor>(_ visitor: inout Visitor) -> Bool {
+            guard let screen = name() else { return false }
+            visitor.element(screen: screen)
+            let afterName = position
+            blanks()
+            guard at(0x28) else {
+                position = afterName
+                visitor.endElement(at: afterName)
+                return true
+            }
+            position += 1
+            blanks()
+            while !at(0x29) {
+                guard let label = word() else { return false }
+                blanks()
+                guard at(0x3A) else { return false }
+                position += 1
+                blanks()
+                let valueStart = position
+                let kind: TokenKind
+                if at(0x22) {
+                    guard string() else { return false }
+                    kind = .string
+                } else if at(0x2D) || (position < bytes.count && Lexer.isDigit(bytes[position])) {
+                    guard number() else { return false }
+                    kind = .number
+                } else if let value = word() {
+                    switch Lexer.keywordKind(bytes, value.lowerBound, value.count) {
+                    case nil: kind = .identifier
+                    case .kwTrue?: kind = .kwTrue
+                    case .kwFalse?: kind = .kwFalse
+                    default: return false
+                    }
+                } else {
+                    return false
+                }
+                visitor.argument(label: label, value: valueStart..<position, kind: kind)
+                blanks()
+                if at(0x2C) {
+                    position += 1
+                    blanks()
+                } else if !at(0x29) {
+                    return false
+                }
+            }
+            position += 1
+            visitor.endElement(at: position)
+            return true
+        }
+    }
+}
+
+/// What hears the parts of a link's path as `LinkLine.read` reads them.
+public protocol LinkLineVisitor {
+    /// The link's name, and its pattern's string (quotes included).
+    mutating func head(name: Range<Int>, pattern: Range<Int>)
+    /// A path element starts, with its screen's name.
+    mutating func element(screen: Range<Int>)
+    /// `label: value` in the element's parentheses; `kind` is the value's token kind
+    /// (`identifier` for a placeholder).
+    mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind)
+    /// The element ends at `end` (after its `)`, or its name).
+    mutating func endElement(at end: Int)
+}
+
+/// Hears nothing: what the lexer passes when it only asks where a line ends.
+struct IgnoringLinkLineParts: LinkLineVisitor {
+    @inline(__always) mutating func head(name: Range<Int>, pattern: Range<Int>) {}
+    @inline(__always) mutating func element(screen: Range<Int>) {}
+    @inline(__always) mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind) {}
+    @inline(__always) mutating func endElement(at end: Int) {}
+}

@@ -130,6 +130,10 @@ struct ProjectLinks: Sendable {
             let readAgain = leftOut.isEmpty ? [:] : project.parameters(of: leftOut)
             var types: [String: PlaceholderType] = [:]
             links.reserveCapacity(range.count)
+            // Room kept from link to link.
+            var declared: [[Parameter]?] = []
+            var filledTypes: [String?] = []
+            var filled: InvalidLink.Uses = []
             for index in range {
                 let symbol = plan.links[index]
                 let file = symbol.file
@@ -139,8 +143,7 @@ struct ProjectLinks: Sendable {
                 var link = Link(symbol: symbol, index: index, declaration: linkDeclaration)
                 link.screens = plan.screens[index]
                 // The parameters of the screen of each element of the path.
-                var declared: [[Parameter]?] = []
-                declared.reserveCapacity(linkDeclaration.path.count)
+                declared.removeAll(keepingCapacity: true)
                 func declare(_ screen: Symbol?) {
                     guard let screen else { return declared.append(nil) }
                     let screenDeclarations = project.files[screen.file].model.declarations
@@ -154,8 +157,8 @@ struct ProjectLinks: Sendable {
                 }
                 // (Parsed here, once, on each core: see `LinkDeclaration.parsed`.)
                 let parsed = linkDeclaration.parsed
-                var filledTypes: [String?] = []
-                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared, filledTypes: &filledTypes)
+                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared,
+                                              filledTypes: &filledTypes, filled: &filled)
                 diagnostics += found
                 let declarationRange = declarations[symbol.declaration].range
                 let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { declarationRange.contains($0.lowerBound) }

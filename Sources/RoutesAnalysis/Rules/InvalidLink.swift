@@ -76,13 +76,20 @@ public enum InvalidLink: RuleDefinition {
         Diagnostic(Self.self, file: file, range: range, message: message(finding), detail: DiagnosticDetail(finding))
     }
 
+    /// Each use of a placeholder in a link's path: the type of the parameter it fills, in
+    /// order (a link has a few: a list, kept from link to link by the caller).
+    typealias Uses = [(name: String, type: String, at: Range<Int>)]
+
     /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose pattern parsed
     /// is `parsed` (nil without a pattern), and the parameters of the screen of each element
     /// of whose path (by position) `parameters` gives (nil for a name that is not a screen:
     /// the project reports it). `filledTypes` gets, per placeholder of the pattern (in order),
-    /// the Swift type of the first parameter it fills (nil for one that fills none).
+    /// the Swift type of the first parameter it fills (nil for one that fills none); `filled`
+    /// is room for the uses of the placeholders (emptied first).
     static func check(_ link: LinkDeclaration, parsed: Result<LinkPattern, LinkPattern.Problem>?, file: FileID,
-                      parameters: [[Parameter]?], filledTypes: inout [String?]) -> [Diagnostic] {
+                      parameters: [[Parameter]?], filledTypes: inout [String?], filled: inout Uses) -> [Diagnostic] {
+        filledTypes.removeAll(keepingCapacity: true)
+        filled.removeAll(keepingCapacity: true)
         guard let parsed else { return [] }
         let pattern: LinkPattern
         switch parsed {
@@ -93,14 +100,28 @@ public enum InvalidLink: RuleDefinition {
         }
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
-        // Each use of a placeholder: the type of the parameter it fills, in order. (A link
-        // has a few: a list.)
-        var filled: [(name: String, type: String, at: Range<Int>)] = []
         for (position, element) in link.path.enumerated() {
             guard let declared = parameters[position] else { continue }
-            checkArguments(of: element, declared: declared, file: file, into: &found)
-            for argument in element.arguments {
-                guard let parameter = declared.first(where: { $0.label.text == argument.label.text }) else { continue }
+            // Most paths name each parameter once, in the declared order: then the parameter
+            // of each argument is the one in its place, and the labels are all right.
+            let arguments = element.arguments
+            var inPlace = arguments.count == declared.count
+            if inPlace {
+                for index in arguments.indices where declared[index].label.text != arguments[index].label.text
+                    || declared[..<index].contains(where: { $0.label.text == arguments[index].label.text }) {
+                    inPlace = false
+                    break
+                }
+            }
+            if !inPlace { checkArguments(of: element, declared: declared, file: file, into: &found) }
+            for (index, argument) in arguments.enumerated() {
+                let parameter: Parameter
+                if inPlace {
+                    parameter = declared[index]
+                } else {
+                    guard let named = declared.first(where: { $0.label.text == argument.label.text }) else { continue }
+                    parameter = named
+                }
                 switch argument.value {
                 case .placeholder(let name):
                     guard placeholders.contains(name.text) else {
@@ -133,7 +154,7 @@ public enum InvalidLink: RuleDefinition {
                 }
             }
         }
-        filledTypes = placeholders.map { name in filled.first { $0.name == name }?.type }
+        for name in placeholders { filledTypes.append(filled.first { $0.name == name }?.type) }
         if placeholders.contains(where: { name in !filled.contains { $0.name == name } }) {
             for (name, range) in pattern.placeholderRanges
             where !filled.contains(where: { $0.name == name }) && !link.placeholderUses.contains(where: { $0.text == name }) {

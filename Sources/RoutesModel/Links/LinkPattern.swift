@@ -134,13 +134,11 @@ struct LinkPatternParser {
         if !atEnd && current == UInt8(ascii: "?") {
             position += 1
             guard !atEnd else { throw problem("`?` is followed by no query item: write `?key={name}`, or leave the `?` out", (position - 1)..<position) }
-            var keys: [String] = []
             while true {
                 let item = try queryItem()
-                guard !keys.contains(item.key) else {
+                guard !query.contains(where: { $0.key == item.key }) else {
                     throw problem("the query key `\(item.key)` is given twice", (item.at.lowerBound - item.key.utf8.count - 2)..<item.at.upperBound)
                 }
-                keys.append(item.key)
                 try note(item.placeholder, item.at, in: &names)
                 query.append(item)
                 if atEnd { break }

@@ -36,7 +36,7 @@ struct PathCondition {
     /// Per element of `path` (element codes), the environments in which it and every
     /// element before it are built, from `root`'s body.
     func prefixes(of path: [Int], rootBody: Int) -> [BDD.Ref] {
-        var frontier: Frontier = [rootBody: BDD.one]
+        var frontier: Frontier = [(rootBody, BDD.one)]
         var built: [BDD.Ref] = []
         for code in path {
             let (next, builtHere) = step(frontier, code)
@@ -48,23 +48,39 @@ struct PathCondition {
 
     /// The nodes whose nesting builds the next element, each with the environments in which
     /// the path so far reaches it.
-    typealias Frontier = [Int: BDD.Ref]
+    /// In increasing order of node, each node once (a frontier holds a few: a list, not a
+    /// table).
+    typealias Frontier = [(node: Int, environments: BDD.Ref)]
 
     /// One element further: the screen nodes that build element `code` from the frontier,
     /// as the next frontier (their nestings), and the environments in which it is built.
     func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref) {
-        var next: Frontier = [:]
+        var next: Frontier = []
         var builtHere = BDD.zero
         var active = Set<Int64>()
         var found: [(Int, BDD.Ref)] = []
-        for (start, environments) in frontier.sorted(by: { $0.key < $1.key }) {
+        // Where each node is in `next`, once it holds more than a few.
+        var positions: [Int: Int]? = nil
+        for (start, environments) in frontier {
             found.removeAll(keepingCapacity: true)
             yields(start, element: code, under: environments, active: &active, into: &found)
             for (node, where_) in found {
                 builtHere = bdd.or(builtHere, where_)
-                if case .screen(_, let nesting?) = nodes[node].kind { next[nesting] = bdd.or(next[nesting] ?? BDD.zero, where_) }
+                guard case .screen(_, let nesting?) = nodes[node].kind else { continue }
+                let known = positions.map { $0[nesting] } ?? next.firstIndex { $0.node == nesting }
+                if let at = known {
+                    next[at].environments = bdd.or(next[at].environments, where_)
+                } else {
+                    next.append((nesting, bdd.or(BDD.zero, where_)))
+                    if positions != nil {
+                        positions?[nesting] = next.count - 1
+                    } else if next.count > 16 {
+                        positions = Dictionary(uniqueKeysWithValues: next.indices.map { (next[$0].node, $0) })
+                    }
+                }
             }
         }
+        if next.count > 1 { next.sort { $0.node < $1.node } }
         return (next, builtHere)
     }
 

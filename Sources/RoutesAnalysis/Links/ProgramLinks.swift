@@ -197,7 +197,7 @@ public struct ProgramLinks: Sendable {
         let conditions = PathCondition(semantics: semantics)
         // Links share the starts of their paths: each prefix is followed once.
         let cache = prefixes
-        if cache.steps.isEmpty { cache.steps.append(([rootBody: BDD.one], BDD.one)) }
+        if cache.steps.isEmpty { cache.steps.append(([(rootBody, BDD.one)], BDD.one)) }
         let names = judgesConditions ? cache.names ?? LinkCondition.variableNames(semantics) : [:]
         if judgesConditions { cache.names = names }
         // (Held once: reading the graph through `facts` in the loop would copy it.)

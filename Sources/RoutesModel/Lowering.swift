@@ -629,6 +629,8 @@ private struct LinkLineParts: LinkLineVisitor {
         case .kwFalse: value = .bool(false)
         default: value = .placeholder(Name(text: text(range), range: range))
         }
+        // (Most elements with arguments have one or two: room for two at once.)
+        if arguments.isEmpty { arguments.reserveCapacity(2) }
         arguments.append(LinkArgument(label: Name(text: text(label), range: label), value: value,
                                       range: label.lowerBound..<range.upperBound, valueRange: range))
     }

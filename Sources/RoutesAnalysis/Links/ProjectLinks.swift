@@ -143,7 +143,8 @@ struct ProjectLinks: Sendable {
                 var link = Link(symbol: symbol, index: index, declaration: linkDeclaration)
                 link.screens = plan.screens[index]
                 // The parameters of the screen of each element of the path.
-                declared.removeAll(keepingCapacity: true)
+                // (Emptied from the end: `removeAll(keepingCapacity:)` costs more here.)
+                while !declared.isEmpty { declared.removeLast() }
                 func declare(_ screen: Symbol?) {
                     guard let screen else { return declared.append(nil) }
                     let screenDeclarations = project.files[screen.file].model.declarations
@@ -183,8 +184,8 @@ struct ProjectLinks: Sendable {
     }
 
     /// The placeholder type of Swift type `type` (see `PlaceholderType.of(swiftType:)`);
-    /// `known` keeps the type of each Swift type already read, but for the commonest, known
-    /// at once.
+    /// `known` keeps the type of each Swift type already read, but for the commonest and
+    /// plain names, known at once.
     static func placeholderType(of type: String, known: inout [String: PlaceholderType]) -> PlaceholderType {
         switch type {
         case "Int": return .int
@@ -192,6 +193,12 @@ struct ProjectLinks: Sendable {
         case "Double": return .double
         case "Bool": return .bool
         default:
+            // A plain name (`Item.ID`, the usual case): a type of its own, as
+            // `PlaceholderType.of` finds it, without a look in the table.
+            let isPlain = type.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "!")
+            }
+            if isPlain && !type.hasPrefix("Swift.") { return .other(type) }
             if let placeholderType = known[type] { return placeholderType }
             let placeholderType = PlaceholderType.of(swiftType: type)
             known[type] = placeholderType

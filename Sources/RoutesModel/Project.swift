@@ -106,9 +106,12 @@ public struct Project: Sendable {
             model.nodesLeftOut = true
             slim.files[f] = files[f].replacingModel(model)
             let declarations = model.declarations
-            var fromCount = 0
-            for i in declarations.indices where declarations[i].from != nil { fromCount += 1 }
-            var kept = ResolutionTable(capacity: fromCount)
+            var names = 0
+            for i in declarations.indices {
+                if declarations[i].from != nil { names += 1 }
+                if declarations[i].hasLink { names += declarations[i].link?.path.count ?? 0 }
+            }
+            var kept = ResolutionTable(capacity: names)
             for i in declarations.indices {
                 if let from = declarations[i].from, let s = resolutions[f][from.range.lowerBound] { kept[from.range.lowerBound] = s }
                 // The screens of a link's path (the link rules read them).
@@ -473,7 +476,13 @@ public struct Project: Sendable {
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
     func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic]) {
         let model = files[f].model
-        var resolved = ResolutionTable(capacity: model.nodes.count + model.declarations.count)
+        // A name per node and declaration, and one per element of a link's path.
+        // (Read in place: a copy of a declaration retains each of its fields.)
+        var linkElements = 0
+        for i in model.declarations.indices where model.declarations[i].hasLink {
+            linkElements += model.declarations[i].link?.path.count ?? 0
+        }
+        var resolved = ResolutionTable(capacity: model.nodes.count + model.declarations.count + linkElements)
         var guessed: [Int: Symbol] = [:]
         var diagnostics: [Diagnostic] = []
         resolveNames(in: f, declarations: model.declarations.indices, nodes: model.nodes.indices,

@@ -58,10 +58,13 @@ public func exercise(files: [(path: String, bytes: [UInt8])], probes: [Int] = []
     }
 
     // Both variable layouts give the same answers (the lint's choice between them is one of
-    // them, or the limit): the diagnostics of each layout alone are the same.
+    // them, or the limit): the diagnostics of each layout alone are the same. Each within
+    // 2^17 nodes, a sixteenth of a lint's budget: an input of entangled flags fits one layout
+    // and would fill the whole budget in the other, seconds under AddressSanitizer (past the
+    // fuzzer's timeout); such an input is compared only where both layouts fit.
     if !stopped {
         let layouts = [AnalysisLayout.conditionsAbove, .elementAbove].map {
-            AnalysisSession.forDiagnostics(project: project, limits: AnalysisLimits(layout: $0)).diagnostics
+            AnalysisSession.forDiagnostics(project: project, limits: AnalysisLimits(nodes: 1 << 17, layout: $0)).diagnostics
         }
         if !layouts.contains(where: { $0.contains { $0.rule == .analysisLimit } }) {
             invariant(layouts[0].map(key) == layouts[1].map(key),

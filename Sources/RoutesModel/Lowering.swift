@@ -42,6 +42,10 @@ struct Lowerer {
     private let tokens: UnsafeBufferPointer<Token>
     private let nodes: UnsafeBufferPointer<Node>
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The parts of the tree's `linkLine` tokens as the lexer read them, and where the next
+    /// line's are.
+    private let linkLineParts: [Int32]
+    private var linkLinePartsAt = 0
     var model = FileModel()
     /// Whether declarations get their doc comments (see `Lowering.lower`).
     var keepsDocs = true
@@ -56,7 +60,7 @@ struct Lowerer {
         tree.tokens.withUnsafeBufferPointer { tokens in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 tree.source.bytes.withUnsafeBufferPointer { bytes in
-                    var lowerer = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes)
+                    var lowerer = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes, linkLineParts: tree.linkLineParts)
                     return body(&lowerer)
                 }
             }
@@ -64,11 +68,12 @@ struct Lowerer {
     }
 
     private init(file: FileID, tokens: UnsafeBufferPointer<Token>, nodes: UnsafeBufferPointer<Node>,
-                 bytes: UnsafeBufferPointer<UInt8>) {
+                 bytes: UnsafeBufferPointer<UInt8>, linkLineParts: [Int32]) {
         self.file = file
         self.tokens = tokens
         self.nodes = nodes
         self.bytes = bytes
+        self.linkLineParts = linkLineParts
     }
 
     // MARK: The tree, by node index
@@ -453,10 +458,14 @@ struct Lowerer {
     }
 
     /// A `link` declaration read as one token (`LinkLine`): the same declaration as
-    /// `lowerLink` makes of its tokens, read again from its bytes.
-    private func lowerLinkLine(_ node: Int, _ line: Token) -> Declaration {
+    /// `lowerLink` makes of its tokens, from the parts the lexer read (else read again from
+    /// its bytes).
+    private mutating func lowerLinkLine(_ node: Int, _ line: Token) -> Declaration {
         var parts = LinkLineParts(bytes: bytes)
-        _ = LinkLine.read(bytes, from: line.start, &parts)
+        if !LinkLine.replay(linkLineParts, from: &linkLinePartsAt, lineStart: line.start, &parts) {
+            parts = LinkLineParts(bytes: bytes)
+            _ = LinkLine.read(bytes, from: line.start, &parts)
+        }
         var declaration = Declaration(kind: .link, name: Name(text: text(parts.name), range: parts.name), range: line.range,
                                       doc: docComment(before: node))
         let inner = UnsafeBufferPointer(rebasing: bytes[parts.pattern.lowerBound + 1..<parts.pattern.upperBound - 1])

@@ -82,16 +82,20 @@ public enum Lexer {
     /// Tokenizes the whole text; with `readingLinkLines`, each `link` declaration that
     /// `LinkLine` reads (from the start of its line) is one `linkLine` token, and `linkLines`
     /// counts them.
+    /// `linkLineParts` holds the parts of each of them as it was read (see
+    /// `LinkLine.replay(_:from:lineStart:_:)`), for the model to take without reading the
+    /// line again.
     static func tokenize(_ source: SourceText, file: FileID, readingLinkLines: Bool)
-        -> (tokens: [Token], diagnostics: [Diagnostic], linkLines: Int) {
+        -> (tokens: [Token], diagnostics: [Diagnostic], linkLines: Int, linkLineParts: [Int32]) {
         source.bytes.withUnsafeBufferPointer { bytes in
             var cursor = Cursor(bytes: bytes, file: file, invalidUTF8: source.invalidUTF8)
             cursor.readsLinkLines = readingLinkLines
             cursor.byteOrderMark()
             while cursor.position < bytes.count { cursor.nextToken() }
             let linkLines = cursor.linkLines
+            let parts = cursor.linkLineParts.parts
             let (tokens, diagnostics) = cursor.finish()
-            return (tokens, diagnostics, linkLines)
+            return (tokens, diagnostics, linkLines, parts)
         }
     }
 
@@ -183,6 +187,8 @@ extension Lexer {
         /// Whether a `link` line in the plain form is one token, and how many were.
         var readsLinkLines = false
         var linkLines = 0
+        /// The parts of the `linkLine` tokens so far.
+        var linkLineParts = LinkLine.Recording()
 
         init(bytes: UnsafeBufferPointer<UInt8>, file: FileID, invalidUTF8: [Range<Int>]) {
             self.bytes = bytes
@@ -263,13 +269,16 @@ extension Lexer {
             default:
                 if isIdentStart(byte) {
                     if readsLinkLines && byte == UInt8(ascii: "l") && LinkLine.mayStart(bytes, at: start) && linkLineMayFollow() {
-                        var ignoring = IgnoringLinkLineParts()
-                        if let end = LinkLine.read(bytes, from: start, &ignoring) {
+                        let mark = linkLineParts.begin(lineStart: start, size: bytes.count)
+                        if let end = LinkLine.read(bytes, from: start, &linkLineParts) {
+                            linkLineParts.end()
                             position = end
                             push(.linkLine, from: start)
                             linkLines += 1
                             return
                         }
+                        // (What a line turned down told is let go.)
+                        linkLineParts.discard(from: mark)
                     }
                     identifierOrKeyword()
                 } else if isDigit(byte) || (byte == 0x2D && start + 1 < bytes.count && isDigit(bytes[start + 1])) {

@@ -37,6 +37,91 @@ public enum LinkLine {
             && bytes[start + 3] == UInt8(ascii: "k") && (bytes[start + 4] == 0x20 || bytes[start + 4] == 0x09)
     }
 
+    /// Tags of a recording (positions are not negative).
+    private static let elementTag: Int32 = -1, argumentTag: Int32 = -2, endElementTag: Int32 = -3, endTag: Int32 = -4
+
+    /// The parts of the lines read, in order, as the reader told them: per line its start,
+    /// the name's and the pattern's ranges, then per element its screen's range, each
+    /// argument's label and value ranges and kind, and its end (what `replay` tells again).
+    struct Recording: LinkLineVisitor {
+        private(set) var parts: [Int32] = []
+
+        /// Starts a line of a text of `size` bytes; the returned mark lets `discard(from:)`
+        /// drop it if it is turned down.
+        @inline(__always) mutating func begin(lineStart: Int, size: Int) -> Int {
+            // (A line of the form takes about one part per three bytes: room for a text of
+            // such lines at the first.)
+            if parts.capacity == 0 { parts.reserveCapacity(max(64, (size - lineStart) / 3)) }
+            let mark = parts.count
+            parts.append(Int32(truncatingIfNeeded: lineStart))
+            return mark
+        }
+        @inline(__always) mutating func end() { parts.append(LinkLine.endTag) }
+        @inline(__always) mutating func discard(from mark: Int) { parts.removeSubrange(mark...) }
+
+        @inline(__always) private mutating func append(_ range: Range<Int>) {
+            parts.append(Int32(truncatingIfNeeded: range.lowerBound))
+            parts.append(Int32(truncatingIfNeeded: range.upperBound))
+        }
+        @inline(__always) mutating func head(name: Range<Int>, pattern: Range<Int>) {
+            append(name)
+            append(pattern)
+        }
+        @inline(__always) mutating func element(screen: Range<Int>) {
+            parts.append(LinkLine.elementTag)
+            append(screen)
+        }
+        @inline(__always) mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind) {
+            parts.append(LinkLine.argumentTag)
+            append(label)
+            append(value)
+            parts.append(Int32(kind.rawValue))
+        }
+        @inline(__always) mutating func endElement(at end: Int) {
+            parts.append(LinkLine.endElementTag)
+            parts.append(Int32(truncatingIfNeeded: end))
+        }
+    }
+
+    /// Tells `visitor` the parts of the line that starts at `lineStart` as `read` told them,
+    /// from `parts` (a tree's ``SyntaxTree/linkLineParts``) at `index`, which moves past them:
+    /// false, with `index` unmoved, when the parts there are not that line's (then read the
+    /// line).
+    public static func replay<Visitor: LinkLineVisitor>(_ parts: [Int32], from index: inout Int, lineStart: Int,
+                                                        _ visitor: inout Visitor) -> Bool {
+        guard index + 5 <= parts.count, parts[index] == Int32(truncatingIfNeeded: lineStart) else { return false }
+        var i = index + 1
+        @inline(__always) func range() -> Range<Int> {
+            defer { i += 2 }
+            return Int(parts[i])..<Int(parts[i + 1])
+        }
+        let name = range()
+        visitor.head(name: name, pattern: range())
+        while i < parts.count {
+            switch parts[i] {
+            case elementTag:
+                i += 1
+                visitor.element(screen: range())
+            case argumentTag:
+                i += 1
+                let label = range()
+                let value = range()
+                let kind = TokenKind(rawValue: UInt8(truncatingIfNeeded: parts[i]))!
+                i += 1
+                visitor.argument(label: label, value: value, kind: kind)
+            case endElementTag:
+                visitor.endElement(at: Int(parts[i + 1]))
+                i += 2
+            case endTag:
+                index = i + 1
+                return true
+            default:
+                return false
+            }
+        }
+        return false
+    }
+
     /// The words after which the parser may read a name on the next line as part of what
     /// came before (a type after `any`; a presentation after `as`; a binding after `var`):
     /// a `link` line right after one of them is read token by token.
@@ -188,12 +273,4 @@ public protocol LinkLineVisitor {
     mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind)
     /// The element ends at `end` (after its `)`, or its name).
     mutating func endElement(at end: Int)
-}
-
-/// Hears nothing: what the lexer passes when it only asks where a line ends.
-struct IgnoringLinkLineParts: LinkLineVisitor {
-    @inline(__always) mutating func head(name: Range<Int>, pattern: Range<Int>) {}
-    @inline(__always) mutating func element(screen: Range<Int>) {}
-    @inline(__always) mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind) {}
-    @inline(__always) mutating func endElement(at end: Int) {}
 }

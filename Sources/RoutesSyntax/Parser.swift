@@ -105,7 +105,10 @@ public struct Parser {
                 return parse(source, file: file, maxDepth: maxDepth, lexed: (lexed.tokens, lexed.diagnostics), strict: &parser)
             }
             let tree = parser.parseFile()
-            if parser.diagnostics.count == lexed.diagnostics.count && parser.linkLinesRead == lexed.linkLines { return tree }
+            if parser.diagnostics.count == lexed.diagnostics.count && parser.linkLinesRead == lexed.linkLines {
+                return SyntaxTree(source: tree.source, tokens: tree.tokens, nodes: tree.nodes, diagnostics: tree.diagnostics,
+                                  linkLineParts: lexed.linkLineParts)
+            }
         }
         let lexed = Lexer.tokenize(source, file: file)
         var strict = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,

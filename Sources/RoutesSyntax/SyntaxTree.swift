@@ -19,12 +19,17 @@ public final class SyntaxTree: Sendable {
     public let nodes: [NodeData]
     /// Lexical and syntax errors, in source order.
     public let diagnostics: [Diagnostic]
+    /// The parts of each `linkLine` token, as the lexer read them (see
+    /// `LinkLine.replay(_:from:lineStart:_:)`): empty but in a tree parsed with
+    /// `readingLinkLines` that has such tokens.
+    public let linkLineParts: [Int32]
 
-    init(source: SourceText, tokens: [Token], nodes: [NodeData], diagnostics: [Diagnostic]) {
+    init(source: SourceText, tokens: [Token], nodes: [NodeData], diagnostics: [Diagnostic], linkLineParts: [Int32] = []) {
         self.source = source
         self.tokens = tokens
         self.nodes = nodes
         self.diagnostics = diagnostics
+        self.linkLineParts = linkLineParts
     }
 
     /// The same file without its tokens and nodes: its text and its errors, for a caller that

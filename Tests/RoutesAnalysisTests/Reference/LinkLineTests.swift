@@ -25,7 +25,27 @@ import TestSupport
         #expect(String(describing: a.imports) == String(describing: b.imports), "\(name): imports")
         #expect(String(describing: a.nodes) == String(describing: b.nodes), "\(name): nodes")
         #expect(a.skippedNames == b.skippedNames, "\(name): skipped names")
-        return lined.tokens.filter { $0.kind == .linkLine }.count
+        // The parts the lexer recorded are each line's, in order, as a reading of the line
+        // tells them (the model takes them instead of reading the line again).
+        let lines = lined.tokens.filter { $0.kind == .linkLine }
+        var at = 0
+        for line in lines {
+            var replayed = Heard(), read = Heard()
+            #expect(LinkLine.replay(lined.linkLineParts, from: &at, lineStart: line.start, &replayed), "\(name): parts of the line at \(line.start)")
+            _ = text.withUnsafeBufferPointer { LinkLine.read($0, from: line.start, &read) }
+            #expect(replayed.log == read.log && !read.log.isEmpty, "\(name): parts of the line at \(line.start)")
+        }
+        #expect(at == lined.linkLineParts.count, "\(name): parts left over")
+        return lines.count
+    }
+
+    /// What a visitor hears, in order.
+    struct Heard: LinkLineVisitor {
+        var log: [String] = []
+        mutating func head(name: Range<Int>, pattern: Range<Int>) { log.append("head \(name) \(pattern)") }
+        mutating func element(screen: Range<Int>) { log.append("element \(screen)") }
+        mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind) { log.append("argument \(label) \(value) \(kind)") }
+        mutating func endElement(at end: Int) { log.append("end \(end)") }
     }
 
     static let tree = "screen A(id: Int, tab: String)\nscreen B\nroot { screen A { screen B } }\n"

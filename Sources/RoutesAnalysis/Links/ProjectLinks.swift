@@ -214,7 +214,10 @@ struct ProjectLinks: Sendable {
 /// one program, that thread then searches the overlaps of the program's links too.
 final class PendingLinks: Sendable {
     var plan: ProjectLinks.Plan { reading.plan }
-    private let reading: Reading
+    /// The plan and the parts being read: the plan is made by the first to ask (the pool's
+    /// thread, started at once), so that the thread that made this goes on at once.
+    private let planned: SharedWorkList<Reading>
+    private var reading: Reading { planned.results()[0] }
     /// The links, then, in a project of one program, the overlaps of its links (`overlaps(of:)`).
     private let whole: SharedWorkList<OverlapsFound?>
 
@@ -249,11 +252,12 @@ final class PendingLinks: Sendable {
 
     /// Starts reading `project`'s links when it has some, in parts (see `ProjectLinks.Plan`).
     init(project: Project) {
-        let plan = ProjectLinks.Plan(project: project)
-        let reading = Reading(plan: plan, project: project)
-        self.reading = reading
+        let planned = SharedWorkList(count: 1) { _ in Reading(plan: ProjectLinks.Plan(project: project), project: project) }
+        self.planned = planned
         let searchesOverlaps = project.programs.count == 1
-        whole = SharedWorkList(count: plan.parts.isEmpty ? 0 : 1) { _ in
+        whole = SharedWorkList(count: project.hasLinks ? 1 : 0) { _ in
+            let reading = planned.results()[0]
+            let plan = reading.plan
             let links = reading.links
             guard searchesOverlaps else { return nil }
             let indices = ProgramLinks.positions(in: plan, files: plan.files, project: project).filter { links.all[$0].typed != nil }

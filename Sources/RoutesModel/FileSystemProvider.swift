@@ -8,6 +8,9 @@ import Darwin
 public struct FileSystemProvider: SourceProvider {
     public init() {}
 
+    /// Each read opens its own descriptor and keeps nothing.
+    public var readsConcurrently: Bool { true }
+
     public func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
@@ -43,19 +46,36 @@ public struct FileSystemProvider: SourceProvider {
         // The file may be swapped for something else between `stat` and `open`.
         var opened = stat()
         guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
+        // Read straight into the array, sized by `fstat` with a byte to spare so that the
+        // end of the file is seen without a second buffer (no zeroed buffer, no copy).
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(Int(opened.st_size), SourceLimits.maxFileBytes))
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var capacity = min(Int(opened.st_size), SourceLimits.maxFileBytes) + 1
         while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.unreadable(String(cString: strerror(errno))))
+            var failure: Int32 = 0
+            var ended = false
+            let start = bytes.count
+            let more = [UInt8](unsafeUninitializedCapacity: capacity - start) { buffer, initialized in
+                initialized = 0
+                while initialized < buffer.count {
+                    let count = systemRead(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    if count == 0 {
+                        ended = true
+                        return
+                    }
+                    initialized += count
+                }
             }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
+            if failure != 0 { return .failure(.unreadable(String(cString: strerror(failure)))) }
+            if bytes.isEmpty { bytes = more } else { bytes.append(contentsOf: more) }
+            if ended { break }
             // A file that grows while it is read (or a /proc file that lies about its size).
             if bytes.count > SourceLimits.maxFileBytes { return .failure(.tooLarge(bytes.count)) }
+            capacity = min(max(capacity * 2, bytes.count + (1 << 16)), SourceLimits.maxFileBytes + 2)
         }
         return .success(bytes)
     }

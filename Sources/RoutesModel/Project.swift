@@ -249,10 +249,13 @@ public struct Project: Sendable {
     }
 
     private mutating func load(_ entries: [ProjectEntry], _ provider: SourceProvider) {
-        var wave: [Pending] = []
+        var unique: [ProjectEntry] = []
         var queued = Set<String>()
-        for entry in entries where queued.insert(entry.canonicalPath).inserted {
-            switch provider.read(entry.canonicalPath) {
+        for entry in entries where queued.insert(entry.canonicalPath).inserted { unique.append(entry) }
+        // Read together (on every core when the provider allows it), then parsed together.
+        var wave: [Pending] = []
+        for (entry, read) in zip(unique, Self.read(unique.map(\.canonicalPath), provider)) {
+            switch read {
             case .success(let bytes):
                 wave.append(Pending(path: entry.canonicalPath, display: entry.displayPath, group: entry.group,
                                     root: entry.workspaceRoot, bytes: bytes, importer: nil))
@@ -265,7 +268,11 @@ public struct Project: Sendable {
         while !wave.isEmpty {
             addFiles(wave, provider)
             wave = []
-            var waiting: [String: Int] = [:]  // path → index in the next wave
+            // The imports of the wave, in order: each one a failure found without reading, or
+            // a file to read (read together, then taken in this order).
+            var steps: [ImportStep] = []
+            var toRead: [String] = []
+            var reading = Set<String>()
             while next < files.count {
                 let importer = files[next]
                 next += 1
@@ -273,13 +280,20 @@ public struct Project: Sendable {
                 let displayDir = PathUtil.directory(of: importer.displayPath)
                 for (index, imp) in importer.model.imports.enumerated() {
                     func fail(_ problem: ImportError.Problem) {
-                        failedImports.append(FailedImport(file: importer.id, range: imp.range, problem: problem))
+                        steps.append(.failed(FailedImport(file: importer.id, range: imp.range, problem: problem)))
                     }
                     if imp.path.isEmpty {
                         fail(.emptyPath)
                         continue
                     }
                     let lexical = PathUtil.join(dir, imp.path)
+                    // A path spelt as a loaded file's canonical path is that file: a canonical
+                    // path has no symbolic link in it (this spares a `realpath`, a system call
+                    // per folder of the path, per import).
+                    if let known = byPath[lexical], PathUtil.isInside(lexical, root: importer.workspaceRoot) {
+                        importTargets[importer.id][index] = known
+                        continue
+                    }
                     guard let canonical = provider.canonicalPath(lexical) else {
                         let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
                         fail(.notFound(path: imp.path, shown: shown, suggestion: Self.similarFile(to: imp.path, from: dir, importer: importer.path, provider)))
@@ -293,25 +307,51 @@ public struct Project: Sendable {
                         importTargets[importer.id][index] = existing
                         continue
                     }
+                    if reading.insert(canonical).inserted { toRead.append(canonical) }
+                    let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
+                    steps.append(.read(canonical: canonical, display: display, written: imp.path, range: imp.range,
+                                       importer: (importer.id, index), group: importer.group, root: importer.workspaceRoot))
+                }
+            }
+            var reads: [String: Result<[UInt8], SourceReadError>] = [:]
+            for (path, read) in zip(toRead, Self.read(toRead, provider)) { reads[path] = read }
+            var waiting: [String: Int] = [:]  // path → index in the next wave
+            for step in steps {
+                switch step {
+                case .failed(let failure):
+                    failedImports.append(failure)
+                case .read(let canonical, let display, let written, let range, let importer, let group, let root):
                     if let waveIndex = waiting[canonical] {
                         // Another file of this wave imports it too: point there once loaded.
-                        lateImports.append((importer.id, index, waveIndex + files.count))
+                        lateImports.append((importer.file, importer.index, waveIndex + files.count))
                         continue
                     }
-                    switch provider.read(canonical) {
+                    switch reads[canonical]! {
                     case .success(let bytes):
-                        let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
                         waiting[canonical] = wave.count
-                        wave.append(Pending(path: canonical, display: display, group: importer.group, root: importer.workspaceRoot,
-                                            bytes: bytes, importer: (importer.id, index)))
+                        wave.append(Pending(path: canonical, display: display, group: group, root: root, bytes: bytes, importer: importer))
                     case .failure(let why):
-                        fail(.unreadable(path: imp.path, why: "\(why)"))
+                        failedImports.append(FailedImport(file: importer.file, range: range, problem: .unreadable(path: written, why: "\(why)")))
                     }
                 }
             }
         }
         for (file, index, target) in lateImports { importTargets[file][index] = target }
         lateImports.removeAll()
+    }
+
+    /// An import of a wave, in the order the imports are written (see `load(_:_:)`).
+    private enum ImportStep {
+        case failed(FailedImport)
+        case read(canonical: String, display: String, written: String, range: Range<Int>, importer: (file: FileID, index: Int),
+                  group: Int, root: String)
+    }
+
+    /// The bytes of each path, read on every core when there are several and the provider
+    /// allows it.
+    private static func read(_ paths: [String], _ provider: SourceProvider) -> [Result<[UInt8], SourceReadError>] {
+        guard provider.readsConcurrently else { return paths.map { provider.read($0) } }
+        return parallelMap(paths.count) { provider.read(paths[$0]) }
     }
     private var lateImports: [(FileID, Int, FileID)] = []
 

@@ -22,6 +22,10 @@ public enum SourceFiles {
         public var entries: Int
         /// Directories that could not be listed (relative paths, `.` for `dir` itself), with why.
         public var unreadable: [(path: String, reason: String)] = []
+        /// The files of `files` that are symbolic links. The scan follows no link to a
+        /// folder, so every other file's path, `dir` + `/` + its relative path, is canonical
+        /// when `dir` is.
+        public var links: Set<String> = []
     }
 
     /// Like ``routesFiles(under:)``, but looks at no more than `maxEntries` directory entries,
@@ -32,6 +36,7 @@ public enum SourceFiles {
         var stack = [""]
         var budget = maxEntries
         var unreadable: [(path: String, reason: String)] = []
+        var links = Set<String>()
         while let rel = stack.popLast() {
             let full = rel.isEmpty ? dir : dir + "/" + rel
             guard let names = directoryEntries(full) else {
@@ -39,7 +44,7 @@ public enum SourceFiles {
                 continue
             }
             for name in names {
-                if budget == 0 { return Scan(files: result.sorted(), complete: false, entries: maxEntries, unreadable: unreadable) }
+                if budget == 0 { return Scan(files: result.sorted(), complete: false, entries: maxEntries, unreadable: unreadable, links: links) }
                 budget -= 1
                 if name.hasPrefix(".") { continue }
                 let childRel = rel.isEmpty ? name : rel + "/" + name
@@ -48,7 +53,8 @@ public enum SourceFiles {
                 var st = stat()
                 guard lstat(childFull, &st) == 0 else { continue }
                 var mode = st.st_mode & S_IFMT
-                if mode == S_IFLNK {
+                let isLink = mode == S_IFLNK
+                if isLink {
                     guard stat(childFull, &st) == 0 else { continue }
                     mode = st.st_mode & S_IFMT
                     if mode == S_IFDIR { continue }
@@ -58,9 +64,10 @@ public enum SourceFiles {
                     stack.append(childRel)
                 } else if name.hasSuffix(".routes") {
                     result.append(childRel)
+                    if isLink { links.insert(childRel) }
                 }
             }
         }
-        return Scan(files: result.sorted(), complete: true, entries: maxEntries - budget, unreadable: unreadable)
+        return Scan(files: result.sorted(), complete: true, entries: maxEntries - budget, unreadable: unreadable, links: links)
     }
 }

@@ -49,10 +49,15 @@ public protocol SourceProvider: Sendable {
     /// The names of the `*.routes` files in a folder (by canonical path), for the suggestion
     /// of an import that finds no file; nil when the provider cannot list it.
     func routesFileNames(inFolder canonicalFolder: String) -> [String]?
+    /// Whether `read(_:)` may be called from several threads at once (a project then reads
+    /// its files on every core). False by default: a provider that caches what it reads is
+    /// not.
+    var readsConcurrently: Bool { get }
 }
 
 extension SourceProvider {
     public func routesFileNames(inFolder canonicalFolder: String) -> [String]? { nil }
+    public var readsConcurrently: Bool { false }
 }
 
 

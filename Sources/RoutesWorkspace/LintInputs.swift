@@ -144,7 +144,7 @@ public struct LintInputs {
             failures.append((rel == "." ? folderPath.given : PathUtil.join(display, rel), reason))
         }
         for rel in scan.files {
-            let canonical = provider.canonicalPath(folderPath.canonical + "/" + rel) ?? folderPath.canonical + "/" + rel
+            let canonical = Self.canonical(rel, in: scan, under: folderPath.canonical, provider)
             if config.excludes(Self.relative(canonical, to: root)) { continue }
             guard seen.insert(canonical).inserted else { continue }
             if let why = Self.problem(canonical, provider) {
@@ -181,7 +181,7 @@ public struct LintInputs {
             let scan = SourceFiles.scan(under: root, maxEntries: Self.scanLimit, skip: config.excludes)
             if !scan.complete { incompleteScans.append(root) }
             for rel in scan.files {
-                let canonical = provider.canonicalPath(root + "/" + rel) ?? root + "/" + rel
+                let canonical = Self.canonical(rel, in: scan, under: root, provider)
                 if config.excludes(rel) || Self.problem(canonical, provider) != nil { continue }
                 guard seen.insert(canonical).inserted else { continue }
                 let display = PathUtil.isInside(canonical, root: canonicalCwd) && canonicalCwd != "/"
@@ -189,6 +189,15 @@ public struct LintInputs {
                 entries.append(ProjectEntry(canonicalPath: canonical, displayPath: display, group: group, workspaceRoot: root))
             }
         }
+    }
+
+    /// The canonical path of a file a scan of the canonical folder `folder` found: its path
+    /// as found, unless the file is a symbolic link (the scan follows none to a folder), which
+    /// spares a `realpath` (a system call per folder of the path) per file.
+    private static func canonical(_ rel: String, in scan: SourceFiles.Scan, under folder: String, _ provider: some SourceProvider) -> String {
+        let found = folder == "/" ? "/" + rel : folder + "/" + rel
+        guard scan.links.contains(rel) else { return found }
+        return provider.canonicalPath(found) ?? found
     }
 
     private var configs: [String: ProjectConfig] = [:]

@@ -7,6 +7,9 @@ public struct OverlayFileSystem: SourceProvider {
 
     public init(files: [String: [UInt8]] = [:]) { self.files = files }
 
+    /// Its texts are not changed while a project reads them, and the disk keeps nothing.
+    public var readsConcurrently: Bool { true }
+
     public func canonicalPath(_ path: String) -> String? {
         if files[path] != nil { return path }
         if let canonical = disk.canonicalPath(path) { return canonical }

@@ -279,6 +279,21 @@ func lower(_ text: String) -> FileModel {
         #expect(FileSystemProvider().read("/dev/null") == .failure(.notRegularFile))
     }
 
+    @Test func aFileIsReadWholeWhateverSizeItsFolderGives() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Sizes around the read's first buffer (the size `fstat` gives, and a byte more).
+        for size in [0, 1, 4095, 4096, 65537] {
+            let path = dir + "/f\(size).routes"
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 % 251) }
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            #expect((try? FileSystemProvider().read(path).get()) == bytes, "\(size) bytes")
+        }
+        // A file whose size `stat` does not tell (0), read to its end all the same.
+        let status = try #require(try? FileSystemProvider().read("/proc/self/status").get())
+        #expect(status.starts(with: Array("Name:".utf8)) && status.count > 100)
+    }
+
     @Test func aFileOverTheSizeLimitIsRefusedWithItsSize() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -233,6 +233,36 @@ struct LintInputsTests {
         #expect(missing.failures.map(\.message) == ["no such file or directory"])
     }
 
+    @Test("a file found through a symbolic link gets its target's path; `..` in an import undoes the folder written before it")
+    func symbolicLinksAndParentSteps() throws {
+        let dir = try TemporaryFolder()
+        let fm = FileManager.default
+        let root = dir.path + "/ws"
+        try fm.createDirectory(atPath: root + "/deep/er", withIntermediateDirectories: true)
+        try "screen Outer\n".write(toFile: root + "/X.routes", atomically: true, encoding: .utf8)
+        try "screen Inner\n".write(toFile: root + "/deep/X.routes", atomically: true, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: root + "/Linked.routes", withDestinationPath: "deep/X.routes")
+        try fm.createSymbolicLink(atPath: root + "/dl", withDestinationPath: "deep/er")
+        // `dl/..` is `deep` on disk, but an import's path is read as written first (its `..`
+        // undoes `dl`, a link or not), then its links are resolved.
+        try "import \"dl/../X.routes\"\nimport \"X.routes\"\nroot { screen Inner }\n"
+            .write(toFile: root + "/App.routes", atomically: true, encoding: .utf8)
+        let provider = FileSystemProvider()
+        let canonicalRoot = provider.canonicalPath(root)!
+
+        let inputs = LintInputs(paths: [root], fixedRoot: nil, stdin: nil, cwd: root, provider: provider)
+        #expect(inputs.failures.isEmpty)
+        let paths = inputs.entries.map(\.canonicalPath)
+        #expect(Set(paths) == [canonicalRoot + "/App.routes", canonicalRoot + "/X.routes", canonicalRoot + "/deep/X.routes"],
+                "the link is its target, read once")
+        for path in paths { #expect(provider.canonicalPath(path) == path) }
+
+        let project = Project.forLint(entries: inputs.entries, provider: provider)
+        let app = try #require(project.files.firstIndex { $0.path == canonicalRoot + "/App.routes" })
+        let targets = project.importTargets[app].map { $0.map { project.files[$0].path } }
+        #expect(targets == [canonicalRoot + "/X.routes", canonicalRoot + "/X.routes"])
+    }
+
     @Test("a broken routes.json is reported once and its defaults apply")
     func brokenConfig() throws {
         let dir = try TemporaryFolder()

@@ -272,7 +272,7 @@ public struct Project: Sendable {
             // a file to read (read together, then taken in this order).
             var steps: [ImportStep] = []
             var toRead: [String] = []
-            var reading = Set<String>()
+            var positionToRead: [String: Int] = [:]  // path → index in `toRead`
             while next < files.count {
                 let importer = files[next]
                 next += 1
@@ -307,31 +307,36 @@ public struct Project: Sendable {
                         importTargets[importer.id][index] = existing
                         continue
                     }
-                    if reading.insert(canonical).inserted { toRead.append(canonical) }
+                    let position = positionToRead[canonical] ?? toRead.count
+                    if position == toRead.count {
+                        positionToRead[canonical] = position
+                        toRead.append(canonical)
+                    }
                     let display = imp.path.hasPrefix("/") ? canonical : PathUtil.join(displayDir, imp.path)
-                    steps.append(.read(canonical: canonical, display: display, written: imp.path, range: imp.range,
-                                       importer: (importer.id, index), group: importer.group, root: importer.workspaceRoot))
+                    steps.append(.read(importer: importer.id, index: index, position: position, display: display))
                 }
             }
-            var reads: [String: Result<[UInt8], SourceReadError>] = [:]
-            for (path, read) in zip(toRead, Self.read(toRead, provider)) { reads[path] = read }
-            var waiting: [String: Int] = [:]  // path → index in the next wave
+            let reads = Self.read(toRead, provider)
+            var waiting = [Int?](repeating: nil, count: toRead.count)  // index in the next wave
             for step in steps {
                 switch step {
                 case .failed(let failure):
                     failedImports.append(failure)
-                case .read(let canonical, let display, let written, let range, let importer, let group, let root):
-                    if let waveIndex = waiting[canonical] {
+                case .read(let id, let index, let position, let display):
+                    if let waveIndex = waiting[position] {
                         // Another file of this wave imports it too: point there once loaded.
-                        lateImports.append((importer.file, importer.index, waveIndex + files.count))
+                        lateImports.append((id, index, waveIndex + files.count))
                         continue
                     }
-                    switch reads[canonical]! {
+                    let importer = files[id]
+                    switch reads[position] {
                     case .success(let bytes):
-                        waiting[canonical] = wave.count
-                        wave.append(Pending(path: canonical, display: display, group: group, root: root, bytes: bytes, importer: importer))
+                        waiting[position] = wave.count
+                        wave.append(Pending(path: toRead[position], display: display, group: importer.group, root: importer.workspaceRoot,
+                                            bytes: bytes, importer: (id, index)))
                     case .failure(let why):
-                        failedImports.append(FailedImport(file: importer.file, range: range, problem: .unreadable(path: written, why: "\(why)")))
+                        let imp = importer.model.imports[index]
+                        failedImports.append(FailedImport(file: id, range: imp.range, problem: .unreadable(path: imp.path, why: "\(why)")))
                     }
                 }
             }
@@ -343,8 +348,8 @@ public struct Project: Sendable {
     /// An import of a wave, in the order the imports are written (see `load(_:_:)`).
     private enum ImportStep {
         case failed(FailedImport)
-        case read(canonical: String, display: String, written: String, range: Range<Int>, importer: (file: FileID, index: Int),
-                  group: Int, root: String)
+        /// Import `index` of file `importer`, of the file at `position` in the paths to read.
+        case read(importer: FileID, index: Int, position: Int, display: String)
     }
 
     /// The bytes of each path, read on every core when there are several and the provider

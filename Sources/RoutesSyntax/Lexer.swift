@@ -84,14 +84,12 @@ public enum Lexer {
     /// counts them.
     /// `linkLineParts` holds the parts of each of them as it was read (see
     /// `LinkLine.replay(_:from:lineStart:_:)`), for the model to take without reading the
-    /// line again. Unless `keptWithTree` is false (a tree let go once lowered), the tokens'
-    /// storage is cut to their number (see `Array.dropUnusedCapacity()`).
-    static func tokenize(_ source: SourceText, file: FileID, readingLinkLines: Bool, keptWithTree: Bool = true)
+    /// line again.
+    static func tokenize(_ source: SourceText, file: FileID, readingLinkLines: Bool)
         -> (tokens: [Token], diagnostics: [Diagnostic], linkLines: Int, linkLineParts: [Int32]) {
         source.bytes.withUnsafeBufferPointer { bytes in
             var cursor = Cursor(bytes: bytes, file: file, invalidUTF8: source.invalidUTF8)
             cursor.readsLinkLines = readingLinkLines
-            cursor.keptWithTree = keptWithTree
             cursor.byteOrderMark()
             while cursor.position < bytes.count { cursor.nextToken() }
             let linkLines = cursor.linkLines
@@ -188,8 +186,6 @@ extension Lexer {
         var diagnostics: [Diagnostic] = []
         /// Whether a `link` line in the plain form is one token, and how many were.
         var readsLinkLines = false
-        /// Whether the tokens are kept with the tree (see `tokenize(_:file:readingLinkLines:keptWithTree:)`).
-        var keptWithTree = true
         var linkLines = 0
         /// The parts of the `linkLine` tokens so far.
         var linkLineParts = LinkLine.Recording()
@@ -208,9 +204,6 @@ extension Lexer {
         mutating func finish() -> (tokens: [Token], diagnostics: [Diagnostic]) {
             tokens.append(Token(kind: .eof, startsLine: sawNewline, isMalformed: false,
                                 offset: UInt32(truncatingIfNeeded: bytes.count), length: 0))
-            // The tokens are kept with the tree for as long as the file is: no room past the
-            // last (not worth a copy when the tree is let go once lowered).
-            if keptWithTree { tokens.dropUnusedCapacity() }
             return (tokens, diagnostics)
         }
 

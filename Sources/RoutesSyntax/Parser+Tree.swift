@@ -48,9 +48,6 @@ extension Parser {
             nodes[0].tokenStart = 0
             nodes[0].tokenEnd = Int32(tokens.count)
         }
-        // Reserved at a bound from the events; kept with the tree for as long as the file is
-        // (when it is).
-        if treeIsKept { nodes.dropUnusedCapacity() }
         return nodes
     }
 

@@ -73,9 +73,6 @@ public struct Parser {
     /// Whether a `screen` at the start of a line may close blocks by its indentation. Off in
     /// the first, strict parse, so that layout never makes valid code invalid.
     let layoutRecovery: Bool
-    /// Whether the tree is kept once made: false for a tree let go once lowered, whose nodes'
-    /// storage is then not cut to their number.
-    var treeIsKept = true
 
     init(source: SourceText, file: FileID, tokens: [Token], lexicalDiagnostics: [Diagnostic],
          significant: [Int32], maxDepth: Int, layoutRecovery: Bool) {
@@ -100,10 +97,9 @@ public struct Parser {
     /// parsed again token by token, so that its errors are the same as without it.
     static func parse(_ source: SourceText, file: FileID, maxDepth: Int, readingLinkLines: Bool = false) -> SyntaxTree {
         if readingLinkLines {
-            let lexed = Lexer.tokenize(source, file: file, readingLinkLines: true, keptWithTree: false)
+            let lexed = Lexer.tokenize(source, file: file, readingLinkLines: true)
             var parser = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
                                 significant: significantTokens(lexed.tokens), maxDepth: maxDepth, layoutRecovery: false)
-            parser.treeIsKept = false
             if lexed.linkLines == 0 {
                 // The same tokens as without it.
                 return parse(source, file: file, maxDepth: maxDepth, lexed: (lexed.tokens, lexed.diagnostics), strict: &parser)
@@ -114,11 +110,12 @@ public struct Parser {
                                   linkLineParts: lexed.linkLineParts)
             }
         }
-        let lexed = Lexer.tokenize(source, file: file, readingLinkLines: false, keptWithTree: !readingLinkLines)
+        let lexed = Lexer.tokenize(source, file: file)
         var strict = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
                             significant: significantTokens(lexed.tokens), maxDepth: maxDepth, layoutRecovery: false)
-        strict.treeIsKept = !readingLinkLines
-        return parse(source, file: file, maxDepth: maxDepth, lexed: (lexed.tokens, lexed.diagnostics), strict: &strict)
+        let tree = parse(source, file: file, maxDepth: maxDepth, lexed: lexed, strict: &strict)
+        // A tree let go once lowered is not worth a copy.
+        return readingLinkLines ? tree : tree.inExactStorage()
     }
 
     /// The indices of the tokens the parser sees.
@@ -137,7 +134,6 @@ public struct Parser {
         if first.diagnostics.count == lexed.diagnostics.count { return first }
         var layout = Parser(source: source, file: file, tokens: lexed.tokens, lexicalDiagnostics: lexed.diagnostics,
                             significant: significant, maxDepth: maxDepth, layoutRecovery: true)
-        layout.treeIsKept = strict.treeIsKept
         let second = layout.parseFile()
         return second.diagnostics.count <= first.diagnostics.count ? second : first
     }

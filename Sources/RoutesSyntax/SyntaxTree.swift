@@ -32,6 +32,15 @@ public final class SyntaxTree: Sendable {
         self.linkLineParts = linkLineParts
     }
 
+    /// The same tree with its tokens and nodes in storage of their own size (they are reserved
+    /// at upper bounds while they are made): for a tree kept as long as its file is.
+    func inExactStorage() -> SyntaxTree {
+        var tokens = self.tokens, nodes = self.nodes
+        tokens.dropUnusedCapacity()
+        nodes.dropUnusedCapacity()
+        return SyntaxTree(source: source, tokens: tokens, nodes: nodes, diagnostics: diagnostics, linkLineParts: linkLineParts)
+    }
+
     /// The same file without its tokens and nodes: its text and its errors, for a caller that
     /// needs the syntax only to lower the file (`routes lint`). ``tokens(coveringLinesOf:)``
     /// lexes a part of it again when needed.

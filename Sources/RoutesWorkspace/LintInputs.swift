@@ -195,6 +195,8 @@ public struct LintInputs {
     /// as found, unless the file is a symbolic link (the scan follows none to a folder), which
     /// spares a `realpath` (a system call per folder of the path) per file.
     private static func canonical(_ rel: String, in scan: SourceFiles.Scan, under folder: String, _ provider: some SourceProvider) -> String {
+        // (Joined as they are: both are already normal, which `PathUtil.join` would check
+        // again at a cost per file.)
         let found = folder == "/" ? "/" + rel : folder + "/" + rel
         guard scan.links.contains(rel) else { return found }
         return provider.canonicalPath(found) ?? found

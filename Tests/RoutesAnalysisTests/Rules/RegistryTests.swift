@@ -17,6 +17,25 @@ import RoutesSyntax
         }
     }
 
+    /// Each rule's kinds, which its registry line's initialiser records when the registry is
+    /// compiled, are the kinds its type conforms to: the checkers iterate every rule of
+    /// their kind, none left out, none of another kind.
+    @Test func theCheckersFindEveryRuleOfTheirKind() {
+        for rule in Rules.all {
+            let isNodeRule = rule.definition is any NodeRule.Type
+            let isDeclarationRule = rule.definition is any DeclarationRule.Type
+            #expect((rule.nodeRule != nil) == isNodeRule, "\(rule.id.rawValue)")
+            #expect((rule.declarationRule != nil) == isDeclarationRule, "\(rule.id.rawValue)")
+        }
+        let nodeRuleIDs: [RuleID] = Rules.nodeRules.map { ruleID(of: $0) }
+        let declarationRuleIDs: [RuleID] = Rules.declarationRules.map { ruleID(of: $0) }
+        #expect(nodeRuleIDs == Rules.all.filter { $0.definition is any NodeRule.Type }.map(\.id))
+        #expect(declarationRuleIDs == Rules.all.filter { $0.definition is any DeclarationRule.Type }.map(\.id))
+        #expect(nodeRuleIDs.count >= 4 && declarationRuleIDs.count >= 2)
+    }
+
+    private func ruleID(of rule: any RuleDefinition.Type) -> RuleID { rule.id }
+
     /// The ids the rule files declare (`static let id = RuleID("…")` in `Sources/*/Rules/`):
     /// a rule is its file and its registry line, and neither is missing.
     static func idsDeclaredInRuleFiles() throws -> Set<String> {

@@ -20,9 +20,16 @@ build: bootstrap-build
 
 ## The build to install and to measure: optimised, with the Swift runtime linked statically
 ## (the process starts without loading a dozen shared libraries: a small lint takes 3.4 ms
-## instead of 6, the language server answers `initialize` in about 3 ms instead of 5.5).
+## instead of 6, the language server answers `initialize` in about 3 ms instead of 5.5), and
+## on Linux as a position-dependent executable (`-no-pie`): the loader then has none of the
+## executable's 45,000 pointers to relocate, nor the pages that hold them to copy (a lint of
+## a one-line file 4.5 -> 3.7 ms, of a 10k-line app 13.5 -> 12.3 ms; 1.2 MB less memory).
+RELEASE_FLAGS := --static-swift-stdlib
+ifeq ($(shell uname -s),Linux)
+RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -no-pie
+endif
 release: bootstrap-build
-	$(SWIFT) build -c release --static-swift-stdlib --product routes
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product routes
 
 ## Lint the example apps (the seed app, the 47-screen shop over five files, and two apps
 ## sharing a library with their routes.json) and print

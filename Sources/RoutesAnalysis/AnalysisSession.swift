@@ -123,6 +123,7 @@ public final class AnalysisSession {
         self.project = project
         let shared = Self.filesOfSeveralPrograms(specs, in: project)
         // Read on another core while the semantics are computed.
+        Profile.mark("analysis: graphs made")
         let links = PendingLinks(project: project)
         let made = Self.analyse(work, project: project, graphs: graphsMade, splice: splice, limits: limits,
                                 keepsAnalyses: keepsAnalyses, order: keepsAnalyses && continuedByEdits ? .keepingPlan : .freeingEarly,

@@ -114,6 +114,7 @@ final class ProgramAnalysis: @unchecked Sendable {
             manager === e.semantics.bdd ? Semantics.keeping(e.semantics, for: graph, edited: e.edited, layout: attempt.layout, nodeBudget: attempt.nodes) : nil
         }
         let semantics = kept ?? Semantics(graph: graph, reusing: manager, carryover: carryover, layout: attempt.layout, nodeBudget: attempt.nodes)
+        Profile.mark("program: semantics")
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,
                                      carryover: carryover.flatMap { e in e.checker.map { ($0.ways, $0.facts, e.edited, $0.nodeFindings, $0.declarationFindings) } },

@@ -129,6 +129,7 @@ struct ProgramChecker {
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
         checkLinks(pending, conditions: order == .keepingPlan)
+        Profile.mark("program: links' paths followed")
         defer { completeLinks(pending) }
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
@@ -162,9 +163,12 @@ struct ProgramChecker {
                    uncertainNodes: $0.facts.semantics.uncertainNodes, presentations: $0.facts.graph.presentations,
                    placementPresentations: $0.facts.graph.placementPresentations)
         }
+        Profile.mark("program: rules before the flows")
         facts.resolvePaths()
+        Profile.mark("program: flows")
         let found = carried ?? nodeRules(before)
         nodeFindings = found
+        Profile.mark("program: node rules")
         let warnings = found.flatMap { $0.warnings(facts) }
         for warning in OutermostCause.filter(warnings, facts) {
             let node = facts.graph.nodes[warning.node]
@@ -192,6 +196,7 @@ struct ProgramChecker {
         let before = links.diagnostics.count
         links.complete(with: pending)
         for diagnostic in links.diagnostics[before...] { append(diagnostic) }
+        Profile.mark("program: link rules")
     }
 
     /// The link rules judged again over `projectLinks`, after an edit that changed nothing

@@ -65,14 +65,17 @@ public struct Project: Sendable {
         self.cache = cache
         self.keeps = keeps
         load(entries, provider)
+        Profile.mark("project: files read, parsed and lowered")
         cache?.replace(with: files)
         self.cache = nil
         detectImportCycles()
         computeClosures()
         let redeclared = resolveNames()
+        Profile.mark("project: names resolved")
         findPrograms()
         for file in files.indices { noteLinks(of: file) }
         if !keeps.scopes { emptyScopesNoAnalysisReads(redeclared: redeclared) }
+        Profile.mark("project: programs found")
     }
 
     /// A project that holds what `routes lint` reads (see ``Keeps/lint``).

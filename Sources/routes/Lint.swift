@@ -80,6 +80,7 @@ struct Lint: ParsableCommand {
     /// `LintFixer`), and the report is of what remains.
     static func check(paths: [String], format: OutputFormat, color: ColorChoice, denyWarnings: Bool, root: String?,
                       stdinFilename: String? = nil, outputFile: String? = nil, fix: FixApplicability? = nil) throws -> Never {
+        Profile.mark("started")
         var provider = OverlayFileSystem()
         var stdin: LintInputs.Stdin? = nil
         var stdinPath: String? = nil
@@ -91,6 +92,7 @@ struct Lint: ParsableCommand {
         }
         let fixedRoot = root.flatMap { provider.canonicalPath($0) }
         let inputs = LintInputs(paths: paths, fixedRoot: fixedRoot, stdin: stdin, cwd: currentDirectory(), provider: provider)
+        Profile.mark("the workspace found: its files and settings")
         var failures = inputFailures(inputs, provider: provider)
         var fixer: LintFixer? = nil
         let project: Project
@@ -111,6 +113,7 @@ struct Lint: ParsableCommand {
         // Given up: the analysis lets go of what it no longer needs of the project.
         let report = LintReport(project: consume project, named: inputs.named, settings: inputs.settings, failures: failures,
                                 session: session, fixed: fixer?.fixed)
+        Profile.mark("the analysis and its report")
         if format != .github {
             for failure in failures { Terminal.writeError("\(failure.text)\n") }
         }
@@ -123,6 +126,7 @@ struct Lint: ParsableCommand {
         let output = render(report, format: format, color: color, toFile: outputFile != nil)
         stopIfChangedWhileChecked(report)
         writeReport(output, to: outputFile, besideFixedText: fixedStdin != nil)
+        Profile.mark("the report written")
         if let fixedStdin { Terminal.write(String(decoding: fixedStdin, as: UTF8.self)) }
 
         let deny = denyWarnings || inputs.denyWarnings

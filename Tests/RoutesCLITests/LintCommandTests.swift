@@ -63,6 +63,30 @@ import TestSupport
         #expect(sarif.stdout.contains("\"ruleId\": \"analysis-limit\"") || sarif.stdout.contains("\"ruleId\":\"analysis-limit\""))
     }
 
+    /// `ROUTES_PROFILE` adds a line per phase on standard error, in the order of their times,
+    /// and changes nothing else.
+    @Test func aProfileListsThePhasesOnStandardErrorOnly() throws {
+        let arguments = ["lint", "Examples/Seed/App.routes"]
+        let plain = try Support.run(arguments, in: Support.packageRoot)
+        let profiled = try Support.run(arguments, in: Support.packageRoot, environment: ["ROUTES_PROFILE": "1"])
+        #expect(profiled.stdout == plain.stdout && profiled.status == plain.status)
+        #expect(plain.stderr.isEmpty)
+        let lines = profiled.stderr.split(separator: "\n").map(String.init)
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("routes: profile: ") }, "\(profiled.stderr)")
+        // `routes: profile: MS ms  +MS ms  N faults  THREAD PHASE`
+        let fields = lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        let times = fields.compactMap { Double($0[2]) }
+        #expect(times.count == lines.count && times == times.sorted())
+        let phases = fields.map { $0.dropFirst(9).joined(separator: " ") }
+        let expected = ["started", "the workspace found: its files and settings", "project: files read, parsed and lowered",
+                        "project: names resolved", "project: programs found", "analysis: graphs made", "program: semantics",
+                        "program: links' paths followed", "program: rules before the flows", "program: flows", "program: node rules",
+                        "program: link rules", "the analysis and its report", "the report written"]
+        #expect(phases.filter { !$0.hasPrefix("links: ") } == expected, "\(phases)")
+        #expect(phases.contains("links: a part read"))
+        #expect(fields.first?[8] == "main")
+    }
+
     @Test func cleanProgramExitsZero() throws {
         let r = try Support.run(["lint", "Examples/Seed/App.routes"], in: Support.packageRoot)
         #expect(r.status == 0)

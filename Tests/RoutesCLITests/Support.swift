@@ -41,6 +41,7 @@ enum Support {
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
+        env["ROUTES_PROFILE"] = nil
         for (k, v) in environment { env[k] = v }
         process.environment = env
         // stderr goes to a file so that neither pipe can fill up while the other is read.

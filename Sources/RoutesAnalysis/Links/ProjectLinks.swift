@@ -169,6 +169,7 @@ struct ProjectLinks: Sendable {
                 }
                 links.append(link)
             }
+            Profile.mark("links: a part read")
         }
     }
 
@@ -261,7 +262,9 @@ final class PendingLinks: Sendable {
             let links = reading.links
             guard searchesOverlaps else { return nil }
             let indices = ProgramLinks.positions(in: plan, files: plan.files, project: project).filter { links.all[$0].typed != nil }
-            return indices.count > 1 ? OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! })) : nil
+            guard indices.count > 1 else { return nil }
+            defer { Profile.mark("links: overlaps searched") }
+            return OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! }))
         }
         whole.start()
     }

@@ -1,0 +1,80 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a run's time and memory go, for performance work on the release build (see
+/// docs/dev/contributing.md#how-to-measure): with `ROUTES_PROFILE` set in the environment,
+/// each `Profile.mark(_:)` writes one line to standard error: the milliseconds since the
+/// first mark, since the previous mark of the same thread, the page faults of the process so
+/// far (a page touched for the first time costs microseconds: see Benchmarks/HISTORY.md), the
+/// thread (`main`, or another), and the phase that just ended. Without it, a mark reads one
+/// flag.
+public enum Profile {
+    /// Whether `ROUTES_PROFILE` is set (read once).
+    public static let isOn: Bool = getenv("ROUTES_PROFILE") != nil
+
+    private struct Clock {
+        var first: Double
+        var main: pthread_t
+        /// Each thread that marked, with the time of its last mark.
+        var last: [(thread: pthread_t, ms: Double)]
+    }
+    private static let clock = Mutex<Clock?>(nil)
+
+    /// Notes that `phase` just ended (see ``Profile``).
+    @inline(__always)
+    public static func mark(_ phase: StaticString) {
+        if isOn { write(phase) }
+    }
+
+    /// (Under the lock: the lines of two threads are written in the order of their times.)
+    private static func write(_ phase: StaticString) {
+        clock.withLock { clock in
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let ms = Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+            let thread = pthread_self()
+            var known = clock ?? Clock(first: ms, main: thread, last: [])
+            let mine = known.last.firstIndex { pthread_equal($0.thread, thread) != 0 }
+            let previous = mine.map { known.last[$0].ms } ?? known.first
+            if let mine { known.last[mine].ms = ms } else { known.last.append((thread, ms)) }
+            let onMain = pthread_equal(known.main, thread) != 0
+            clock = known
+            var usage = rusage()
+            #if canImport(Glibc)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            #else
+            getrusage(RUSAGE_SELF, &usage)
+            #endif
+            let faults = Int(usage.ru_minflt) + Int(usage.ru_majflt)
+            let line = "routes: profile: \(format(ms - known.first)) ms  +\(format(ms - previous)) ms  \(faults) faults  "
+                + "\(onMain ? "main " : "other") \(phase)\n"
+            Array(line.utf8).withUnsafeBytes { buffer in
+                var written = 0
+                while written < buffer.count {
+                    let n = writeToStandardError(buffer.baseAddress! + written, buffer.count - written)
+                    if n <= 0 { break }
+                    written += n
+                }
+            }
+        }
+    }
+
+    /// Milliseconds with two decimals.
+    private static func format(_ ms: Double) -> String {
+        let hundredths = Int((ms * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+private func writeToStandardError(_ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(2, buffer, count)
+    #else
+    return Darwin.write(2, buffer, count)
+    #endif
+}

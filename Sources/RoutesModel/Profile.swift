@@ -14,12 +14,12 @@ import Darwin
 /// flag.
 public enum Profile {
     /// Whether `ROUTES_PROFILE` is set (read once).
-    public static let isOn: Bool = getenv("ROUTES_PROFILE") != nil
+    private static let isOn: Bool = getenv("ROUTES_PROFILE") != nil
 
     private struct Clock {
         var first: Double
-        var main: pthread_t
-        /// Each thread that marked, with the time of its last mark.
+        /// Each thread that marked, with the time of its last mark; the first is the main
+        /// thread (the first to mark).
         var last: [(thread: pthread_t, ms: Double)]
     }
     private static let clock = Mutex<Clock?>(nil)
@@ -37,11 +37,11 @@ public enum Profile {
             clock_gettime(CLOCK_MONOTONIC, &now)
             let ms = Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
             let thread = pthread_self()
-            var known = clock ?? Clock(first: ms, main: thread, last: [])
+            var known = clock ?? Clock(first: ms, last: [])
             let mine = known.last.firstIndex { pthread_equal($0.thread, thread) != 0 }
             let previous = mine.map { known.last[$0].ms } ?? known.first
             if let mine { known.last[mine].ms = ms } else { known.last.append((thread, ms)) }
-            let onMain = pthread_equal(known.main, thread) != 0
+            let onMain = pthread_equal(known.last[0].thread, thread) != 0
             clock = known
             var usage = rusage()
             #if canImport(Glibc)
@@ -52,14 +52,7 @@ public enum Profile {
             let faults = Int(usage.ru_minflt) + Int(usage.ru_majflt)
             let line = "routes: profile: \(format(ms - known.first)) ms  +\(format(ms - previous)) ms  \(faults) faults  "
                 + "\(onMain ? "main " : "other") \(phase)\n"
-            Array(line.utf8).withUnsafeBytes { buffer in
-                var written = 0
-                while written < buffer.count {
-                    let n = writeToStandardError(buffer.baseAddress! + written, buffer.count - written)
-                    if n <= 0 { break }
-                    written += n
-                }
-            }
+            _ = FileDescriptor.writeAll(line, to: 2)
         }
     }
 
@@ -69,12 +62,4 @@ public enum Profile {
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
-}
-
-private func writeToStandardError(_ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(2, buffer, count)
-    #else
-    return Darwin.write(2, buffer, count)
-    #endif
 }

@@ -1,3 +1,4 @@
+import RoutesModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

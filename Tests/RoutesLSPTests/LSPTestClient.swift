@@ -1,5 +1,6 @@
 import Foundation
 import RoutesJSON
+import RoutesModel
 import Testing
 
 /// A language-server client for tests: runs the built `routes lsp` with pipes for stdin, stdout
@@ -116,16 +117,7 @@ final class LSPTestClient: @unchecked Sendable {
     func sendRaw(_ bytes: [UInt8]) -> Bool {
         condition.withLock {
             guard !inputClosed else { return false }
-            return bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(input, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { return false }
-                    offset += written
-                }
-                return true
-            }
+            return FileDescriptor.writeAll(bytes, to: input)
         }
     }
 

@@ -1,3 +1,4 @@
+import RoutesModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -67,15 +68,6 @@ public enum Log {
     /// from different threads do not interleave.
     public static func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= threshold.level else { return }
-        var line = "routes lsp: \(level.name): \(message())\n"
-        line.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        _ = FileDescriptor.writeAll("routes lsp: \(level.name): \(message())\n", to: 2)
     }
 }

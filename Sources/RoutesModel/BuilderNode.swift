@@ -22,10 +22,8 @@ public struct BuilderNode: Sendable {
     }
 
     public var kind: Kind
-    private var start: Int32
-    private var end: Int32
-    private var headStart: Int32
-    private var headEnd: Int32
+    private var extent: Range32
+    private var headExtent: Range32
     /// An `if` written without `let` or `screen` (a syntax error): read as `if let`, but its
     /// name may be a flag or an optional, so that the one mistake is not also a `WrongKind` error.
     public var anyCondition = false
@@ -38,27 +36,19 @@ public struct BuilderNode: Sendable {
 
     /// The whole builder.
     public var range: Range<Int> {
-        get { Int(start)..<Int(end) }
-        set {
-            start = Int32(newValue.lowerBound)
-            end = Int32(newValue.upperBound)
-        }
+        get { extent.range }
+        set { extent = Range32(newValue) }
     }
     /// Its first token through its name (`screen Home`, `if let store`, `anyOf`).
     public var head: Range<Int> {
-        get { Int(headStart)..<Int(headEnd) }
-        set {
-            headStart = Int32(newValue.lowerBound)
-            headEnd = Int32(newValue.upperBound)
-        }
+        get { headExtent.range }
+        set { headExtent = Range32(newValue) }
     }
 
     public init(kind: Kind, range: Range<Int>, head: Range<Int>, anyCondition: Bool = false) {
         self.kind = kind
-        start = Int32(range.lowerBound)
-        end = Int32(range.upperBound)
-        headStart = Int32(head.lowerBound)
-        headEnd = Int32(head.upperBound)
+        extent = Range32(range)
+        headExtent = Range32(head)
         self.anyCondition = anyCondition
     }
 

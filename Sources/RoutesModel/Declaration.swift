@@ -103,8 +103,7 @@ public struct Declaration: Sendable {
     /// What few declarations have (a doc comment, a type, `from`), out of line: nil when the
     /// declaration has none of them.
     private var details: Details?
-    private var start: Int32
-    private var end: Int32
+    private var extent: Range32
     private var body32: Int32 = -1
     public var kind: DeclarationKind
     /// Screens: how the screen is presented.
@@ -116,11 +115,8 @@ public struct Declaration: Sendable {
 
     /// The whole declaration.
     public var range: Range<Int> {
-        get { Int(start)..<Int(end) }
-        set {
-            start = Int32(newValue.lowerBound)
-            end = Int32(newValue.upperBound)
-        }
+        get { extent.range }
+        set { extent = Range32(newValue) }
     }
     /// Builders and `root`: the body (`nil` when a syntax error left none).
     public var body: NodeID? {
@@ -153,8 +149,7 @@ public struct Declaration: Sendable {
     public init(kind: DeclarationKind, name: Name, range: Range<Int>, doc: String? = nil) {
         self.kind = kind
         self.name = name
-        start = Int32(range.lowerBound)
-        end = Int32(range.upperBound)
+        extent = Range32(range)
         self.doc = doc
     }
 

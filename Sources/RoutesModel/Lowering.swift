@@ -498,8 +498,7 @@ struct Lowerer {
         case .identifier: value = .placeholder(Name(text: written, range: valueToken.range))
         default: return nil
         }
-        return LinkArgument(label: label, value: value, range: label.range.lowerBound..<valueToken.range.upperBound,
-                            valueRange: valueToken.range)
+        return LinkArgument(label: label, value: value, valueRange: valueToken.range)
     }
 
     /// Calls `body` with each child node of node i.
@@ -604,6 +603,9 @@ struct Lowerer {
 }
 
 /// The parts of a `link` line as `LinkLine.read` tells them (see `Lowerer.lowerLinkLine`).
+/// The path and each element's arguments get room for their count when a replay tells it
+/// (`expect(elements:)`, `expect(arguments:)`): thousands of links hold a few of each, and
+/// room reserved ahead for more would be held as long as the model.
 private struct LinkLineParts: LinkLineVisitor {
     let bytes: UnsafeBufferPointer<UInt8>
     var name = 0..<0
@@ -624,10 +626,14 @@ private struct LinkLineParts: LinkLineVisitor {
         self.pattern = pattern
     }
 
+    mutating func expect(elements count: Int) { path.reserveCapacity(count) }
+
     mutating func element(screen range: Range<Int>) {
         screen = Name(text: text(range), range: range)
         arguments = []
     }
+
+    mutating func expect(arguments count: Int) { arguments.reserveCapacity(count) }
 
     mutating func argument(label: Range<Int>, value range: Range<Int>, kind: TokenKind) {
         let value: LinkValue
@@ -638,15 +644,15 @@ private struct LinkLineParts: LinkLineVisitor {
         case .kwFalse: value = .bool(false)
         default: value = .placeholder(Name(text: text(range), range: range))
         }
-        // (Most elements with arguments have one or two: room for two at once.)
-        if arguments.isEmpty { arguments.reserveCapacity(2) }
-        arguments.append(LinkArgument(label: Name(text: text(label), range: label), value: value,
-                                      range: label.lowerBound..<range.upperBound, valueRange: range))
+        // (Without a count told, room for two at once: most elements with arguments have one
+        // or two.)
+        if arguments.capacity == 0 { arguments.reserveCapacity(2) }
+        arguments.append(LinkArgument(label: Name(text: text(label), range: label), value: value, valueRange: range))
     }
 
     mutating func endElement(at end: Int) {
         guard let screen else { return }
-        if path.isEmpty { path.reserveCapacity(4) }
+        if path.capacity == 0 { path.reserveCapacity(4) }
         path.append(LinkPathElement(screen: screen, arguments: arguments, range: screen.range.lowerBound..<end))
     }
 }

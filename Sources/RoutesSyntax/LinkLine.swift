@@ -49,9 +49,9 @@ public enum LinkLine {
         /// Starts a line of a text of `size` bytes; the returned mark lets `discard(from:)`
         /// drop it if it is turned down.
         @inline(__always) mutating func begin(lineStart: Int, size: Int) -> Int {
-            // (A line of the form takes about one part per three bytes: room for a text of
-            // such lines at the first.)
-            if parts.capacity == 0 { parts.reserveCapacity(max(64, (size - lineStart) / 3)) }
+            // (A line of the form takes about one part per two bytes, a few more for short
+            // names: room for a text of such lines at the first, as growing it would copy it.)
+            if parts.capacity == 0 { parts.reserveCapacity(max(64, (size - lineStart) / 2)) }
             let mark = parts.count
             parts.append(Int32(truncatingIfNeeded: lineStart))
             return mark
@@ -97,11 +97,13 @@ public enum LinkLine {
         }
         let name = range()
         visitor.head(name: name, pattern: range())
+        visitor.expect(elements: elementCount(parts, from: i))
         while i < parts.count {
             switch parts[i] {
             case elementTag:
                 i += 1
                 visitor.element(screen: range())
+                visitor.expect(arguments: argumentCount(parts, from: i))
             case argumentTag:
                 i += 1
                 let label = range()
@@ -120,6 +122,46 @@ public enum LinkLine {
             }
         }
         return false
+    }
+
+    /// How many elements the recorded line whose first element's tag is at `start` has.
+    private static func elementCount(_ parts: [Int32], from start: Int) -> Int {
+        var count = 0
+        _ = walk(parts, from: start) { _ in count += 1 }
+        return count
+    }
+
+    /// Walks the parts of a line's path from `start` (its first element's tag): each element
+    /// is its tag, its screen's range, its arguments, the end's tag and position; each
+    /// argument its tag, two ranges and a kind. Calls `element` with the position of each
+    /// element's tag; returns the position after the line's end tag, nil when the parts there
+    /// are not a path's.
+    private static func walk(_ parts: [Int32], from start: Int, _ element: (Int) -> Void = { _ in }) -> Int? {
+        var i = start
+        while i < parts.count {
+            switch parts[i] {
+            case elementTag:
+                element(i)
+                i += 3
+            case argumentTag: i += 6
+            case endElementTag: i += 2
+            case endTag: return i + 1
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// How many arguments the recorded element whose parts after its screen's range start at
+    /// `start` has.
+    private static func argumentCount(_ parts: [Int32], from start: Int) -> Int {
+        var count = 0
+        var i = start
+        while i < parts.count && parts[i] == argumentTag {
+            count += 1
+            i += 6
+        }
+        return count
     }
 
     /// The words after which the parser may read a name on the next line as part of what
@@ -273,4 +315,13 @@ public protocol LinkLineVisitor {
     mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind)
     /// The element ends at `end` (after its `)`, or its name).
     mutating func endElement(at end: Int)
+    /// How many elements the path has, told after `head` when known (a replay knows it).
+    mutating func expect(elements count: Int)
+    /// How many arguments the element has, told after `element` when known.
+    mutating func expect(arguments count: Int)
+}
+
+extension LinkLineVisitor {
+    public mutating func expect(elements count: Int) {}
+    public mutating func expect(arguments count: Int) {}
 }

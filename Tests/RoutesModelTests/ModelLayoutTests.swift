@@ -10,6 +10,9 @@ import Testing
         #expect(MemoryLayout<Declaration>.stride <= 56)
         #expect(MemoryLayout<BuilderNode>.stride <= 64)
         #expect(MemoryLayout<Symbol>.stride == 8)
+        // Thousands of links hold a few elements and arguments each.
+        #expect(MemoryLayout<LinkPathElement>.stride <= 40)
+        #expect(MemoryLayout<LinkArgument>.stride <= 64)
     }
 
     /// Offsets read back as written, up to the largest file a project reads.

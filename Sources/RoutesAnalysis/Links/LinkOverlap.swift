@@ -95,6 +95,13 @@ public enum LinkOverlap {
         var firstLink: [Int32] = []
         var literalChild = IntTable(capacity: shapes.literals.count)
         var nextLink = [Int32](repeating: -1, count: shapes.count)
+        // At most a node per segment, and a root per length: room for those at once (grown
+        // by doubling, the four arrays would be copied, and held at up to twice their size).
+        let mostNodes = shapes.literals.count + 16
+        placeholder.reserveCapacity(mostNodes)
+        firstLiteral.reserveCapacity(mostNodes)
+        nextLiteral.reserveCapacity(mostNodes)
+        firstLink.reserveCapacity(mostNodes)
         func newNode() -> Int32 {
             placeholder.append(-1)
             firstLiteral.append(-1)
@@ -246,6 +253,11 @@ public enum LinkOverlap {
 
         init(_ links: [TypedLink], _ table: inout Literals) {
             starts.reserveCapacity(links.count + 1)
+            // (Counted first: grown by doubling, the arrays of thousands of links would be
+            // copied and held at up to twice their size.)
+            let count = links.reduce(0) { $0 + $1.pattern.segments.count }
+            literals.reserveCapacity(count)
+            types.reserveCapacity(count)
             for link in links {
                 for segment in link.pattern.segments {
                     switch segment {

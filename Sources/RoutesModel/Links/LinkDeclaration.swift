@@ -108,13 +108,18 @@ public struct LinkDeclaration: Sendable, Hashable {
 public struct LinkPathElement: Sendable, Hashable {
     public var screen: Name
     public var arguments: [LinkArgument]
+    // (In 32 bits a bound, as a name's: thousands of links hold a few elements each.)
+    private var stored: Range32
     /// The element, its arguments included.
-    public var range: Range<Int>
+    public var range: Range<Int> {
+        get { stored.range }
+        set { stored = Range32(newValue) }
+    }
 
     public init(screen: Name, arguments: [LinkArgument], range: Range<Int>) {
         self.screen = screen
         self.arguments = arguments
-        self.range = range
+        stored = Range32(range)
     }
 
     func moved(_ edit: TriviaEdit) -> LinkPathElement {
@@ -126,22 +131,27 @@ public struct LinkPathElement: Sendable, Hashable {
 public struct LinkArgument: Sendable, Hashable {
     public var label: Name
     public var value: LinkValue
+    // (In 32 bits a bound, as a name's; the argument's range is the label's start through
+    // the value's end, not held apart: thousands of links hold a few arguments each.)
+    private var storedValueRange: Range32
     /// The argument, label through value.
-    public var range: Range<Int>
+    public var range: Range<Int> { label.range.lowerBound..<storedValueRange.upperBound }
     /// The value's range.
-    public var valueRange: Range<Int>
+    public var valueRange: Range<Int> {
+        get { storedValueRange.range }
+        set { storedValueRange = Range32(newValue) }
+    }
 
-    public init(label: Name, value: LinkValue, range: Range<Int>, valueRange: Range<Int>) {
+    public init(label: Name, value: LinkValue, valueRange: Range<Int>) {
         self.label = label
         self.value = value
-        self.range = range
-        self.valueRange = valueRange
+        storedValueRange = Range32(valueRange)
     }
 
     func moved(_ edit: TriviaEdit) -> LinkArgument {
         let value: LinkValue
         if case .placeholder(let name) = self.value { value = .placeholder(name.shifted(edit)) } else { value = self.value }
-        return LinkArgument(label: label.shifted(edit), value: value, range: edit.map(range), valueRange: edit.map(valueRange))
+        return LinkArgument(label: label.shifted(edit), value: value, valueRange: edit.map(valueRange))
     }
 }
 

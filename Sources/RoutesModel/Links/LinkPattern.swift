@@ -116,7 +116,14 @@ struct LinkPatternParser {
         }
         position = 1
         var segments: [LinkPattern.Segment] = []
-        segments.reserveCapacity(bytes.count / 4 + 1)
+        // Room for one segment per `/` before the query (a pattern is short: counted, so that
+        // thousands of patterns do not each hold room for twice their segments).
+        var slashes = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "?") { break }
+            if byte == UInt8(ascii: "/") { slashes += 1 }
+        }
+        segments.reserveCapacity(slashes)
         // The placeholders named so far (a pattern has a few: a list).
         var names: [String] = []
         // `"/"` alone, or `"/?…"`: no segments.

@@ -46,9 +46,7 @@ public struct FileModel: Sendable {
     public func forEachNameUse(declarations ds: Range<Int>, nodes ns: Range<Int>, _ body: (Name, [DeclarationKind]) -> Void) {
         for i in ds {
             if let from = declarations[i].from { body(from, Kinds.screen) }
-            if let link = declarations[i].link {
-                for element in link.path { body(element.screen, Kinds.screen) }
-            }
+            if let link = declarations[i].link { link.forEachScreen { body($0, Kinds.screen) } }
         }
         for node in ns {
             switch nodes[node].kind {

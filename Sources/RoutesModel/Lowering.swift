@@ -46,6 +46,11 @@ struct Lowerer {
     /// line's are.
     private let linkLineParts: [Int32]
     private var linkLinePartsAt = 0
+    /// The source's bytes, for `linkLines`.
+    private let source: [UInt8]
+    /// The `link` lines the links of a lint's model are read from (see `lowerLinkLine`),
+    /// made at the first.
+    private var linkLines: LinkLines? = nil
     var model = FileModel()
     /// Whether declarations get their doc comments (see `Lowering.lower`).
     var keepsDocs = true
@@ -60,7 +65,8 @@ struct Lowerer {
         tree.tokens.withUnsafeBufferPointer { tokens in
             tree.nodes.withUnsafeBufferPointer { nodes in
                 tree.source.bytes.withUnsafeBufferPointer { bytes in
-                    var lowerer = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes, linkLineParts: tree.linkLineParts)
+                    var lowerer = Lowerer(file: file, tokens: tokens, nodes: nodes, bytes: bytes, source: tree.source.bytes,
+                                          linkLineParts: tree.linkLineParts)
                     return body(&lowerer)
                 }
             }
@@ -68,11 +74,12 @@ struct Lowerer {
     }
 
     private init(file: FileID, tokens: UnsafeBufferPointer<Token>, nodes: UnsafeBufferPointer<Node>,
-                 bytes: UnsafeBufferPointer<UInt8>, linkLineParts: [Int32]) {
+                 bytes: UnsafeBufferPointer<UInt8>, source: [UInt8], linkLineParts: [Int32]) {
         self.file = file
         self.tokens = tokens
         self.nodes = nodes
         self.bytes = bytes
+        self.source = source
         self.linkLineParts = linkLineParts
     }
 
@@ -457,15 +464,23 @@ struct Lowerer {
         return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
     }
 
-    /// A `link` declaration read as one token (`LinkLine`): the same declaration as
-    /// `lowerLink` makes of its tokens, from the parts the lexer read (else read again from
+    /// A `link` declaration read as one token (`LinkLine`): its name, and a link read from
+    /// the parts the lexer read (`LinkLines`), whose pattern and path are made only when
+    /// asked (else the same declaration as `lowerLink` makes of its tokens, read again from
     /// its bytes).
     private mutating func lowerLinkLine(_ node: Int, _ line: Token) -> Declaration {
-        var parts = LinkLineParts(bytes: bytes)
-        if !LinkLine.replay(linkLineParts, from: &linkLinePartsAt, lineStart: line.start, &parts) {
-            parts = LinkLineParts(bytes: bytes)
-            _ = LinkLine.read(bytes, from: line.start, &parts)
+        let at = linkLinePartsAt
+        if let end = LinkLine.recordEnd(linkLineParts, from: at, lineStart: line.start) {
+            linkLinePartsAt = end
+            if linkLines == nil { linkLines = LinkLines(bytes: source, parts: linkLineParts) }
+            let name = LinkLine.head(linkLineParts, at: at).name
+            var declaration = Declaration(kind: .link, name: Name(text: text(name), range: name), range: line.range,
+                                          doc: docComment(before: node))
+            declaration.link = LinkDeclaration(lines: linkLines!, at: at)
+            return declaration
         }
+        var parts = LinkLineParts(bytes: bytes)
+        _ = LinkLine.read(bytes, from: line.start, &parts)
         var declaration = Declaration(kind: .link, name: Name(text: text(parts.name), range: parts.name), range: line.range,
                                       doc: docComment(before: node))
         let inner = UnsafeBufferPointer(rebasing: bytes[parts.pattern.lowerBound + 1..<parts.pattern.upperBound - 1])
@@ -599,60 +614,5 @@ struct Lowerer {
         default:
             return missing(at: node)
         }
-    }
-}
-
-/// The parts of a `link` line as `LinkLine.read` tells them (see `Lowerer.lowerLinkLine`).
-/// The path and each element's arguments get room for their count when a replay tells it
-/// (`expect(elements:)`, `expect(arguments:)`): thousands of links hold a few of each, and
-/// room reserved ahead for more would be held as long as the model.
-private struct LinkLineParts: LinkLineVisitor {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var name = 0..<0
-    var pattern = 0..<0
-    var path: [LinkPathElement] = []
-    var screen: Name? = nil
-    var arguments: [LinkArgument] = []
-
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    /// The text of bytes the reader read (ASCII).
-    func text(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    mutating func head(name: Range<Int>, pattern: Range<Int>) {
-        self.name = name
-        self.pattern = pattern
-    }
-
-    mutating func expect(elements count: Int) { path.reserveCapacity(count) }
-
-    mutating func element(screen range: Range<Int>) {
-        screen = Name(text: text(range), range: range)
-        arguments = []
-    }
-
-    mutating func expect(arguments count: Int) { arguments.reserveCapacity(count) }
-
-    mutating func argument(label: Range<Int>, value range: Range<Int>, kind: TokenKind) {
-        let value: LinkValue
-        switch kind {
-        case .string: value = .string(text(range.lowerBound + 1..<range.upperBound - 1))
-        case .number: value = .number(text(range))
-        case .kwTrue: value = .bool(true)
-        case .kwFalse: value = .bool(false)
-        default: value = .placeholder(Name(text: text(range), range: range))
-        }
-        // (Without a count told, room for two at once: most elements with arguments have one
-        // or two.)
-        if arguments.capacity == 0 { arguments.reserveCapacity(2) }
-        arguments.append(LinkArgument(label: Name(text: text(label), range: label), value: value, valueRange: range))
-    }
-
-    mutating func endElement(at end: Int) {
-        guard let screen else { return }
-        if path.capacity == 0 { path.reserveCapacity(4) }
-        path.append(LinkPathElement(screen: screen, arguments: arguments, range: screen.range.lowerBound..<end))
     }
 }

@@ -112,14 +112,14 @@ public struct Project: Sendable {
             var names = 0
             for i in declarations.indices {
                 if declarations[i].from != nil { names += 1 }
-                if declarations[i].hasLink { names += declarations[i].link?.path.count ?? 0 }
+                if declarations[i].hasLink { names += declarations[i].link?.pathCount ?? 0 }
             }
             var kept = ResolutionTable(capacity: names)
             for i in declarations.indices {
                 if let from = declarations[i].from, let s = resolutions[f][from.range.lowerBound] { kept[from.range.lowerBound] = s }
                 // The screens of a link's path (the link rules read them).
-                for element in declarations[i].link?.path ?? [] {
-                    if let s = resolutions[f][element.screen.range.lowerBound] { kept[element.screen.range.lowerBound] = s }
+                declarations[i].link?.forEachScreenRange { screen in
+                    if let s = resolutions[f][screen.lowerBound] { kept[screen.lowerBound] = s }
                 }
             }
             slim.resolutions[f] = kept
@@ -528,7 +528,7 @@ public struct Project: Sendable {
         // (Read in place: a copy of a declaration retains each of its fields.)
         var linkElements = 0
         for i in model.declarations.indices where model.declarations[i].hasLink {
-            linkElements += model.declarations[i].link?.path.count ?? 0
+            linkElements += model.declarations[i].link?.pathCount ?? 0
         }
         var resolved = ResolutionTable(capacity: model.nodes.count + model.declarations.count + linkElements)
         var guessed: [Int: Symbol] = [:]

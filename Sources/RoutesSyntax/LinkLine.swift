@@ -124,6 +124,29 @@ public enum LinkLine {
         return false
     }
 
+    /// Where the parts of the line that starts at `lineStart` end, when they start at `index`
+    /// of `parts` (a tree's ``SyntaxTree/linkLineParts``): the index after them; nil when the
+    /// parts there are not that line's. (What `replay` moves past, without telling them.)
+    public static func recordEnd(_ parts: [Int32], from index: Int, lineStart: Int) -> Int? {
+        guard index + 5 <= parts.count, parts[index] == Int32(truncatingIfNeeded: lineStart) else { return nil }
+        return walk(parts, from: index + 5)
+    }
+
+    /// The ranges of the name and of the pattern's string (quotes included) of the line whose
+    /// parts start at `index` (as `recordEnd` found them).
+    public static func head(_ parts: [Int32], at index: Int) -> (name: Range<Int>, pattern: Range<Int>) {
+        (Int(parts[index + 1])..<Int(parts[index + 2]), Int(parts[index + 3])..<Int(parts[index + 4]))
+    }
+
+    /// Calls `body` with the range of the screen of each element of the line whose parts
+    /// start at `index` (as `recordEnd` found them), in order.
+    public static func forEachScreen(_ parts: [Int32], at index: Int, _ body: (Range<Int>) -> Void) {
+        _ = walk(parts, from: index + 5) { tag in body(Int(parts[tag + 1])..<Int(parts[tag + 2])) }
+    }
+
+    /// How many elements the line whose parts start at `index` has.
+    public static func elementCount(_ parts: [Int32], at index: Int) -> Int { elementCount(parts, from: index + 5) }
+
     /// How many elements the recorded line whose first element's tag is at `start` has.
     private static func elementCount(_ parts: [Int32], from start: Int) -> Int {
         var count = 0

@@ -79,14 +79,14 @@ struct ProjectLinks: Sendable {
                     guard let link = declarations[index].link else { continue }
                     links.append(Symbol(file: file, declaration: index))
                     self.declarations.append(link)
-                    let path = link.path
                     var resolved: [Symbol] = []
-                    resolved.reserveCapacity(path.count)
-                    for element in path {
-                        guard let screen = project.screen(element.screen, in: file) else { break }
+                    resolved.reserveCapacity(link.pathCount)
+                    var unresolved = false
+                    link.forEachScreenRange { name in
+                        guard !unresolved, let screen = project.screen(at: name.lowerBound, in: file) else { return unresolved = true }
                         resolved.append(screen)
                     }
-                    screens.append(!resolved.isEmpty && resolved.count == path.count ? resolved : nil)
+                    screens.append(!resolved.isEmpty && !unresolved ? resolved : nil)
                 }
                 ranges[file] = first..<links.count
             }
@@ -122,7 +122,8 @@ struct ProjectLinks: Sendable {
                 if let resolved = plan.screens[index] {
                     for screen in resolved { noteLeftOut(screen) }
                 } else {
-                    let screens = plan.declarations[index].path.map { project.screen($0.screen, in: symbol.file) }
+                    var screens: [Symbol?] = []
+                    plan.declarations[index].forEachScreenRange { screens.append(project.screen(at: $0.lowerBound, in: symbol.file)) }
                     unresolved[index] = screens
                     for case let screen? in screens { noteLeftOut(screen) }
                 }

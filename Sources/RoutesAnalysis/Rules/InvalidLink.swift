@@ -222,8 +222,11 @@ extension String {
 extension Project {
     /// The screen a name in file f stands for; nil when it stands for no screen (the
     /// project reports it).
-    func screen(_ name: Name, in f: FileID) -> Symbol? {
-        guard let s = resolve(name, in: f), kind(of: s) == .screen else { return nil }
+    func screen(_ name: Name, in f: FileID) -> Symbol? { screen(at: name.range.lowerBound, in: f) }
+
+    /// The screen the name at `offset` of file f stands for (see `screen(_:in:)`).
+    func screen(at offset: Int, in f: FileID) -> Symbol? {
+        guard let s = resolutions[f][offset], kind(of: s) == .screen else { return nil }
         return s
     }
 }

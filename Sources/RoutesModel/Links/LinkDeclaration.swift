@@ -23,34 +23,69 @@ public struct LinkDeclaration: Sendable, Hashable {
             Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
         }
     }
-    private var storage: Storage
+    /// The fields, or nil for a link read from `lines` (see ``init(lines:at:)``): then each
+    /// field is read from there when asked, and stored here once one is written.
+    private var storage: Storage?
+    /// The `link` lines of the declaration's file, and where this one's parts are in them.
+    private var lines: LinkLines?
+    private var lineAt: Int32 = 0
 
     private mutating func writable() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-        return storage
+        if storage == nil, let lines {
+            let at = Int(lineAt)
+            storage = Storage(pattern: lines.pattern(at: at), patternRange: lines.patternRange(at: at),
+                              patternIsVerbatim: true, path: lines.path(at: at))
+            self.lines = nil
+        }
+        if !isKnownUniquelyReferenced(&storage!) { storage = storage!.copy() }
+        return storage!
     }
 
     /// The pattern's text (the string decoded), nil when the declaration has none (a syntax
     /// error).
     public var pattern: String? {
-        _read { yield storage.pattern }
+        get { storage.map { $0.pattern } ?? lines!.pattern(at: Int(lineAt)) }
         set { writable().pattern = newValue }
     }
     /// The range of the pattern's string literal, quotes included.
     public var patternRange: Range<Int> {
-        _read { yield storage.patternRange }
+        get { storage?.patternRange ?? lines!.patternRange(at: Int(lineAt)) }
         set { writable().patternRange = newValue }
     }
     /// Whether the string is written without escapes: then a byte of the pattern's text is
     /// at `patternRange.lowerBound + 1 + offset` (see `sourceRange(ofPatternBytes:)`).
     public var patternIsVerbatim: Bool {
-        _read { yield storage.patternIsVerbatim }
+        get { storage?.patternIsVerbatim ?? true }
         set { writable().patternIsVerbatim = newValue }
     }
+    /// The path's elements (read from the link's line, for a link read from `lines`, at each
+    /// call: loops over many links read ``pathCount`` and ``forEachScreen(_:)``).
     public var path: [LinkPathElement] {
-        _read { yield storage.path }
+        get { storage?.path ?? lines!.path(at: Int(lineAt)) }
         set { writable().path = newValue }
     }
+    /// How many elements the path has.
+    public var pathCount: Int { storage?.path.count ?? lines!.pathCount(at: Int(lineAt)) }
+
+    /// Calls `body` with the screen of each element of the path, in order.
+    public func forEachScreen(_ body: (Name) -> Void) {
+        if let storage {
+            for element in storage.path { body(element.screen) }
+        } else {
+            lines!.forEachScreen(at: Int(lineAt), body)
+        }
+    }
+
+    /// Calls `body` with the range of the screen of each element of the path, in order
+    /// (what a name's resolution is found by, without its text).
+    public func forEachScreenRange(_ body: (Range<Int>) -> Void) {
+        if let storage {
+            for element in storage.path { body(element.screen.range) }
+        } else {
+            lines!.forEachScreenRange(at: Int(lineAt), body)
+        }
+    }
+
     /// The pattern parsed, nil without a pattern: parsed at each call (the link rules parse
     /// each link's once per analysis, on every core, rather than the lowering on one).
     public var parsed: Result<LinkPattern, LinkPattern.Problem>? { pattern.map { LinkPattern.parse($0) } }
@@ -59,10 +94,17 @@ public struct LinkDeclaration: Sendable, Hashable {
         storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
     }
 
+    /// The link whose parts are at `at` in `lines` (its pattern has no escape).
+    init(lines: LinkLines, at: Int) {
+        self.lines = lines
+        lineAt = Int32(at)
+    }
+
     public static func == (a: LinkDeclaration, b: LinkDeclaration) -> Bool {
-        a.storage === b.storage
-            || (a.pattern == b.pattern && a.patternRange == b.patternRange && a.patternIsVerbatim == b.patternIsVerbatim
-                && a.path == b.path)
+        if let x = a.storage, let y = b.storage, x === y { return true }
+        if let x = a.lines, let y = b.lines, x === y, a.lineAt == b.lineAt { return true }
+        return a.pattern == b.pattern && a.patternRange == b.patternRange && a.patternIsVerbatim == b.patternIsVerbatim
+            && a.path == b.path
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -81,6 +123,7 @@ public struct LinkDeclaration: Sendable, Hashable {
     /// Where bytes `range` of the pattern's text are in the file: exactly when the string is
     /// written without escapes, else the whole string.
     public func sourceRange(ofPatternBytes range: Range<Int>) -> Range<Int> {
+        let patternRange = self.patternRange
         guard patternIsVerbatim, patternRange.count >= 2 else { return patternRange }
         let start = patternRange.lowerBound + 1
         let end = patternRange.upperBound - 1
@@ -102,6 +145,56 @@ public struct LinkDeclaration: Sendable, Hashable {
         moved.path = path.map { $0.moved(edit) }
         return moved
     }
+}
+
+/// The `link` lines of one file as the lexer read them (`LinkLine`): the file's text and the
+/// parts of each line. A lint's model keeps them in place of each link's pattern and path
+/// (see `Lowerer.lowerLinkLine`), which are read from them when asked: the lowering then
+/// makes no string or array per link, and most are never asked for (a lint reads each
+/// link's screens twice, and its pattern and path once, each on the core that judges it).
+final class LinkLines: Sendable {
+    let bytes: [UInt8]
+    let parts: [Int32]
+
+    init(bytes: [UInt8], parts: [Int32]) {
+        self.bytes = bytes
+        self.parts = parts
+    }
+
+    func patternRange(at index: Int) -> Range<Int> { LinkLine.head(parts, at: index).pattern }
+
+    /// The pattern's text: the bytes between the quotes (the form has no escape).
+    func pattern(at index: Int) -> String {
+        let range = patternRange(at: index)
+        return String(decoding: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self)
+    }
+
+    /// The parts of the line at `index`, told to `visitor`.
+    private func replay<Visitor: LinkLineVisitor>(at index: Int, _ visitor: inout Visitor) {
+        var at = index
+        let replayed = LinkLine.replay(parts, from: &at, lineStart: Int(parts[index]), &visitor)
+        assert(replayed, "the parts of a line read before")
+    }
+
+    func path(at index: Int) -> [LinkPathElement] {
+        bytes.withUnsafeBufferPointer { bytes in
+            var parts = LinkLineParts(bytes: bytes)
+            replay(at: index, &parts)
+            return parts.path
+        }
+    }
+
+    func pathCount(at index: Int) -> Int { LinkLine.elementCount(parts, at: index) }
+
+    func forEachScreen(at index: Int, _ body: (Name) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            LinkLine.forEachScreen(parts, at: index) { range in
+                body(Name(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), range: range))
+            }
+        }
+    }
+
+    func forEachScreenRange(at index: Int, _ body: (Range<Int>) -> Void) { LinkLine.forEachScreen(parts, at: index, body) }
 }
 
 /// One element of a link's path: `Detail(id: id, tab: "info")`.
@@ -163,4 +256,60 @@ public enum LinkValue: Sendable, Hashable {
     case number(String)
     case bool(Bool)
     case placeholder(Name)
+}
+
+/// The parts of a `link` line as `LinkLine.read` tells them (see `Lowerer.lowerLinkLine`,
+/// `LinkLines`).
+/// The path and each element's arguments get room for their count when a replay tells it
+/// (`expect(elements:)`, `expect(arguments:)`): thousands of links hold a few of each, and
+/// room reserved ahead for more would be held as long as the model.
+struct LinkLineParts: LinkLineVisitor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var name = 0..<0
+    var pattern = 0..<0
+    var path: [LinkPathElement] = []
+    var screen: Name? = nil
+    var arguments: [LinkArgument] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The text of bytes the reader read (ASCII).
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    mutating func head(name: Range<Int>, pattern: Range<Int>) {
+        self.name = name
+        self.pattern = pattern
+    }
+
+    mutating func expect(elements count: Int) { path.reserveCapacity(count) }
+
+    mutating func element(screen range: Range<Int>) {
+        screen = Name(text: text(range), range: range)
+        arguments = []
+    }
+
+    mutating func expect(arguments count: Int) { arguments.reserveCapacity(count) }
+
+    mutating func argument(label: Range<Int>, value range: Range<Int>, kind: TokenKind) {
+        let value: LinkValue
+        switch kind {
+        case .string: value = .string(text(range.lowerBound + 1..<range.upperBound - 1))
+        case .number: value = .number(text(range))
+        case .kwTrue: value = .bool(true)
+        case .kwFalse: value = .bool(false)
+        default: value = .placeholder(Name(text: text(range), range: range))
+        }
+        // (Without a count told, room for two at once: most elements with arguments have one
+        // or two.)
+        if arguments.capacity == 0 { arguments.reserveCapacity(2) }
+        arguments.append(LinkArgument(label: Name(text: text(label), range: label), value: value, valueRange: range))
+    }
+
+    mutating func endElement(at end: Int) {
+        guard let screen else { return }
+        if path.capacity == 0 { path.reserveCapacity(4) }
+        path.append(LinkPathElement(screen: screen, arguments: arguments, range: screen.range.lowerBound..<end))
+    }
 }

@@ -20,6 +20,19 @@ import TestSupport
         for (x, y) in zip(a.declarations, b.declarations) {
             #expect(x.kind == y.kind && x.name == y.name && x.range == y.range && x.doc == y.doc, "\(name): \(x.name.text)")
             #expect(x.link == y.link, "\(name): the link \(x.name.text)")
+            if let l = x.link, let m = y.link {
+                // A link read from the lexer's parts (`LinkLines`) answers the loops' questions
+                // as the lowered one does, hashes the same, and holds its fields once written.
+                #expect(l.pathCount == m.pathCount && m.pathCount == l.path.count, "\(name): \(x.name.text)'s elements")
+                var screens: [Name] = [], ranges: [Range<Int>] = []
+                m.forEachScreen { screens.append($0) }
+                m.forEachScreenRange { ranges.append($0) }
+                #expect(screens == l.path.map(\.screen) && ranges == l.path.map(\.screen.range), "\(name): \(x.name.text)'s screens")
+                #expect(l.hashValue == m.hashValue, "\(name): \(x.name.text)'s hash")
+                var written = m
+                written.patternIsVerbatim = m.patternIsVerbatim
+                #expect(written == l && written.path == l.path && written.pattern == l.pattern, "\(name): \(x.name.text) once written")
+            }
             #expect(x.parameters == y.parameters && x.body == y.body, "\(name): \(x.name.text)'s parameters or body")
         }
         #expect(String(describing: a.imports) == String(describing: b.imports), "\(name): imports")

@@ -16,6 +16,9 @@ struct PathCondition {
     /// Per `anyOf` node with many branches, which branches may build which element (see
     /// `BranchIndex`), made when a path first reaches it.
     private let indexes = BranchIndexes()
+    /// What `step` works in, kept from step to step (a path's steps are thousands for a
+    /// program's links; each made its own table and list).
+    private let room = StepRoom()
 
     /// The `anyOf`s with more branches than this are indexed (`BranchIndex`).
     private let indexedAbove: Int32
@@ -57,8 +60,17 @@ struct PathCondition {
     func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref) {
         var next: Frontier = []
         var builtHere = BDD.zero
-        var active = Set<Int64>()
-        var found: [(Int, BDD.Ref)] = []
+        // (Taken from the room, and given back emptied.)
+        var active = room.active
+        var found = room.found
+        room.active = []
+        room.found = []
+        defer {
+            if !active.isEmpty { active.removeAll(keepingCapacity: true) }
+            found.removeAll(keepingCapacity: true)
+            room.active = active
+            room.found = found
+        }
         // Where each node is in `next`, once it holds more than a few.
         var positions: [Int: Int]? = nil
         for (start, environments) in frontier {
@@ -169,6 +181,13 @@ struct PathCondition {
             if mine.isEmpty { return everyCode }
             return (mine + everyCode).sorted()
         }
+    }
+
+    /// The table and list `step` works in (see `room`).
+    final class StepRoom: @unchecked Sendable {
+        // (Used by the one thread that follows the paths, as the analysis that holds it.)
+        var active = Set<Int64>()
+        var found: [(Int, BDD.Ref)] = []
     }
 
     final class BranchIndexes: @unchecked Sendable {

@@ -99,7 +99,7 @@ public struct ProgramLinks: Sendable {
         let (typed, positions) = matching
         let overlaps = SharedWorkList(count: typed.isEmpty ? 0 : 1) { _ in LinkOverlap.analyse(typed) }
         if typed.count > 1 { overlaps.start() }
-        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.isTyped }, typed: { _ in true })
+        judgeBuilds(facts, conditions: judgingConditions, untypedToo: false, typed: { _ in true })
         if let result = overlaps.results().first { reportOverlaps(result, positions: positions) }
     }
 
@@ -116,7 +116,7 @@ public struct ProgramLinks: Sendable {
         }
         guard !links.isEmpty else { return }
         var read: ProjectLinks? = nil
-        judgeBuilds(facts, conditions: judgingConditions, judging: { $0.screens != nil }, typed: { link in
+        judgeBuilds(facts, conditions: judgingConditions, untypedToo: true, typed: { link in
             if read == nil { read = pending.links }
             return read!.all[link.index].typed != nil
         })
@@ -187,10 +187,10 @@ public struct ProgramLinks: Sendable {
 
     // MARK: Builds
 
-    /// How much of the path of each link that `judging` accepts is built, `unbuildable-link`
-    /// where not all of it (for a link that `typed` says takes part), and when
-    /// `judgesConditions` the condition under which it all is.
-    private mutating func judgeBuilds(_ facts: ProgramFacts, conditions judgesConditions: Bool, judging: (Link) -> Bool,
+    /// How much of the path of each link with its screens is built (of each typed one only,
+    /// without `untypedToo`), `unbuildable-link` where not all of it (for a link that `typed`
+    /// says takes part), and when `judgesConditions` the condition under which it all is.
+    private mutating func judgeBuilds(_ facts: ProgramFacts, conditions judgesConditions: Bool, untypedToo: Bool,
                                       typed: (Link) -> Bool) {
         let semantics = facts.semantics
         guard let rootBody = facts.rootBody else { return }
@@ -203,7 +203,8 @@ public struct ProgramLinks: Sendable {
         // (Held once: reading the graph through `facts` in the loop would copy it.)
         let graph = facts.graph
         for position in links.indices {
-            guard judging(links[position]), let screens = links[position].screens else { continue }
+            // (The link's fields read in place: a copy of the link retains each of them.)
+            guard untypedToo || links[position].isTyped, let screens = links[position].screens else { continue }
             // Each prefix of the path followed: how many elements from the first are built
             // together somewhere (`built`), where the longest such prefix is built
             // (`longest`), and where the whole path is (`whole`).

@@ -87,8 +87,12 @@ public struct LinkDeclaration: Sendable, Hashable {
     }
 
     /// The pattern parsed, nil without a pattern: parsed at each call (the link rules parse
-    /// each link's once per analysis, on every core, rather than the lowering on one).
-    public var parsed: Result<LinkPattern, LinkPattern.Problem>? { pattern.map { LinkPattern.parse($0) } }
+    /// each link's once per analysis, on every core, rather than the lowering on one); a
+    /// link read from `lines` is parsed from the file's bytes, without a string.
+    public var parsed: Result<LinkPattern, LinkPattern.Problem>? {
+        if storage == nil, let lines { return lines.parsedPattern(at: Int(lineAt)) }
+        return pattern.map { LinkPattern.parse($0) }
+    }
 
     public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
         storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
@@ -167,6 +171,14 @@ final class LinkLines: Sendable {
     func pattern(at index: Int) -> String {
         let range = patternRange(at: index)
         return String(decoding: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self)
+    }
+
+    /// The pattern parsed from the bytes between the quotes.
+    func parsedPattern(at index: Int) -> Result<LinkPattern, LinkPattern.Problem> {
+        let range = patternRange(at: index)
+        return bytes.withUnsafeBufferPointer { bytes in
+            LinkPattern.parse(utf8: UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]))
+        }
     }
 
     /// The parts of the line at `index`, told to `visitor`.

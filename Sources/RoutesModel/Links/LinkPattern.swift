@@ -81,13 +81,16 @@ public struct LinkPattern: Sendable, Hashable {
     public static func parse(_ text: String) -> Result<LinkPattern, Problem> {
         // (Over the text's own bytes, not a copy of them.)
         var text = text
-        return text.withUTF8 { bytes in
-            var parser = LinkPatternParser(bytes: bytes)
-            do throws(Problem) {
-                return .success(try parser.pattern())
-            } catch {
-                return .failure(error)
-            }
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Parses the text of a pattern given as its UTF-8 bytes.
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<LinkPattern, Problem> {
+        var parser = LinkPatternParser(bytes: bytes)
+        do throws(Problem) {
+            return .success(try parser.pattern())
+        } catch {
+            return .failure(error)
         }
     }
 }

@@ -29,6 +29,7 @@ import TestSupport
                 m.forEachScreenRange { ranges.append($0) }
                 #expect(screens == l.path.map(\.screen) && ranges == l.path.map(\.screen.range), "\(name): \(x.name.text)'s screens")
                 #expect(l.hashValue == m.hashValue, "\(name): \(x.name.text)'s hash")
+                #expect(l.parsed == m.parsed, "\(name): \(x.name.text)'s pattern parsed")
                 var written = m
                 written.patternIsVerbatim = m.patternIsVerbatim
                 #expect(written == l && written.path == l.path && written.pattern == l.pattern, "\(name): \(x.name.text) once written")

@@ -470,22 +470,23 @@ struct Lowerer {
     /// its bytes).
     private mutating func lowerLinkLine(_ node: Int, _ line: Token) -> Declaration {
         let at = linkLinePartsAt
+        let name: Range<Int>
+        let link: LinkDeclaration
         if let end = LinkLine.recordEnd(linkLineParts, from: at, lineStart: line.start) {
             linkLinePartsAt = end
             if linkLines == nil { linkLines = LinkLines(bytes: source, parts: linkLineParts) }
-            let name = LinkLine.head(linkLineParts, at: at).name
-            var declaration = Declaration(kind: .link, name: Name(text: text(name), range: name), range: line.range,
-                                          doc: docComment(before: node))
-            declaration.link = LinkDeclaration(lines: linkLines!, at: at)
-            return declaration
+            name = LinkLine.head(linkLineParts, at: at).name
+            link = LinkDeclaration(lines: linkLines!, at: at)
+        } else {
+            var parts = LinkLineParts(bytes: bytes)
+            _ = LinkLine.read(bytes, from: line.start, &parts)
+            name = parts.name
+            link = LinkDeclaration(pattern: text(LinkLine.text(ofPattern: parts.pattern)), patternRange: parts.pattern,
+                                   patternIsVerbatim: true, path: parts.path)
         }
-        var parts = LinkLineParts(bytes: bytes)
-        _ = LinkLine.read(bytes, from: line.start, &parts)
-        var declaration = Declaration(kind: .link, name: Name(text: text(parts.name), range: parts.name), range: line.range,
+        var declaration = Declaration(kind: .link, name: Name(text: text(name), range: name), range: line.range,
                                       doc: docComment(before: node))
-        let inner = UnsafeBufferPointer(rebasing: bytes[parts.pattern.lowerBound + 1..<parts.pattern.upperBound - 1])
-        declaration.link = LinkDeclaration(pattern: String(decoding: inner, as: UTF8.self), patternRange: parts.pattern,
-                                           patternIsVerbatim: true, path: parts.path)
+        declaration.link = link
         return declaration
     }
 

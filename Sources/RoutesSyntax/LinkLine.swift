@@ -132,6 +132,9 @@ public enum LinkLine {
         return walk(parts, from: index + 5)
     }
 
+    /// The range of a plain pattern's text: its string's range without the quotes.
+    public static func text(ofPattern string: Range<Int>) -> Range<Int> { (string.lowerBound + 1)..<(string.upperBound - 1) }
+
     /// The ranges of the name and of the pattern's string (quotes included) of the line whose
     /// parts start at `index` (as `recordEnd` found them).
     public static func head(_ parts: [Int32], at index: Int) -> (name: Range<Int>, pattern: Range<Int>) {

@@ -60,13 +60,14 @@ struct PathCondition {
     func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref) {
         var next: Frontier = []
         var builtHere = BDD.zero
-        // (Taken from the room, and given back emptied.)
+        // (Taken from the room, and given back emptied: `yields` removes what it adds to
+        // `active`.)
         var active = room.active
         var found = room.found
         room.active = []
         room.found = []
         defer {
-            if !active.isEmpty { active.removeAll(keepingCapacity: true) }
+            assert(active.isEmpty, "a builder left marked as being evaluated")
             found.removeAll(keepingCapacity: true)
             room.active = active
             room.found = found

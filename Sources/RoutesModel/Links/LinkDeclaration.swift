@@ -169,16 +169,13 @@ final class LinkLines: Sendable {
 
     /// The pattern's text: the bytes between the quotes (the form has no escape).
     func pattern(at index: Int) -> String {
-        let range = patternRange(at: index)
-        return String(decoding: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)], as: UTF8.self)
+        String(decoding: bytes[LinkLine.text(ofPattern: patternRange(at: index))], as: UTF8.self)
     }
 
     /// The pattern parsed from the bytes between the quotes.
     func parsedPattern(at index: Int) -> Result<LinkPattern, LinkPattern.Problem> {
-        let range = patternRange(at: index)
-        return bytes.withUnsafeBufferPointer { bytes in
-            LinkPattern.parse(utf8: UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]))
-        }
+        let text = LinkLine.text(ofPattern: patternRange(at: index))
+        return bytes.withUnsafeBufferPointer { LinkPattern.parse(utf8: UnsafeBufferPointer(rebasing: $0[text])) }
     }
 
     /// The parts of the line at `index`, told to `visitor`.
@@ -200,9 +197,8 @@ final class LinkLines: Sendable {
 
     func forEachScreen(at index: Int, _ body: (Name) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in
-            LinkLine.forEachScreen(parts, at: index) { range in
-                body(Name(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), range: range))
-            }
+            let reader = LinkLineParts(bytes: bytes)
+            LinkLine.forEachScreen(parts, at: index) { range in body(Name(text: reader.text(range), range: range)) }
         }
     }
 

@@ -260,8 +260,11 @@ public struct ProgramLinks: Sendable {
         let prefix = shortestPrefix(screens.map { facts.graph.screenCode($0) ?? -1 }, facts, conditions)
         let finding = UnbuildableLink.Finding(link: link.name, element: element.screen.text, reason: reason, prefix: prefix)
         let detail = prefix.map { UnbuildableLink.Detail(pathStart: link.declaration.path[0].range.lowerBound, prefix: $0) }
+        // (The reason may quote where a node is, `anyOf` at 12:23: a whitespace edit before it
+        // makes the diagnostic again rather than move it.)
         diagnostics.append(Diagnostic(UnbuildableLink.self, file: link.symbol.file, range: element.range,
-                                      message: UnbuildableLink.message(finding), detail: detail.map { DiagnosticDetail($0) }))
+                                      message: UnbuildableLink.message(finding), quotesPosition: true,
+                                      detail: detail.map { DiagnosticDetail($0) }))
     }
 
     /// What the searches for a prefix (`shortestPrefix(_:_:_:)`) may take, in steps of a

@@ -61,10 +61,13 @@ import Testing
     /// A program whose unreachable-screen message quotes the line and column of an `anyOf`.
     static let quotingPositions = ["/ws/App.routes": "screen Home   // the landing screen\nscreen Settings\nroot {\n  anyOf {   // two ways\n    screen Home\n    anyOf {\n      screen Home   // never built\n      screen Settings\n    }\n  }\n}\n"]
 
+    /// A program whose unbuildable-link message quotes the line and column of a `screen`.
+    static let linkQuotingPositions = ["/ws/App.routes": "screen Home   // the landing screen\nscreen Detail(id: Int)\nlink detail \"/d/{id}\" -> Detail(id: id)   // from the root\nroot {\n  screen Home {   // home first\n    screen Detail\n  }\n}\n"]
+
     @Test func randomEditsInCommentsAndWhitespaceMatchAFreshAnalysis() throws {
         var random = SplitMix64(seed: 20261121)
         var applied = 0, refused = 0
-        for files in try Self.exampleProjects() + [Self.quotingPositions] {
+        for files in try Self.exampleProjects() + [Self.quotingPositions, Self.linkQuotingPositions] {
             var texts = files
             var session = AnalysisSession.forEditor(project: Self.project(texts))
             for _ in 0..<25 {
@@ -129,6 +132,28 @@ import Testing
         #expect(!session.canRebase(over: try edit(at: "\n  anyOf", " ")))
         // A comment edit moves nothing a message quotes.
         #expect(session.canRebase(over: try edit(at: "two ways", "x")))
+    }
+
+    @Test func anUnbuildableLinkQuotingAPositionKeepsWhitespaceEditsOffTheFastWay() throws {
+        let text = Self.linkQuotingPositions["/ws/App.routes"]!
+        let project = Self.project(Self.linkQuotingPositions)
+        let session = AnalysisSession.forEditor(project: project)
+        #expect(session.diagnostics.contains { $0.rule.rawValue == "unbuildable-link" && $0.message.contains("`screen Home` at 5:3") })
+        func edit(at needle: String, _ insert: String) throws -> (Project, TriviaEdit, [UInt8]) {
+            let at = text.utf8.count - text[text.range(of: needle)!.lowerBound...].utf8.count + 1
+            var bytes = Array(text.utf8)
+            bytes.insert(contentsOf: Array(insert.utf8), at: at)
+            let (moved, edit) = try #require(project.applyingTriviaEdit(file: 0, range: at..<at, replacement: Array(insert.utf8),
+                                                                          newSource: SourceText(bytes: bytes)))
+            return (moved, edit, bytes)
+        }
+        // A space before that `screen` moves it to 5:4: the message must be made again.
+        let (_, before, bytes) = try edit(at: "\n  screen Home", " ")
+        #expect(!session.canRebase(over: before))
+        let fresh = AnalysisSession.forEditor(project: Self.project(["/ws/App.routes": String(decoding: bytes, as: UTF8.self)]))
+        #expect(fresh.diagnostics.contains { $0.rule.rawValue == "unbuildable-link" && $0.message.contains("`screen Home` at 5:4") })
+        // A comment edit moves nothing a message quotes.
+        #expect(session.canRebase(over: try edit(at: "home first", "x").1))
     }
 
     @Test func editsThatChangeTokensAreRefused() {

@@ -150,6 +150,47 @@ public enum LinkLine {
     /// How many elements the line whose parts start at `index` has.
     public static func elementCount(_ parts: [Int32], at index: Int) -> Int { elementCount(parts, from: index + 5) }
 
+    /// The parts of the path of the line whose parts start at `index` (as `recordEnd` found
+    /// them), one at a time: what `replay` tells a visitor after the head, for a reader in
+    /// another module (where a generic visitor's calls are not specialized, and cost more
+    /// than the reading).
+    public static func pathParts(_ parts: [Int32], at index: Int) -> PathParts { PathParts(parts: parts, position: index + 5) }
+
+    /// One part of a recorded path (see ``pathParts(_:at:)``).
+    public enum PathPart: Sendable, Equatable {
+        /// An element starts, with its screen's name.
+        case element(screen: Range<Int>)
+        /// `label: value` (see ``LinkLineVisitor/argument(label:value:kind:)``).
+        case argument(label: Range<Int>, value: Range<Int>, kind: TokenKind)
+        /// The element ends at `end`.
+        case endElement(at: Int)
+    }
+
+    /// The parts of a recorded path, in order; nil after the last.
+    public struct PathParts: IteratorProtocol, Sendable {
+        let parts: [Int32]
+        var position: Int
+
+        public mutating func next() -> PathPart? {
+            guard position < parts.count else { return nil }
+            let i = position
+            switch parts[i] {
+            case elementTag:
+                position += 3
+                return .element(screen: Int(parts[i + 1])..<Int(parts[i + 2]))
+            case argumentTag:
+                position += 6
+                return .argument(label: Int(parts[i + 1])..<Int(parts[i + 2]), value: Int(parts[i + 3])..<Int(parts[i + 4]),
+                                 kind: TokenKind(rawValue: UInt8(truncatingIfNeeded: parts[i + 5]))!)
+            case endElementTag:
+                position += 2
+                return .endElement(at: Int(parts[i + 1]))
+            default:
+                return nil
+            }
+        }
+    }
+
     /// How many elements the recorded line whose first element's tag is at `start` has.
     private static func elementCount(_ parts: [Int32], from start: Int) -> Int {
         var count = 0

@@ -98,6 +98,13 @@ public enum InvalidLink: RuleDefinition {
         case .success(let parsed):
             pattern = parsed
         }
+        // A link read from its line is first judged from the line's parts, without making
+        // its path (a lint's thousands of links are mostly plain); what that cannot vouch
+        // for is judged below.
+        if let types = link.withLineParts({ PartsCheck.types(bytes: $0, parts: &$1, parameters: parameters, pattern: pattern) }) ?? nil {
+            filledTypes = types
+            return []
+        }
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
         for (position, element) in link.path.enumerated() {
@@ -207,6 +214,98 @@ public enum InvalidLink: RuleDefinition {
     }
 }
 
+/// A link read from its line, judged from the line's parts (`LinkDeclaration.withLineParts`):
+/// whether `InvalidLink.check` would find nothing in it, and the type of the first parameter
+/// each placeholder of the pattern fills. It vouches only for the plain case (each element's
+/// arguments in their declared places, each value a placeholder of the pattern or a literal
+/// that fits, no `{name?}` filling a parameter that is not optional, each placeholder filling
+/// parameters of one written type, none left unused) and leaves every other link to the
+/// whole check, which finds the same in a plain one (`InvalidLinkTests` checks both ways
+/// agree).
+struct PartsCheck {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let parameters: [[Parameter]?]
+    let pattern: LinkPattern
+    /// Per placeholder of the pattern, in order, the type of the first parameter it fills.
+    private(set) var types: [String?]
+    /// False once something is not plain.
+    private(set) var passes = true
+    private var element = -1
+    private var argument = 0
+
+    /// The types when the link whose path's parts are `parts` is plain, else nil.
+    static func types(bytes: UnsafeBufferPointer<UInt8>, parts: inout LinkLine.PathParts, parameters: [[Parameter]?],
+                      pattern: LinkPattern) -> [String?]? {
+        var check = PartsCheck(bytes: bytes, parameters: parameters, pattern: pattern)
+        while check.passes, let part = parts.next() {
+            switch part {
+            case .element: check.startElement()
+            case .argument(let label, let value, let kind): check.argument(label: label, value: value, kind: kind)
+            case .endElement: check.endElement()
+            }
+        }
+        return check.passes && !check.types.contains(nil) ? check.types : nil
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, parameters: [[Parameter]?], pattern: LinkPattern) {
+        self.bytes = bytes
+        self.parameters = parameters
+        self.pattern = pattern
+        types = Array(repeating: nil, count: pattern.placeholders.count)
+    }
+
+    private mutating func startElement() {
+        element += 1
+        argument = 0
+        if element >= parameters.count { passes = false }
+    }
+
+    private mutating func argument(label: Range<Int>, value: Range<Int>, kind: TokenKind) {
+        // (The parameters of a name that is no screen are not checked: the project reports it.)
+        guard let declared = parameters[element] else { return }
+        let labelBytes = bytes[label]
+        guard argument < declared.count, Self.equal(declared[argument].label.text, labelBytes),
+              !declared[..<argument].contains(where: { Self.equal($0.label.text, labelBytes) }) else {
+            passes = false
+            return
+        }
+        let type = declared[argument].type
+        argument += 1
+        let literal: PathLiteral.Value
+        switch kind {
+        case .string: literal = .string(text(value.lowerBound + 1..<value.upperBound - 1))
+        case .number: literal = .number(text(value))
+        case .kwTrue: literal = .bool(true)
+        case .kwFalse: literal = .bool(false)
+        default:
+            let valueBytes = bytes[value]
+            guard let index = pattern.placeholders.firstIndex(where: { Self.equal($0, valueBytes) }),
+                  !pattern.isOptional(pattern.placeholders[index]) || type.trimmingWhitespace.hasSuffix("?") else {
+                passes = false
+                return
+            }
+            if let first = types[index] {
+                if first != type { passes = false }
+            } else {
+                types[index] = type
+            }
+            return
+        }
+        if literal.mismatch(type: type) != nil { passes = false }
+    }
+
+    private mutating func endElement() {
+        if let declared = parameters[element], argument != declared.count { passes = false }
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    private static func equal(_ text: String, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        text.utf8.count == bytes.count && text.utf8.elementsEqual(bytes)
+    }
+}
 
 extension String {
     /// The text without whitespace (a Swift type as written, `Int ?` is `Int?`): ASCII text,

@@ -86,6 +86,16 @@ public struct LinkDeclaration: Sendable, Hashable {
         }
     }
 
+    /// For a link read from its file's `link` lines (see ``init(lines:at:)``): what `body`
+    /// makes of the file's bytes and the parts of the path as the lexer read them (ranges in
+    /// the file, a string value with its quotes; see `LinkLine.pathParts`), the bytes valid
+    /// only during the call; nil for a link that holds its fields. What reads each link's
+    /// path once (the link rules) reads it so without making it.
+    public func withLineParts<Result>(_ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ parts: inout LinkLine.PathParts) -> Result) -> Result? {
+        guard storage == nil, let lines else { return nil }
+        return lines.withParts(at: Int(lineAt), body)
+    }
+
     /// The pattern parsed, nil without a pattern: parsed at each call (the link rules parse
     /// each link's once per analysis, on every core, rather than the lowering on one); a
     /// link read from `lines` is parsed from the file's bytes, without a string.
@@ -194,6 +204,11 @@ final class LinkLines: Sendable {
     }
 
     func pathCount(at index: Int) -> Int { LinkLine.elementCount(parts, at: index) }
+
+    func withParts<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>, inout LinkLine.PathParts) -> Result) -> Result {
+        var path = LinkLine.pathParts(parts, at: index)
+        return bytes.withUnsafeBufferPointer { body($0, &path) }
+    }
 
     func forEachScreen(at index: Int, _ body: (Name) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in

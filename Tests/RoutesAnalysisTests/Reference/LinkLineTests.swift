@@ -45,9 +45,21 @@ import TestSupport
         var at = 0
         for line in lines {
             var replayed = Heard(), read = Heard()
+            let start = at
             #expect(LinkLine.replay(lined.linkLineParts, from: &at, lineStart: line.start, &replayed), "\(name): parts of the line at \(line.start)")
             _ = text.withUnsafeBufferPointer { LinkLine.read($0, from: line.start, &read) }
             #expect(replayed.log == read.log && !read.log.isEmpty, "\(name): parts of the line at \(line.start)")
+            // The path's parts one at a time, as the replay tells them after the head.
+            var iterated: [String] = []
+            var parts = LinkLine.pathParts(lined.linkLineParts, at: start)
+            while let part = parts.next() {
+                switch part {
+                case .element(let screen): iterated.append("element \(screen)")
+                case .argument(let label, let value, let kind): iterated.append("argument \(label) \(value) \(kind)")
+                case .endElement(let end): iterated.append("end \(end)")
+                }
+            }
+            #expect(iterated == Array(replayed.log.dropFirst()), "\(name): path parts of the line at \(line.start)")
         }
         #expect(at == lined.linkLineParts.count, "\(name): parts left over")
         return lines.count

@@ -8,19 +8,20 @@ import Darwin
 /// Where a run's time and memory go, for performance work on the release build (see
 /// docs/dev/contributing.md#how-to-measure): with `ROUTES_PROFILE` set in the environment,
 /// each `Profile.mark(_:)` writes one line to standard error: the milliseconds since the
-/// first mark, since the previous mark of the same thread, the page faults of the process so
-/// far (a page touched for the first time costs microseconds: see Benchmarks/HISTORY.md), the
-/// thread (`main`, or another), and the phase that just ended. Without it, a mark reads one
-/// flag.
+/// first mark, since the previous mark of the same thread, the thread's processor time since
+/// then (less than the time when the thread waited or another ran in its place), the page
+/// faults of the process so far (a page touched for the first time costs microseconds: see
+/// Benchmarks/HISTORY.md), the thread (`main`, or another), and the phase that just ended.
+/// Without it, a mark reads one flag.
 public enum Profile {
     /// Whether `ROUTES_PROFILE` is set (read once).
     private static let isOn: Bool = getenv("ROUTES_PROFILE") != nil
 
     private struct Clock {
         var first: Double
-        /// Each thread that marked, with the time of its last mark; the first is the main
-        /// thread (the first to mark).
-        var last: [(thread: pthread_t, ms: Double)]
+        /// Each thread that marked, with the time of its last mark and its processor time
+        /// then; the first is the main thread (the first to mark).
+        var last: [(thread: pthread_t, ms: Double, cpu: Double)]
     }
     private static let clock = Mutex<Clock?>(nil)
 
@@ -36,11 +37,16 @@ public enum Profile {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let ms = Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+            var used = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used)
+            let cpu = Double(used.tv_sec) * 1000 + Double(used.tv_nsec) / 1_000_000
             let thread = pthread_self()
             var known = clock ?? Clock(first: ms, last: [])
             let mine = known.last.firstIndex { pthread_equal($0.thread, thread) != 0 }
             let previous = mine.map { known.last[$0].ms } ?? known.first
-            if let mine { known.last[mine].ms = ms } else { known.last.append((thread, ms)) }
+            // (A thread's first mark counts its processor time from its start.)
+            let previousCPU = mine.map { known.last[$0].cpu } ?? 0
+            if let mine { known.last[mine] = (thread, ms, cpu) } else { known.last.append((thread, ms, cpu)) }
             let onMain = pthread_equal(known.last[0].thread, thread) != 0
             clock = known
             var usage = rusage()
@@ -50,7 +56,8 @@ public enum Profile {
             getrusage(RUSAGE_SELF, &usage)
             #endif
             let faults = Int(usage.ru_minflt) + Int(usage.ru_majflt)
-            let line = "routes: profile: \(format(ms - known.first)) ms  +\(format(ms - previous)) ms  \(faults) faults  "
+            let line = "routes: profile: \(format(ms - known.first)) ms  +\(format(ms - previous)) ms  cpu +\(format(cpu - previousCPU)) ms  "
+                + "\(faults) faults  "
                 + "\(onMain ? "main " : "other") \(phase)\n"
             _ = FileDescriptor.writeAll(line, to: 2)
         }

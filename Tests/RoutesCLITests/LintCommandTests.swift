@@ -73,18 +73,20 @@ import TestSupport
         #expect(plain.stderr.isEmpty)
         let lines = profiled.stderr.split(separator: "\n").map(String.init)
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("routes: profile: ") }, "\(profiled.stderr)")
-        // `routes: profile: MS ms  +MS ms  N faults  THREAD PHASE`
+        // `routes: profile: MS ms  +MS ms  cpu +MS ms  N faults  THREAD PHASE`
         let fields = lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         let times = fields.compactMap { Double($0[2]) }
         #expect(times.count == lines.count && times == times.sorted())
-        let phases = fields.map { $0.dropFirst(9).joined(separator: " ") }
+        let phases = fields.map { $0.dropFirst(12).joined(separator: " ") }
+        // A thread's processor time since its previous mark.
+        #expect(fields.allSatisfy { $0[6] == "cpu" && Double($0[7].dropFirst()) != nil })
         let expected = ["started", "the workspace found: its files and settings", "project: files read, parsed and lowered",
                         "project: names resolved", "project: programs found", "analysis: graphs made", "program: semantics",
                         "program: links' paths followed", "program: rules before the flows", "program: flows", "program: node rules",
                         "program: link rules", "the analysis and its report", "the report written"]
         #expect(phases.filter { !$0.hasPrefix("links: ") } == expected, "\(phases)")
         #expect(phases.contains("links: a part read"))
-        #expect(fields.first?[8] == "main")
+        #expect(fields.first?[11] == "main")
     }
 
     @Test func cleanProgramExitsZero() throws {

@@ -254,10 +254,14 @@ final class PendingLinks: Sendable {
 
     /// Starts reading `project`'s links when it has some, in parts (see `ProjectLinks.Plan`).
     init(project: Project) {
-        let planned = SharedWorkList(count: 1) { _ in Reading(plan: ProjectLinks.Plan(project: project), project: project) }
+        let planned = SharedWorkList(count: 1) { _ in
+            defer { Profile.mark("links: planned") }
+            return Reading(plan: ProjectLinks.Plan(project: project), project: project)
+        }
         self.planned = planned
         let searchesOverlaps = project.programs.count == 1
         whole = SharedWorkList(count: project.hasLinks ? 1 : 0) { _ in
+            Profile.mark("links: started")
             let reading = planned.results()[0]
             let plan = reading.plan
             let links = reading.links

@@ -547,7 +547,7 @@ public struct Project: Sendable {
                       into resolved: inout ResolutionTable, guesses: inout [Int: Symbol], _ diagnostics: inout [Diagnostic]) {
         let scope = scopes[f]
         let model = files[f].model
-        model.forEachNameUse(declarations: ds, nodes: ns) { name, expected in
+        func resolve(_ name: Name, _ expected: [DeclarationKind]) {
             guard let (s, kind) = scope.entry(name.text) else {
                 let (diagnostic, guess) = undefinedName(name, expected: expected, file: f)
                 diagnostics.append(diagnostic)
@@ -561,6 +561,22 @@ public struct Project: Sendable {
                                                         file: f, range: name.range, declaredIn: s.file, at: declaration.name.range))
             }
         }
+        // The uses of `FileModel.forEachNameUse`, in its order; the screens of a link read
+        // from its line (a lint's thousands) are looked up by their bytes, and made names only
+        // when they are no screen's.
+        for i in ds {
+            if let from = model.declarations[i].from { resolve(from, Kinds.screen) }
+            guard model.declarations[i].hasLink, let link = model.declarations[i].link else { continue }
+            let read = link.forEachScreenBytes { range, bytes in
+                if case let (s, kind)?? = scope.entry(utf8: bytes), kind == .screen {
+                    resolved[range.lowerBound] = s
+                } else {
+                    resolve(Name(text: String(decoding: bytes, as: UTF8.self), range: range), Kinds.screen)
+                }
+            }
+            if !read { link.forEachScreen { resolve($0, Kinds.screen) } }
+        }
+        model.forEachNameUse(declarations: 0..<0, nodes: ns, resolve)
         // A screen's labels once per file, however many wildcards name it (a model without
         // them lowers its file again).
         var labels: [Symbol: [String]] = [:]

@@ -26,6 +26,11 @@ public struct Scope: Sendable, Sequence {
         @inlinable func entry(_ name: String, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)? {
             scope.entry(name, key: key)
         }
+
+        /// `scope.entry(utf8:key:)`, read in place.
+        func entry(utf8 name: UnsafeBufferPointer<UInt8>, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)?? {
+            scope.entry(utf8: name, key: key)
+        }
     }
     /// A slot of the table: the upper half of the name's hash, and its entry (-1: empty).
     @usableFromInline struct Slot: Sendable {
@@ -139,6 +144,54 @@ public struct Scope: Sendable, Sequence {
                 }
             }
         }
+    }
+
+    /// `entry(name)` for a name given as its UTF-8 bytes, without making a string of them (the
+    /// thousands of screen names of a lint's links): nil when the scope holds renames, which
+    /// are keyed by string (then ask `entry(_:)`).
+    func entry(utf8 name: UnsafeBufferPointer<UInt8>) -> (symbol: Symbol, kind: DeclarationKind)?? {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return entry(utf8: name, key: UInt32(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32))
+    }
+
+    /// `entry(utf8:)` for a name whose key is known.
+    func entry(utf8 name: UnsafeBufferPointer<UInt8>, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)?? {
+        if let base {
+            switch base.entry(utf8: name, key: key) {
+            case nil: return nil
+            case let found?? : return found
+            case .some(nil): break
+            }
+        }
+        if renames != nil { return nil }
+        return slots.withUnsafeBufferPointer { slotBuffer in
+            entries.withUnsafeBufferPointer { entryBuffer in
+                let mask = slotBuffer.count - 1
+                var i = Int(key) & mask
+                while true {
+                    let slot = slotBuffer[i]
+                    if slot.entry < 0 { return .some(nil) }
+                    if slot.key == key {
+                        let found = entryBuffer[Int(slot.entry)]
+                        if Self.equal(found.name, name) { return (found.symbol, found.kind) }
+                    }
+                    i = (i + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// Whether `text`'s UTF-8 bytes are `bytes`.
+    private static func equal(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == bytes.count else { return false }
+        // (Byte by byte: the generic `elementsEqual` cost some 200 instructions a name.)
+        let same = utf8.withContiguousStorageIfAvailable { text in
+            for i in 0..<text.count where text[i] != bytes[i] { return false }
+            return true
+        }
+        return same ?? utf8.elementsEqual(bytes)
     }
 
     /// Adds `name` for `symbol` unless the name is there already: then returns the symbol it

@@ -476,11 +476,25 @@ extension ParseCacheTests {
                 if reference[name] == nil { reference[name] = symbol }
             }
             #expect(scope.count == reference.count)
+            // A name given by its bytes is found as by its string.
+            func byBytes(_ name: String) -> (symbol: Symbol, kind: DeclarationKind)?? {
+                Array(name.utf8).withUnsafeBufferPointer { scope.entry(utf8: $0) }
+            }
             for (k, v) in reference {
                 #expect(scope[k] == v, "round \(round): \(k)")
                 #expect(scope.entry(k)?.kind == DeclarationKind.allCases[v.declaration % 6])
+                let found = byBytes(k)
+                #expect(found??.symbol == v && found??.kind == scope.entry(k)?.kind, "round \(round): \(k) by its bytes")
             }
-            for stem in stems { #expect(scope[stem + "x"] == nil) }
+            for stem in stems {
+                #expect(scope[stem + "x"] == nil)
+                #expect(byBytes(stem + "x").map { $0 == nil } == true)
+            }
+            // Laid over this one, a scope finds its base's names and its own by their bytes.
+            var over = Scope(over: scope)
+            _ = over.insertIfAbsent("own", Symbol(file: 9, declaration: 1), kind: .screen)
+            for (k, v) in reference.prefix(20) { #expect(Array(k.utf8).withUnsafeBufferPointer { over.entry(utf8: $0) }??.symbol == v) }
+            #expect(Array("own".utf8).withUnsafeBufferPointer { over.entry(utf8: $0) }??.symbol == Symbol(file: 9, declaration: 1))
             #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == reference)
         }
     }
@@ -520,7 +534,12 @@ extension ParseCacheTests {
                 }
                 #expect(scope.count == reference.count)
             }
-            for (k, v) in reference { #expect(scope[k] == v, "round \(round): \(k)") }
+            for (k, v) in reference {
+                #expect(scope[k] == v, "round \(round): \(k)")
+                // By its bytes: the same answer, or none while renames are kept beside the table.
+                let byBytes = Array(k.utf8).withUnsafeBufferPointer { scope.entry(utf8: $0) }
+                #expect(byBytes == nil ? scope.renames != nil : byBytes??.symbol == v, "round \(round): \(k) by its bytes")
+            }
             #expect(Dictionary(uniqueKeysWithValues: scope.map { ($0.key, $0.value) }) == reference)
         }
     }

@@ -76,6 +76,15 @@ public struct LinkDeclaration: Sendable, Hashable {
         }
     }
 
+    /// For a link read from `lines`: calls `body` with the range and the bytes of the screen
+    /// of each element of the path, in order, and returns true (the bytes are valid only
+    /// during the call); false, calling nothing, for a link that holds its fields.
+    func forEachScreenBytes(_ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard storage == nil, let lines else { return false }
+        lines.forEachScreenBytes(at: Int(lineAt), body)
+        return true
+    }
+
     /// Calls `body` with the range of the screen of each element of the path, in order
     /// (what a name's resolution is found by, without its text).
     public func forEachScreenRange(_ body: (Range<Int>) -> Void) {
@@ -218,6 +227,12 @@ final class LinkLines: Sendable {
     }
 
     func forEachScreenRange(at index: Int, _ body: (Range<Int>) -> Void) { LinkLine.forEachScreen(parts, at: index, body) }
+
+    func forEachScreenBytes(at index: Int, _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { bytes in
+            LinkLine.forEachScreen(parts, at: index) { range in body(range, UnsafeBufferPointer(rebasing: bytes[range])) }
+        }
+    }
 }
 
 /// One element of a link's path: `Detail(id: id, tab: "info")`.

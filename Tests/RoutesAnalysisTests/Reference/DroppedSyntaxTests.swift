@@ -184,6 +184,34 @@ import TestSupport
         #expect(!lint.files[0].keepsText && lint.files[0].text.invalidUTF8.count == 1)
     }
 
+    /// The screens of a lint's links are looked up by their bytes: a screen of the file or of
+    /// an import, a scope laid over its import's, a typo (its suggestion), a flag and a builder
+    /// named where a screen goes are reported as the server reports them.
+    @Test func aLinksScreensResolveAsTheServersDo() {
+        let files: [String: [UInt8]] = [
+            "App.routes": Array("""
+                import "Lib.routes"
+                screen Home
+                flag on
+                builder more { screen Home }
+                link a "/a/{id}" -> Home/Detail(id: id)
+                link b "/b" -> Home/Detial(id: 1)
+                link c "/c" -> on/Home
+                link d "/d" -> Home/more
+                link e "/e" -> Home/Détail
+                root { screen Home { anyOf { screen Detail more } } }
+
+                """.utf8),
+            "Lib.routes": Array("screen Detail(id: Int)\n".utf8),
+        ]
+        Self.check(files, name: "links' screens")
+        let session = AnalysisSession.forLint(project: Self.lintProject(files))
+        let messages = session.diagnostics.map(\.message)
+        #expect(session.diagnostics.contains { $0.rule == .undefinedName && $0.message.contains("Detial") && $0.message.contains("Detail") },
+                "\(messages)")
+        #expect(session.diagnostics.filter { $0.rule == .wrongKind }.count == 2, "\(messages)")
+    }
+
     /// A name in text a syntax error skipped, in a file that is not a program's root: the
     /// lint keeps that file's scope, which says what the name stands for (here the screen
     /// the skipped builder places, not reported as never placed).

@@ -78,34 +78,46 @@ public enum PlaceholderType: Sendable, Hashable {
 /// fills; see `PlaceholderType`).
 public struct TypedLink: Sendable, Hashable {
     /// The fields, held by reference: typed links are copied into each program's tables and
-    /// into the overlap search, and a copy is then one retain. Written only when no other
-    /// link holds it.
-    private final class Storage: @unchecked Sendable {
-        var name: String
-        var pattern: LinkPattern
+    /// into the overlap search, and a copy is then one retain. Never written once made.
+    private final class Storage: Sendable {
+        let name: String
+        /// The pattern; nil for a link read from its line (`line`), whose pattern is parsed
+        /// from the line's bytes when asked (a lint's thousands of links are asked for their
+        /// segments only, which `forEachSegment` reads from the bytes).
+        let parsed: LinkPattern?
+        let line: LinkDeclaration?
         /// By placeholder, in the order of `pattern.placeholders`.
-        var types: [PlaceholderType]
+        let types: [PlaceholderType]
 
-        init(name: String, pattern: LinkPattern, types: [PlaceholderType]) {
+        init(name: String, parsed: LinkPattern?, line: LinkDeclaration?, types: [PlaceholderType]) {
             self.name = name
-            self.pattern = pattern
+            self.parsed = parsed
+            self.line = line
             self.types = types
         }
     }
-    private var storage: Storage
+    private let storage: Storage
 
     public var name: String { storage.name }
-    public var pattern: LinkPattern { storage.pattern }
+    /// The pattern (parsed again at each call for a link read from its line).
+    public var pattern: LinkPattern { storage.parsed ?? storage.line!.parsedPattern! }
 
     /// A link whose placeholders are of `types` (`.string` for one it does not name).
     public init(name: String, pattern: LinkPattern, types: [String: PlaceholderType]) {
-        storage = Storage(name: name, pattern: pattern, types: pattern.placeholders.map { types[$0] ?? .string })
+        storage = Storage(name: name, parsed: pattern, line: nil, types: pattern.placeholders.map { types[$0] ?? .string })
     }
 
     /// A link whose placeholders, in the order of `pattern.placeholders`, are of `types`.
     init(name: String, pattern: LinkPattern, typesInOrder types: [PlaceholderType]) {
         precondition(types.count == pattern.placeholders.count, "a type per placeholder")
-        storage = Storage(name: name, pattern: pattern, types: types)
+        storage = Storage(name: name, parsed: pattern, line: nil, types: types)
+    }
+
+    /// The link read from its line (`LinkDeclaration.isReadFromLine`), whose pattern parses,
+    /// with `pattern`'s placeholders of `types` in order: it holds no pattern.
+    init(name: String, line: LinkDeclaration, pattern: LinkPattern, typesInOrder types: [PlaceholderType]) {
+        precondition(line.isReadFromLine && types.count == pattern.placeholders.count, "a line-read link, a type per placeholder")
+        storage = Storage(name: name, parsed: nil, line: line, types: types)
     }
 
     public static func == (a: TypedLink, b: TypedLink) -> Bool {
@@ -118,23 +130,69 @@ public struct TypedLink: Sendable, Hashable {
         hasher.combine(storage.types)
     }
 
-    public func type(of placeholder: String) -> PlaceholderType {
-        // (A pattern has a few placeholders: a scan.)
-        let placeholders = storage.pattern.placeholders
-        for index in placeholders.indices where placeholders[index] == placeholder { return storage.types[index] }
-        return .string
+    public func type(of placeholder: String) -> PlaceholderType { Read(self).type(of: placeholder) }
+
+    /// The type of the placeholder at `index` of `pattern.placeholders`.
+    func type(at index: Int) -> PlaceholderType { storage.types[index] }
+
+    /// Calls `body` with each segment of the pattern, in order: a literal's bytes, or nil and
+    /// the position of a placeholder in `pattern.placeholders` (without parsing the pattern of
+    /// a link read from its line).
+    func forEachSegment(_ body: (UnsafeBufferPointer<UInt8>?, Int) -> Void) {
+        if let line = storage.line {
+            var placeholder = 0
+            let read = line.forEachPatternSegment { literal in
+                if let literal {
+                    body(literal, -1)
+                } else {
+                    body(nil, placeholder)
+                    placeholder += 1
+                }
+            }
+            precondition(read, "a line-read link")
+            return
+        }
+        let pattern = storage.parsed!
+        for segment in pattern.segments {
+            switch segment {
+            case .literal(var text):
+                text.withUTF8 { body($0, -1) }
+            case .placeholder(let name, _):
+                body(nil, pattern.placeholders.firstIndex(of: name) ?? -1)
+            }
+        }
+    }
+
+    /// The pattern and the placeholders' types, read once (parsed, for a link read from its
+    /// line): what a search over a few links asks many times.
+    struct Read {
+        let pattern: LinkPattern
+        let types: [PlaceholderType]
+
+        init(_ link: TypedLink) {
+            pattern = link.pattern
+            types = link.storage.types
+        }
+
+        func type(of placeholder: String) -> PlaceholderType {
+            // (A pattern has a few placeholders: a scan.)
+            let placeholders = pattern.placeholders
+            for index in placeholders.indices where placeholders[index] == placeholder { return types[index] }
+            return .string
+        }
     }
 
     /// How specific the link is: segment by segment from the left, a literal (2) beats a
     /// typed placeholder (1), which beats any other placeholder (0); then more required query
     /// items beat fewer. Links of different lengths never match one URL.
     public var specificity: Specificity {
-        Specificity(ranks: pattern.segments.map { segment in
+        let read = Read(self)
+        return Specificity(ranks: read.pattern.segments.map { segment in
             switch segment {
             case .literal: return 2
-            case .placeholder(let name, _): return type(of: name).isTyped ? 1 : 0
+            case .placeholder(let name, _): return read.type(of: name).isTyped ? 1 : 0
             }
-        }, requiredQueryItems: pattern.requiredQueryCount)
+        }, requiredQueryItems: read.pattern.requiredQueryCount)
     }
 }
 
@@ -164,6 +222,8 @@ public enum LinkMatcher {
     }
 
     public static func match(_ link: TypedLink, _ url: LinkURL) -> Outcome {
+        // (The pattern read once: a lint's link parses it when asked.)
+        let link = TypedLink.Read(link)
         let segments = link.pattern.segments
         guard segments.count == url.segments.count else {
             return .noMatch("it has \(count(segments.count, "segment")), the URL \(url.segments.count)")

@@ -49,7 +49,7 @@ public enum LinkOverlap {
         }
         // Compared only between neighbours (most links have none).
         let specificity = links.indices.map {
-            neighbours[$0].isEmpty ? Specificity(ranks: [], requiredQueryItems: 0) : shapes.specificity(of: $0, links[$0])
+            neighbours[$0].isEmpty ? Specificity(ranks: [], requiredQueryItems: 0) : shapes.specificity(of: $0, TypedLink.Read(links[$0]))
         }
         for a in links.indices where !neighbours[a].isEmpty {
             let higher = neighbours[a].filter { specificity[a] < specificity[$0] }.sorted()
@@ -192,16 +192,19 @@ public enum LinkOverlap {
         /// The number of literal `text`.
         mutating func number(_ text: String) -> Int32 {
             var text = text
-            let (hash, found) = text.withUTF8 { bytes -> (UInt64, Int32?) in
-                // FNV-1a over the bytes.
-                var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-                return (hash, lookUp(bytes, hash: hash))
-            }
-            if let found { return found }
+            return text.withUTF8 { number(utf8: $0) }
+        }
+
+        /// The number of the literal whose UTF-8 bytes are `bytes` (a string made of them only
+        /// for a literal not seen before).
+        mutating func number(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            // FNV-1a over the bytes.
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            if let found = lookUp(bytes, hash: hash) { return found }
             if (texts.count + 1) * 2 > slots.count { grow() }
             let number = Int32(texts.count)
-            texts.append(text)
+            texts.append(String(decoding: bytes, as: UTF8.self))
             hashes.append(hash)
             place(number, hash: hash)
             return number
@@ -253,20 +256,19 @@ public enum LinkOverlap {
 
         init(_ links: [TypedLink], _ table: inout Literals) {
             starts.reserveCapacity(links.count + 1)
-            // (Counted first: grown by doubling, the arrays of thousands of links would be
-            // copied and held at up to twice their size.)
-            let count = links.reduce(0) { $0 + $1.pattern.segments.count }
-            literals.reserveCapacity(count)
-            types.reserveCapacity(count)
+            // (Room for some six segments a link: grown by doubling past that, the arrays of
+            // thousands of links would be copied.)
+            literals.reserveCapacity(links.count * 6)
+            types.reserveCapacity(links.count * 6)
             for link in links {
-                for segment in link.pattern.segments {
-                    switch segment {
-                    case .literal(let text):
-                        literals.append(table.number(text))
+                // (Read from the bytes of a link read from its line, without its pattern.)
+                link.forEachSegment { literal, placeholder in
+                    if let literal {
+                        literals.append(table.number(utf8: literal))
                         types.append(nil)
-                    case .placeholder(let name, _):
+                    } else {
                         literals.append(-1)
-                        types.append(link.type(of: name))
+                        types.append(link.type(at: placeholder))
                     }
                 }
                 starts.append(Int32(literals.count))
@@ -279,7 +281,7 @@ public enum LinkOverlap {
         func segments(_ i: Int) -> Range<Int> { Int(starts[i])..<Int(starts[i + 1]) }
 
         /// Link i's specificity (`TypedLink.specificity`), from its shape.
-        func specificity(of i: Int, _ link: TypedLink) -> Specificity {
+        func specificity(of i: Int, _ link: TypedLink.Read) -> Specificity {
             Specificity(ranks: segments(i).map { literals[$0] >= 0 ? 2 : types[$0]!.isTyped ? 1 : 0 },
                         requiredQueryItems: link.pattern.requiredQueryCount)
         }
@@ -335,8 +337,8 @@ public enum LinkOverlap {
 
     /// The search for a URL that every link of `must` matches and no link of `mustNot` does.
     struct Search {
-        let must: [TypedLink]
-        let mustNot: [TypedLink]
+        let must: [TypedLink.Read]
+        let mustNot: [TypedLink.Read]
         /// The classes of each position, then of each query key (`keys`).
         let dimensions: [Classes]
         let keys: [String]
@@ -344,9 +346,11 @@ public enum LinkOverlap {
         private var seen = Set<[Int]>()
 
         init(must: [TypedLink], mustNot: [TypedLink]) {
-            self.must = must
-            self.mustNot = mustNot
-            let all = must + mustNot
+            // (Each pattern read once: a lint's link parses it when asked.)
+            self.must = must.map(TypedLink.Read.init)
+            self.mustNot = mustNot.map(TypedLink.Read.init)
+            let all = self.must + self.mustNot
+            let must = self.must
             length = must.first?.pattern.segments.count ?? 0
             var dimensions: [Classes] = []
             for position in 0..<length {
@@ -362,7 +366,7 @@ public enum LinkOverlap {
         }
 
         /// Whether `link` accepts value `value` in dimension d.
-        func accepts(_ link: TypedLink, _ d: Int, _ value: String?) -> Bool {
+        func accepts(_ link: TypedLink.Read, _ d: Int, _ value: String?) -> Bool {
             if d < length {
                 guard link.pattern.segments.count == length, let value else { return false }
                 switch link.pattern.segments[d] {

@@ -165,8 +165,13 @@ struct ProjectLinks: Sendable {
                 let declarationRange = declarations[symbol.declaration].range
                 let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { declarationRange.contains($0.lowerBound) }
                 if !hasError, link.screens != nil, case .success(let pattern)? = parsed {
-                    link.typed = TypedLink(name: declarations[symbol.declaration].name.text, pattern: pattern,
-                                           typesInOrder: filledTypes.map { $0.map { ProjectLinks.placeholderType(of: $0, known: &types) } ?? .string })
+                    let name = declarations[symbol.declaration].name.text
+                    let typesInOrder = filledTypes.map { $0.map { ProjectLinks.placeholderType(of: $0, known: &types) } ?? .string }
+                    // (A link read from its line holds no pattern: the overlaps read its
+                    // segments from the line, and the few links a message names parse it.)
+                    link.typed = linkDeclaration.isReadFromLine
+                        ? TypedLink(name: name, line: linkDeclaration, pattern: pattern, typesInOrder: typesInOrder)
+                        : TypedLink(name: name, pattern: pattern, typesInOrder: typesInOrder)
                 }
                 links.append(link)
             }

@@ -76,6 +76,21 @@ public struct LinkDeclaration: Sendable, Hashable {
         }
     }
 
+    /// Whether the link was read from its file's `link` lines and holds no fields (see
+    /// ``init(lines:at:)``): its pattern's text is then the bytes between its quotes.
+    public var isReadFromLine: Bool { storage == nil && lines != nil }
+
+    /// For a link read from its line whose pattern parses: calls `body` with each segment of
+    /// the pattern, in order, a literal's bytes or nil for a placeholder, read from the bytes
+    /// without parsing (valid only during the call), and returns true; false, calling
+    /// nothing, for a link that holds its fields. (`LinkLineTests` checks it against the
+    /// pattern parsed.)
+    public func forEachPatternSegment(_ body: (UnsafeBufferPointer<UInt8>?) -> Void) -> Bool {
+        guard storage == nil, let lines else { return false }
+        lines.forEachPatternSegment(at: Int(lineAt), body)
+        return true
+    }
+
     /// For a link read from `lines`: calls `body` with the range and the bytes of the screen
     /// of each element of the path, in order, and returns true (the bytes are valid only
     /// during the call); false, calling nothing, for a link that holds its fields.
@@ -227,6 +242,13 @@ final class LinkLines: Sendable {
     }
 
     func forEachScreenRange(at index: Int, _ body: (Range<Int>) -> Void) { LinkLine.forEachScreen(parts, at: index, body) }
+
+    func forEachPatternSegment(at index: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        let text = LinkLine.text(ofPattern: patternRange(at: index))
+        bytes.withUnsafeBufferPointer { bytes in
+            LinkPattern.forEachSegment(utf8: UnsafeBufferPointer(rebasing: bytes[text]), body)
+        }
+    }
 
     func forEachScreenBytes(at index: Int, _ body: (Range<Int>, UnsafeBufferPointer<UInt8>) -> Void) {
         bytes.withUnsafeBufferPointer { bytes in

@@ -84,6 +84,25 @@ public struct LinkPattern: Sendable, Hashable {
         return text.withUTF8 { parse(utf8: $0) }
     }
 
+    /// Calls `body` with each segment of the pattern whose text is `bytes`, which parses (see
+    /// `parse(_:)`), in order: a literal's bytes (its text), or nil for a placeholder. Read
+    /// without making the pattern: segments are split at `/`, before the query's `?`.
+    static func forEachSegment(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        // `"/"` alone, or `"/?…"`: no segments.
+        var start = 1
+        guard start < bytes.count, bytes[start] != UInt8(ascii: "?") else { return }
+        var position = start
+        while true {
+            let byte = position < bytes.count ? bytes[position] : UInt8(ascii: "?")
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") {
+                body(bytes[start] == UInt8(ascii: "{") ? nil : UnsafeBufferPointer(rebasing: bytes[start..<position]))
+                if byte == UInt8(ascii: "?") { return }
+                start = position + 1
+            }
+            position += 1
+        }
+    }
+
     /// Parses the text of a pattern given as its UTF-8 bytes.
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<LinkPattern, Problem> {
         var parser = LinkPatternParser(bytes: bytes)

@@ -41,12 +41,36 @@ import TestSupport
             #expect(typesWritten == typesRead, "\(name): \(x.name.text)'s placeholder types")
             // Whether the parts vouched for it (a link written token by token has none).
             guard case .success(let pattern)? = read.parsed else { continue }
+            Self.checkSegments(read, pattern: pattern, name: "\(name): \(x.name.text)")
             let vouched = read.withLineParts { PartsCheck.types(bytes: $0, parts: &$1, parameters: parameters, pattern: pattern) != nil }
             #expect(written.withLineParts { _, _ in true } == nil)
             if vouched == true { counts.vouched += 1 } else if vouched == false { counts.left += 1 }
             if vouched == true { #expect(fromFields.isEmpty, "\(name): \(x.name.text) vouched for with diagnostics") }
         }
         return counts
+    }
+
+    /// A line-read link's segments read from its bytes are its pattern's, and a typed link
+    /// that holds no pattern answers as one that holds it.
+    static func checkSegments(_ link: LinkDeclaration, pattern: LinkPattern, name: String) {
+        var fromBytes: [String?] = []
+        #expect(link.forEachPatternSegment { fromBytes.append($0.map { String(decoding: $0, as: UTF8.self) }) })
+        let parsed: [String?] = pattern.segments.map { if case .literal(let text) = $0 { return text } else { return nil } }
+        #expect(fromBytes == parsed, "\(name): segments")
+        let types: [PlaceholderType] = pattern.placeholders.indices.map { [.int, .string, .double, .bool][$0 % 4] }
+        let held = TypedLink(name: "l", pattern: pattern, typesInOrder: types)
+        let lazy = TypedLink(name: "l", line: link, pattern: pattern, typesInOrder: types)
+        #expect(held == lazy && lazy == held && held.hashValue == lazy.hashValue && lazy.pattern == pattern, "\(name): typed")
+        #expect(held.specificity == lazy.specificity, "\(name): specificity")
+        func segments(_ link: TypedLink) -> [String] {
+            var out: [String] = []
+            link.forEachSegment { literal, placeholder in
+                out.append(literal.map { "literal " + String(decoding: $0, as: UTF8.self) } ?? "placeholder \(placeholder) \(link.type(at: placeholder))")
+            }
+            return out
+        }
+        #expect(segments(held) == segments(lazy), "\(name): typed segments")
+        for placeholder in pattern.placeholders { #expect(held.type(of: placeholder) == lazy.type(of: placeholder)) }
     }
 
     @Test func thePartsJudgeRandomLinksAsTheWholeCheck() {

@@ -114,9 +114,10 @@ public struct TypedLink: Sendable, Hashable {
     }
 
     /// The link read from its line (`LinkDeclaration.isReadFromLine`), whose pattern parses,
-    /// with `pattern`'s placeholders of `types` in order: it holds no pattern.
-    init(name: String, line: LinkDeclaration, pattern: LinkPattern, typesInOrder types: [PlaceholderType]) {
-        precondition(line.isReadFromLine && types.count == pattern.placeholders.count, "a line-read link, a type per placeholder")
+    /// with its placeholders (in the order of `pattern.placeholders`) of `types`: it holds no
+    /// pattern.
+    init(name: String, line: LinkDeclaration, typesInOrder types: [PlaceholderType]) {
+        precondition(line.isReadFromLine, "a line-read link")
         storage = Storage(name: name, parsed: nil, line: line, types: types)
     }
 

@@ -157,21 +157,32 @@ struct ProjectLinks: Sendable {
                 } else {
                     for screen in unresolved[index] ?? [] { declare(screen) }
                 }
-                // (Parsed here, once, on each core: see `LinkDeclaration.parsed`.)
-                let parsed = linkDeclaration.parsed
-                let found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared,
+                // A plain link read from its line is vouched for without parsing its pattern;
+                // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`).
+                var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
+                let found: [Diagnostic]
+                let vouched = InvalidLink.vouch(linkDeclaration, parameters: declared)
+                if let vouched {
+                    filledTypes = vouched
+                    found = []
+                } else {
+                    parsed = linkDeclaration.parsed
+                    found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared,
                                               filledTypes: &filledTypes, filled: &filled)
+                }
                 diagnostics += found
                 let declarationRange = declarations[symbol.declaration].range
                 let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { declarationRange.contains($0.lowerBound) }
-                if !hasError, link.screens != nil, case .success(let pattern)? = parsed {
+                var pattern: LinkPattern? = nil
+                if case .success(let parsedPattern)? = parsed { pattern = parsedPattern }
+                if !hasError, link.screens != nil, vouched != nil || pattern != nil {
                     let name = declarations[symbol.declaration].name.text
                     let typesInOrder = filledTypes.map { $0.map { ProjectLinks.placeholderType(of: $0, known: &types) } ?? .string }
                     // (A link read from its line holds no pattern: the overlaps read its
                     // segments from the line, and the few links a message names parse it.)
                     link.typed = linkDeclaration.isReadFromLine
-                        ? TypedLink(name: name, line: linkDeclaration, pattern: pattern, typesInOrder: typesInOrder)
-                        : TypedLink(name: name, pattern: pattern, typesInOrder: typesInOrder)
+                        ? TypedLink(name: name, line: linkDeclaration, typesInOrder: typesInOrder)
+                        : TypedLink(name: name, pattern: pattern!, typesInOrder: typesInOrder)
                 }
                 links.append(link)
             }

@@ -80,6 +80,15 @@ public enum InvalidLink: RuleDefinition {
     /// order (a link has a few: a list, kept from link to link by the caller).
     typealias Uses = [(name: String, type: String, at: Range<Int>)]
 
+    /// For a link read from its line (a lint's thousands are mostly plain): the type of the
+    /// first parameter each placeholder of its pattern fills, when `check` would find nothing
+    /// in it, judged from the line's parts without parsing its pattern or making its path
+    /// (`PartsCheck`); nil when that cannot vouch for it (then parse it and `check` it).
+    static func vouch(_ link: LinkDeclaration, parameters: [[Parameter]?]) -> [String?]? {
+        guard let placeholders = link.placeholderNamesInLine else { return nil }
+        return link.withLineParts { PartsCheck.types(bytes: $0, parts: &$1, parameters: parameters, placeholders: placeholders) } ?? nil
+    }
+
     /// The `invalid-link` and `undefined-name` diagnostics of link `s`, whose pattern parsed
     /// is `parsed` (nil without a pattern), and the parameters of the screen of each element
     /// of whose path (by position) `parameters` gives (nil for a name that is not a screen:
@@ -97,13 +106,6 @@ public enum InvalidLink: RuleDefinition {
             return [diagnostic(.malformedPattern(problem.message), file: file, range: link.sourceRange(ofPatternBytes: problem.range))]
         case .success(let parsed):
             pattern = parsed
-        }
-        // A link read from its line is first judged from the line's parts, without making
-        // its path (a lint's thousands of links are mostly plain); what that cannot vouch
-        // for is judged below.
-        if let types = link.withLineParts({ PartsCheck.types(bytes: $0, parts: &$1, parameters: parameters, pattern: pattern) }) ?? nil {
-            filledTypes = types
-            return []
         }
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
@@ -214,18 +216,21 @@ public enum InvalidLink: RuleDefinition {
     }
 }
 
-/// A link read from its line, judged from the line's parts (`LinkDeclaration.withLineParts`):
+/// A link read from its line, judged from the line's parts (`LinkDeclaration.withLineParts`)
+/// and its pattern's placeholders read from the line (`LinkDeclaration.placeholderNamesInLine`):
 /// whether `InvalidLink.check` would find nothing in it, and the type of the first parameter
 /// each placeholder of the pattern fills. It vouches only for the plain case (each element's
 /// arguments in their declared places, each value a placeholder of the pattern or a literal
 /// that fits, no `{name?}` filling a parameter that is not optional, each placeholder filling
 /// parameters of one written type, none left unused) and leaves every other link to the
-/// whole check, which finds the same in a plain one (`InvalidLinkTests` checks both ways
+/// whole check, which finds nothing in a plain one (`InvalidLinkPartsTests` checks both ways
 /// agree).
 struct PartsCheck {
     let bytes: UnsafeBufferPointer<UInt8>
     let parameters: [[Parameter]?]
-    let pattern: LinkPattern
+    /// The pattern's placeholders in order: where each name is in `bytes`, and whether it is
+    /// optional.
+    let placeholders: [(name: Range<Int>, isOptional: Bool)]
     /// Per placeholder of the pattern, in order, the type of the first parameter it fills.
     private(set) var types: [String?]
     /// False once something is not plain.
@@ -235,8 +240,8 @@ struct PartsCheck {
 
     /// The types when the link whose path's parts are `parts` is plain, else nil.
     static func types(bytes: UnsafeBufferPointer<UInt8>, parts: inout LinkLine.PathParts, parameters: [[Parameter]?],
-                      pattern: LinkPattern) -> [String?]? {
-        var check = PartsCheck(bytes: bytes, parameters: parameters, pattern: pattern)
+                      placeholders: [(name: Range<Int>, isOptional: Bool)]) -> [String?]? {
+        var check = PartsCheck(bytes: bytes, parameters: parameters, placeholders: placeholders)
         while check.passes, let part = parts.next() {
             switch part {
             case .element: check.startElement()
@@ -247,11 +252,11 @@ struct PartsCheck {
         return check.passes && !check.types.contains(nil) ? check.types : nil
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, parameters: [[Parameter]?], pattern: LinkPattern) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, parameters: [[Parameter]?], placeholders: [(name: Range<Int>, isOptional: Bool)]) {
         self.bytes = bytes
         self.parameters = parameters
-        self.pattern = pattern
-        types = Array(repeating: nil, count: pattern.placeholders.count)
+        self.placeholders = placeholders
+        types = Array(repeating: nil, count: placeholders.count)
     }
 
     private mutating func startElement() {
@@ -278,9 +283,8 @@ struct PartsCheck {
         case .kwTrue: literal = .bool(true)
         case .kwFalse: literal = .bool(false)
         default:
-            let valueBytes = bytes[value]
-            guard let index = pattern.placeholders.firstIndex(where: { Self.equal($0, valueBytes) }),
-                  !pattern.isOptional(pattern.placeholders[index]) || type.trimmingWhitespace.hasSuffix("?") else {
+            guard let index = placeholders.firstIndex(where: { sameBytes($0.name, value) }),
+                  !placeholders[index].isOptional || type.trimmingWhitespace.hasSuffix("?") else {
                 passes = false
                 return
             }
@@ -296,6 +300,13 @@ struct PartsCheck {
 
     private mutating func endElement() {
         if let declared = parameters[element], argument != declared.count { passes = false }
+    }
+
+    /// Whether bytes `a` and `b` are the same.
+    private func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        for offset in 0..<a.count where bytes[a.lowerBound + offset] != bytes[b.lowerBound + offset] { return false }
+        return true
     }
 
     private func text(_ range: Range<Int>) -> String {

@@ -80,6 +80,15 @@ public struct LinkDeclaration: Sendable, Hashable {
     /// ``init(lines:at:)``): its pattern's text is then the bytes between its quotes.
     public var isReadFromLine: Bool { storage == nil && lines != nil }
 
+    /// For a link read from its line whose pattern parses (and is ASCII, as such a line's is):
+    /// its placeholders in the order of `LinkPattern.placeholders`, as the ranges of their
+    /// names in the file and whether each is optional, read without parsing the pattern; nil
+    /// for any other link (parse its pattern, ``parsed``).
+    public var placeholderNamesInLine: [(name: Range<Int>, isOptional: Bool)]? {
+        guard storage == nil, let lines else { return nil }
+        return lines.placeholderNames(at: Int(lineAt))
+    }
+
     /// For a link read from its line whose pattern parses: calls `body` with each segment of
     /// the pattern, in order, a literal's bytes or nil for a placeholder, read from the bytes
     /// without parsing (valid only during the call), and returns true; false, calling
@@ -242,6 +251,12 @@ final class LinkLines: Sendable {
     }
 
     func forEachScreenRange(at index: Int, _ body: (Range<Int>) -> Void) { LinkLine.forEachScreen(parts, at: index, body) }
+
+    func placeholderNames(at index: Int) -> [(name: Range<Int>, isOptional: Bool)]? {
+        let text = LinkLine.text(ofPattern: patternRange(at: index))
+        let found = bytes.withUnsafeBufferPointer { LinkPattern.placeholderNames(utf8: UnsafeBufferPointer(rebasing: $0[text])) }
+        return found?.map { (($0.name.lowerBound + text.lowerBound)..<($0.name.upperBound + text.lowerBound), $0.isOptional) }
+    }
 
     func forEachPatternSegment(at index: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
         let text = LinkLine.text(ofPattern: patternRange(at: index))

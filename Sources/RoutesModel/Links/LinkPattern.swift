@@ -103,6 +103,92 @@ public struct LinkPattern: Sendable, Hashable {
         }
     }
 
+    /// The placeholders of the pattern whose text is `bytes`, in the order of `placeholders`,
+    /// as the ranges of their names in `bytes` and whether each is optional (`{name?}`), read
+    /// without making the pattern, when the text is ASCII and parses; nil otherwise (then
+    /// parse it to say why). What `parse(_:)` accepts of such a text, this accepts: the same
+    /// rules, byte for byte (`LinkLineTests` checks both over every link it reads).
+    static func placeholderNames(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [(name: Range<Int>, isOptional: Bool)]? {
+        var found: [(name: Range<Int>, isOptional: Bool)] = []
+        func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+            a.count == b.count && !zip(a, b).contains { bytes[$0] != bytes[$1] }
+        }
+        // A literal byte: printable ASCII but `# { } \ %`, and in a query key `= & ? /`.
+        func literal(_ byte: UInt8, inQuery: Bool) -> Bool {
+            switch byte {
+            case UInt8(ascii: "#"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\\"), UInt8(ascii: "%"): return false
+            case UInt8(ascii: "="), UInt8(ascii: "&"), UInt8(ascii: "?"), UInt8(ascii: "/"): return !inQuery
+            default: return byte > 0x20 && byte < 0x7F
+            }
+        }
+        var position = 0
+        // `{name}` or `{name?}` at `position`; false when it is not one.
+        func placeholder(optionalAllowed: Bool) -> Bool {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return false }
+            position += 1
+            let start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                let letter = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
+                guard letter || (position > start && byte >= 0x30 && byte <= 0x39) else { break }
+                position += 1
+            }
+            let name = start..<position
+            var optional = false
+            if position < bytes.count && bytes[position] == UInt8(ascii: "?") {
+                optional = true
+                position += 1
+            }
+            guard !name.isEmpty, position < bytes.count, bytes[position] == UInt8(ascii: "}"), !optional || optionalAllowed,
+                  !found.contains(where: { same($0.name, name) }) else { return false }
+            position += 1
+            found.append((name, optional))
+            return true
+        }
+        guard !bytes.isEmpty, bytes[0] == UInt8(ascii: "/") else { return nil }
+        position = 1
+        if position < bytes.count && bytes[position] != UInt8(ascii: "?") {
+            while true {
+                if position < bytes.count && bytes[position] == UInt8(ascii: "{") {
+                    guard placeholder(optionalAllowed: false) else { return nil }
+                } else {
+                    let start = position
+                    while position < bytes.count && bytes[position] != UInt8(ascii: "/") && bytes[position] != UInt8(ascii: "?") {
+                        guard literal(bytes[position], inQuery: false) else { return nil }
+                        position += 1
+                    }
+                    guard position > start else { return nil }
+                }
+                if position == bytes.count || bytes[position] == UInt8(ascii: "?") { break }
+                guard bytes[position] == UInt8(ascii: "/") else { return nil }
+                position += 1
+                guard position < bytes.count else { return nil }
+            }
+        }
+        if position < bytes.count {
+            // `?` and query items `key={name}` separated by `&`, each key once.
+            position += 1
+            guard position < bytes.count else { return nil }
+            var keys: [Range<Int>] = []
+            while true {
+                let start = position
+                while position < bytes.count && bytes[position] != UInt8(ascii: "=") && bytes[position] != UInt8(ascii: "&") {
+                    guard literal(bytes[position], inQuery: true) else { return nil }
+                    position += 1
+                }
+                let key = start..<position
+                guard !key.isEmpty, position < bytes.count, bytes[position] == UInt8(ascii: "="),
+                      !keys.contains(where: { same($0, key) }) else { return nil }
+                keys.append(key)
+                position += 1
+                guard placeholder(optionalAllowed: true), position == bytes.count || bytes[position] == UInt8(ascii: "&") else { return nil }
+                if position == bytes.count { break }
+                position += 1
+            }
+        }
+        return found
+    }
+
     /// Parses the text of a pattern given as its UTF-8 bytes.
     static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<LinkPattern, Problem> {
         var parser = LinkPatternParser(bytes: bytes)

@@ -39,13 +39,19 @@ import TestSupport
                                               filledTypes: &typesRead, filled: &uses)
             #expect(fromFields == fromParts, "\(name): \(x.name.text)'s diagnostics")
             #expect(typesWritten == typesRead, "\(name): \(x.name.text)'s placeholder types")
-            // Whether the parts vouched for it (a link written token by token has none).
+            #expect(InvalidLink.vouch(written, parameters: parameters) == nil && written.withLineParts { _, _ in true } == nil)
+            guard read.isReadFromLine else { continue }
+            Self.checkPlaceholders(read, name: "\(name): \(x.name.text)")
+            // Whether the parts vouch for it: then the whole check finds nothing, and the same
+            // types.
             guard case .success(let pattern)? = read.parsed else { continue }
             Self.checkSegments(read, pattern: pattern, name: "\(name): \(x.name.text)")
-            let vouched = read.withLineParts { PartsCheck.types(bytes: $0, parts: &$1, parameters: parameters, pattern: pattern) != nil }
-            #expect(written.withLineParts { _, _ in true } == nil)
-            if vouched == true { counts.vouched += 1 } else if vouched == false { counts.left += 1 }
-            if vouched == true { #expect(fromFields.isEmpty, "\(name): \(x.name.text) vouched for with diagnostics") }
+            if let vouched = InvalidLink.vouch(read, parameters: parameters) {
+                counts.vouched += 1
+                #expect(fromFields.isEmpty && vouched == typesWritten, "\(name): \(x.name.text) vouched for")
+            } else {
+                counts.left += 1
+            }
         }
         return counts
     }
@@ -59,7 +65,7 @@ import TestSupport
         #expect(fromBytes == parsed, "\(name): segments")
         let types: [PlaceholderType] = pattern.placeholders.indices.map { [.int, .string, .double, .bool][$0 % 4] }
         let held = TypedLink(name: "l", pattern: pattern, typesInOrder: types)
-        let lazy = TypedLink(name: "l", line: link, pattern: pattern, typesInOrder: types)
+        let lazy = TypedLink(name: "l", line: link, typesInOrder: types)
         #expect(held == lazy && lazy == held && held.hashValue == lazy.hashValue && lazy.pattern == pattern, "\(name): typed")
         #expect(held.specificity == lazy.specificity, "\(name): specificity")
         func segments(_ link: TypedLink) -> [String] {
@@ -71,6 +77,44 @@ import TestSupport
         }
         #expect(segments(held) == segments(lazy), "\(name): typed segments")
         for placeholder in pattern.placeholders { #expect(held.type(of: placeholder) == lazy.type(of: placeholder)) }
+    }
+
+    /// The placeholders read from a line-read link's pattern without parsing it are the parsed
+    /// pattern's, in order, with their optionality; none are read from a pattern that does
+    /// not parse.
+    static func checkPlaceholders(_ link: LinkDeclaration, name: String) {
+        let read = link.placeholderNamesInLine
+        guard case .success(let pattern)? = link.parsed else {
+            #expect(read == nil, "\(name): placeholders read from a pattern that does not parse")
+            return
+        }
+        guard let read else {
+            Issue.record("\(name): the placeholders of \(pattern) were not read")
+            return
+        }
+        let text = link.sourceRange(ofPatternBytes: 0..<0).lowerBound
+        #expect(read.map { $0.name.lowerBound - text } == pattern.placeholderRanges.sorted { $0.range.lowerBound < $1.range.lowerBound }.map(\.range.lowerBound)
+                && read.map(\.name.count) == pattern.placeholders.map(\.utf8.count)
+                && read.map(\.isOptional) == pattern.placeholders.map { pattern.isOptional($0) }, "\(name): placeholders")
+    }
+
+    /// Patterns of random pieces, each read from its line: the placeholders read without
+    /// parsing agree with the parse, for the patterns that parse and those that do not.
+    @Test func placeholdersReadFromTheLineAgreeWithTheParse() {
+        var generator = SplitMix64(seed: 0x7061_7474)
+        let pieces = ["/", "/", "a", "b1", "{", "}", "{id}", "{id?}", "{q}", "{q?}", "?", "=", "&", "k", "-", ".", "%", "#", "~",
+                      "{id", "}", "{9}", "{}", "x=", "&k={q}", "?k={id}", "?a={q?}&b={id}", "{_x}", "!", "(", ")", "'"]
+        var parsed = 0, malformed = 0
+        for round in 0..<3_000 {
+            var pattern = generator.below(4) == 0 ? "" : "/"
+            for _ in 0..<(generator.below(8)) { pattern += pieces[generator.below(pieces.count)] }
+            let text = Self.screens + "link a \"\(pattern)\" -> B\nroot { screen B }\n"
+            let model = Lowering.lower(SyntaxTree.parse(SourceText(bytes: Array(text.utf8)), readingLinkLines: true))
+            guard let link = model.declarations.first(where: { $0.kind == .link })?.link, link.isReadFromLine else { continue }
+            Self.checkPlaceholders(link, name: "round \(round): \(pattern)")
+            if case .success? = link.parsed { parsed += 1 } else { malformed += 1 }
+        }
+        #expect(parsed > 300 && malformed > 300, "\(parsed) parsed, \(malformed) malformed")
     }
 
     @Test func thePartsJudgeRandomLinksAsTheWholeCheck() {

@@ -170,9 +170,12 @@ struct ProjectLinks: Sendable {
                     found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared,
                                               filledTypes: &filledTypes, filled: &filled)
                 }
-                diagnostics += found
-                let declarationRange = declarations[symbol.declaration].range
-                let hasError = !found.isEmpty || (plan.errors[file] ?? []).contains { declarationRange.contains($0.lowerBound) }
+                if !found.isEmpty { diagnostics += found }
+                // (The declaration's range read only for a file with errors: most have none.)
+                let hasError = !found.isEmpty || plan.errors[file].map { errors in
+                    let declarationRange = declarations[symbol.declaration].range
+                    return errors.contains { declarationRange.contains($0.lowerBound) }
+                } ?? false
                 var pattern: LinkPattern? = nil
                 if case .success(let parsedPattern)? = parsed { pattern = parsedPattern }
                 if !hasError, link.screens != nil, vouched != nil || pattern != nil {

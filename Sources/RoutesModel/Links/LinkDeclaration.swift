@@ -254,8 +254,9 @@ final class LinkLines: Sendable {
 
     func placeholderNames(at index: Int) -> [(name: Range<Int>, isOptional: Bool)]? {
         let text = LinkLine.text(ofPattern: patternRange(at: index))
-        let found = bytes.withUnsafeBufferPointer { LinkPattern.placeholderNames(utf8: UnsafeBufferPointer(rebasing: $0[text])) }
-        return found?.map { (($0.name.lowerBound + text.lowerBound)..<($0.name.upperBound + text.lowerBound), $0.isOptional) }
+        return bytes.withUnsafeBufferPointer {
+            LinkPattern.placeholderNames(utf8: UnsafeBufferPointer(rebasing: $0[text]), offset: text.lowerBound)
+        }
     }
 
     func forEachPatternSegment(at index: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {

@@ -108,7 +108,8 @@ public struct LinkPattern: Sendable, Hashable {
     /// without making the pattern, when the text is ASCII and parses; nil otherwise (then
     /// parse it to say why). What `parse(_:)` accepts of such a text, this accepts: the same
     /// rules, byte for byte (`LinkLineTests` checks both over every link it reads).
-    static func placeholderNames(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [(name: Range<Int>, isOptional: Bool)]? {
+    /// The ranges are moved by `offset` (where the text is in a file).
+    static func placeholderNames(utf8 bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) -> [(name: Range<Int>, isOptional: Bool)]? {
         var found: [(name: Range<Int>, isOptional: Bool)] = []
         func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
             a.count == b.count && !zip(a, b).contains { bytes[$0] != bytes[$1] }
@@ -140,9 +141,9 @@ public struct LinkPattern: Sendable, Hashable {
                 position += 1
             }
             guard !name.isEmpty, position < bytes.count, bytes[position] == UInt8(ascii: "}"), !optional || optionalAllowed,
-                  !found.contains(where: { same($0.name, name) }) else { return false }
+                  !found.contains(where: { same($0.name.lowerBound - offset..<$0.name.upperBound - offset, name) }) else { return false }
             position += 1
-            found.append((name, optional))
+            found.append((name.lowerBound + offset..<name.upperBound + offset, optional))
             return true
         }
         guard !bytes.isEmpty, bytes[0] == UInt8(ascii: "/") else { return nil }

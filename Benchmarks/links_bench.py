@@ -93,8 +93,12 @@ def main():
                     results[binary][name] = result
         for binary in args.binary:
             p, l = statistics.median(times[binary]["plain"]), statistics.median(times[binary]["links"])
+            # Each run's two lints are taken back to back: the median of their ratios is less
+            # moved by the machine's drift than the ratio of the medians.
+            paired = statistics.median(b / a for a, b in zip(times[binary]["plain"], times[binary]["links"]))
             print(f"{binary}: without links {p * 1000:.1f} ms ({rss[binary]['plain']} MB, {results[binary]['plain']}); "
-                  f"with links {l * 1000:.1f} ms ({rss[binary]['links']} MB, {results[binary]['links']}); ratio {l / p:.2f}")
+                  f"with links {l * 1000:.1f} ms ({rss[binary]['links']} MB, {results[binary]['links']}); ratio {l / p:.2f}, "
+                  f"run by run {paired:.2f}")
         for binary in args.binary:
             link_edit, tree_edit = server_edits(os.path.abspath(binary), linked)
             print(f"{binary} (server): an edit in a link's pattern {link_edit:.1f} ms, in a screen name of the tree {tree_edit:.1f} ms")

@@ -99,14 +99,16 @@ public struct Scope: Sendable, Sequence {
     @inlinable static func hash(_ name: String) -> UInt64 {
         // Over the bytes in place (a small string's on the stack): a name's bytes read one by
         // one through the view cost some 300 instructions a name.
-        let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return hash
-        }
-        if let hashed { return hashed &* 0x9E37_79B9_7F4A_7C15 }
+        if let hashed = name.utf8.withContiguousStorageIfAvailable({ Self.hash(utf8: $0) }) { return hashed }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// The hash of a name given as its UTF-8 bytes (FNV-1a, then mixed).
+    @inlinable static func hash(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash &* 0x9E37_79B9_7F4A_7C15
     }
 
@@ -129,7 +131,12 @@ public struct Scope: Sendable, Sequence {
             if let renamed = renames.added[name] { return (renamed.symbol, renamed.kind) }
             if renames.removed.contains(name) { return nil }
         }
-        return slots.withUnsafeBufferPointer { slotBuffer in
+        return tableEntry(key: key) { $0 == name }
+    }
+
+    /// The entry of this scope's own table whose key is `key` and whose name `matches`.
+    @inlinable func tableEntry(key: UInt32, _ matches: (String) -> Bool) -> (symbol: Symbol, kind: DeclarationKind)? {
+        slots.withUnsafeBufferPointer { slotBuffer in
             entries.withUnsafeBufferPointer { entryBuffer in
                 let mask = slotBuffer.count - 1
                 var i = Int(key) & mask
@@ -138,7 +145,7 @@ public struct Scope: Sendable, Sequence {
                     if slot.entry < 0 { return nil }
                     if slot.key == key {
                         let found = entryBuffer[Int(slot.entry)]
-                        if found.name == name { return (found.symbol, found.kind) }
+                        if matches(found.name) { return (found.symbol, found.kind) }
                     }
                     i = (i + 1) & mask
                 }
@@ -150,9 +157,7 @@ public struct Scope: Sendable, Sequence {
     /// thousands of screen names of a lint's links): nil when the scope holds renames, which
     /// are keyed by string (then ask `entry(_:)`).
     func entry(utf8 name: UnsafeBufferPointer<UInt8>) -> (symbol: Symbol, kind: DeclarationKind)?? {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return entry(utf8: name, key: UInt32(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> 32))
+        entry(utf8: name, key: UInt32(truncatingIfNeeded: Self.hash(utf8: name) >> 32))
     }
 
     /// `entry(utf8:)` for a name whose key is known.
@@ -165,28 +170,14 @@ public struct Scope: Sendable, Sequence {
             }
         }
         if renames != nil { return nil }
-        return slots.withUnsafeBufferPointer { slotBuffer in
-            entries.withUnsafeBufferPointer { entryBuffer in
-                let mask = slotBuffer.count - 1
-                var i = Int(key) & mask
-                while true {
-                    let slot = slotBuffer[i]
-                    if slot.entry < 0 { return .some(nil) }
-                    if slot.key == key {
-                        let found = entryBuffer[Int(slot.entry)]
-                        if Self.equal(found.name, name) { return (found.symbol, found.kind) }
-                    }
-                    i = (i + 1) & mask
-                }
-            }
-        }
+        return .some(tableEntry(key: key) { Self.equal($0, name) })
     }
 
     /// Whether `text`'s UTF-8 bytes are `bytes`.
     private static func equal(_ text: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let utf8 = text.utf8
         guard utf8.count == bytes.count else { return false }
-        // (Byte by byte: the generic `elementsEqual` cost some 200 instructions a name.)
+        // (Byte by byte: the generic `elementsEqual` costs several times more.)
         let same = utf8.withContiguousStorageIfAvailable { text in
             for i in 0..<text.count where text[i] != bytes[i] { return false }
             return true

@@ -27,8 +27,8 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
     /// Offers the work to threads of the pool: one fewer than there are processors (at least
     /// one, at most one per item), since the caller of `results()` does its share too. On the
     /// queue whose threads `parallelMap` has woken already: a queue of another quality of
-    /// service started its first thread up to 3 ms later on Linux (while the caller went on
-    /// alone and then waited for the work).
+    /// service starts its first thread late on Linux, while the caller goes on alone and then
+    /// waits for the work (see Benchmarks/HISTORY.md).
     public func start() {
         for _ in 0..<min(count, max(1, onlineProcessors - 1)) {
             DispatchQueue.global().async { self.work() }

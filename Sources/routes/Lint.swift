@@ -83,8 +83,8 @@ struct Lint: ParsableCommand {
                       stdinFilename: String? = nil, outputFile: String? = nil, fix: FixApplicability? = nil) throws -> Never {
         Profile.mark("started")
         // A thread of the pool woken now, while the workspace is found: the files are read and
-        // parsed on every core next, and a pool thread first asked then began its share up to
-        // 2.5 ms late on this VM (0.4 to 1 ms of a 10k-line lint, measured 2026-12-04).
+        // parsed on every core next, and a pool thread first asked then joins late (see
+        // Benchmarks/HISTORY.md).
         DispatchQueue.global().async {}
         var provider = OverlayFileSystem()
         var stdin: LintInputs.Stdin? = nil

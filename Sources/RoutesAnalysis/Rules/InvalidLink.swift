@@ -316,7 +316,7 @@ struct PartsCheck {
     private static func equal(_ text: String, _ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         let utf8 = text.utf8
         guard utf8.count == bytes.count else { return false }
-        // (Byte by byte: the generic `elementsEqual` cost some 200 instructions a name.)
+        // (Byte by byte: the generic `elementsEqual` costs several times more.)
         let same = utf8.withContiguousStorageIfAvailable { text in
             var at = bytes.startIndex
             for byte in text {

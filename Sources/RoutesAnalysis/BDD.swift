@@ -106,6 +106,57 @@ final class BDD {
         cacheMask = (1 << cacheBits) - 1
     }
 
+    /// A manager holding `other`'s nodes at the same refs, with its budget and what it has
+    /// counted against it, and an empty operation cache of 2^cacheBits entries: for work on
+    /// another thread over functions `other` made, while `other` goes on (see
+    /// `ProgramLinks.following(_:pending:)`). What the copy makes is its own; what it
+    /// spends is given back to `other` by `charge(for:)`.
+    init(copying other: BDD, cacheBits: Int) {
+        // Room for as many nodes again, and a unique table at half load made afresh: the
+        // original's are sized for its whole analysis, and each page a copy touches costs.
+        nodeCapacity = max(1 << 10, other.nodeCount * 2)
+        nodes = .allocate(capacity: nodeCapacity)
+        nodes.initialize(from: other.nodes, count: other.nodeCount)
+        nodeCount = other.nodeCount
+        nodesMadeInFreeSlots = other.nodesMadeInFreeSlots
+        slotLimit = other.slotLimit
+        freeSlot = other.freeSlot
+        childrenBelow = other.childrenBelow
+        var tableSize = 1 << 10
+        while tableSize < other.nodeCount * 2 { tableSize *= 2 }
+        table = .allocate(capacity: tableSize)
+        tableMask = tableSize - 1
+        cache = .allocate(capacity: 1 << cacheBits)
+        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
+        cacheMask = (1 << cacheBits) - 1
+        variableCount = other.variableCount
+        nodesAtStart = other.nodesAtStart
+        nodeLimit = other.nodeLimit
+        stepLimit = other.stepLimit
+        steps = other.steps
+        exhausted = other.exhausted
+        codeTable = other.codeTable
+        copiedAt = (other.nodesMade, other.steps)
+        rehash(size: tableSize)
+    }
+
+    /// For a copy (`init(copying:cacheBits:)`): what its original had made and spent when
+    /// copied.
+    private var copiedAt: (nodesMade: Int, steps: Int)? = nil
+
+    /// Counts against this manager's budget the nodes and steps that `copy`, made from it,
+    /// spent since: an analysis that did part of its work on a copy stops where it would have
+    /// had it done that work here (give or take the operations the two caches shared).
+    func charge(for copy: BDD) {
+        guard let (madeBefore, stepsBefore) = copy.copiedAt else { return }
+        let made = max(0, copy.nodesMade - madeBefore)
+        // (Counted as made in free slots: nodes that take no slot of this manager.)
+        nodesMadeInFreeSlots += made
+        slotLimit -= made
+        steps &+= max(0, copy.steps - stepsBefore)
+        if copy.exhausted || steps > stepLimit || nodesMade > nodeLimit { exhausted = true }
+    }
+
     /// Replaces the operation cache by one of 2^bits entries (results stay correct, only
     /// recomputation gets likelier): a finished analysis kept for the few questions an editor
     /// asks need not hold a cache sized for the whole analysis.

@@ -123,14 +123,17 @@ struct ProgramChecker {
     }
 
     /// Runs the rules; the link rules over the program's links among those `pending` reads
-    /// (on other cores meanwhile: the paths are followed first, the rest is taken last).
+    /// (on other cores meanwhile: the paths are followed first, the rest is taken last; for
+    /// a lint, the paths too are followed on another core, in a copy of the manager, while
+    /// this one grows the flows).
     mutating func run(_ order: Order = .keepingPlan, links pending: PendingLinks) {
         defer { carryover = nil }
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        checkLinks(pending, conditions: order == .keepingPlan)
+        let following = order == .keepingPlan ? nil : ProgramLinks.following(facts, pending: pending)
+        if order == .keepingPlan { checkLinks(pending) }
         Profile.mark("program: links' paths followed")
-        defer { completeLinks(pending) }
+        defer { completeLinks(pending, following) }
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
         let keepsPlan = order == .keepingPlan
         if !keepsPlan {
@@ -183,16 +186,20 @@ struct ProgramChecker {
     }
 
     /// The program's links' paths followed (see `ProgramLinks`), `unbuildable-link`, and the
-    /// links' conditions when `conditions`: before the flows, while every decision diagram
-    /// the paths' conditions read is there.
-    private mutating func checkLinks(_ pending: PendingLinks, conditions: Bool) {
-        links = ProgramLinks(facts: facts, pending: pending, judgingConditions: conditions)
+    /// links' conditions: before the flows, while every decision diagram the paths'
+    /// conditions read is there.
+    private mutating func checkLinks(_ pending: PendingLinks) {
+        links = ProgramLinks(facts: facts, pending: pending, judgingConditions: true)
         for diagnostic in links.diagnostics { append(diagnostic) }
     }
 
     /// The rest of the link rules, once `pending` has read the links (see
-    /// `ProgramLinks.complete(with:)`).
-    private mutating func completeLinks(_ pending: PendingLinks) {
+    /// `ProgramLinks.complete(with:)`), and first the paths `following` followed, if any.
+    private mutating func completeLinks(_ pending: PendingLinks, _ following: ProgramLinks.Following?) {
+        if let following {
+            links = following.take()
+            for diagnostic in links.diagnostics { append(diagnostic) }
+        }
         let before = links.diagnostics.count
         links.complete(with: pending)
         for diagnostic in links.diagnostics[before...] { append(diagnostic) }

@@ -381,9 +381,15 @@ final class Semantics {
     /// down its bits).
     @inline(__always)
     func environments(_ f: BDD.Ref, element code: Int) -> BDD.Ref {
+        environments(f, element: code, in: bdd)
+    }
+
+    /// The same, worked out in `manager`: this semantics's manager or a copy of it.
+    @inline(__always)
+    func environments(_ f: BDD.Ref, element code: Int, in manager: BDD) -> BDD.Ref {
         switch layout {
-        case .conditionsAbove: bdd.cofactorBelow(f, first: Int32(firstElementVariable), code: code)
-        case .elementAbove: bdd.cofactorAbove(f, end: Int32(elementBits), code: code)
+        case .conditionsAbove: manager.cofactorBelow(f, first: Int32(firstElementVariable), code: code)
+        case .elementAbove: manager.cofactorAbove(f, end: Int32(elementBits), code: code)
         }
     }
 

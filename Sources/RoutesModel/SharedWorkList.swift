@@ -35,6 +35,11 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Does the items no thread has taken yet, without waiting for those being done: for a
+    /// thread that offers its time to this work after its own (see
+    /// `PendingLinks.afterReading(_:)`), instead of `start()`.
+    public func takeShare() { work() }
+
     private func work() {
         while true {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue

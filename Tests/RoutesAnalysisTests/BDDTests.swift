@@ -166,5 +166,67 @@ import Testing
         #expect(bdd.nodeCount == made, "in the slots they had")
         _ = (x, again)
     }
-}
 
+    /// A copy holds the original's functions at the same refs (the same nodes when made
+    /// again, the same truth tables), also after a collection freed slots in the original;
+    /// what each makes afterwards is its own; and what the copy spent is counted against the
+    /// original's budget, which runs out when the two together pass it.
+    @Test func aCopyWorksOnTheOriginalsFunctionsAndChargesWhatItSpends() {
+        let bdd = BDD(cacheBits: 6)
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        var rng = SplitMix64(seed: 13)
+        var kept: [(BDD.Ref, BDD.Ref, BDD.Ref, Table)] = []
+        for _ in 0..<60 {
+            let (f, ft) = Self.random(bdd, &rng)
+            let (g, gt) = Self.random(bdd, &rng)
+            kept.append((f, g, bdd.or(f, g), ft | gt))
+            _ = bdd.and(f, bdd.not(g))  // garbage
+        }
+        bdd.collect { mark in for (f, g, h, _) in kept { mark(f); mark(g); mark(h) } }
+        bdd.beginAnalysis(nodes: 1 << 20, steps: 1 << 30, variables: Self.variables)
+        let copy = BDD(copying: bdd, cacheBits: 4)
+        let (copiedMade, copiedSteps) = (copy.nodesMade, copy.steps)
+        #expect(copiedMade == bdd.nodesMade && copiedSteps == bdd.steps)
+        for (f, g, h, t) in kept {
+            #expect(copy.or(f, g) == h, "the same function is the same node")
+            #expect(Self.table(copy, h) == t)
+        }
+        // Each goes on alone: new functions in the copy, and in the original the old ones
+        // as they were.
+        var inCopy: [(BDD.Ref, Table)] = []
+        for (f, g, _, _) in kept.prefix(20) {
+            let made = copy.andNot(f, copy.not(g))
+            inCopy.append((made, Self.table(copy, made)))
+        }
+        for (f, g, h, t) in kept {
+            #expect(bdd.or(f, g) == h)
+            #expect(Self.table(bdd, h) == t)
+        }
+        for (made, t) in inCopy { #expect(Self.table(copy, made) == t) }
+        let (spentNodes, spentSteps) = (copy.nodesMade - copiedMade, copy.steps - copiedSteps)
+        #expect(spentNodes > 0 && spentSteps > 0)
+        let (madeBefore, stepsBefore) = (bdd.nodesMade, bdd.steps)
+        bdd.charge(for: copy)
+        #expect(bdd.nodesMade == madeBefore + spentNodes)
+        #expect(bdd.steps == stepsBefore + spentSteps)
+        #expect(!bdd.exhausted)
+        for (f, g, h, t) in kept.prefix(5) {
+            #expect(bdd.or(f, g) == h, "the original works on after the charge")
+            #expect(Self.table(bdd, h) == t)
+        }
+
+        // A copy whose work passes what the original has left: the original runs out.
+        let small = BDD(cacheBits: 6)
+        for _ in 0..<Self.variables { _ = small.newVariable() }
+        small.beginAnalysis(nodes: 1 << 20, steps: 40, variables: Self.variables)
+        let f = small.and(small.variable(3), small.variable(4))
+        #expect(!small.exhausted)
+        let spender = BDD(copying: small, cacheBits: 4)
+        var g = f
+        for v in 0..<Self.variables { g = spender.or(spender.not(g), spender.and(spender.variable(v), g)) }
+        #expect(spender.steps > 40)
+        #expect(!small.exhausted)
+        small.charge(for: spender)
+        #expect(small.exhausted, "the copy's steps count against the original's budget")
+    }
+}

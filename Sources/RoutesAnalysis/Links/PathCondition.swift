@@ -11,7 +11,9 @@ struct PathCondition {
     private let graph: BuilderGraph
     private let builds: [BDD.Ref]
     private let conditionVariable: [BDD.Ref]
-    private let bdd: BDD
+    /// The manager the walk works in: the semantics's, or a copy of it for a walk on another
+    /// thread (see `ProgramLinks.following(_:pending:)`).
+    let bdd: BDD
 
     /// Per `anyOf` node with many branches, which branches may build which element (see
     /// `BranchIndex`), made when a path first reaches it.
@@ -23,9 +25,10 @@ struct PathCondition {
     /// The `anyOf`s with more branches than this are indexed (`BranchIndex`).
     private let indexedAbove: Int32
 
-    /// A walk over `semantics`; `indexingAbove` branches, an `anyOf`'s branches are indexed
-    /// by the elements they may build (tests compare both walks).
-    init(semantics: Semantics, indexingAbove: Int32 = BranchIndex.fewestBranches) {
+    /// A walk over `semantics`, in its manager or in `manager` (a copy of it); `indexingAbove`
+    /// branches, an `anyOf`'s branches are indexed by the elements they may build (tests
+    /// compare both walks).
+    init(semantics: Semantics, in manager: BDD? = nil, indexingAbove: Int32 = BranchIndex.fewestBranches) {
         indexedAbove = indexingAbove
         self.semantics = semantics
         graph = semantics.graph
@@ -33,7 +36,7 @@ struct PathCondition {
         builders = graph.builders
         builds = semantics.builds
         conditionVariable = semantics.conditionVariable
-        bdd = semantics.bdd
+        bdd = manager ?? semantics.bdd
     }
 
     /// Per element of `path` (element codes), the environments in which it and every
@@ -127,7 +130,7 @@ struct PathCondition {
                 let branch = graph.branch(list, position)
                 // A branch builds the element only where its semantics say it does: a branch
                 // that never does yields nothing and takes nothing from the later ones.
-                let taken = semantics.environments(builds[branch], element: code)
+                let taken = semantics.environments(builds[branch], element: code, in: bdd)
                 if taken == BDD.zero { continue }
                 yields(branch, element: code, under: remaining, active: &active, into: &found)
                 remaining = bdd.andNot(remaining, taken)

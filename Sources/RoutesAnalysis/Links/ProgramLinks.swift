@@ -60,7 +60,7 @@ public struct ProgramLinks: Sendable {
         var conditions: [BDD.Ref: LinkCondition] = [:]
         var failing: [BDD.Ref: Environment] = [:]
         var names: [Int: String]? = nil
-        /// Per condition variable, the conditions it stands for (see `environment(_:_:_:)`).
+        /// Per condition variable, the conditions it stands for (see `environment(_:_:_:in:)`).
         var conditionsOfVariable: [Int: [Int]]? = nil
         /// The environments of the program that previews of unbuildable links were made in.
         var programEnvironments: [Environment: ProgramEnvironment] = [:]
@@ -99,7 +99,7 @@ public struct ProgramLinks: Sendable {
         let (typed, positions) = matching
         let overlaps = SharedWorkList(count: typed.isEmpty ? 0 : 1) { _ in LinkOverlap.analyse(typed) }
         if typed.count > 1 { overlaps.start() }
-        judgeBuilds(facts, conditions: judgingConditions, untypedToo: false, typed: { _ in true })
+        judgeBuilds(PathFacts(facts), conditions: judgingConditions, untypedToo: false, typed: { _ in true })
         if let result = overlaps.results().first { reportOverlaps(result, positions: positions) }
     }
 
@@ -110,16 +110,63 @@ public struct ProgramLinks: Sendable {
     /// whether it takes part (only then is it reported). What `complete(with:)` reads is
     /// read meanwhile on another core.
     init(facts: ProgramFacts, pending: PendingLinks, judgingConditions: Bool) {
+        self.init(PathFacts(facts), pending: pending, judgingConditions: judgingConditions, in: nil)
+    }
+
+    /// ``init(facts:pending:judgingConditions:)``, in `manager` (a copy of the semantics's)
+    /// when given.
+    private init(_ facts: PathFacts, pending: PendingLinks, judgingConditions: Bool, in manager: BDD?) {
         let plan = pending.plan
         list(Self.positions(in: plan, files: facts.program.files, project: facts.project), facts.project) { index in
             (plan.links[index], plan.declarations[index], nil, plan.screens[index])
         }
         guard !links.isEmpty else { return }
         var read: ProjectLinks? = nil
-        judgeBuilds(facts, conditions: judgingConditions, untypedToo: true, typed: { link in
+        judgeBuilds(facts, conditions: judgingConditions, untypedToo: true, in: manager, typed: { link in
             if read == nil { read = pending.links }
             return read!.all[link.index].typed != nil
         })
+    }
+
+    /// For an analysis that no question follows (a lint): the program's links among those
+    /// `pending` reads, their paths followed on another core, in a copy of the semantics's
+    /// manager, while this one goes on with the flows (which make nodes in the manager too);
+    /// nil when the program declares no link. The links' conditions are not judged, and the
+    /// prefixes followed are not kept for a later judgement.
+    static func following(_ facts: ProgramFacts, pending: PendingLinks) -> Following? {
+        let facts = PathFacts(facts)
+        guard facts.rootBody != nil, pending.plan.ranges.keys.contains(where: facts.program.files.contains) else { return nil }
+        let manager = BDD(copying: facts.semantics.bdd, cacheBits: Following.cacheBits)
+        let inputs = UncheckedSendable((facts, manager))
+        let work = SharedWorkList(count: 1) { _ in
+            defer { Profile.mark("links: paths followed") }
+            return ProgramLinks(inputs.value.0, pending: pending, judgingConditions: false, in: inputs.value.1)
+        }
+        pending.afterReading { work.takeShare() }
+        return Following(work: work, manager: manager, original: facts.semantics.bdd)
+    }
+
+    /// Links whose paths are being followed on another core (see `following(_:pending:)`).
+    final class Following {
+        /// The copy's operation cache: a program's links take a few thousand steps.
+        static let cacheBits = 12
+        private let work: SharedWorkList<ProgramLinks>
+        private let manager: BDD
+        private let original: BDD
+
+        fileprivate init(work: SharedWorkList<ProgramLinks>, manager: BDD, original: BDD) {
+            self.work = work
+            self.manager = manager
+            self.original = original
+        }
+
+        /// The links, once followed (by this thread, if no other has begun), with what the
+        /// copy spent counted against the original manager's budget.
+        func take() -> ProgramLinks {
+            let links = work.results()[0]
+            original.charge(for: manager)
+            return links
+        }
     }
 
     /// The positions, among `plan`'s links, of those `files` declare, in the order of
@@ -190,11 +237,11 @@ public struct ProgramLinks: Sendable {
     /// How much of the path of each link with its screens is built (of each typed one only,
     /// without `untypedToo`), `unbuildable-link` where not all of it (for a link that `typed`
     /// says takes part), and when `judgesConditions` the condition under which it all is.
-    private mutating func judgeBuilds(_ facts: ProgramFacts, conditions judgesConditions: Bool, untypedToo: Bool,
-                                      typed: (Link) -> Bool) {
+    private mutating func judgeBuilds(_ facts: PathFacts, conditions judgesConditions: Bool, untypedToo: Bool,
+                                      in manager: BDD? = nil, typed: (Link) -> Bool) {
         let semantics = facts.semantics
         guard let rootBody = facts.rootBody else { return }
-        let conditions = PathCondition(semantics: semantics)
+        let conditions = PathCondition(semantics: semantics, in: manager)
         // Links share the starts of their paths: each prefix is followed once.
         let cache = prefixes
         if cache.steps.isEmpty { cache.steps.append(([(rootBody, BDD.one)], BDD.one)) }
@@ -229,7 +276,7 @@ public struct ProgramLinks: Sendable {
                 if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
                 links[position].condition = cache.conditions[whole]
                 if whole != BDD.one {
-                    if cache.failing[whole] == nil { cache.failing[whole] = Self.environment(semantics.bdd.not(whole), facts, cache) }
+                    if cache.failing[whole] == nil { cache.failing[whole] = Self.environment(conditions.bdd.not(whole), facts, cache, in: conditions.bdd) }
                     links[position].failingEnvironment = cache.failing[whole]
                 }
             }
@@ -241,14 +288,14 @@ public struct ProgramLinks: Sendable {
 
     /// `unbuildable-link` for the link at `position`, whose first `built` elements are built
     /// together where `longest` holds.
-    private mutating func reportUnbuildable(_ position: Int, built: Int, longest: BDD.Ref, _ facts: ProgramFacts,
+    private mutating func reportUnbuildable(_ position: Int, built: Int, longest: BDD.Ref, _ facts: PathFacts,
                                             _ conditions: PathCondition, _ rootBody: Int) {
         let link = links[position]
         let project = facts.project
         let screens = link.screens!
         // An environment that builds the longest prefix, with the defaults where it is free:
         // the reason is the one a preview under it gives.
-        let given = Self.environment(longest, facts, self.prefixes)
+        let given = Self.environment(longest, facts, self.prefixes, in: conditions.bdd)
         if self.prefixes.programEnvironments[given] == nil {
             self.prefixes.programEnvironments[given] = (try? ProgramEnvironment(given, program: facts.program, project: project))
                 ?? (try! ProgramEnvironment(Environment(), program: facts.program, project: project))
@@ -278,7 +325,7 @@ public struct ProgramLinks: Sendable {
     /// path, makes it buildable; the first such run in the order of the program's screens.
     /// Runs are tried only as far as they are built themselves, and each path is followed
     /// from its run's place among the prefixes already followed (`Prefixes`).
-    mutating func shortestPrefix(_ codes: [Int], _ facts: ProgramFacts, _ conditions: PathCondition) -> [String]? {
+    mutating func shortestPrefix(_ codes: [Int], _ facts: PathFacts, _ conditions: PathCondition) -> [String]? {
         let cache = prefixes
         if cache.candidates == nil {
             cache.candidates = facts.graph.screens.enumerated().filter { _, s in !facts.project.declaration(s).hasParameters }
@@ -313,9 +360,9 @@ public struct ProgramLinks: Sendable {
     }
 
     /// The values of an environment in `environments` (a function of the condition
-    /// variables) for the conditions it reads: flags true and optionals present where it
-    /// leaves them free.
-    static func environment(_ environments: BDD.Ref, _ facts: ProgramFacts, _ cache: Prefixes) -> Environment {
+    /// variables, in `manager`) for the conditions it reads: flags true and optionals present
+    /// where it leaves them free.
+    static func environment(_ environments: BDD.Ref, _ facts: PathFacts, _ cache: Prefixes, in manager: BDD) -> Environment {
         let semantics = facts.semantics
         if cache.conditionsOfVariable == nil {
             var conditions: [Int: [Int]] = [:]
@@ -324,7 +371,7 @@ public struct ProgramLinks: Sendable {
         }
         var given = Environment()
         var current = environments
-        while let (variable, low, high) = semantics.bdd.top(current) {
+        while let (variable, low, high) = manager.top(current) {
             let value = high != BDD.zero
             current = value ? high : low
             for condition in cache.conditionsOfVariable![variable] ?? [] {
@@ -364,5 +411,23 @@ public struct ProgramLinks: Sendable {
                                           related: takers.map { RelatedLocation(file: $0.symbol.file, range: $0.declaration.patternRange,
                                                                                 message: "`\($0.name)` is more specific") }))
         }
+    }
+}
+
+/// What following the links' paths reads of a program's facts: held apart from the facts,
+/// whose flows the analysis grows meanwhile (see `ProgramLinks.following(_:pending:)`).
+struct PathFacts {
+    let semantics: Semantics
+    let graph: BuilderGraph
+    let project: Project
+    let program: Program
+    let rootBody: Int?
+
+    init(_ facts: ProgramFacts) {
+        semantics = facts.semantics
+        graph = facts.graph
+        project = facts.project
+        program = facts.program
+        rootBody = facts.rootBody
     }
 }

@@ -1,5 +1,6 @@
 import RoutesModel
 import RoutesSyntax
+import Dispatch
 import Synchronization
 
 /// The links of a project, read once per analysis and handed to each program's
@@ -279,7 +280,11 @@ final class PendingLinks: Sendable {
         }
         self.planned = planned
         let searchesOverlaps = project.programs.count == 1
+        let successors = Successors()
+        self.successors = successors
+        readsLinks = project.hasLinks
         whole = SharedWorkList(count: project.hasLinks ? 1 : 0) { _ in
+            defer { successors.finish() }
             Profile.mark("links: started")
             let reading = planned.results()[0]
             let plan = reading.plan
@@ -291,6 +296,47 @@ final class PendingLinks: Sendable {
             return OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! }))
         }
         whole.start()
+    }
+
+    /// Work to be done once the links are read, by the thread that read them.
+    private let successors: Successors
+    /// Whether the project has links to read.
+    private let readsLinks: Bool
+
+    /// Does `work` on the pool's thread that reads the links once it has (and searched their
+    /// overlaps), else at once on the pool: work that would otherwise take a third thread to
+    /// two cores while this one reads.
+    func afterReading(_ work: @escaping @Sendable () -> Void) {
+        if !readsLinks { return DispatchQueue.global().async(execute: work) }
+        successors.add(work)
+    }
+
+    /// Work waiting for other work, done by its thread when it is done.
+    private final class Successors: Sendable {
+        private let state = Mutex<(finished: Bool, waiting: [@Sendable () -> Void])>((false, []))
+
+        /// `work` after the work, by its thread; at once on the pool when it is done.
+        func add(_ work: @escaping @Sendable () -> Void) {
+            let waits = state.withLock { state in
+                if !state.finished { state.waiting.append(work) }
+                return !state.finished
+            }
+            if !waits { DispatchQueue.global().async(execute: work) }
+        }
+
+        /// Called by the thread of the work once it is done: what waits for it, and what is
+        /// added meanwhile.
+        func finish() {
+            while true {
+                let waiting = state.withLock { state in
+                    if state.waiting.isEmpty { state.finished = true }
+                    defer { state.waiting = [] }
+                    return state.waiting
+                }
+                if waiting.isEmpty { return }
+                for work in waiting { work() }
+            }
+        }
     }
 
     /// The links, once read: the caller reads the parts no thread has begun.

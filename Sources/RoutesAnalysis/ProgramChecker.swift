@@ -194,15 +194,17 @@ struct ProgramChecker {
     }
 
     /// The rest of the link rules, once `pending` has read the links (see
-    /// `ProgramLinks.complete(with:)`), and first the paths `following` followed, if any.
+    /// `ProgramLinks.complete(with:)`); or the links `following` followed and completed.
     private mutating func completeLinks(_ pending: PendingLinks, _ following: ProgramLinks.Following?) {
         if let following {
+            // (Completed where they were followed.)
             links = following.take()
             for diagnostic in links.diagnostics { append(diagnostic) }
+        } else {
+            let before = links.diagnostics.count
+            links.complete(with: pending)
+            for diagnostic in links.diagnostics[before...] { append(diagnostic) }
         }
-        let before = links.diagnostics.count
-        links.complete(with: pending)
-        for diagnostic in links.diagnostics[before...] { append(diagnostic) }
         Profile.mark("program: link rules")
     }
 

@@ -130,8 +130,8 @@ public struct ProgramLinks: Sendable {
 
     /// For an analysis that no question follows (a lint): the program's links among those
     /// `pending` reads, their paths followed on another core, in a copy of the semantics's
-    /// manager, while this one goes on with the flows (which make nodes in the manager too);
-    /// nil when the program declares no link. The links' conditions are not judged, and the
+    /// manager, while this one goes on with the flows (which make nodes in the manager too),
+    /// and completed there (``complete(with:)``); nil when the program declares no link. The links' conditions are not judged, and the
     /// prefixes followed are not kept for a later judgement.
     static func following(_ facts: ProgramFacts, pending: PendingLinks) -> Following? {
         let facts = PathFacts(facts)
@@ -140,7 +140,10 @@ public struct ProgramLinks: Sendable {
         let inputs = UncheckedSendable((facts, manager))
         let work = SharedWorkList(count: 1) { _ in
             defer { Profile.mark("links: paths followed") }
-            return ProgramLinks(inputs.value.0, pending: pending, judgingConditions: false, in: inputs.value.1)
+            var links = ProgramLinks(inputs.value.0, pending: pending, judgingConditions: false, in: inputs.value.1)
+            // (The links and their overlaps are read by now, on this thread most often.)
+            links.complete(with: pending)
+            return links
         }
         pending.afterReading { work.takeShare() }
         return Following(work: work, manager: manager, original: facts.semantics.bdd)
@@ -160,8 +163,8 @@ public struct ProgramLinks: Sendable {
             self.original = original
         }
 
-        /// The links, once followed (by this thread, if no other has begun), with what the
-        /// copy spent counted against the original manager's budget.
+        /// The links, once followed and completed (by this thread, if no other has begun),
+        /// with what the copy spent counted against the original manager's budget.
         func take() -> ProgramLinks {
             let links = work.results()[0]
             original.charge(for: manager)

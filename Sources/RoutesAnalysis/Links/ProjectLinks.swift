@@ -284,7 +284,6 @@ final class PendingLinks: Sendable {
         self.successors = successors
         readsLinks = project.hasLinks
         whole = SharedWorkList(count: project.hasLinks ? 1 : 0) { _ in
-            defer { successors.finish() }
             Profile.mark("links: started")
             let reading = planned.results()[0]
             let plan = reading.plan
@@ -295,7 +294,15 @@ final class PendingLinks: Sendable {
             defer { Profile.mark("links: overlaps searched") }
             return OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! }))
         }
-        whole.start()
+        // On the pool (as `start()` offers it), and then what waits for it, once it is done:
+        // that work may ask for it.
+        if readsLinks {
+            let whole = whole
+            DispatchQueue.global().async {
+                whole.takeShare()
+                successors.finish()
+            }
+        }
     }
 
     /// Work to be done once the links are read, by the thread that read them.
@@ -304,8 +311,8 @@ final class PendingLinks: Sendable {
     private let readsLinks: Bool
 
     /// Does `work` on the pool's thread that reads the links once it has (and searched their
-    /// overlaps), else at once on the pool: work that would otherwise take a third thread to
-    /// two cores while this one reads.
+    /// overlaps, or found another thread doing so), else at once on the pool: work that would
+    /// otherwise take a third thread to two cores while this one reads.
     func afterReading(_ work: @escaping @Sendable () -> Void) {
         if !readsLinks { return DispatchQueue.global().async(execute: work) }
         successors.add(work)

@@ -112,9 +112,10 @@ final class BDD {
     /// `ProgramLinks.following(_:pending:)`). What the copy makes is its own; what it
     /// spends is given back to `other` by `charge(for:)`.
     init(copying other: BDD, cacheBits: Int) {
-        // Room for as many nodes again, and a unique table at half load made afresh: the
-        // original's are sized for its whole analysis, and each page a copy touches costs.
-        nodeCapacity = max(1 << 10, other.nodeCount * 2)
+        // Room for a few thousand nodes more, and a unique table made afresh: the original's
+        // are sized for its whole analysis, and each page a copy touches costs (a block the
+        // heap has freed costs none).
+        nodeCapacity = other.nodeCount + (1 << 11)
         nodes = .allocate(capacity: nodeCapacity)
         nodes.initialize(from: other.nodes, count: other.nodeCount)
         nodeCount = other.nodeCount
@@ -123,7 +124,7 @@ final class BDD {
         freeSlot = other.freeSlot
         childrenBelow = other.childrenBelow
         var tableSize = 1 << 10
-        while tableSize < other.nodeCount * 2 { tableSize *= 2 }
+        while tableSize * 3 < nodeCapacity * 4 { tableSize *= 2 }
         table = .allocate(capacity: tableSize)
         tableMask = tableSize - 1
         cache = .allocate(capacity: 1 << cacheBits)

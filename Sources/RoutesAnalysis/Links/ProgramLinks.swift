@@ -152,7 +152,7 @@ public struct ProgramLinks: Sendable {
     /// Links whose paths are being followed on another core (see `following(_:pending:)`).
     final class Following {
         /// The copy's operation cache: a program's links take a few thousand steps.
-        static let cacheBits = 12
+        static let cacheBits = 10
         private let work: SharedWorkList<ProgramLinks>
         private let manager: BDD
         private let original: BDD

@@ -341,6 +341,47 @@ import TestSupport
         #expect(differed == 0)
     }
 
+    /// The same with links: a lint follows their paths on another core, in a copy of the
+    /// decision-diagram manager whose work is charged to the original's budget; with any node
+    /// budget it reports what the server reports (`unbuildable-link` included), and stops
+    /// where the server stops.
+    @Test func aLintWithLinksStopsAtItsBudgetWhereTheServerStops() {
+        var differed = 0, unbuildable = 0, stopped = 0, linted = 0
+        for seed in UInt64(0)..<12 {
+            let generated = ProgramGenerator.generate(seed: seed)
+            var rng = SplitMix64(seed: seed &* 131 &+ 3)
+            let names = ["Home", "Detail", "Settings", "Profile", "Modal"].filter { generated.text.contains("screen \($0)") }
+            guard !names.isEmpty else { continue }
+            var links: [String] = []
+            for index in 0..<6 {
+                let path = (0..<(Int(rng.next() % 3) + 1)).map { _ -> String in
+                    let name = names[Int(rng.next() % UInt64(names.count))]
+                    return generated.text.contains("screen \(name)(id: String)") ? "\(name)(id: v)" : name
+                }
+                let placeholder = path.contains { $0.hasSuffix("(id: v)") } ? "/{v}" : ""
+                links.append("link l\(index) \"/l\(index)\(placeholder)\" -> \(path.joined(separator: "/"))")
+            }
+            let files = ["App.routes": Array((generated.text + "\n" + links.joined(separator: "\n") + "\n").utf8)]
+            let total = AnalysisSession.forEditor(project: Self.project(files, keeps: .everything)).decisionNodeCounts.max() ?? 0
+            for budget in [nil] + (1...(total + 2)).map({ Optional($0) }) {
+                let limits = budget.map { AnalysisLimits(nodes: $0) } ?? .standard
+                let server = AnalysisSession.forEditor(project: Self.project(files, keeps: .everything), limits: limits)
+                let lint = AnalysisSession.forLint(project: Self.lintProject(files), limits: limits)
+                let (mine, theirs) = (Self.rendered(lint), Self.rendered(server))
+                linted += 1
+                if mine.contains(where: { $0.contains("unbuildable-link") }) { unbuildable += 1 }
+                if mine.contains(where: { $0.contains("analysis-limit") }) { stopped += 1 }
+                if mine != theirs {
+                    differed += 1
+                    Issue.record("generated program \(seed) with links, a budget of \(budget.map(String.init) ?? "none"): the lint reports otherwise: \(mine.filter { !theirs.contains($0) }) against \(theirs.filter { !mine.contains($0) })")
+                }
+            }
+        }
+        #expect(differed == 0)
+        // The programs exercise unbuildable links, and budgets that stop the analysis.
+        #expect(unbuildable >= 20 && stopped >= 100 && linted - stopped >= 40, "\(linted) lints: \(unbuildable) with an unbuildable link, \(stopped) stopped")
+    }
+
     /// A declaration edit resolves names again in the file's scope: a lint's project, which
     /// keeps few scopes, is built again rather than edited.
     @Test func aLintsProjectIsNotEditedInPlace() {

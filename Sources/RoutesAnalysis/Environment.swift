@@ -52,7 +52,7 @@ public struct ProgramEnvironment: Sendable, Hashable {
     /// name must be a flag (in `flags`) or an optional (in `optionals`) visible from the
     /// program's root file.
     public init(_ given: Environment, program: Program, project: Project) throws(EnvironmentError) {
-        let scope = Self.names(of: program, in: project)
+        let scope = project.names(in: program)
         let order = Dictionary(program.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         func declared(_ kind: DeclarationKind) -> [String] {
             scope.filter { project.declaration($0.value).kind == kind }
@@ -83,31 +83,6 @@ public struct ProgramEnvironment: Sendable, Hashable {
         try check(given.optionals.keys, .optional, optionalNames)
         flags = flagNames.map { Entry(name: $0, value: given.flags[$0] ?? true, isDefault: given.flags[$0] == nil) }
         optionals = optionalNames.map { Entry(name: $0, value: given.optionals[$0] ?? true, isDefault: given.optionals[$0] == nil) }
-    }
-}
-
-extension ProgramEnvironment {
-    /// The names the program's root file sees, each with the declaration it means: its scope,
-    /// or, in a project that let the scopes go (a lint's), the program's declarations less
-    /// those an earlier one of the same name hides, which are the same.
-    static func names(of program: Program, in project: Project) -> [String: Symbol] {
-        var names: [String: Symbol] = [:]
-        let scope = project.scopes[program.root.file]
-        var kept = scope.makeIterator()
-        if kept.next() != nil {
-            for (name, _) in scope where names[name] == nil { names[name] = scope[name] }
-            return names
-        }
-        for file in program.files {
-            let declarations = project.files[file].model.declarations
-            for index in declarations.indices {
-                let s = Symbol(file: file, declaration: index)
-                let name = declarations[index].name.text
-                guard !name.isEmpty, names[name] == nil, !project.isRedeclaration(s, in: program) else { continue }
-                names[name] = s
-            }
-        }
-        return names
     }
 }
 

@@ -130,12 +130,12 @@ struct ProgramChecker {
         defer { carryover = nil }
         let earlierMentions = carryover.flatMap { carried in carried.declarationFindings.map { (carried.facts, carried.edited, $0) } }
         guard let rootBody = facts.rootBody else { return }
-        let following = order == .keepingPlan ? nil : ProgramLinks.following(facts, pending: pending)
-        if order == .keepingPlan { checkLinks(pending) }
+        let keepsPlan = order == .keepingPlan
+        let following = keepsPlan ? nil : ProgramLinks.following(facts, pending: pending)
+        if keepsPlan { checkLinks(pending) }
         Profile.mark("program: links' paths followed")
         defer { completeLinks(pending, following) }
         let (graph, used, earlier) = (facts.graph, facts.used, self.carryover.map { ($0.ways, $0.edited) })
-        let keepsPlan = order == .keepingPlan
         if !keepsPlan {
             checkMissingDependencies(early?.take() ?? ScopeItems.plan(graph: graph, used: used, rootBody: rootBody, earlier: earlier))
             early = nil

@@ -162,6 +162,28 @@ public struct Project: Sendable {
         return scopes[program.root.file][files[s.file].model.declarations[s.declaration].name.text] != s
     }
 
+    /// The names a program's root file sees, each with the declaration it means: its scope
+    /// when the project kept the scopes, else the program's declarations less those an
+    /// earlier one of the same name hides (``isRedeclaration(_:in:)``), which are the same.
+    public func names(in program: Program) -> [String: Symbol] {
+        var names: [String: Symbol] = [:]
+        if keptEveryScope {
+            let scope = scopes[program.root.file]
+            for (name, _) in scope where names[name] == nil { names[name] = scope[name] }
+            return names
+        }
+        for file in program.files {
+            let declarations = files[file].model.declarations
+            for index in declarations.indices {
+                let s = Symbol(file: file, declaration: index)
+                let name = declarations[index].name.text
+                guard !name.isEmpty, names[name] == nil, !isRedeclaration(s, in: program) else { continue }
+                names[name] = s
+            }
+        }
+        return names
+    }
+
     public func file(atPath canonicalPath: String) -> FileID? { byPath[canonicalPath] }
 
     /// (Inlinable, so that `declaration(s).kind` reads one field instead of copying the

@@ -131,8 +131,9 @@ public struct ProgramLinks: Sendable {
     /// For an analysis that no question follows (a lint): the program's links among those
     /// `pending` reads, their paths followed on another core, in a copy of the semantics's
     /// manager, while this one goes on with the flows (which make nodes in the manager too),
-    /// and completed there (``complete(with:)``); nil when the program declares no link. The links' conditions are not judged, and the
-    /// prefixes followed are not kept for a later judgement.
+    /// and completed there (``complete(with:)``); nil when the program declares no link. The
+    /// links' conditions are not judged, and the prefixes followed are not kept for a later
+    /// judgement.
     static func following(_ facts: ProgramFacts, pending: PendingLinks) -> Following? {
         let facts = PathFacts(facts)
         guard facts.rootBody != nil, pending.plan.ranges.keys.contains(where: facts.program.files.contains) else { return nil }

@@ -282,7 +282,6 @@ final class PendingLinks: Sendable {
         let searchesOverlaps = project.programs.count == 1
         let successors = Successors()
         self.successors = successors
-        readsLinks = project.hasLinks
         whole = SharedWorkList(count: project.hasLinks ? 1 : 0) { _ in
             Profile.mark("links: started")
             let reading = planned.results()[0]
@@ -295,28 +294,25 @@ final class PendingLinks: Sendable {
             return OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! }))
         }
         // On the pool (as `start()` offers it), and then what waits for it, once it is done:
-        // that work may ask for it.
-        if readsLinks {
-            let whole = whole
-            DispatchQueue.global().async {
-                whole.takeShare()
-                successors.finish()
-            }
+        // that work may ask for it. Without links, nothing is to be done first.
+        guard project.hasLinks else {
+            successors.finish()
+            return
+        }
+        let whole = whole
+        DispatchQueue.global().async {
+            whole.takeShare()
+            successors.finish()
         }
     }
 
     /// Work to be done once the links are read, by the thread that read them.
     private let successors: Successors
-    /// Whether the project has links to read.
-    private let readsLinks: Bool
 
     /// Does `work` on the pool's thread that reads the links once it has (and searched their
     /// overlaps, or found another thread doing so), else at once on the pool: work that would
     /// otherwise take a third thread to two cores while this one reads.
-    func afterReading(_ work: @escaping @Sendable () -> Void) {
-        if !readsLinks { return DispatchQueue.global().async(execute: work) }
-        successors.add(work)
-    }
+    func afterReading(_ work: @escaping @Sendable () -> Void) { successors.add(work) }
 
     /// Work waiting for other work, done by its thread when it is done.
     private final class Successors: Sendable {

@@ -25,14 +25,15 @@ let package = Package(
             pkgConfig: "json-c",
             providers: [.apt(["libjson-c-dev"]), .brew(["json-c"])]
         ),
-        // glibc's malloc_trim, for the language server's idle moments.
-        .systemLibrary(name: "CMalloc"),
+        // glibc's malloc_trim, for the language server's idle moments; a lint's heap in huge
+        // pages.
+        .target(name: "CMalloc"),
         // One small, safe Swift layer over json-c: build, read, serialize.
         .target(name: "RoutesJSON", dependencies: ["CJSONC"], swiftSettings: release),
         // Source text, tokens, the resilient parser, the lossless syntax tree, line index.
         .target(name: "RoutesSyntax", swiftSettings: release),
         // The PathBuilder model, declarations, name resolution, programs of imported files.
-        .target(name: "RoutesModel", dependencies: ["RoutesSyntax"], swiftSettings: release),
+        .target(name: "RoutesModel", dependencies: ["CMalloc", "RoutesSyntax"], swiftSettings: release),
         // Build semantics, path resolution, the rules' analyses (docs/rules.md), the
         // routing-tree preview.
         .target(name: "RoutesAnalysis", dependencies: ["CMalloc", "RoutesModel", "RoutesSyntax"], swiftSettings: release),
@@ -49,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "routes",
             dependencies: [
-                "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesEncoding", "RoutesIDE", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
+                "CMalloc", "RoutesJSON", "RoutesSyntax", "RoutesModel", "RoutesAnalysis", "RoutesEncoding", "RoutesIDE", "RoutesLSP", "RoutesCodegen", "RoutesWorkspace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: release
@@ -62,7 +63,7 @@ let package = Package(
         .target(name: "Oracles", dependencies: ["RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"], path: "Tests/Oracles"),
         .testTarget(name: "RoutesJSONTests", dependencies: ["RoutesJSON", "TestSupport"]),
         .testTarget(name: "RoutesSyntaxTests", dependencies: ["RoutesSyntax", "TestSupport"]),
-        .testTarget(name: "RoutesModelTests", dependencies: ["RoutesModel", "RoutesSyntax", "TestSupport"]),
+        .testTarget(name: "RoutesModelTests", dependencies: ["CMalloc", "RoutesModel", "RoutesSyntax", "TestSupport"]),
         // (With RoutesIDE for the property test of fixes, which needs the generators of programs here.)
         .testTarget(name: "RoutesAnalysisTests", dependencies: ["RoutesAnalysis", "RoutesIDE", "RoutesModel", "RoutesSyntax", "TestSupport", "Oracles"]),
         .testTarget(name: "RoutesIDETests", dependencies: ["RoutesIDE", "RoutesAnalysis", "RoutesModel", "RoutesSyntax", "TestSupport"]),

@@ -1,3 +1,4 @@
+import CMalloc
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -9,7 +10,10 @@ import Glibc
 public func parallelMap<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
     if count <= 1 { return (0..<count).map(body) }
     let results = ParallelResults<T>(count: count)
-    DispatchQueue.concurrentPerform(iterations: count) { results.set($0, body($0)) }
+    DispatchQueue.concurrentPerform(iterations: count) {
+        routes_thread_heap_prefer_huge_pages()
+        results.set($0, body($0))
+    }
     return (0..<count).map { results.get($0) }
 }
 

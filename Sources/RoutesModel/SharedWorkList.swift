@@ -1,3 +1,4 @@
+import CMalloc
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -41,6 +42,7 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
     public func takeShare() { work() }
 
     private func work() {
+        routes_thread_heap_prefer_huge_pages()
         while true {
             let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
             guard i < count else { return }

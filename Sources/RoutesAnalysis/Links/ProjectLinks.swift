@@ -1,3 +1,4 @@
+import CMalloc
 import RoutesModel
 import RoutesSyntax
 import Dispatch
@@ -324,7 +325,12 @@ final class PendingLinks: Sendable {
                 if !state.finished { state.waiting.append(work) }
                 return !state.finished
             }
-            if !waits { DispatchQueue.global().async(execute: work) }
+            if !waits {
+                DispatchQueue.global().async {
+                    routes_thread_heap_prefer_huge_pages()
+                    work()
+                }
+            }
         }
 
         /// Called by the thread of the work once it is done: what waits for it, and what is

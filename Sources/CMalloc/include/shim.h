@@ -1,4 +1,15 @@
-// glibc's malloc extensions (malloc_trim, mallinfo2), where there are any.
+// glibc's malloc extensions (malloc_trim, mallinfo2), where there are any, and the heap's
+// pages (heap.c).
+#include <stddef.h>
+
+/// Where the kernel gives transparent huge pages on request (Linux, glibc's malloc), asks
+/// for them for the heap of the main thread, `reserve` bytes ahead, and for the heap of each
+/// thread that calls `routes_thread_heap_prefer_huge_pages` afterwards. Returns 1 when it did.
+int routes_heap_prefer_huge_pages(size_t reserve);
+/// The calling thread's heap in huge pages, when `routes_heap_prefer_huge_pages` did so for
+/// the main thread's; once per thread, and cheap after that.
+void routes_thread_heap_prefer_huge_pages(void);
+
 #if defined(__linux__) && __has_include(<malloc.h>)
 #include <malloc.h>
 #define ROUTES_HAS_MALLOC_TRIM 1

@@ -43,10 +43,11 @@ static int inMainHeap(uintptr_t at) { return at >= (uintptr_t)&end && at < (uint
 
 // The heap of the main thread (between the program's data and the break), grown by the pad:
 // blocks are taken from it until it grows, and the free room they were taken from and the
-// room it grew by are advised.
+// room it grew by are advised. (A process starts with little free room there: a heap that
+// does not grow within a few megabytes, or cannot, is left as it is.)
 static int adviseMainHeap(void) {
     char *before = sbrk(0);
-    enum { blockSize = 64 << 10, mostBlocks = 1024 };
+    enum { blockSize = 64 << 10, mostBlocks = 64 };
     static void *blocks[mostBlocks];
     int taken = 0;
     uintptr_t lowest = UINTPTR_MAX;

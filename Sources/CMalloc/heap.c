@@ -48,7 +48,7 @@ static int inMainHeap(uintptr_t at) { return at >= (uintptr_t)&end && at < (uint
 static int adviseMainHeap(void) {
     char *before = sbrk(0);
     enum { blockSize = 64 << 10, mostBlocks = 64 };
-    static void *blocks[mostBlocks];
+    void *blocks[mostBlocks];
     int taken = 0;
     uintptr_t lowest = UINTPTR_MAX;
     while (taken < mostBlocks && (char *)sbrk(0) == before) {

@@ -101,8 +101,7 @@ final class BDD {
         table = UnsafeMutablePointer<UInt32>.allocate(capacity: tableSize)
         table.initialize(repeating: 0, count: tableSize)
         tableMask = tableSize - 1
-        cache = .allocate(capacity: 1 << cacheBits)
-        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
+        cache = Self.emptyCache(bits: cacheBits)
         cacheMask = (1 << cacheBits) - 1
     }
 
@@ -127,8 +126,7 @@ final class BDD {
         while tableSize * 3 < nodeCapacity * 4 { tableSize *= 2 }
         table = .allocate(capacity: tableSize)
         tableMask = tableSize - 1
-        cache = .allocate(capacity: 1 << cacheBits)
-        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << cacheBits)
+        cache = Self.emptyCache(bits: cacheBits)
         cacheMask = (1 << cacheBits) - 1
         variableCount = other.variableCount
         nodesAtStart = other.nodesAtStart
@@ -167,9 +165,15 @@ final class BDD {
 
     private func replaceCache(bits: Int) {
         cache.deallocate()
-        cache = .allocate(capacity: 1 << bits)
-        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
+        cache = Self.emptyCache(bits: bits)
         cacheMask = (1 << bits) - 1
+    }
+
+    /// An operation cache of 2^bits entries, every one empty.
+    private static func emptyCache(bits: Int) -> UnsafeMutablePointer<CacheEntry> {
+        let cache = UnsafeMutablePointer<CacheEntry>.allocate(capacity: 1 << bits)
+        cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
+        return cache
     }
 
     deinit {

@@ -89,7 +89,7 @@ struct Lint: ParsableCommand {
         // A thread of the pool woken now, while the workspace is found: the files are read and
         // parsed on every core next, and a pool thread first asked then joins late (see
         // Benchmarks/HISTORY.md).
-        DispatchQueue.global().async { routes_thread_heap_prefer_huge_pages() }
+        DispatchQueue.global().async {}
         var provider = OverlayFileSystem()
         var stdin: LintInputs.Stdin? = nil
         var stdinPath: String? = nil

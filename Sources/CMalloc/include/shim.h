@@ -3,11 +3,13 @@
 #include <stddef.h>
 
 /// Where the kernel gives transparent huge pages on request (Linux, glibc's malloc), asks
-/// for them for the heap of the main thread, `reserve` bytes ahead, and for the heap of each
-/// thread that calls `routes_thread_heap_prefer_huge_pages` afterwards. Returns 1 when it did.
+/// for them for the caller's heap (the main thread's grown `reserve` bytes ahead), and for
+/// the heap of each thread that calls `routes_thread_heap_prefer_huge_pages` afterwards.
+/// Returns 1 when it did.
 int routes_heap_prefer_huge_pages(size_t reserve);
-/// The calling thread's heap in huge pages, when `routes_heap_prefer_huge_pages` did so for
-/// the main thread's; once per thread, and cheap after that.
+/// The calling thread's heap in huge pages, when `routes_heap_prefer_huge_pages` asked for
+/// them; once per thread, and cheap after that (`parallelMap` and `SharedWorkList` call it
+/// on each thread that does their work).
 void routes_thread_heap_prefer_huge_pages(void);
 
 #if defined(__linux__) && __has_include(<malloc.h>)

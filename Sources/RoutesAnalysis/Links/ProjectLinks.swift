@@ -1,4 +1,3 @@
-import CMalloc
 import RoutesModel
 import RoutesSyntax
 import Dispatch
@@ -325,12 +324,7 @@ final class PendingLinks: Sendable {
                 if !state.finished { state.waiting.append(work) }
                 return !state.finished
             }
-            if !waits {
-                DispatchQueue.global().async {
-                    routes_thread_heap_prefer_huge_pages()
-                    work()
-                }
-            }
+            if !waits { DispatchQueue.global().async(execute: work) }
         }
 
         /// Called by the thread of the work once it is done: what waits for it, and what is

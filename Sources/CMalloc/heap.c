@@ -4,7 +4,7 @@
 // `madvise` mode (the usual default), and glibc's malloc asks for them only when its
 // `glibc.malloc.hugetlb` tunable is set in the environment before the process starts. This
 // asks for them from inside: the caller's heap (the main thread's, in a lint) is grown once
-// by `reserve` bytes and advised, and each thread of the pool then advises its own arena's
+// by `reserve` bytes and advised, and each helper thread then advises its own arena's
 // heap, once.
 #include "shim.h"
 

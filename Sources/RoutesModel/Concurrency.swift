@@ -3,18 +3,102 @@ import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `(0..<count).map(body)`, on every core when there is more than one item (each item is
-/// independent; the results keep their order).
-public func parallelMap<T>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+/// independent; the results keep their order): the caller and the helper threads
+/// (``Helpers``) take the items one at a time.
+public func parallelMap<T>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
     if count <= 1 { return (0..<count).map(body) }
-    let results = ParallelResults<T>(count: count)
-    DispatchQueue.concurrentPerform(iterations: count) {
-        routes_thread_heap_prefer_huge_pages()
-        results.set($0, body($0))
+    let work = SharedWorkList(count: count, body)
+    work.start()
+    return work.results()
+}
+
+/// The threads that help with independent work (``parallelMap(_:_:)``, ``SharedWorkList``):
+/// one fewer than the processors (at least one), since whoever hands out work does its
+/// share; started on first use and kept for the process.
+///
+/// Where they run matters on a machine of few processors. A helper starts off the processor
+/// of the thread that started it, and once out of work it stays awake a little while
+/// (``staysAwake``), yielding its processor to any thread that wants it, before it sleeps.
+/// So it keeps to a processor of its own while the caller keeps to another, and takes the
+/// next work at once. Threads put to sleep and woken afresh between phases (as a general
+/// pool's are) were woken onto the processor of the thread that woke them and shared it with
+/// that one, the other idle, for up to milliseconds at a time (see Benchmarks/HISTORY.md).
+public final class Helpers: @unchecked Sendable {
+    public static let shared = Helpers()
+    /// How many threads help.
+    public let count: Int
+    /// Jobs not yet taken, in order.
+    private let queue = Mutex<[@Sendable () -> Void]>([])
+    /// Signalled once per job queued, waited on once per job taken.
+    private let queued = DispatchSemaphore(value: 0)
+    /// How many helpers are awake without work (see `staysAwake`).
+    private let awake = Atomic<Int>(0)
+
+    /// How long, in nanoseconds, a helper out of work stays awake: longer than most gaps
+    /// between the phases of a lint. At most one helper at a time does, so that a machine of
+    /// many processors spends at most this much of one processor per gap.
+    static let staysAwake: UInt64 = 2_000_000
+
+    private init() {
+        count = max(1, onlineProcessors - 1)
+        let starter = routes_current_cpu()
+        for _ in 0..<count {
+            let context = Unmanaged.passRetained(Start(helpers: self, avoiding: starter)).toOpaque()
+            if routes_start_thread({ context in
+                let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+                start.helpers.run(avoiding: start.avoiding)
+            }, context) == 0 {
+                Unmanaged<Start>.fromOpaque(context).release()
+            }
+        }
     }
-    return (0..<count).map { results.get($0) }
+
+    /// What a helper thread starts with.
+    private final class Start {
+        let helpers: Helpers
+        let avoiding: Int32
+        init(helpers: Helpers, avoiding: Int32) {
+            self.helpers = helpers
+            self.avoiding = avoiding
+        }
+    }
+
+    /// Runs `job` on a helper thread, after the jobs queued before it. (A caller that needs
+    /// the job's result does the work itself if no helper has begun it, as `SharedWorkList`
+    /// does: the helpers may be busy with the very work that waits.)
+    public func async(_ job: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.append(job) }
+        queued.signal()
+    }
+
+    private func run(avoiding starter: Int32) -> Never {
+        routes_thread_leave_cpu(starter)
+        while true {
+            stayAwake()
+            queued.wait()
+            guard let job = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            job()
+        }
+    }
+
+    /// Waits for a job without sleeping, for `staysAwake` at most, giving the processor to
+    /// any other thread that wants it meanwhile; at once when another helper does so already.
+    private func stayAwake() {
+        guard awake.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged else { return }
+        defer { awake.store(0, ordering: .relaxed) }
+        let until = DispatchTime.now().uptimeNanoseconds + Self.staysAwake
+        var checks = 0
+        while queue.withLock({ $0.isEmpty }) {
+            sched_yield()
+            checks += 1
+            if checks % 16 == 0 && DispatchTime.now().uptimeNanoseconds > until { return }
+        }
+    }
 }
 
 /// Results written by parallel workers: one slot each, so no two threads touch the same

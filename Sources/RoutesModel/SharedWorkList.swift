@@ -5,12 +5,11 @@ import Synchronization
 import Glibc
 #endif
 
-/// Items of independent work, taken one at a time by threads of the pool and by whoever asks
-/// for the results, who does what is left rather than wait for threads that have not begun
-/// (the pool may be busy with the very work that asks; and a pool thread that runs a
-/// `concurrentPerform` of its own may get no helper, so a batch handed to one thread could
-/// run on one core). One item is work that either a thread of the pool or the caller does.
-public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
+/// Items of independent work, taken one at a time by the helper threads (``Helpers``) and by
+/// whoever asks for the results, who does what is left rather than wait for threads that have
+/// not begun (the helpers may be busy with the very work that asks, or with other work). One
+/// item is work that either a helper or the caller does.
+public final class SharedWorkList<T>: @unchecked Sendable {
     private let count: Int
     private let body: @Sendable (Int) -> T
     // Slot i is written once, by the thread that took item i, before `finished` counts it.
@@ -25,14 +24,11 @@ public final class SharedWorkList<T: Sendable>: @unchecked Sendable {
         slots = ParallelResults(count: count)
     }
 
-    /// Offers the work to threads of the pool: one fewer than there are processors (at least
-    /// one, at most one per item), since the caller of `results()` does its share too. On the
-    /// queue whose threads `parallelMap` has woken already: a queue of another quality of
-    /// service starts its first thread late on Linux, while the caller goes on alone and then
-    /// waits for the work (see Benchmarks/HISTORY.md).
+    /// Offers the work to the helper threads (at most one per item): the caller of
+    /// `results()` does its share too.
     public func start() {
-        for _ in 0..<min(count, max(1, onlineProcessors - 1)) {
-            DispatchQueue.global().async { self.work() }
+        for _ in 0..<min(count, Helpers.shared.count) {
+            Helpers.shared.async { self.work() }
         }
     }
 

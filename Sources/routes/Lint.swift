@@ -86,10 +86,9 @@ struct Lint: ParsableCommand {
         // Most of what a lint holds is written once, in fresh pages: in 2 MiB ones, it faults
         // far less often (see heap.c).
         if routes_heap_prefer_huge_pages(64 << 20) == 1 { Profile.mark("heap: in huge pages") }
-        // A thread of the pool woken now, while the workspace is found: the files are read and
-        // parsed on every core next, and a pool thread first asked then joins late (see
-        // Benchmarks/HISTORY.md).
-        DispatchQueue.global().async {}
+        // The helper threads started now, while the workspace is found: the files are read
+        // and parsed on every core next (see `Helpers`).
+        _ = Helpers.shared
         var provider = OverlayFileSystem()
         var stdin: LintInputs.Stdin? = nil
         var stdinPath: String? = nil

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A lint asks for its heaps in huge pages (`routes_heap_prefer_huge_pages`, heap.c): the main
-/// thread's heap ahead of where it ends, and the arena of each thread of the pool that does
+/// thread's heap ahead of where it ends, and the arena of each helper thread that does
 /// work. Where the kernel gives them on request, the mappings say so (`hg` among the flags
 /// of /proc/self/smaps); elsewhere nothing is asked.
 @Suite struct HeapPagesTests {

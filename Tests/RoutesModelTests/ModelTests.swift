@@ -594,8 +594,8 @@ extension ParseCacheTests {
     }
 }
 
-/// Work shared between threads of the pool and the caller: every item done once, results in
-/// order, whether the pool began (or not at all) before the results were asked for.
+/// Work shared between the helper threads and the caller: every item done once, results in
+/// order, whether the helpers began (or not at all) before the results were asked for.
 @Suite struct SharedWorkListTests {
     @Test func everyItemIsDoneOnceInOrder() {
         for (count, started) in [(0, true), (1, true), (7, false), (500, true), (500, false)] {

@@ -1,5 +1,5 @@
-// glibc's malloc extensions (malloc_trim, mallinfo2), where there are any, and the heap's
-// pages (heap.c).
+// glibc's malloc extensions (malloc_trim, mallinfo2), where there are any, the heap's
+// pages (heap.c), and the start of helper threads (threads.c).
 #include <stddef.h>
 
 /// Where the kernel gives transparent huge pages on request (Linux, glibc's malloc), asks
@@ -8,8 +8,8 @@
 /// Returns 1 when it did.
 int routes_heap_prefer_huge_pages(size_t reserve);
 /// The calling thread's heap in huge pages, when `routes_heap_prefer_huge_pages` asked for
-/// them; once per thread, and cheap after that (`parallelMap` and `SharedWorkList` call it
-/// on each thread that does their work).
+/// them; once per thread, and cheap after that (`SharedWorkList` calls it on each thread
+/// that does its work).
 void routes_thread_heap_prefer_huge_pages(void);
 
 #if defined(__linux__) && __has_include(<malloc.h>)
@@ -29,3 +29,14 @@ static inline int routes_malloc_trim(void) { return 0; }
 static inline long long routes_malloc_free_bytes(void) { return -1; }
 static inline long long routes_malloc_arena_bytes(void) { return -1; }
 #endif
+
+/// Starts a detached thread that runs `body(context)`; 1 when it did.
+int routes_start_thread(void *(*body)(void *), void *context);
+/// The processor the calling thread runs on; -1 where that cannot be known.
+int routes_current_cpu(void);
+/// When the calling thread runs on processor `busy` (and may run on another), moves it to
+/// another of those it may run on, and leaves it free to run on any of them afterwards.
+void routes_thread_leave_cpu(int busy);
+/// The processors (the first 63) the calling thread may run on, a bit each; -1 where that
+/// cannot be known.
+long long routes_thread_affinity(void);

@@ -229,15 +229,15 @@ struct ProjectLinks: Sendable {
     }
 }
 
-/// A project's links being read, in parts (`ProjectLinks.Plan`), by the pool's threads while
-/// the programs are analysed, which need them only at the end (see
-/// `ProgramLinks.init(facts:pending:judgingConditions:)`): read by a thread of the pool, and
-/// by whoever asks for them first (who reads the parts no thread has begun). In a project of
+/// A project's links being read, in parts (`ProjectLinks.Plan`), by a helper thread
+/// (`Helpers`) while the programs are analysed, which need them only at the end (see
+/// `ProgramLinks.init(facts:pending:judgingConditions:)`), and by whoever asks for them first
+/// (who reads the parts no thread has begun). In a project of
 /// one program, that thread then searches the overlaps of the program's links too.
 final class PendingLinks: Sendable {
     var plan: ProjectLinks.Plan { reading.plan }
-    /// The plan and the parts being read: the plan is made by the first to ask (the pool's
-    /// thread, started at once), so that the thread that made this goes on at once.
+    /// The plan and the parts being read: the plan is made by the first to ask (the helper,
+    /// started at once), so that the thread that made this goes on at once.
     private let planned: SharedWorkList<Reading>
     private var reading: Reading { planned.results()[0] }
     /// The links, then, in a project of one program, the overlaps of its links (`overlaps(of:)`).
@@ -293,14 +293,14 @@ final class PendingLinks: Sendable {
             defer { Profile.mark("links: overlaps searched") }
             return OverlapsFound(indices: indices, result: LinkOverlap.analyse(indices.map { links.all[$0].typed! }))
         }
-        // On the pool (as `start()` offers it), and then what waits for it, once it is done:
-        // that work may ask for it. Without links, nothing is to be done first.
+        // On a helper thread (as `start()` offers it), and then what waits for it, once it is
+        // done: that work may ask for it. Without links, nothing is to be done first.
         guard project.hasLinks else {
             successors.finish()
             return
         }
         let whole = whole
-        DispatchQueue.global().async {
+        Helpers.shared.async {
             whole.takeShare()
             successors.finish()
         }
@@ -309,8 +309,8 @@ final class PendingLinks: Sendable {
     /// Work to be done once the links are read, by the thread that read them.
     private let successors: Successors
 
-    /// Does `work` on the pool's thread that reads the links once it has (and searched their
-    /// overlaps, or found another thread doing so), else at once on the pool: work that would
+    /// Does `work` on the helper thread that reads the links once it has (and searched their
+    /// overlaps, or found another thread doing so), else at once on a helper: work that would
     /// otherwise take a third thread to two cores while this one reads.
     func afterReading(_ work: @escaping @Sendable () -> Void) { successors.add(work) }
 
@@ -318,13 +318,13 @@ final class PendingLinks: Sendable {
     private final class Successors: Sendable {
         private let state = Mutex<(finished: Bool, waiting: [@Sendable () -> Void])>((false, []))
 
-        /// `work` after the work, by its thread; at once on the pool when it is done.
+        /// `work` after the work, by its thread; at once on a helper when it is done.
         func add(_ work: @escaping @Sendable () -> Void) {
             let waits = state.withLock { state in
                 if !state.finished { state.waiting.append(work) }
                 return !state.finished
             }
-            if !waits { DispatchQueue.global().async(execute: work) }
+            if !waits { Helpers.shared.async(work) }
         }
 
         /// Called by the thread of the work once it is done: what waits for it, and what is

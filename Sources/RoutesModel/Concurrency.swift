@@ -44,17 +44,24 @@ public final class Helpers: @unchecked Sendable {
     /// many processors spends at most this much of one processor per gap.
     static let staysAwake: UInt64 = 2_000_000
 
-    private init() {
-        count = max(1, onlineProcessors - 1)
-        let starter = routes_current_cpu()
-        for _ in 0..<count {
-            let context = Unmanaged.passRetained(Start(helpers: self, avoiding: starter)).toOpaque()
-            if routes_start_thread({ context in
-                let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
-                start.helpers.run(avoiding: start.avoiding)
-            }, context) == 0 {
-                Unmanaged<Start>.fromOpaque(context).release()
-            }
+    private convenience init() { self.init(count: max(1, onlineProcessors - 1)) }
+
+    /// `count` helpers (a test makes its own): the caller starts one, which starts the next
+    /// before it takes work, and so on, so that the caller pays for one thread's start.
+    init(count: Int) {
+        self.count = count
+        start(count, avoiding: routes_current_cpu())
+    }
+
+    /// Starts a helper that starts `count - 1` more.
+    private func start(_ count: Int, avoiding cpu: Int32) {
+        guard count > 0 else { return }
+        let context = Unmanaged.passRetained(Start(helpers: self, avoiding: cpu, more: count - 1)).toOpaque()
+        if routes_start_thread({ context in
+            let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
+            start.helpers.run(avoiding: start.avoiding, thenStarting: start.more)
+        }, context) == 0 {
+            Unmanaged<Start>.fromOpaque(context).release()
         }
     }
 
@@ -62,9 +69,11 @@ public final class Helpers: @unchecked Sendable {
     private final class Start {
         let helpers: Helpers
         let avoiding: Int32
-        init(helpers: Helpers, avoiding: Int32) {
+        let more: Int
+        init(helpers: Helpers, avoiding: Int32, more: Int) {
             self.helpers = helpers
             self.avoiding = avoiding
+            self.more = more
         }
     }
 
@@ -76,8 +85,9 @@ public final class Helpers: @unchecked Sendable {
         queued.signal()
     }
 
-    private func run(avoiding starter: Int32) -> Never {
+    private func run(avoiding starter: Int32, thenStarting more: Int) -> Never {
         routes_thread_leave_cpu(starter)
+        start(more, avoiding: routes_current_cpu())
         while true {
             stayAwake()
             queued.wait()

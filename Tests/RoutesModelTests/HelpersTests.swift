@@ -84,6 +84,23 @@ import Darwin
     }
 
     /// The calling thread, as a number.
+    /// Helpers start one another: each of a set of four takes one of four jobs that wait
+    /// until all four have begun.
+    @Test func everyHelperStarts() {
+        let helpers = Helpers(count: 4)
+        let begun = Atomic<Int>(0)
+        let allBegun = DispatchSemaphore(value: 0)
+        for _ in 0..<4 {
+            helpers.async {
+                begun.wrappingAdd(1, ordering: .relaxed)
+                let until = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+                while begun.load(ordering: .relaxed) < 4 && DispatchTime.now().uptimeNanoseconds < until { sched_yield() }
+                if begun.load(ordering: .relaxed) == 4 { allBegun.signal() }
+            }
+        }
+        for _ in 0..<4 { #expect(Self.wait(allBegun)) }
+    }
+
     private static func threadID() -> Int { Int(bitPattern: pthread_self()) }
 
     #if os(Linux)

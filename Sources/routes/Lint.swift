@@ -1,6 +1,5 @@
 import ArgumentParser
 import CMalloc
-import Dispatch
 import RoutesAnalysis
 import RoutesModel
 import RoutesSyntax

@@ -1,6 +1,5 @@
 import RoutesModel
 import RoutesSyntax
-import Dispatch
 import Synchronization
 
 /// The links of a project, read once per analysis and handed to each program's

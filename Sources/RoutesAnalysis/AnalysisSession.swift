@@ -113,6 +113,10 @@ public final class AnalysisSession {
         let work = missing.map { i in
             (spec: specs[i], handoff: Self.handoff(for: specs[i], from: reused, previous: previous, in: project, splice: splice))
         }
+        // A lint of one program has its manager made on another core while it makes the
+        // graph (see `PreparedManager`); of several, the graphs and analyses take every core.
+        let prepared = !continuedByEdits && previous == nil && work.count == 1
+            ? PreparedManager(graphNodes: work[0].spec.files.reduce(0) { $0 + project.files[$1].model.nodes.count }) : nil
         // A lint makes every graph, then lets go of the nodes they were made from.
         var graphsMade: [GraphHandoff]? = nil
         // (Not when the project declares links: the link rules resolve paths over the
@@ -127,7 +131,7 @@ public final class AnalysisSession {
         let links = PendingLinks(project: project)
         let made = Self.analyse(work, project: project, graphs: graphsMade, splice: splice, limits: limits,
                                 keepsAnalyses: keepsAnalyses, order: keepsAnalyses && continuedByEdits ? .keepingPlan : .freeingEarly,
-                                shared: shared, links: links)
+                                shared: shared, links: links, prepared: prepared)
         patchedGraphs = made.filter(\.patched).count
         var outcomes = reused.units.map { $0.map { UnitOutcome($0, keeping: true, wholeCache: false, shared: shared) } }
         for (position, i) in missing.enumerated() { outcomes[i] = made[position] }
@@ -226,7 +230,7 @@ public final class AnalysisSession {
     /// The analysis of each unit of `work`, in parallel.
     private static func analyse(_ work: [(spec: Spec, handoff: Handoff)], project: Project, graphs: [GraphHandoff]?,
                                 splice: NodeSplice?, limits: AnalysisLimits, keepsAnalyses: Bool, order: ProgramChecker.Order,
-                                shared: [Bool], links: PendingLinks) -> [UnitOutcome] {
+                                shared: [Bool], links: PendingLinks, prepared: PreparedManager?) -> [UnitOutcome] {
         // An edit analyses one program or two again: those keep their whole operation cache
         // for the next edit. A first analysis of many programs keeps a small one per program.
         let keepsCaches = work.count <= 2
@@ -244,7 +248,7 @@ public final class AnalysisSession {
             let unit = ProgramAnalysis(project: project, program: spec.program, files: spec.files, orphans: spec.orphans,
                                        hasForeignElement: spec.foreign, manager: handoff.manager,
                                        graph: patched ?? graphs?[index].take(), carryover: carryover, limits: limits, order: order,
-                                       links: links)
+                                       links: links, prepared: prepared)
             // Without queries to answer, a unit's decision diagrams and flows are dropped as
             // soon as it is done: the memory of a lint is that of the largest program, not
             // of all of them.

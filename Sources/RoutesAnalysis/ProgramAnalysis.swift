@@ -33,17 +33,19 @@ final class ProgramAnalysis: @unchecked Sendable {
     var graph: BuilderGraph { semantics.graph }
 
     /// With `manager`, the analysis runs on that manager (the one of this program's previous
-    /// analysis, see `Semantics.init(graph:reusing:carryover:layout:nodeBudget:)`), starting with the layout it ended in;
+    /// analysis, see `Semantics.init(graph:reusing:prepared:carryover:layout:nodeBudget:)`), starting with the layout it ended in;
     /// should it run out of budget there, it runs again on a fresh one, so that a program is
     /// stopped exactly when a fresh analysis stops.
     /// With `graph`, that graph of the unit's files (one patched over an edit, see
     /// `BuilderGraph.patched(onto:splice:)`, with `earlier`; or made already, by a lint)
     /// instead of a new one. `order` says whether an analysis after an edit continues this
     /// one (see `ProgramChecker.Order`). `links` are the project's links (read from `project`
-    /// when not given).
+    /// when not given). `prepared`: a fresh manager being made on another core for the
+    /// graph's first analysis without a kept one (see `PreparedManager`).
     init(project: Project, program: Program?, files: [FileID], orphans: FileIndex?, hasForeignElement: Bool,
          manager: ManagerCarryover? = nil, graph given: BuilderGraph? = nil, carryover: AnalysisCarryover? = nil,
-         limits: AnalysisLimits = .standard, order: ProgramChecker.Order = .keepingPlan, links known: PendingLinks? = nil) {
+         limits: AnalysisLimits = .standard, order: ProgramChecker.Order = .keepingPlan, links known: PendingLinks? = nil,
+         prepared: PreparedManager? = nil) {
         self.program = program
         self.orphans = orphans
         let graph = given ?? BuilderGraph(project: project, files: files, hasForeignElement: hasForeignElement)
@@ -58,7 +60,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         for (i, attempt) in attempts.enumerated() {
             let kept = i == 0 ? manager?.bdd : nil
             outcome = Self.analyse(graph, program, kept, carryover: carryover, attempt, order: order,
-                                   early: early, links: links)
+                                   early: early, links: links, prepared: prepared)
             if let kept, outcome.semantics.bdd === kept, kept.exhausted {
                 outcome = Self.analyse(graph, program, nil, attempt, order: order, early: early, links: links)
             }
@@ -106,14 +108,15 @@ final class ProgramAnalysis: @unchecked Sendable {
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, carryover: AnalysisCarryover? = nil,
                                 _ attempt: (layout: Semantics.Layout, nodes: Int), order: ProgramChecker.Order,
-                                early: ProgramChecker.EarlyPlan?, links: PendingLinks)
+                                early: ProgramChecker.EarlyPlan?, links: PendingLinks, prepared: PreparedManager? = nil)
         -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
         // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
         // changed nothing it reads.
         let kept = carryover.flatMap { e in
             manager === e.semantics.bdd ? Semantics.keeping(e.semantics, for: graph, edited: e.edited, layout: attempt.layout, nodeBudget: attempt.nodes) : nil
         }
-        let semantics = kept ?? Semantics(graph: graph, reusing: manager, carryover: carryover, layout: attempt.layout, nodeBudget: attempt.nodes)
+        let semantics = kept ?? Semantics(graph: graph, reusing: manager, prepared: prepared, carryover: carryover,
+                                          layout: attempt.layout, nodeBudget: attempt.nodes)
         Profile.mark("program: semantics")
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,

@@ -119,8 +119,10 @@ final class Semantics {
     /// and the global ids of the nodes the patch resolved again: when it ran on the same
     /// manager, the builds of every node that depends on none of those nodes are taken from it
     /// (see `Carryover`). The analysis stops once it has made `nodeBudget` new nodes (see
-    /// `BDD.nodeLimit`); the default is the standard budget for the graph.
-    init(graph: BuilderGraph, reusing manager: BDD? = nil, carryover: AnalysisCarryover? = nil,
+    /// `BDD.nodeLimit`); the default is the standard budget for the graph. With `prepared`, the
+    /// manager made beforehand on another core for a graph of this size (see `PreparedManager`)
+    /// serves when no earlier one does.
+    init(graph: BuilderGraph, reusing manager: BDD? = nil, prepared: PreparedManager? = nil, carryover: AnalysisCarryover? = nil,
          layout: Layout = .conditionsAbove, nodeBudget: Int? = nil) {
         self.graph = graph
         self.layout = layout
@@ -132,7 +134,7 @@ final class Semantics {
         var bits = 1
         while (1 << bits) < codeCount { bits += 1 }
         elementBits = bits
-        bdd = Self.manager(for: graph, reusing: manager)
+        bdd = Self.manager(for: graph, reusing: manager, prepared: prepared)
         let nodeBudget = nodeBudget ?? AnalysisLimits.standard.nodeBudget(graphNodes: graph.nodes.count)
         bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget),
                           variables: graph.conditions.count + bits)
@@ -157,16 +159,25 @@ final class Semantics {
     /// and a workspace of hundreds of small programs keeps one manager per program. The node
     /// table starts at the size the analysis will need (about six nodes per graph node), so
     /// that a large program does not rehash it on its way there.
-    private static func manager(for graph: BuilderGraph, reusing manager: BDD?) -> BDD {
-        var cacheBits = 8
-        while cacheBits < Self.maxCacheBits && (1 << cacheBits) < graph.nodes.count * 8 { cacheBits += 1 }
+    private static func manager(for graph: BuilderGraph, reusing manager: BDD?, prepared: PreparedManager?) -> BDD {
         if let manager, Self.canReuse(manager, nodes: graph.nodes.count) {
-            manager.growCache(bits: cacheBits)
+            manager.growCache(bits: cacheBits(graphNodes: graph.nodes.count))
             return manager
         }
+        return prepared?.take(graphNodes: graph.nodes.count) ?? freshManager(graphNodes: graph.nodes.count)
+    }
+
+    /// A new manager for a graph of `graphNodes` nodes (see `manager(for:reusing:prepared:)`).
+    static func freshManager(graphNodes: Int) -> BDD {
         var capacityBits = 6
-        while capacityBits < 24 && (1 << capacityBits) < graph.nodes.count * 8 { capacityBits += 1 }
-        return BDD(cacheBits: cacheBits, capacityBits: capacityBits)
+        while capacityBits < 24 && (1 << capacityBits) < graphNodes * 8 { capacityBits += 1 }
+        return BDD(cacheBits: cacheBits(graphNodes: graphNodes), capacityBits: capacityBits)
+    }
+
+    private static func cacheBits(graphNodes: Int) -> Int {
+        var bits = 8
+        while bits < Self.maxCacheBits && (1 << bits) < graphNodes * 8 { bits += 1 }
+        return bits
     }
 
     /// Takes what depends only on the edges, the builders, the screens and the order in

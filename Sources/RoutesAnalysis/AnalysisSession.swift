@@ -217,7 +217,7 @@ public final class AnalysisSession {
     /// read of them.
     private static func graphsLeavingTheModel(_ specs: [Spec], of project: inout Project) -> [GraphHandoff] {
         var graphs = parallelMap(specs.count) { [project] index in
-            BuilderGraph(project: project, files: specs[index].files, hasForeignElement: specs[index].foreign)
+            BuilderGraph(project: project, files: specs[index].files, hasForeignElement: specs[index].foreign, readingHeads: true)
         }
         project = project.leavingOutBuilderNodes()
         for i in graphs.indices { graphs[i].leaveModel(for: project) }

@@ -214,12 +214,21 @@ struct BuilderGraph {
     /// Each node's head (see `head(_:)`), once the graph has left the model
     /// (`leaveModel(for:)`); empty while the model's nodes are read instead.
     private var heads: [Head] = []
+    /// The heads read while the graph was made for a lint (`readingHeads`), for
+    /// `leaveModel(for:)`: read with the rest of each node, they cost little (read later,
+    /// every node is a miss of the cache).
+    private var headsRead: [Head] = []
     /// Once the graph has left the model, `unresolvedMention(_:)` of every node it answers for.
     private var unresolvedMentions: [Int32: UseTarget] = [:]
 
     private struct Head {
         var start: Int32
         var end: Int32
+
+        init(_ range: Range<Int>) {
+            start = Int32(truncatingIfNeeded: range.lowerBound)
+            end = Int32(truncatingIfNeeded: range.upperBound)
+        }
     }
 
     enum ConditionKey: Hashable {
@@ -235,8 +244,9 @@ struct BuilderGraph {
     }
 
     /// The graph of `files` (closed under imports). `hasForeignElement`: whether elements
-    /// declared elsewhere can reach it (see the property).
-    init(project: Project, files: [FileID], hasForeignElement: Bool) {
+    /// declared elsewhere can reach it (see the property). `readingHeads`: whether the graph
+    /// will leave the model (see `leaveModel(for:)`).
+    init(project: Project, files: [FileID], hasForeignElement: Bool, readingHeads: Bool = false) {
         self.project = project
         let index = FileIndex(files)
         self.files = index
@@ -281,15 +291,21 @@ struct BuilderGraph {
             // on every core): read in order first, they are found in the cache below instead
             // of missed at random, name after name.
             cacheWarmth &+= project.resolutions[f].touchEveryCacheLine()
-            for i in project.files[f].model.nodes.indices {
-                useStart.append(Int32(truncatingIfNeeded: useTargets.count))
-                let (kind, bad, testsOptional) = resolveKind(project.files[f].model.nodes[i], file: f, base: fileBase)
-                var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
-                node.unresolved = bad
-                if let presentation = project.files[f].model.nodes[i].presentation {
-                    placementPresentations[Int32(truncatingIfNeeded: nodes.count)] = presentation
+            // The file's nodes read in place (a copy of a node retains and releases the names
+            // it holds).
+            let fileNodes = project.files[f].model.nodes
+            fileNodes.withUnsafeBufferPointer { fileNodes in
+                for (i, modelNode) in fileNodes.enumerated() {
+                    useStart.append(Int32(truncatingIfNeeded: useTargets.count))
+                    let (kind, bad, testsOptional) = resolveKind(modelNode, file: f, base: fileBase)
+                    var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
+                    node.unresolved = bad
+                    if let presentation = modelNode.presentation {
+                        placementPresentations[Int32(truncatingIfNeeded: nodes.count)] = presentation
+                    }
+                    if readingHeads { headsRead.append(Head(modelNode.head)) }
+                    nodes.append(node)
                 }
-                nodes.append(node)
             }
         }
         useStart.append(Int32(truncatingIfNeeded: useTargets.count))
@@ -609,10 +625,14 @@ struct BuilderGraph {
     /// built, gives the nodes and the name resolutions back.
     mutating func leaveModel(for project: Project) {
         var heads: [Head] = []
-        heads.reserveCapacity(nodes.count)
+        if headsRead.count == nodes.count {
+            swap(&heads, &headsRead)
+        } else {
+            heads.reserveCapacity(nodes.count)
+            for g in nodes.indices { heads.append(Head(model(g).head)) }
+        }
+        headsRead = []
         for g in nodes.indices {
-            let head = model(g).head
-            heads.append(Head(start: Int32(truncatingIfNeeded: head.lowerBound), end: Int32(truncatingIfNeeded: head.upperBound)))
             let unknownCondition: Bool
             if case .condition(let condition, _, _) = nodes[g].kind, case .unknown = conditions[condition] { unknownCondition = true } else { unknownCondition = false }
             if nodes[g].unresolved || unknownCondition, let mention = unresolvedMention(g) { unresolvedMentions[Int32(truncatingIfNeeded: g)] = mention }

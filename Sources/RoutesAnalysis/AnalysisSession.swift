@@ -1,4 +1,3 @@
-import CMalloc
 import RoutesModel
 import RoutesSyntax
 
@@ -222,8 +221,8 @@ public final class AnalysisSession {
         project = project.leavingOutBuilderNodes()
         for i in graphs.indices { graphs[i].leaveModel(for: project) }
         // Freed in the middle of the heap, where the analyses' large arrays would not reuse
-        // them: given back, on a large project.
-        if graphs.reduce(0, { $0 + $1.nodes.count }) >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
+        // them: given back, on a large project (see `HeapTrim`).
+        HeapTrim.afterFreeing(graphNodes: graphs.reduce(0) { $0 + $1.nodes.count })
         return graphs.map(GraphHandoff.init)
     }
 

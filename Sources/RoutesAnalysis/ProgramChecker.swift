@@ -1,4 +1,3 @@
-import CMalloc
 import RoutesModel
 import RoutesSyntax
 
@@ -146,8 +145,8 @@ struct ProgramChecker {
             facts.semantics.forgetEditStructure()
             // The plan's, the counts' and the structure's arrays are freed into the middle of
             // the heap, where the flows' storage would not reuse them: given back, on a large
-            // program.
-            if graph.nodes.count >= MissingDependencyPlan.nodesForConcurrentPlan { _ = routes_malloc_trim() }
+            // program (see `HeapTrim`).
+            HeapTrim.afterFreeing(graphNodes: graph.nodes.count)
             facts.semantics.collectGarbage()
         }
         // What `MissingDependency` needs besides flows reads the graph and the used region only:

@@ -44,7 +44,7 @@ final class BDD {
     private var tableMask: Int
 
     // A direct-mapped cache of operation results (like CUDD's computed table).
-    private struct CacheEntry {
+    fileprivate struct CacheEntry {
         var op: Int32
         var a: Ref
         var b: Ref
@@ -415,6 +415,38 @@ final class BDD {
         let (_, xl, xh, yl, yh) = split(x, y)
         let result = intersects(xl, yl) || intersects(xh, yh)
         store(.intersects, x, y, result ? BDD.one : BDD.zero)
+        return result
+    }
+
+    /// Answers of `intersects(_:_:local:)` kept by one thread: a direct-mapped table like the
+    /// operation cache, of its own.
+    struct LocalCache {
+        fileprivate var entries: [CacheEntry]
+        fileprivate let mask: Int
+
+        /// A cache of 2^bits entries, every one empty.
+        init(bits: Int) {
+            entries = Array(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
+            mask = (1 << bits) - 1
+        }
+    }
+
+    /// `intersects(_:_:)` for threads that ask at once while none of them changes this manager:
+    /// it reads the nodes and the operation cache, keeps what it computes in `local` instead of
+    /// the shared cache, and counts no step (it makes no node, and its work is bounded by the
+    /// product of the two diagrams' sizes). The same answer as `intersects(_:_:)`.
+    func intersects(_ a: Ref, _ b: Ref, local: inout LocalCache) -> Bool {
+        if a == BDD.zero || b == BDD.zero || exhausted { return false }
+        if a == BDD.one || b == BDD.one || a == b { return true }
+        let (x, y) = a < b ? (a, b) : (b, a)
+        let op = Op.intersects.rawValue
+        if let result = cached(op, x, y) { return result == BDD.one }
+        let slot = hash(op, x, y) & local.mask
+        let entry = local.entries[slot]
+        if entry.op == op && entry.a == x && entry.b == y { return entry.result == BDD.one }
+        let (_, xl, xh, yl, yh) = split(x, y)
+        let result = intersects(xl, yl, local: &local) || intersects(xh, yh, local: &local)
+        local.entries[slot] = CacheEntry(op: op, a: x, b: y, result: result ? BDD.one : BDD.zero)
         return result
     }
 

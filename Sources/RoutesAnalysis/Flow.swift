@@ -296,6 +296,12 @@ struct Flow {
         (0..<sigmaCount).contains { semantics.bdd.intersects(contextOf(g, $0), other) }
     }
 
+    /// `contextMeets(_:_:)` for threads that ask at once (see `BDD.intersects(_:_:local:)`).
+    func contextMeets(_ g: Int, _ other: BDD.Ref, local: inout BDD.LocalCache) -> Bool {
+        for sigma in 0..<sigmaCount where semantics.bdd.intersects(contextOf(g, sigma), other, local: &local) { return true }
+        return false
+    }
+
     /// Whether screen node g is built in some environment, over all σ.
     func isBuilt(_ g: Int) -> Bool {
         (0..<sigmaCount).contains { builtOf(g, $0) != BDD.zero }

@@ -86,6 +86,24 @@ import Testing
         }
     }
 
+    /// The question asked on several threads at once answers as the shared one does, with a
+    /// tiny local cache (collisions), and leaves the manager as it was: no node, no step.
+    @Test func intersectsWithALocalCacheMatchesTruthTables() {
+        let bdd = BDD(cacheBits: 6)
+        for _ in 0..<Self.variables { _ = bdd.newVariable() }
+        var rng = SplitMix64(seed: 17)
+        var local = BDD.LocalCache(bits: 3)
+        for _ in 0..<300 {
+            let (f, ft) = Self.random(bdd, &rng)
+            let (g, gt) = Self.random(bdd, &rng)
+            let notG = bdd.not(g)
+            let (nodes, steps) = (bdd.nodeCount, bdd.steps)
+            #expect(bdd.intersects(f, g, local: &local) == (ft & gt != 0))
+            #expect(bdd.intersects(f, notG, local: &local) == (ft & ~gt & Self.all != 0))
+            #expect(bdd.nodeCount == nodes && bdd.steps == steps)
+        }
+    }
+
     @Test func codesBelowAreExactlyTheSmallerCodes() {
         let bdd = BDD()
         for _ in 0..<Self.variables { _ = bdd.newVariable() }

@@ -64,11 +64,42 @@ public enum ShadowedBranch: NodeRule {
 
     /// Not reported when an unresolved name or a cycle is involved: what a branch that meets
     /// one would build is not known.
-    static func check(_ facts: ProgramFacts) -> [Finding] {
+    static func check(_ facts: ProgramFacts) -> [Finding] { check(facts, concurrentFrom: anyOfsForConcurrentSuspicion) }
+
+    /// `check(_:)`, its suspects found on every core from `concurrentFrom` evaluated, used
+    /// `anyOf`s on (tests compare both ways).
+    static func check(_ facts: ProgramFacts, concurrentFrom: Int) -> [Finding] {
+        let graph = facts.graph, flow = facts.flow
+        let anyOfs = graph.nodes.indices.filter { g in
+            guard facts.used[g], case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { return false }
+            return flow.isEvaluated(g)
+        }
         var found: [Finding] = []
-        for g in facts.graph.nodes.indices where facts.used[g] { check(anyOf: g, facts, into: &found) }
+        guard anyOfs.count >= concurrentFrom, !anyOfs.isEmpty else {
+            for g in anyOfs { check(anyOf: g, facts, into: &found) }
+            return found
+        }
+        // Which branches may be shadowed is asked on every core, in pieces of the `anyOf`s
+        // (questions that make no node: `BDD.intersects(_:_:local:)`); the few suspected are
+        // then checked here, in node order.
+        let pieces = max(1, min(16, anyOfs.count / 128))
+        let shared = UncheckedSendable((facts, anyOfs))
+        let suspected = parallelMap(pieces) { piece -> [(anyOf: Int, branches: [Int])] in
+            let (facts, anyOfs) = shared.value
+            var local = BDD.LocalCache(bits: 12)
+            let range = (anyOfs.count * piece / pieces)..<(anyOfs.count * (piece + 1) / pieces)
+            return anyOfs[range].compactMap { g in
+                let branches = suspects(anyOf: g, facts) { facts.flow.contextMeets($0, $1, local: &local) }
+                return branches.isEmpty ? nil : (g, branches)
+            }
+        }
+        for (g, branches) in suspected.joined() { confirm(anyOf: g, branches: branches, facts, into: &found) }
         return found
     }
+
+    /// The evaluated, used `anyOf`s from which the branches that may be shadowed are found on
+    /// every core (below that, on one: the pieces would cost more than they save).
+    static let anyOfsForConcurrentSuspicion = 512
 
     /// The findings after an edit, given the earlier ones (in node order, as `check(_:)`
     /// makes them) and the nodes to look at `again` (increasing, without repeats): the
@@ -106,20 +137,39 @@ public enum ShadowedBranch: NodeRule {
 
     /// The findings of node g when it is an `anyOf`, appended in branch order.
     private static func check(anyOf g: Int, _ facts: ProgramFacts, into found: inout [Finding]) {
+        let flow = facts.flow
+        guard case .anyOf(let list) = facts.graph.nodes[g].kind, list.count > 1, flow.isEvaluated(g) else { return }
+        confirm(anyOf: g, branches: suspects(anyOf: g, facts) { flow.contextMeets($0, $1) }, facts, into: &found)
+    }
+
+    /// The positions of the branches of `anyOf` g (evaluated, of two branches or more) that
+    /// would build something for some pair of the anyOf's context, but for none of the pairs
+    /// that reach them (a branch's own context is what earlier branches left), `meets`
+    /// saying whether a node's context meets a set. The usual answer, a branch that builds
+    /// where it is reached, is asked first, and these questions make no nodes.
+    private static func suspects(anyOf g: Int, _ facts: ProgramFacts, meets: (Int, BDD.Ref) -> Bool) -> [Int] {
+        let semantics = facts.semantics, graph = facts.graph
+        guard case .anyOf(let list) = graph.nodes[g].kind else { return [] }
+        var suspected: [Int] = []
+        for index in 1..<Int(list.count) {
+            let branch = graph.branch(list, index)
+            if semantics.uncertain[branch] { continue }
+            let builds = semantics.builds[branch]
+            if !meets(branch, builds) && meets(g, builds) { suspected.append(index) }
+        }
+        return suspected
+    }
+
+    /// The findings among the suspected branches of `anyOf` g (see `suspects`), in both
+    /// readings of cycles and unresolved names, appended in branch order.
+    private static func confirm(anyOf g: Int, branches suspected: [Int], _ facts: ProgramFacts, into found: inout [Finding]) {
         let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
         let bdd = semantics.bdd
-        guard case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { return }
-        if !flow.isEvaluated(g) { return }
+        guard case .anyOf(let list) = graph.nodes[g].kind else { return }
         let branches = graph.branches(list)
-        for index in 1..<branches.count {
+        for index in suspected {
             let branch = branches[index]
-            if semantics.uncertain[branch] { continue }
-            // Would build something for some pair of the anyOf's context, but for none of
-            // the pairs that reach it (its own context is what earlier branches left); in
-            // both readings of cycles and unresolved names. The usual answer, a branch that
-            // builds where it is reached, is asked first, and these questions make no nodes.
             let builds = semantics.builds[branch]
-            guard !flow.contextMeets(branch, builds), flow.contextMeets(g, builds) else { continue }
             let would = bdd.and(flow.context(g), builds)
             // An earlier branch must build first, not diverge first (a cycle builds
             // nothing; the branch is then unreachable, not shadowed).

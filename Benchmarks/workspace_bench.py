@@ -18,7 +18,8 @@ lines. For each, with each binary given (builds alternate run by run, in the sam
 - `routes lint` of the workspace folder, and `ruff check --no-cache --isolated` of Python of
   the same size (per file, the same number of lines and of bytes, in the same number of
   files) when `--ruff` names a ruff binary: median wall time and peak RSS (getrusage of the
-  child). Both inputs are clean: the workspace lints without a diagnostic, and the Python
+  child; `--lint-runs`, 21 by default), after every server run, each binary's lint and
+  ruff's in turn. Both inputs are clean: the workspace lints without a diagnostic, and the Python
   parses and gets none from ruff (asserted before anything is timed), so that neither time
   is spent rendering findings.
 
@@ -183,7 +184,9 @@ def main():
     ap.add_argument("--binary", action="append", required=True)
     ap.add_argument("--ruff")
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--runs", type=int, default=5, help="server runs and lint runs per binary (alternating)")
+    ap.add_argument("--runs", type=int, default=5, help="server runs per binary (alternating)")
+    ap.add_argument("--lint-runs", type=int, default=21,
+                    help="lint runs per binary and of ruff (alternating): this machine's speed drifts within minutes")
     ap.add_argument("--edits", type=int, default=0,
                     help="more edits after the measured ones, for the RSS column (read after a pause of 1.5 s)")
     ap.add_argument("--keep", help="a folder to generate into and keep")
@@ -209,6 +212,13 @@ def main():
         for _ in range(args.runs):
             for b in args.binary:
                 server[b].append(server_run(b, ws, args.edits))
+        # The lints after every server run, each binary's and ruff's in turn: a lint started
+        # as a server of hundreds of megabytes exits ran on a machine still taking those pages
+        # back (on the VM of the figures, 100k lines took 110 ms there against 60 ms here,
+        # while ruff, which ran after it, was not slowed).
+        time.sleep(1)
+        for _ in range(args.lint_runs):
+            for b in args.binary:
                 lint[b].append(run_measured([b, "lint", "--root", ws, ws], ws))
                 if args.ruff:
                     ruff.append(run_measured([args.ruff, "check", "--no-cache", "--isolated", "--exit-zero", py], py))

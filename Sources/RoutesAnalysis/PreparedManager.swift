@@ -2,13 +2,13 @@ import RoutesModel
 
 /// A fresh decision-diagram manager for a program's analysis, made on a helper thread while
 /// the caller builds the program's graph. A new manager writes its whole unique table and
-/// operation cache before the first node is made: on a 100k-line program 3 MB of fresh pages
-/// (about 1,000 page faults, 1.6 ms on 2026-12-04), taken on the thread that then computes
-/// the semantics, in a stretch where every other core is idle.
+/// operation cache before the first node is made: megabytes of fresh pages on a large
+/// program, each a page fault, taken otherwise on the thread that then computes the
+/// semantics, in a stretch where every other core is idle.
 ///
 /// (The node array, which the analysis fills as it goes, is not written ahead: pages written
-/// on the helper before the graph's model was given back raised a million-line lint's peak
-/// memory by 14 MB, and the flows were no faster.)
+/// on the helper thread before the graph's model is given back raise a large lint's peak
+/// memory, and the flows were no faster; see Benchmarks/HISTORY.md.)
 ///
 /// The manager is the one `Semantics` would make (`Semantics.freshManager(graphNodes:)`): the
 /// analysis is the same whichever thread made it. It serves once, for a graph of the size

@@ -622,16 +622,12 @@ struct BuilderGraph {
     /// Keeps what the analyses read of the model's nodes (each node's head, what an
     /// unresolved name stands for) and takes `project`, the graph's project without them
     /// (``Project/leavingOutBuilderNodes()``), in its place: a lint, once every graph is
-    /// built, gives the nodes and the name resolutions back.
+    /// built, gives the nodes and the name resolutions back. The graph must have been made
+    /// `readingHeads`.
     mutating func leaveModel(for project: Project) {
+        precondition(headsRead.count == nodes.count, "a graph that leaves the model is made reading its heads")
         var heads: [Head] = []
-        if headsRead.count == nodes.count {
-            swap(&heads, &headsRead)
-        } else {
-            heads.reserveCapacity(nodes.count)
-            for g in nodes.indices { heads.append(Head(model(g).head)) }
-        }
-        headsRead = []
+        swap(&heads, &headsRead)
         for g in nodes.indices {
             let unknownCondition: Bool
             if case .condition(let condition, _, _) = nodes[g].kind, case .unknown = conditions[condition] { unknownCondition = true } else { unknownCondition = false }

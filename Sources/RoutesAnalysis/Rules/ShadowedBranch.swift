@@ -76,7 +76,7 @@ public enum ShadowedBranch: NodeRule {
         }
         var found: [Finding] = []
         guard anyOfs.count >= concurrentFrom, !anyOfs.isEmpty else {
-            for g in anyOfs { check(anyOf: g, facts, into: &found) }
+            for g in anyOfs { confirm(anyOf: g, branches: suspects(anyOf: g, facts) { flow.contextMeets($0, $1) }, facts, into: &found) }
             return found
         }
         // Which branches may be shadowed is asked on every core, in pieces of the `anyOf`s

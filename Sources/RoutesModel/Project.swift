@@ -441,7 +441,8 @@ public struct Project: Sendable {
     // MARK: Names
 
     /// Builds each file's scope, then resolves each file's names: both per file, so the
-    /// files are done in parallel.
+    /// files are done in parallel (the files of the earlier waves resolve theirs while the
+    /// last wave's scopes are made).
     /// Returns, by file, the declarations that its scope's own names found declared before
     /// (those reported as duplicates).
     private mutating func resolveNames() -> [[Symbol]] {
@@ -453,19 +454,37 @@ public struct Project: Sendable {
         // A duplicate in a file many files import is found by each of them: once is enough.
         var duplicates = Set<Diagnostic>()
         var redeclared = [[Symbol]](repeating: [], count: files.count)
-        for length in byLength.keys.sorted() {
+        var resolvedEarly = [FileResolution?](repeating: nil, count: files.count)
+        let lengths = byLength.keys.sorted()
+        for length in lengths {
             let wave = byLength[length]!
             let scoping = self
-            let scoped = parallelMap(wave.count) { scoping.scope(of: wave[$0]) }
-            for (index, f) in wave.enumerated() {
-                scopes[f] = scoped[index].scope
-                duplicates.formUnion(scoped[index].duplicates)
-                redeclared[f] = scoped[index].redeclared
+            // The last wave is often one file (a program's root file, which imports every
+            // other): its scopes are made while the files of the earlier waves, whose scopes
+            // are all made, resolve their names.
+            let early = length == lengths.last! && lengths.count > 1 ? files.indices.filter { closures[$0].count != length } : []
+            let done = parallelMap(wave.count + early.count) { item -> ScopedOrResolved in
+                item < wave.count ? .scoped(scoping.scope(of: wave[item])) : .resolved(scoping.resolveNames(in: early[item - wave.count]))
+            }
+            for (item, outcome) in done.enumerated() {
+                switch outcome {
+                case .scoped(let scoped):
+                    let f = wave[item]
+                    scopes[f] = scoped.scope
+                    duplicates.formUnion(scoped.duplicates)
+                    redeclared[f] = scoped.redeclared
+                case .resolved(let resolution):
+                    resolvedEarly[early[item - wave.count]] = resolution
+                }
             }
         }
         diagnostics.append(contentsOf: duplicates)
         let resolving = self
-        let resolved = parallelMap(files.count) { resolving.resolveNames(in: $0) }
+        let rest = files.indices.filter { resolvedEarly[$0] == nil }
+        for (index, resolution) in parallelMap(rest.count, { resolving.resolveNames(in: rest[$0]) }).enumerated() {
+            resolvedEarly[rest[index]] = resolution
+        }
+        let resolved = resolvedEarly.map { $0! }
         resolutions = resolved.map(\.resolutions)
         guesses = resolved.map(\.guesses)
         // A failed import is one error: the undefined names of the files that see it (it, or a
@@ -493,6 +512,15 @@ public struct Project: Sendable {
             diagnostics.append(ImportError.diagnostic(failure.problem, file: failure.file, range: failure.range, unresolved: unresolved[i]))
         }
         return redeclared
+    }
+
+    /// What name resolution found in one file (see `resolveNames(in:)`).
+    typealias FileResolution = (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic])
+
+    /// A file's scope made, or its names resolved: the work of one item of the last wave.
+    private enum ScopedOrResolved {
+        case scoped((scope: Scope, duplicates: [Diagnostic], redeclared: [Symbol]))
+        case resolved(FileResolution)
     }
 
     /// The file whose scope file f's scope is laid over, if any: the one before f in f's
@@ -544,7 +572,7 @@ public struct Project: Sendable {
 
     /// What each name mentioned in file f resolves to, with the file's name diagnostics
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
-    func resolveNames(in f: FileID) -> (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic]) {
+    func resolveNames(in f: FileID) -> FileResolution {
         let model = files[f].model
         // A name per node and declaration, and one per element of a link's path.
         // (Read in place: a copy of a declaration retains each of its fields.)

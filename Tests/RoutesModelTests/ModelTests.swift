@@ -592,6 +592,35 @@ extension ParseCacheTests {
         #expect(duplicates.count == 1)
         #expect(duplicates.first?.file == id("A"))
     }
+
+    /// The files of the earlier waves resolve their names while the last wave's scopes are
+    /// made: each file's resolutions, suggestions and diagnostics are what resolving it alone,
+    /// over the finished scopes, gives.
+    @Test func namesResolvedWhileTheRootsScopeIsMadeAreThoseOfTheFinishedScopes() {
+        var files: [String: String] = [
+            "/ws/Shared.routes": "screen Home\ndependency store: Store\nflag beta\nbuilder shared { screen Home uses stre }\n",
+            "/ws/App.routes": "import \"Shared.routes\"\n" + (0..<6).map { "import \"F\($0).routes\"\n" }.joined()
+                + "screen Home\nroot { anyOf { f0 f5 shard screen Hme } }\n",
+        ]
+        for i in 0..<6 {
+            files["/ws/F\(i).routes"] = "import \"Shared.routes\"\nscreen S\(i)\nbuilder f\(i) { screen S\(i) uses stor { shared } }\n"
+                + "builder g\(i) { conditional bta { screen Hom } else { screen S\(i) } }\n"
+        }
+        let p = project(files, entries: ["/ws/App.routes"])
+        #expect(p.files.count == 8)
+        var undefined = 0
+        for f in p.files.indices {
+            let alone = p.resolveNames(in: f)
+            let together = Dictionary(uniqueKeysWithValues: p.resolutions[f].map { ($0.0, $0.1) })
+            #expect(together == Dictionary(uniqueKeysWithValues: alone.resolutions.map { ($0.0, $0.1) }), "\(p.files[f].path)")
+            #expect(p.guesses[f] == alone.guesses, "\(p.files[f].path)")
+            #expect(!alone.guesses.isEmpty, "every file here misspells a name: \(p.files[f].path)")
+            for diagnostic in alone.diagnostics { #expect(p.diagnostics.contains(diagnostic)) }
+            undefined += alone.diagnostics.filter { $0.rule == .undefinedName }.count
+        }
+        #expect(undefined == 1 + 6 * 3 + 2)
+        #expect(p.diagnostics.filter { $0.rule == .undefinedName }.count == undefined)
+    }
 }
 
 /// Work shared between the helper threads and the caller: every item done once, results in

@@ -93,9 +93,17 @@ void routes_thread_heap_prefer_huge_pages(void) {
     (void)adviseOwnHeap();
 }
 
+void routes_region_prefer_huge_pages(void *start, size_t bytes) {
+    if (!atomic_load_explicit(&heapsInHugePages, memory_order_relaxed)) return;
+    uintptr_t from = ((uintptr_t)start + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+    uintptr_t to = ((uintptr_t)start + bytes) & ~(HUGE_PAGE_SIZE - 1);
+    if (to > from) (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
+}
+
 #else
 
 int routes_heap_prefer_huge_pages(size_t reserve) { (void)reserve; return 0; }
 void routes_thread_heap_prefer_huge_pages(void) {}
+void routes_region_prefer_huge_pages(void *start, size_t bytes) { (void)start; (void)bytes; }
 
 #endif

@@ -1,3 +1,5 @@
+import CMalloc
+
 /// A small reduced ordered binary decision diagram package: boolean functions over numbered
 /// variables, shared and canonical, so that equality is identity and the analyses can reason
 /// about all 2^n environments without enumerating them.
@@ -93,12 +95,12 @@ final class BDD {
     init(cacheBits: Int = 18, capacityBits: Int = 12) {
         let terminal = Int32.max
         nodeCapacity = 1 << capacityBits
-        nodes = .allocate(capacity: nodeCapacity)
+        nodes = Self.allocate(nodeCapacity)
         nodes[0] = Node(variable: terminal, low: 0, high: 0)
         nodes[1] = Node(variable: terminal, low: 1, high: 1)
         nodeCount = 2
         let tableSize = 1 << capacityBits
-        table = UnsafeMutablePointer<UInt32>.allocate(capacity: tableSize)
+        table = Self.allocate(tableSize)
         table.initialize(repeating: 0, count: tableSize)
         tableMask = tableSize - 1
         cache = Self.emptyCache(bits: cacheBits)
@@ -115,7 +117,7 @@ final class BDD {
         // are sized for its whole analysis, and each page a copy touches costs (a block the
         // heap has freed costs none).
         nodeCapacity = other.nodeCount + (1 << 11)
-        nodes = .allocate(capacity: nodeCapacity)
+        nodes = Self.allocate(nodeCapacity)
         nodes.initialize(from: other.nodes, count: other.nodeCount)
         nodeCount = other.nodeCount
         nodesMadeInFreeSlots = other.nodesMadeInFreeSlots
@@ -124,7 +126,7 @@ final class BDD {
         childrenBelow = other.childrenBelow
         var tableSize = 1 << 10
         while tableSize * 3 < nodeCapacity * 4 { tableSize *= 2 }
-        table = .allocate(capacity: tableSize)
+        table = Self.allocate(tableSize)
         tableMask = tableSize - 1
         cache = Self.emptyCache(bits: cacheBits)
         cacheMask = (1 << cacheBits) - 1
@@ -169,9 +171,20 @@ final class BDD {
         cacheMask = (1 << bits) - 1
     }
 
+    /// Room for `count` values, uninitialized. The manager's arrays are read at random (a
+    /// unique-table probe, a cache entry, a node a step reads): large ones are asked for in
+    /// huge pages, where a lint's heap is (`routes_heap_prefer_huge_pages`), for the
+    /// processor's address translation to cover them.
+    private static func allocate<T>(_ count: Int) -> UnsafeMutablePointer<T> {
+        let block = UnsafeMutablePointer<T>.allocate(capacity: count)
+        let bytes = count * MemoryLayout<T>.stride
+        if bytes >= 4 << 20 { routes_region_prefer_huge_pages(block, bytes) }
+        return block
+    }
+
     /// An operation cache of 2^bits entries, every one empty.
     private static func emptyCache(bits: Int) -> UnsafeMutablePointer<CacheEntry> {
-        let cache = UnsafeMutablePointer<CacheEntry>.allocate(capacity: 1 << bits)
+        let cache = allocate(1 << bits) as UnsafeMutablePointer<CacheEntry>
         cache.initialize(repeating: CacheEntry(op: 0, a: 0, b: 0, result: 0), count: 1 << bits)
         return cache
     }
@@ -217,7 +230,7 @@ final class BDD {
         }
         if freeSlot < 0 {
             if nodeCount == nodeCapacity {
-                let bigger = UnsafeMutablePointer<Node>.allocate(capacity: nodeCapacity * 2)
+                let bigger = Self.allocate(nodeCapacity * 2) as UnsafeMutablePointer<Node>
                 bigger.moveInitialize(from: nodes, count: nodeCount)
                 nodes.deallocate()
                 nodes = bigger
@@ -289,7 +302,7 @@ final class BDD {
     private func rehash(size: Int) {
         if size != tableMask + 1 {
             table.deallocate()
-            table = .allocate(capacity: size)
+            table = Self.allocate(size)
             tableMask = size - 1
         }
         table.initialize(repeating: 0, count: size)

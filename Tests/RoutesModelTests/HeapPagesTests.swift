@@ -79,5 +79,26 @@ import Glibc
             #expect(arena.flags.contains("hg"), "a new thread's heap has flags \(arena.flags)")
         }
     }
+
+    /// A large block of its own (malloc maps a block past 32 MiB apart from its heaps) is
+    /// asked for in huge pages, whole huge pages only, when the heaps were: the decision
+    /// diagrams' arrays.
+    @Test func aLargeBlockOfItsOwnIsAdvisedInWholeHugePages() throws {
+        let turnedOff = getenv("ROUTES_HUGE_PAGES").map { String(cString: $0) == "0" } ?? false
+        let advised = routes_heap_prefer_huge_pages(64 << 20) == 1
+        let bytes = 64 << 20, huge: UInt = 2 << 20
+        let block = try #require(malloc(bytes))
+        defer { free(block) }
+        let start = UInt(bitPattern: block)
+        let firstWhole = (start + huge - 1) & ~(huge - 1)
+        #expect(Self.flags(at: firstWhole)?.flags.contains("hg") != true, "not advised before it is asked")
+        routes_region_prefer_huge_pages(block, bytes)
+        let inside = try #require(Self.flags(at: firstWhole))
+        #expect(inside.flags.contains("hg") == (advised && !turnedOff), "the block's whole huge pages have flags \(inside.flags)")
+        if advised, firstWhole > start, let before = Self.flags(at: start) {
+            // The part before the first whole huge page is not advised (its own mapping).
+            #expect(!before.flags.contains("hg") || before.name == "[heap]")
+        }
+    }
     #endif
 }

@@ -11,6 +11,10 @@ int routes_heap_prefer_huge_pages(size_t reserve);
 /// them; once per thread, and cheap after that (`SharedWorkList` calls it on each thread
 /// that does its work).
 void routes_thread_heap_prefer_huge_pages(void);
+/// The whole huge pages of `bytes` from `start` (a block of its own, such as a large
+/// allocation malloc maps apart from its heaps) in huge pages, when
+/// `routes_heap_prefer_huge_pages` asked for them.
+void routes_region_prefer_huge_pages(void *start, size_t bytes);
 
 #if defined(__linux__) && __has_include(<malloc.h>)
 #include <malloc.h>

@@ -69,11 +69,8 @@ public enum ShadowedBranch: NodeRule {
     /// `check(_:)`, its suspects found on every core from `concurrentFrom` evaluated, used
     /// `anyOf`s on (tests compare both ways).
     static func check(_ facts: ProgramFacts, concurrentFrom: Int) -> [Finding] {
-        let graph = facts.graph, flow = facts.flow
-        let anyOfs = graph.nodes.indices.filter { g in
-            guard facts.used[g], case .anyOf(let list) = graph.nodes[g].kind, list.count > 1 else { return false }
-            return flow.isEvaluated(g)
-        }
+        let flow = facts.flow
+        let anyOfs = facts.graph.nodes.indices.filter { facts.used[$0] && isChoiceEvaluated($0, facts) }
         var found: [Finding] = []
         guard anyOfs.count >= concurrentFrom, !anyOfs.isEmpty else {
             for g in anyOfs { confirm(anyOf: g, branches: suspects(anyOf: g, facts) { flow.contextMeets($0, $1) }, facts, into: &found) }
@@ -137,9 +134,15 @@ public enum ShadowedBranch: NodeRule {
 
     /// The findings of node g when it is an `anyOf`, appended in branch order.
     private static func check(anyOf g: Int, _ facts: ProgramFacts, into found: inout [Finding]) {
-        let flow = facts.flow
-        guard case .anyOf(let list) = facts.graph.nodes[g].kind, list.count > 1, flow.isEvaluated(g) else { return }
-        confirm(anyOf: g, branches: suspects(anyOf: g, facts) { flow.contextMeets($0, $1) }, facts, into: &found)
+        guard isChoiceEvaluated(g, facts) else { return }
+        confirm(anyOf: g, branches: suspects(anyOf: g, facts) { facts.flow.contextMeets($0, $1) }, facts, into: &found)
+    }
+
+    /// Whether node g is an `anyOf` of two branches or more that is evaluated: one whose
+    /// branches may be shadowed.
+    private static func isChoiceEvaluated(_ g: Int, _ facts: ProgramFacts) -> Bool {
+        guard case .anyOf(let list) = facts.graph.nodes[g].kind, list.count > 1 else { return false }
+        return facts.flow.isEvaluated(g)
     }
 
     /// The positions of the branches of `anyOf` g (evaluated, of two branches or more) that

@@ -381,13 +381,10 @@ final class Semantics {
     }
 
     /// ∃ element. f — the environments of a set of pairs.
-    func environments(_ f: BDD.Ref) -> BDD.Ref { environments(f, in: bdd) }
-
-    /// The same, worked out in `manager`: this semantics's manager or one sharing its nodes.
-    func environments(_ f: BDD.Ref, in manager: BDD) -> BDD.Ref {
+    func environments(_ f: BDD.Ref) -> BDD.Ref {
         switch layout {
-        case .conditionsAbove: manager.existsBelow(f, first: Int32(firstElementVariable))
-        case .elementAbove: manager.existsAbove(f, end: Int32(elementBits))
+        case .conditionsAbove: bdd.existsBelow(f, first: Int32(firstElementVariable))
+        case .elementAbove: bdd.existsAbove(f, end: Int32(elementBits))
         }
     }
 
@@ -442,15 +439,12 @@ final class Semantics {
     /// analyses read is the same; but a condition that splits the context then copies the
     /// decision on the elements g can build, not on every element of the program (an `anyOf`
     /// of n flag-guarded screens would cost n² nodes). The identity with the element below.
-    func project(_ c: BDD.Ref, to g: Int) -> BDD.Ref { project(c, to: g, in: bdd) }
-
-    /// The same, worked out in `manager`: this semantics's manager or one sharing its nodes.
-    func project(_ c: BDD.Ref, to g: Int, in manager: BDD) -> BDD.Ref {
+    func project(_ c: BDD.Ref, to g: Int) -> BDD.Ref {
         guard layout == .elementAbove, c != BDD.zero else { return c }
         let r = relevant[g]
-        let outside = manager.andNot(c, r)
+        let outside = bdd.andNot(c, r)
         if outside == BDD.zero { return c }
-        return manager.or(manager.and(c, r), manager.and(rest, environments(outside, in: manager)))
+        return bdd.or(bdd.and(c, r), bdd.and(rest, environments(outside)))
     }
 
     /// `relevant` per node: bottom-up, builders as a least fixpoint (callees first, a
@@ -505,11 +499,7 @@ final class Semantics {
         return memo.values
     }
 
-    deinit {
-        branchContextAsked.deallocate()
-        branchContextCount.deallocate()
-        branchContextList.deallocate()
-    }
+    deinit { branchContextList.deallocate() }
 
     // MARK: What the builds, the cycles and the uncertainty keep (computed in
     // Semantics+Builds.swift, Semantics+Cycles.swift, Semantics+Uncertainty.swift)
@@ -521,11 +511,9 @@ final class Semantics {
     /// that gave, and from there on those contexts (room for as many as it has branches).
     /// Flat, not an array per result: the flows ask at every `anyOf` they reach, and an array
     /// per result held a megabyte at 100k lines.
-    /// (Buffers rather than arrays: the threads of `Flow.runOnTwoThreads()` write entries of
-    /// their own at once, and an array written from two threads may be copied under one.)
-    var branchContextAsked = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
+    var branchContextAsked: [BDD.Ref] = []
 
-    var branchContextCount = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    var branchContextCount: [Int32] = []
 
     var branchContextList = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
 

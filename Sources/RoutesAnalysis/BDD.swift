@@ -5,7 +5,8 @@ import CMalloc
 /// about all 2^n environments without enumerating them.
 ///
 /// Variable 0 is at the top of the order. Functions are `BDD.Ref` indices; `zero` and `one`
-/// are the constants. Not thread-safe: one manager per analysis.
+/// are the constants. One manager per analysis, used by one thread at a time, except that two
+/// threads may make nodes in it at once through `beginSharing()`.
 final class BDD {
     typealias Ref = Int32
 
@@ -190,8 +191,10 @@ final class BDD {
     }
 
     deinit {
-        nodes.deallocate()
-        table.deallocate()
+        if ownsArrays {
+            nodes.deallocate()
+            table.deallocate()
+        }
         cache.deallocate()
     }
 
@@ -209,6 +212,7 @@ final class BDD {
 
     private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
         if lo == hi { return lo }
+        if let growRequested { return makeShared(v, lo, hi, growRequested) }
         if nodeCount >= slotLimit {
             exhausted = true
             return lo
@@ -306,7 +310,7 @@ final class BDD {
             tableMask = size - 1
         }
         table.initialize(repeating: 0, count: size)
-        for ref in 2..<nodeCount {
+        for ref in 2..<(shared.map { $0.slotsHandedOut } ?? nodeCount) {
             let node = nodes[ref]
             if node.variable == Self.freeVariable { continue }
             let hashed = hash(node.variable, node.low, node.high)
@@ -653,5 +657,215 @@ final class BDD {
         if isConstant(f) { return nil }
         let n = nodes[Int(f)]
         return (Int(n.variable), n.low, n.high)
+    }
+
+    // MARK: Two threads
+
+    /// The slots a thread takes from the top of the node array at once while threads share
+    /// the manager: one shared count is touched once per this many nodes.
+    private static let chunkSlots = 1024
+
+    /// A second manager over this one's nodes and unique table, for another thread to make
+    /// nodes in at the same time as this one (see `SharedNodes`), until `endSharing(_:)`.
+    /// Each has an operation cache of its own (of this one's size) and counts its own steps,
+    /// with what is left of this one's step budget; they share the node budget. While
+    /// shared, the node array and the unique table grow only while the other thread waits
+    /// where it holds neither (`SharedNodes.requestGrowth`); the other thread takes part from
+    /// `joinsSharing()` on.
+    func beginSharing() -> BDD {
+        precondition(shared == nil, "one sharing at a time")
+        let group = SharedNodes(top: nodeCount, limit: min(slotLimit, Self.maxNodes))
+        let worker = BDD(sharing: self, group: group)
+        shared = group
+        group.managers = [self, worker]
+        return worker
+    }
+
+    /// Said by the thread of the manager `beginSharing()` gave before it makes a node in it:
+    /// from then on a growth of the node array or the table waits for that thread (and not
+    /// before, so that a thread that never comes does not hold the others up).
+    func joinsSharing() { shared?.join() }
+
+    /// Said by the thread of a manager sharing nodes (this one, or the one
+    /// `beginSharing()` gave) that makes no more nodes in it, before `endSharing(_:)`: a
+    /// growth of the table that the other thread asks for no longer waits for this one.
+    func stopsSharing() { shared?.depart() }
+
+    /// A manager over `main`'s nodes and table (see `beginSharing()`).
+    private init(sharing main: BDD, group: SharedNodes) {
+        nodes = main.nodes
+        nodeCapacity = main.nodeCapacity
+        nodeCount = main.nodeCount
+        table = main.table
+        tableMask = main.tableMask
+        cacheMask = main.cacheMask
+        cache = Self.emptyCache(bits: (main.cacheMask + 1).trailingZeroBitCount)
+        variableCount = main.variableCount
+        nodesAtStart = main.nodesAtStart
+        stepLimit = main.stepLimit == Int.max ? Int.max : max(0, main.stepLimit - main.steps)
+        exhausted = main.exhausted
+        ownsArrays = false
+        // (An initializer does not call `didSet`.)
+        shared = group
+        growRequested = group.growRequested
+    }
+
+    /// Ends the sharing `beginSharing()` began, once no thread uses `worker` any more: the
+    /// nodes it made are this manager's, what it spent counts against this one's budget, and
+    /// the slots taken but not used are free slots.
+    func endSharing(_ worker: BDD) {
+        guard let group = shared else { return }
+        let end = group.slotsHandedOut
+        for manager in [self, worker] {
+            var leftover = manager.chunkNext
+            while leftover < manager.chunkEnd {
+                release(Ref(leftover))
+                leftover += 1
+            }
+            if manager.spare >= 0 { release(manager.spare) }
+            manager.chunkNext = 0
+            manager.chunkEnd = 0
+            manager.spare = -1
+        }
+        nodeCount = end
+        steps &+= worker.steps
+        if worker.exhausted || steps > stepLimit || nodesMade > nodeLimit { exhausted = true }
+        // (A node's children may be in the other thread's later chunk.)
+        childrenBelow = false
+        worker.shared = nil
+        worker.exhausted = true
+        shared = nil
+    }
+
+    /// Puts a slot taken while shared but not used on the free list.
+    private func release(_ ref: Ref) {
+        nodes[Int(ref)] = Node(variable: Self.freeVariable, low: freeSlot, high: 0)
+        freeSlot = ref
+        nodesMadeInFreeSlots -= 1
+        slotLimit += 1
+    }
+
+    /// While shared (see `beginSharing()`): the first slot of the chunk this thread takes
+    /// nodes from, past its last, and a slot taken and not yet used (by a node that another
+    /// thread made first).
+    private var chunkNext = 0
+    private var chunkEnd = 0
+    private var spare: Ref = -1
+    private var insertsSinceLoadCheck = 0
+    private var shared: SharedNodes? = nil {
+        didSet { growRequested = shared?.growRequested }
+    }
+    private var growRequested: UnsafeMutablePointer<Int32>? = nil
+    /// While threads share this manager's nodes: what they share.
+    var sharing: SharedNodes? { shared }
+    /// False for a manager over another's nodes and table (`init(sharing:group:)`), which
+    /// must not be used once the sharing ends.
+    private var ownsArrays = true
+
+    /// `make` while threads share the manager: the table's slots are read atomically, a new
+    /// node is written in a slot of this thread's before it is published by a
+    /// compare-and-swap of the empty table slot, and a thread that finds the slot taken
+    /// reads it again (the other thread may have made the same node).
+    private func makeShared(_ v: Int32, _ lo: Ref, _ hi: Ref, _ growRequested: UnsafeMutablePointer<Int32>) -> Ref {
+        // (The group is not read on the way of most nodes: both threads would count references
+        // to one object at every node.)
+        if routes_load_relaxed_i32(growRequested) != 0 { shared?.park() }
+        let hashed = hash(v, lo, hi)
+        let tag = Self.tag(hashed)
+        let mask = tableMask
+        var slot = hashed & mask
+        while true {
+            let entry = routes_load_acquire_u32(table + slot)
+            if entry == 0 {
+                if spare < 0 {
+                    guard let taken = takeSlot() else {
+                        exhausted = true
+                        return lo
+                    }
+                    spare = taken
+                    // Taking a chunk may have waited for the table to grow: probe it afresh.
+                    if tableMask != mask { return makeShared(v, lo, hi, growRequested) }
+                }
+                let ref = spare
+                nodes[Int(ref)] = Node(variable: v, low: lo, high: hi)
+                if routes_compare_swap_u32(table + slot, 0, UInt32(bitPattern: ref) << Self.tagBits | tag) != 0 {
+                    spare = -1
+                    insertsSinceLoadCheck += 1
+                    // (Often enough that the threads' inserts between two checks fill a
+                    // thirty-second of the table at most.)
+                    if insertsSinceLoadCheck >= min(256, (tableMask + 1) >> 6) {
+                        insertsSinceLoadCheck = 0
+                        if let group = shared, group.slotsHandedOut * 4 > (tableMask + 1) * 3 { group.requestGrowth(by: self) }
+                    }
+                    return ref
+                }
+                // Taken meanwhile: read that slot again.
+                nodes[Int(ref)] = Node(variable: Self.freeVariable, low: -1, high: 0)
+                continue
+            }
+            if entry & Self.tagMask == tag {
+                let ref = Ref(bitPattern: entry >> Self.tagBits)
+                let node = nodes[Int(ref)]
+                if node.variable == v && node.low == lo && node.high == hi { return ref }
+            }
+            slot = (slot + 1) & tableMask
+        }
+    }
+
+    /// A slot for a new node while shared: from the free list (the manager that has one),
+    /// else from this thread's chunk, else a new chunk from the top of the array. Nil when
+    /// the node budget is spent.
+    private func takeSlot() -> Ref? {
+        if freeSlot >= 0 {
+            let ref = freeSlot
+            freeSlot = nodes[Int(ref)].low
+            nodesMadeInFreeSlots += 1
+            slotLimit -= 1
+            return ref
+        }
+        if chunkNext == chunkEnd {
+            guard let group = shared else { return nil }
+            let start = group.takeChunk(Self.chunkSlots)
+            guard start < group.limit else { return nil }
+            let end = min(start + Self.chunkSlots, group.limit)
+            while end > nodeCapacity { group.requestGrowth(by: self) }
+            chunkNext = start
+            chunkEnd = end
+            // Free until used: a table grown meanwhile skips them.
+            (nodes + chunkNext).initialize(repeating: Node(variable: Self.freeVariable, low: -1, high: 0), count: chunkEnd - chunkNext)
+        }
+        let ref = Ref(chunkNext)
+        chunkNext += 1
+        return ref
+    }
+
+    /// While every other sharing thread waits (see `SharedNodes.requestGrowth`): doubles the
+    /// node array when the slots given out reach past it (the slots past it are free until
+    /// their thread uses them), and the unique table until it is at most three quarters full
+    /// (of the slots given out); points
+    /// every sharing manager at them.
+    func growShared(_ group: SharedNodes) {
+        let top = group.slotsHandedOut
+        if top + Self.chunkSlots > nodeCapacity {
+            let capacity = max(nodeCapacity * 2, top + 2 * Self.chunkSlots)
+            let bigger = Self.allocate(capacity) as UnsafeMutablePointer<Node>
+            // Every slot below the top is written (a thread writes its chunk before it can
+            // wait) unless it is past the old array.
+            let written = min(top, nodeCapacity)
+            bigger.moveInitialize(from: nodes, count: written)
+            (bigger + written).initialize(repeating: Node(variable: Self.freeVariable, low: -1, high: 0), count: top - written)
+            nodes.deallocate()
+            nodes = bigger
+            nodeCapacity = capacity
+        }
+        var size = tableMask + 1
+        while top * 4 > size * 3 { size *= 2 }
+        if size != tableMask + 1 { rehash(size: size) }
+        for manager in group.managers where manager !== self {
+            manager.nodes = nodes
+            manager.nodeCapacity = nodeCapacity
+            manager.table = table
+            manager.tableMask = tableMask
+        }
     }
 }

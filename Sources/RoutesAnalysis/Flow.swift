@@ -27,7 +27,7 @@ struct Flow {
     let semantics: Semantics
     /// The semantics's graph, copied once (a copy per transfer would retain and release each
     /// of its arrays every time).
-    private let graph: BuilderGraph
+    let graph: BuilderGraph
     /// The graph's node count: the stride of σ in the storage.
     private let nodeCount: Int
     let crossNestings: Bool
@@ -37,10 +37,17 @@ struct Flow {
     /// How uncertain leaves build (see `Semantics.Reading`).
     var reading: Semantics.Reading = .primary
     private let storage: FlowStorage
+    /// The manager this flow works in: the semantics's, or one sharing its nodes while the
+    /// flow runs on two threads (`runOnTwoThreads()`).
+    var bdd: BDD
+    /// While the flow runs on two threads: which thread's states this flow holds, and what
+    /// it has for the other's (keys and contexts, sent in batches).
+    var side: FlowSide? = nil
+    var outbox: [(key: Int32, context: BDD.Ref)] = []
     /// The keys of the states queued (node × σ count + σ), in 32 bits (σ count ≤ 2, and a
     /// graph's nodes fit in 30 bits many times over).
-    private var queue: [Int32] = []
-    private var head = 0
+    var queue: [Int32] = []
+    var head = 0
 
     /// Whether states record the state they were first reached from, for `way(to:sigma:)`.
     /// The main flows of a program do not (see `ProgramFacts.way(to:sigma:)`): what they
@@ -79,6 +86,7 @@ struct Flow {
         graph = semantics.graph
         nodeCount = graph.nodes.count
         self.storage = storage
+        bdd = semantics.bdd
     }
 
     /// The states this flow reached, for a flow continued from them over an edit.
@@ -107,8 +115,11 @@ struct Flow {
     /// Adds `context` to state (g, σ), reached from state `from` (a global key, g × σ count + σ).
     mutating func add(_ g: Int, sigma: Int = 0, _ context: BDD.Ref, from: Int?) {
         if context == BDD.zero || !inRegion(g) { return }
+        if let side, side.holdsOther(g) {
+            outbox.append((Int32(truncatingIfNeeded: g * sigmaCount + sigma), context))
+            return
+        }
         let slot = slot(g, sigma)
-        let bdd = semantics.bdd
         storage.touch(slot)
         let old = storage.contexts[slot]
         let new = bdd.andNot(context, old)
@@ -122,12 +133,15 @@ struct Flow {
     }
 
     mutating func run() {
-        let bdd = semantics.bdd
         // With a target, depth first: every node of a region leads to the target, so diving
         // reaches it after about one way's length instead of after the whole region's breadth.
         // (The fixpoint does not depend on the order; only when it stops does.)
         let depthFirst = target != nil
         while head < queue.count && !targetReached && !bdd.exhausted {
+            if let side, outbox.count >= FlowSide.batch {
+                if side.exchange.stopped { return }
+                side.exchange.send(&outbox, to: 1 - side.me)
+            }
             let key: Int
             if depthFirst {
                 key = Int(queue.removeLast())
@@ -153,12 +167,11 @@ struct Flow {
     /// Passes state `key`'s context part `delta` on to its successors (see the transfer rules
     /// above). True when the flow stops there (its target is built).
     private mutating func transfer(_ key: Int, _ delta: BDD.Ref) -> Bool {
-        let bdd = semantics.bdd
         let g = key / sigmaCount, sigma = key % sigmaCount
         let slot = slot(g, sigma)
         switch graph.nodes[g].kind {
         case .screen(let code, let nesting):
-            let envs = code.map { semantics.environments(delta, element: $0) } ?? semantics.environments(delta)
+            let envs = code.map { semantics.environments(delta, element: $0, in: bdd) } ?? semantics.environments(delta, in: bdd)
             if envs == BDD.zero { break }
             storage.built[slot] = bdd.or(storage.built[slot], envs)
             if g == target { targetReached = true; return true }
@@ -169,7 +182,7 @@ struct Flow {
             }
         case .anyOf(let branches):
             // (Valid until the next question: `add` asks none.)
-            let contexts = semantics.branchContexts(g, delta, reading: reading)
+            let contexts = semantics.branchContexts(g, delta, reading: reading, in: bdd)
             if let region {
                 for i in region.branches[g] ?? [] where i < contexts.count {
                     add(graph.branch(branches, i), sigma: sigma, contexts[i], from: key)
@@ -182,9 +195,9 @@ struct Flow {
         case .condition(let condition, let then, let els):
             let variable = semantics.conditionVariable[condition]
             if inRegion(then) && entersThen?(g) ?? true {
-                add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then), variable), from: key)
+                add(then, sigma: sigma, bdd.and(semantics.project(delta, to: then, in: bdd), variable), from: key)
             }
-            if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els), variable), from: key) }
+            if let els, inRegion(els) { add(els, sigma: sigma, bdd.andNot(semantics.project(delta, to: els, in: bdd), variable), from: key) }
         case .ifScreen(let code, let then, let els):
             if let code {
                 let isS = semantics.elementIs[code]
@@ -196,7 +209,7 @@ struct Flow {
             }
         case .wildcard(let code, let body):
             guard inRegion(body) else { break }
-            let envs = semantics.environments(delta)
+            let envs = semantics.environments(delta, in: bdd)
             add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? semantics.allElements), from: key)
         case .reference(let target):
             guard let target, let body = graph.builders[target].body, inRegion(body) else { break }

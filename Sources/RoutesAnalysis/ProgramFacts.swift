@@ -190,13 +190,7 @@ struct ProgramFacts {
     /// The earlier facts' flows are taken over and must not be read again.
     mutating func resolvePaths() {
         guard let root = rootBody else { return }
-        let graph = self.graph
-        let onBuilt: ((Int, Int, BDD.Ref) -> Int?)? = flow.sigmaCount == 2 ? { g, sigma, _ in
-            guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
-            let presentation = graph.presentation(node: g, code: code)
-            if presentation == .push { return sigma }
-            return presentation.allowsPush ? 0 : 1
-        } : nil
+        let onBuilt = Self.onBuilt(graph, sigmaCount: flow.sigmaCount)
         if let (oldAlternative, affected) = continuation {
             continuation = nil
             recomputed = affected
@@ -220,16 +214,28 @@ struct ProgramFacts {
         defer { resolvedPaths = !semantics.bdd.exhausted }
         flow.onBuilt = onBuilt
         flow.add(root, semantics.allElements, from: nil)
-        flow.run()
+        flow.runOnTwoThreads()
         if semantics.hasUncertainty {
             var other = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount,
                              storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount, tracksPredecessors: false, forOneFlow: true))
             other.reading = .alternative
             other.onBuilt = onBuilt
             other.add(root, semantics.allElements, from: nil)
-            other.run()
+            other.runOnTwoThreads()
             alternativeFlow = other
         }
+    }
+
+    /// The main flows' `Flow.onBuilt`: with two states (a program with a presentation that
+    /// allows no push), a screen presented that way moves the way into state 1, one that
+    /// allows a push back into state 0.
+    static func onBuilt(_ graph: BuilderGraph, sigmaCount: Int) -> ((Int, Int, BDD.Ref) -> Int?)? {
+        sigmaCount == 2 ? { g, sigma, _ in
+            guard case .screen(let code?, _) = graph.nodes[g].kind else { return sigma }
+            let presentation = graph.presentation(node: g, code: code)
+            if presentation == .push { return sigma }
+            return presentation.allowsPush ? 0 : 1
+        } : nil
     }
 
     /// The nodes whose contexts an edit may have changed (see `AffectedNodes`), or nil when

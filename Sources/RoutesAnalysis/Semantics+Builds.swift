@@ -262,6 +262,13 @@ extension Semantics {
     /// ctx(i+1) = ctx(i) ∧ ¬builds(Bi), and stopped once nothing is left; the last result
     /// per node is kept, since the flows of one program mostly bring the same context again.
     func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading = .primary) -> UnsafeBufferPointer<BDD.Ref> {
+        branchContexts(g, context, reading: reading, in: bdd)
+    }
+
+    /// The same, worked out in `manager` (this semantics's manager or one sharing its nodes):
+    /// threads that share the manager may ask at once for `anyOf` nodes of their own, once
+    /// `addBranchContextPlane(for:)` has made room for the reading.
+    func branchContexts(_ g: Int, _ context: BDD.Ref, reading: Reading, in manager: BDD) -> UnsafeBufferPointer<BDD.Ref> {
         guard case .anyOf(let branches) = graph.nodes[g].kind, !branches.isEmpty else { return UnsafeBufferPointer(start: nil, count: 0) }
         // An `anyOf` with branches is known by where its branches start in the graph's list.
         var plane = branchContextPlanes[reading.rawValue]
@@ -279,7 +286,7 @@ extension Semantics {
             var running = context
             while count < Int(branches.count) && running != BDD.zero {
                 list[key + count] = running
-                running = bdd.andNot(running, values[graph.branch(branches, count)])
+                running = manager.andNot(running, values[graph.branch(branches, count)])
                 count += 1
             }
             branchContextAsked[key] = context
@@ -288,22 +295,33 @@ extension Semantics {
         return UnsafeBufferPointer(start: list + key, count: Int(branchContextCount[key]))
     }
 
+    /// Makes room for the branch contexts of `reading`, if there is none yet: before threads
+    /// ask for them at once.
+    func prepareBranchContexts(for reading: Reading) {
+        if branchContextPlanes[reading.rawValue] < 0 && !graph.branchList.isEmpty { _ = addBranchContextPlane(for: reading) }
+    }
+
     /// Makes room for the contexts of one more reading; returns its plane.
     func addBranchContextPlane(for reading: Reading) -> Int {
         let stride = graph.branchList.count
         let plane = branchContextAsked.count / stride
         branchContextPlanes[reading.rawValue] = plane
         branchContextStride = stride
-        branchContextAsked.append(contentsOf: repeatElement(-1, count: stride))
-        branchContextCount.append(contentsOf: repeatElement(0, count: stride))
-        let list = UnsafeMutableBufferPointer<BDD.Ref>.allocate(capacity: branchContextAsked.count)
-        list.initialize(repeating: BDD.zero)
-        if let old = branchContextList.baseAddress {
-            list.baseAddress!.update(from: old, count: branchContextList.count)
-            branchContextList.deallocate()
-        }
-        branchContextList = list
+        branchContextAsked = Self.extended(branchContextAsked, by: stride, with: -1)
+        branchContextCount = Self.extended(branchContextCount, by: stride, with: 0)
+        branchContextList = Self.extended(branchContextList, by: stride, with: BDD.zero)
         return plane
+    }
+
+    /// `buffer` (deallocated) with `count` more elements of `value`.
+    private static func extended<T>(_ buffer: UnsafeMutableBufferPointer<T>, by count: Int, with value: T) -> UnsafeMutableBufferPointer<T> {
+        let bigger = UnsafeMutableBufferPointer<T>.allocate(capacity: buffer.count + count)
+        if let old = buffer.baseAddress {
+            bigger.baseAddress!.moveInitialize(from: old, count: buffer.count)
+            buffer.deallocate()
+        }
+        (bigger.baseAddress! + buffer.count).initialize(repeating: value, count: count)
+        return bigger
     }
 
 
@@ -332,8 +350,10 @@ extension Semantics {
     }
 
     func forgetBranchContexts() {
-        branchContextAsked = []
-        branchContextCount = []
+        branchContextAsked.deallocate()
+        branchContextAsked = UnsafeMutableBufferPointer(start: nil, count: 0)
+        branchContextCount.deallocate()
+        branchContextCount = UnsafeMutableBufferPointer(start: nil, count: 0)
         branchContextList.deallocate()
         branchContextList = UnsafeMutableBufferPointer(start: nil, count: 0)
         branchContextPlanes = [-1, -1, -1]

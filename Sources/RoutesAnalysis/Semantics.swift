@@ -381,10 +381,13 @@ final class Semantics {
     }
 
     /// ∃ element. f — the environments of a set of pairs.
-    func environments(_ f: BDD.Ref) -> BDD.Ref {
+    func environments(_ f: BDD.Ref) -> BDD.Ref { environments(f, in: bdd) }
+
+    /// The same, worked out in `manager`: this semantics's manager or one sharing its nodes.
+    func environments(_ f: BDD.Ref, in manager: BDD) -> BDD.Ref {
         switch layout {
-        case .conditionsAbove: bdd.existsBelow(f, first: Int32(firstElementVariable))
-        case .elementAbove: bdd.existsAbove(f, end: Int32(elementBits))
+        case .conditionsAbove: manager.existsBelow(f, first: Int32(firstElementVariable))
+        case .elementAbove: manager.existsAbove(f, end: Int32(elementBits))
         }
     }
 
@@ -439,12 +442,15 @@ final class Semantics {
     /// analyses read is the same; but a condition that splits the context then copies the
     /// decision on the elements g can build, not on every element of the program (an `anyOf`
     /// of n flag-guarded screens would cost n² nodes). The identity with the element below.
-    func project(_ c: BDD.Ref, to g: Int) -> BDD.Ref {
+    func project(_ c: BDD.Ref, to g: Int) -> BDD.Ref { project(c, to: g, in: bdd) }
+
+    /// The same, worked out in `manager`: this semantics's manager or one sharing its nodes.
+    func project(_ c: BDD.Ref, to g: Int, in manager: BDD) -> BDD.Ref {
         guard layout == .elementAbove, c != BDD.zero else { return c }
         let r = relevant[g]
-        let outside = bdd.andNot(c, r)
+        let outside = manager.andNot(c, r)
         if outside == BDD.zero { return c }
-        return bdd.or(bdd.and(c, r), bdd.and(rest, environments(outside)))
+        return manager.or(manager.and(c, r), manager.and(rest, environments(outside, in: manager)))
     }
 
     /// `relevant` per node: bottom-up, builders as a least fixpoint (callees first, a
@@ -499,7 +505,11 @@ final class Semantics {
         return memo.values
     }
 
-    deinit { branchContextList.deallocate() }
+    deinit {
+        branchContextAsked.deallocate()
+        branchContextCount.deallocate()
+        branchContextList.deallocate()
+    }
 
     // MARK: What the builds, the cycles and the uncertainty keep (computed in
     // Semantics+Builds.swift, Semantics+Cycles.swift, Semantics+Uncertainty.swift)
@@ -511,9 +521,11 @@ final class Semantics {
     /// that gave, and from there on those contexts (room for as many as it has branches).
     /// Flat, not an array per result: the flows ask at every `anyOf` they reach, and an array
     /// per result held a megabyte at 100k lines.
-    var branchContextAsked: [BDD.Ref] = []
+    /// (Buffers rather than arrays: the threads of `Flow.runOnTwoThreads()` write entries of
+    /// their own at once, and an array written from two threads may be copied under one.)
+    var branchContextAsked = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
 
-    var branchContextCount: [Int32] = []
+    var branchContextCount = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
     var branchContextList = UnsafeMutableBufferPointer<BDD.Ref>(start: nil, count: 0)
 

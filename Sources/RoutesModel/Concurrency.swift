@@ -30,6 +30,8 @@ public func parallelMap<T>(_ count: Int, _ body: @escaping @Sendable (Int) -> T)
 /// that one, the other idle, for up to milliseconds at a time (see Benchmarks/HISTORY.md).
 public final class Helpers: @unchecked Sendable {
     public static let shared = Helpers()
+    /// The processors online (at least one): with one, helpers take turns with the caller.
+    public static var processors: Int { onlineProcessors }
     /// How many threads help.
     public let count: Int
     /// Jobs not yet taken, in order.

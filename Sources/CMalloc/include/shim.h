@@ -44,3 +44,26 @@ void routes_thread_leave_cpu(int busy);
 /// The processors (the first 63) the calling thread may run on, a bit each; -1 where that
 /// cannot be known.
 long long routes_thread_affinity(void);
+
+#include <stdint.h>
+
+/// Atomic access to the decision diagrams' unique table while two threads add nodes to it
+/// (see `BDD.Workers`): a slot read with acquire order (the node it names was written
+/// before it), and a slot taken from empty with a compare-and-swap.
+static inline uint32_t routes_load_acquire_u32(const uint32_t *slot) {
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+static inline int routes_compare_swap_u32(uint32_t *slot, uint32_t expected, uint32_t desired) {
+    return __atomic_compare_exchange_n(slot, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+/// Adds `amount` to a shared count; returns the count before.
+static inline int64_t routes_fetch_add_i64(int64_t *count, int64_t amount) {
+    return __atomic_fetch_add(count, amount, __ATOMIC_RELAXED);
+}
+/// A flag read on a hot path without a lock, and written under one.
+static inline int32_t routes_load_relaxed_i32(const int32_t *flag) {
+    return __atomic_load_n(flag, __ATOMIC_RELAXED);
+}
+static inline void routes_store_relaxed_i32(int32_t *flag, int32_t value) {
+    __atomic_store_n(flag, value, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,229 @@
+import Dispatch
+import Testing
+import TestSupport
+@testable import RoutesAnalysis
+import RoutesModel
+
+/// The main flows on two threads (`Flow.runOnTwoThreads`) against the flows on one: the same
+/// fixpoint, state by state, whatever nodes each thread holds; and the manager they share
+/// (`BDD.beginSharing`) canonical under races, growing its table while both make nodes.
+@Suite struct TwoThreadFlowTests {
+    /// Every state's context and built environments, as refs of the one manager.
+    static func states(_ flow: Flow, _ graph: BuilderGraph) -> [BDD.Ref] {
+        var out: [BDD.Ref] = []
+        for g in graph.nodes.indices {
+            for sigma in 0..<flow.sigmaCount {
+                out.append(flow.context(g, sigma: sigma))
+                out.append(flow.builtEnvironments(g, sigma: sigma))
+            }
+        }
+        return out
+    }
+
+    /// A flow from `root` as a lint's (both σ states when the program has a presentation
+    /// that allows no push), on one thread or, with `sides`, on two.
+    static func flow(_ semantics: Semantics, root: Int, reading: Semantics.Reading, sides: BitSet?) -> Flow {
+        let graph = semantics.graph
+        let sigmaCount = graph.hasNoPushPresentation ? 2 : 1
+        var flow = Flow(semantics: semantics, crossNestings: true, sigmaCount: sigmaCount,
+                        storage: FlowStorage(size: graph.nodes.count * sigmaCount, tracksPredecessors: false, forOneFlow: true))
+        flow.reading = reading
+        flow.onBuilt = ProgramFacts.onBuilt(graph, sigmaCount: sigmaCount)
+        flow.add(root, semantics.allElements, from: nil)
+        if let sides { flow.runOnTwoThreads(from: 0, sides: sides) } else { flow.run() }
+        return flow
+    }
+
+    @Test func twoThreadsReachTheStatesOfOneWhateverTheirSplit() {
+        var compared = 0, twoStates = 0, alternative = 0, handedOver = 0
+        for seed in UInt64(0)..<400 {
+            let generated = ProgramGenerator.generate(seed: seed)
+            let project = ReferenceSupport.project(generated.text)
+            guard let program = project.programs.first else { continue }
+            let graph = BuilderGraph(project: project, files: program.files, hasForeignElement: false)
+            guard let root = ProgramFacts.rootBody(of: program, in: graph), graph.nodes.count >= 2 else { continue }
+            let semantics = Semantics(graph: graph)
+            var rng = SplitMix64(seed: seed &* 31 &+ 7)
+            // A random split: any split must give the one fixpoint.
+            var sides = BitSet(count: graph.nodes.count)
+            for g in graph.nodes.indices where rng.next() % 2 == 1 { _ = sides.insert(g) }
+            if graph.nodes.indices.contains(where: { sides.contains($0) != sides.contains(root) }) { handedOver += 1 }
+            for reading in semantics.hasUncertainty ? [Semantics.Reading.primary, .alternative] : [.primary] {
+                // Either first: the flow that runs first makes the nodes, the other finds them.
+                let twoFirst = seed % 2 == 0
+                let first = Self.flow(semantics, root: root, reading: reading, sides: twoFirst ? sides : nil)
+                let second = Self.flow(semantics, root: root, reading: reading, sides: twoFirst ? nil : sides)
+                let (one, two) = twoFirst ? (second, first) : (first, second)
+                #expect(!semantics.bdd.exhausted)
+                #expect(Self.states(two, graph) == Self.states(one, graph), "seed \(seed), \(reading)\n\(generated.text)")
+                compared += 1
+                if one.sigmaCount == 2 { twoStates += 1 }
+                if reading == .alternative { alternative += 1 }
+            }
+        }
+        #expect(compared >= 400 && twoStates >= 150 && alternative >= 40 && handedOver >= 300,
+                "compared \(compared), two states \(twoStates), alternative \(alternative), handed over \(handedOver)")
+    }
+
+    /// A program analysed on a helper thread while every other helper thread is busy: its
+    /// flow's second part is never begun, and the thread that runs out of work takes it back
+    /// (without that, the flow would wait for itself), or, out of budget, stops without
+    /// waiting for it. The flow runs in a manager of its own, which grows while the second
+    /// part has not begun (a growth that waited for it would never end).
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aFlowWhoseHelperNeverComesIsFinishedByItsOwnThread(outOfBudget: Bool) {
+        // (Flags tested all xs first: a few thousand nodes.)
+        let project = ReferenceSupport.project(AppScaleTests.pairs(10, interleaved: false))
+        let program = project.programs[0]
+        let graph = BuilderGraph(project: project, files: program.files, hasForeignElement: false)
+        let root = ProgramFacts.rootBody(of: program, in: graph)!
+        var sides = BitSet(count: graph.nodes.count)
+        for g in graph.nodes.indices where g % 2 == 1 { _ = sides.insert(g) }
+        let reference = Semantics(graph: graph)
+        let expected = Self.states(Self.flow(reference, root: root, reading: .primary, sides: nil), graph)
+        // A manager of 16 slots: it grows during the flow.
+        let semantics = Semantics(graph: graph, reusing: BDD(cacheBits: 4, capacityBits: 4))
+        let slotsBefore = semantics.bdd.nodeCount
+        if outOfBudget { semantics.bdd.stepLimit = semantics.bdd.steps + 50 }
+        let blockers = Helpers.shared.count - 1
+        let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        for _ in 0..<blockers {
+            Helpers.shared.async {
+                started.signal()
+                release.wait()
+            }
+        }
+        for _ in 0..<blockers { started.wait() }
+        let input = UncheckedSendable((semantics, sides))
+        let result = UnsafeMutablePointer<[BDD.Ref]>.allocate(capacity: 1)
+        result.initialize(to: [])
+        let output = UncheckedSendable(result)
+        Helpers.shared.async {
+            let flow = Self.flow(input.value.0, root: root, reading: .primary, sides: input.value.1)
+            output.value.pointee = Self.states(flow, input.value.0.graph)
+            done.signal()
+        }
+        done.wait()
+        for _ in 0..<blockers { release.signal() }
+        if outOfBudget {
+            #expect(semantics.bdd.exhausted)
+        } else {
+            #expect(!semantics.bdd.exhausted)
+            // The same functions, each in its own manager.
+            var memoOne: [BDD.Ref: UInt64] = [:], memoTwo: [BDD.Ref: UInt64] = [:]
+            #expect(result.pointee.map { semantics.bdd.structuralHash($0, memo: &memoTwo) }
+                    == expected.map { reference.bdd.structuralHash($0, memo: &memoOne) })
+            #expect(expected.contains { $0 != BDD.zero })
+            #expect(semantics.bdd.nodeCount > max(slotsBefore, 1 << 10), "grew from \(slotsBefore) to \(semantics.bdd.nodeCount)")
+        }
+        result.deinitialize(count: 1)
+        result.deallocate()
+    }
+
+    @Test func aFlowOutOfBudgetOnTwoThreadsStopsBoth() {
+        let project = ReferenceSupport.project(AppScaleTests.pairs(24, interleaved: false))
+        let program = project.programs[0]
+        let graph = BuilderGraph(project: project, files: program.files, hasForeignElement: false)
+        let semantics = Semantics(graph: graph)
+        let root = ProgramFacts.rootBody(of: program, in: graph)!
+        // A budget the flows spend at once.
+        semantics.bdd.stepLimit = semantics.bdd.steps + 50
+        var sides = BitSet(count: graph.nodes.count)
+        for g in graph.nodes.indices where g % 2 == 1 { _ = sides.insert(g) }
+        _ = Self.flow(semantics, root: root, reading: .primary, sides: sides)
+        #expect(semantics.bdd.exhausted)
+    }
+
+    /// `count` random functions over `variables` variables, made from the seed's literals.
+    static func functions(_ bdd: BDD, seed: UInt64, count: Int, variables: Int) -> [BDD.Ref] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in
+            var f = BDD.zero
+            for _ in 0..<(2 + Int(rng.next() % 5)) {
+                var cube = BDD.one
+                for _ in 0..<(2 + Int(rng.next() % 6)) {
+                    let v = bdd.variable(Int(rng.next() % UInt64(variables)))
+                    cube = rng.next() % 2 == 0 ? bdd.and(cube, v) : bdd.andNot(cube, v)
+                }
+                f = rng.next() % 3 == 0 ? bdd.andNot(bdd.or(f, cube), bdd.variable(Int(rng.next() % UInt64(variables)))) : bdd.or(f, cube)
+            }
+            return f
+        }
+    }
+
+    /// Runs `second` on another thread in the manager `shared.beginSharing()` gives (once
+    /// `go` is signalled, when given) and `first` on this one, then ends the sharing.
+    static func sharing(_ shared: BDD, go: DispatchSemaphore? = nil, second: @escaping @Sendable (BDD) -> [BDD.Ref],
+                        first: () -> [BDD.Ref]) -> (mine: [BDD.Ref], theirs: [BDD.Ref]) {
+        let worker = shared.beginSharing()
+        let box = UncheckedSendable(worker)
+        let results = UnsafeMutablePointer<[BDD.Ref]>.allocate(capacity: 1)
+        results.initialize(to: [])
+        defer {
+            results.deinitialize(count: 1)
+            results.deallocate()
+        }
+        let out = UncheckedSendable(results)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            go?.wait()
+            box.value.joinsSharing()
+            out.value.pointee = second(box.value)
+            box.value.stopsSharing()
+            done.signal()
+        }
+        let mine = first()
+        shared.stopsSharing()
+        done.wait()
+        shared.endSharing(worker)
+        return (mine, results.pointee)
+    }
+
+    /// A thread that never joins does not hold a growth up: the first thread makes its
+    /// functions (growing a table of 16 slots) before the second joins, which then finds them.
+    @Test(.timeLimit(.minutes(1))) func aSharedManagerGrowsBeforeTheSecondThreadJoins() {
+        let variables = 24
+        let shared = BDD(cacheBits: 4, capacityBits: 4)
+        for _ in 0..<variables { _ = shared.newVariable() }
+        let go = DispatchSemaphore(value: 0)
+        var more: [BDD.Ref] = []
+        let (mine, theirs) = Self.sharing(shared, go: go, second: { Self.functions($0, seed: 1, count: 200, variables: variables) }) {
+            let mine = Self.functions(shared, seed: 1, count: 200, variables: variables)
+            go.signal()
+            more = Self.functions(shared, seed: 2, count: 100, variables: variables)
+            return mine
+        }
+        #expect(!shared.exhausted)
+        #expect(theirs == mine)
+        #expect(Self.functions(shared, seed: 2, count: 100, variables: variables) == more)
+        #expect(shared.nodeCount > 1 << 10, "the table grew from 16 slots while shared (\(shared.nodeCount) slots)")
+    }
+
+    @Test func aSharedManagerStaysCanonicalAndGrowsWhileBothThreadsMakeNodes() {
+        let variables = 24
+        let shared = BDD(cacheBits: 4, capacityBits: 4)  // a tiny table: it grows while shared
+        for _ in 0..<variables { _ = shared.newVariable() }
+        // Both threads make the same functions, and some of their own.
+        let (mine, theirs) = Self.sharing(shared, second: {
+            Self.functions($0, seed: 1, count: 400, variables: variables) + Self.functions($0, seed: 3, count: 200, variables: variables)
+        }) {
+            Self.functions(shared, seed: 1, count: 400, variables: variables) + Self.functions(shared, seed: 2, count: 200, variables: variables)
+        }
+        #expect(!shared.exhausted)
+        // One function, one ref: whichever thread made its nodes first.
+        #expect(Array(theirs[..<400]) == Array(mine[..<400]))
+        // Each function is the one a manager of its own makes.
+        let alone = BDD(cacheBits: 10, capacityBits: 10)
+        for _ in 0..<variables { _ = alone.newVariable() }
+        let expected = Self.functions(alone, seed: 1, count: 400, variables: variables)
+            + Self.functions(alone, seed: 2, count: 200, variables: variables)
+            + Self.functions(alone, seed: 3, count: 200, variables: variables)
+        var memoShared: [BDD.Ref: UInt64] = [:], memoAlone: [BDD.Ref: UInt64] = [:]
+        let made = mine + Array(theirs[400...])
+        #expect(made.map { shared.structuralHash($0, memo: &memoShared) } == expected.map { alone.structuralHash($0, memo: &memoAlone) })
+        // The manager goes on alone: its table holds every node (a node made again is found).
+        let again = Self.functions(shared, seed: 3, count: 200, variables: variables)
+        #expect(again == Array(theirs[400...]))
+        #expect(shared.nodeCount > 1 << 12, "the table grew from 16 slots while shared (\(shared.nodeCount) slots)")
+    }
+}

@@ -134,6 +134,51 @@ import RoutesModel
         #expect(semantics.bdd.exhausted)
     }
 
+    /// Program `k` of `largePrograms`: a root file whose `anyOf` places `features` builders
+    /// from two part files (six graph nodes each), and in the second part one screen under a
+    /// condition its flag contradicts: one `unreachable-screen`, found by the main flows.
+    static func largeProgram(_ k: Int, features: Int) -> [String: String] {
+        var parts = ["", ""]
+        for i in 0..<features {
+            var text = "flag f\(k)_\(i)\nscreen S\(k)_\(i)\nscreen T\(k)_\(i)\nbuilder b\(k)_\(i) {\n  screen S\(k)_\(i) {\n    anyOf {\n"
+            text += "      conditional f\(k)_\(i) { screen T\(k)_\(i) } else { empty }\n"
+            if i == features - 1 {
+                text += "      conditional f\(k)_\(i) { empty } else { conditional f\(k)_\(i) { screen Dead\(k) } else { empty } }\n"
+            }
+            text += "    }\n  }\n}\n"
+            parts[i * 2 / features] += text
+        }
+        parts[1] += "screen Dead\(k)\n"
+        let root = "import \"Part\(k)a.routes\"\nimport \"Part\(k)b.routes\"\nroot {\n  anyOf {\n"
+            + (0..<features).map { "    b\(k)_\($0)\n" }.joined() + "  }\n}\n"
+        return ["App\(k).routes": root, "Part\(k)a.routes": parts[0], "Part\(k)b.routes": parts[1]]
+    }
+
+    /// The diagnostics of a workspace of the given files (by name), as "rule «text» file".
+    static func lint(_ files: [String: String]) -> [String] {
+        let paths = files.keys.sorted()
+        let provider = MemoryProvider(files: Dictionary(uniqueKeysWithValues: files.map { ("/ws/" + $0.key, $0.value) }))
+        let project = Project(entries: paths.map {
+            ProjectEntry(canonicalPath: "/ws/" + $0, displayPath: $0, group: 0, workspaceRoot: "/ws")
+        }, provider: provider)
+        #expect(project.programs.count == files.keys.filter { $0.hasPrefix("App") }.count)
+        return Analysis.check(project).map {
+            "\($0.rule.rawValue) «\(project.files[$0.file].text.text($0.range))» \(project.files[$0.file].displayPath)"
+        }
+    }
+
+    /// Programs large enough for their flows to run on two threads, analysed at once on every
+    /// helper thread (so that some run on a helper thread with no other free, the case in which
+    /// a flow once waited for itself): each gets its one finding, as when it is linted alone.
+    @Test(.timeLimit(.minutes(2))) func largeProgramsAnalysedAtOnceEachGetTheirFinding() {
+        let features = Flow.nodesForTwoThreads / 6 + 50
+        let programs = (0..<3).map { Self.largeProgram($0, features: features) }
+        let together = Self.lint(programs.reduce(into: [:]) { $0.merge($1) { a, _ in a } })
+        let alone = programs.flatMap { Self.lint($0) }
+        #expect(together.sorted() == alone.sorted())
+        #expect(together.sorted() == (0..<3).map { "unreachable-screen «screen Dead\($0)» Part\($0)b.routes" })
+    }
+
     /// `count` random functions over `variables` variables, made from the seed's literals.
     static func functions(_ bdd: BDD, seed: UInt64, count: Int, variables: Int) -> [BDD.Ref] {
         var rng = SplitMix64(seed: seed)

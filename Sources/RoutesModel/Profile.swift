@@ -11,7 +11,8 @@ import Darwin
 /// first mark, since the previous mark of the same thread, the thread's processor time since
 /// then (less than the time when the thread waited or another ran in its place), the page
 /// faults of the process so far (a page touched for the first time costs microseconds: see
-/// Benchmarks/HISTORY.md), the thread (`main`, or another), and the phase that just ended.
+/// Benchmarks/HISTORY.md), its resident size and peak resident size (Linux), the thread
+/// (`main`, or another), and the phase that just ended.
 /// Without it, a mark reads one flag.
 public enum Profile {
     /// Whether `ROUTES_PROFILE` is set (read once).
@@ -57,10 +58,32 @@ public enum Profile {
             #endif
             let faults = Int(usage.ru_minflt) + Int(usage.ru_majflt)
             let line = "routes: profile: \(format(ms - known.first)) ms  +\(format(ms - previous)) ms  cpu +\(format(cpu - previousCPU)) ms  "
-                + "\(faults) faults  "
+                + "\(faults) faults  " + residentSizes()
                 + "\(onMain ? "main " : "other") \(phase)\n"
             _ = FileDescriptor.writeAll(line, to: 2)
         }
+    }
+
+    /// "rss N MB peak M MB  " from /proc/self/status, where there is one.
+    private static func residentSizes() -> String {
+        #if os(Linux)
+        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return "" }
+        var kilobytes: [String: Int] = [:]
+        for line in String(decoding: bytes[..<count], as: UTF8.self).split(separator: "\n") {
+            guard line.hasPrefix("VmRSS:") || line.hasPrefix("VmHWM:") else { continue }
+            let fields = line.split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
+            if fields.count >= 2 { kilobytes[String(fields[0])] = Int(fields[1]) }
+        }
+        guard let rss = kilobytes["VmRSS:"], let peak = kilobytes["VmHWM:"] else { return "" }
+        return "rss \(rss / 1024) MB peak \(peak / 1024) MB  "
+        #else
+        return ""
+        #endif
     }
 
     /// Milliseconds with two decimals.

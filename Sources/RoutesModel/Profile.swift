@@ -9,7 +9,9 @@ import Darwin
 /// docs/dev/contributing.md#how-to-measure): with `ROUTES_PROFILE` set in the environment,
 /// each `Profile.mark(_:)` writes one line to standard error: the milliseconds since the
 /// first mark, since the previous mark of the same thread, the thread's processor time since
-/// then (less than the time when the thread waited or another ran in its place), the page
+/// then (less than the time when the thread waited or another ran in its place), the
+/// processor time of every thread of the process since the previous mark of any (about
+/// twice the time on two busy cores, about the time while one core works alone), the page
 /// faults of the process so far (a page touched for the first time costs microseconds: see
 /// Benchmarks/HISTORY.md), its resident size and peak resident size (Linux), the thread
 /// (`main`, or another), and the phase that just ended.
@@ -23,6 +25,8 @@ public enum Profile {
         /// Each thread that marked, with the time of its last mark and its processor time
         /// then; the first is the main thread (the first to mark).
         var last: [(thread: pthread_t, ms: Double, cpu: Double)]
+        /// The processor time of every thread at the last mark of any.
+        var allCPU: Double = 0
     }
     private static let clock = Mutex<Clock?>(nil)
 
@@ -49,7 +53,6 @@ public enum Profile {
             let previousCPU = mine.map { known.last[$0].cpu } ?? 0
             if let mine { known.last[mine] = (thread, ms, cpu) } else { known.last.append((thread, ms, cpu)) }
             let onMain = pthread_equal(known.last[0].thread, thread) != 0
-            clock = known
             var usage = rusage()
             #if canImport(Glibc)
             getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -57,8 +60,13 @@ public enum Profile {
             getrusage(RUSAGE_SELF, &usage)
             #endif
             let faults = Int(usage.ru_minflt) + Int(usage.ru_majflt)
+            let allCPU = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+            let allSince = allCPU - known.allCPU
+            known.allCPU = allCPU
+            clock = known
             let line = "routes: profile: \(format(ms - known.first)) ms  +\(format(ms - previous)) ms  cpu +\(format(cpu - previousCPU)) ms  "
-                + "\(faults) faults  " + residentSizes()
+                + "all +\(format(allSince)) ms  \(faults) faults  " + residentSizes()
                 + "\(onMain ? "main " : "other") \(phase)\n"
             _ = FileDescriptor.writeAll(line, to: 2)
         }

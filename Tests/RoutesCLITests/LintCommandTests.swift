@@ -73,22 +73,25 @@ import TestSupport
         #expect(plain.stderr.isEmpty)
         let lines = profiled.stderr.split(separator: "\n").map(String.init)
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("routes: profile: ") }, "\(profiled.stderr)")
-        // `routes: profile: MS ms  +MS ms  cpu +MS ms  N faults  rss R MB peak P MB  THREAD PHASE`
+        // `routes: profile: MS ms  +MS ms  cpu +MS ms  all +MS ms  N faults  rss R MB peak P MB  THREAD PHASE`
         // (the resident sizes on Linux).
         let fields = lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         let times = fields.compactMap { Double($0[2]) }
         #expect(times.count == lines.count && times == times.sorted())
         #if os(Linux)
         let sizes = 6
-        #expect(fields.allSatisfy { $0[11] == "rss" && $0[13] == "MB" && $0[14] == "peak" && $0[16] == "MB" })
-        let rss = fields.compactMap { Int($0[12]) }, peaks = fields.compactMap { Int($0[15]) }
+        #expect(fields.allSatisfy { $0[14] == "rss" && $0[16] == "MB" && $0[17] == "peak" && $0[19] == "MB" })
+        let rss = fields.compactMap { Int($0[15]) }, peaks = fields.compactMap { Int($0[18]) }
         #expect(rss.count == lines.count && peaks == peaks.sorted() && zip(rss, peaks).allSatisfy { $0 <= $1 && $0 > 0 })
         #else
         let sizes = 0
         #endif
-        let phases = fields.map { $0.dropFirst(12 + sizes).joined(separator: " ") }
-        // A thread's processor time since its previous mark.
+        let phases = fields.map { $0.dropFirst(15 + sizes).joined(separator: " ") }
+        // A thread's processor time since its previous mark, and every thread's since the
+        // previous mark of any.
         #expect(fields.allSatisfy { $0[6] == "cpu" && Double($0[7].dropFirst()) != nil })
+        #expect(fields.allSatisfy { $0[9] == "all" && $0[10].hasPrefix("+") && Double($0[10].dropFirst()) != nil && $0[11] == "ms" })
+        #expect(fields.allSatisfy { $0[13] == "faults" && Int($0[12]) != nil })
         let expected = ["started", "the workspace found: its files and settings", "project: files read, parsed and lowered",
                         "project: names resolved", "project: programs found", "analysis: graphs made", "program: semantics",
                         "program: links' paths followed", "program: rules before the flows", "program: flows", "program: node rules",
@@ -98,7 +101,7 @@ import TestSupport
         // The heap is asked for in huge pages where the kernel gives them on request.
         let mode = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
         #expect(phases.contains("heap: in huge pages") == (mode.contains("[madvise]") || mode.contains("[always]")))
-        #expect(fields.first?[11 + sizes] == "main")
+        #expect(fields.first?[14 + sizes] == "main")
     }
 
     @Test func cleanProgramExitsZero() throws {

@@ -36,9 +36,6 @@ final class BDD {
     private var freeSlot: Ref = -1
     /// How many times `collect(_:)` ran.
     private(set) var collections = 0
-    /// Whether every node's children are in lower slots than the node: true until a node
-    /// is made in a slot a collection freed.
-    private var childrenBelow = true
     /// The variable of a free slot.
     private static let freeVariable = Int32.min
     /// Open-addressing unique table: per slot a node ref and 6 more bits of its hash (see
@@ -124,7 +121,6 @@ final class BDD {
         nodesMadeInFreeSlots = other.nodesMadeInFreeSlots
         slotLimit = other.slotLimit
         freeSlot = other.freeSlot
-        childrenBelow = other.childrenBelow
         var tableSize = 1 << 10
         while tableSize * 3 < nodeCapacity * 4 { tableSize *= 2 }
         table = Self.allocate(tableSize)
@@ -252,7 +248,6 @@ final class BDD {
         freeSlot = nodes[Int(ref)].low
         nodesMadeInFreeSlots += 1
         slotLimit -= 1
-        childrenBelow = false
         nodes[Int(ref)] = Node(variable: v, low: lo, high: hi)
         table[slot] = UInt32(bitPattern: ref) << Self.tagBits | tag
         return ref
@@ -266,28 +261,23 @@ final class BDD {
     /// later analysis counts against its budget is `nodesMade`.
     func collect(_ roots: ((Ref) -> Void) -> Void) {
         var marked = BitSet(count: nodeCount)
-        if childrenBelow {
-            // Every node's children were made before it, in lower slots: one pass down the
-            // slots marks what the marked nodes reach, with no stack (a stack of refs would
-            // grow with the manager at the lint's peak).
-            roots { if $0 > 1 { marked.insert(Int($0)) } }
-            for ref in codeTable.refs where ref > 1 { marked.insert(Int(ref)) }
-            for ref in (2..<nodeCount).reversed() where marked.contains(ref) {
-                let node = nodes[ref]
-                if node.low > 1 { marked.insert(Int(node.low)) }
-                if node.high > 1 { marked.insert(Int(node.high)) }
-            }
-        } else {
-            var stack: [Ref] = []
-            func mark(_ ref: Ref) {
-                if ref > 1 && marked.insert(Int(ref)) { stack.append(ref) }
-            }
-            roots(mark)
-            for ref in codeTable.refs { mark(ref) }
-            while let ref = stack.popLast() {
-                let node = nodes[Int(ref)]
-                mark(node.low)
-                mark(node.high)
+        // One pass down the slots marks the children of the marked nodes, with no stack (a
+        // stack of refs would grow with the manager at the lint's peak): a child below its
+        // parent is marked and its turn comes later in the pass. A child above (made in a
+        // slot a collection freed, or in another thread's later chunk while two threads
+        // shared the manager: few) is behind the pass already, so what it reaches above the
+        // pass is marked at once, from a stack that holds only those.
+        roots { if $0 > 1 { marked.insert(Int($0)) } }
+        for ref in codeTable.refs where ref > 1 { marked.insert(Int(ref)) }
+        var above: [Ref] = []
+        for ref in (2..<nodeCount).reversed() where marked.contains(ref) {
+            var next = Ref(ref)
+            while true {
+                let node = nodes[Int(next)]
+                if node.low > 1 && marked.insert(Int(node.low)) && Int(node.low) > ref { above.append(node.low) }
+                if node.high > 1 && marked.insert(Int(node.high)) && Int(node.high) > ref { above.append(node.high) }
+                guard let pending = above.popLast() else { break }
+                next = pending
             }
         }
         freeSlot = -1
@@ -730,8 +720,6 @@ final class BDD {
         nodeCount = end
         steps &+= worker.steps
         if worker.exhausted || steps > stepLimit || nodesMade > nodeLimit { exhausted = true }
-        // (A node's children may be in the other thread's later chunk.)
-        childrenBelow = false
         worker.shared = nil
         worker.exhausted = true
         shared = nil

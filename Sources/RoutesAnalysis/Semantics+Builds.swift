@@ -71,16 +71,17 @@ extension Semantics {
     /// last made (in this semantics, or in the earlier one an edit carried it from) are made
     /// again. A union does not depend on how it is bracketed, so the result is the one a
     /// chain of unions makes, and a fresh analysis makes the same tree.
-    func unitedBuilds(_ g: Int, _ branches: BuilderGraph.Branches, memo: inout Memo, values: [BDD.Ref]) -> BDD.Ref {
+    func unitedBuilds<M: BuildsMemo>(_ g: Int, _ branches: BuilderGraph.Branches, memo: inout M, values: [BDD.Ref],
+                                     in bdd: BDD, trees: inout UnionTrees) -> BDD.Ref {
         let branchCount = Int(branches.count)
         var size = 1
         while size < branchCount { size *= 2 }
-        var tree = unionTrees.removeValue(forKey: g) ?? []
+        var tree = trees.trees.removeValue(forKey: g) ?? []
         let fresh = tree.count != 2 * size
         if fresh { tree = [BDD.Ref](repeating: BDD.zero, count: 2 * size) }
         var changed: [Int] = []
         for i in 0..<branchCount {
-            let branchBuilds = evaluate(graph.branch(branches, i), memo: &memo, reading: .primary, values: values)
+            let branchBuilds = evaluate(graph.branch(branches, i), memo: &memo, reading: .primary, values: values, in: bdd, trees: &trees)
             if fresh || tree[size + i] != branchBuilds {
                 tree[size + i] = branchBuilds
                 changed.append(size + i)
@@ -91,14 +92,27 @@ extension Semantics {
             var parents: [Int] = []
             for index in changed where parents.last != index / 2 { parents.append(index / 2) }
             for index in parents { tree[index] = bdd.or(tree[2 * index], tree[2 * index + 1]) }
-            unionsMade += parents.count
+            trees.unionsMade += parents.count
             changed = parents
         }
-        unionTrees[g] = tree
+        trees.trees[g] = tree
         return tree[1]
     }
 
-    func evaluate(_ g: Int, memo: inout Memo, reading: Reading, values: [BDD.Ref]) -> BDD.Ref {
+    /// The union trees of large `anyOf`s (see `Semantics.unionTrees`) that an evaluation
+    /// reads and makes, and how many unions it made: the semantics's own, or a helper
+    /// thread's while it evaluates nodes of its own (see `evaluateOutsideBodiesOnTwoThreads`).
+    struct UnionTrees {
+        var trees: [Int: [BDD.Ref]]
+        var unionsMade = 0
+    }
+
+    /// The builds of node g in `reading` (builders' builds from `values`), worked out in
+    /// `bdd` (this semantics's manager or one sharing its nodes), with the memo of what is
+    /// known: it evaluates g's children first, which are in g's body (a reference reads
+    /// `values`, a screen does not evaluate its nesting), so in g's file.
+    func evaluate<M: BuildsMemo>(_ g: Int, memo: inout M, reading: Reading, values: [BDD.Ref], in bdd: BDD,
+                                 trees: inout UnionTrees) -> BDD.Ref {
         if let known = memo[g] { return known }
         let value: BDD.Ref
         if isUncertainLeaf(g) {
@@ -119,36 +133,36 @@ extension Semantics {
                 for i in 0..<Int(branches.count) {
                     let branch = graph.branch(branches, i)
                     if running == BDD.zero { break }
-                    result = bdd.or(result, bdd.and(running, evaluate(branch, memo: &memo, reading: reading, values: values)))
+                    result = bdd.or(result, bdd.and(running, evaluate(branch, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)))
                     running = bdd.andNot(running, builds[branch])
                 }
                 value = result
             } else if reading == .primary && Int(branches.count) >= Self.unionTreeBranches {
-                value = unitedBuilds(g, branches, memo: &memo, values: values)
+                value = unitedBuilds(g, branches, memo: &memo, values: values, in: bdd, trees: &trees)
             } else {
                 var result = BDD.zero
                 for i in 0..<Int(branches.count) {
-                    result = bdd.or(result, evaluate(graph.branch(branches, i), memo: &memo, reading: reading, values: values))
+                    result = bdd.or(result, evaluate(graph.branch(branches, i), memo: &memo, reading: reading, values: values, in: bdd, trees: &trees))
                 }
                 value = result
             }
         case .condition(let condition, let thenNode, let elseNode):
             let variable = conditionVariable[condition]
-            let els = elseNode.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
-            value = bdd.or(bdd.and(variable, evaluate(thenNode, memo: &memo, reading: reading, values: values)), bdd.andNot(els, variable))
+            let els = elseNode.map { evaluate($0, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees) } ?? BDD.zero
+            value = bdd.or(bdd.and(variable, evaluate(thenNode, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)), bdd.andNot(els, variable))
         case .ifScreen(let code, let thenNode, let elseNode):
-            let els = elseNode.map { evaluate($0, memo: &memo, reading: reading, values: values) } ?? BDD.zero
-            let then = evaluate(thenNode, memo: &memo, reading: reading, values: values)
+            let els = elseNode.map { evaluate($0, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees) } ?? BDD.zero
+            let then = evaluate(thenNode, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)
             if let code {
                 value = bdd.or(bdd.and(elementIs[code], then), bdd.andNot(els, elementIs[code]))
             } else {
                 value = BDD.zero  // an unresolved screen is never the element
             }
         case .wildcard(let code, let body):
-            let inner = evaluate(body, memo: &memo, reading: reading, values: values)
+            let inner = evaluate(body, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)
             if let code {
                 // build(wildcard W B, e) = build(B, W): whatever the element, if B builds a W.
-                value = bdd.and(environments(inner, element: code), anyElement)
+                value = bdd.and(environments(inner, element: code, in: bdd), anyElement)
             } else {
                 value = BDD.zero
             }
@@ -161,10 +175,25 @@ extension Semantics {
         return value
     }
 
+    /// What `evaluate` knows of each node (see `Memo`).
+    protocol BuildsMemo {
+        subscript(g: Int) -> BDD.Ref? { get }
+        mutating func set(_ g: Int, _ value: BDD.Ref)
+    }
+
+    /// A memo's values as two threads write them at once, each for nodes of its own (see
+    /// `evaluateOutsideBodiesOnTwoThreads`): over the memo's buffer, which outlives it.
+    struct SharedMemo: BuildsMemo {
+        let values: UnsafeMutablePointer<BDD.Ref>
+        init(_ values: UnsafeMutablePointer<BDD.Ref>) { self.values = values }
+        subscript(g: Int) -> BDD.Ref? { values[g] < 0 ? nil : values[g] }
+        func set(_ g: Int, _ value: BDD.Ref) { values[g] = value }
+    }
+
     /// Results of `evaluate` per node. A scratch memo (`tracksEntries`) remembers what it set,
     /// so that clearing it costs what was evaluated: a project with many recursive builders
     /// must not clear an array as large as the whole graph per builder and round.
-    struct Memo {
+    struct Memo: BuildsMemo {
         /// Per node, its value, or -1 while it has none (refs are not negative): 4 bytes a
         /// node, and a copy of earlier builds is a memo as it is.
         var values: [BDD.Ref]
@@ -220,6 +249,12 @@ extension Semantics {
             memo = Memo(count: graph.nodes.count, tracksEntries: false)
             componentIndices = Array(components.indices)
         }
+        var trees = UnionTrees(trees: unionTrees)
+        unionTrees = [:]
+        defer {
+            unionTrees = trees.trees
+            unionsMade += trees.unionsMade
+        }
         // Made when a recursive component is met.
         var scratch: Memo? = nil
         for index in componentIndices {
@@ -233,7 +268,7 @@ extension Semantics {
                     scratch!.clear()
                     for builder in component {
                         guard let body = graph.builders[builder].body else { continue }
-                        let value = evaluate(body, memo: &scratch!, reading: reading, values: values)
+                        let value = evaluate(body, memo: &scratch!, reading: reading, values: values, in: bdd, trees: &trees)
                         if value != values[builder] {
                             values[builder] = value
                             changed = true
@@ -243,17 +278,103 @@ extension Semantics {
             }
             for builder in component {
                 guard let body = graph.builders[builder].body else { continue }
-                values[builder] = evaluate(body, memo: &memo, reading: reading, values: values)
+                values[builder] = evaluate(body, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)
             }
         }
         // Carried over, only the dirty nodes lack a value.
         if let carried {
-            for g in carried.dirty.members where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
-        } else {
-            for g in graph.nodes.indices where memo[g] == nil { _ = evaluate(g, memo: &memo, reading: reading, values: values) }
+            for g in carried.dirty.members where memo[g] == nil {
+                _ = evaluate(g, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)
+            }
+        } else if !evaluateOutsideBodiesOnTwoThreads(memo: &memo, reading: reading, values: values, trees: &trees) {
+            for g in graph.nodes.indices where memo[g] == nil {
+                _ = evaluate(g, memo: &memo, reading: reading, values: values, in: bdd, trees: &trees)
+            }
         }
         // (Every node has its value now: `evaluate` sets the memo of the node it evaluates.)
         return (memo.values, values)
+    }
+
+    /// The graph nodes from which the nodes outside the builders' bodies are evaluated on
+    /// two threads (when there is a helper thread; see
+    /// `evaluateOutsideBodiesOnTwoThreads(memo:reading:values:trees:)`).
+    static let nodesForTwoThreadBuilds = 1 << 13
+
+    /// The nodes of runs of whole files, about 1/64 of the graph each, for two threads to
+    /// take in turn: ascending, covering every node.
+    func fileRuns() -> [Range<Int>] {
+        let total = graph.nodes.count
+        let target = max(1, total / 64)
+        var runs: [Range<Int>] = []
+        var start = 0
+        for file in graph.files.files.dropFirst() {
+            let first = graph.firstNode(of: file)
+            if first - start >= target {
+                runs.append(start..<first)
+                start = first
+            }
+        }
+        if start < total { runs.append(start..<total) }
+        return runs
+    }
+
+    /// The builds of the nodes outside every builder's body (the nestings, `root`'s body:
+    /// most of a large program), once every builder's builds are known, on this thread and
+    /// a helper thread at once; false (and nothing done) for a small graph, one processor,
+    /// or a manager already shared. Each thread takes a run of whole files at a time
+    /// (`fileRuns()`): a node's evaluation reads only nodes of its own body, so of its own
+    /// file, and the builders' `values`, so the two write different nodes' memo entries. The
+    /// helper thread works in a manager sharing this one's nodes (`BDD.beginSharing()`): the
+    /// functions are the same, and so are their refs. It takes part only if it begins before
+    /// this thread has taken the last run: a helper busy elsewhere (perhaps with another
+    /// program's analysis, on which this thread's caller waits) is never waited for.
+    func evaluateOutsideBodiesOnTwoThreads(memo: inout Memo, reading: Reading, values: [BDD.Ref], trees: inout UnionTrees) -> Bool {
+        guard graph.nodes.count >= twoThreadBuildsFrom, Helpers.processors > 1, bdd.sharing == nil, !bdd.exhausted else {
+            return false
+        }
+        let runs = fileRuns()
+        guard runs.count > 1 else { return false }
+        let worker = bdd.beginSharing()
+        let work = TwoThreadRuns(count: runs.count)
+        var helperTrees = UnionTrees(trees: [:])
+        memo.values.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedSendable((SharedMemo(buffer.baseAddress!), self, worker, values, runs))
+            let helperResult = HelperTrees()
+            Helpers.shared.async {
+                guard work.helperBegins() else { return }
+                let (start, semantics, worker, values, runs) = shared.value
+                var memo = start
+                var trees = UnionTrees(trees: [:])
+                worker.joinsSharing()
+                while !worker.exhausted, let run = work.next() {
+                    for g in runs[run] where memo[g] == nil {
+                        _ = semantics.evaluate(g, memo: &memo, reading: reading, values: values, in: worker, trees: &trees)
+                    }
+                }
+                worker.stopsSharing()
+                helperResult.trees = trees
+                work.helperEnds()
+            }
+            var mine = SharedMemo(buffer.baseAddress!)
+            while !bdd.exhausted, let run = work.next() {
+                for g in runs[run] where mine[g] == nil {
+                    _ = evaluate(g, memo: &mine, reading: reading, values: values, in: bdd, trees: &trees)
+                }
+            }
+            // Out of work: a growth the helper asks for from now on does not wait for this
+            // thread.
+            bdd.stopsSharing()
+            if work.helperMustBeAwaited() {
+                work.awaitHelper()
+                outsideBodiesOnTwoThreads.helped += 1
+            }
+            helperTrees = helperResult.trees
+        }
+        outsideBodiesOnTwoThreads.evaluations += 1
+        bdd.endSharing(worker)
+        trees.unionsMade += helperTrees.unionsMade
+        trees.trees.merge(helperTrees.trees) { mine, _ in mine }
+        return true
     }
 
     /// For an `anyOf` evaluated with `context`: each branch's context, the pairs of the
@@ -359,4 +480,66 @@ extension Semantics {
         branchContextPlanes = [-1, -1, -1]
     }
 
+}
+
+/// The runs of `Semantics.evaluateOutsideBodiesOnTwoThreads` handed out to two threads, and
+/// whether the helper thread takes part: it does if it begins before the first thread has
+/// run out of runs, and is then waited for.
+private final class TwoThreadRuns: @unchecked Sendable {
+    private let monitor = Monitor()
+    private let count: Int
+    private var nextRun = 0
+    /// 0: the helper has not begun; 1: it works; 2: it is done; 3: it came too late, or
+    /// will (the first thread no longer waits for it).
+    private var helper = 0
+
+    init(count: Int) { self.count = count }
+
+    /// The next run to evaluate, nil once every run is taken.
+    func next() -> Int? {
+        monitor.lock()
+        defer { monitor.unlock() }
+        guard nextRun < count else { return nil }
+        nextRun += 1
+        return nextRun - 1
+    }
+
+    /// Said by the helper thread as it begins: whether it takes part.
+    func helperBegins() -> Bool {
+        monitor.lock()
+        defer { monitor.unlock() }
+        guard helper == 0, nextRun < count else {
+            helper = 3
+            return false
+        }
+        helper = 1
+        return true
+    }
+
+    func helperEnds() {
+        monitor.lock()
+        helper = 2
+        monitor.broadcast()
+        monitor.unlock()
+    }
+
+    /// Said by the first thread once out of runs: whether the helper took part (then it
+    /// must be awaited); if it has not begun, it will not.
+    func helperMustBeAwaited() -> Bool {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if helper == 0 { helper = 3 }
+        return helper == 1 || helper == 2
+    }
+
+    func awaitHelper() {
+        monitor.lock()
+        while helper != 2 { monitor.wait() }
+        monitor.unlock()
+    }
+}
+
+/// The union trees the helper thread made, handed back.
+private final class HelperTrees: @unchecked Sendable {
+    var trees = Semantics.UnionTrees(trees: [:])
 }

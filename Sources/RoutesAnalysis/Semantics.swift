@@ -102,6 +102,13 @@ final class Semantics {
     /// The unions made in `unionTrees` (tests).
     var unionsMade = 0
 
+    /// The graph size from which the nodes outside the builders' bodies are evaluated on two
+    /// threads (see `evaluateOutsideBodiesOnTwoThreads(memo:reading:values:trees:)`).
+    let twoThreadBuildsFrom: Int
+    /// How many evaluations of the nodes outside the builders' bodies ran on two threads,
+    /// and in how many of them the helper thread took part (tests).
+    var outsideBodiesOnTwoThreads = (evaluations: 0, helped: 0)
+
     /// The largest operation cache, in bits of its entry count (see `init`).
     static let maxCacheBits = 16
 
@@ -121,11 +128,13 @@ final class Semantics {
     /// (see `Carryover`). The analysis stops once it has made `nodeBudget` new nodes (see
     /// `BDD.nodeLimit`); the default is the standard budget for the graph. With `prepared`, the
     /// manager made beforehand on another core for a graph of this size (see `PreparedManager`)
-    /// serves when no earlier one does.
+    /// serves when no earlier one does. `twoThreadBuildsFrom` (tests) is the graph size from
+    /// which the nodes outside the builders' bodies are evaluated on two threads.
     init(graph: BuilderGraph, reusing manager: BDD? = nil, prepared: PreparedManager? = nil, carryover: AnalysisCarryover? = nil,
-         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil) {
+         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil, twoThreadBuildsFrom: Int = Semantics.nodesForTwoThreadBuilds) {
         self.graph = graph
         self.layout = layout
+        self.twoThreadBuildsFrom = twoThreadBuildsFrom
         // The element codes: the graph's screens, and one more for the screens declared
         // elsewhere when there are any (`BuilderGraph.hasForeignElement`); with the element
         // above, one more for the rest (see `project(_:to:)`).

@@ -85,6 +85,26 @@ import RoutesModel
         let semantics = Semantics(graph: graph, reusing: BDD(cacheBits: 4, capacityBits: 4))
         let slotsBefore = semantics.bdd.nodeCount
         if outOfBudget { semantics.bdd.stepLimit = semantics.bdd.steps + 50 }
+        let input = UncheckedSendable((semantics, sides))
+        let result = Self.onTheOnlyFreeHelper {
+            Self.states(Self.flow(input.value.0, root: root, reading: .primary, sides: input.value.1), input.value.0.graph)
+        }
+        if outOfBudget {
+            #expect(semantics.bdd.exhausted)
+        } else {
+            #expect(!semantics.bdd.exhausted)
+            // The same functions, each in its own manager.
+            var memoOne: [BDD.Ref: UInt64] = [:], memoTwo: [BDD.Ref: UInt64] = [:]
+            #expect(result.map { semantics.bdd.structuralHash($0, memo: &memoTwo) }
+                    == expected.map { reference.bdd.structuralHash($0, memo: &memoOne) })
+            #expect(expected.contains { $0 != BDD.zero })
+            #expect(semantics.bdd.nodeCount > max(slotsBefore, 1 << 10), "grew from \(slotsBefore) to \(semantics.bdd.nodeCount)")
+        }
+    }
+
+    /// Runs `job` on a helper thread while every other helper thread is busy (so that
+    /// whatever it hands to a helper thread waits behind it), and returns its result.
+    static func onTheOnlyFreeHelper<T>(_ job: @escaping @Sendable () -> T) -> T {
         let blockers = Helpers.shared.count - 1
         let release = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         for _ in 0..<blockers {
@@ -94,30 +114,19 @@ import RoutesModel
             }
         }
         for _ in 0..<blockers { started.wait() }
-        let input = UncheckedSendable((semantics, sides))
-        let result = UnsafeMutablePointer<[BDD.Ref]>.allocate(capacity: 1)
-        result.initialize(to: [])
-        let output = UncheckedSendable(result)
+        let result = ResultBox<T>()
         Helpers.shared.async {
-            let flow = Self.flow(input.value.0, root: root, reading: .primary, sides: input.value.1)
-            output.value.pointee = Self.states(flow, input.value.0.graph)
+            result.value = job()
             done.signal()
         }
         done.wait()
         for _ in 0..<blockers { release.signal() }
-        if outOfBudget {
-            #expect(semantics.bdd.exhausted)
-        } else {
-            #expect(!semantics.bdd.exhausted)
-            // The same functions, each in its own manager.
-            var memoOne: [BDD.Ref: UInt64] = [:], memoTwo: [BDD.Ref: UInt64] = [:]
-            #expect(result.pointee.map { semantics.bdd.structuralHash($0, memo: &memoTwo) }
-                    == expected.map { reference.bdd.structuralHash($0, memo: &memoOne) })
-            #expect(expected.contains { $0 != BDD.zero })
-            #expect(semantics.bdd.nodeCount > max(slotsBefore, 1 << 10), "grew from \(slotsBefore) to \(semantics.bdd.nodeCount)")
-        }
-        result.deinitialize(count: 1)
-        result.deallocate()
+        return result.value!
+    }
+
+    /// A result handed back from another thread (read once that thread has signalled).
+    final class ResultBox<T>: @unchecked Sendable {
+        var value: T?
     }
 
     @Test func aFlowOutOfBudgetOnTwoThreadsStopsBoth() {

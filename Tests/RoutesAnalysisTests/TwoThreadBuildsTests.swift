@@ -1,0 +1,113 @@
+import Testing
+import TestSupport
+@testable import RoutesAnalysis
+import RoutesModel
+
+/// The builds of the nodes outside the builders' bodies evaluated on two threads
+/// (`Semantics.evaluateOutsideBodiesOnTwoThreads`) against one thread: the same function at
+/// every node, in every reading, whichever thread evaluated it; and no wait for a helper
+/// thread that never comes.
+@Suite struct TwoThreadBuildsTests {
+    /// A program of several files, each importing the ones before it: screens, a flag and an
+    /// optional per file, builders whose bodies nest screens (whose nestings the two threads
+    /// share out) and call builders of their own file or earlier ones, now and then
+    /// themselves outside a nesting (a builder cycle: both readings); `root` in `App.routes`
+    /// places every builder.
+    static func program(seed: UInt64) -> [String: String] {
+        var rng = SplitMix64(seed: seed)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        let files = 2 + pick(5)
+        var texts: [String: String] = [:]
+        var builders: [String] = []
+        for i in 0..<files {
+            var text = (0..<i).map { "import \"Part\($0).routes\"\n" }.joined()
+            let screens = 3 + pick(4)
+            for j in 0..<screens { text += "screen P\(i)_\(j)\n" }
+            text += "flag f\(i)\noptional o\(i): O\(i)\n"
+            let count = 2 + pick(4)
+            let names = (0..<count).map { "b\(i)_\($0)" }
+            let callable = builders + names
+            func screen() -> String { "P\(i)_\(pick(screens))" }
+            func block(_ depth: Int) -> String {
+                let choice = depth >= 3 ? pick(3) : pick(10)
+                switch choice {
+                case 0: return "screen \(screen())"
+                case 1: return callable[pick(callable.count)]
+                case 2: return "empty"
+                case 3, 4: return "screen \(screen()) { \(block(depth + 1)) }"
+                case 5: return "anyOf { \(block(depth + 1))\n \(block(depth + 1))\n \(block(depth + 1)) }"
+                case 6: return "conditional f\(pick(i + 1)) { \(block(depth + 1)) } else { \(block(depth + 1)) }"
+                case 7: return "if let o\(pick(i + 1)) { \(block(depth + 1)) }"
+                case 8: return "if screen \(screen()) { \(block(depth + 1)) } else { \(block(depth + 1)) }"
+                default: return "wildcard \(screen()) { \(block(depth + 1)) }"
+                }
+            }
+            for name in names { text += "builder \(name) {\n  \(block(0))\n}\n" }
+            builders += names
+            texts["Part\(i).routes"] = text
+        }
+        texts["App.routes"] = (0..<files).map { "import \"Part\($0).routes\"\n" }.joined()
+            + "root {\n  anyOf {\n" + builders.map { "    screen P0_0 { \($0) }\n    \($0)\n" }.joined() + "  }\n}\n"
+        return texts
+    }
+
+    /// The program's graph (with `TwoThreadFlowTests.lint`'s layout of files).
+    static func graph(_ files: [String: String]) -> BuilderGraph {
+        let paths = files.keys.sorted()
+        let provider = MemoryProvider(files: Dictionary(uniqueKeysWithValues: files.map { ("/ws/" + $0.key, $0.value) }))
+        let project = Project(entries: paths.map {
+            ProjectEntry(canonicalPath: "/ws/" + $0, displayPath: $0, group: 0, workspaceRoot: "/ws")
+        }, provider: provider)
+        let program = project.programs[0]
+        return BuilderGraph(project: project, files: program.files, hasForeignElement: false)
+    }
+
+    /// Every reading's builds, node by node, and the builders' builds, as structural hashes
+    /// (comparable across managers).
+    static func fingerprint(_ semantics: Semantics) -> [UInt64] {
+        var memo: [BDD.Ref: UInt64] = [:]
+        let lists = [semantics.builds, semantics.alternativeBuilds, semantics.realBuilds, semantics.builderBuilds]
+        return lists.flatMap { $0.map { semantics.bdd.structuralHash($0, memo: &memo) } }
+    }
+
+    @Test func twoThreadsBuildWhatOneBuilds() {
+        var compared = 0, helped = 0, uncertain = 0, grown = 0
+        for seed in UInt64(0)..<120 {
+            let graph = Self.graph(Self.program(seed: seed))
+            let one = Semantics(graph: graph, twoThreadBuildsFrom: .max)
+            // Every third in a manager of 16 slots, which grows while both threads make nodes.
+            let tiny = seed % 3 == 0
+            let two = Semantics(graph: graph, reusing: tiny ? BDD(cacheBits: 4, capacityBits: 4) : nil, twoThreadBuildsFrom: 0)
+            #expect(!one.bdd.exhausted && !two.bdd.exhausted)
+            #expect(one.outsideBodiesOnTwoThreads.evaluations == 0)
+            #expect(two.outsideBodiesOnTwoThreads.evaluations >= 1, "seed \(seed)")
+            let (twoPrints, onePrints) = (Self.fingerprint(two), Self.fingerprint(one))
+            let same = twoPrints == onePrints
+            #expect(same, "seed \(seed): first difference at \(twoPrints.indices.first { $0 >= onePrints.count || twoPrints[$0] != onePrints[$0] } ?? -1)")
+            #expect(two.hasUncertainty == one.hasUncertainty)
+            compared += 1
+            helped += two.outsideBodiesOnTwoThreads.helped
+            if one.hasUncertainty { uncertain += 1 }
+            if tiny && two.bdd.nodeCount > 1 << 10 { grown += 1 }
+        }
+        // (Whether the helper thread begins in time is up to the scheduler: most do.)
+        #expect(compared == 120 && uncertain >= 10 && grown >= 20 && helped >= 10,
+                "compared \(compared), uncertain \(uncertain), grown \(grown), helped \(helped)")
+    }
+
+    /// Evaluated on a helper thread while every other helper thread is busy (so its own
+    /// helper job waits behind it, or behind the busy ones): the thread takes every run itself
+    /// and does not wait for a helper that never comes; the builds are those of one thread.
+    @Test(.timeLimit(.minutes(1))) func aHelperThatNeverComesIsNotWaitedFor() {
+        let graph = Self.graph(Self.program(seed: 7))
+        let expected = Self.fingerprint(Semantics(graph: graph, twoThreadBuildsFrom: .max))
+        let input = UncheckedSendable(graph)
+        let (prints, runs) = TwoThreadFlowTests.onTheOnlyFreeHelper {
+            let semantics = Semantics(graph: input.value, reusing: BDD(cacheBits: 4, capacityBits: 4), twoThreadBuildsFrom: 0)
+            return UncheckedSendable((Self.fingerprint(semantics), semantics.outsideBodiesOnTwoThreads))
+        }.value
+        let same = prints == expected
+        #expect(same)
+        #expect(runs.evaluations >= 1 && runs.helped == 0)
+    }
+}

@@ -662,6 +662,31 @@ final class BDD {
     /// shared, the node array and the unique table grow only while the other thread waits
     /// where it holds neither (`SharedNodes.requestGrowth`); the other thread takes part from
     /// `joinsSharing()` on.
+    /// Whether the unique table holds exactly the nodes, each where a probe finds it
+    /// (tests: a growth while threads share the manager once left stale entries).
+    var uniqueTableIsExact: Bool {
+        var entries = 0
+        for i in 0...tableMask {
+            let entry = table[i]
+            if entry == 0 { continue }
+            entries += 1
+            let ref = Int(entry >> Self.tagBits)
+            guard ref < nodeCount, nodes[ref].variable != Self.freeVariable else { return false }
+            let node = nodes[ref]
+            let hashed = hash(node.variable, node.low, node.high)
+            guard Self.tag(hashed) == entry & Self.tagMask else { return false }
+            // Linear probing: no empty slot between the node's home and where it is.
+            var slot = hashed & tableMask
+            while slot != i {
+                if table[slot] == 0 { return false }
+                slot = (slot + 1) & tableMask
+            }
+        }
+        var live = 0
+        for ref in 2..<nodeCount where nodes[ref].variable != Self.freeVariable { live += 1 }
+        return entries == live
+    }
+
     func beginSharing() -> BDD {
         precondition(shared == nil, "one sharing at a time")
         let group = SharedNodes(top: nodeCount, limit: min(slotLimit, Self.maxNodes))
@@ -816,11 +841,16 @@ final class BDD {
             let start = group.takeChunk(Self.chunkSlots)
             guard start < group.limit else { return nil }
             let end = min(start + Self.chunkSlots, group.limit)
+            // Free until used, so that a table grown meanwhile skips them: marked before a
+            // growth this thread asks for, which puts every node below the top in the new
+            // table (a slot left as the array had it would be put there as a node, and stay
+            // there as a stale entry that no node clears). Those past the array's end are
+            // marked by the growth.
+            let free = Node(variable: Self.freeVariable, low: -1, high: 0)
+            if start < nodeCapacity { (nodes + start).initialize(repeating: free, count: min(end, nodeCapacity) - start) }
             while end > nodeCapacity { group.requestGrowth(by: self) }
             chunkNext = start
             chunkEnd = end
-            // Free until used: a table grown meanwhile skips them.
-            (nodes + chunkNext).initialize(repeating: Node(variable: Self.freeVariable, low: -1, high: 0), count: chunkEnd - chunkNext)
         }
         let ref = Ref(chunkNext)
         chunkNext += 1

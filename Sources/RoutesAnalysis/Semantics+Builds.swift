@@ -356,6 +356,7 @@ extension Semantics {
                 work.helperEnds()
             }
             var mine = SharedMemo(buffer.baseAddress!)
+            if awaitsTheHelper { work.awaitHelperBegun() }
             while !bdd.exhausted, let run = work.next() {
                 for g in runs[run] where mine[g] == nil {
                     _ = evaluate(g, memo: &mine, reading: reading, values: values, in: bdd, trees: &trees)
@@ -513,6 +514,7 @@ private final class TwoThreadRuns: @unchecked Sendable {
             return false
         }
         helper = 1
+        monitor.broadcast()
         return true
     }
 
@@ -535,6 +537,13 @@ private final class TwoThreadRuns: @unchecked Sendable {
     func awaitHelper() {
         monitor.lock()
         while helper != 2 { monitor.wait() }
+        monitor.unlock()
+    }
+
+    /// Waits until the helper thread has begun (tests: see `Semantics.awaitsTheHelper`).
+    func awaitHelperBegun() {
+        monitor.lock()
+        while helper == 0 { monitor.wait() }
         monitor.unlock()
     }
 }

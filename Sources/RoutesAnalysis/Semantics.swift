@@ -105,6 +105,8 @@ final class Semantics {
     /// The graph size from which the nodes outside the builders' bodies are evaluated on two
     /// threads (see `evaluateOutsideBodiesOnTwoThreads(memo:reading:values:trees:)`).
     let twoThreadBuildsFrom: Int
+    /// Whether the thread that evaluates on two threads waits for the helper to begin (tests).
+    let awaitsTheHelper: Bool
     /// How many evaluations of the nodes outside the builders' bodies ran on two threads,
     /// and in how many of them the helper thread took part (tests).
     var outsideBodiesOnTwoThreads = (evaluations: 0, helped: 0)
@@ -129,12 +131,16 @@ final class Semantics {
     /// `BDD.nodeLimit`); the default is the standard budget for the graph. With `prepared`, the
     /// manager made beforehand on another core for a graph of this size (see `PreparedManager`)
     /// serves when no earlier one does. `twoThreadBuildsFrom` (tests) is the graph size from
-    /// which the nodes outside the builders' bodies are evaluated on two threads.
+    /// which the nodes outside the builders' bodies are evaluated on two threads;
+    /// `awaitingTheHelper` (tests) has this thread wait for the helper thread to begin
+    /// before it takes any of them, so that both surely take part.
     init(graph: BuilderGraph, reusing manager: BDD? = nil, prepared: PreparedManager? = nil, carryover: AnalysisCarryover? = nil,
-         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil, twoThreadBuildsFrom: Int = Semantics.nodesForTwoThreadBuilds) {
+         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil, twoThreadBuildsFrom: Int = Semantics.nodesForTwoThreadBuilds,
+         awaitingTheHelper: Bool = false) {
         self.graph = graph
         self.layout = layout
         self.twoThreadBuildsFrom = twoThreadBuildsFrom
+        self.awaitsTheHelper = awaitingTheHelper
         // The element codes: the graph's screens, and one more for the screens declared
         // elsewhere when there are any (`BuilderGraph.hasForeignElement`); with the element
         // above, one more for the rest (see `project(_:to:)`).

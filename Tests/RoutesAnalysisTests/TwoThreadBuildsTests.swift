@@ -5,8 +5,8 @@ import RoutesModel
 
 /// The builds of the nodes outside the builders' bodies evaluated on two threads
 /// (`Semantics.evaluateOutsideBodiesOnTwoThreads`) against one thread: the same function at
-/// every node, in every reading, whichever thread evaluated it; and no wait for a helper
-/// thread that never comes.
+/// every node, in every reading, whichever thread evaluated it, and a unique table that
+/// holds exactly the nodes; and no wait for a helper thread that never comes.
 @Suite struct TwoThreadBuildsTests {
     /// A program of several files, each importing the ones before it: screens, a flag and an
     /// optional per file, builders whose bodies nest screens (whose nestings the two threads
@@ -58,8 +58,7 @@ import RoutesModel
         let project = Project(entries: paths.map {
             ProjectEntry(canonicalPath: "/ws/" + $0, displayPath: $0, group: 0, workspaceRoot: "/ws")
         }, provider: provider)
-        let program = project.programs[0]
-        return BuilderGraph(project: project, files: program.files, hasForeignElement: false)
+        return BuilderGraph(project: project, files: project.programs[0].files, hasForeignElement: false)
     }
 
     /// Every reading's builds, node by node, and the builders' builds, as structural hashes
@@ -77,7 +76,10 @@ import RoutesModel
             let one = Semantics(graph: graph, twoThreadBuildsFrom: .max)
             // Every third in a manager of 16 slots, which grows while both threads make nodes.
             let tiny = seed % 3 == 0
-            let two = Semantics(graph: graph, reusing: tiny ? BDD(cacheBits: 4, capacityBits: 4) : nil, twoThreadBuildsFrom: 0)
+            // Every other with both threads surely taking part; the rest as the scheduler has it.
+            let surely = seed % 2 == 0
+            let two = Semantics(graph: graph, reusing: tiny ? BDD(cacheBits: 4, capacityBits: 4) : nil, twoThreadBuildsFrom: 0,
+                                awaitingTheHelper: surely)
             #expect(!one.bdd.exhausted && !two.bdd.exhausted)
             #expect(one.outsideBodiesOnTwoThreads.evaluations == 0)
             #expect(two.outsideBodiesOnTwoThreads.evaluations >= 1, "seed \(seed)")
@@ -85,13 +87,14 @@ import RoutesModel
             let same = twoPrints == onePrints
             #expect(same, "seed \(seed): first difference at \(twoPrints.indices.first { $0 >= onePrints.count || twoPrints[$0] != onePrints[$0] } ?? -1)")
             #expect(two.hasUncertainty == one.hasUncertainty)
+            #expect(two.bdd.uniqueTableIsExact, "seed \(seed)")
+            if surely { #expect(two.outsideBodiesOnTwoThreads.helped == two.outsideBodiesOnTwoThreads.evaluations) }
             compared += 1
             helped += two.outsideBodiesOnTwoThreads.helped
             if one.hasUncertainty { uncertain += 1 }
             if tiny && two.bdd.nodeCount > 1 << 10 { grown += 1 }
         }
-        // (Whether the helper thread begins in time is up to the scheduler: most do.)
-        #expect(compared == 120 && uncertain >= 10 && grown >= 20 && helped >= 10,
+        #expect(compared == 120 && uncertain >= 10 && grown >= 20 && helped >= 60,
                 "compared \(compared), uncertain \(uncertain), grown \(grown), helped \(helped)")
     }
 
@@ -104,10 +107,11 @@ import RoutesModel
         let input = UncheckedSendable(graph)
         let (prints, runs) = TwoThreadFlowTests.onTheOnlyFreeHelper {
             let semantics = Semantics(graph: input.value, reusing: BDD(cacheBits: 4, capacityBits: 4), twoThreadBuildsFrom: 0)
-            return UncheckedSendable((Self.fingerprint(semantics), semantics.outsideBodiesOnTwoThreads))
+            return UncheckedSendable(((prints: Self.fingerprint(semantics), exact: semantics.bdd.uniqueTableIsExact), semantics.outsideBodiesOnTwoThreads))
         }.value
-        let same = prints == expected
+        let same = prints.prints == expected
         #expect(same)
+        #expect(prints.exact)
         #expect(runs.evaluations >= 1 && runs.helped == 0)
     }
 }

@@ -248,6 +248,7 @@ import RoutesModel
             return mine
         }
         #expect(!shared.exhausted)
+        #expect(shared.uniqueTableIsExact)
         #expect(theirs == mine)
         #expect(Self.functions(shared, seed: 2, count: 100, variables: variables) == more)
         #expect(shared.nodeCount > 1 << 10, "the table grew from 16 slots while shared (\(shared.nodeCount) slots)")
@@ -264,6 +265,7 @@ import RoutesModel
             Self.functions(shared, seed: 1, count: 400, variables: variables) + Self.functions(shared, seed: 2, count: 200, variables: variables)
         }
         #expect(!shared.exhausted)
+        #expect(shared.uniqueTableIsExact)
         // One function, one ref: whichever thread made its nodes first.
         #expect(Array(theirs[..<400]) == Array(mine[..<400]))
         // Each function is the one a manager of its own makes.

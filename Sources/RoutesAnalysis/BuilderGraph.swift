@@ -238,6 +238,10 @@ struct BuilderGraph {
         case unknown(String)
     }
 
+    /// The node count from which a graph's nodes are resolved on two threads (when there is
+    /// a helper thread): the main flows' threshold.
+    static let nodesForTwoThreads = 1 << 13
+
     /// The graph of every file of the project.
     init(project: Project) {
         self.init(project: project, files: Array(project.files.indices), hasForeignElement: false)
@@ -246,7 +250,10 @@ struct BuilderGraph {
     /// The graph of `files` (closed under imports). `hasForeignElement`: whether elements
     /// declared elsewhere can reach it (see the property). `readingHeads`: whether the graph
     /// will leave the model (see `leaveModel(for:)`).
-    init(project: Project, files: [FileID], hasForeignElement: Bool, readingHeads: Bool = false) {
+    /// `twoThreadsFrom` (tests) is the node count from which the nodes are resolved on two
+    /// threads.
+    init(project: Project, files: [FileID], hasForeignElement: Bool, readingHeads: Bool = false,
+         twoThreadsFrom: Int = BuilderGraph.nodesForTwoThreads) {
         self.project = project
         let index = FileIndex(files)
         self.files = index
@@ -285,31 +292,125 @@ struct BuilderGraph {
                 builders.append(Builder(symbol: s, body: declaration.body.map { base[position] + $0 }))
             }
         }
-        for (position, f) in index.files.enumerated() {
+        // The nodes, resolved file by file: on a large graph, the files of the second half
+        // on a helper thread meanwhile (when one is free: else on this one), then appended.
+        let positions = index.files.indices
+        var cut = positions.upperBound
+        if total >= twoThreadsFrom && Helpers.processors > 1 && positions.count >= 2 {
+            cut = positions.first { base[$0] * 2 >= total } ?? positions.upperBound
+            cut = min(max(cut, 1), positions.upperBound - 1)
+        }
+        let parts = cut == positions.upperBound ? [positions] : [positions.lowerBound..<cut, cut..<positions.upperBound]
+        let graph = UncheckedSendable(self)
+        let resolved = parallelMap(parts.count) { i in
+            UncheckedSendable(graph.value.resolveNodes(of: parts[i], readingHeads: readingHeads))
+        }
+        for part in resolved { append(part.value) }
+        useStart.append(Int32(truncatingIfNeeded: useTargets.count))
+    }
+
+    /// The graph nodes of some of the graph's files, resolved (see `resolveNodes(of:readingHeads:)`),
+    /// numbered as if they were all there is: the branches' starts in `branchList` and the
+    /// `uses` in `useStart` from 0, the conditions the part adds (unresolved names) from the
+    /// graph's declared ones (`conditionBase`); the node ids are the graph's.
+    private struct ResolvedNodes {
+        let firstNode: Int
+        let conditionBase: Int
+        var nodes = PagedArray<Node>()
+        var branchList = PagedArray<Int32>()
+        var useStart: [Int32] = []
+        var useTargets = PagedArray<UseTarget>()
+        var headsRead: [Head] = []
+        var placementPresentations: [Int32: Presentation] = [:]
+        var conditions: [ConditionKey] = []
+        /// The nodes (by id) that test one of `conditions`.
+        var testingNew: [Int] = []
+        var cacheWarmth = 0
+    }
+
+    /// The nodes of the files at `positions` (in `files`) resolved, their children adopted.
+    /// (It reads the declarations' numbers, made before, and writes nothing of the graph's:
+    /// two threads may resolve two parts at once.)
+    private func resolveNodes(of positions: Range<Int>, readingHeads: Bool) -> ResolvedNodes {
+        let firstNode = base[positions.lowerBound]
+        var part = ResolvedNodes(firstNode: firstNode, conditionBase: conditions.count)
+        for position in positions {
+            let f = files.files[position]
             let fileBase = base[position]
             // The file's resolutions were written by another thread (name resolution runs
             // on every core): read in order first, they are found in the cache below instead
             // of missed at random, name after name.
-            cacheWarmth &+= project.resolutions[f].touchEveryCacheLine()
+            part.cacheWarmth &+= project.resolutions[f].touchEveryCacheLine()
             // The file's nodes read in place (a copy of a node retains and releases the names
             // it holds).
             let fileNodes = project.files[f].model.nodes
             fileNodes.withUnsafeBufferPointer { fileNodes in
                 for (i, modelNode) in fileNodes.enumerated() {
-                    useStart.append(Int32(truncatingIfNeeded: useTargets.count))
-                    let (kind, bad, testsOptional) = resolveKind(modelNode, file: f, base: fileBase)
+                    let g = fileBase + i
+                    part.useStart.append(Int32(truncatingIfNeeded: part.useTargets.count))
+                    let (kind, bad, testsOptional) = resolveKind(modelNode, file: f, base: fileBase, into: &part)
                     var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
                     node.unresolved = bad
+                    if case .condition(let condition, _, _) = kind, condition >= part.conditionBase { part.testingNew.append(g) }
                     if let presentation = modelNode.presentation {
-                        placementPresentations[Int32(truncatingIfNeeded: nodes.count)] = presentation
+                        part.placementPresentations[Int32(truncatingIfNeeded: g)] = presentation
                     }
-                    if readingHeads { headsRead.append(Head(modelNode.head)) }
-                    nodes.append(node)
+                    if readingHeads { part.headsRead.append(Head(modelNode.head)) }
+                    part.nodes.append(node)
                 }
             }
         }
-        useStart.append(Int32(truncatingIfNeeded: useTargets.count))
-        for g in nodes.indices { adoptChildren(g) }
+        // Children are in their parent's body, so in its file, so in this part.
+        for local in part.nodes.indices {
+            func adopt(_ child: Int, _ index: Int) {
+                part.nodes[child - firstNode].parent = firstNode + local
+                part.nodes[child - firstNode].indexInParent = index
+            }
+            switch part.nodes[local].kind {
+            case .anyOf(let list):
+                for i in 0..<Int(list.count) { adopt(Int(part.branchList[Int(list.start) + i]), i) }
+            case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
+                adopt(then, 0)
+                if let otherwise { adopt(otherwise, 1) }
+            case .wildcard(_, let body): adopt(body, 0)
+            case .screen, .reference, .nothing: break
+            }
+        }
+        return part
+    }
+
+    /// Appends a part `resolveNodes(of:readingHeads:)` made, the parts in order: its
+    /// branches' starts, `uses` and added conditions numbered after those before it.
+    private mutating func append(_ part: ResolvedNodes) {
+        precondition(part.firstNode == nodes.count, "parts are appended in order")
+        let branchShift = Int32(truncatingIfNeeded: branchList.count)
+        let useShift = Int32(truncatingIfNeeded: useTargets.count)
+        let conditionShift = conditions.count - part.conditionBase
+        if nodes.isEmpty && branchShift == 0 && useShift == 0 {
+            nodes = part.nodes
+            branchList = part.branchList
+            useTargets = part.useTargets
+            useStart += part.useStart
+        } else {
+            for var node in part.nodes {
+                if case .anyOf(let list) = node.kind { node.kind = .anyOf(Branches(start: list.start + branchShift, count: list.count)) }
+                nodes.append(node)
+            }
+            branchList.append(contentsOf: part.branchList)
+            useTargets.append(contentsOf: part.useTargets)
+            for start in part.useStart { useStart.append(start + useShift) }
+        }
+        if conditionShift != 0 {
+            for g in part.testingNew {
+                if case .condition(let condition, let then, let otherwise) = nodes[g].kind {
+                    nodes[g].kind = .condition(condition + conditionShift, then: then, else: otherwise)
+                }
+            }
+        }
+        conditions += part.conditions
+        headsRead += part.headsRead
+        placementPresentations.merge(part.placementPresentations) { a, _ in a }
+        cacheWarmth &+= part.cacheWarmth
     }
 
     /// The element code of the screen a name stands for, if it names one of the graph's
@@ -335,34 +436,34 @@ struct BuilderGraph {
     /// own at each place it is tested (docs/language.md#after-an-error: "both of its blocks are
     /// analysed"): a name that means nothing yet cannot make two tests agree, so `conditional
     /// nope { conditional nope { … } else { screen B } }` does not make `screen B` unreachable.
-    private mutating func condition(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Int {
+    private func condition(_ name: Name?, in file: FileID, _ kind: DeclarationKind, into part: inout ResolvedNodes) -> Int {
         guard let s = symbol(name, in: file, kind) else {
-            conditions.append(.unknown("\(kind.rawValue) \(name?.text ?? "?")"))
-            return conditions.count - 1
+            part.conditions.append(.unknown("\(kind.rawValue) \(name?.text ?? "?")"))
+            return part.conditionBase + part.conditions.count - 1
         }
         // Every flag and optional of the graph's files has its variable (see `init`); the
         // graph's files are closed under imports, so a name resolves to one of them.
         if let i = conditionIndex(s) { return i }
-        conditions.append(.symbol(s))
-        return conditions.count - 1
+        part.conditions.append(.symbol(s))
+        return part.conditionBase + part.conditions.count - 1
     }
 
     /// A node's kind with its names resolved, whether a name did not resolve to the right
     /// kind, and whether it is an `if let`. Its `uses` go to `useTargets`.
-    private mutating func resolveKind(_ node: BuilderNode, file f: FileID, base fileBase: Int) -> (Kind, Bool, Bool) {
+    private func resolveKind(_ node: BuilderNode, file f: FileID, base fileBase: Int, into part: inout ResolvedNodes) -> (Kind, Bool, Bool) {
         switch node.kind {
         case .screen(let name, let uses, let nesting):
             let code = screenCode(of: name, in: f)
-            for use in uses { useTargets.append(useTarget(use, in: f)) }
+            for use in uses { part.useTargets.append(useTarget(use, in: f)) }
             return (.screen(code, nesting: nesting.map { fileBase + $0 }), code == nil, false)
         case .anyOf(let branches):
-            let start = Int32(branchList.count)
-            for branch in branches { branchList.append(Int32(truncatingIfNeeded: fileBase + branch)) }
+            let start = Int32(part.branchList.count)
+            for branch in branches { part.branchList.append(Int32(truncatingIfNeeded: fileBase + branch)) }
             return (.anyOf(Branches(start: start, count: Int32(branches.count))), false, false)
         case .conditional(let name, let then, let els):
-            return (.condition(condition(name, in: f, .flag), then: fileBase + then, else: fileBase + els), false, false)
+            return (.condition(condition(name, in: f, .flag, into: &part), then: fileBase + then, else: fileBase + els), false, false)
         case .ifLet(let name, let then, let els):
-            return (.condition(condition(name, in: f, .optional), then: fileBase + then, else: els.map { fileBase + $0 }), false, true)
+            return (.condition(condition(name, in: f, .optional, into: &part), then: fileBase + then, else: els.map { fileBase + $0 }), false, true)
         case .ifScreen(let name, let then, let els):
             let code = screenCode(of: name, in: f)
             return (.ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 }), code == nil, false)

@@ -3,10 +3,11 @@ import TestSupport
 @testable import RoutesAnalysis
 import RoutesModel
 
-/// The builds of the nodes outside the builders' bodies evaluated on two threads
-/// (`Semantics.evaluateOutsideBodiesOnTwoThreads`) against one thread: the same function at
-/// every node, in every reading, whichever thread evaluated it, and a unique table that
-/// holds exactly the nodes; and no wait for a helper thread that never comes.
+/// A graph's nodes resolved on two threads (`BuilderGraph.init`), and the builds of the nodes
+/// outside the builders' bodies evaluated on two threads
+/// (`Semantics.evaluateOutsideBodiesOnTwoThreads`), against one thread: the same graph, and
+/// the same function at every node, in every reading, whichever thread evaluated it; and no
+/// wait for a helper thread that never comes.
 @Suite struct TwoThreadBuildsTests {
     /// A program of several files, each importing the ones before it: screens, a flag and an
     /// optional per file, builders whose bodies nest screens (whose nestings the two threads
@@ -29,9 +30,11 @@ import RoutesModel
             let callable = builders + names
             func screen() -> String { "P\(i)_\(pick(screens))" }
             func block(_ depth: Int) -> String {
-                let choice = depth >= 3 ? pick(3) : pick(10)
+                let choice = depth >= 3 ? pick(3) : pick(12)
                 switch choice {
                 case 0: return "screen \(screen())"
+                case 10: return "screen \(screen()) as sheet"
+                case 11: return "conditional unknown\(pick(3)) { \(block(depth + 1)) } else { \(block(depth + 1)) }"
                 case 1: return callable[pick(callable.count)]
                 case 2: return "empty"
                 case 3, 4: return "screen \(screen()) { \(block(depth + 1)) }"
@@ -51,14 +54,61 @@ import RoutesModel
         return texts
     }
 
-    /// The program's graph (with `TwoThreadFlowTests.lint`'s layout of files).
-    static func graph(_ files: [String: String]) -> BuilderGraph {
+    /// The program's project (with `TwoThreadFlowTests.lint`'s layout of files).
+    static func project(_ files: [String: String]) -> Project {
         let paths = files.keys.sorted()
         let provider = MemoryProvider(files: Dictionary(uniqueKeysWithValues: files.map { ("/ws/" + $0.key, $0.value) }))
-        let project = Project(entries: paths.map {
+        return Project(entries: paths.map {
             ProjectEntry(canonicalPath: "/ws/" + $0, displayPath: $0, group: 0, workspaceRoot: "/ws")
         }, provider: provider)
-        return BuilderGraph(project: project, files: project.programs[0].files, hasForeignElement: false)
+    }
+
+    /// The program's graph, its nodes resolved on one thread or (`twoThreadsFrom` 0) on two.
+    static func graph(_ files: [String: String], twoThreadsFrom: Int = .max, readingHeads: Bool = false) -> BuilderGraph {
+        let project = Self.project(files)
+        return BuilderGraph(project: project, files: project.programs[0].files, hasForeignElement: false,
+                            readingHeads: readingHeads, twoThreadsFrom: twoThreadsFrom)
+    }
+
+    /// What a graph holds, node by node: kinds, parents, heads, names that did not resolve,
+    /// `uses`, branches, presentations and conditions.
+    static func contents(_ graph: BuilderGraph) -> [String] {
+        graph.nodes.indices.map { g in
+            let node = graph.nodes[g]
+            var line = "\(g) \(node.kind) file \(node.file) local \(node.local) parent \(node.parent ?? -1)/\(node.indexInParent)"
+            line += " optional \(node.testsOptional) unresolved \(node.unresolved) head \(graph.head(g))"
+            line += " uses \(graph.useRange(g).map { graph.useTargets[$0] })"
+            // (What a name the graph resolved stands for is the model's to say: a graph that
+            // left the model keeps it for the others only.)
+            var unknownCondition = false
+            if case .condition(let condition, _, _) = node.kind, case .unknown = graph.conditions[condition] { unknownCondition = true }
+            if node.unresolved || unknownCondition { line += " mention \(String(describing: graph.unresolvedMention(g)))" }
+            line += " presented \(String(describing: graph.presentation(node: g)))"
+            if case .anyOf(let list) = node.kind { line += " branches \(graph.branches(list))" }
+            if case .condition(let condition, _, _) = node.kind { line += " condition \(graph.conditions[condition])" }
+            return line
+        } + ["conditions \(graph.conditions)", "builders \(graph.builders.map(\.body))", "screens \(graph.screens)"]
+    }
+
+    @Test func twoThreadsResolveTheGraphOfOne() {
+        var unknownConditions = 0, placements = 0
+        for seed in UInt64(0)..<120 {
+            let files = Self.program(seed: seed)
+            let one = Self.graph(files)
+            var two = Self.graph(files, twoThreadsFrom: 0, readingHeads: true)
+            #expect(two.files.files.count >= 3)
+            let (a, b) = (Self.contents(two), Self.contents(one))
+            let same = a == b
+            #expect(same, "seed \(seed): first difference at \(a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? -1)")
+            // The heads read while resolving, once the graph leaves the model, are the model's.
+            two.leaveModel(for: two.project.leavingOutBuilderNodes())
+            let left = Self.contents(two)
+            let kept = left == b
+            #expect(kept, "seed \(seed): after leaving the model, first difference at \(left.indices.first { $0 >= b.count || left[$0] != b[$0] } ?? -1)")
+            if one.conditions.contains(where: { if case .unknown = $0 { true } else { false } }) { unknownConditions += 1 }
+            if !one.placementPresentations.isEmpty { placements += 1 }
+        }
+        #expect(unknownConditions >= 20 && placements >= 20, "unknown conditions \(unknownConditions), placements \(placements)")
     }
 
     /// Every reading's builds, node by node, and the builders' builds, as structural hashes

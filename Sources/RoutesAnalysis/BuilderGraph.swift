@@ -238,10 +238,6 @@ struct BuilderGraph {
         case unknown(String)
     }
 
-    /// The node count from which a graph's nodes are resolved on two threads (when there is
-    /// a helper thread): the main flows' threshold.
-    static let nodesForTwoThreads = 1 << 13
-
     /// The graph of every file of the project.
     init(project: Project) {
         self.init(project: project, files: Array(project.files.indices), hasForeignElement: false)
@@ -253,7 +249,7 @@ struct BuilderGraph {
     /// `twoThreadsFrom` (tests) is the node count from which the nodes are resolved on two
     /// threads.
     init(project: Project, files: [FileID], hasForeignElement: Bool, readingHeads: Bool = false,
-         twoThreadsFrom: Int = BuilderGraph.nodesForTwoThreads) {
+         twoThreadsFrom: Int = Flow.nodesForTwoThreads) {
         self.project = project
         let index = FileIndex(files)
         self.files = index
@@ -362,18 +358,9 @@ struct BuilderGraph {
         }
         // Children are in their parent's body, so in its file, so in this part.
         for local in part.nodes.indices {
-            func adopt(_ child: Int, _ index: Int) {
+            Self.forEachChild(of: part.nodes[local].kind, branchList: part.branchList) { child, index in
                 part.nodes[child - firstNode].parent = firstNode + local
                 part.nodes[child - firstNode].indexInParent = index
-            }
-            switch part.nodes[local].kind {
-            case .anyOf(let list):
-                for i in 0..<Int(list.count) { adopt(Int(part.branchList[Int(list.start) + i]), i) }
-            case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
-                adopt(then, 0)
-                if let otherwise { adopt(otherwise, 1) }
-            case .wildcard(_, let body): adopt(body, 0)
-            case .screen, .reference, .nothing: break
             }
         }
         return part
@@ -648,16 +635,21 @@ struct BuilderGraph {
 
     /// Makes g the parent of its children.
     private mutating func adoptChildren(_ g: Int) {
-        func adopt(_ child: Int, _ index: Int) {
+        Self.forEachChild(of: nodes[g].kind, branchList: branchList) { child, index in
             nodes[child].parent = g
             nodes[child].indexInParent = index
         }
-        switch nodes[g].kind {
-        case .anyOf(let list): for i in 0..<Int(list.count) { adopt(branch(list, i), i) }
+    }
+
+    /// Calls `body` with each child of a node of `kind` (its branches read from
+    /// `branchList`) and its index among the node's children.
+    private static func forEachChild(of kind: Kind, branchList: PagedArray<Int32>, _ body: (Int, Int) -> Void) {
+        switch kind {
+        case .anyOf(let list): for i in 0..<Int(list.count) { body(Int(branchList[Int(list.start) + i]), i) }
         case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
-            adopt(then, 0)
-            if let otherwise { adopt(otherwise, 1) }
-        case .wildcard(_, let body): adopt(body, 0)
+            body(then, 0)
+            if let otherwise { body(otherwise, 1) }
+        case .wildcard(_, let wildcardBody): body(wildcardBody, 0)
         case .screen, .reference, .nothing: break
         }
     }

@@ -9,9 +9,11 @@ import RoutesModel
 /// the fixpoint does not depend on the order in which the contexts arrive: the two threads
 /// reach the states one thread does, and the same functions (the same refs, in one manager).
 extension Flow {
-    /// The graph nodes from which a program's main flows run on two threads (when there is
-    /// a helper thread): below, starting the other thread and handing contexts over costs
-    /// more than it saves.
+    /// The graph nodes from which a program's work runs on two threads (when there is a
+    /// helper thread): its main flows, the resolution of its graph's nodes
+    /// (`BuilderGraph.init`) and the builds outside its builders' bodies
+    /// (`Semantics.evaluateOutsideBodiesOnTwoThreads`). Below, starting the other thread
+    /// and handing work over costs more than it saves.
     static let nodesForTwoThreads = 1 << 13
 
     /// `run()`, from the states queued so far, on this thread and a helper thread (see

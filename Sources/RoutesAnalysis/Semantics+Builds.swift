@@ -295,11 +295,6 @@ extension Semantics {
         return (memo.values, values)
     }
 
-    /// The graph nodes from which the nodes outside the builders' bodies are evaluated on
-    /// two threads (when there is a helper thread; see
-    /// `evaluateOutsideBodiesOnTwoThreads(memo:reading:values:trees:)`).
-    static let nodesForTwoThreadBuilds = 1 << 13
-
     /// The nodes of runs of whole files, about 1/64 of the graph each, for two threads to
     /// take in turn: ascending, covering every node.
     func fileRuns() -> [Range<Int>] {
@@ -336,10 +331,8 @@ extension Semantics {
         guard runs.count > 1 else { return false }
         let worker = bdd.beginSharing()
         let work = TwoThreadRuns(count: runs.count)
-        var helperTrees = UnionTrees(trees: [:])
         memo.values.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedSendable((SharedMemo(buffer.baseAddress!), self, worker, values, runs))
-            let helperResult = HelperTrees()
             Helpers.shared.async {
                 guard work.helperBegins() else { return }
                 let (start, semantics, worker, values, runs) = shared.value
@@ -352,8 +345,7 @@ extension Semantics {
                     }
                 }
                 worker.stopsSharing()
-                helperResult.trees = trees
-                work.helperEnds()
+                work.helperEnds(handing: trees)
             }
             var mine = SharedMemo(buffer.baseAddress!)
             if awaitsTheHelper { work.awaitHelperBegun() }
@@ -365,16 +357,14 @@ extension Semantics {
             // Out of work: a growth the helper asks for from now on does not wait for this
             // thread.
             bdd.stopsSharing()
-            if work.helperMustBeAwaited() {
-                work.awaitHelper()
+            if let helperTrees = work.helperTreesOnceDone() {
                 outsideBodiesOnTwoThreads.helped += 1
+                trees.unionsMade += helperTrees.unionsMade
+                trees.trees.merge(helperTrees.trees) { mine, _ in mine }
             }
-            helperTrees = helperResult.trees
         }
         outsideBodiesOnTwoThreads.evaluations += 1
         bdd.endSharing(worker)
-        trees.unionsMade += helperTrees.unionsMade
-        trees.trees.merge(helperTrees.trees) { mine, _ in mine }
         return true
     }
 
@@ -487,12 +477,19 @@ extension Semantics {
 /// whether the helper thread takes part: it does if it begins before the first thread has
 /// run out of runs, and is then waited for.
 private final class TwoThreadRuns: @unchecked Sendable {
+    private enum Helper {
+        case notBegun
+        case working
+        /// Done, with the union trees it made.
+        case done(Semantics.UnionTrees)
+        /// Too late: the first thread no longer waits for it.
+        case late
+    }
+
     private let monitor = Monitor()
     private let count: Int
     private var nextRun = 0
-    /// 0: the helper has not begun; 1: it works; 2: it is done; 3: it came too late, or
-    /// will (the first thread no longer waits for it).
-    private var helper = 0
+    private var helper = Helper.notBegun
 
     init(count: Int) { self.count = count }
 
@@ -509,46 +506,43 @@ private final class TwoThreadRuns: @unchecked Sendable {
     func helperBegins() -> Bool {
         monitor.lock()
         defer { monitor.unlock() }
-        guard helper == 0, nextRun < count else {
-            helper = 3
+        guard case .notBegun = helper, nextRun < count else {
+            helper = .late
             return false
         }
-        helper = 1
+        helper = .working
         monitor.broadcast()
         return true
     }
 
-    func helperEnds() {
+    /// Said by the helper thread once out of runs.
+    func helperEnds(handing trees: Semantics.UnionTrees) {
         monitor.lock()
-        helper = 2
+        helper = .done(trees)
         monitor.broadcast()
         monitor.unlock()
     }
 
-    /// Said by the first thread once out of runs: whether the helper took part (then it
-    /// must be awaited); if it has not begun, it will not.
-    func helperMustBeAwaited() -> Bool {
+    /// Said by the first thread once out of runs: the helper's union trees once it is done,
+    /// if it took part; nil if it has not begun (it will not).
+    func helperTreesOnceDone() -> Semantics.UnionTrees? {
         monitor.lock()
         defer { monitor.unlock() }
-        if helper == 0 { helper = 3 }
-        return helper == 1 || helper == 2
-    }
-
-    func awaitHelper() {
-        monitor.lock()
-        while helper != 2 { monitor.wait() }
-        monitor.unlock()
+        while true {
+            switch helper {
+            case .notBegun, .late:
+                helper = .late
+                return nil
+            case .working: monitor.wait()
+            case .done(let trees): return trees
+            }
+        }
     }
 
     /// Waits until the helper thread has begun (tests: see `Semantics.awaitsTheHelper`).
     func awaitHelperBegun() {
         monitor.lock()
-        while helper == 0 { monitor.wait() }
+        while case .notBegun = helper { monitor.wait() }
         monitor.unlock()
     }
-}
-
-/// The union trees the helper thread made, handed back.
-private final class HelperTrees: @unchecked Sendable {
-    var trees = Semantics.UnionTrees(trees: [:])
 }

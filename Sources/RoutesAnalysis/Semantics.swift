@@ -135,7 +135,7 @@ final class Semantics {
     /// `awaitingTheHelper` (tests) has this thread wait for the helper thread to begin
     /// before it takes any of them, so that both surely take part.
     init(graph: BuilderGraph, reusing manager: BDD? = nil, prepared: PreparedManager? = nil, carryover: AnalysisCarryover? = nil,
-         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil, twoThreadBuildsFrom: Int = Semantics.nodesForTwoThreadBuilds,
+         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil, twoThreadBuildsFrom: Int = Flow.nodesForTwoThreads,
          awaitingTheHelper: Bool = false) {
         self.graph = graph
         self.layout = layout

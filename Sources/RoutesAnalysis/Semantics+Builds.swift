@@ -398,8 +398,8 @@ extension Semantics {
             var running = context
             while count < Int(branches.count) && running != BDD.zero {
                 list[key + count] = running
-                running = manager.andNot(running, values[graph.branch(branches, count)])
                 count += 1
+                if count < Int(branches.count) { running = manager.andNot(running, values[graph.branch(branches, count - 1)]) }
             }
             branchContextAsked[key] = context
             branchContextCount[key] = Int32(count)

@@ -159,6 +159,7 @@ import Testing
             let before = bdd.nodeCount
             bdd.collect { mark in for (f, g, h, _) in kept { mark(f); mark(g); mark(h) } }
             #expect(bdd.collections == round + 1)
+            #expect(bdd.uniqueTableIsExact, "round \(round): the table holds every node kept, and only those")
             // New functions take freed slots before new ones.
             for _ in 0..<3 { _ = Self.random(bdd, &rng) }
             #expect(bdd.nodeCount == before, "round \(round): \(bdd.nodeCount) slots, \(before) before")

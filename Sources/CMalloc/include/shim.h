@@ -67,3 +67,8 @@ static inline int32_t routes_load_relaxed_i32(const int32_t *flag) {
 static inline void routes_store_relaxed_i32(int32_t *flag, int32_t value) {
     __atomic_store_n(flag, value, __ATOMIC_RELAXED);
 }
+/// Asks for the cache line at `address` ahead of a write there: for loops that write at
+/// random into a table larger than the caches, a few iterations ahead.
+static inline void routes_prefetch_for_write(const void *address) {
+    __builtin_prefetch(address, 1, 3);
+}

@@ -138,16 +138,21 @@ struct ProgramChecker {
         if !keepsPlan {
             checkMissingDependencies(early?.take() ?? ScopeItems.plan(graph: graph, used: used, rootBody: rootBody, earlier: earlier))
             early = nil
-            // What is mentioned and placed needs no flow: found now, and its counts (two
-            // numbers per declaration) let go of before the flows grow.
+            // The decision-diagram nodes are collected on another core, on a large program,
+            // while this one finds what is mentioned and placed: that needs no flow and reads
+            // no decision diagram, and its counts (two numbers per declaration) are let go of
+            // before the flows grow.
+            let semantics = UncheckedSendable(facts.semantics)
+            let collection = SharedWorkList(count: 1) { _ in semantics.value.collectGarbage() }
+            if graph.nodes.count >= Flow.nodesForTwoThreads { collection.start() }
             reportUnused(earlierMentions)
             facts.forgetMentionCounts()
+            _ = collection.results()
             facts.semantics.forgetEditStructure()
             // The plan's, the counts' and the structure's arrays are freed into the middle of
             // the heap, where the flows' storage would not reuse them: given back, on a large
             // program (see `HeapTrim`).
             HeapTrim.afterFreeing(graphNodes: graph.nodes.count)
-            facts.semantics.collectGarbage()
         }
         // What `MissingDependency` needs besides flows reads the graph and the used region only:
         // on a large program it is found on another core while this one resolves paths.

@@ -209,11 +209,15 @@ final class BDD {
     private func make(_ v: Int32, _ lo: Ref, _ hi: Ref) -> Ref {
         if lo == hi { return lo }
         if let growRequested { return makeShared(v, lo, hi, growRequested) }
+        return make(v, lo, hi, hashed: hash(v, lo, hi))
+    }
+
+    /// `make` of a node whose hash is known, by a thread that does not share the manager.
+    private func make(_ v: Int32, _ lo: Ref, _ hi: Ref, hashed: Int) -> Ref {
         if nodeCount >= slotLimit {
             exhausted = true
             return lo
         }
-        let hashed = hash(v, lo, hi)
         let tag = Self.tag(hashed)
         var slot = hashed & tableMask
         while true {
@@ -596,14 +600,11 @@ final class BDD {
             var below: [Ref] = [BDD.one]
             for i in stride(from: count - 1, through: 0, by: -1) {
                 let values = ((n - 1) >> i) + 1
-                var level: [Ref] = []
-                level.reserveCapacity(values)
-                for value in 0..<values {
+                let variable = Int32(first + i)
+                below = makeEach(values) { value in
                     let rest = below[value >> 1]
-                    let variable = Int32(first + i)
-                    level.append(value & 1 == 1 ? make(variable, BDD.zero, rest) : make(variable, rest, BDD.zero))
+                    return value & 1 == 1 ? (variable, BDD.zero, rest) : (variable, rest, BDD.zero)
                 }
-                below = level
             }
             if exhausted { return [Ref](repeating: BDD.zero, count: n) }
             codeTable.refs = below
@@ -612,6 +613,36 @@ final class BDD {
     }
 
     private var codeTable: (first: Int, count: Int, refs: [Ref]) = (-1, 0, [])
+
+    /// The nodes `node(0)`, …, `node(n - 1)` (each a variable above its two children, which
+    /// exist already), in order. Their unique-table slots are asked for a few nodes ahead
+    /// of their probes, so that the cache misses of many new nodes overlap (the codes of a
+    /// large program's screens are hundreds of thousands of nodes, all new).
+    private func makeEach(_ n: Int, _ node: (Int) -> (Int32, Ref, Ref)) -> [Ref] {
+        var made = [Ref](repeating: BDD.zero, count: n)
+        guard growRequested == nil else {
+            for i in 0..<n { let (v, lo, hi) = node(i); made[i] = make(v, lo, hi) }
+            return made
+        }
+        let ahead = 16
+        var hashes = [Int](repeating: 0, count: ahead)
+        var triples = [(Int32, Ref, Ref)](repeating: (0, 0, 0), count: ahead)
+        for i in 0..<(n + ahead) {
+            let at = i & (ahead - 1)
+            if i >= ahead {
+                let (v, lo, hi) = triples[at]
+                made[i - ahead] = lo == hi ? lo : make(v, lo, hi, hashed: hashes[at])
+            }
+            if i < n {
+                let triple = node(i)
+                let hashed = hash(triple.0, triple.1, triple.2)
+                routes_prefetch_for_write(table + (hashed & tableMask))
+                triples[at] = triple
+                hashes[at] = hashed
+            }
+        }
+        return made
+    }
 
     /// The set of codes below n, over the same variables as `code(_:first:count:)`: built
     /// from the most significant bit (at the bottom) up, two nodes per bit, where a union of

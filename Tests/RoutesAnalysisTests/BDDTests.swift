@@ -127,6 +127,14 @@ import Testing
                 #expect(table == (0..<n).map { bdd.code($0, first: 2, count: count) }, "\(n) codes of \(count) bits")
             }
         }
+        // Made a level at a time with their slots asked for ahead: thousands of codes, the
+        // unique table growing in the middle of a level.
+        let bdd = BDD(capacityBits: 8)
+        for _ in 0..<14 { _ = bdd.newVariable() }
+        let table = bdd.codes(each: 3000, first: 2, count: 12)
+        #expect(bdd.uniqueTableIsExact)
+        #expect(table == (0..<3000).map { bdd.code($0, first: 2, count: 12) })
+        #expect(Set(table).count == 3000)
     }
 
     @Test func codesAreExactlyTheirElement() {

@@ -122,6 +122,7 @@ struct Flow {
         let slot = slot(g, sigma)
         storage.touch(slot)
         let old = storage.contexts[slot]
+        if old != BDD.zero && addsNothing(context, to: old) { return }
         let new = bdd.andNot(context, old)
         if new == BDD.zero { return }
         storage.contexts[slot] = bdd.or(old, new)
@@ -130,6 +131,21 @@ struct Flow {
         let pending = storage.pending[slot]
         storage.pending[slot] = bdd.or(pending, new)
         if pending == BDD.zero { queue.append(Int32(truncatingIfNeeded: g * sigmaCount + sigma)) }
+    }
+
+    /// Whether `context` adds nothing to a state whose context is `old`, known from their
+    /// environments alone: when `old` holds every element in each of its environments (a
+    /// builder's body that many references reach soon does) and `context` has no environment
+    /// outside them. With the conditions above the element, the environments are the few
+    /// nodes above the element's, so this spares the walk of `andNot(context, old)` down
+    /// every element `context` lacks (each reference to a builder used all over a program
+    /// brings a context of its own). False when it cannot tell.
+    @inline(__always) private func addsNothing(_ context: BDD.Ref, to old: BDD.Ref) -> Bool {
+        guard semantics.layout == .conditionsAbove else { return false }
+        let oldEnvironments = semantics.environments(old, in: bdd)
+        // Every context lies within its environments × every element code.
+        guard bdd.and(oldEnvironments, semantics.anyElement) == old else { return false }
+        return bdd.andNot(semantics.environments(context, in: bdd), oldEnvironments) == BDD.zero
     }
 
     mutating func run() {

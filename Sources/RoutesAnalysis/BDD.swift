@@ -379,6 +379,12 @@ final class BDD {
     /// The function "variable v is true".
     func variable(_ v: Int) -> Ref { make(Int32(v), BDD.zero, BDD.one) }
 
+    /// `variable(_:)` of each of `variables`, in order: a large program's tens of thousands
+    /// of flags and optionals, made with their table slots asked ahead (`makeEach`).
+    func variables(_ variables: [Int32]) -> [Ref] {
+        makeEach(variables.count) { (variables[$0], BDD.zero, BDD.one) }
+    }
+
     // MARK: Cache
 
     @inline(__always)

@@ -217,7 +217,7 @@ final class Semantics {
     /// reference graph with its strongly connected components.
     private func makeStructure(elementCount: Int, codeCount: Int) {
         variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? elementBits : 0)
-        conditionVariable = variableOfCondition.map { bdd.variable(Int($0)) }
+        conditionVariable = bdd.variables(variableOfCondition)
         elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: elementBits)
         allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: elementBits)
         anyElement = bdd.codes(below: codeCount, first: firstElementVariable, count: elementBits)

@@ -137,6 +137,18 @@ import Testing
         #expect(Set(table).count == 3000)
     }
 
+    /// The variables made together are those made one by one, in the order asked, also when
+    /// the table grows among them.
+    @Test func variablesMadeTogetherAreTheVariables() {
+        let bdd = BDD(capacityBits: 6)
+        for _ in 0..<500 { _ = bdd.newVariable() }
+        let order = (0..<500).map { Int32((Int($0) * 7) % 500) }
+        let made = bdd.variables(order)
+        #expect(bdd.uniqueTableIsExact)
+        #expect(made == order.map { bdd.variable(Int($0)) })
+        #expect(Set(made).count == 500)
+    }
+
     @Test func codesAreExactlyTheirElement() {
         let bdd = BDD()
         for _ in 0..<Self.variables { _ = bdd.newVariable() }

@@ -34,6 +34,39 @@ import RoutesModel
         return flow
     }
 
+    /// The split by files gives whole files, in order, to the thread that holds fewer nodes:
+    /// a root file with most of a program's `anyOf` branches leaves its thread fewer of the
+    /// other files, and each thread ends within one file's nodes of half the graph.
+    @Test func theSplitByFilesBalancesNodesNotFiles() {
+        var files: [String: String] = [:]
+        let parts = 12
+        for i in 0..<parts {
+            files["Part\(i).routes"] = "screen A\(i)\nscreen B\(i)\n"
+                + (0..<6).map { "builder b\(i)_\($0) { anyOf { screen A\(i)\n screen B\(i) } }\n" }.joined()
+        }
+        let builders = (0..<parts).flatMap { i in (0..<6).map { "b\(i)_\($0)" } }
+        // The root file (first in the program's order) holds about a quarter of the nodes.
+        files["App.routes"] = (0..<parts).map { "import \"Part\($0).routes\"\n" }.joined()
+            + "root {\n  anyOf {\n" + builders.map { "    \($0)\n" }.joined() + "  }\n}\n"
+        let graph = TwoThreadBuildsTests.graph(files)
+        let second = try! #require(FlowSide.byFiles(graph))
+        let count = graph.nodes.count
+        var held = [0, 0], fileCounts = [0, 0], largest = 0
+        for file in graph.files.files {
+            let start = graph.firstNode(of: file), nodes = graph.fileNodeCount(file)
+            largest = max(largest, nodes)
+            let side = second.contains(start) ? 1 : 0
+            // Whole files.
+            #expect((start..<(start + nodes)).allSatisfy { second.contains($0) == (side == 1) })
+            held[side] += nodes
+            fileCounts[side] += 1
+        }
+        let rootSide = second.contains(graph.firstNode(of: graph.files.files[0])) ? 1 : 0
+        #expect(rootSide == 0)
+        #expect(abs(held[0] - held[1]) <= largest, "\(held) of \(count) nodes")
+        #expect(fileCounts[0] < fileCounts[1], "the root file's thread holds fewer files: \(fileCounts)")
+    }
+
     @Test func twoThreadsReachTheStatesOfOneWhateverTheirSplit() {
         var compared = 0, twoStates = 0, alternative = 0, handedOver = 0
         for seed in UInt64(0)..<400 {

@@ -221,6 +221,27 @@ import RoutesModel
         #expect(together.sorted() == (0..<3).map { "unreachable-screen «screen Dead\($0)» Part\($0)b.routes" })
     }
 
+    /// A lint of a program large enough that its decision diagrams are collected on a helper
+    /// thread while the declaration rules run (`ProgramChecker.run(.freeingEarly)`) reports
+    /// what the editor's analysis, which collects nothing, reports: the declaration rules'
+    /// findings and the flows' alike.
+    @Test(.timeLimit(.minutes(1))) func aLintThatCollectsWhileItCountsMentionsReportsWhatTheEditorDoes() {
+        var files = Self.largeProgram(0, features: Flow.nodesForTwoThreads / 6 + 50)
+        files["Part0a.routes"]! += "flag neverTested\nscreen NeverPlaced\n"
+        let paths = files.keys.sorted()
+        func project() -> Project {
+            let provider = MemoryProvider(files: Dictionary(uniqueKeysWithValues: files.map { ("/ws/" + $0.key, $0.value) }))
+            return Project(entries: paths.map {
+                ProjectEntry(canonicalPath: "/ws/" + $0, displayPath: $0, group: 0, workspaceRoot: "/ws")
+            }, provider: provider)
+        }
+        let lint = AnalysisSession.forLint(project: project())
+        let editor = AnalysisSession.forEditor(project: project())
+        #expect(lint.diagnostics.count == 3, "\(lint.diagnostics.map(\.message))")
+        #expect(Set(lint.diagnostics.map(\.rule.rawValue)) == ["unused-declaration", "unreachable-screen"])
+        #expect(KeptManagerTests.diagnostics(lint) == KeptManagerTests.diagnostics(editor))
+    }
+
     /// `count` random functions over `variables` variables, made from the seed's literals.
     static func functions(_ bdd: BDD, seed: UInt64, count: Int, variables: Int) -> [BDD.Ref] {
         var rng = SplitMix64(seed: seed)

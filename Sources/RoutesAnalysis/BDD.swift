@@ -304,38 +304,37 @@ final class BDD {
             tableMask = size - 1
         }
         table.initialize(repeating: 0, count: size)
-        // The nodes are read in order and their slots written at random: each slot's cache
-        // line is asked for `ahead` nodes before its write, so that the misses of a table
-        // larger than the caches overlap instead of following one another.
-        let ahead = 16
-        var hashes = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // The nodes are read in order and their slots written at random: asked ahead, the
+        // misses of a table larger than the caches overlap.
         let top = shared.map { $0.slotsHandedOut } ?? nodeCount
-        withUnsafeMutableBytes(of: &hashes) { raw in
-            let pending = raw.baseAddress!.assumingMemoryBound(to: Int.self)
-            var refs = (Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
-                        Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0))
-            withUnsafeMutableBytes(of: &refs) { rawRefs in
-                let waiting = rawRefs.baseAddress!.assumingMemoryBound(to: Int32.self)
-                var count = 0
-                func insert(_ ref: Int32, _ hashed: Int) {
-                    var slot = hashed & tableMask
-                    while table[slot] != 0 { slot = (slot + 1) & tableMask }
-                    table[slot] = UInt32(bitPattern: ref) << Self.tagBits | Self.tag(hashed)
-                }
-                for ref in 2..<top {
-                    let node = nodes[ref]
-                    if node.variable == Self.freeVariable { continue }
-                    let hashed = hash(node.variable, node.low, node.high)
-                    routes_prefetch_for_write(table + (hashed & tableMask))
-                    let at = count & (ahead - 1)
-                    if count >= ahead { insert(waiting[at], pending[at]) }
-                    waiting[at] = Int32(ref)
-                    pending[at] = hashed
-                    count += 1
-                }
-                for i in max(0, count - ahead)..<count { insert(waiting[i & (ahead - 1)], pending[i & (ahead - 1)]) }
-            }
+        withSlotsAskedAhead(2..<top, hash: { ref in
+            let node = nodes[ref]
+            return node.variable == Self.freeVariable ? nil : hash(node.variable, node.low, node.high)
+        }) { ref, hashed in
+            var slot = hashed & tableMask
+            while table[slot] != 0 { slot = (slot + 1) & tableMask }
+            table[slot] = UInt32(ref) << Self.tagBits | Self.tag(hashed)
         }
+    }
+
+    /// Calls `body(i, hash)` for each i of `indices` that `hashOf` gives a hash, in order,
+    /// the unique-table slot of each hash asked for (`routes_prefetch_for_write`) 16 items
+    /// before its call: for loops that probe or write the table at random, whose cache misses
+    /// then overlap instead of following one another. `body` may grow the table.
+    @inline(__always)
+    private func withSlotsAskedAhead(_ indices: Range<Int>, hash hashOf: (Int) -> Int?, _ body: (Int, Int) -> Void) {
+        let ahead = 16
+        var waiting = [(index: Int, hashed: Int)](repeating: (0, 0), count: ahead)
+        var count = 0
+        for i in indices {
+            guard let hashed = hashOf(i) else { continue }
+            routes_prefetch_for_write(table + (hashed & tableMask))
+            let at = count & (ahead - 1)
+            if count >= ahead { body(waiting[at].index, waiting[at].hashed) }
+            waiting[at] = (i, hashed)
+            count += 1
+        }
+        for k in max(0, count - ahead)..<count { body(waiting[k & (ahead - 1)].index, waiting[k & (ahead - 1)].hashed) }
     }
 
     /// A unique-table slot holds a node ref shifted by `tagBits` and, below it, the top bits
@@ -621,31 +620,20 @@ final class BDD {
     private var codeTable: (first: Int, count: Int, refs: [Ref]) = (-1, 0, [])
 
     /// The nodes `node(0)`, …, `node(n - 1)` (each a variable above its two children, which
-    /// exist already), in order. Their unique-table slots are asked for a few nodes ahead
-    /// of their probes, so that the cache misses of many new nodes overlap (the codes of a
-    /// large program's screens are hundreds of thousands of nodes, all new).
+    /// exist already), in order, with their slots asked ahead (`withSlotsAskedAhead`): the
+    /// codes of a large program's screens are hundreds of thousands of nodes, all new.
     private func makeEach(_ n: Int, _ node: (Int) -> (Int32, Ref, Ref)) -> [Ref] {
         var made = [Ref](repeating: BDD.zero, count: n)
         guard growRequested == nil else {
             for i in 0..<n { let (v, lo, hi) = node(i); made[i] = make(v, lo, hi) }
             return made
         }
-        let ahead = 16
-        var hashes = [Int](repeating: 0, count: ahead)
-        var triples = [(Int32, Ref, Ref)](repeating: (0, 0, 0), count: ahead)
-        for i in 0..<(n + ahead) {
-            let at = i & (ahead - 1)
-            if i >= ahead {
-                let (v, lo, hi) = triples[at]
-                made[i - ahead] = lo == hi ? lo : make(v, lo, hi, hashed: hashes[at])
-            }
-            if i < n {
-                let triple = node(i)
-                let hashed = hash(triple.0, triple.1, triple.2)
-                routes_prefetch_for_write(table + (hashed & tableMask))
-                triples[at] = triple
-                hashes[at] = hashed
-            }
+        withSlotsAskedAhead(0..<n, hash: { i in
+            let (v, lo, hi) = node(i)
+            return hash(v, lo, hi)
+        }) { i, hashed in
+            let (v, lo, hi) = node(i)
+            made[i] = lo == hi ? lo : make(v, lo, hi, hashed: hashed)
         }
         return made
     }
@@ -716,13 +704,6 @@ final class BDD {
     /// the manager: one shared count is touched once per this many nodes.
     private static let chunkSlots = 1024
 
-    /// A second manager over this one's nodes and unique table, for another thread to make
-    /// nodes in at the same time as this one (see `SharedNodes`), until `endSharing(_:)`.
-    /// Each has an operation cache of its own (of this one's size) and counts its own steps,
-    /// with what is left of this one's step budget; they share the node budget. While
-    /// shared, the node array and the unique table grow only while the other thread waits
-    /// where it holds neither (`SharedNodes.requestGrowth`); the other thread takes part from
-    /// `joinsSharing()` on.
     /// Whether the unique table holds exactly the nodes, each where a probe finds it
     /// (tests: a growth while threads share the manager once left stale entries).
     var uniqueTableIsExact: Bool {
@@ -748,6 +729,13 @@ final class BDD {
         return entries == live
     }
 
+    /// A second manager over this one's nodes and unique table, for another thread to make
+    /// nodes in at the same time as this one (see `SharedNodes`), until `endSharing(_:)`.
+    /// Each has an operation cache of its own (of this one's size) and counts its own steps,
+    /// with what is left of this one's step budget; they share the node budget. While
+    /// shared, the node array and the unique table grow only while the other thread waits
+    /// where it holds neither (`SharedNodes.requestGrowth`); the other thread takes part from
+    /// `joinsSharing()` on.
     func beginSharing() -> BDD {
         precondition(shared == nil, "one sharing at a time")
         let group = SharedNodes(top: nodeCount, limit: min(slotLimit, Self.maxNodes))

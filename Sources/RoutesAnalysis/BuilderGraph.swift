@@ -643,6 +643,7 @@ struct BuilderGraph {
 
     /// Calls `body` with each child of a node of `kind` (its branches read from
     /// `branchList`) and its index among the node's children.
+    @inline(__always)
     private static func forEachChild(of kind: Kind, branchList: PagedArray<Int32>, _ body: (Int, Int) -> Void) {
         switch kind {
         case .anyOf(let list): for i in 0..<Int(list.count) { body(Int(branchList[Int(list.start) + i]), i) }
@@ -672,14 +673,7 @@ struct BuilderGraph {
     /// Calls `body` with each child of g, in order, without building a list.
     @inline(__always)
     func forEachChild(_ g: Int, _ body: (Int) -> Void) {
-        switch nodes[g].kind {
-        case .anyOf(let list): for i in 0..<Int(list.count) { body(branch(list, i)) }
-        case .condition(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
-            body(then)
-            if let otherwise { body(otherwise) }
-        case .wildcard(_, let wildcardBody): body(wildcardBody)
-        case .screen, .reference, .nothing: break
-        }
+        Self.forEachChild(of: nodes[g].kind, branchList: branchList) { child, _ in body(child) }
     }
 
     /// Branch i of an `anyOf`.

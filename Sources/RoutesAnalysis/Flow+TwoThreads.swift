@@ -318,4 +318,3 @@ final class FlowExchange: @unchecked Sendable {
         nodes.leave()
     }
 }
-

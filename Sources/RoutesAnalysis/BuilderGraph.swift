@@ -341,17 +341,18 @@ struct BuilderGraph {
             // it holds).
             let fileNodes = project.files[f].model.nodes
             fileNodes.withUnsafeBufferPointer { fileNodes in
-                for (i, modelNode) in fileNodes.enumerated() {
+                for i in fileNodes.indices {
+                    let modelNode = fileNodes.baseAddress! + i
                     let g = fileBase + i
                     part.useStart.append(Int32(truncatingIfNeeded: part.useTargets.count))
                     let (kind, bad, testsOptional) = resolveKind(modelNode, file: f, base: fileBase, into: &part)
                     var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
                     node.unresolved = bad
                     if case .condition(let condition, _, _) = kind, condition >= part.conditionBase { part.testingNew.append(g) }
-                    if let presentation = modelNode.presentation {
+                    if let presentation = modelNode.pointee.presentation {
                         part.placementPresentations[Int32(truncatingIfNeeded: g)] = presentation
                     }
-                    if readingHeads { part.headsRead.append(Head(modelNode.head)) }
+                    if readingHeads { part.headsRead.append(Head(modelNode.pointee.head)) }
                     part.nodes.append(node)
                 }
             }
@@ -436,9 +437,10 @@ struct BuilderGraph {
     }
 
     /// A node's kind with its names resolved, whether a name did not resolve to the right
-    /// kind, and whether it is an `if let`. Its `uses` go to `useTargets`.
-    private func resolveKind(_ node: BuilderNode, file f: FileID, base fileBase: Int, into part: inout ResolvedNodes) -> (Kind, Bool, Bool) {
-        switch node.kind {
+    /// kind, and whether it is an `if let`. Its `uses` go to `useTargets`. The model node is
+    /// read where it lies: a copy of it retained and released every name and list it holds.
+    private func resolveKind(_ node: UnsafePointer<BuilderNode>, file f: FileID, base fileBase: Int, into part: inout ResolvedNodes) -> (Kind, Bool, Bool) {
+        switch node.pointee.kind {
         case .screen(let name, let uses, let nesting):
             let code = screenCode(of: name, in: f)
             for use in uses { part.useTargets.append(useTarget(use, in: f)) }

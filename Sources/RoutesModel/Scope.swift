@@ -126,7 +126,10 @@ public struct Scope: Sendable, Sequence {
     /// `entry(name)` for a name whose key (`key(_:)`) is known: a scope laid over others
     /// hashes a name once.
     @inlinable func entry(_ name: String, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)? {
-        if let base, let found = base.entry(name, key: key) { return found }
+        // (The base read without a retain: this scope holds it, and a base shared by the
+        // scopes of hundreds of files is asked on every core at once, its count a line the
+        // cores would pass back and forth.)
+        if let found = base?.entry(name, key: key) { return found }
         if let renames {
             if let renamed = renames.added[name] { return (renamed.symbol, renamed.kind) }
             if renames.removed.contains(name) { return nil }
@@ -162,8 +165,9 @@ public struct Scope: Sendable, Sequence {
 
     /// `entry(utf8:)` for a name whose key is known.
     func entry(utf8 name: UnsafeBufferPointer<UInt8>, key: UInt32) -> (symbol: Symbol, kind: DeclarationKind)?? {
-        if let base {
-            switch base.entry(utf8: name, key: key) {
+        if base != nil {
+            // (Read without a retain: see `entry(_:key:)`.)
+            switch base.unsafelyUnwrapped.entry(utf8: name, key: key) {
             case nil: return nil
             case let found?? : return found
             case .some(nil): break
@@ -189,7 +193,7 @@ public struct Scope: Sendable, Sequence {
     /// has (the first declaration wins) and changes nothing.
     public mutating func insertIfAbsent(_ name: String, _ symbol: Symbol, kind: DeclarationKind) -> Symbol? {
         let key = Self.key(name)
-        if let base, let found = base.entry(name, key: key) { return found.symbol }
+        if let found = base?.entry(name, key: key) { return found.symbol }
         if renames != nil { foldRenames() }
         if (entries.count + 1) * 4 > slots.count * 3 { grow() }
         let mask = slots.count - 1

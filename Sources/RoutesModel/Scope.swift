@@ -1,6 +1,6 @@
 /// The declarations visible by name in one file: an open-addressing table keyed by the
-/// name's bytes, with a hash of those bytes (FNV-1a, finished with a multiply), in place of
-/// `[String: Symbol]`, whose seeded SipHash was most of building every file's scope and of
+/// name's bytes, with a hash of those bytes (eight at a time, see `hash(utf8:)`), in place
+/// of `[String: Symbol]`, whose seeded SipHash was most of building every file's scope and of
 /// resolving every name of every file (a program's root file sees every declaration of the
 /// program). Iterates as a dictionary does, in no particular order.
 ///
@@ -100,15 +100,36 @@ public struct Scope: Sendable, Sequence {
         // Over the bytes in place (a small string's on the stack): a name's bytes read one by
         // one through the view cost some 300 instructions a name.
         if let hashed = name.utf8.withContiguousStorageIfAvailable({ Self.hash(utf8: $0) }) { return hashed }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash &* 0x9E37_79B9_7F4A_7C15
+        // (A string without contiguous UTF-8, bridged: its bytes copied out first.)
+        let bytes = Array(name.utf8)
+        return bytes.withUnsafeBufferPointer { Self.hash(utf8: $0) }
     }
 
-    /// The hash of a name given as its UTF-8 bytes (FNV-1a, then mixed).
+    /// The hash of a name given as its UTF-8 bytes: eight bytes at a time (the last few
+    /// together), each word folded in by a multiply and a shift, then mixed. (Byte by byte,
+    /// a name cost a multiply per byte, each waiting on the one before: a tenth of resolving
+    /// a million-line program's names.)
     @inlinable static func hash(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let raw = UnsafeRawBufferPointer(bytes)
+        let count = raw.count
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
+        var i = 0
+        while i + 8 <= count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            i += 8
+        }
+        if i < count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < count {
+                tail |= UInt64(raw[i]) << shift
+                shift += 8
+                i += 1
+            }
+            hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+        }
         return hash &* 0x9E37_79B9_7F4A_7C15
     }
 

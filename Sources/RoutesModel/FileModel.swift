@@ -48,21 +48,25 @@ public struct FileModel: Sendable {
             if let from = declarations[i].from { body(from, Kinds.screen) }
             if let link = declarations[i].link { link.forEachScreen { body($0, Kinds.screen) } }
         }
-        for node in ns {
-            switch nodes[node].kind {
-            case .screen(let screen, let uses, _):
-                if let screen { body(screen, Kinds.screen) }
-                for use in uses { body(use, Kinds.value) }
-            case .conditional(let flag, _, _):
-                if let flag { body(flag, Kinds.flag) }
-            case .ifLet(let optional, _, _):
-                if let optional { body(optional, nodes[node].anyCondition ? Kinds.condition : Kinds.optional) }
-            case .ifScreen(let screen, _, _), .wildcard(let screen, _):
-                if let screen { body(screen, Kinds.screen) }
-            case .reference(let builder):
-                body(builder, Kinds.builder)
-            case .anyOf, .empty, .missing:
-                break
+        // (The nodes read in place: a copy of a node retained and released what it holds.)
+        nodes.withUnsafeBufferPointer { buffer in
+            guard let nodes = buffer.baseAddress else { return }
+            for node in ns {
+                switch nodes[node].kind {
+                case .screen(let screen, let uses, _):
+                    if let screen { body(screen, Kinds.screen) }
+                    for use in uses { body(use, Kinds.value) }
+                case .conditional(let flag, _, _):
+                    if let flag { body(flag, Kinds.flag) }
+                case .ifLet(let optional, _, _):
+                    if let optional { body(optional, nodes[node].anyCondition ? Kinds.condition : Kinds.optional) }
+                case .ifScreen(let screen, _, _), .wildcard(let screen, _):
+                    if let screen { body(screen, Kinds.screen) }
+                case .reference(let builder):
+                    body(builder, Kinds.builder)
+                case .anyOf, .empty, .missing:
+                    break
+                }
             }
         }
     }

@@ -630,8 +630,11 @@ public struct Project: Sendable {
         // A screen's labels once per file, however many wildcards name it (a model without
         // them lowers its file again).
         var labels: [Symbol: [String]] = [:]
-        for node in ns {
-            guard case .wildcard(let screen?, _) = model.nodes[node].kind, !model.nodes[node].argumentsSkipped,
+        let wildcards = model.nodes.withUnsafeBufferPointer { buffer in
+            ns.filter { if case .wildcard(_?, _) = buffer.baseAddress![$0].kind { !buffer[$0].argumentsSkipped } else { false } }
+        }
+        for node in wildcards {
+            guard case .wildcard(let screen?, _) = model.nodes[node].kind,
                   let s = resolved[screen.range.lowerBound] else { continue }
             let declaration = declaration(s)
             if declaration.hasParameters && labels[s] == nil { labels[s] = parameterLabels(of: s) }

@@ -405,8 +405,17 @@ import TestSupport
             func canonicalPath(_ path: String) -> String? { path == "/ws/App.routes" ? path : nil }
             func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> { .success(bytes) }
         }
+        // (Changes of one byte that keep the length: in each of the digest's four lanes of the
+        // first 32 bytes, and in its last bytes.)
+        func replacing(_ offset: Int) -> [UInt8] {
+            var bytes = first
+            bytes[offset] ^= 0x20
+            return bytes
+        }
         for (later, changed) in [(first, false), (Array("screen Home\nscreen Lost\nroot { screen Lost }\n".utf8), true),
-                                 (first + [0x0A], true), ([], true)] {
+                                 (first + [0x0A], true), ([], true),
+                                 (replacing(1), true), (replacing(12), true), (replacing(20), true), (replacing(27), true),
+                                 (replacing(first.count - 3), true)] {
             let provider = Changing(first)
             let project = Self.project(["App.routes": first], keeps: Project.Keeps(syntaxTrees: .none, docComments: true, texts: false, signatures: true, scopes: true), provider: provider)
             #expect(!project.files[0].keepsText && !project.files[0].isTextReadAgain)

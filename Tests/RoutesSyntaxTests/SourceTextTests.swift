@@ -95,6 +95,29 @@ import TestSupport
         #expect(fast > 5000)  // most edits took the incremental path
     }
 
+    /// The line index (found eight bytes at a time where no byte needs a look) is the one a
+    /// byte-by-byte reading gives: texts of short and long lines, several breaks in a word,
+    /// breaks across words, CR, CR LF and non-ASCII bytes next to them.
+    @Test func lineStartsAreThoseReadByteByByte() {
+        var random = SplitMix64(seed: 0x5EED)
+        let pieces: [[UInt8]] = [[0x0A], [0x0A], [0x0D], [0x0D, 0x0A], Array("a".utf8), Array("abc".utf8),
+                                 Array(repeating: UInt8(ascii: "x"), count: 13), Array("é".utf8)]
+        for _ in 0..<500 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % 40) { bytes += pieces[Int(random.next() % UInt64(pieces.count))] }
+            var expected = [0]
+            var i = 0
+            while i < bytes.count {
+                if bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A { i += 1 }
+                if bytes[i] == 0x0A || bytes[i] == 0x0D { expected.append(i + 1) }
+                i += 1
+            }
+            let text = SourceText(bytes: bytes)
+            #expect(text.lineStarts == expected, "\(bytes)")
+            #expect(text.isASCII == !bytes.contains { $0 >= 0x80 })
+        }
+    }
+
     @Test func lineStartsHandleLFCRLFAndCR() {
         let text = SourceText("a\nb\r\nc\rd")
         #expect(text.lineStarts == [0, 2, 5, 7])

@@ -140,9 +140,9 @@ final class FlowSide: @unchecked Sendable {
     /// graph's nodes or more: a whole file on one thread, so that only the references and
     /// nestings that cross files hand contexts over (a split by blocks hands over about nine
     /// times as many and visits more states twice). Balanced by nodes, not by files: a
-    /// program's root file often holds a large share of them (the top `anyOf` of a generated
-    /// 1M-line app, its 21,739 branches and the references in them), whose thread then holds
-    /// fewer of the other files, rather than finishing long after the other thread.
+    /// program's root file often holds a large share of them (a top `anyOf` with a branch
+    /// per feature), whose thread then holds fewer of the other files, rather than finishing
+    /// long after the other thread.
     static func byFiles(_ graph: BuilderGraph) -> BitSet? {
         let count = graph.nodes.count
         var second = BitSet(count: count)
@@ -156,8 +156,7 @@ final class FlowSide: @unchecked Sendable {
                 held.first += nodes
             }
         }
-        let ones = held.second
-        return ones * 4 >= count && ones * 4 <= count * 3 ? second : nil
+        return held.second * 4 >= count && held.second * 4 <= count * 3 ? second : nil
     }
 
     /// The nodes of every other block (a builder's body, a nesting), by where their tops are,

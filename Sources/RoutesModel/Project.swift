@@ -630,12 +630,16 @@ public struct Project: Sendable {
         // A screen's labels once per file, however many wildcards name it (a model without
         // them lowers its file again).
         var labels: [Symbol: [String]] = [:]
-        let wildcards = model.nodes.withUnsafeBufferPointer { buffer in
-            ns.filter { if case .wildcard(_?, _) = buffer.baseAddress![$0].kind { !buffer[$0].argumentsSkipped } else { false } }
+        // (The nodes read in place, and the wildcards' screens taken in the same pass.)
+        var wildcards: [Name] = []
+        model.nodes.withUnsafeBufferPointer { buffer in
+            guard let nodes = buffer.baseAddress else { return }
+            for node in ns {
+                if case .wildcard(let screen?, _) = nodes[node].kind, !nodes[node].argumentsSkipped { wildcards.append(screen) }
+            }
         }
-        for node in wildcards {
-            guard case .wildcard(let screen?, _) = model.nodes[node].kind,
-                  let s = resolved[screen.range.lowerBound] else { continue }
+        for screen in wildcards {
+            guard let s = resolved[screen.range.lowerBound] else { continue }
             let declaration = declaration(s)
             if declaration.hasParameters && labels[s] == nil { labels[s] = parameterLabels(of: s) }
             if let finding = InvalidWildcard.check(screen, kind: declaration.kind, labels: labels[s] ?? []) {

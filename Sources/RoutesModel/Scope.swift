@@ -105,31 +105,11 @@ public struct Scope: Sendable, Sequence {
         return bytes.withUnsafeBufferPointer { Self.hash(utf8: $0) }
     }
 
-    /// The hash of a name given as its UTF-8 bytes: eight bytes at a time (the last few
-    /// together), each word folded in by a multiply and a shift, then mixed. (Byte by byte,
-    /// a name cost a multiply per byte, each waiting on the one before: a tenth of resolving
-    /// a million-line program's names.)
+    /// The hash of a name given as its UTF-8 bytes: eight bytes at a time (`WordHash`; one by
+    /// one, each byte's multiply waited on the one before), then mixed.
     @inlinable static func hash(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let raw = UnsafeRawBufferPointer(bytes)
-        let count = raw.count
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: count)
-        var i = 0
-        while i + 8 <= count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-            i += 8
-        }
-        if i < count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < count {
-                tail |= UInt64(raw[i]) << shift
-                shift += 8
-                i += 1
-            }
-            hash = (hash ^ tail) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 32
-        }
+        let hash = WordHash.fold(0xCBF2_9CE4_8422_2325 ^ UInt64(truncatingIfNeeded: raw.count), raw, from: 0)
         return hash &* 0x9E37_79B9_7F4A_7C15
     }
 

@@ -339,13 +339,15 @@ struct BuilderGraph {
             part.cacheWarmth &+= project.resolutions[f].touchEveryCacheLine()
             // The file's nodes read in place (a copy of a node retains and releases the names
             // it holds).
-            let fileNodes = project.files[f].model.nodes
-            fileNodes.withUnsafeBufferPointer { fileNodes in
+            let model = project.files[f].model
+            model.nodes.withUnsafeBufferPointer { fileNodes in
+              model.useNames.withUnsafeBufferPointer { uses in
+                model.branchIDs.withUnsafeBufferPointer { branches in
                 for i in fileNodes.indices {
                     let modelNode = fileNodes.baseAddress! + i
                     let g = fileBase + i
                     part.useStart.append(Int32(truncatingIfNeeded: part.useTargets.count))
-                    let (kind, bad, testsOptional) = resolveKind(modelNode, file: f, base: fileBase, into: &part)
+                    let (kind, bad, testsOptional) = resolveKind(modelNode, uses: uses, branches: branches, file: f, base: fileBase, into: &part)
                     var node = Node(kind: kind, file: f, local: i, testsOptional: testsOptional)
                     node.unresolved = bad
                     if case .condition(let condition, _, _) = kind, condition >= part.conditionBase { part.testingNew.append(g) }
@@ -355,6 +357,8 @@ struct BuilderGraph {
                     if readingHeads { part.headsRead.append(Head(modelNode.pointee.head)) }
                     part.nodes.append(node)
                 }
+                }
+              }
             }
         }
         // Children are in their parent's body, so in its file, so in this part.
@@ -439,16 +443,18 @@ struct BuilderGraph {
     /// A node's kind with its names resolved, whether a name did not resolve to the right
     /// kind, and whether it is an `if let`. Its `uses` go to `useTargets`. The model node is
     /// read where it lies: a copy of it retained and released every name and list it holds.
-    private func resolveKind(_ node: UnsafePointer<BuilderNode>, file f: FileID, base fileBase: Int, into part: inout ResolvedNodes) -> (Kind, Bool, Bool) {
+    private func resolveKind(_ node: UnsafePointer<BuilderNode>, uses useNames: UnsafeBufferPointer<Name>,
+                             branches branchIDs: UnsafeBufferPointer<NodeID>, file f: FileID, base fileBase: Int,
+                             into part: inout ResolvedNodes) -> (Kind, Bool, Bool) {
         switch node.pointee.kind {
         case .screen(let name, let uses, let nesting):
             let code = screenCode(of: name, in: f)
-            for use in uses { part.useTargets.append(useTarget(use, in: f)) }
+            for i in uses.range { part.useTargets.append(useTarget(useNames[i], in: f)) }
             return (.screen(code, nesting: nesting.map { fileBase + $0 }), code == nil, false)
         case .anyOf(let branches):
             let start = Int32(part.branchList.count)
-            for branch in branches { part.branchList.append(Int32(truncatingIfNeeded: fileBase + branch)) }
-            return (.anyOf(Branches(start: start, count: Int32(branches.count))), false, false)
+            for i in branches.range { part.branchList.append(Int32(truncatingIfNeeded: fileBase + branchIDs[i])) }
+            return (.anyOf(Branches(start: start, count: branches.count)), false, false)
         case .conditional(let name, let then, let els):
             return (.condition(condition(name, in: f, .flag, into: &part), then: fileBase + then, else: fileBase + els), false, false)
         case .ifLet(let name, let then, let els):
@@ -497,9 +503,9 @@ struct BuilderGraph {
         var graph = self
         graph.project = project
         let f = splice.file, fileBase = base[position]
-        let nodes = project.files[f].model.nodes
+        let model = project.files[f].model
         for local in splice.old {
-            guard graph.resolveAgain(fileBase + local, nodes[local], file: f, base: fileBase) else { return nil }
+            guard graph.resolveAgain(fileBase + local, of: model, file: f, base: fileBase) else { return nil }
         }
         for g in (fileBase + splice.old.lowerBound)..<(fileBase + splice.old.upperBound) {
             graph.nodes[g].parent = nil
@@ -518,11 +524,11 @@ struct BuilderGraph {
         for (index, file) in splice.resolvedAgain.enumerated() {
             guard let position = files.position(file) else { continue }
             let otherBase = base[position]
-            let nodes = project.files[file].model.nodes
-            guard nodes.count == fileNodeCount(file) else { return nil }
+            let model = project.files[file].model
+            guard model.nodes.count == fileNodeCount(file) else { return nil }
             for local in splice.resolvedNodes[index] where file != f || !splice.old.contains(local) {
-                guard nodes.indices.contains(local),
-                      graph.resolveAgain(otherBase + local, nodes[local], file: file, base: otherBase) else { return nil }
+                guard model.nodes.indices.contains(local),
+                      graph.resolveAgain(otherBase + local, of: model, file: file, base: otherBase) else { return nil }
             }
         }
         return graph
@@ -564,9 +570,10 @@ struct BuilderGraph {
         return out
     }
 
-    /// Resolves node g (model node `n`) again into the room its old shape has: false when the
+    /// Resolves node g (its node of `model`) again into the room its old shape has: false when the
     /// new shape does not fit it (see `patched(onto:splice:)`).
-    private mutating func resolveAgain(_ g: Int, _ node: BuilderNode, file f: FileID, base fileBase: Int) -> Bool {
+    private mutating func resolveAgain(_ g: Int, of model: FileModel, file f: FileID, base fileBase: Int) -> Bool {
+        let node = model.nodes[g - fileBase]
         let old = nodes[g].kind
         // A test of an unresolved name owns its variable: it must stay such a test of the same
         // name (checked below), or the variable would be left over.
@@ -588,15 +595,15 @@ struct BuilderGraph {
         case (.screen(let name, let uses, let nesting), .screen):
             let range = useRange(g)
             guard range.count == uses.count else { return false }
-            for (offset, use) in uses.enumerated() { useTargets[range.lowerBound + offset] = useTarget(use, in: f) }
+            for (offset, use) in model.uses(uses).enumerated() { useTargets[range.lowerBound + offset] = useTarget(use, in: f) }
             let code = screenCode(of: name, in: f)
             kind = .screen(code, nesting: nesting.map { fileBase + $0 })
             bad = code == nil
             let key = Int32(truncatingIfNeeded: g)
             if placementPresentations[key] != node.presentation { placementPresentations[key] = node.presentation }
         case (.anyOf(let branches), .anyOf(let room)):
-            guard Int(room.count) == branches.count else { return false }
-            for (offset, branch) in branches.enumerated() { branchList[Int(room.start) + offset] = Int32(truncatingIfNeeded: fileBase + branch) }
+            guard room.count == branches.count else { return false }
+            for (offset, branch) in model.branches(branches).enumerated() { branchList[Int(room.start) + offset] = Int32(truncatingIfNeeded: fileBase + branch) }
             kind = .anyOf(room)
         case (.conditional(let name, let then, let els), .condition):
             guard !nodes[g].testsOptional, let tested = variable(name, .flag) else { return false }

@@ -101,7 +101,8 @@ struct PathEvaluator {
             } else {
                 run.result = .nothing(reason: nil)
             }
-        case .anyOf(let branches):
+        case .anyOf(let span):
+            let branches = Array(project.files[ref.file].model.branches(span))
             if branches.isEmpty {
                 run.result = .nothing(reason: "`anyOf` at \(at(ref)) has no branches, so it builds nothing")
             } else {
@@ -294,7 +295,7 @@ struct MayBuildIndex {
             var parents = [NodeID?](repeating: nil, count: file.model.nodes.count)
             for (index, node) in file.model.nodes.enumerated() {
                 if case .screen = node.kind { continue }
-                for child in node.children { parents[child] = index }
+                for child in node.children(in: file.model) { parents[child] = index }
             }
             return parents
         }

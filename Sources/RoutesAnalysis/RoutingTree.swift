@@ -187,7 +187,7 @@ struct TreeExpander {
         var out: [(NodeRef, String?)] = []
         switch fileModel.nodes[parent.node].kind {
         case .screen(_, _, let nesting): if let nesting { out = [(ref(nesting), nil)] }
-        case .anyOf(let branches): out = branches.map { (ref($0), nil) }
+        case .anyOf(let branches): out = fileModel.branches(branches).map { (ref($0), nil) }
         case .conditional(_, let then, let otherwise): out = [(ref(then), "true"), (ref(otherwise), "false")]
         case .ifLet(_, let then, let otherwise), .ifScreen(_, let then, let otherwise):
             out = [(ref(then), "then")]
@@ -307,7 +307,7 @@ struct TreeExpander {
                 node.unresolved = true
             }
             var seen = Set<String>()
-            node.uses = uses.map(\.text).filter { seen.insert($0).inserted }
+            node.uses = fileModel.uses(uses).map(\.text).filter { seen.insert($0).inserted }
         case .anyOf: node.kind = .anyOf
         case .conditional(let flag, _, _):
             node.kind = .conditional

@@ -70,6 +70,10 @@ struct Planner {
 
     func declaration(_ s: Symbol) -> Declaration { project.declaration(s) }
     func node(_ r: NodeRef) -> BuilderNode { project.files[r.file].model.nodes[r.node] }
+    /// The names of a `uses` clause of file f.
+    func uses(_ span: BuilderNode.Span, in f: FileID) -> [Name] { Array(project.files[f].model.uses(span)) }
+    /// The branches of an `anyOf` of file f.
+    func branches(_ span: BuilderNode.Span, in f: FileID) -> [NodeID] { Array(project.files[f].model.branches(span)) }
     func resolve(_ name: Name?, in file: FileID) -> Symbol? { name.flatMap { project.resolve($0, in: file) } }
     func sorted(_ symbols: some Sequence<Symbol>) -> [Symbol] { symbols.sorted { order[$0, default: .max] < order[$1, default: .max] } }
 
@@ -107,7 +111,7 @@ struct Planner {
             case .screen(let name, let uses, _):
                 screenNodes.append(ref)
                 if let symbol = resolve(name, in: ref.file) { mentioned.insert(symbol) }
-                for use in uses { if let symbol = resolve(use, in: ref.file) { mentioned.insert(symbol) } }
+                for use in self.uses(uses, in: ref.file) { if let symbol = resolve(use, in: ref.file) { mentioned.insert(symbol) } }
             case .conditional(let flag, _, _):
                 if let symbol = resolve(flag, in: ref.file) { mentioned.insert(symbol) }
             case .ifLet(let optionalName, _, _):
@@ -122,7 +126,7 @@ struct Planner {
             case .anyOf, .empty, .missing:
                 break
             }
-            for child in current.children.reversed() { stack.append(NodeRef(file: ref.file, node: child)) }
+            for child in current.children(in: project.files[ref.file].model).reversed() { stack.append(NodeRef(file: ref.file, node: child)) }
         }
         let rank = Dictionary(program.files.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         screenNodes.sort { (rank[$0.file] ?? .max, $0.node) < (rank[$1.file] ?? .max, $1.node) }
@@ -162,14 +166,14 @@ struct Planner {
         func at(_ id: NodeID) -> NodeRef { NodeRef(file: r.file, node: id) }
         switch current.kind {
         case .screen(let name, let uses, let nesting):
-            var out = Set(needs(ofUses: uses, in: r.file))
+            var out = Set(needs(ofUses: self.uses(uses, in: r.file), in: r.file))
             if let nesting {
                 let gained = resolve(name, in: r.file).map { Set(providedBy[$0] ?? []) } ?? []
                 out.formUnion(free(at(nesting)).subtracting(gained))
             }
             return out
         case .anyOf(let bs):
-            return bs.reduce(into: Set()) { $0.formUnion(free(at($1))) }
+            return branches(bs, in: r.file).reduce(into: Set()) { $0.formUnion(free(at($1))) }
         case .conditional(_, let then, let otherwise):
             return free(at(then)).union(free(at(otherwise)))
         case .ifLet(let optionalName, let then, let otherwise):
@@ -471,7 +475,7 @@ extension Planner {
         var examples: [MethodKey: NodeRef] = [:]
         for ref in screenNodes {
             guard case .screen(let name, let uses, _) = node(ref).kind, let screen = resolve(name, in: ref.file) else { continue }
-            let used = sorted(Set(uses.compactMap { resolve($0, in: ref.file) }))
+            let used = sorted(Set(self.uses(uses, in: ref.file).compactMap { resolve($0, in: ref.file) }))
             let key = MethodKey(screen: screen, uses: used)
             if examples[key] == nil {
                 examples[key] = ref
@@ -593,9 +597,9 @@ extension Planner {
         func at(_ id: NodeID) -> NodeRef { NodeRef(file: ref.file, node: id) }
         switch node(ref).kind {
         case .screen(let name, let uses, let nesting):
-            return planScreen(ref, name: name, uses: uses, nesting: nesting, scope: scope, function: function, into: &plan)
+            return planScreen(ref, name: name, uses: self.uses(uses, in: ref.file), nesting: nesting, scope: scope, function: function, into: &plan)
         case .anyOf(let branches):
-            return .anyOf(node: ref, branches.map { planNode(at($0), scope: scope, function: function, into: &plan) })
+            return .anyOf(node: ref, self.branches(branches, in: ref.file).map { planNode(at($0), scope: scope, function: function, into: &plan) })
         case .conditional(let flag, let then, let otherwise):
             guard let symbol = resolve(flag, in: ref.file) else { return .empty }
             return .conditional(node: ref, flag: environmentNames[symbol]!,

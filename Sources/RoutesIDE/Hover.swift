@@ -150,7 +150,7 @@ enum Hover {
     static func scopeHere(session: AnalysisSession, _ s: Symbol, file: FileID, range: Range<Int>) -> String? {
         let model = session.project.files[file].model
         guard let node = model.nodes.firstIndex(where: { n in
-            if case .screen(_, let uses, _) = n.kind { return uses.contains { $0.range == range } }
+            if case .screen(_, let uses, _) = n.kind { return model.uses(uses).contains { $0.range == range } }
             return false
         }) else { return nil }
         guard let status = session.scope(atNode: node, file: file).first(where: { $0.symbol == s })?.status else { return nil }

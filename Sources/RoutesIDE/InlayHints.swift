@@ -60,7 +60,7 @@ extension IDE {
                                      tooltip: "`\(decl.name.text)` is declared `\(DeclarationText.line(decl))`."))
             }
             guard nesting != nil else { continue }
-            let headEnd = uses.last?.range.upperBound ?? nameEnd
+            let headEnd = model.uses(uses).last?.range.upperBound ?? nameEnd
             guard (lower...upper).contains(headEnd) else { continue }
             if provided == nil { provided = providers(project, file: file) }
             guard let names = provided?[screen], !names.isEmpty else { continue }

@@ -6,9 +6,11 @@ public typealias NodeID = Int
 /// One path builder (docs/language.md#builders): the PathBuilder model, one case per builder.
 public struct BuilderNode: Sendable {
     public enum Kind: Sendable {
-        /// `screen S uses d1, d2 { nesting }`; no nesting means `empty`.
-        case screen(Name?, uses: [Name], nesting: NodeID?)
-        case anyOf([NodeID])
+        /// `screen S uses d1, d2 { nesting }`; no nesting means `empty`. The names of `uses`
+        /// are the file's ``FileModel/uses(_:)``.
+        case screen(Name?, uses: Span, nesting: NodeID?)
+        /// The branches are the file's ``FileModel/branches(_:)``.
+        case anyOf(Span)
         case conditional(Name?, then: NodeID, else: NodeID)
         /// No `else` means `empty`.
         case ifLet(Name?, then: NodeID, else: NodeID?)
@@ -34,6 +36,26 @@ public struct BuilderNode: Sendable {
     /// declaration's at this placement; nil when it has none.
     public var presentation: Presentation?
 
+    /// A run of one of the file's lists (the names of a `uses` clause in
+    /// ``FileModel/useNames``, the branches of an `anyOf` in ``FileModel/branchIDs``): the
+    /// lists of a file's nodes are kept in two arrays, not an array each, for a program of a
+    /// million lines has hundreds of thousands of them. A file's runs follow its nodes' order.
+    public struct Span: Sendable, Hashable {
+        var first: Int32
+        public private(set) var count: Int32
+
+        public init(_ range: Range<Int>) {
+            first = Int32(range.lowerBound)
+            count = Int32(range.count)
+        }
+
+        public var range: Range<Int> { Int(first)..<(Int(first) + Int(count)) }
+        public var isEmpty: Bool { count == 0 }
+
+        /// The same run `offset` elements further on (its list's earlier elements replaced).
+        func moved(by offset: Int) -> Span { Span(Int(first) + offset..<(Int(first) + offset + Int(count))) }
+    }
+
     /// The whole builder.
     public var range: Range<Int> {
         get { extent.range }
@@ -52,11 +74,11 @@ public struct BuilderNode: Sendable {
         self.anyCondition = anyCondition
     }
 
-    /// The node's direct children, in source order.
-    public var children: [NodeID] {
+    /// The node's direct children, in source order (an `anyOf`'s from its file's `model`).
+    public func children(in model: FileModel) -> [NodeID] {
         switch kind {
         case .screen(_, _, let nesting): return nesting.map { [$0] } ?? []
-        case .anyOf(let branches): return branches
+        case .anyOf(let branches): return Array(model.branches(branches))
         case .conditional(_, let then, let otherwise): return [then, otherwise]
         case .ifLet(_, let then, let otherwise), .ifScreen(_, let then, let otherwise): return [then] + (otherwise.map { [$0] } ?? [])
         case .wildcard(_, let body): return [body]

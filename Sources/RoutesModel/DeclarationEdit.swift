@@ -96,13 +96,29 @@ extension Project {
         model.declarations = old.declarations
         model.declarations[index] = declaration
         for later in (index + 1)..<model.declarations.count { model.declarations[later].move(shift, renumber: renumber) }
+        // The lists of the old declaration's nodes lie together, between those of the nodes
+        // before and after it (`BuilderNode.Span`): the new ones go there.
+        let (usesStart, branchesStart) = old.listEnds(before: start)
+        let (usesEnd, branchesEnd) = old.listEnds(before: end)
+        let usesMoved = fresh.useNames.count - (usesEnd - usesStart)
+        let branchesMoved = fresh.branchIDs.count - (branchesEnd - branchesStart)
         model.nodes = old.nodes
         model.nodes.replaceSubrange(start..<end, with: fresh.nodes.map { node in
             var node = node
-            node.kind.renumber(start)
+            node.kind.renumber(start, uses: usesStart, branches: branchesStart)
             return node
         })
-        for later in (start + fresh.nodes.count)..<model.nodes.count { model.nodes[later].move(shift, renumber: renumber) }
+        for later in (start + fresh.nodes.count)..<model.nodes.count {
+            model.nodes[later].move(shift, renumber: renumber, uses: usesMoved, branches: branchesMoved)
+        }
+        model.useNames = old.useNames
+        model.useNames.replaceSubrange(usesStart..<usesEnd, with: fresh.useNames)
+        for later in (usesStart + fresh.useNames.count)..<model.useNames.count { model.useNames[later].range = shift.map(model.useNames[later].range) }
+        model.branchIDs = old.branchIDs
+        model.branchIDs.replaceSubrange(branchesStart..<branchesEnd, with: fresh.branchIDs.map { $0 + start })
+        if renumber != 0 {
+            for later in (branchesStart + fresh.branchIDs.count)..<model.branchIDs.count { model.branchIDs[later] += renumber }
+        }
         // Lowering reports only inside declarations (parameter labels).
         model.diagnostics = old.diagnostics.filter { !oldRange.contains($0.range.lowerBound) }.map { $0.shifted(shift, in: f) }
             + fresh.diagnostics
@@ -286,10 +302,29 @@ extension Declaration {
     }
 }
 
+extension FileModel {
+    /// Where the lists of node `id` and the nodes after it begin in `useNames` and
+    /// `branchIDs`: the ends of the last lists of the nodes before it.
+    func listEnds(before id: NodeID) -> (uses: Int, branches: Int) {
+        var uses: Int?, branches: Int?
+        var i = id - 1
+        while i >= 0 && (uses == nil || branches == nil) {
+            switch nodes[i].kind {
+            case .screen(_, let span, _) where uses == nil: uses = span.range.upperBound
+            case .anyOf(let span) where branches == nil: branches = span.range.upperBound
+            default: break
+            }
+            i -= 1
+        }
+        return (uses ?? 0, branches ?? 0)
+    }
+}
+
 extension BuilderNode {
-    /// Moves positions by an edit before the node and its children by `renumber` nodes, in
-    /// place (a payload array is copied only when it changes and another model shares it).
-    mutating func move(_ edit: TriviaEdit, renumber offset: Int) {
+    /// Moves positions by an edit before the node, its children by `renumber` nodes and its
+    /// lists by `uses` names and `branches` branches (the names and branches themselves are
+    /// its file's, moved there).
+    mutating func move(_ edit: TriviaEdit, renumber offset: Int, uses: Int = 0, branches: Int = 0) {
         range = edit.map(range)
         head = edit.map(head)
         func moved(_ name: Name?) -> Name? {
@@ -298,12 +333,10 @@ extension BuilderNode {
             return name
         }
         switch kind {
-        case .screen(let screen, var uses, let nesting):
-            kind = .missing  // so that `uses` is not shared with `kind` while it changes
-            for i in uses.indices { uses[i].range = edit.map(uses[i].range) }
-            kind = .screen(moved(screen), uses: uses, nesting: offset == 0 ? nesting : nesting.map { $0 + offset })
-        case .anyOf:
-            kind.renumber(offset)
+        case .screen(let screen, let span, let nesting):
+            kind = .screen(moved(screen), uses: span.moved(by: uses), nesting: offset == 0 ? nesting : nesting.map { $0 + offset })
+        case .anyOf(let span):
+            kind = .anyOf(span.moved(by: branches))
         case .conditional(let flag, let then, let otherwise):
             kind = .conditional(moved(flag), then: then + offset, else: otherwise + offset)
         case .ifLet(let optional, let then, let otherwise):
@@ -318,16 +351,14 @@ extension BuilderNode {
 }
 
 extension BuilderNode.Kind {
-    /// Moves every child id by `offset`.
-    mutating func renumber(_ offset: Int) {
-        guard offset != 0 else { return }
+    /// Moves every child id by `offset`, and the lists by `uses` names and `branches`
+    /// branches (an `anyOf`'s branch ids are its file's, moved there).
+    mutating func renumber(_ offset: Int, uses: Int, branches: Int) {
         switch self {
-        case .screen(let screen, let uses, let nesting):
-            self = .screen(screen, uses: uses, nesting: nesting.map { $0 + offset })
-        case .anyOf(var branches):
-            self = .missing
-            for i in branches.indices { branches[i] += offset }
-            self = .anyOf(branches)
+        case .screen(let screen, let span, let nesting):
+            self = .screen(screen, uses: span.moved(by: uses), nesting: nesting.map { $0 + offset })
+        case .anyOf(let span):
+            self = .anyOf(span.moved(by: branches))
         case .conditional(let flag, let then, let otherwise):
             self = .conditional(flag, then: then + offset, else: otherwise + offset)
         case .ifLet(let optional, let then, let otherwise):

@@ -17,6 +17,10 @@ public struct FileModel: Sendable {
     public var imports: [Import] = []
     public var declarations: [Declaration] = []
     public var nodes: [BuilderNode] = []
+    /// The names of every `uses` clause of `nodes`, clause after clause (see ``BuilderNode/Span``).
+    public var useNames: [Name] = []
+    /// The branches of every `anyOf` of `nodes`, one after the other.
+    public var branchIDs: [NodeID] = []
     /// Problems found while lowering (e.g. a parameter label given twice).
     public var diagnostics: [Diagnostic] = []
     /// The identifiers in text the parser skipped after a syntax error (a second builder in a
@@ -31,6 +35,21 @@ public struct FileModel: Sendable {
     public init() {}
 
     public func node(_ id: NodeID) -> BuilderNode { nodes[id] }
+
+    /// The names of a `uses` clause.
+    public func uses(_ span: BuilderNode.Span) -> ListView<Name> { ListView(useNames, span) }
+
+    /// The branches of an `anyOf`.
+    public func branches(_ span: BuilderNode.Span) -> ListView<NodeID> { ListView(branchIDs, span) }
+
+    /// The names node `id` uses: none unless it is a screen.
+    public func uses(of id: NodeID) -> ListView<Name> {
+        guard case .screen(_, let span, _) = nodes[id].kind else { return ListView(useNames, BuilderNode.Span(0..<0)) }
+        return uses(span)
+    }
+
+    /// Node `id`'s direct children, in source order.
+    public func children(of id: NodeID) -> [NodeID] { nodes[id].children(in: self) }
 
     /// Every name the file mentions as a use, with the kinds it may refer to.
     public var nameUses: [(name: Name, expected: [DeclarationKind])] {
@@ -55,7 +74,7 @@ public struct FileModel: Sendable {
                 switch nodes[node].kind {
                 case .screen(let screen, let uses, _):
                     if let screen { body(screen, Kinds.screen) }
-                    for use in uses { body(use, Kinds.value) }
+                    for i in uses.range { body(useNames[i], Kinds.value) }
                 case .conditional(let flag, _, _):
                     if let flag { body(flag, Kinds.flag) }
                 case .ifLet(let optional, _, _):
@@ -71,6 +90,28 @@ public struct FileModel: Sendable {
         }
     }
 }
+
+/// One list of a file's nodes (a `uses` clause, an `anyOf`'s branches), indexed from 0.
+public struct ListView<Element>: RandomAccessCollection {
+    private let base: [Element]
+    private let offset: Int
+    public let count: Int
+
+    init(_ base: [Element], _ span: BuilderNode.Span) {
+        self.base = base
+        offset = span.range.lowerBound
+        count = span.range.count
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public subscript(i: Int) -> Element {
+        precondition(i >= 0 && i < count, "index out of the list")
+        return base[offset + i]
+    }
+}
+
+extension ListView: Sendable where Element: Sendable {}
 
 /// Shared arrays of expected kinds (so that listing a file's name uses allocates none).
 enum Kinds {

@@ -52,6 +52,8 @@ struct Lowerer {
     /// made at the first.
     private var linkLines: LinkLines? = nil
     var model = FileModel()
+    /// The branches of the `anyOf`s being lowered.
+    private var branchStack: [NodeID] = []
     /// Whether declarations get their doc comments (see `Lowering.lower`).
     var keepsDocs = true
     /// Whether screens get their parameters, and dependencies and optionals their types (see
@@ -567,14 +569,21 @@ struct Lowerer {
         let name = name(nameToken)
         switch nodes[node].kind {
         case .screenBuilder:
-            var uses: [Name] = []
+            // The nesting first: a file's lists follow its nodes' order (`BuilderNode.Span`).
+            let nesting = firstChild(node, .block).map { lowerBlock($0) }
+            let first = model.useNames.count
             if let clause = firstChild(node, .usesClause) {
+                // Appended to while held apart from `self`: a closure that changed `self` while
+                // `self` is read would be given a copy of it, and every append would copy the list.
+                var names: [Name] = []
+                swap(&names, &model.useNames)
                 forEachDirectToken(clause) { token in
-                    if tokens[token].kind == .identifier, let use = self.name(token) { uses.append(use) }
+                    if tokens[token].kind == .identifier, let use = self.name(token) { names.append(use) }
                     return true
                 }
+                swap(&names, &model.useNames)
             }
-            let nesting = firstChild(node, .block).map { lowerBlock($0) }
+            let uses = BuilderNode.Span(first..<model.useNames.count)
             let id = add(.screen(name, uses: uses, nesting: nesting), node, headThrough: nameToken)
             if let clause = firstChild(node, .presentation) { model.nodes[id].presentation = presentation(clause) }
             return id
@@ -586,10 +595,13 @@ struct Lowerer {
                 if nodes[j].kind.isBuilder { builders.append(j) }
                 j = Int(nodes[j].subtreeEnd)
             }
-            var branches: [NodeID] = []
-            branches.reserveCapacity(builders.count)
-            for builder in builders { branches.append(lowerBuilder(builder)) }
-            return add(.anyOf(branches), node, headThrough: nil)
+            // The branches wait on a stack while they are lowered (their own lists come first).
+            let waiting = branchStack.count
+            for builder in builders { branchStack.append(lowerBuilder(builder)) }
+            let first = model.branchIDs.count
+            model.branchIDs.append(contentsOf: branchStack[waiting...])
+            branchStack.removeSubrange(waiting...)
+            return add(.anyOf(BuilderNode.Span(first..<model.branchIDs.count)), node, headThrough: nil)
         case .conditionalBuilder:
             let then = lowerBlock(firstChild(node, .block))
             let els = lowerElse(firstChild(node, .elseClause)) ?? missing(at: nil)

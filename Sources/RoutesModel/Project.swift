@@ -106,6 +106,8 @@ public struct Project: Sendable {
         for f in files.indices {
             var model = files[f].model
             model.nodes = []
+            model.useNames = []
+            model.branchIDs = []
             model.nodesLeftOut = true
             slim.files[f] = files[f].replacingModel(model)
             let declarations = model.declarations
@@ -127,11 +129,11 @@ public struct Project: Sendable {
         return slim
     }
 
-    /// The builder nodes of file f: its model's, or lowered again from its syntax when the
-    /// model left them out (the same nodes: lowering is deterministic).
-    public func builderNodes(of f: FileID) -> [BuilderNode] {
-        guard files[f].model.nodesLeftOut else { return files[f].model.nodes }
-        return Lowering.lower(files[f].syntax, file: f, keeps: .lint).nodes
+    /// The model of file f with its builder nodes: its model, or that lowered again from its
+    /// syntax when the model left them out (the same nodes and lists: lowering is deterministic).
+    public func builderNodes(of f: FileID) -> FileModel {
+        guard files[f].model.nodesLeftOut else { return files[f].model }
+        return Lowering.lower(files[f].syntax, file: f, keeps: .lint)
     }
 
     /// Empties every scope but those of the files with names skipped by syntax errors (see

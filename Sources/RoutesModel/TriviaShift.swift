@@ -25,6 +25,7 @@ extension FileModel {
         for i in model.imports.indices { model.imports[i].range = edit.map(model.imports[i].range) }
         for i in model.declarations.indices { model.declarations[i].move(edit, renumber: 0) }
         for i in model.nodes.indices { model.nodes[i].move(edit, renumber: 0) }
+        for i in model.useNames.indices { model.useNames[i].range = edit.map(model.useNames[i].range) }
         model.diagnostics = model.diagnostics.map { $0.shifted(edit, in: $0.file) }
         return model
     }

@@ -160,8 +160,9 @@ public enum FormatOracle {
         for (i, n) in model.nodes.enumerated() {
             let kind: String
             switch n.kind {
-            case .screen(let s, let uses, let nesting): kind = "screen \(name(s, p)) uses \(uses.map { name($0, p) }) \(nesting ?? -1)"
-            case .anyOf(let branches): kind = "anyOf \(branches)"
+            case .screen(let s, let uses, let nesting):
+                kind = "screen \(name(s, p)) uses \(uses.range) \(model.uses(uses).map { name($0, p) }) \(nesting ?? -1)"
+            case .anyOf(let branches): kind = "anyOf \(branches.range) \(Array(model.branches(branches)))"
             case .conditional(let f, let a, let b): kind = "conditional \(name(f, p)) \(a) \(b)"
             case .ifLet(let o, let a, let b): kind = "ifLet \(name(o, p)) \(a) \(b ?? -1)"
             case .ifScreen(let s, let a, let b): kind = "ifScreen \(name(s, p)) \(a) \(b ?? -1)"

@@ -38,9 +38,10 @@ import Testing
         project.files.flatMap { $0.model.declarations.map(\.name.text) } + ["Home", "appStore", "Unknown"]
     }
 
-    /// The model as text (positions, names, node ids, lowering diagnostics).
+    /// The model as text (positions, names, node ids, their lists, lowering diagnostics).
     static func describe(_ m: FileModel) -> [String] {
         m.imports.map { "\($0)" } + m.declarations.map { "\($0)" } + m.nodes.map { "\($0)" }
+            + m.useNames.map { "uses \($0)" } + m.branchIDs.map { "branch \($0)" }
             + m.diagnostics.map { "\($0)" }.sorted()
     }
 

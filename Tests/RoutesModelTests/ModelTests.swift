@@ -70,17 +70,18 @@ func lower(_ text: String) -> FileModel {
 
     @Test func buildersLowerToOneCasePerBuilder() {
         let m = lower("root { anyOf { screen A uses d, e { x } conditional f { empty } else { wildcard W { y } } if let o { empty } if screen S { empty } else { empty } } }")
-        guard case .anyOf(let branches)? = m.declarations.last?.body.map({ m.nodes[$0].kind }) else {
+        guard case .anyOf(let span)? = m.declarations.last?.body.map({ m.nodes[$0].kind }) else {
             Issue.record("root is not anyOf")
             return
         }
+        let branches = m.branches(span)
         #expect(branches.count == 4)
         guard case .screen(let s, let uses, let nesting) = m.nodes[branches[0]].kind else {
             Issue.record("not a screen")
             return
         }
         #expect(s?.text == "A")
-        #expect(uses.map(\.text) == ["d", "e"])
+        #expect(m.uses(uses).map(\.text) == ["d", "e"])
         #expect(nesting != nil)
         if case .ifLet(let o, _, let els) = m.nodes[branches[2]].kind {
             #expect(o?.text == "o")

@@ -86,7 +86,7 @@ public enum MissingDependency: RuleDefinition {
         let graph = facts.graph
         var found: [Finding] = []
         // Each file's nodes once (a lint's model left them out, see `BuilderGraph.leaveModel(for:)`).
-        var nodesOf: [FileID: [BuilderNode]] = [:]
+        var nodesOf: [FileID: FileModel] = [:]
         for need in uses {
             let g = Int(need.node)
             var missing: [(ScopeItem, [Int])] = []
@@ -99,8 +99,9 @@ public enum MissingDependency: RuleDefinition {
             let name: Name
             let file = graph.nodes[g].file
             if nodesOf[file] == nil { nodesOf[file] = graph.project.builderNodes(of: file) }
-            switch nodesOf[file]![graph.nodes[g].local].kind {
-            case .screen(_, let names, _): name = names[Int(need.use - graph.useStart[g])]
+            let model = nodesOf[file]!
+            switch model.nodes[graph.nodes[g].local].kind {
+            case .screen(_, let names, _): name = model.uses(names)[Int(need.use - graph.useStart[g])]
             case .ifLet(let optional?, _, _): name = optional
             default: continue
             }

@@ -97,7 +97,7 @@ enum FixSupport {
     /// The node of a file's model that holds `node` as a branch, and the branch's position.
     static func anyOfHolding(_ node: NodeID, in model: FileModel) -> (anyOf: NodeID, index: Int)? {
         for (index, candidate) in model.nodes.enumerated() {
-            if case .anyOf(let list) = candidate.kind, let branch = list.firstIndex(of: node) { return (index, branch) }
+            if case .anyOf(let list) = candidate.kind, let branch = model.branches(list).firstIndex(of: node) { return (index, branch) }
         }
         return nil
     }
@@ -142,8 +142,8 @@ enum FixSupport {
         while let nodeID = stack.popLast() {
             let node = model.nodes[nodeID]
             if let name = node.name { out.append(name) }
-            if case .screen(_, let uses, _) = node.kind { out += uses }
-            stack += node.children
+            if case .screen(_, let uses, _) = node.kind { out += model.uses(uses) }
+            stack += node.children(in: model)
         }
         return out
     }

@@ -15,7 +15,8 @@ enum ShadowedBranchFixes: RuleFixes {
         let model = file.model
         guard model.nodes.indices.contains(detail.branch.node),
               let (anyOf, index) = FixSupport.anyOfHolding(detail.branch.node, in: model),
-              case .anyOf(let list) = model.nodes[anyOf].kind else { return [] }
+              case .anyOf(let span) = model.nodes[anyOf].kind else { return [] }
+        let list = model.branches(span)
         let branch = model.nodes[detail.branch.node]
         let text = FixText(file)
         let head = project.quoted(file: fileID, branch.head)

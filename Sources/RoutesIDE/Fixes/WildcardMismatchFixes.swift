@@ -46,7 +46,7 @@ enum WildcardMismatchFixes: RuleFixes {
             case .screen(let screenName?, _, _):
                 if let symbol = project.resolve(screenName, in: f), project.kind(of: symbol) == .screen { out.append(symbol) }
             case .anyOf, .conditional, .ifLet, .ifScreen:
-                for child in model.nodes[n].children { walk(child, f) }
+                for child in model.children(of: n) { walk(child, f) }
             case .reference(let builderName):
                 if let symbol = project.resolve(builderName, in: f), project.kind(of: symbol) == .builder, seen.insert(symbol).inserted,
                    let body = project.declaration(symbol).body {

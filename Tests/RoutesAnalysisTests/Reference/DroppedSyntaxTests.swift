@@ -124,7 +124,9 @@ import TestSupport
             let froms = Set(slim.files[f].model.declarations.compactMap { $0.from?.range.lowerBound })
             let expectedFroms = kept.resolutions[f].filter { froms.contains($0.key) }
             #expect(slim.resolutions[f].map(\.key).sorted() == expectedFroms.map(\.key).sorted(), "\(name): resolutions of \(f)")
-            #expect(slim.builderNodes(of: f).map(\.range) == kept.files[f].model.nodes.map(\.range), "\(name): nodes of \(f)")
+            let again = slim.builderNodes(of: f), model = kept.files[f].model
+            #expect(again.nodes.map(\.range) == model.nodes.map(\.range), "\(name): nodes of \(f)")
+            #expect(again.useNames == model.useNames && again.branchIDs == model.branchIDs, "\(name): lists of \(f)")
         }
         // Every node head and declaration quoted the same (messages quote few of them).
         for f in kept.files.indices {

@@ -253,7 +253,8 @@ func describe(_ rule: RuleID, _ file: FileID, _ range: Range<Int>, _ message: St
             let missing = Set(session.diagnostics.filter { $0.rule == .missingDependency }.map { FindingKey(rule: $0.rule, file: $0.file, lower: $0.range.lowerBound, upper: $0.range.upperBound) })
             for file in project.files {
                 for (id, node) in file.model.nodes.enumerated() {
-                    guard case .screen(_, let uses, _) = node.kind, !uses.isEmpty else { continue }
+                    guard case .screen(_, let span, _) = node.kind, !span.isEmpty else { continue }
+                    let uses = file.model.uses(span)
                     let statuses = session.scope(atNode: id, file: file.id)
                     for name in uses {
                         guard let symbol = project.resolve(name, in: file.id),

@@ -168,7 +168,11 @@ struct Universe {
     func declaration(_ s: Symbol) -> Declaration { project.declaration(s) }
     func node(_ r: NodeRef) -> BuilderNode { project.files[r.file].model.nodes[r.node] }
     func ref(_ r: NodeRef, _ child: NodeID) -> NodeRef { NodeRef(file: r.file, node: child) }
-    func children(_ r: NodeRef) -> [NodeRef] { node(r).children.map { ref(r, $0) } }
+    func children(_ r: NodeRef) -> [NodeRef] { node(r).children(in: project.files[r.file].model).map { ref(r, $0) } }
+    /// The branches of an `anyOf` of node r's file.
+    func branches(_ r: NodeRef, _ span: BuilderNode.Span) -> [NodeID] { Array(project.files[r.file].model.branches(span)) }
+    /// The names of a `uses` clause of node r's file.
+    func uses(_ r: NodeRef, _ span: BuilderNode.Span) -> [Name] { Array(project.files[r.file].model.uses(span)) }
 
     /// The declaration a name denotes, when it has the expected kind (a wrong kind is unresolved).
     func symbol(_ name: Name?, in file: FileID, _ kind: DeclarationKind) -> Symbol? {
@@ -314,7 +318,8 @@ struct Evaluator {
         case .screen(let s, _, _):
             return u.screen(s, in: n.file) == e ? .built(n, scope: 0) : .nothing
 
-        case .anyOf(let branches):
+        case .anyOf(let span):
+            let branches = u.branches(n, span)
             // One code per branch: 0 nothing, 1 builds, 2 never finishes; +4 when it met a cycle.
             var codes: [UInt8] = []
             var result = Outcome.nothing
@@ -512,7 +517,8 @@ struct PossibleEvaluator {
         switch u.node(n).kind {
         case .screen(let s, _, _):
             return u.screen(s, in: n.file) == e ? [.built(n)] : [.nothing]
-        case .anyOf(let branches):
+        case .anyOf(let span):
+            let branches = u.branches(n, span)
             obs.anyOfPairs[n, default: []].insert(Pair(element: e, environment: environment))
             var out = Set<PossibleOutcome>()
             for b in branches {
@@ -713,7 +719,8 @@ struct ProgramAnalysis {
                    possible.built[n, default: []].allSatisfy({ $0.map { !$0.allowsPush } ?? false }) {
                     f.pushInSheet.insert(n)
                 }
-            case .anyOf(let branches):
+            case .anyOf(let span):
+                let branches = u.branches(n, span)
                 // Over the (element, environment) pairs the anyOf is really evaluated with:
                 // the branch would build for one, and wherever it would, the first branch
                 // that does not give nothing is an earlier one, and it builds. That must hold
@@ -789,7 +796,8 @@ struct ProgramAnalysis {
         var mentioned = Set<Symbol>(used)
         for n in analysed {
             switch u.node(n).kind {
-            case .screen(_, let uses, _):
+            case .screen(_, let span, _):
+                let uses = u.uses(n, span)
                 for d in uses {
                     if let s = u.project.resolve(d, in: n.file) { mentioned.insert(s) }
                 }
@@ -828,7 +836,8 @@ struct ProgramAnalysis {
         }
         for n in analysed {
             switch u.node(n).kind {
-            case .screen(let s, let uses, _):
+            case .screen(let s, let span, _):
+                let uses = u.uses(n, span)
                 guard let occurrences = obs.built[n] else { continue }
                 var seenNames = Set<String>()
                 for name in uses where seenNames.insert(name.text).inserted {
@@ -883,7 +892,8 @@ struct ProgramAnalysis {
                                                 message: "`screen \(s?.text ?? "?")` is pushed, but on every path that builds it the last non-push screen before it is a `sheet(allowsPush: false)`"))
                 }
                 if let nesting { walk(u.ref(n, nesting)) }
-            case .anyOf(let branches):
+            case .anyOf(let span):
+                let branches = u.branches(n, span)
                 for b in branches.map({ u.ref(n, $0) }) {
                     if facts.shadowed.contains(b) {
                         out.append(ReferenceFinding(rule: .shadowedBranch, file: b.file, range: u.node(b).head,

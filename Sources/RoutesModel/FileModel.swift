@@ -42,12 +42,6 @@ public struct FileModel: Sendable {
     /// The branches of an `anyOf`.
     public func branches(_ span: BuilderNode.Span) -> ListView<NodeID> { ListView(branchIDs, span) }
 
-    /// The names node `id` uses: none unless it is a screen.
-    public func uses(of id: NodeID) -> ListView<Name> {
-        guard case .screen(_, let span, _) = nodes[id].kind else { return ListView(useNames, BuilderNode.Span(0..<0)) }
-        return uses(span)
-    }
-
     /// Node `id`'s direct children, in source order.
     public func children(of id: NodeID) -> [NodeID] { nodes[id].children(in: self) }
 

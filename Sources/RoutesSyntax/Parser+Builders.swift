@@ -275,16 +275,20 @@ extension Parser {
         close()
     }
 
-    /// A placement's own presentation, `as sheet` after the screen name, on its line; a
-    /// presentation written without `as`, or after the `uses` list, is one error that says
-    /// how to write it, and is read as meant.
+    /// A placement's own presentation, `as sheet` after the screen name; a presentation
+    /// written without `as`, or after the `uses` list, is one error that says how to write
+    /// it, and is read as meant. On the screen's line `as` always begins the presentation; at
+    /// the start of the next line only when a presentation follows it on that line (else it
+    /// is the name of the next builder).
     mutating func placementPresentation(of screen: String, afterUses: Bool) {
-        guard !current.startsLine, !unwinding else { return }
+        guard !unwinding, !current.startsLine || atAsBeforePresentation else { return }
         if atAs {
             open(.presentation)
             let asToken = current
             advance()
-            let hasWord = !current.startsLine && isPresentationWord(kind, currentText)
+            // The word may follow on the next line: `as` on the screen's line has begun the
+            // presentation (newlines only separate tokens).
+            let hasWord = isPresentationWord(kind, currentText)
             if afterUses {
                 report(asToken.range, "`as` goes right after the screen name, before `uses`: `screen \(screen) as \(hasWord ? currentText : "sheet") uses …`")
             } else if !hasWord {

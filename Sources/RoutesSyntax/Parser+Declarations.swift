@@ -147,6 +147,14 @@ extension Parser {
     /// Whether the current token is the identifier `as`.
     var atAs: Bool { at(.identifier) && currentIs("as") }
 
+    /// Whether the current token is the identifier `as` and a presentation word follows it on
+    /// its line.
+    var atAsBeforePresentation: Bool {
+        guard atAs, pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        return !next.startsLine && isPresentationWord(next.kind, peekText())
+    }
+
     /// The text of the significant token `ahead` positions after the current one.
     func peekText(_ ahead: Int = 1) -> String {
         source.text(token(at: min(pos + ahead, significant.count - 1)).range)

@@ -41,10 +41,18 @@ extension Parser {
         // (The name's text is made only for a message.)
         let linkName = at(.identifier) ? current.range : nil
         name("a link name")
+        // A pattern without its closing quote ran to the end of the line (that one error is
+        // reported): what the line held after it is not asked for again.
+        var patternUnterminated = false
         if at(.string) {
+            patternUnterminated = current.isMalformed && (current.range.count < 2 || source.bytes[current.end - 1] != UInt8(ascii: "\""))
             advance()
         } else if !current.startsLine && !unwinding {
             expected("the link's pattern, a string (`\"/items/{id}\"`)")
+        }
+        if patternUnterminated && current.startsLine {
+            close()
+            return
         }
         if at(.arrow) {
             advance()
@@ -128,7 +136,10 @@ extension Parser {
             advance()
             advance()
             switch kind {
-            case .string, .number, .kwTrue, .kwFalse, .identifier:
+            case .string, .number, .kwTrue, .kwFalse:
+                advance()
+            case .identifier where !(current.startsLine && atLinkDeclaration):
+                // (A `link` at the start of the next line begins the next declaration.)
                 advance()
             default:
                 expected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")

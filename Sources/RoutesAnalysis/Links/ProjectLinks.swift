@@ -60,6 +60,9 @@ struct ProjectLinks: Sendable {
         var screens: [[Symbol]?] = []
         /// The errors of the files with links, by file: a link holding one takes no part.
         var errors: [FileID: [Range<Int>]] = [:]
+        /// The syntax errors among them: a link holding one is not judged (what did not parse
+        /// is that one error, not a placeholder left unused or an argument missing besides).
+        var syntaxErrors: [FileID: [Range<Int>]] = [:]
         /// Ranges of `links`, in order.
         var parts: [Range<Int>] = []
 
@@ -93,6 +96,7 @@ struct ProjectLinks: Sendable {
             let withLinks = project.filesWithLinks
             for diagnostic in project.diagnostics where diagnostic.severity == .error && withLinks.contains(diagnostic.file) {
                 errors[diagnostic.file, default: []].append(diagnostic.range)
+                if diagnostic.rule == SyntaxError.id { syntaxErrors[diagnostic.file, default: []].append(diagnostic.range) }
             }
             let count = min(Self.mostParts, max(1, links.count / Self.smallestPart))
             let size = (links.count + count - 1) / max(count, 1)
@@ -159,23 +163,25 @@ struct ProjectLinks: Sendable {
                 }
                 // A plain link read from its line is vouched for without parsing its pattern;
                 // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`).
+                // Whether one of `errors` lies in the declaration (a missing token's, at its end).
+                // (The declaration's range read only for a file with errors: most have none.)
+                func holdsOne(of errors: [FileID: [Range<Int>]]) -> Bool {
+                    guard let inFile = errors[file] else { return false }
+                    let declarationRange = declarations[symbol.declaration].range
+                    return inFile.contains { declarationRange.contains($0.lowerBound) || declarationRange.upperBound == $0.lowerBound }
+                }
                 var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
-                let found: [Diagnostic]
+                var found: [Diagnostic] = []
                 let vouched = InvalidLink.vouch(linkDeclaration, parameters: declared)
                 if let vouched {
                     filledTypes = vouched
-                    found = []
-                } else {
+                } else if !holdsOne(of: plan.syntaxErrors) {
                     parsed = linkDeclaration.parsed
                     found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared,
                                               filledTypes: &filledTypes, filled: &filled)
                 }
                 if !found.isEmpty { diagnostics += found }
-                // (The declaration's range read only for a file with errors: most have none.)
-                let hasError = !found.isEmpty || plan.errors[file].map { errors in
-                    let declarationRange = declarations[symbol.declaration].range
-                    return errors.contains { declarationRange.contains($0.lowerBound) }
-                } ?? false
+                let hasError = !found.isEmpty || holdsOne(of: plan.errors)
                 var pattern: LinkPattern? = nil
                 if case .success(let parsedPattern)? = parsed { pattern = parsedPattern }
                 if !hasError, link.screens != nil, vouched != nil || pattern != nil {

@@ -166,8 +166,10 @@ struct LinksCommand: ParsableCommand {
             PATH is a .routes file or a folder (default: the current folder). For each link of \
             each program: its name, pattern and path, the condition under which the whole path \
             is built (`always`, `never`, or a formula over flags and optionals; `unknown` for a \
-            link with an error), and where it is declared. A file in several programs lists \
-            its links once per program.
+            link with an error), and where it is declared. The programs are those of the \
+            workspace that hold a file named or found in a named folder, as for `routes lint` \
+            (a library file's links are listed in each program that imports it); a file in \
+            several programs lists its links once per program.
 
             Exit status: 0; 2 for bad usage (an unreadable PATH).
             """
@@ -181,16 +183,21 @@ struct LinksCommand: ParsableCommand {
 
     func run() throws {
         let provider = FileSystemProvider()
+        // The other files of the workspaces are read: a file named is listed with every program
+        // of its workspace that holds it, whichever path named it.
         let inputs = LintInputs(paths: paths.isEmpty ? ["."] : paths, fixedRoot: nil, stdin: nil, cwd: currentDirectory(),
-                                provider: provider, scanWorkspaces: false)
+                                provider: provider)
         if let failure = inputs.failures.first {
             Terminal.writeError("routes: error: cannot read '\(failure.path)': \(failure.message)\n")
             throw ExitCode(2)
         }
         let project = Project(entries: inputs.entries, provider: provider)
+        let named = Set(inputs.named.compactMap { project.file(atPath: $0) })
         let session = AnalysisSession.forEditor(project: project)
         var rows: [(link: ProgramLinks.Link, program: Program)] = []
-        for program in project.programs {
+        var programsListed = 0
+        for program in project.programs where program.files.contains(where: named.contains) {
+            programsListed += 1
             for link in session.links(ofProgramRootedAt: program.root)?.links ?? [] { rows.append((link, program)) }
         }
         switch format {
@@ -200,7 +207,7 @@ struct LinksCommand: ParsableCommand {
                 let place = project.locationText(file: link.symbol.file, offset: link.declaration.patternRange.lowerBound)
                 return [link.name, "\"\(link.declaration.pattern ?? "")\"", "-> " + link.declaration.pathText,
                         link.condition.map(\.description) ?? "unknown",
-                        place + (project.programs.count > 1 ? " [program \(project.files[program.root.file].displayPath)]" : "")]
+                        place + (programsListed > 1 ? " [program \(project.files[program.root.file].displayPath)]" : "")]
             }
             var widths = [Int](repeating: 0, count: 4)
             for row in table { for column in 0..<4 { widths[column] = max(widths[column], row[column].unicodeScalars.count) } }

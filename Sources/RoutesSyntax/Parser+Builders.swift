@@ -292,7 +292,8 @@ extension Parser {
             if afterUses {
                 report(asToken.range, "`as` goes right after the screen name, before `uses`: `screen \(screen) as \(hasWord ? currentText : "sheet") uses …`")
             } else if !hasWord {
-                expected("a presentation after `as`: `push`, `sheet`, `cover` or `popover` (the last three may take `(allowsPush: false)`)")
+                let what = "a presentation after `as`: `push`, `sheet`, `cover` or `popover` (the last three may take `(allowsPush: false)`)"
+                if at(.identifier) { unexpected(what) } else { expected(what) }
                 if at(.identifier) && !current.startsLine {
                     // `as modal`: the unknown word is skipped, not read as the next builder.
                     open(.error)

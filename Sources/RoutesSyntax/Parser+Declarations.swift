@@ -109,6 +109,11 @@ extension Parser {
             return false
         }
         if followsLexicalError { return false }
+        if (at(.number) || at(.string)) && !current.startsLine {
+            // `screen 42`: a value where the name goes.
+            unexpected(what)
+            return false
+        }
         if kind.isKeyword && !current.startsLine && !unwinding {
             report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
             open(.error)
@@ -202,14 +207,18 @@ extension Parser {
                 if at(.kwTrue) || at(.kwFalse) {
                     advance()
                     ok = true
-                } else {
+                } else if at(.rParen) {
                     expected("`true` or `false`")
+                } else {
+                    unexpected("`true` or `false`")
                 }
             } else {
                 expected("`:` after `allowsPush`")
             }
-        } else {
+        } else if at(.rParen) {
             expected("`allowsPush: true` or `allowsPush: false`")
+        } else {
+            unexpected("`allowsPush: true` or `allowsPush: false`")
         }
         if ok {
             if at(.rParen) {
@@ -267,7 +276,7 @@ extension Parser {
                 // `(id: String name: String)`: the next parameter, without its comma.
                 expected("`,` between parameters")
             } else if !at(.rParen) && !atEOF && !(current.startsLine && kind.startsDeclaration) && !at(.lBrace) && !at(.rBrace) {
-                expected("`,` or `)`")
+                unexpected("`,` or `)`")
                 skipParameterGarbage()
                 if at(.comma) { advance() }
             }

@@ -118,7 +118,7 @@ extension Parser {
                     if kind.isLabel && peekKind() == .colon {
                         expected("`,` between arguments")
                     } else {
-                        expected("`,` or `)`")
+                        unexpected("`,` or `)`")
                         skipInParens()
                         break
                     }
@@ -141,8 +141,10 @@ extension Parser {
             case .identifier where !(current.startsLine && atLinkDeclaration):
                 // (A `link` at the start of the next line begins the next declaration.)
                 advance()
-            default:
+            case .rParen, .comma:
                 expected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
+            default:
+                unexpected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
             }
         } else {
             report(current.range, "expected an argument (`label: value`), found \(describeCurrent())")

@@ -203,6 +203,15 @@ public struct Parser {
         report(previousEnd..<previousEnd, "expected \(what)\(found)", related: related)
     }
 
+    /// An unexpected token, which the caller skips: reported on it when it is on the line of
+    /// the token before it (it is the mistake); at the start of a line or at the end of the
+    /// file, a missing token, zero-width after the previous one (see `expected`).
+    mutating func unexpected(_ what: String) {
+        guard !atEOF, !current.startsLine else { return expected(what) }
+        guard !unwinding else { return }
+        report(current.range, "expected \(what), found \(describeCurrent())")
+    }
+
     // MARK: Layout for recovery
 
     func indentation(ofLineContaining offset: Int) -> Int {

@@ -163,12 +163,15 @@ struct ProjectLinks: Sendable {
                 }
                 // A plain link read from its line is vouched for without parsing its pattern;
                 // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`).
-                // Whether one of `errors` lies in the declaration (a missing token's, at its end).
-                // (The declaration's range read only for a file with errors: most have none.)
+                // Whether one of `errors` lies in the declaration or after it, before the next
+                // one (where what a syntax error cut off the declaration, or a missing token at
+                // its end, is reported). (The ranges read only for a file with errors: most have
+                // none.)
                 func holdsOne(of errors: [FileID: [Range<Int>]]) -> Bool {
                     guard let inFile = errors[file] else { return false }
-                    let declarationRange = declarations[symbol.declaration].range
-                    return inFile.contains { declarationRange.contains($0.lowerBound) || declarationRange.upperBound == $0.lowerBound }
+                    let start = declarations[symbol.declaration].range.lowerBound
+                    let next = symbol.declaration + 1 < declarations.count ? declarations[symbol.declaration + 1].range.lowerBound : Int.max
+                    return inFile.contains { $0.lowerBound >= start && $0.lowerBound < next }
                 }
                 var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
                 var found: [Diagnostic] = []

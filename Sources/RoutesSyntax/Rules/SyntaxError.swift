@@ -14,7 +14,10 @@ public enum SyntaxError: RuleDefinition {
             A token is missing or unexpected, a block is not closed, a string or escape is \
             malformed, or the file is not valid UTF-8. The parser recovers and keeps going, \
             with one error per mistake: a declaration keyword at the start of a line closes \
-            every open block, so the rest of the file is still checked.
+            every open block, so the rest of the file is still checked. The error points at \
+            the token that is wrong (`42` in `screen 42`), or, where a token is missing, at \
+            the place it goes: an empty range right after the token before it (the `}` a block \
+            was not closed with, the `,` between two names of a `uses` list).
             """,
         why: """
             A file that does not parse does not say what the app does: the part that did not \

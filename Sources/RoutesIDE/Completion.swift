@@ -55,7 +55,7 @@ enum Completion {
     /// The words a presentation starts with, in a declaration or after a placement's `as`.
     static let presentationKeywords = ["push", "sheet", "cover", "popover"]
     static let builderKeywords = ["screen", "anyOf", "conditional", "if let", "if screen", "wildcard", "empty"]
-    static let declarationKeywords = ["import", "screen", "dependency", "optional", "flag", "builder", "root"]
+    static let declarationKeywords = ["import", "screen", "dependency", "optional", "flag", "builder", "root", "link"]
 
     // MARK: Word
 

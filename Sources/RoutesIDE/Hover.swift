@@ -98,6 +98,14 @@ enum Hover {
                 lines.append(condition == .always ? "The whole path is always built\(place)."
                              : condition == .never ? "**The path is never built whole\(place).**"
                              : "The whole path is built when `\(condition)`\(place).")
+                // Where it is not: the path resolved under such an environment, as `routes link`
+                // shows it (the placeholders as written).
+                if condition != .always, let screens = link.screens, let failing = link.failingEnvironment,
+                   let environment = try? ProgramEnvironment(failing, program: program, project: project) {
+                    let resolution = Resolution.resolve(screens: screens, texts: link.declaration.elementTexts, program: program,
+                                                        project: project, environment: environment)
+                    lines.append("Where it is not:\n\n```\n" + resolution.text(project: project) + "```")
+                }
             } else if link.typed == nil {
                 lines.append("Takes no part in matching while it has an error.")
             }

@@ -13,6 +13,7 @@ enum Keywords {
         case "flag": return "`flag f` declares a runtime condition, tested by `conditional f { } else { }`."
         case "builder": return "`builder name { B }` declares a reusable path builder; write `name` where a builder goes."
         case "root": return "`root { B }` is the program's entry builder: it builds the first path element."
+        case "link": return "`link name \"/items/{id}\" -> Home/Detail(id: id)` declares a deep link: the URLs its pattern matches open its path."
         case "from": return "`from P`: provided by a `P` screen to what is built after it (not to `P` itself)."
         case "uses": return "`uses d1, d2` lists the dependencies and optionals a screen needs in scope."
         case "anyOf": return "`anyOf { B1 B2 ... }` tries its branches in order; the first that builds the element wins."
@@ -47,6 +48,7 @@ enum Keywords {
         case "optional": return "optional ${1:name}: ${0:Type}"
         case "builder": return "builder ${1:name} {\n\t$0\n}"
         case "root": return "root {\n\t$0\n}"
+        case "link": return "link ${1:name} \"${2:/path}\" -> $0"
         default: return nil
         }
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import RoutesIDE
 
 private let builderKeywords = ["screen", "anyOf", "conditional", "if let", "if screen", "wildcard", "empty"]
-private let declarationKeywords = ["import", "screen", "dependency", "optional", "flag", "builder", "root"]
+private let declarationKeywords = ["import", "screen", "dependency", "optional", "flag", "builder", "root", "link"]
 private let screens = ["Detail", "Home", "Login", "Settings"]
 
 /// One completion request: the source after `seedDeclarations`, with `|` at the cursor, and

@@ -54,7 +54,7 @@ private let importCases: [ImportPathCase] = [
     .init(name: "a string with an escape: nothing", source: "import \"Li\\\\b/|\"", expected: []),
     .init(name: "before the opening quote: not in the string", source: "import |\"Lib/\"", expected: []),
     .init(name: "after the closing quote: not in the string", source: "import \"Lib/\"|",
-          expected: ["import", "screen", "dependency", "optional", "flag", "builder", "root"]),
+          expected: ["import", "screen", "dependency", "optional", "flag", "builder", "root", "link"]),
 ]
 
 @Suite struct ImportPathTests {

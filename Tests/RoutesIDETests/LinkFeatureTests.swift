@@ -85,6 +85,18 @@ import Testing
         #expect(hover.contains("link item \"/items/{id}\" -> Home/Detail(id: id, tab: \"x\")"))
         #expect(hover.contains("Shared items."))
         #expect(hover.contains("built when `isLoggedIn`"))
+        // Where it is not: the path resolved under such an environment, the element not built
+        // and why.
+        #expect(hover.contains("Where it is not:"), "\(hover)")
+        #expect(hover.contains("isLoggedIn=false"), "\(hover)")
+        #expect(hover.contains("Detail(id: id, tab: \"x\")  not built"), "\(hover)")
+    }
+
+    @Test func hoverOfALinkAlwaysBuiltShowsNoFailure() {
+        let w = Workspace(Self.declarations + "link it|em \"/items\" -> Home" + Self.tree)
+        let hover = IDE.hover(session: w.session, file: w.file, offset: w.cursor)?.markdown ?? ""
+        #expect(hover.contains("always built"))
+        #expect(!hover.contains("Where it is not"))
     }
 
     @Test func aLinkIsAConstantSymbol() {

@@ -152,7 +152,7 @@ struct FeatureCompletionTests {
     @Test func atTopLevelTheDeclarationKeywords() throws {
         let seed = try FeatureWorkspace.example("Seed/App.routes")
         let items = try Self.complete(seed + "\n\(Self.cursor)")
-        #expect(Self.labels(items) == ["import", "screen", "dependency", "optional", "flag", "builder", "root"])
+        #expect(Self.labels(items) == ["import", "screen", "dependency", "optional", "flag", "builder", "root", "link"])
         #expect(items.allSatisfy { $0["kind"] == 14 })
     }
 

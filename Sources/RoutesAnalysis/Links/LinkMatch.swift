@@ -117,7 +117,10 @@ extension ProgramLinks {
 
 extension LinkDeclaration {
     /// The path as a path literal writes it: `Home/Detail(id: id, tab: "info")`.
-    public var pathText: String {
+    public var pathText: String { elementTexts.joined(separator: "/") }
+
+    /// Each element of the path as written: `Home`, `Detail(id: id, tab: "info")`.
+    public var elementTexts: [String] {
         path.map { element in
             guard !element.arguments.isEmpty else { return element.screen.text }
             return element.screen.text + "(" + element.arguments.map { argument in
@@ -130,6 +133,6 @@ extension LinkDeclaration {
                 }
                 return "\(argument.label.text): \(value)"
             }.joined(separator: ", ") + ")"
-        }.joined(separator: "/")
+        }
     }
 }

@@ -639,6 +639,10 @@ public final class AnalysisSession {
         if let unreachable = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
             return (.unreachable(unreachable.message), nil)
         }
+        // A branch an earlier one shadows is reported by `shadowed-branch`, whose message says why.
+        if let shadowed = diagnostics.first(where: { $0.rule == .shadowedBranch && $0.file == file && $0.range == head }) {
+            return (.unreachable(shadowed.message), nil)
+        }
         return (.unreachable("no path under any environment builds it"), nil)
     }
 

@@ -22,7 +22,7 @@ private let cases: [HoverCase] = [
     .init(name: "a screen node: the example for that node", source: seedDeclarations + seedRoot.replacingOccurrences(of: "screen Settings", with: "screen Sett|ings"),
           contains: ["```routes\nscreen Settings\n```", "**Example:** the path `Home/Settings` reaches it with `isLoggedIn=true`"]),
     .init(name: "an unreachable screen node says why", source: seedDeclarations + "root { anyOf { screen Home screen Ho|me } }",
-          contains: ["**Unreachable:**"], lacks: ["**Example:**"]),
+          contains: ["**Unreachable:** this `anyOf` branch is shadowed", "built first by `screen Home`"], lacks: ["**Example:**"]),
     .init(name: "a screen never placed", source: seedDeclarations + "root { screen Home }\nscreen Lo|st",
           contains: ["```routes\nscreen Lost\n```", "**Unreachable:**", "never placed"]),
     .init(name: "a dependency with a provider", source: seedDeclarations.replacingOccurrences(of: "dependency settingsStore", with: "dependency settings|Store") + seedRoot,

@@ -224,7 +224,14 @@ struct LinkCode {
         case .double: return "\(parts).double(\(text))"
         case .bool: return "\(parts).bool(\(text))"
         case .string: return "Optional(\(text))"
-        case .other: return "\(placeholder.swiftType)(\(text))"
+        case .other:
+            // Foundation's `UUID` and `URL` are not `LosslessStringConvertible`: each has an
+            // initializer of its own, which reads what `String(describing:)` writes.
+            switch placeholder.swiftType {
+            case "UUID", "Foundation.UUID": return "\(placeholder.swiftType)(uuidString: \(text))"
+            case "URL", "Foundation.URL": return "\(placeholder.swiftType)(string: \(text))"
+            default: return "\(placeholder.swiftType)(\(text))"
+            }
         }
     }
 

@@ -72,6 +72,49 @@ import TestSupport
         #expect(lines.last == "checked \(urls.count)", "\(run.output)")
     }
 
+    /// A placeholder of Foundation's `UUID` or `URL` (neither is `LosslessStringConvertible`)
+    /// is read with its own initializer: a UUID's text opens its screen, other text opens
+    /// nothing, and each link's URL made from a value opens the path with that value.
+    @Test func uuidAndURLPlaceholdersAreReadWithTheirOwnInitializers() throws {
+        let text = """
+            screen Home
+            screen Order(id: UUID)
+            screen Web(page: Foundation.URL)
+            link order "/orders/{id}" -> Home/Order(id: id)
+            link web "/web/{page}" -> Home/Web(page: page)
+            root { screen Home { anyOf { screen Order screen Web } } }
+            """
+        let project = RandomPrograms.project(text, name: "/ws/Foundation.routes")
+        let generated = try #require(try Generation.programs(of: project, label: "foundation").generated.first)
+        let ns = generated.namespace
+        let main = """
+            import ComposableNavigator
+            import Foundation
+
+            let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+            let page = URL(string: "https://example.com/a b?c=d")!
+            func check(_ ok: Bool, _ what: String) { if !ok { print("differs: \\(what)") } }
+            check(\(ns).path(for: "/orders/e621e1f8-c36c-495a-93fc-0c247a3e6e5f") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Order(id: id))], "a UUID")
+            check(\(ns).path(for: "/orders/42") == nil, "not a UUID")
+            check(\(ns).path(for: \(ns).Links.order(id: id)) == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Order(id: id))], "a UUID's link")
+            check(\(ns).path(for: \(ns).Links.web(page: page)) == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Web(page: page))], "a URL's link")
+            print("checked")
+
+            """
+        let dir = try Swiftc.temporaryDirectory("foundation-links")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [URL] = []
+        for (name, text) in [("Links.swift", generated.code), ("main.swift", main)] {
+            files.append(dir.appendingPathComponent(name))
+            try text.write(to: files.last!, atomically: true, encoding: .utf8)
+        }
+        let executable = dir.appendingPathComponent("links")
+        try Swiftc.compile(files, module: "FoundationLinksApp", product: .executable(executable))
+        let run = try Swiftc.run(executable, [])
+        #expect(run.status == 0)
+        #expect(run.output == "checked\n", "\(run.output)")
+    }
+
     /// The winner of a URL, as the generated code finds it: the tools' winner, unless it is
     /// `tagged` with a tag the app's type does not parse; then the winner among the others
     /// (the link does not match there).

@@ -3,11 +3,11 @@ import RoutesSyntax
 
 extension Project {
     /// `path:LINE:COL` of a byte offset (1-based, columns in Unicode scalars), with the file's
-    /// display path.
-    public func locationText(file: FileID, offset: Int) -> String {
+    /// display path; `path:LINE` without `column`.
+    public func locationText(file: FileID, offset: Int, column: Bool = true) -> String {
         let sourceFile = files[file]
         let position = sourceFile.text.position(of: offset, encoding: .scalars)
-        return "\(sourceFile.displayPath):\(position.line + 1):\(position.column + 1)"
+        return "\(sourceFile.displayPath):\(position.line + 1)" + (column ? ":\(position.column + 1)" : "")
     }
 
     /// `path:LINE:COL` of a builder node's head.

@@ -166,10 +166,10 @@ struct LinksCommand: ParsableCommand {
             PATH is a .routes file or a folder (default: the current folder). For each link of \
             each program: its name, pattern and path, the condition under which the whole path \
             is built (`always`, `never`, or a formula over flags and optionals; `unknown` for a \
-            link with an error), and where it is declared. The programs are those of the \
-            workspace that hold a file named or found in a named folder, as for `routes lint` \
-            (a library file's links are listed in each program that imports it); a file in \
-            several programs lists its links once per program.
+            link with an error), and where it is declared (`file:line`). The programs are those \
+            of the workspace that hold a file named or found in a named folder, as for `routes \
+            lint` (a library file's links are listed in each program that imports it); a file \
+            in several programs lists its links once per program.
 
             Exit status: 0; 2 for bad usage (an unreadable PATH).
             """
@@ -204,7 +204,8 @@ struct LinksCommand: ParsableCommand {
         case .text:
             // Columns: name, pattern, path, condition, place.
             let table = rows.map { link, program -> [String] in
-                let place = project.locationText(file: link.symbol.file, offset: link.declaration.patternRange.lowerBound)
+                // `file:line`, the line of the link's pattern.
+                let place = project.locationText(file: link.symbol.file, offset: link.declaration.patternRange.lowerBound, column: false)
                 return [link.name, "\"\(link.declaration.pattern ?? "")\"", "-> " + link.declaration.pathText,
                         link.condition.map(\.description) ?? "unknown",
                         place + (programsListed > 1 ? " [program \(project.files[program.root.file].displayPath)]" : "")]

@@ -474,8 +474,10 @@ struct ProgramFacts {
             body(graph.declarationNumber(symbol), false)
             return
         }
-        // An undefined name mentions what its `UndefinedName` error suggests.
-        if let mention = graph.unresolvedMention(g) { body(Int(mention.number), mention.guessed) }
+        // An undefined name mentions what its `UndefinedName` error suggests, and a name of the
+        // wrong kind (`Detail` written for `screen Detail`) what it names: both by guess, so
+        // that the one mistake is not also a "never placed" or "never used" warning.
+        if let mention = graph.unresolvedMention(g) { body(Int(mention.number), true) }
     }
 
     /// A later declaration of a name already declared in this program (reported as

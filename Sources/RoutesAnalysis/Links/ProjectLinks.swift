@@ -161,8 +161,6 @@ struct ProjectLinks: Sendable {
                 } else {
                     for screen in unresolved[index] ?? [] { declare(screen) }
                 }
-                // A plain link read from its line is vouched for without parsing its pattern;
-                // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`).
                 // Whether one of `errors` lies in the declaration or after it, before the next
                 // one (where what a syntax error cut off the declaration, or a missing token at
                 // its end, is reported). (The ranges read only for a file with errors: most have
@@ -173,6 +171,9 @@ struct ProjectLinks: Sendable {
                     let next = symbol.declaration + 1 < declarations.count ? declarations[symbol.declaration + 1].range.lowerBound : Int.max
                     return inFile.contains { $0.lowerBound >= start && $0.lowerBound < next }
                 }
+                // A plain link read from its line is vouched for without parsing its pattern;
+                // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`),
+                // unless it holds a syntax error: that is its one error.
                 var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
                 var found: [Diagnostic] = []
                 let vouched = InvalidLink.vouch(linkDeclaration, parameters: declared)

@@ -46,7 +46,8 @@ extension Parser {
             advance()
         } while !atEOF && !(kind.startsDeclaration && (binding
             ? current.startsLine && (depth == 0 || kind != .kwScreen)
-            : depth == 0 || current.startsLine))
+            : depth == 0 || current.startsLine)
+            || current.startsLine && atTopLevelLinkDeclaration)
         close()
         garbage.append(start..<current.start)
     }

@@ -40,7 +40,8 @@ extension Parser {
         advance()  // `link`
         // (The name's text is made only for a message.)
         let linkName = at(.identifier) ? current.range : nil
-        name("a link name")
+        // `link "/items" -> Home`: the name is missing (the string is the pattern).
+        if at(.string) { expected("a link name") } else { name("a link name") }
         // A pattern without its closing quote ran to the end of the line (that one error is
         // reported): what the line held after it is not asked for again.
         var patternUnterminated = false

@@ -447,7 +447,7 @@ extension Parser {
         if at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier) {
             return "there are no `let` bindings: declare a `builder`, `flag`, `dependency` or `optional` instead"
         }
-        return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder` or `root`), found \(describeCurrent())"
+        return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder`, `root` or `link`), found \(describeCurrent())"
     }
 
     // MARK: Builders

@@ -92,6 +92,13 @@ import Testing
         #expect(hover.contains("Detail(id: id, tab: \"x\")  not built"), "\(hover)")
     }
 
+    @Test func hoverOfALinkNeverBuiltSaysWhichElementIsNot() {
+        let w = Workspace(Self.declarations + "screen Orphan\nlink ne|ver \"/never\" -> Home/Orphan" + Self.tree)
+        let hover = IDE.hover(session: w.session, file: w.file, offset: w.cursor)?.markdown ?? ""
+        #expect(hover.contains("never built whole"), "\(hover)")
+        #expect(hover.contains("Orphan  not built"), "\(hover)")
+    }
+
     @Test func hoverOfALinkAlwaysBuiltShowsNoFailure() {
         let w = Workspace(Self.declarations + "link it|em \"/items\" -> Home" + Self.tree)
         let hover = IDE.hover(session: w.session, file: w.file, offset: w.cursor)?.markdown ?? ""

@@ -643,6 +643,24 @@ public final class AnalysisSession {
         if let shadowed = diagnostics.first(where: { $0.rule == .shadowedBranch && $0.file == file && $0.range == head }) {
             return (.unreachable(shadowed.message), nil)
         }
+        // A node inside one of those (a branch, or the nesting of a screen node) is reported
+        // there only (the outermost cause).
+        for (unitIndex, g) in programs {
+            let graph = units[unitIndex].graph, owners = units[unitIndex].semantics.owners
+            func container(_ x: Int) -> Int? { graph.nodes[x].parent ?? (owners.owners.indices.contains(x) ? owners[x, .nesting] : nil) }
+            var above = container(g)
+            while let p = above {
+                let ref = NodeRef(file: graph.nodes[p].file, node: graph.nodes[p].local)
+                let pHead = project.files[ref.file].model.nodes[ref.node].head
+                if let cause = diagnostics.first(where: { ($0.rule == .unreachableScreen || $0.rule == .shadowedBranch)
+                                                          && $0.file == ref.file && $0.range == pHead }) {
+                    // (In the node's own file: branches and nestings do not leave it.)
+                    let at = project.files[ref.file].text.position(of: pHead.lowerBound, encoding: .scalars)
+                    return (.unreachable("it is inside `\(project.quoted(file: ref.file, pHead))` at \(at.line + 1):\(at.column + 1): \(cause.message)"), nil)
+                }
+                above = container(p)
+            }
+        }
         return (.unreachable("no path under any environment builds it"), nil)
     }
 

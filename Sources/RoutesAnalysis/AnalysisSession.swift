@@ -635,28 +635,23 @@ public final class AnalysisSession {
         if programs.isEmpty {
             return (.unreachable("it is in no program's routing tree (no `root` uses this builder)"), nil)
         }
-        let head = model.head
-        if let unreachable = diagnostics.first(where: { $0.rule == .unreachableScreen && $0.file == file && $0.range == head }) {
-            return (.unreachable(unreachable.message), nil)
+        // Why a node is never built: `unreachable-screen`, or `shadowed-branch` for a branch an
+        // earlier one shadows, at its head.
+        func cause(at head: Range<Int>) -> Diagnostic? {
+            diagnostics.first { ($0.rule == .unreachableScreen || $0.rule == .shadowedBranch) && $0.file == file && $0.range == head }
         }
-        // A branch an earlier one shadows is reported by `shadowed-branch`, whose message says why.
-        if let shadowed = diagnostics.first(where: { $0.rule == .shadowedBranch && $0.file == file && $0.range == head }) {
-            return (.unreachable(shadowed.message), nil)
-        }
-        // A node inside one of those (a branch, or the nesting of a screen node) is reported
-        // there only (the outermost cause).
+        if let cause = cause(at: model.head) { return (.unreachable(cause.message), nil) }
+        // A node inside one of those (a branch, or the nesting of a screen node, which stay in
+        // its file) is reported there only (the outermost cause).
         for (unitIndex, g) in programs {
             let graph = units[unitIndex].graph, owners = units[unitIndex].semantics.owners
             func container(_ x: Int) -> Int? { graph.nodes[x].parent ?? (owners.owners.indices.contains(x) ? owners[x, .nesting] : nil) }
             var above = container(g)
             while let p = above {
-                let ref = NodeRef(file: graph.nodes[p].file, node: graph.nodes[p].local)
-                let pHead = project.files[ref.file].model.nodes[ref.node].head
-                if let cause = diagnostics.first(where: { ($0.rule == .unreachableScreen || $0.rule == .shadowedBranch)
-                                                          && $0.file == ref.file && $0.range == pHead }) {
-                    // (In the node's own file: branches and nestings do not leave it.)
-                    let at = project.files[ref.file].text.position(of: pHead.lowerBound, encoding: .scalars)
-                    return (.unreachable("it is inside `\(project.quoted(file: ref.file, pHead))` at \(at.line + 1):\(at.column + 1): \(cause.message)"), nil)
+                let head = project.files[file].model.nodes[graph.nodes[p].local].head
+                if let cause = cause(at: head) {
+                    let at = project.files[file].text.position(of: head.lowerBound, encoding: .scalars)
+                    return (.unreachable("it is inside `\(project.quoted(file: file, head))` at \(at.line + 1):\(at.column + 1): \(cause.message)"), nil)
                 }
                 above = container(p)
             }

@@ -107,11 +107,7 @@ import RoutesModel
         let seed = try #require(try Generation.programs(of: project, label: "seed package").generated.first)
         let dir = try Swiftc.temporaryDirectory("seed-package")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var files: [URL] = []
-        for (name, text) in [("App.routes.swift", seed.code), ("main.swift", "for line in seedDemo() { print(line) }\n")] {
-            files.append(dir.appendingPathComponent(name))
-            try text.write(to: files.last!, atomically: true, encoding: .utf8)
-        }
+        var files = try Swiftc.write([("App.routes.swift", seed.code), ("main.swift", "for line in seedDemo() { print(line) }\n")], in: dir)
         for name in ["App.swift", "Demo.swift"] {
             files.append(dir.appendingPathComponent(name))
             try FileManager.default.copyItem(at: app.appendingPathComponent(name), to: files.last!)

@@ -58,11 +58,7 @@ import TestSupport
             """
         let dir = try Swiftc.temporaryDirectory("links")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var files: [URL] = []
-        for (name, text) in [("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)] {
-            files.append(dir.appendingPathComponent(name))
-            try text.write(to: files.last!, atomically: true, encoding: .utf8)
-        }
+        let files = try Swiftc.write([("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)], in: dir)
         let executable = dir.appendingPathComponent("links")
         try Swiftc.compile(files, module: "LinksApp", product: .executable(executable))
         let run = try Swiftc.run(executable, [])
@@ -103,11 +99,7 @@ import TestSupport
             """
         let dir = try Swiftc.temporaryDirectory("foundation-links")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var files: [URL] = []
-        for (name, text) in [("Links.swift", generated.code), ("main.swift", main)] {
-            files.append(dir.appendingPathComponent(name))
-            try text.write(to: files.last!, atomically: true, encoding: .utf8)
-        }
+        let files = try Swiftc.write([("Links.swift", generated.code), ("main.swift", main)], in: dir)
         let executable = dir.appendingPathComponent("links")
         try Swiftc.compile(files, module: "FoundationLinksApp", product: .executable(executable))
         let run = try Swiftc.run(executable, [])
@@ -193,11 +185,7 @@ import TestSupport
             """
         let dir = try Swiftc.temporaryDirectory("generated-links")
         defer { try? FileManager.default.removeItem(at: dir) }
-        var files: [URL] = []
-        for (name, text) in [("main.swift", main), ("Tag.swift", Self.tagType)] + programs.map({ ("\($0.namespace).swift", $0.code) }) {
-            files.append(dir.appendingPathComponent(name))
-            try text.write(to: files.last!, atomically: true, encoding: .utf8)
-        }
+        let files = try Swiftc.write([("main.swift", main), ("Tag.swift", Self.tagType)] + programs.map({ ("\($0.namespace).swift", $0.code) }), in: dir)
         let executable = dir.appendingPathComponent("links")
         try Swiftc.compile(files, module: "GeneratedLinks", product: .executable(executable))
         let run = try Swiftc.run(executable, [])

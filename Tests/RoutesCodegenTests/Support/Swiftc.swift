@@ -65,6 +65,15 @@ enum Swiftc {
         return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
+    /// Writes each `(name, text)` source into `directory`; the files' URLs, in order.
+    static func write(_ sources: [(name: String, text: String)], in directory: URL) throws -> [URL] {
+        try sources.map { name, text in
+            let url = directory.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url
+        }
+    }
+
     static func temporaryDirectory(_ name: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("routes-codegen-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

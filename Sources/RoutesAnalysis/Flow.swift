@@ -17,7 +17,9 @@ import Darwin
 /// an analysis-specific state along the way (push context, ...), changed by `onBuilt`.
 ///
 /// Every transfer distributes over union, so only the new part of a context is propagated
-/// (semi-naive iteration); the fixpoint terminates because contexts only grow.
+/// (semi-naive iteration; a part that also holds some of what was there is as good, and a
+/// screen node passes on its whole new arrival: see `add`); the fixpoint terminates because
+/// contexts only grow.
 ///
 /// Unresolved names (docs/language.md#after-an-error) are read optimistically here, so that no
 /// warning is caused by them: an unresolved `screen` node's nesting, an unresolved
@@ -123,9 +125,23 @@ struct Flow {
         storage.touch(slot)
         let old = storage.contexts[slot]
         if old != BDD.zero && addsNothing(context, to: old) { return }
-        let new = bdd.andNot(context, old)
-        if new == BDD.zero { return }
-        storage.contexts[slot] = bdd.or(old, new)
+        let new: BDD.Ref
+        if old != BDD.zero && graphNodeIsScreen(g) {
+            // A screen node passes on only the environments it is built in (and to its
+            // nesting every element in them, which `addsNothing(_:to:)` there tells from
+            // what the nesting holds without a walk of the elements): the whole arrival
+            // serves as the new part, and one union tells whether anything is new. The
+            // part itself would cost a walk of both diagrams more: a builder's screen
+            // reached from two places gets two contexts that each lack a few elements.
+            let union = bdd.or(old, context)
+            if union == old { return }
+            storage.contexts[slot] = union
+            new = context
+        } else {
+            new = bdd.andNot(context, old)
+            if new == BDD.zero { return }
+            storage.contexts[slot] = bdd.or(old, new)
+        }
         if let from, let predecessors = storage.predecessor, predecessors[slot] < 0 { predecessors[slot] = Int32(from) }
         if g == target, !graphNodeIsScreen(g) { targetReached = true }
         let pending = storage.pending[slot]

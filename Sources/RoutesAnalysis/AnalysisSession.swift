@@ -644,8 +644,8 @@ public final class AnalysisSession {
         // A node inside one of those (a branch, or the nesting of a screen node, which stay in
         // its file) is reported there only (the outermost cause).
         for (unitIndex, g) in programs {
-            let graph = units[unitIndex].graph, owners = units[unitIndex].semantics.owners
-            func container(_ x: Int) -> Int? { graph.nodes[x].parent ?? (owners.owners.indices.contains(x) ? owners[x, .nesting] : nil) }
+            let graph = units[unitIndex].graph, semantics = units[unitIndex].semantics
+            func container(_ x: Int) -> Int? { graph.nodes[x].parent ?? semantics.nestingOwner(x) }
             var above = container(g)
             while let p = above {
                 let head = project.files[file].model.nodes[graph.nodes[p].local].head

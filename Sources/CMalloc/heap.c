@@ -1,11 +1,15 @@
-// The heap in huge pages, for a batch run that fills a few megabytes of fresh memory: the
-// kernel then maps 2 MiB at a fault instead of 4 KiB, and a lint spends far less of its time
-// in page faults. Linux gives such pages on request when transparent huge pages are in
-// `madvise` mode (the usual default), and glibc's malloc asks for them only when its
+// The start of the heaps in huge pages, for a batch run that fills a few megabytes of fresh
+// memory: the kernel then maps 2 MiB at a fault instead of 4 KiB, and a lint spends far less
+// of its time in page faults. Linux gives such pages on request when transparent huge pages
+// are in `madvise` mode (the usual default), and glibc's malloc asks for them only when its
 // `glibc.malloc.hugetlb` tunable is set in the environment before the process starts. This
 // asks for them from inside: the caller's heap (the main thread's, in a lint) is grown once
-// by `reserve` bytes and advised, and each helper thread then advises its own arena's
-// heap, once.
+// by `reserve` bytes and its start advised, and each helper thread then advises the start of
+// its own arena's heap, once. Only the first `routes_huge_heap_prefix_bytes` of each heap:
+// there a small lint's whole heap lies, and each huge page saves 511 faults; further on, a
+// large lint's fresh huge pages each cost the kernel a clearing of 2 MiB and, in a virtual
+// machine whose host takes back the guest's free memory in large blocks, the host's backing
+// of all of it, which took more than the faults saved (see Benchmarks/HISTORY.md).
 #include "shim.h"
 
 #if defined(__linux__) && defined(__GLIBC__)
@@ -39,6 +43,11 @@ static int hugePagesOnRequest(void) {
     return strstr(text, "[madvise]") != NULL || strstr(text, "[always]") != NULL;
 }
 
+// At most the advised start of a heap of `bytes`.
+static uintptr_t prefixOf(uintptr_t bytes) {
+    return bytes < routes_huge_heap_prefix_bytes ? bytes : routes_huge_heap_prefix_bytes;
+}
+
 static int inMainHeap(uintptr_t at) { return at >= (uintptr_t)&end && at < (uintptr_t)sbrk(0); }
 
 // The heap of the main thread (between the program's data and the break), grown by the pad:
@@ -60,7 +69,7 @@ static int adviseMainHeap(void) {
     char *after = sbrk(0);
     uintptr_t start = (lowest + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
     int advised = after != before && (uintptr_t)after > start
-        && madvise((void *)start, (uintptr_t)after - start, MADV_HUGEPAGE) == 0;
+        && madvise((void *)start, prefixOf((uintptr_t)after - start), MADV_HUGEPAGE) == 0;
     while (taken > 0) free(blocks[--taken]);
     return advised;
 }
@@ -73,7 +82,7 @@ static int adviseOwnHeap(void) {
     uintptr_t at = (uintptr_t)probe;
     free(probe);
     if (inMainHeap(at)) return adviseMainHeap();
-    return madvise((void *)(at & ~(ARENA_HEAP_SIZE - 1)), ARENA_HEAP_SIZE, MADV_HUGEPAGE) == 0;
+    return madvise((void *)(at & ~(ARENA_HEAP_SIZE - 1)), prefixOf(ARENA_HEAP_SIZE), MADV_HUGEPAGE) == 0;
 }
 
 int routes_heap_prefer_huge_pages(size_t reserve) {
@@ -93,17 +102,9 @@ void routes_thread_heap_prefer_huge_pages(void) {
     (void)adviseOwnHeap();
 }
 
-void routes_region_prefer_huge_pages(void *start, size_t bytes) {
-    if (!atomic_load_explicit(&heapsInHugePages, memory_order_relaxed)) return;
-    uintptr_t from = ((uintptr_t)start + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
-    uintptr_t to = ((uintptr_t)start + bytes) & ~(HUGE_PAGE_SIZE - 1);
-    if (to > from) (void)madvise((void *)from, to - from, MADV_HUGEPAGE);
-}
-
 #else
 
 int routes_heap_prefer_huge_pages(size_t reserve) { (void)reserve; return 0; }
 void routes_thread_heap_prefer_huge_pages(void) {}
-void routes_region_prefer_huge_pages(void *start, size_t bytes) { (void)start; (void)bytes; }
 
 #endif

@@ -168,15 +168,9 @@ final class BDD {
         cacheMask = (1 << bits) - 1
     }
 
-    /// Room for `count` values, uninitialized. The manager's arrays are read at random (a
-    /// unique-table probe, a cache entry, a node a step reads): large ones are asked for in
-    /// huge pages, where a lint's heap is (`routes_heap_prefer_huge_pages`), for the
-    /// processor's address translation to cover them.
+    /// Room for `count` values, uninitialized.
     private static func allocate<T>(_ count: Int) -> UnsafeMutablePointer<T> {
-        let block = UnsafeMutablePointer<T>.allocate(capacity: count)
-        let bytes = count * MemoryLayout<T>.stride
-        if bytes >= 4 << 20 { routes_region_prefer_huge_pages(block, bytes) }
-        return block
+        UnsafeMutablePointer<T>.allocate(capacity: count)
     }
 
     /// An operation cache of 2^bits entries, every one empty.

@@ -4,10 +4,11 @@ import Testing
 import Glibc
 #endif
 
-/// A lint asks for its heaps in huge pages (`routes_heap_prefer_huge_pages`, heap.c): the main
-/// thread's heap ahead of where it ends, and the arena of each helper thread that does
-/// work. Where the kernel gives them on request, the mappings say so (`hg` among the flags
-/// of /proc/self/smaps); elsewhere nothing is asked.
+/// A lint asks for the start of its heaps in huge pages (`routes_heap_prefer_huge_pages`,
+/// heap.c): of the main thread's heap, grown ahead of where it ended, and of the arena of each
+/// helper thread that does work; the first `routes_huge_heap_prefix_bytes` of each, and no
+/// more. Where the kernel gives them on request, the mappings say so (`hg` among the flags of
+/// /proc/self/smaps); elsewhere nothing is asked.
 @Suite struct HeapPagesTests {
     #if os(Linux)
     /// The mappings of this process: each range with its flags.
@@ -45,20 +46,43 @@ import Glibc
         return mode.contains("[madvise]") || mode.contains("[always]")
     }
 
+    /// The heap of a thread's arena (64 MiB, aligned to its size) that holds `address`: its
+    /// start advised, and from `prefix` on, nothing.
+    private static func expectPrefixAdvised(ofArenaHeapAt address: UInt, prefix: UInt, _ what: String) throws {
+        let start = address & ~((UInt(64) << 20) - 1)
+        let first = try #require(flags(at: start))
+        #expect(first.flags.contains("hg"), "the start of \(what) has flags \(first.flags)")
+        if let beyond = flags(at: start + prefix) {
+            #expect(!beyond.flags.contains("hg"), "\(what) past its first \(prefix) bytes has flags \(beyond.flags)")
+        }
+    }
+
     @Test func theHeapsOfALintAreAdvisedWhereTheKernelGivesHugePagesOnRequest() throws {
         let turnedOff = getenv("ROUTES_HUGE_PAGES").map { String(cString: $0) == "0" } ?? false
         let advised = routes_heap_prefer_huge_pages(64 << 20) == 1
         #expect(advised == (Self.hugePagesOnRequest && !turnedOff))
         guard advised else { return }
-        // The caller's heap: where a new block is (the main thread's heap, grown by the
-        // reserve, up to its end; or the arena of a thread of the test runner).
+        // The caller's heap: the main thread's heap (grown by the reserve, its start advised up
+        // to the prefix, the rest not), or the arena of a thread of the test runner.
         let block = malloc(64)
         let at = UInt(bitPattern: block)
         free(block)
         let own = try #require(Self.flags(at: at))
-        let place = own.name == "[heap]" ? UInt(bitPattern: sbrk(0)) - 1 : at
-        let advisedPlace = try #require(Self.flags(at: place))
-        #expect(advisedPlace.flags.contains("hg"), "the caller's heap \(advisedPlace.name) has flags \(advisedPlace.flags)")
+        let prefix = UInt(routes_huge_heap_prefix_bytes)
+        if own.name == "[heap]" {
+            let heap = Self.mappings().filter { $0.name == "[heap]" }
+            let advisedParts = heap.filter { $0.flags.contains("hg") }
+            #expect(!advisedParts.isEmpty, "the main heap has no advised part: \(heap.map { ($0.range, $0.flags) })")
+            // (Each call advises the start of what it grew the heap by: one part a call.)
+            for part in advisedParts {
+                #expect(UInt(part.range.count) <= prefix, "an advised part of the main heap is \(part.range.count) bytes")
+            }
+            // The reserve reaches past the prefix: its end is not advised.
+            let end = try #require(Self.flags(at: UInt(bitPattern: sbrk(0)) - 1))
+            #expect(!end.flags.contains("hg"), "the end of the main heap has flags \(end.flags)")
+        } else {
+            try Self.expectPrefixAdvised(ofArenaHeapAt: at, prefix: prefix, "the caller's heap")
+        }
         // A new thread's arena: advised once the thread asks.
         final class Probe: @unchecked Sendable { var address: UInt = 0 }
         let probe = Probe()
@@ -76,28 +100,7 @@ import Glibc
         let arena = try #require(Self.flags(at: probe.address))
         // (A thread may be given the main thread's heap when the arenas run out: then that.)
         if arena.name != "[heap]" {
-            #expect(arena.flags.contains("hg"), "a new thread's heap has flags \(arena.flags)")
-        }
-    }
-
-    /// A large block of its own (malloc maps a block past 32 MiB apart from its heaps) is
-    /// asked for in huge pages, whole huge pages only, when the heaps were: the decision
-    /// diagrams' arrays.
-    @Test func aLargeBlockOfItsOwnIsAdvisedInWholeHugePages() throws {
-        let turnedOff = getenv("ROUTES_HUGE_PAGES").map { String(cString: $0) == "0" } ?? false
-        let advised = routes_heap_prefer_huge_pages(64 << 20) == 1
-        let bytes = 64 << 20, huge: UInt = 2 << 20
-        let block = try #require(malloc(bytes))
-        defer { free(block) }
-        let start = UInt(bitPattern: block)
-        let firstWhole = (start + huge - 1) & ~(huge - 1)
-        #expect(Self.flags(at: firstWhole)?.flags.contains("hg") != true, "not advised before it is asked")
-        routes_region_prefer_huge_pages(block, bytes)
-        let inside = try #require(Self.flags(at: firstWhole))
-        #expect(inside.flags.contains("hg") == (advised && !turnedOff), "the block's whole huge pages have flags \(inside.flags)")
-        if advised, firstWhole > start, let before = Self.flags(at: start) {
-            // The part before the first whole huge page is not advised (its own mapping).
-            #expect(!before.flags.contains("hg") || before.name == "[heap]")
+            try Self.expectPrefixAdvised(ofArenaHeapAt: probe.address, prefix: prefix, "a new thread's heap")
         }
     }
     #endif

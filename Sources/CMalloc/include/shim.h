@@ -3,18 +3,17 @@
 #include <stddef.h>
 
 /// Where the kernel gives transparent huge pages on request (Linux, glibc's malloc), asks
-/// for them for the caller's heap (the main thread's grown `reserve` bytes ahead), and for
-/// the heap of each thread that calls `routes_thread_heap_prefer_huge_pages` afterwards.
-/// Returns 1 when it did.
+/// for them for the start of the caller's heap (the main thread's, grown `reserve` bytes
+/// ahead), and for the start of the heap of each thread that calls
+/// `routes_thread_heap_prefer_huge_pages` afterwards: the first
+/// `routes_huge_heap_prefix_bytes` of each. Returns 1 when it did.
 int routes_heap_prefer_huge_pages(size_t reserve);
 /// The calling thread's heap in huge pages, when `routes_heap_prefer_huge_pages` asked for
 /// them; once per thread, and cheap after that (`SharedWorkList` calls it on each thread
 /// that does its work).
 void routes_thread_heap_prefer_huge_pages(void);
-/// The whole huge pages of `bytes` from `start` (a block of its own, such as a large
-/// allocation malloc maps apart from its heaps) in huge pages, when
-/// `routes_heap_prefer_huge_pages` asked for them.
-void routes_region_prefer_huge_pages(void *start, size_t bytes);
+/// How much of the start of each heap is asked for in huge pages.
+static const size_t routes_huge_heap_prefix_bytes = (size_t)16 << 20;
 
 #if defined(__linux__) && __has_include(<malloc.h>)
 #include <malloc.h>

@@ -150,13 +150,14 @@ extension Parser {
     mutating func conditionalBuilder() {
         open(.conditionalBuilder)
         advance()
-        let flagName = at(.identifier) ? currentText : nil
+        let flagPosition = identifierPosition
         condition(.flag)
         if block() {
             if at(.kwElse) {
                 elseClause()
             } else if !unwinding {
-                report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagName), repair: .insertElseEmpty)
+                report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagPosition.map { text(at: $0) }),
+                       repair: .insertElseEmpty)
             }
         }
         close()
@@ -199,9 +200,9 @@ extension Parser {
     mutating func wildcardBuilder() {
         open(.wildcardBuilder)
         advance()
-        let screenName = at(.identifier) ? currentText : nil
+        let screenPosition = identifierPosition
         name("a screen name after `wildcard`")
-        if let screenName, at(.lParen) && !current.startsLine { wildcardArguments(screen: screenName) }
+        if let screenPosition, at(.lParen) && !current.startsLine { wildcardArguments(screen: text(at: screenPosition)) }
         block()
         close()
     }
@@ -236,10 +237,10 @@ extension Parser {
         }
         open(.screenBuilder)
         if !keywordMissing { advance() }
-        let screenName = at(.identifier) ? currentText : "Detail"
+        let screenPosition = identifierPosition
         name("a screen name after `screen`")
         if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }
-        placementPresentation(of: screenName, afterUses: false)
+        placementPresentation(of: screenPosition, afterUses: false)
         if at(.kwUses) {
             open(.usesClause)
             advance()
@@ -267,7 +268,7 @@ extension Parser {
                 }
             }
             close()
-            placementPresentation(of: screenName, afterUses: true)
+            placementPresentation(of: screenPosition, afterUses: true)
         }
         if at(.lBrace) {
             block()
@@ -279,16 +280,17 @@ extension Parser {
     /// written without `as`, or after the `uses` list, is one error that says how to write
     /// it, and is read as meant. On the screen's line `as` always begins the presentation; at
     /// the start of the next line only when a presentation follows it on that line (else it
-    /// is the name of the next builder).
-    mutating func placementPresentation(of screen: String, afterUses: Bool) {
+    /// is the name of the next builder). `screenPosition`: where the screen's name is.
+    mutating func placementPresentation(of screenPosition: Int?, afterUses: Bool) {
         guard !unwinding, !current.startsLine || atAsBeforePresentation else { return }
+        var screen: String { screenPosition.map { text(at: $0) } ?? "Detail" }
         if atAs {
             open(.presentation)
             let asToken = current
             advance()
             // The word may follow on the next line: `as` on the screen's line has begun the
             // presentation (newlines only separate tokens).
-            let hasWord = isPresentationWord(kind, currentText)
+            let hasWord = isPresentationWord(current)
             if afterUses {
                 report(asToken.range, "`as` goes right after the screen name, before `uses`: `screen \(screen) as \(hasWord ? currentText : "sheet") uses …`")
             } else if !hasWord {

@@ -72,9 +72,9 @@ extension Parser {
         case .kwFlag:
             open(.flagDecl)
             advance()
-            let flagName = at(.identifier) ? currentText : nil
+            let flagPosition = identifierPosition
             name("a flag name")
-            declarationTail(.flagDecl, name: flagName)
+            declarationTail(.flagDecl, namePosition: flagPosition)
             close()
         case .kwBuilder:
             open(.builderDecl)
@@ -130,19 +130,20 @@ extension Parser {
     mutating func screenDeclaration(keywordMissing: Bool = false) {
         open(.screenDecl)
         if !keywordMissing { advance() }
-        let screenName = at(.identifier) ? currentText : "Detail"
+        let screenPosition = identifierPosition
         name("a screen name")
         if at(.lParen) { parameterList() }
-        if atAs && !current.startsLine && isPresentationWord(peekKind(), peekText()) {
+        if atAs && !current.startsLine && pos + 1 < significant.count && isPresentationWord(token(at: pos + 1)) {
             // `screen Detail as sheet`: `as` is a placement's; a declaration names its own.
             open(.presentation)
             let word = peekText()
+            let screenName = screenPosition.map { text(at: $0) } ?? "Detail"
             report(current.range, "a screen's declaration gives its presentation without `as` (`screen \(screenName) \(word)`); `as` is written at a placement in the routing tree (`screen \(screenName) as \(word)`)",
                    repair: .removeAs)
             advance()
             presentationWord()
             close()
-        } else if isPresentationWord(kind, currentText) {
+        } else if isPresentationWord(current) {
             open(.presentation)
             presentationWord()
             close()
@@ -158,7 +159,7 @@ extension Parser {
     var atAsBeforePresentation: Bool {
         guard atAs, pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
-        return !next.startsLine && isPresentationWord(next.kind, peekText())
+        return !next.startsLine && isPresentationWord(next)
     }
 
     /// The text of the significant token `ahead` positions after the current one.
@@ -168,16 +169,15 @@ extension Parser {
 
     /// Whether a token starts a presentation: `push`, `sheet`, or the contextual `cover` and
     /// `popover`.
-    func isPresentationWord(_ kind: TokenKind, _ text: @autoclosure () -> String) -> Bool {
-        if kind == .kwPush || kind == .kwSheet { return true }
-        guard kind == .identifier else { return false }
-        let word = text()
-        return word == "cover" || word == "popover"
+    func isPresentationWord(_ token: Token) -> Bool {
+        if token.kind == .kwPush || token.kind == .kwSheet { return true }
+        guard token.kind == .identifier else { return false }
+        return self.token(token, is: "cover") || self.token(token, is: "popover")
     }
 
     /// `push`, or `sheet`, `cover`, `popover` with their options; at such a word.
     mutating func presentationWord() {
-        let word = currentText
+        let wordPosition = pos
         let isPush = at(.kwPush)
         advance()
         if isPush {
@@ -186,7 +186,7 @@ extension Parser {
                 skipArguments()
             }
         } else if at(.lParen) {
-            presentationOptions(of: word)
+            presentationOptions(of: text(at: wordPosition))
         }
     }
 
@@ -196,7 +196,7 @@ extension Parser {
         advance()
         var ok = false
         if at(.identifier) {
-            if currentText != "allowsPush" {
+            if !currentIs("allowsPush") {
                 report(current.range, "unknown presentation option `\(currentText)`: `\(word)` takes `allowsPush: true` or `allowsPush: false`")
                 advance()
                 skipInParens()
@@ -300,15 +300,15 @@ extension Parser {
     /// - Parameter keywordMissing: `dependency` was left out (reported): the name comes first.
     mutating func valueDeclaration(_ declarationKind: SyntaxKind, keywordMissing: Bool = false) {
         open(declarationKind)
-        let keyword = keywordMissing ? "dependency" : currentText
+        let keywordPosition = pos
         if !keywordMissing { advance() }
-        let nameText = at(.identifier) ? currentText : nil
+        let namePosition = identifierPosition
         let named = name(declarationKind == .dependencyDecl ? "a dependency name" : "an optional name")
         if at(.colon) {
             advance()
             type()
         } else if named || !current.startsLine {
-            expected("`: Type` after the \(keyword) name")
+            expected("`: Type` after the \(keywordMissing ? "dependency" : text(at: keywordPosition)) name")
             if atTypeStart && !current.startsLine { type() }
         }
         if at(.kwFrom) {
@@ -317,7 +317,7 @@ extension Parser {
             name("a screen name after `from`")
             close()
         }
-        declarationTail(declarationKind, name: nameText)
+        declarationTail(declarationKind, namePosition: namePosition)
         close()
     }
 }

@@ -169,8 +169,14 @@ public struct Parser {
     var currentText: String { source.text(current.range) }
 
     /// Whether the current token's text is `word` (compared byte by byte: no string made).
-    func currentIs(_ word: StaticString) -> Bool {
-        let token = current
+    func currentIs(_ word: StaticString) -> Bool { token(current, is: word) }
+
+    /// The position of the current token when it is a name (for a message that may quote it
+    /// later: its text is read only then).
+    var identifierPosition: Int? { at(.identifier) ? pos : nil }
+
+    /// Whether `token`'s text is `word` (compared byte by byte: no string made).
+    func token(_ token: Token, is word: StaticString) -> Bool {
         guard Int(token.length) == word.utf8CodeUnitCount, token.end <= source.bytes.count else { return false }
         return source.bytes.withUnsafeBufferPointer { bytes in
             UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]).elementsEqual(

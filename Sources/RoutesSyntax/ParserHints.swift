@@ -354,9 +354,9 @@ extension Parser {
     /// `= value` after a flag, dependency or optional (`flag f = true`), or a type after a
     /// flag (`flag f: Bool`), on the declaration's line: one error, and the rest of the line is
     /// skipped.
-    mutating func declarationTail(_ kind: SyntaxKind, name: String?) {
+    mutating func declarationTail(_ kind: SyntaxKind, namePosition: Int?) {
         guard !unwinding else { return }
-        let shownName = name ?? "name"
+        var shownName: String { namePosition.map { text(at: $0) } ?? "name" }
         if pos > 0, let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0).hasPrefix("=") }),
            onOneLine(token(at: pos - 1).start, tokens[eq].start) {
             let message: String

@@ -26,8 +26,8 @@ extension Parser {
     }
 
     /// Whether the current token is the identifier `word`.
-    func atWord(_ word: String) -> Bool {
-        at(.identifier) && currentText == word
+    func atWord(_ word: StaticString) -> Bool {
+        at(.identifier) && currentIs(word)
     }
 
     /// Whether the token after the current one can start a type. (Layout never matters: no

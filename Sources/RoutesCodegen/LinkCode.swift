@@ -147,7 +147,7 @@ struct LinkCode {
         for segment in link.pattern.segments {
             switch segment {
             case .literal(let text): path.append("\(parts).encode(\(PathLiteral.quoted(text)))")
-            case .placeholder(let name, _): path.append("\(parts).encode(String(describing: \(Self.local(name))))")
+            case .placeholder(let name, _): path.append("\(parts).encode(\(written(name, Self.local(name), in: link)))")
             }
         }
         let joined = path.isEmpty ? "\"/\"" : "\"/\" + [\(path.joined(separator: ", "))].joined(separator: \"/\")"
@@ -158,9 +158,9 @@ struct LinkCode {
             for item in link.pattern.query {
                 let key = "\(parts).encode(\(PathLiteral.quoted(item.key)))"
                 if item.isOptional {
-                    out.append("            if let __value = \(Self.local(item.placeholder)) { __items.append(\(key) + \"=\" + \(parts).encode(String(describing: __value))) }")
+                    out.append("            if let __value = \(Self.local(item.placeholder)) { __items.append(\(key) + \"=\" + \(parts).encode(\(written(item.placeholder, "__value", in: link)))) }")
                 } else {
-                    out.append("            __items.append(\(key) + \"=\" + \(parts).encode(String(describing: \(Self.local(item.placeholder)))))")
+                    out.append("            __items.append(\(key) + \"=\" + \(parts).encode(\(written(item.placeholder, Self.local(item.placeholder), in: link))))")
                 }
             }
             out.append("            let __path = \(joined)")
@@ -168,6 +168,14 @@ struct LinkCode {
         }
         out.append("        }")
         return out
+    }
+
+    /// The Swift expression that writes the value `expression` of placeholder `name` as the
+    /// link's grammar reads it: a `Double` in decimal digits (`Parts.text(_:)`; Swift's own
+    /// description may use an exponent, `1e-06`, which the grammar does not read), any other
+    /// value as it describes itself.
+    func written(_ name: String, _ expression: String, in link: Link) -> String {
+        link.placeholders[name]?.type == .double ? "\(parts).text(\(expression))" : "String(describing: \(expression))"
     }
 
     /// The screens of `link` for a URL, or nil when it does not match.
@@ -337,6 +345,33 @@ struct LinkCode {
                 guard isInteger(pieces[0]) else { return nil }
                 if pieces.count == 2 && (pieces[1].isEmpty || !pieces[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })) { return nil }
                 return Double(text)
+            }
+
+            /// `value` as `double(_:)` reads it: Swift's shortest digits for it, written out
+            /// without an exponent (`1e-06` is `0.000001`, `1e+20` is `100000000000000000000.0`).
+            /// An infinite value or not-a-number stops the program: no link can carry it.
+            \(modifier)static func text(_ value: Double) -> String {
+                precondition(value.isFinite, "a link's number must be finite, not \\(value)")
+                let described = value.description
+                guard let e = described.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return described }
+                var mantissa = described[..<e]
+                let exponent = Int(described[described.index(after: e)...])!
+                let negative = mantissa.first == "-"
+                if negative { mantissa = mantissa.dropFirst() }
+                let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+                var digits = String(pieces[0]) + (pieces.count == 2 ? String(pieces[1]) : "")
+                // The decimal point goes after `point` digits.
+                var point = pieces[0].count + exponent
+                if point <= 0 {
+                    digits = String(repeating: "0", count: 1 - point) + digits
+                    point = 1
+                }
+                if point > digits.count { digits += String(repeating: "0", count: point - digits.count) }
+                var whole = digits.prefix(point)
+                var fraction = digits.dropFirst(point)
+                while whole.count > 1 && whole.first == "0" { whole = whole.dropFirst() }
+                while fraction.last == "0" { fraction = fraction.dropLast() }
+                return (negative ? "-" : "") + whole + "." + (fraction.isEmpty ? "0" : fraction)
             }
 
             /// `true` or `false`.

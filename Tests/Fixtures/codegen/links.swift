@@ -255,7 +255,7 @@ extension LinksRoutes {
 
         /// `/zoom/{level}`.
         static func zoom(level: Double) -> URL {
-            return URL(string: "/" + [LinksRoutesLinkParts.encode("zoom"), LinksRoutesLinkParts.encode(String(describing: level))].joined(separator: "/"))!
+            return URL(string: "/" + [LinksRoutesLinkParts.encode("zoom"), LinksRoutesLinkParts.encode(LinksRoutesLinkParts.text(level))].joined(separator: "/"))!
         }
 
         /// `newItem`: `/items/new`.
@@ -473,6 +473,33 @@ struct LinksRoutesLinkParts {
         guard isInteger(pieces[0]) else { return nil }
         if pieces.count == 2 && (pieces[1].isEmpty || !pieces[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })) { return nil }
         return Double(text)
+    }
+
+    /// `value` as `double(_:)` reads it: Swift's shortest digits for it, written out
+    /// without an exponent (`1e-06` is `0.000001`, `1e+20` is `100000000000000000000.0`).
+    /// An infinite value or not-a-number stops the program: no link can carry it.
+    static func text(_ value: Double) -> String {
+        precondition(value.isFinite, "a link's number must be finite, not \(value)")
+        let described = value.description
+        guard let e = described.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return described }
+        var mantissa = described[..<e]
+        let exponent = Int(described[described.index(after: e)...])!
+        let negative = mantissa.first == "-"
+        if negative { mantissa = mantissa.dropFirst() }
+        let pieces = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var digits = String(pieces[0]) + (pieces.count == 2 ? String(pieces[1]) : "")
+        // The decimal point goes after `point` digits.
+        var point = pieces[0].count + exponent
+        if point <= 0 {
+            digits = String(repeating: "0", count: 1 - point) + digits
+            point = 1
+        }
+        if point > digits.count { digits += String(repeating: "0", count: point - digits.count) }
+        var whole = digits.prefix(point)
+        var fraction = digits.dropFirst(point)
+        while whole.count > 1 && whole.first == "0" { whole = whole.dropFirst() }
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        return (negative ? "-" : "") + whole + "." + (fraction.isEmpty ? "0" : fraction)
     }
 
     /// `true` or `false`.

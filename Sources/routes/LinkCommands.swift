@@ -40,7 +40,7 @@ struct LinkCommand: ProgramCommand {
     @Option(help: "Output format: text or json.")
     var format: LinkFormat = .text
 
-    @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the current directory when FILE lies inside it, else FILE's directory).")
+    @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the nearest folder upward holding routes.json, else .git; else the current directory when FILE lies inside it, else FILE's directory).")
     var root: String?
 
     func validate() throws {

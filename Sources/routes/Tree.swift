@@ -42,7 +42,7 @@ struct Tree: ProgramCommand {
     @Option(help: "Output format: text, json, dot or mermaid.")
     var format: TreeFormat = .text
 
-    @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the current directory when FILE lies inside it, else FILE's directory).")
+    @Option(name: .customLong("root"), help: "Workspace root that imports may not leave (default: the nearest folder upward holding routes.json, else .git; else the current directory when FILE lies inside it, else FILE's directory).")
     var root: String?
 
     /// Checked here rather than in `run()`, so that a bad `--root` prints `tree`'s usage.

@@ -59,25 +59,33 @@ public enum LinkCondition: Sendable, Hashable, CustomStringConvertible {
         return names
     }
 
-    /// Terms without repeats: pairs that differ only in one literal's sign merged (`a && b ||
-    /// a && !b` is `a`) until none is left, then terms that another term's literals all
-    /// appear in dropped.
+    /// Terms without repeats: a literal dropped from a term while another term holds its
+    /// opposite and otherwise only literals of the first (`c && x || d && c && !x` is
+    /// `c && x || d && c`: where `d && c` holds, one of the two does; and `a && b || a && !b`
+    /// is `a`) until none is left, then terms that another term's literals all appear in
+    /// dropped. Each step takes a literal away, so it ends.
     static func simplified(_ terms: [[Literal]]) -> LinkCondition {
         var current = Set(terms.map { Set($0) })
         var merged = true
         while merged {
             merged = false
             let list = Array(current)
-            search: for (i, a) in list.enumerated() {
-                for b in list[(i + 1)...] where a.count == b.count {
-                    let onlyInA = a.subtracting(b), onlyInB = b.subtracting(a)
-                    guard onlyInA.count == 1, onlyInB.count == 1, let x = onlyInA.first, let y = onlyInB.first,
-                          x.name == y.name else { continue }
-                    current.remove(a)
-                    current.remove(b)
-                    current.insert(a.subtracting(onlyInA))
-                    merged = true
-                    break search
+            search: for a in list {
+                for b in list where a != b {
+                    // A literal x of a whose opposite b holds, the rest of a within b.
+                    for x in a {
+                        let opposite = Literal(name: x.name, holds: !x.holds)
+                        guard b.contains(opposite) else { continue }
+                        var rest = a
+                        rest.remove(x)
+                        var shorter = b
+                        shorter.remove(opposite)
+                        guard rest.isSubset(of: shorter) else { continue }
+                        current.remove(b)
+                        current.insert(shorter)
+                        merged = true
+                        break search
+                    }
                 }
             }
         }

@@ -65,6 +65,24 @@ import RoutesSyntax
         #expect(judged >= 300 && always >= 30 && sometimes >= 30 && never >= 30, "judged \(judged): always \(always), sometimes \(sometimes), never \(never)")
     }
 
+    /// A term that holds a literal's opposite where another term holds the literal and
+    /// nothing else of its own loses it: `pro && !st || st` is written `pro || st`.
+    @Test func aTermLosesALiteralAnotherTermMakesRedundant() throws {
+        let text = """
+            screen Home
+            screen X
+            flag pro
+            optional st: St
+            root { screen Home { anyOf { conditional pro { screen X } else { empty } if let st { screen X } } } }
+            link x "/x" -> Home/X
+            """
+        let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
+                              provider: MemoryProvider(files: ["/ws/App.routes": text]))
+        let program = try #require(project.programs.first)
+        let links = try #require(AnalysisSession.forEditor(project: project).links(ofProgramRootedAt: program.root))
+        #expect(links.links.first?.condition?.description == "pro || st")
+    }
+
     /// Whether a condition holds under an environment.
     static func holds(_ condition: LinkCondition, flags: [String: Bool], optionals: [String: Bool]) -> Bool {
         switch condition {

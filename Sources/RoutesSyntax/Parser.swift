@@ -15,7 +15,8 @@
 ///   a line closes every open block, with one "expected `}`" error (related: the unclosed
 ///   `{`). `screen` starts builders too, so it closes blocks only in a second parse, made when
 ///   the strict one found errors: there it closes them when it is indented less than the line
-///   that opened the innermost block, or sits in column 0 after the block's one builder. The
+///   that opened the innermost block, sits in column 0 after the block's one builder, or is
+///   followed by a parameter list with types (`screen A(id: String)`: a declaration's). The
 ///   parse with fewer errors wins, so indentation never makes valid code invalid;
 /// - nesting deeper than `maxDepth` is one error, and the rest of that block is skipped
 ///   without recursion, so no input can overflow the stack;
@@ -244,7 +245,21 @@ public struct Parser {
         guard layoutRecovery else { return false }
         let tokenColumn = column(token)
         if tokenColumn < (openBraces.last?.indent ?? 0) { return true }
-        return tokenColumn == 0 && blockHasBuilder
+        return (tokenColumn == 0 && blockHasBuilder) || screenLineDeclaresParameters
+    }
+
+    /// At `screen`: whether a parameter list with a type follows its name (`screen A(id:
+    /// String)`), which only a declaration has (a node's arguments, a mistake of their own, are
+    /// values: `screen A(id: "42")`). A type starts with `[`, `(` or a capitalised name.
+    var screenLineDeclaresParameters: Bool {
+        guard pos + 5 < significant.count, token(at: pos + 1).kind == .identifier else { return false }
+        let paren = token(at: pos + 2), label = token(at: pos + 3), colon = token(at: pos + 4), type = token(at: pos + 5)
+        guard paren.kind == .lParen, !paren.startsLine, label.kind == .identifier, colon.kind == .colon else { return false }
+        switch type.kind {
+        case .lBracket, .lParen: return true
+        case .identifier: return type.start < source.bytes.count && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(source.bytes[type.start])
+        default: return false
+        }
     }
 
     /// Reports the missing `}` of the innermost open block once and starts unwinding.

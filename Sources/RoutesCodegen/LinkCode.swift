@@ -171,9 +171,9 @@ struct LinkCode {
     }
 
     /// The Swift expression that writes the value `expression` of placeholder `name` as the
-    /// link's grammar reads it: a `Double` in decimal digits (`Parts.text(_:)`; Swift's own
-    /// description may use an exponent, `1e-06`, which the grammar does not read), any other
-    /// value as it describes itself.
+    /// link's grammar reads it: a `Double` in decimal digits (the generated parts type's
+    /// `text`; Swift's own description may use an exponent, `1e-06`, which the grammar does
+    /// not read), any other value as it describes itself.
     func written(_ name: String, _ expression: String, in link: Link) -> String {
         link.placeholders[name]?.type == .double ? "\(parts).text(\(expression))" : "String(describing: \(expression))"
     }

@@ -283,7 +283,7 @@ extension Parser {
     /// is the name of the next builder). `screenPosition`: where the screen's name is.
     mutating func placementPresentation(of screenPosition: Int?, afterUses: Bool) {
         guard !unwinding, !current.startsLine || atAsBeforePresentation else { return }
-        var screen: String { screenPosition.map { text(at: $0) } ?? "Detail" }
+        var screen: String { text(at: screenPosition, or: "Detail") }
         if atAs {
             open(.presentation)
             let asToken = current

@@ -137,7 +137,7 @@ extension Parser {
             // `screen Detail as sheet`: `as` is a placement's; a declaration names its own.
             open(.presentation)
             let word = peekText()
-            let screenName = screenPosition.map { text(at: $0) } ?? "Detail"
+            let screenName = text(at: screenPosition, or: "Detail")
             report(current.range, "a screen's declaration gives its presentation without `as` (`screen \(screenName) \(word)`); `as` is written at a placement in the routing tree (`screen \(screenName) as \(word)`)",
                    repair: .removeAs)
             advance()

@@ -74,6 +74,10 @@ extension Parser {
     /// The text of the significant token at `position`.
     func text(at position: Int) -> String { source.text(token(at: position).range) }
 
+    /// The text of the name at `position` (an `identifierPosition`), or `placeholder` when
+    /// there was none: what a message quotes for a name it may lack.
+    func text(at position: Int?, or placeholder: String) -> String { position.map { text(at: $0) } ?? placeholder }
+
     /// Reports `message` at the unknown-character token `unknown` in place of the lexer's
     /// error for it: the same mistake, explained. A token the lexer did not report (an
     /// operator of the type syntax, `&`) gets a new error over it through `last`.
@@ -356,7 +360,7 @@ extension Parser {
     /// skipped.
     mutating func declarationTail(_ kind: SyntaxKind, namePosition: Int?) {
         guard !unwinding else { return }
-        var shownName: String { namePosition.map { text(at: $0) } ?? "name" }
+        var shownName: String { text(at: namePosition, or: "name") }
         if pos > 0, let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0).hasPrefix("=") }),
            onOneLine(token(at: pos - 1).start, tokens[eq].start) {
             let message: String

@@ -1,4 +1,5 @@
 import Synchronization
+import CMalloc
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,8 +14,9 @@ import Darwin
 /// processor time of every thread of the process since the previous mark of any (about
 /// twice the time on two busy cores, about the time while one core works alone), the page
 /// faults of the process so far (a page touched for the first time costs microseconds: see
-/// Benchmarks/HISTORY.md), its resident size and peak resident size (Linux), the thread
-/// (`main`, or another), and the phase that just ended.
+/// Benchmarks/HISTORY.md), its resident size and peak resident size and the bytes of
+/// malloc's blocks in use (Linux), the thread (`main`, or another), and the phase that just
+/// ended.
 /// Without it, a mark reads one flag.
 public enum Profile {
     /// Whether `ROUTES_PROFILE` is set (read once).
@@ -88,7 +90,8 @@ public enum Profile {
             if fields.count >= 2 { kilobytes[String(fields[0])] = Int(fields[1]) }
         }
         guard let rss = kilobytes["VmRSS:"], let peak = kilobytes["VmHWM:"] else { return "" }
-        return "rss \(rss / 1024) MB peak \(peak / 1024) MB  "
+        let used = routes_malloc_used_bytes()
+        return "rss \(rss / 1024) MB peak \(peak / 1024) MB  " + (used >= 0 ? "malloc \(used >> 20) MB  " : "")
         #else
         return ""
         #endif

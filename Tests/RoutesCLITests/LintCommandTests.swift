@@ -73,16 +73,17 @@ import TestSupport
         #expect(plain.stderr.isEmpty)
         let lines = profiled.stderr.split(separator: "\n").map(String.init)
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("routes: profile: ") }, "\(profiled.stderr)")
-        // `routes: profile: MS ms  +MS ms  cpu +MS ms  all +MS ms  N faults  rss R MB peak P MB  THREAD PHASE`
-        // (the resident sizes on Linux).
+        // `routes: profile: MS ms  +MS ms  cpu +MS ms  all +MS ms  N faults  rss R MB peak P MB  malloc M MB  THREAD PHASE`
+        // (the resident sizes and malloc's blocks in use on Linux).
         let fields = lines.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         let times = fields.compactMap { Double($0[2]) }
         #expect(times.count == lines.count && times == times.sorted())
         #if os(Linux)
-        let sizes = 6
+        let sizes = 9
         #expect(fields.allSatisfy { $0[14] == "rss" && $0[16] == "MB" && $0[17] == "peak" && $0[19] == "MB" })
         let rss = fields.compactMap { Int($0[15]) }, peaks = fields.compactMap { Int($0[18]) }
         #expect(rss.count == lines.count && peaks == peaks.sorted() && zip(rss, peaks).allSatisfy { $0 <= $1 && $0 > 0 })
+        #expect(fields.allSatisfy { $0[20] == "malloc" && Int($0[21]) != nil && $0[22] == "MB" })
         #else
         let sizes = 0
         #endif

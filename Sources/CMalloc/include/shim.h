@@ -23,14 +23,21 @@ static inline int routes_malloc_trim(void) { return malloc_trim(0); }
 // Bytes malloc holds free in its arenas, and bytes it holds in all; -1 where it cannot say.
 static inline long long routes_malloc_free_bytes(void) { return (long long)mallinfo2().fordblks; }
 static inline long long routes_malloc_arena_bytes(void) { return (long long)mallinfo2().arena; }
+// Bytes of blocks in use: in the arenas and mapped apart from them.
+static inline long long routes_malloc_used_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (long long)(info.uordblks + info.hblkhd);
+}
 #else
 static inline long long routes_malloc_free_bytes(void) { return -1; }
 static inline long long routes_malloc_arena_bytes(void) { return -1; }
+static inline long long routes_malloc_used_bytes(void) { return -1; }
 #endif
 #else
 static inline int routes_malloc_trim(void) { return 0; }
 static inline long long routes_malloc_free_bytes(void) { return -1; }
 static inline long long routes_malloc_arena_bytes(void) { return -1; }
+static inline long long routes_malloc_used_bytes(void) { return -1; }
 #endif
 
 /// Starts a detached thread that runs `body(context)`; 1 when it did.

@@ -30,22 +30,29 @@ extension LanguageFeatures {
 
     /// The server capabilities of these requests (LSP 3.17 shapes).
     func editorRequestCapabilities() -> JSONObject {
-        [
+        var capabilities: JSONObject = [
             "workspaceSymbolProvider": true,
             "documentHighlightProvider": true,
             "selectionRangeProvider": true,
             "inlayHintProvider": ["resolveProvider": false],
             "codeLensProvider": ["resolveProvider": true],
-            "diagnosticProvider": ["identifier": "routes", "interFileDependencies": true, "workspaceDiagnostics": true],
         ]
+        if pullsDiagnostics {
+            capabilities["diagnosticProvider"] = ["identifier": "routes", "interFileDependencies": true, "workspaceDiagnostics": true]
+        }
+        return capabilities
     }
 
-    /// Reads what the client says it does with these requests (at `initialize`).
-    func readEditorCapabilities(_ capabilities: JSONValue?) {
+    /// Reads what the client says it does with these requests (at `initialize`). Diagnostics
+    /// are pulled only by a client that can and asks to (`"pullDiagnostics": true` in its
+    /// initialization options): the others get them pushed, and, since the server then does
+    /// not offer pulls, do not pull them as well (clients that do both show each twice).
+    func readEditorCapabilities(_ capabilities: JSONValue?, options: JSONValue?) {
         pullsDiagnostics = capabilities?["textDocument"]?["diagnostic"]?.objectValue != nil
+            && options?["pullDiagnostics"]?.boolValue == true
         let workspace = capabilities?["workspace"]
         refreshes = [
-            "workspace/diagnostic/refresh": workspace?["diagnostics"]?["refreshSupport"]?.boolValue ?? false,
+            "workspace/diagnostic/refresh": pullsDiagnostics && workspace?["diagnostics"]?["refreshSupport"]?.boolValue ?? false,
             "workspace/inlayHint/refresh": workspace?["inlayHint"]?["refreshSupport"]?.boolValue ?? false,
             "workspace/codeLens/refresh": workspace?["codeLens"]?["refreshSupport"]?.boolValue ?? false,
         ].filter(\.value).map(\.key).sorted()

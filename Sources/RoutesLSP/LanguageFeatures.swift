@@ -23,8 +23,9 @@ public final class LanguageFeatures {
     var publishedConfigs: [String: [ProjectConfig.Problem]] = [:]
     /// Whether the client lets us register file watchers (`didChangeWatchedFiles.dynamicRegistration`).
     var canWatchFiles = false
-    /// Whether the client pulls diagnostics (`textDocument.diagnostic`): then none are pushed
-    /// for `.routes` documents (PullDiagnostics.swift).
+    /// Whether the client pulls diagnostics: it declares it can (`textDocument.diagnostic`) and
+    /// asks to (`initializationOptions.pullDiagnostics`). Then none are pushed for `.routes`
+    /// documents (PullDiagnostics.swift).
     var pullsDiagnostics = false
     /// The `workspace/…/refresh` requests the client supports (EditorRequests.swift).
     var refreshes: [String] = []
@@ -123,7 +124,7 @@ public final class LanguageFeatures {
         markdownHover = rendersMarkdown(textDocument?["hover"]?["contentFormat"])
         markdownDocumentation = rendersMarkdown(textDocument?["completion"]?["completionItem"]?["documentationFormat"])
         canWatchFiles = params?["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]?.boolValue ?? false
-        readEditorCapabilities(params?["capabilities"])
+        readEditorCapabilities(params?["capabilities"], options: params?["initializationOptions"])
         codeActionClient = CodeActionClient(params)
         var roots: [String] = []
         if let folders = params?["workspaceFolders"]?.arrayValue {

@@ -5,8 +5,9 @@ import RoutesSyntax
 
 /// Pull diagnostics (LSP 3.17, README.md `routes lsp`): `textDocument/diagnostic` for one
 /// document and `workspace/diagnostic` for every file of the workspace, beside the pushed
-/// `publishDiagnostics`. A client that declares it pulls (`textDocument.diagnostic`) gets no
-/// pushed diagnostics for `.routes` documents, so that it does not show them twice.
+/// `publishDiagnostics`. A client that can pull (`textDocument.diagnostic`) and asks to
+/// (`initializationOptions.pullDiagnostics`) is offered pulls and gets no pushed diagnostics
+/// for `.routes` documents, so that it does not show them twice; the others get pushes only.
 ///
 /// A report's `resultId` is a hash of the report's items: the same diagnostics give the same
 /// id, whatever happened in between, so the server keeps no state per client, and a client

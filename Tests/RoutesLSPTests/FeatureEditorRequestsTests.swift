@@ -27,7 +27,8 @@ struct FeatureEditorRequestsTests {
         #expect(caps["selectionRangeProvider"] == true)
         #expect(caps["inlayHintProvider"] == ["resolveProvider": false])
         #expect(caps["codeLensProvider"] == ["resolveProvider": true])
-        #expect(caps["diagnosticProvider"] == ["identifier": "routes", "interFileDependencies": true, "workspaceDiagnostics": true])
+        // Pulls are offered only to a client that asks for them (FeaturePullDiagnosticsTests).
+        #expect(caps["diagnosticProvider"] == nil)
         let triggers = caps["completionProvider"]?["triggerCharacters"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(Set(triggers) == [" ", ",", "\"", "/"])
         try session.finish()
@@ -216,10 +217,13 @@ struct FeatureEditorRequestsTests {
         let refreshing: JSONValue = ["workspace": [
             "diagnostics": ["refreshSupport": true], "inlayHint": ["refreshSupport": true], "codeLens": ["refreshSupport": true],
         ]]
-        for (capabilities, expected) in [(refreshing, ["workspace/codeLens/refresh", "workspace/diagnostic/refresh", "workspace/inlayHint/refresh"]),
+        let pulling: JSONValue = ["textDocument": ["diagnostic": [:]], "workspace": refreshing["workspace"]!]
+        // Diagnostics are asked for again only by a client that pulls them.
+        for (capabilities, expected) in [(pulling, ["workspace/codeLens/refresh", "workspace/diagnostic/refresh", "workspace/inlayHint/refresh"]),
+                                         (refreshing, ["workspace/codeLens/refresh", "workspace/inlayHint/refresh"]),
                                          ([:] as JSONValue, [])] {
             let workspace = try FeatureWorkspace(["Library.routes": FeatureWorkspaceTests.library, "App.routes": FeatureWorkspaceTests.app])
-            let session = try FeatureSession(workspace, capabilities: capabilities)
+            let session = try FeatureSession(workspace, capabilities: capabilities, initializationOptions: ["pullDiagnostics": true])
             defer { session.stop() }
             try session.open("App.routes")
             try session.sync()

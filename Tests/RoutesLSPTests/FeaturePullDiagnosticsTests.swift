@@ -6,12 +6,33 @@ import Testing
 /// `workspace/diagnostic`, with result ids and `unchanged` reports, beside the pushed ones.
 @Suite("Feature: pull diagnostics")
 struct FeaturePullDiagnosticsTests {
-    /// A client that pulls (as Neovim 0.10 and later do).
+    /// A client that can pull (as Neovim 0.10 and later can), and one that also asks to.
     static let pulling: JSONValue = ["textDocument": ["diagnostic": ["dynamicRegistration": false]]]
+    static let askingToPull: JSONValue = ["pullDiagnostics": true]
+
+    /// A client that can pull but does not ask to gets diagnostics pushed, and the server does
+    /// not offer pulls (a client that did both would show each diagnostic twice); one that asks
+    /// to is offered them, and then nothing is pushed.
+    @Test func diagnosticsArePulledOnlyByAClientThatAsksTo() throws {
+        let workspace = try FeatureWorkspace(["Library.routes": FeatureSessionTests.library, "App.routes": FeatureSessionTests.app])
+        for (options, pulls) in [(nil, false), (["pullDiagnostics": false] as JSONValue, false), (Self.askingToPull, true)] {
+            let session = try FeatureSession(workspace, capabilities: Self.pulling, initializationOptions: options)
+            defer { session.stop() }
+            #expect(session.serverCapabilities?["diagnosticProvider"]
+                == (pulls ? ["identifier": "routes", "interFileDependencies": true, "workspaceDiagnostics": true] : nil))
+            try session.open("App.routes")
+            let pushed = try session.lastPublication("App.routes")
+            #expect((pushed == nil) == pulls, "pushed: \(String(describing: pushed))")
+            if !pulls {
+                #expect(Set(ruleCodes(pushed?["diagnostics"]?.arrayValue)) == ["duplicate-declaration", "unused-declaration", "undefined-name"])
+            }
+            try session.finish()
+        }
+    }
 
     @Test func aClientThatPullsGetsReportsWithResultIdsAndNothingPushed() throws {
         let workspace = try FeatureWorkspace(["Library.routes": FeatureSessionTests.library, "App.routes": FeatureSessionTests.app])
-        let session = try FeatureSession(workspace, capabilities: Self.pulling)
+        let session = try FeatureSession(workspace, capabilities: Self.pulling, initializationOptions: Self.askingToPull)
         defer { session.stop() }
         try session.open("App.routes")
         #expect(try session.lastPublication("App.routes") == nil, "nothing is pushed to a client that pulls")
@@ -55,7 +76,7 @@ struct FeaturePullDiagnosticsTests {
     @Test func workspaceDiagnosticsReportEveryFileWithTheVersionsOfOpenOnes() throws {
         let workspace = try FeatureWorkspace(["Library.routes": FeatureSessionTests.library, "App.routes": FeatureSessionTests.app,
                                               "Clean.routes": "screen Lone\nroot { screen Lone }\n"])
-        let session = try FeatureSession(workspace, capabilities: Self.pulling)
+        let session = try FeatureSession(workspace, capabilities: Self.pulling, initializationOptions: Self.askingToPull)
         defer { session.stop() }
         try session.open("App.routes", version: 7)
         let result = try session.result("workspace/diagnostic", ["previousResultIds": []])
@@ -88,7 +109,7 @@ struct FeaturePullDiagnosticsTests {
 
     @Test func aDocumentTooLargeToAnalyseReportsItsOneWarning() throws {
         let workspace = try FeatureWorkspace(["App.routes": "root { empty }\n"])
-        let session = try FeatureSession(workspace, capabilities: Self.pulling)
+        let session = try FeatureSession(workspace, capabilities: Self.pulling, initializationOptions: Self.askingToPull)
         defer { session.stop() }
         let line = "// " + String(repeating: "x", count: 1020) + "\n"
         try session.open("Big.routes", text: String(repeating: line, count: 17 * 1024))

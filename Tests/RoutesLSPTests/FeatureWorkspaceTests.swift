@@ -80,19 +80,21 @@ final class FeatureSession {
 
     /// `capabilities`: the client capabilities sent at `initialize`.
     /// `folder`: a folder of the workspace to open as the workspace folder instead of its root.
-    init(_ workspace: FeatureWorkspace, capabilities: JSONValue = [:], environment: [String: String] = [:],
-         folder: String? = nil) throws {
+    init(_ workspace: FeatureWorkspace, capabilities: JSONValue = [:], initializationOptions: JSONValue? = nil,
+         environment: [String: String] = [:], folder: String? = nil) throws {
         self.workspace = workspace
         client = try LSPTestClient(environment: environment)
         let rootURI = folder.map { workspace.uri($0) } ?? workspace.rootURI
         do {
-            initializeResponse = try client.initialize([
+            var params: JSONObject = [
                 "processId": nil,
                 "rootUri": .string(rootURI),
                 "workspaceFolders": [["uri": .string(rootURI), "name": "workspace"]],
                 "capabilities": capabilities,
                 "clientInfo": ["name": "FeatureSession"],
-            ])
+            ]
+            if let initializationOptions { params["initializationOptions"] = initializationOptions }
+            initializeResponse = try client.initialize(.object(params))
         } catch {
             client.stop()
             throw error

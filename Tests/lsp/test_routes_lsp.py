@@ -102,12 +102,14 @@ def open_document(client: LanguageClient, path: Path, text: str | None = None, v
     return uri
 
 
-async def initialize(client: LanguageClient, workspace: Path, capabilities: types.ClientCapabilities):
+async def initialize(client: LanguageClient, workspace: Path, capabilities: types.ClientCapabilities,
+                     options: dict | None = None):
     return await client.initialize_session(types.InitializeParams(
         capabilities=capabilities,
         root_uri=workspace.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="workspace")],
         client_info=types.ClientInfo(name="pytest-lsp"),
+        initialization_options=options,
     ))
 
 
@@ -124,6 +126,16 @@ async def client(lsp_client: LanguageClient, workspace: Path):
 async def neovim(lsp_client: LanguageClient, workspace: Path):
     """A session as Neovim 0.11 would start it (it offers UTF-8 positions)."""
     lsp_client.initialize_result = await initialize(lsp_client, workspace, client_capabilities("neovim@v0.11.0"))
+    lsp_client.workspace = workspace
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def neovim_pulling(lsp_client: LanguageClient, workspace: Path):
+    """Neovim 0.11, asking to pull diagnostics (it can)."""
+    lsp_client.initialize_result = await initialize(lsp_client, workspace, client_capabilities("neovim@v0.11.0"),
+                                                    {"pullDiagnostics": True})
     lsp_client.workspace = workspace
     yield
     await lsp_client.shutdown_session()
@@ -420,9 +432,8 @@ async def test_initialize_announces_the_lsp_3_17_requests(client: LanguageClient
     assert isinstance(capabilities.inlay_hint_provider, types.InlayHintOptions)
     assert isinstance(capabilities.code_lens_provider, types.CodeLensOptions)
     assert capabilities.code_lens_provider.resolve_provider is True
-    diagnostics = capabilities.diagnostic_provider
-    assert isinstance(diagnostics, types.DiagnosticOptions)
-    assert diagnostics.inter_file_dependencies is True and diagnostics.workspace_diagnostics is True
+    # Pulls are offered only to a client that asks for them (below).
+    assert capabilities.diagnostic_provider is None
     assert {'"', "/"} <= set(capabilities.completion_provider.trigger_characters or [])
 
 
@@ -503,7 +514,21 @@ async def test_code_lenses_resolve_to_a_preview_the_server_runs(client: Language
     assert all(e.built for e in result.tree.elements)
 
 
-async def test_a_client_that_pulls_diagnostics_gets_reports_not_pushes(neovim: LanguageClient):
+async def test_a_client_that_can_pull_but_does_not_ask_to_gets_pushes(neovim: LanguageClient):
+    assert neovim.initialize_result.capabilities.diagnostic_provider is None
+    seed = (neovim.workspace / "Seed.routes").read_text(encoding="utf-8")
+    path = neovim.workspace / "Broken.routes"
+    path.write_text(seed.replace("uses loginStore", "uses nobody"), encoding="utf-8")
+    uri = open_document(neovim, path)
+    await neovim.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert {d.code for d in neovim.diagnostics[uri]} == {"undefined-name", "unused-declaration"}
+
+
+async def test_a_client_that_pulls_diagnostics_gets_reports_not_pushes(neovim_pulling: LanguageClient):
+    neovim = neovim_pulling
+    diagnostics = neovim.initialize_result.capabilities.diagnostic_provider
+    assert isinstance(diagnostics, types.DiagnosticOptions)
+    assert diagnostics.inter_file_dependencies is True and diagnostics.workspace_diagnostics is True
     seed = (neovim.workspace / "Seed.routes").read_text(encoding="utf-8")
     path = neovim.workspace / "Broken.routes"
     path.write_text(seed.replace("uses loginStore", "uses nobody"), encoding="utf-8")

@@ -23,6 +23,9 @@ local defaults = {
   capabilities = nil,
   on_attach = nil,
   flags = nil,
+  -- The server's initialization options: `{ pullDiagnostics = true }` has
+  -- Neovim 0.10 and later pull diagnostics instead of receiving them.
+  init_options = nil,
   -- Where :RoutesPreview opens its window (a command modifier).
   preview_split = "botright",
   -- Show the server's code lenses (`preview Home/Detail` above each screen)
@@ -124,6 +127,7 @@ local function client_config(root)
       end
     end,
     flags = config.flags,
+    init_options = config.init_options,
   }
   if root then
     out.root_dir = root

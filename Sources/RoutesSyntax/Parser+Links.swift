@@ -19,12 +19,15 @@ extension Parser {
     }
 
     /// Whether the current token starts a link declaration at the top level, where nothing
-    /// else begins with a name: `link` followed on its line by a name or a string.
+    /// else begins with a name: `link` followed by a name or a string, on its line or the
+    /// next (line breaks separate tokens only).
     var atTopLevelLinkDeclaration: Bool {
         if at(.linkLine) { return true }
         guard at(.identifier), currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
-        return !next.startsLine && (next.kind == .identifier || next.kind == .string)
+        // (A `link` that starts the next line starts a declaration of its own.)
+        if next.startsLine && next.kind == .identifier && token(next, is: "link") { return false }
+        return next.kind == .identifier || next.kind == .string
     }
 
     mutating func linkDeclaration() {
@@ -76,7 +79,9 @@ extension Parser {
             open(.error)
             advance()
             close()
-        } else if at(.identifier) && !current.startsLine {
+        } else if at(.identifier) && (!current.startsLine || openBraces.isEmpty && !atTopLevelLinkDeclaration) {
+            // The path may start on the next line (`->` ends its line), unless a declaration
+            // starts there (at the top level, only a link's starts with a name).
             linkPath()
         } else if !unwinding {
             expected("the path the link opens, screen names separated by `/` (`Home/Detail(id: id)`)")

@@ -451,6 +451,9 @@ extension Parser {
         if at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier) {
             return "there are no `let` bindings: declare a `builder`, `flag`, `dependency` or `optional` instead"
         }
+        if at(.identifier) && currentIs("link") {
+            return "a link declaration needs a name, a pattern and a path: `link item \"/items/{id}\" -> Home/Detail(id: id)`"
+        }
         return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder`, `root` or `link`), found \(describeCurrent())"
     }
 

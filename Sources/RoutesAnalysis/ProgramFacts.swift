@@ -505,6 +505,13 @@ struct ProgramFacts {
         return "\(position.line + 1):\(position.column + 1)"
     }
 
+    /// Node g's head as `line:column` in a message about a place in `file`, or as
+    /// `path:line:column` when the node lies in another file.
+    func position(_ g: Int, from file: FileID) -> String {
+        let nodeFile = graph.nodes[g].file
+        return nodeFile == file ? position(g) : project.locationText(file: nodeFile, offset: graph.head(g).lowerBound)
+    }
+
     func screenName(_ code: Int) -> String { graph.screenDeclaration(code).name.text }
 
     /// Node g as its file's node (what diagnostics' details name).

@@ -52,6 +52,9 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         case contradiction(GraphNode, value: String)
         /// The builder the node is in is never evaluated where it is used.
         case builderNeverEvaluated(String)
+        /// The builder the node is in is used only where the screen cannot reach it: why, at
+        /// its first use (a reference node).
+        indirect case usedWhereItCannotReach(builder: String, reference: GraphNode, Reason)
         case noPath
     }
 
@@ -80,7 +83,10 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         return .node(GraphNode(g), screen: ScreenCode(code), reason(g, code, facts))
     }
 
-    private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts) -> Reason {
+    /// Why no path builds node g's screen (element `code`) there. `depth` counts the builders
+    /// whose uses were looked at on the way (`usedWhereItCannotReach`), which ends a walk around
+    /// builders that use each other.
+    private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts, depth: Int = 0) -> Reason {
         let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
         let bdd = semantics.bdd
         let evaluated = flow.isEvaluated(g)
@@ -143,11 +149,26 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
             parent = graph.nodes[ancestor].parent
         }
         let top = graph.bodyTop(g)
-        if let owner = semantics.bodyOwner(top), !flow.isEvaluated(top) {
-            return .builderNeverEvaluated(graph.builderName(owner))
+        if let owner = semantics.bodyOwner(top) {
+            if !flow.isEvaluated(top) { return .builderNeverEvaluated(graph.builderName(owner)) }
+            // Nothing in the builder keeps the screen out, and nothing of it reaches the body:
+            // at each use of the builder, something above the use does.
+            if evaluated && !anyElement && depth < Self.mostBuildersFollowed {
+                for reference in semantics.referrers.neighbors(owner) {
+                    let r = Int(reference)
+                    guard facts.used[r], flow.isEvaluated(r) else { continue }
+                    switch reason(r, code, facts, depth: depth + 1) {
+                    case .noPath, .builderNeverEvaluated: continue
+                    case let why: return .usedWhereItCannotReach(builder: graph.builderName(owner), reference: GraphNode(r), why)
+                    }
+                }
+            }
         }
         return .noPath
     }
+
+    /// How many builders' uses a reason follows at most.
+    static let mostBuildersFollowed = 8
 
     // MARK: Declarations
 
@@ -188,14 +209,15 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
                               message: "screen `\(name.text)` is never placed in the routing tree: no `screen \(name.text)` in `root` or a builder it uses")
         case .node(let node, let screen, let reason):
             let name = facts.screenName(screen.index)
-            let (why, related, quotes) = words(reason, screen: name, facts)
+            let (why, related, quotes) = words(reason, screen: name, in: facts.graph.nodes[node.index].file, facts)
             return facts.diagnostic(Self.self, at: node.index, "`screen \(name)` is never built: \(why)", related: related,
                                     quotesPosition: quotes)
         }
     }
 
-    /// The reason in words, its related locations, and whether the words quote a position.
-    private static func words(_ reason: Reason, screen name: String, _ facts: ProgramFacts) -> (String, [RelatedLocation], Bool) {
+    /// The reason in words, its related locations, and whether the words quote a position
+    /// (of a node, with its file's name when that is not `file`, the diagnostic's).
+    private static func words(_ reason: Reason, screen name: String, in file: FileID, _ facts: ProgramFacts) -> (String, [RelatedLocation], Bool) {
         switch reason {
         case .insideWildcard(let decision, let screen):
             let screenName = facts.screenName(screen.index)
@@ -209,7 +231,7 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
             return ("it is in the else branch of `if screen \(name)`, which \(name) never takes",
                     [facts.location(decision.index, "\(name) takes the then-branch here")], false)
         case .takenByEarlierBranches(let anyOf, let branches):
-            return ("an earlier branch of the `anyOf` at \(facts.position(anyOf.index)) always builds \(name) first",
+            return ("an earlier branch of the `anyOf` at \(facts.position(anyOf.index, from: file)) always builds \(name) first",
                     branches.map { facts.location($0.index, "builds \(name) first") }, true)
         case .contradiction(let decision, let value):
             let head = facts.headText(decision.index)
@@ -222,6 +244,10 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
                     [facts.location(decision.index, "decided here")], false)
         case .builderNeverEvaluated(let builder):
             return ("builder `\(builder)` is never evaluated where it is used", [], false)
+        case .usedWhereItCannotReach(let builder, let reference, let why):
+            let (words, related, _) = words(why, screen: name, in: file, facts)
+            return ("builder `\(builder)` is used where \(name) never reaches it: at \(facts.position(reference.index, from: file)), \(words)",
+                    [facts.location(reference.index, "`\(builder)` is used here")] + related, true)
         case .noPath:
             return ("no path under any environment builds it here", [], false)
         }

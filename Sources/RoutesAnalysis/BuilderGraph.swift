@@ -413,6 +413,15 @@ struct BuilderGraph {
         return screenCode(s)
     }
 
+    /// The element code of a wildcard's screen, if the name stands for a screen a wildcard can
+    /// make: one without parameters (another is an `invalid-wildcard` error, and the wildcard,
+    /// as an unresolved one, builds nothing, so that no warning follows from the error).
+    private func wildcardCode(of name: Name?, in file: FileID) -> Int? {
+        guard let name, let s = project.resolve(name, in: file), let code = screenCode(s),
+              !project.declaration(s).hasParameters else { return nil }
+        return code
+    }
+
     /// The index of the builder a name stands for, if it names one (see `screenCode(of:in:)`).
     private func builderIndex(of name: Name?, in file: FileID) -> Int? {
         guard let name, let s = project.resolve(name, in: file) else { return nil }
@@ -463,7 +472,7 @@ struct BuilderGraph {
             let code = screenCode(of: name, in: f)
             return (.ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 }), code == nil, false)
         case .wildcard(let name, let body):
-            let code = screenCode(of: name, in: f)
+            let code = wildcardCode(of: name, in: f)
             return (.wildcard(code, body: fileBase + body), code == nil, false)
         case .reference(let name):
             let index = builderIndex(of: name, in: f)
@@ -617,7 +626,7 @@ struct BuilderGraph {
             kind = .ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 })
             bad = code == nil
         case (.wildcard(let name, let body), .wildcard):
-            let code = screenCode(of: name, in: f)
+            let code = wildcardCode(of: name, in: f)
             kind = .wildcard(code, body: fileBase + body)
             bad = code == nil
         case (.reference(let name), .reference):

@@ -120,6 +120,11 @@ struct PathEvaluator {
                 run.result = .nothing(reason: "`wildcard \(nameText(wildcard))` at \(at(ref)): `\(nameText(wildcard))` is not a declared screen, so it builds nothing")
                 return
             }
+            if project.declaration(s).hasParameters {
+                // (`invalid-wildcard`: nothing gives the new screen its parameters.)
+                run.result = .nothing(reason: "`wildcard \(nameText(wildcard))` at \(at(ref)): `\(nameText(wildcard))` has parameters, which a wildcard cannot give, so it builds nothing")
+                return
+            }
             let (name, elementName) = (screenName(s), screenName(element))
             let why = s == element
                 ? "`wildcard \(name)` at \(at(ref)): its builder builds nothing for \(name)"

@@ -475,6 +475,10 @@ enum ResolutionTestSupport {
         #expect(try reasons(wildcard, "A") == ["`wildcard Nope` at 2:8: `Nope` is not a declared screen, so it builds nothing"])
         let screen = "screen A\nroot { screen Nope }"
         #expect(try reasons(screen, "A") == ["`root` is `screen Nope` at 2:8, but `Nope` is not a declared screen"])
+        // An `invalid-wildcard` cannot make its screen, as the analyses read it too.
+        let invalid = "screen A\nscreen D(id: Int)\nroot { anyOf { wildcard D { screen D } screen A } }"
+        #expect(try reasons(invalid, "D") == ["`wildcard D` at 3:16: `D` has parameters, which a wildcard cannot give, so it builds nothing"])
+        #expect(try ResolutionTestSupport.resolve(invalid, "A").elements[0].built)
     }
 
     @Test func anEmptyOrBrokenRootBuildsNothing() throws {

@@ -65,6 +65,22 @@ public enum Lexer {
         }
     }
 
+    /// Unexpected characters as a message shows them: a character that shows nothing (a
+    /// control, format or separator character, or one not assigned) as its escape in the
+    /// language's strings, `\u{B}`.
+    static func visible(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .unassigned, .privateUse, .surrogate:
+                shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
     @inline(__always) static func isIdentStart(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F
     }
@@ -486,7 +502,7 @@ extension Lexer {
             push(.unknown, from: start)
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
             let plural = text.unicodeScalars.count > 1
-            var message = "unexpected character\(plural ? "s" : "") `\(text)`"
+            var message = "unexpected character\(plural ? "s" : "") `\(Lexer.visible(text))`"
             if gluedToName {
                 message += " (names are ASCII: letters, digits and `_`)"
             }

@@ -36,7 +36,9 @@ extension Parser {
         // `let home = screen Home { … }`: the binding goes on to the end of its line and its
         // braces, whatever keywords it holds.
         let binding = at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier)
-        report(current.range, what)
+        // Right after an unexpected character on its line (`screen A $ B`), the rest of the
+        // line is that mistake's: its error is the only one.
+        if !(followsLexicalError && !current.startsLine) { report(current.range, what) }
         let start = current.start
         open(.error)
         var depth = 0

@@ -45,7 +45,13 @@ extension ProgramCommand {
             guard let parsed = values[value] else {
                 throw usageError("--\(option) '\(item)': '\(value)' is not a valid value; expected \(name)=\(accepted)")
             }
-            result[name] = parsed  // the last one given wins
+            // The same name given again must say the same (a script that sets it twice means
+            // one of them by mistake).
+            if let earlier = result[name], earlier != parsed {
+                let spelled = { (v: Bool) in values.first { $0.value == v }!.key }
+                throw usageError("--\(option) \(name) is given twice, as \(spelled(earlier)) and as \(spelled(parsed))")
+            }
+            result[name] = parsed
         }
         return result
     }

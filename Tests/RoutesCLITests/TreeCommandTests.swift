@@ -289,6 +289,8 @@ import Testing
         (["--flag", "isLoggedIn=yes"], "'yes' is not a valid value"),
         (["--flag", "isLoggedIn"], "expected NAME=true|false"),
         (["--flag", "=true"], "the name is missing"),
+        (["--flag", "isLoggedIn=true", "--flag", "isLoggedIn=false"], "--flag isLoggedIn is given twice, as true and as false"),
+        (["--optional", "detailStore=absent", "--optional", "detailStore=present"], "--optional detailStore is given twice, as absent and as present"),
         (["--optional", "detailStore=false"], "expected detailStore=present|absent"),
         (["--optional", "nope=present"], "unknown optional `nope`"),
         (["--optional", "isLoggedIn=present"], "`isLoggedIn` is a flag, not an optional"),

@@ -506,10 +506,12 @@ struct ProgramFacts {
     }
 
     /// Node g's head as `line:column` in a message about a place in `file`, or as
-    /// `path:line:column` when the node lies in another file.
+    /// `path:line:column` when the node lies in another file, the path relative to `file`'s
+    /// folder (as an import writes it: the message is the same however the files were named).
     func position(_ g: Int, from file: FileID) -> String {
         let nodeFile = graph.nodes[g].file
-        return nodeFile == file ? position(g) : project.locationText(file: nodeFile, offset: graph.head(g).lowerBound)
+        guard nodeFile != file else { return position(g) }
+        return PathUtil.relativePath(from: project.files[file].path, to: project.files[nodeFile].path) + ":" + position(g)
     }
 
     func screenName(_ code: Int) -> String { graph.screenDeclaration(code).name.text }

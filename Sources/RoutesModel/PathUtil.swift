@@ -38,6 +38,17 @@ public enum PathUtil {
         return normalize(base + "/" + rel)
     }
 
+    /// The path of `target` relative to the folder of `from` (both canonical), as an import
+    /// writes it.
+    public static func relativePath(from: String, to target: String) -> String {
+        let base = directory(of: from).split(separator: "/").map(String.init)
+        let parts = target.split(separator: "/").map(String.init)
+        var common = 0
+        while common < base.count && common < parts.count - 1 && base[common] == parts[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        return (up + parts[common...]).joined(separator: "/")
+    }
+
     /// True when `path` is `root` or inside it (both canonical).
     public static func isInside(_ path: String, root: String) -> Bool {
         if root == "/" { return path.hasPrefix("/") }

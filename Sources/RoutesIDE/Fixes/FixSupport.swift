@@ -68,17 +68,6 @@ enum FixSupport {
         return base + String(suffix)
     }
 
-    /// The path of `target` relative to the folder of `from` (both canonical), as an import
-    /// writes it.
-    static func relativePath(from: String, to target: String) -> String {
-        let base = PathUtil.directory(of: from).split(separator: "/").map(String.init)
-        let parts = target.split(separator: "/").map(String.init)
-        var common = 0
-        while common < base.count && common < parts.count - 1 && base[common] == parts[common] { common += 1 }
-        let up = Array(repeating: "..", count: base.count - common)
-        return (up + parts[common...]).joined(separator: "/")
-    }
-
     /// A string literal holding `text`.
     static func stringLiteral(_ text: String) -> String {
         var out = "\""

@@ -18,7 +18,7 @@ enum ImportErrorFixes: RuleFixes {
         guard !name.isEmpty else { return [] }
         let candidates = project.files.filter { f in
             f.id != d.file && f.workspaceRoot == importer.workspaceRoot && f.path.hasSuffix("/" + name)
-        }.map { FixSupport.relativePath(from: importer.path, to: $0.path) }
+        }.map { PathUtil.relativePath(from: importer.path, to: $0.path) }
             .sorted { ($0.count, $0) < ($1.count, $1) }
         var out = candidates.prefix(maxCandidates).map { relative in
             Fix(title: "Import \"\(relative)\"", applicability: .unsafe, isPreferred: candidates.count == 1, diagnostic: d,

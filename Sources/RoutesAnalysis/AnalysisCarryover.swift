@@ -1,11 +1,12 @@
 import RoutesModel
 import RoutesSyntax
 
-/// The decision-diagram manager of a program's previous analysis, and the layout that
-/// analysis ended in (see `AnalysisLimits.attempts`).
+/// The decision-diagram manager of a program's previous analysis, and the layout and order of
+/// the conditions that analysis ended in (see `AnalysisLimits.attempts`).
 struct ManagerCarryover {
     let bdd: BDD
     let layout: Semantics.Layout
+    let ordering: ConditionOrdering
 }
 
 /// A program's previous analysis, when its graph was patched over an edit: the global ids of

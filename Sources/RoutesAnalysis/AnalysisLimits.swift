@@ -9,18 +9,23 @@ import Darwin
 /// The analyses are exponential in the worst case, so each program's decision diagrams get a
 /// budget of new nodes, and 32 operation steps per node. A program is analysed first in the
 /// variable layout that is smaller for most programs, within a trial budget; should that run
-/// out, in the other layout with the whole budget (see `AnalysisLayout`). A program that
-/// outgrows that too is reported with an error at its `root` (`AnalysisLimit`), and gets only
+/// out, in the other layout with the whole budget (see `AnalysisLayout`), and then with the
+/// conditions in another order (see `ConditionOrdering`). A program that outgrows that too is
+/// reported with an error at its `root` (`AnalysisLimit`), and gets only
 /// the checks that read no decision diagram; the other programs are not affected.
 public struct AnalysisLimits: Sendable, Hashable {
     /// A fixed node budget per program, instead of the default (which grows with the program).
     public var nodes: Int?
     /// One layout only, with the whole budget (tests and fuzz oracles compare the layouts).
     public var layout: AnalysisLayout?
+    /// One order of the conditions only (tests compare the orders): with `layout`, that layout
+    /// in that order; else both layouts in turn, in that order.
+    public var ordering: ConditionOrdering?
 
-    public init(nodes: Int? = nil, layout: AnalysisLayout? = nil) {
+    public init(nodes: Int? = nil, layout: AnalysisLayout? = nil, ordering: ConditionOrdering? = nil) {
         self.nodes = nodes.map { max($0, 1) }
         self.layout = layout
+        self.ordering = ordering
     }
 
     /// The default: 2^21 nodes, or 64 per node of the program's graph when that is more.
@@ -38,14 +43,29 @@ public struct AnalysisLimits: Sendable, Hashable {
     /// layout is let go after a few milliseconds.
     func trialBudget(graphNodes: Int) -> Int { min(nodeBudget(graphNodes: graphNodes), max(1 << 14, graphNodes * 16)) }
 
-    /// The layouts to try in turn, each with its node budget: the smaller layout for most
-    /// programs first (unless `hint`, the layout an earlier analysis of the program ended in,
-    /// is the other), then the other with the whole budget.
-    func attempts(graphNodes: Int, hint: Semantics.Layout?) -> [(layout: Semantics.Layout, nodes: Int)] {
+    /// One way to analyse a program: a layout, an order of the conditions and a node budget.
+    struct Attempt: Equatable {
+        var layout: Semantics.Layout
+        var ordering: ConditionOrdering
+        var nodes: Int
+    }
+
+    /// The ways to try in turn: the smaller layout for most programs first, within the trial
+    /// budget, then the other with the whole budget; then, should both run out, the conditions
+    /// in the other order (`ConditionOrdering.lastTest`) with the whole budget. After an
+    /// analysis that ended in the second layout (`hint`), that layout with the whole budget,
+    /// in the order it ended in first, then in the other.
+    func attempts(graphNodes: Int, hint: (layout: Semantics.Layout, ordering: ConditionOrdering)?) -> [Attempt] {
         let whole = nodeBudget(graphNodes: graphNodes)
-        if let layout { return [(layout, whole)] }
-        if hint == .elementAbove { return [(.elementAbove, whole)] }
-        return [(.conditionsAbove, trialBudget(graphNodes: graphNodes)), (.elementAbove, whole)]
+        if let layout { return [Attempt(layout: layout, ordering: ordering ?? .firstTest, nodes: whole)] }
+        if let ordering {
+            return [Attempt(layout: .conditionsAbove, ordering: ordering, nodes: trialBudget(graphNodes: graphNodes)),
+                    Attempt(layout: .elementAbove, ordering: ordering, nodes: whole)]
+        }
+        let first = Attempt(layout: .elementAbove, ordering: .firstTest, nodes: whole)
+        let last = Attempt(layout: .elementAbove, ordering: .lastTest, nodes: whole)
+        if let hint, hint.layout == .elementAbove { return hint.ordering == .lastTest ? [last, first] : [first, last] }
+        return [Attempt(layout: .conditionsAbove, ordering: .firstTest, nodes: trialBudget(graphNodes: graphNodes)), first, last]
     }
 
     /// The step budget that goes with a node budget.
@@ -58,6 +78,21 @@ public struct AnalysisLimits: Sendable, Hashable {
         guard let raw = getenv("ROUTES_ANALYSIS_NODE_LIMIT"), let nodes = Int(String(cString: raw)), nodes > 0 else { return .standard }
         return AnalysisLimits(nodes: nodes)
     }()
+}
+
+/// How the conditions are ordered among a program's decision-diagram variables. Any order
+/// gives the same answers; which one stays small depends on the program (see
+/// docs/dev/analysis.md, Variable order).
+public enum ConditionOrdering: Sendable, Hashable {
+    /// By where the routing tree first tests each condition, the last first-tested on top:
+    /// conditions tested together, nested, are neighbours. Tried first.
+    case firstTest
+    /// By where the routing tree last tests each, the last on top: conditions each first
+    /// tested alone and then tested together, nested, later on (`conditional campaign_i {…}`
+    /// branches, then `conditional region_i { conditional campaign_i {…} }` ones) are
+    /// neighbours, where the first order puts every one of one kind above every one of the
+    /// other, which grows exponentially with the pairs. Tried when the first order runs out.
+    case lastTest
 }
 
 /// Where the element's variables are in the order of a program's decision diagrams. Both

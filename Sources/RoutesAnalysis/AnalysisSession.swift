@@ -191,7 +191,7 @@ public final class AnalysisSession {
         for unit in reused.units { if let unit { kept.insert(ObjectIdentifier(unit)) } }
         for unit in previous.units where !kept.contains(ObjectIdentifier(unit)) {
             let key = Self.managerKey(unit.program, previous.project)
-            reused.managers[key] = ManagerCarryover(bdd: unit.semantics.bdd, layout: unit.semantics.layout)
+            reused.managers[key] = ManagerCarryover(bdd: unit.semantics.bdd, layout: unit.semantics.layout, ordering: unit.semantics.ordering)
             if let splice, unit.stoppedAt == nil, unit.graph.files.contains(splice.file) { reused.patchable[key] = unit }
         }
         return reused

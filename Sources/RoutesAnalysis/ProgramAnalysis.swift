@@ -52,7 +52,7 @@ final class ProgramAnalysis: @unchecked Sendable {
         let links = known ?? PendingLinks(project: project)
         // Each layout in turn (see `AnalysisLimits.attempts`), the first on the kept manager
         // when there is one, and again on a fresh one should the kept one run out.
-        let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager?.layout)
+        let attempts = limits.attempts(graphNodes: graph.nodes.count, hint: manager.map { ($0.layout, $0.ordering) })
         // A lint's `missing-dependency` plan reads the graph and the used region only: made
         // on another core while this one computes the semantics (of either layout).
         let early = order == .keepingPlan || carryover != nil ? nil : program.flatMap { ProgramChecker.earlyPlan(graph: graph, program: $0) }
@@ -107,16 +107,17 @@ final class ProgramAnalysis: @unchecked Sendable {
     }
 
     private static func analyse(_ graph: BuilderGraph, _ program: Program?, _ manager: BDD?, carryover: AnalysisCarryover? = nil,
-                                _ attempt: (layout: Semantics.Layout, nodes: Int), order: ProgramChecker.Order,
+                                _ attempt: AnalysisLimits.Attempt, order: ProgramChecker.Order,
                                 early: ProgramChecker.EarlyPlan?, links: PendingLinks, prepared: PreparedManager? = nil)
         -> (semantics: Semantics, semanticsComplete: Bool, checker: ProgramChecker?) {
         // On the earlier analysis's manager, the earlier semantics serves as it is when the edit
         // changed nothing it reads.
         let kept = carryover.flatMap { e in
-            manager === e.semantics.bdd ? Semantics.keeping(e.semantics, for: graph, edited: e.edited, layout: attempt.layout, nodeBudget: attempt.nodes) : nil
+            manager === e.semantics.bdd ? Semantics.keeping(e.semantics, for: graph, edited: e.edited, layout: attempt.layout, ordering: attempt.ordering,
+                                                                   nodeBudget: attempt.nodes) : nil
         }
         let semantics = kept ?? Semantics(graph: graph, reusing: manager, prepared: prepared, carryover: carryover,
-                                          layout: attempt.layout, nodeBudget: attempt.nodes)
+                                          layout: attempt.layout, ordering: attempt.ordering, nodeBudget: attempt.nodes)
         Profile.mark("program: semantics")
         guard let program, !semantics.bdd.exhausted else { return (semantics, !semantics.bdd.exhausted, nil) }
         var checker = ProgramChecker(semantics: semantics, program: program,

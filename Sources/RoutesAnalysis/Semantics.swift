@@ -25,6 +25,8 @@ final class Semantics {
     var graph: BuilderGraph
     let bdd: BDD
     let layout: Layout
+    /// How the conditions are ordered among the variables (`conditionOrder`).
+    let ordering: ConditionOrdering
     let elementBits: Int
     /// The variable of the element code's bit 0 (bit i is variable `firstElementVariable + i`).
     let firstElementVariable: Int
@@ -135,10 +137,11 @@ final class Semantics {
     /// `awaitingTheHelper` (tests) has this thread wait for the helper thread to begin
     /// before it takes any of them, so that both surely take part.
     init(graph: BuilderGraph, reusing manager: BDD? = nil, prepared: PreparedManager? = nil, carryover: AnalysisCarryover? = nil,
-         layout: Layout = .conditionsAbove, nodeBudget: Int? = nil, twoThreadBuildsFrom: Int = Flow.nodesForTwoThreads,
-         awaitingTheHelper: Bool = false) {
+         layout: Layout = .conditionsAbove, ordering: ConditionOrdering = .firstTest, nodeBudget: Int? = nil,
+         twoThreadBuildsFrom: Int = Flow.nodesForTwoThreads, awaitingTheHelper: Bool = false) {
         self.graph = graph
         self.layout = layout
+        self.ordering = ordering
         self.twoThreadBuildsFrom = twoThreadBuildsFrom
         self.awaitsTheHelper = awaitingTheHelper
         // The element codes: the graph's screens, and one more for the screens declared
@@ -154,7 +157,7 @@ final class Semantics {
         bdd.beginAnalysis(nodes: nodeBudget, steps: AnalysisLimits.stepBudget(nodes: nodeBudget),
                           variables: graph.conditions.count + bits)
         firstElementVariable = layout == .elementAbove ? 0 : graph.conditions.count
-        if let carryover, let old = Self.sameStructure(carryover, graph: graph, bdd: bdd, layout: layout, elementBits: bits) {
+        if let carryover, let old = Self.sameStructure(carryover, graph: graph, bdd: bdd, layout: layout, ordering: ordering, elementBits: bits) {
             takeStructure(of: old)
         } else {
             makeStructure(elementCount: elementCount, codeCount: codeCount)
@@ -216,7 +219,7 @@ final class Semantics {
     /// Makes the variables, the element codes, the owners of nestings and bodies, and the
     /// reference graph with its strongly connected components.
     private func makeStructure(elementCount: Int, codeCount: Int) {
-        variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? elementBits : 0)
+        variableOfCondition = Self.conditionOrder(graph, first: layout == .elementAbove ? elementBits : 0, ordering: ordering)
         conditionVariable = bdd.variables(variableOfCondition)
         elementIs = bdd.codes(each: graph.screens.count, first: firstElementVariable, count: elementBits)
         allElements = bdd.codes(below: elementCount, first: firstElementVariable, count: elementBits)
@@ -298,9 +301,9 @@ final class Semantics {
     /// the owners of nestings and bodies, and the references between builders and their
     /// components are the earlier ones.
     static func sameStructure(_ carryover: AnalysisCarryover, graph: BuilderGraph, bdd: BDD, layout: Layout,
-                                      elementBits: Int) -> Semantics? {
+                              ordering: ConditionOrdering, elementBits: Int) -> Semantics? {
         let old = carryover.semantics, before = old.graph
-        guard old.bdd === bdd, old.layout == layout, layout == .conditionsAbove, old.elementBits == elementBits,
+        guard old.bdd === bdd, old.layout == layout, layout == .conditionsAbove, old.ordering == ordering, old.elementBits == elementBits,
               before.nodes.count == graph.nodes.count, carryover.edited.upperBound <= graph.nodes.count,
               before.hasForeignElement == graph.hasForeignElement, before.screens == graph.screens,
               before.conditions == graph.conditions, before.builders.count == graph.builders.count,
@@ -326,9 +329,9 @@ final class Semantics {
     /// budget, as `init` starts one. Nil otherwise; `old` is not used again either way (the
     /// one it is given to belongs to the analysis that replaces its own).
     static func keeping(_ old: Semantics, for graph: BuilderGraph, edited: EditedNodes, layout: Layout,
-                        nodeBudget: Int? = nil) -> Semantics? {
+                        ordering: ConditionOrdering = .firstTest, nodeBudget: Int? = nil) -> Semantics? {
         let before = old.graph
-        guard old.layout == layout, old.cycles.isEmpty, !old.bdd.exhausted, canReuse(old.bdd, nodes: graph.nodes.count),
+        guard old.layout == layout, old.ordering == ordering, old.cycles.isEmpty, !old.bdd.exhausted, canReuse(old.bdd, nodes: graph.nodes.count),
               before.nodes.count == graph.nodes.count, edited.upperBound <= graph.nodes.count,
               old.builds.count == graph.nodes.count, before.hasForeignElement == graph.hasForeignElement,
               before.screens == graph.screens, before.conditions == graph.conditions, before.builders == graph.builders
@@ -422,18 +425,31 @@ final class Semantics {
         }
     }
 
-    /// Each condition's variable, from `first` on: by where the graph first tests it, the last
-    /// first-tested on top; conditions the graph never tests at the bottom. The graph's nodes
-    /// are in source order, file by file, so nested tests are neighbours.
-    static func conditionOrder(_ graph: BuilderGraph, first: Int) -> [Int32] {
+    /// Each condition's variable, from `first` on: by where the graph first (or, with
+    /// `.lastTest`, last) tests it, the last so ranked on top; conditions the graph never tests
+    /// at the bottom. The graph's nodes are in source order, file by file, so nested tests are
+    /// neighbours.
+    static func conditionOrder(_ graph: BuilderGraph, first: Int, ordering: ConditionOrdering = .firstTest) -> [Int32] {
         let count = graph.conditions.count
         var rank = [Int32](repeating: -1, count: count)
         var next: Int32 = 0
-        for node in graph.nodes {
-            if case .condition(let condition, _, _) = node.kind, rank[condition] < 0 {
-                rank[condition] = next
-                next += 1
+        switch ordering {
+        case .firstTest:
+            for node in graph.nodes {
+                if case .condition(let condition, _, _) = node.kind, rank[condition] < 0 {
+                    rank[condition] = next
+                    next += 1
+                }
             }
+        case .lastTest:
+            // The same walk backwards ranks by last test, the last lowest: turned around.
+            for node in graph.nodes.reversed() {
+                if case .condition(let condition, _, _) = node.kind, rank[condition] < 0 {
+                    rank[condition] = next
+                    next += 1
+                }
+            }
+            for condition in 0..<count where rank[condition] >= 0 { rank[condition] = next - 1 - rank[condition] }
         }
         let tested = next
         for condition in 0..<count where rank[condition] < 0 {

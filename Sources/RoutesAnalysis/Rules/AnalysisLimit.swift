@@ -26,8 +26,8 @@ enum AnalysisLimit: RuleDefinition {
             lint: the error makes the gap visible and fails CI until it is dealt with.
             """,
         example: """
-            // 24 flag pairs, each x tested alone first, then with its y, all building `A`:
-            // the analysis would have to tell apart 2^24 cases for `A`.
+            // 24 flag pairs, each x tested alone first, then with its y, all building `A`,
+            // then each y alone: the analysis would have to tell apart 2^24 cases for `A`.
             screen A
             screen B
             flag x0
@@ -37,6 +37,7 @@ enum AnalysisLimit: RuleDefinition {
               anyOf {
                 conditional x0 { screen B } else { empty }
                 conditional y0 { conditional x0 { screen A } else { empty } } else { empty }
+                conditional y0 { screen B } else { empty }
               }
             }
             """,

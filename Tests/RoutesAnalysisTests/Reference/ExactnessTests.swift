@@ -138,8 +138,10 @@ func describe(_ rule: RuleID, _ file: FileID, _ range: Range<Int>, _ message: St
     }
 
     /// The product's analyses against the reference over 1000 generated programs: as a lint
-    /// runs them (the first layout, the other where it runs out), and in each layout alone.
-    @Test(arguments: [AnalysisLimits.standard, AnalysisLimits(layout: .conditionsAbove), AnalysisLimits(layout: .elementAbove)])
+    /// runs them (the first layout, the other where it runs out), in each layout alone, and
+    /// with the conditions in the order of the last attempt.
+    @Test(arguments: [AnalysisLimits.standard, AnalysisLimits(layout: .conditionsAbove), AnalysisLimits(layout: .elementAbove),
+                      AnalysisLimits(ordering: .lastTest)])
     func analysisMatchesReference(_ limits: AnalysisLimits) {
         struct Mismatch {
             var entry: CorpusEntry

@@ -109,6 +109,10 @@ extension IDE {
         guard Identifier.isValid(newName) else {
             throw RenameError("`\(newName)` is not a valid name: a name is a letter or `_`, then letters, digits or `_`")
         }
+        // In the path a keyword is no name (`true` and `false` are values there).
+        if Lexer.keyword(newName) != nil {
+            throw RenameError("`\(newName)` is a keyword and cannot be a name")
+        }
         guard !placeholder.others.contains(newName) else {
             throw RenameError("the pattern has a placeholder `{\(newName)}` already")
         }

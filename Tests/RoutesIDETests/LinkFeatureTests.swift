@@ -68,6 +68,18 @@ import Testing
         #expect(throws: RenameError.self) { try IDE.rename(project: w.project, file: w.file, offset: w.cursor, newName: "t") }
     }
 
+    /// A keyword in the path is no placeholder: `true` and `false` would be values there,
+    /// the others syntax errors.
+    @Test func aPlaceholderCannotTakeAKeyword() {
+        let w = Workspace(Self.declarations + "link item \"/items/{id}\" -> Home/Detail(id: i|d, tab: \"x\")" + Self.tree)
+        for keyword in ["true", "false", "import", "screen", "root"] {
+            #expect(throws: RenameError("`\(keyword)` is a keyword and cannot be a name")) {
+                try IDE.rename(project: w.project, file: w.file, offset: w.cursor, newName: keyword)
+            }
+        }
+        #expect((try? IDE.rename(project: w.project, file: w.file, offset: w.cursor, newName: "cover")) != nil, "a contextual word is a name")
+    }
+
     @Test func completionOffersScreensLabelsAndPlaceholders() {
         let screens = Workspace(Self.declarations + "link item \"/items/{id}\" -> Home/|" + Self.tree)
         #expect(screens.labels().contains("Detail") && screens.labels().contains("Home"))

@@ -254,7 +254,7 @@ extension Parser {
                 advance()
                 break
             }
-            if atEOF || (current.startsLine && kind.startsDeclaration && peekKind() != .colon) || at(.lBrace) || at(.rBrace) {
+            if atEOF || atDeclarationAfterParameters || at(.lBrace) || at(.rBrace) {
                 expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
                 break
             }
@@ -278,7 +278,7 @@ extension Parser {
             } else if kind.isLabel && peekKind() == .colon {
                 // `(id: String name: String)`: the next parameter, without its comma.
                 expected("`,` between parameters")
-            } else if !at(.rParen) && !atEOF && !(current.startsLine && kind.startsDeclaration) && !at(.lBrace) && !at(.rBrace) {
+            } else if !at(.rParen) && !atEOF && !atDeclarationAfterParameters && !(current.startsLine && kind.startsDeclaration) && !at(.lBrace) && !at(.rBrace) {
                 unexpected("`,` or `)`")
                 skipParameterGarbage()
                 if at(.comma) { advance() }
@@ -287,10 +287,16 @@ extension Parser {
         close()
     }
 
+    /// Whether the current token starts a line with a declaration, where a parameter list
+    /// left open ends: a declaration keyword not followed by `:` (which makes it a label), or
+    /// a link's `link`.
+    var atDeclarationAfterParameters: Bool {
+        current.startsLine && (kind.startsDeclaration && peekKind() != .colon || atTopLevelLinkDeclaration)
+    }
+
     mutating func skipParameterGarbage() {
         var any = false
-        while !atEOF && !at(.comma) && !at(.rParen) && !at(.lBrace) && !at(.rBrace)
-            && !(current.startsLine && kind.startsDeclaration && peekKind() != .colon) {
+        while !atEOF && !at(.comma) && !at(.rParen) && !at(.lBrace) && !at(.rBrace) && !atDeclarationAfterParameters {
             if !any { open(.error); any = true }
             advance()
         }

@@ -544,6 +544,8 @@ public final class LanguageFeatures {
         let pathValue = params?["path"]
         let toPath: @Sendable (SourceFile) -> String = { $0.path }
         if let url = params?["url"]?.stringValue {
+            // A URL stands in place of a path: both given, one would be ignored.
+            if let pathValue, !pathValue.isNull { throw ResponseError.invalidParams("give a url or a path, not both") }
             return try previewURL(url, session: session, program: program, environment: environment, toPath: toPath)
         }
         if let urlValue = params?["url"], !urlValue.isNull { throw ResponseError.invalidParams("url must be a string or null") }

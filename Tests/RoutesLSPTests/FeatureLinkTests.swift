@@ -62,6 +62,9 @@ struct FeatureLinkTests {
         #expect(try session.errorCode("routes/preview", session.document("App.routes", ["url": "/items/x/y/z"])) == -32602)
         #expect(try session.errorCode("routes/preview", session.document("App.routes", ["url": "/hello"])) == -32602)
         #expect(try session.errorCode("routes/preview", session.document("App.routes", ["url": 3])) == -32602)
+        // A URL in place of a path, not beside one.
+        #expect(try session.errorCode("routes/preview", session.document("App.routes", ["url": "myapp://items/7", "path": "Home"])) == -32602)
+        #expect(try session.result("routes/preview", session.document("App.routes", ["url": "myapp://items/7", "path": nil]))["text"] != nil)
         try session.finish()
     }
 

@@ -52,8 +52,11 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         case contradiction(GraphNode, value: String)
         /// The builder the node is in is never evaluated where it is used.
         case builderNeverEvaluated(String)
+        /// A condition on the way is evaluated with the screen only where it decides the other
+        /// way (an earlier branch took the screen where it would go this way).
+        case decidedOtherwise(GraphNode, value: String)
         /// The builder the node is in is used only where the screen cannot reach it: why, at
-        /// its first use (a reference node).
+        /// the first of its uses (a reference node) whose walk up finds a reason.
         indirect case usedWhereItCannotReach(builder: String, reference: GraphNode, Reason)
         case noPath
     }
@@ -83,10 +86,16 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         return .node(GraphNode(g), screen: ScreenCode(code), reason(g, code, facts))
     }
 
-    /// Why no path builds node g's screen (element `code`) there. `depth` counts the builders
-    /// whose uses were looked at on the way (`usedWhereItCannotReach`), which ends a walk around
-    /// builders that use each other.
-    private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts, depth: Int = 0) -> Reason {
+    /// Why no path builds node g's screen (element `code`) there.
+    private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts) -> Reason {
+        var followed = Set<Int>()
+        return reason(g, code, facts, followed: &followed)
+    }
+
+    /// The same, following the uses of the builders not in `followed` (those whose uses were
+    /// looked at already: what a use says does not depend on how the search got there, so each
+    /// builder's uses are looked at once, and a builder that uses itself is not gone round).
+    private static func reason(_ g: Int, _ code: Int, _ facts: ProgramFacts, followed: inout Set<Int>) -> Reason {
         let semantics = facts.semantics, graph = facts.graph, flow = facts.flow
         let bdd = semantics.bdd
         let evaluated = flow.isEvaluated(g)
@@ -138,6 +147,8 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
                 }
             case .condition(_, let then, _) where ancestorContext != BDD.zero && childContext == BDD.zero:
                 return .contradiction(GraphNode(ancestor), value: then == child ? "false" : "true")
+            case .condition(_, let then, _) where meets(ancestorContext) != BDD.zero && meets(childContext) == BDD.zero:
+                return .decidedOtherwise(GraphNode(ancestor), value: conditionValue(ancestor, then == child ? "false" : "true", facts))
             default:
                 break
             }
@@ -153,11 +164,11 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
             if !flow.isEvaluated(top) { return .builderNeverEvaluated(graph.builderName(owner)) }
             // Nothing in the builder keeps the screen out, and nothing of it reaches the body:
             // at each use of the builder, something above the use does.
-            if evaluated && !anyElement && depth < Self.mostBuildersFollowed {
+            if evaluated && !anyElement && followed.insert(owner).inserted {
                 for reference in semantics.referrers.neighbors(owner) {
                     let r = Int(reference)
                     guard facts.used[r], flow.isEvaluated(r) else { continue }
-                    switch reason(r, code, facts, depth: depth + 1) {
+                    switch reason(r, code, facts, followed: &followed) {
                     case .noPath, .builderNeverEvaluated: continue
                     case let why: return .usedWhereItCannotReach(builder: graph.builderName(owner), reference: GraphNode(r), why)
                     }
@@ -166,9 +177,6 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         }
         return .noPath
     }
-
-    /// How many builders' uses a reason follows at most.
-    static let mostBuildersFollowed = 8
 
     // MARK: Declarations
 
@@ -215,6 +223,16 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         }
     }
 
+    /// A condition's value as its test reads: `true`/`false`, or `present`/`absent` for an
+    /// `if let`.
+    private static func conditionValue(_ g: Int, _ value: String, _ facts: ProgramFacts) -> String {
+        if case .condition(let condition, _, _) = facts.graph.nodes[g].kind, case .symbol = facts.graph.conditions[condition],
+           facts.graph.nodes[g].testsOptional {
+            return value == "false" ? "absent" : "present"
+        }
+        return value
+    }
+
     /// The reason in words, its related locations, and whether the words quote a position
     /// (of a node, with its file's name when that is not `file`, the diagnostic's).
     private static func words(_ reason: Reason, screen name: String, in file: FileID, _ facts: ProgramFacts) -> (String, [RelatedLocation], Bool) {
@@ -235,19 +253,29 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
                     branches.map { facts.location($0.index, "builds \(name) first") }, true)
         case .contradiction(let decision, let value):
             let head = facts.headText(decision.index)
-            var what = value
-            if case .condition(let condition, _, _) = facts.graph.nodes[decision.index].kind, case .symbol = facts.graph.conditions[condition],
-               facts.graph.nodes[decision.index].testsOptional {
-                what = value == "false" ? "absent" : "present"
-            }
+            let what = conditionValue(decision.index, value, facts)
             return ("`\(head)` is always \(what) where it is evaluated: the conditions on the way contradict each other",
                     [facts.location(decision.index, "decided here")], false)
         case .builderNeverEvaluated(let builder):
             return ("builder `\(builder)` is never evaluated where it is used", [], false)
-        case .usedWhereItCannotReach(let builder, let reference, let why):
+        case .usedWhereItCannotReach(let builder, var reference, var why):
+            // Through builders that are used only in builders: the outermost use, and the
+            // builders on the way named once.
+            var through: [String] = []
+            while case .usedWhereItCannotReach(let outer, let use, let inner) = why {
+                through.append(outer)
+                reference = use
+                why = inner
+            }
             let (words, related, _) = words(why, screen: name, in: file, facts)
-            return ("builder `\(builder)` is used where \(name) never reaches it: at \(facts.position(reference.index, from: file)), \(words)",
-                    [facts.location(reference.index, "`\(builder)` is used here")] + related, true)
+            let via = through.isEmpty ? "" : " (through " + through.map { "`\($0)`" }.joined(separator: ", ") + ")"
+            let used = through.last ?? builder
+            return ("builder `\(builder)` is used where \(name) never reaches it\(via): at \(facts.position(reference.index, from: file)), \(words)",
+                    [facts.location(reference.index, "`\(used)` is used here")] + related, true)
+        case .decidedOtherwise(let decision, let value):
+            let head = facts.headText(decision.index)
+            return ("where \(name) reaches `\(head)` at \(facts.position(decision.index, from: file)), it is always \(value)",
+                    [facts.location(decision.index, "\(name) reaches this only where it is \(value)")], true)
         case .noPath:
             return ("no path under any environment builds it here", [], false)
         }

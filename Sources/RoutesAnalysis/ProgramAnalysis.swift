@@ -33,7 +33,8 @@ final class ProgramAnalysis: @unchecked Sendable {
     var graph: BuilderGraph { semantics.graph }
 
     /// With `manager`, the analysis runs on that manager (the one of this program's previous
-    /// analysis, see `Semantics.init(graph:reusing:prepared:carryover:layout:nodeBudget:twoThreadBuildsFrom:awaitingTheHelper:)`), starting with the layout it ended in;
+    /// analysis, see `Semantics.init(graph:reusing:prepared:carryover:layout:ordering:nodeBudget:twoThreadBuildsFrom:awaitingTheHelper:)`),
+    /// starting with the layout and order of the conditions it ended in;
     /// should it run out of budget there, it runs again on a fresh one, so that a program is
     /// stopped exactly when a fresh analysis stops.
     /// With `graph`, that graph of the unit's files (one patched over an edit, see

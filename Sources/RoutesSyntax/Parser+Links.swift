@@ -1,33 +1,36 @@
 /// `link NAME "PATTERN" -> PATH` (docs/language.md#links). `link` is a keyword only here: at
-/// the start of a top-level declaration, followed on its line by a name or a string (a
-/// program may name a builder `link`). The pattern is a string the model reads
-/// (`LinkPattern`); the path is parsed here: screen names separated by `/`, each with its
-/// arguments, whose values are literals or the names of the pattern's placeholders.
+/// the start of a top-level declaration, followed by a pattern (a string), or by a name and a
+/// pattern, on its line or on the next ones; or at the top level followed on its line by a
+/// name (a declaration still being written). A program may name a builder `link`. The pattern
+/// is a string the model reads (`LinkPattern`); the path is parsed here: screen names
+/// separated by `/`, each with its arguments, whose values are literals or the names of the
+/// pattern's placeholders.
 extension Parser {
     /// Whether the current token starts a link declaration, wherever it stands: `link` at
-    /// the start of a line, followed on that line by a name and a string, or by a string
-    /// (what no builder can be: inside a block, `link x` on its own is two references).
-    var atLinkDeclaration: Bool {
-        if at(.linkLine) { return true }
-        guard at(.identifier), current.startsLine, currentIs("link"), pos + 1 < significant.count else { return false }
-        let next = token(at: pos + 1)
-        guard !next.startsLine else { return false }
-        if next.kind == .string { return true }
-        guard next.kind == .identifier, pos + 2 < significant.count else { return false }
-        let third = token(at: pos + 2)
-        return !third.startsLine && third.kind == .string
-    }
+    /// the start of a line, followed by a string, or by a name and a string, on any line
+    /// (what no builder can be: a block holds no strings, and inside one `link x` on its own
+    /// is two references).
+    var atLinkDeclaration: Bool { (at(.linkLine) || current.startsLine) && linkAndPatternFollow }
 
-    /// Whether the current token starts a link declaration at the top level, where nothing
-    /// else begins with a name: `link` followed by a name or a string, on its line or the
-    /// next (line breaks separate tokens only).
-    var atTopLevelLinkDeclaration: Bool {
+    /// `link`, then a pattern, or a name and a pattern (a `link` that starts a line in
+    /// between starts a declaration of its own).
+    private var linkAndPatternFollow: Bool {
         if at(.linkLine) { return true }
         guard at(.identifier), currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
-        // (A `link` that starts the next line starts a declaration of its own.)
-        if next.startsLine && next.kind == .identifier && token(next, is: "link") { return false }
-        return next.kind == .identifier || next.kind == .string
+        if next.kind == .string { return true }
+        guard next.kind == .identifier, !(next.startsLine && token(next, is: "link")), pos + 2 < significant.count else { return false }
+        return token(at: pos + 2).kind == .string
+    }
+
+    /// Whether the current token starts a link declaration at the top level, where nothing
+    /// else begins with a name: `link` and a pattern or a name and a pattern, or `link`
+    /// followed on its line by a name (its pattern still to be written).
+    var atTopLevelLinkDeclaration: Bool {
+        if linkAndPatternFollow { return true }
+        guard at(.identifier), currentIs("link"), pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        return !next.startsLine && next.kind == .identifier
     }
 
     mutating func linkDeclaration() {
@@ -51,7 +54,7 @@ extension Parser {
         if at(.string) {
             patternUnterminated = current.isMalformed && (current.range.count < 2 || source.bytes[current.end - 1] != UInt8(ascii: "\""))
             advance()
-        } else if !current.startsLine && !unwinding {
+        } else if (!current.startsLine || at(.arrow)) && !unwinding {
             expected("the link's pattern, a string (`\"/items/{id}\"`)")
         }
         if patternUnterminated && current.startsLine {

@@ -456,7 +456,7 @@ final class Semantics {
             rank[condition] = next
             next += 1
         }
-        // Tested conditions: the first tested lowest among them (`tested - 1 - rank` from the
+        // Tested conditions: the first ranked lowest among them (`tested - 1 - rank` from the
         // top); the untested ones below all of those.
         return rank.map { r in Int32(first) + (r < tested ? tested - 1 - r : r) }
     }

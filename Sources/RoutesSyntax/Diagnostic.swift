@@ -46,8 +46,9 @@ public struct Diagnostic: Sendable, Hashable {
     public var related: [RelatedLocation]
     /// Editors grey the range out (its rule's `marksUnnecessary`).
     public var isUnnecessary: Bool
-    /// The message quotes a line and column of its file, which an edit of whitespace before
-    /// it can change (so the analysis is not moved over such an edit, only made again).
+    /// The message quotes a line and column (of its file or of another), which an edit of
+    /// whitespace before it can change (so the analysis is not moved over such an edit, only
+    /// made again).
     public var quotesPosition: Bool
     /// What the rule found, for its fixes (see `DiagnosticDetail`); holds no positions, so a
     /// diagnostic moved over an edit keeps it as it is.

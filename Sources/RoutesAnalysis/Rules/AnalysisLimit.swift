@@ -2,7 +2,8 @@ import RoutesModel
 import RoutesSyntax
 
 /// `analysis-limit`: a program whose exact analysis outgrew its budget (see `AnalysisLimits`)
-/// in both variable layouts. Reported at its `root` by `ProgramAnalysis`.
+/// in every attempt: both variable layouts, then the other order of the conditions. Reported
+/// at its `root` by `ProgramAnalysis`.
 enum AnalysisLimit: RuleDefinition {
     static let id = RuleID("analysis-limit")
     static let severity = Severity.error

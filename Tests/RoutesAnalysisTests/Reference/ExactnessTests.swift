@@ -141,7 +141,7 @@ func describe(_ rule: RuleID, _ file: FileID, _ range: Range<Int>, _ message: St
     /// runs them (the first layout, the other where it runs out), in each layout alone, and
     /// with the conditions in the order of the last attempt.
     @Test(arguments: [AnalysisLimits.standard, AnalysisLimits(layout: .conditionsAbove), AnalysisLimits(layout: .elementAbove),
-                      AnalysisLimits(ordering: .lastTest)])
+                      AnalysisLimits(layout: .elementAbove, ordering: .lastTest)])
     func analysisMatchesReference(_ limits: AnalysisLimits) {
         struct Mismatch {
             var entry: CorpusEntry

@@ -322,7 +322,19 @@ public final class AnalysisSession {
         found.formUnion(links)
         found.formUnion(BuilderCycle.merge(units.flatMap(\.cycles)).map { BuilderCycle.diagnostic($0) })
         var seen = Set<Key>()
-        for unit in units {
+        // A diagnostic of a shared file that programs word differently (a reason that quotes a
+        // use of the file's builder in each) is taken from the program whose `root` file's
+        // path sorts first, whatever order the programs were found in.
+        let rootPaths = units.map { unit in unit.program.map { project.files[$0.root.file].path } }
+        let inOrder = units.indices.sorted { a, b in
+            switch (rootPaths[a], rootPaths[b]) {
+            case let (x?, y?): return x != y ? x < y : a < b
+            case (nil, nil): return a < b
+            case (nil, _): return false
+            case (_, nil): return true
+            }
+        }
+        for unit in inOrder.lazy.map({ units[$0] }) {
             for (diagnostic, place) in zip(unit.diagnostics, unit.places) {
                 let key = Key(rule: diagnostic.rule, file: diagnostic.file, range: diagnostic.range)
                 let programs = programsOf[diagnostic.file]

@@ -36,6 +36,23 @@ import TestSupport
         #expect(small.status == 0, "\(small.stdout)")
     }
 
+    /// A shared builder's unreachable screen is explained at a use in one of the programs
+    /// that share it: the same one whatever order the programs are named in.
+    @Test func aSharedFilesWordsDoNotDependOnTheOrderOfThePrograms() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lib = "screen Home\nscreen Results\nscreen Other\nbuilder search {\n  anyOf {\n    screen Results\n    screen Other\n  }\n}\n"
+        func app(_ name: String) -> String {
+            "import \"../lib/Lib.routes\"\nroot {\n  screen Home {\n    anyOf {\n      screen Results\n      search\n    }\n  }\n}\n"
+        }
+        try write(["lib/Lib.routes": lib, "b/App.routes": app("b"), "a/App.routes": app("a")], in: dir)
+        let forwards = try Support.run(["lint", "a", "b", "lib"], in: dir)
+        let backwards = try Support.run(["lint", "b", "a", "lib"], in: dir)
+        let line = { (r: Support.Result) in r.stdout.split(separator: "\n").first { $0.contains("is never built") }.map(String.init) }
+        #expect(line(forwards)?.contains("at ../a/App.routes:6:7, an earlier branch of the `anyOf` at ../a/App.routes:4:5") == true, "\(forwards.stdout)")
+        #expect(line(backwards) == line(forwards), "\(backwards.stdout)")
+    }
+
     /// The limit forced low with `ROUTES_ANALYSIS_NODE_LIMIT`: a small program with a real
     /// missing dependency and an unused flag stops, keeps the unused flag, loses the
     /// missing dependency (which needs the analysis) and exits 1, in every format.

@@ -9,18 +9,20 @@ import Darwin
 /// (the link rules read the parameters of every screen a link names; see `Project`).
 public enum LinkKeyword {
     /// Whether some line of `bytes` starts, after spaces or tabs, with the word `link`
-    /// followed by a space or a tab, as a link declaration does. A yes may be wrong (such a
-    /// line inside a block comment); a no is right for every declaration written on one
-    /// line as the formatter writes it. From each `k` (found by `memchr`), a look around it.
+    /// followed by a space, a tab or the end of the line, as a link declaration does (its name
+    /// and pattern may go on on the next lines). A yes may be wrong (a builder named `link`);
+    /// a no is right for every declaration. From each `k` (found by `memchr`), a look around
+    /// it.
     public static func mayDeclareLink(in bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             let count = buffer.count
             guard count >= 5, let base = buffer.baseAddress else { return false }
             @inline(__always) func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-            // `k` at `offset`: `lin` before it, a blank after it, and only blanks back to the
-            // start of its line.
+            // `k` at `offset`: `lin` before it, a blank or a line break after it, and only
+            // blanks back to the start of its line.
+            @inline(__always) func endsWord(_ byte: UInt8) -> Bool { isBlank(byte) || byte == 0x0A || byte == 0x0D }
             @inline(__always) func declares(at offset: Int) -> Bool {
-                guard offset >= 3, offset + 1 < count, isBlank(buffer[offset + 1]),
+                guard offset >= 3, offset + 1 < count, endsWord(buffer[offset + 1]),
                       buffer[offset - 3] == UInt8(ascii: "l"), buffer[offset - 2] == UInt8(ascii: "i"),
                       buffer[offset - 1] == UInt8(ascii: "n") else { return false }
                 var before = offset - 4

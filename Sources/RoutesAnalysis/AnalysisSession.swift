@@ -288,6 +288,8 @@ public final class AnalysisSession {
         var cycles: [(builders: [Symbol], references: [BuilderCycle.Reference])]
         /// Per file, the nodes the program uses: kept for the files of several programs only.
         var usedNodes: [FileID: BitSet]
+        /// Per file of several programs, what the program says where it reports nothing.
+        var shared: [FileID: ProgramAnalysis.SharedNodeFacts] = [:]
     }
 
     /// Every diagnostic of a session: the project's own (syntax, names, duplicates: always
@@ -299,7 +301,11 @@ public final class AnalysisSession {
     /// when it holds in every program that has a say on its place: every program containing
     /// the file for a declaration (unused only when no program uses it, never placed only when
     /// no program places it), every program that uses the node for a node (unreachable only
-    /// when no program reaches it).
+    /// when no program reaches it, whether or not a program reported something around it; a
+    /// branch shadowed over the union of the evaluations, where a program in which it builds
+    /// nothing has no objection). Then no warning of a shared file is kept inside a shadowed
+    /// branch, a wildcard that builds nothing or the nesting of a screen never built that is
+    /// kept (`ProgramAnalysis.SharedNodeFacts`).
     private static func assemble(_ project: Project, _ units: [UnitFindings], links: [Diagnostic], settings: [String: RuleSettings],
                                  knownComments: [FileID: [Suppressions.Comment]] = [:],
                                  comments: inout [FileID: [Suppressions.Comment]]) -> [Diagnostic] {
@@ -334,7 +340,11 @@ public final class AnalysisSession {
             case (_, nil): return true
             }
         }
-        for unit in inOrder.lazy.map({ units[$0] }) {
+        // The warnings of shared files kept, with their places and a program whose facts of
+        // the file tell what encloses the place (for the filter below).
+        var sharedWarnings: [(diagnostic: Diagnostic, place: NodeRef, teller: Int)] = []
+        for unitIndex in inOrder {
+            let unit = units[unitIndex]
             for (diagnostic, place) in zip(unit.diagnostics, unit.places) {
                 let key = Key(rule: diagnostic.rule, file: diagnostic.file, range: diagnostic.range)
                 let programs = programsOf[diagnostic.file]
@@ -346,7 +356,24 @@ public final class AnalysisSession {
                         let concerned = programs.filter { unitIndex in
                             place.map { units[unitIndex].usedNodes[$0.file]?.contains($0.node) ?? false } ?? true
                         }
-                        guard concerned.allSatisfy(said.contains) else { continue }
+                        // A program that did not report it agrees where the rule holds there
+                        // all the same (the place was inside something it reported, or a
+                        // branch builds nothing there): the rule is judged over the union of
+                        // the programs' evaluations.
+                        func agrees(_ unitIndex: Int) -> Bool {
+                            if said.contains(unitIndex) { return true }
+                            guard let place, let facts = units[unitIndex].shared[place.file] else { return false }
+                            switch diagnostic.rule {
+                            case UnreachableScreen.id: return facts.unbuilt.contains(place.node)
+                            case ShadowedBranch.id: return facts.buildingNothing.contains(place.node)
+                            default: return false
+                            }
+                        }
+                        guard concerned.allSatisfy(agrees) else { continue }
+                        if let place, let teller = ([unitIndex] + concerned).first(where: { units[$0].shared[place.file] != nil }) {
+                            sharedWarnings.append((diagnostic, place, teller))
+                            continue
+                        }
                     } else if diagnostic.rule == MissingDependency.id, let program = unit.program {
                         var named = diagnostic
                         named.related.append(RelatedLocation(
@@ -358,6 +385,29 @@ public final class AnalysisSession {
                 }
                 found.insert(diagnostic)
             }
+        }
+        // One warning per cause over the union too: none inside a shadowed branch, a wildcard
+        // that builds nothing or the nesting of a screen never built that the union reports
+        // (one program may have reported what another's outer warning covered there).
+        var covering: [FileID: Set<Int>] = [:]
+        for w in sharedWarnings where [ShadowedBranch.id, UnreachableScreen.id, WildcardMismatch.id].contains(w.diagnostic.rule) {
+            covering[w.place.file, default: []].insert(w.place.node)
+        }
+        for w in sharedWarnings {
+            let enclosing = units[w.teller].shared[w.place.file]!.enclosing
+            let covers = covering[w.place.file] ?? []
+            var node = w.place.node
+            var covered = false
+            // A shadowed branch covers the node itself too (it is not reported again as unreachable).
+            if w.diagnostic.rule != ShadowedBranch.id, covers.contains(node),
+               sharedWarnings.contains(where: { $0.place == w.place && $0.diagnostic.rule == ShadowedBranch.id }) { covered = true }
+            var steps = 0
+            while !covered, node >= 0, node < enclosing.count, enclosing[node] >= 0, steps < enclosing.count {
+                node = Int(enclosing[node])
+                covered = covers.contains(node)
+                steps += 1
+            }
+            if !covered { found.insert(w.diagnostic) }
         }
         return Suppressions.apply(found.sorted(by: Analysis.order), project: project, settings: settings, known: knownComments,
                                   found: &comments).sorted(by: Analysis.order)
@@ -375,7 +425,8 @@ public final class AnalysisSession {
         init(_ unit: ProgramAnalysis, keeping: Bool, wholeCache: Bool, shared: [Bool]) {
             let bdd = unit.semantics.bdd
             findings = UnitFindings(program: unit.program, diagnostics: unit.diagnostics, places: unit.places,
-                                    cycles: unit.cycles(), usedNodes: unit.usedNodes(inFiles: shared))
+                                    cycles: unit.cycles(), usedNodes: unit.usedNodes(inFiles: shared),
+                                    shared: unit.sharedNodeFacts(inFiles: shared))
             // Kept for editors' questions: a small operation cache is enough for those (a
             // workspace of programs sharing a large library keeps one manager per program),
             // except for the programs being edited (their next analysis reuses it).

@@ -158,6 +158,42 @@ final class ProgramAnalysis: @unchecked Sendable {
         return out
     }
 
+    /// What the program says of the nodes of a file it shares with other programs, where it
+    /// reports nothing (see `AnalysisSession.assemble`): the screen nodes it uses and never
+    /// builds, the `anyOf` branches it uses that build nothing where they are reached, and each
+    /// node's enclosing node in the file (its parent, or the screen whose nesting it tops; -1).
+    struct SharedNodeFacts {
+        var unbuilt: BitSet
+        var buildingNothing: BitSet
+        var enclosing: [Int32]
+    }
+
+    /// `SharedNodeFacts` per file of `shared`; none for a program its budget stopped.
+    func sharedNodeFacts(inFiles shared: [Bool]) -> [FileID: SharedNodeFacts] {
+        guard let checker, program != nil, stoppedAt == nil else { return [:] }
+        let facts = checker.facts, flow = facts.flow, other = facts.alternativeFlow
+        let semantics = facts.semantics
+        var out: [FileID: SharedNodeFacts] = [:]
+        for f in graph.files.files where f < shared.count && shared[f] {
+            let first = graph.firstNode(of: f), count = graph.fileNodeCount(f)
+            var unbuilt = BitSet(count: count), buildingNothing = BitSet(count: count)
+            var enclosing = [Int32](repeating: -1, count: count)
+            for g in first..<(first + count) {
+                let outer = graph.nodes[g].parent ?? semantics.nestingOwner(g)
+                if let outer, outer >= first && outer < first + count { enclosing[g - first] = Int32(outer - first) }
+                guard checker.used[g] else { continue }
+                if case .screen = graph.nodes[g].kind, !flow.isBuilt(g), !(other?.isBuilt(g) ?? false) { unbuilt.insert(g - first) }
+                if let parent = graph.nodes[g].parent, case .anyOf = graph.nodes[parent].kind, !semantics.uncertain[g],
+                   !flow.contextMeets(g, semantics.builds[g]),
+                   !(other.map { $0.contextMeets(g, semantics.alternativeBuilds[g]) } ?? false) {
+                    buildingNothing.insert(g - first)
+                }
+            }
+            out[f] = SharedNodeFacts(unbuilt: unbuilt, buildingNothing: buildingNothing, enclosing: enclosing)
+        }
+        return out
+    }
+
     /// Fills `region` with the nodes from which a way of the program leads to g.
     func fillRegion(_ region: Region, leadingTo g: Int) {
         checker?.fillRegion(region, leadingTo: g)

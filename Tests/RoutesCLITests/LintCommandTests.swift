@@ -53,6 +53,38 @@ import TestSupport
         #expect(line(backwards) == line(forwards), "\(backwards.stdout)")
     }
 
+    /// A warning in a library two apps share is judged over both apps' evaluations together:
+    /// a branch one app finds shadowed and the other never builds anything with is shadowed,
+    /// and a screen neither app builds is unreachable also where one app reported the branch
+    /// around it instead (while nothing inside what the union reports is reported again).
+    @Test(arguments: [
+        (["builder b {\n  anyOf {\n    conditional g { screen A } else { empty }\n    conditional f { screen A } else { empty }\n  }\n}\n",
+          "root { screen Home { conditional g { b } else { empty } } }\n",
+          "root { screen Home { conditional g { empty } else { conditional f { empty } else { b } } } }\n"],
+         ["Lib.routes:3 unreachable-screen", "Lib.routes:9 shadowed-branch"]),  // (`B` is placed nowhere here)
+        (["builder b {\n  anyOf {\n    conditional g { screen A } else { empty }\n    screen A { conditional f { empty } else { screen B } }\n  }\n}\n",
+          "root { screen Home { conditional g { b } else { empty } } }\n",
+          "root { screen Home { conditional g { empty } else { conditional f { b } else { empty } } } }\n"],
+         ["Lib.routes:9 unreachable-screen"]),
+    ])
+    func aSharedLibrarysWarningsHoldOverTheUnionOfTheApps(_ texts: [String], _ expected: [String]) throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write([
+            "Lib.routes": "screen Home\nscreen A\nscreen B\nflag f\nflag g\n" + texts[0],
+            "One.routes": "import \"Lib.routes\"\n" + texts[1],
+            "Two.routes": "import \"Lib.routes\"\n" + texts[2],
+        ], in: dir)
+        let r = try Support.run(["lint", "--format", "json", "."], in: dir)
+        let files = try JSON.parse(r.stdout)["files"]?.arrayValue ?? []
+        let found = files.flatMap { file in
+            (file["diagnostics"]?.arrayValue ?? []).map { d in
+                "\(file["path"]?.stringValue ?? ""):\((d["range"]?["start"]?["line"]?.intValue ?? -1) + 1) \(d["rule"]?.stringValue ?? "")"
+            }
+        }
+        #expect(found == expected, "\(r.stdout)")
+    }
+
     /// The limit forced low with `ROUTES_ANALYSIS_NODE_LIMIT`: a small program with a real
     /// missing dependency and an unused flag stops, keeps the unused flag, loses the
     /// missing dependency (which needs the analysis) and exits 1, in every format.

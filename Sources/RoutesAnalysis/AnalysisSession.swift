@@ -303,7 +303,8 @@ public final class AnalysisSession {
     /// no program places it), every program that uses the node for a node (unreachable only
     /// when no program reaches it, whether or not a program reported something around it; a
     /// branch shadowed over the union of the evaluations, where a program in which it builds
-    /// nothing has no objection). Then no warning of a shared file is kept inside a shadowed
+    /// nothing has no objection; a push after a sheet that allows none where a program that
+    /// never builds it has none either). Then no warning of a shared file is kept inside a shadowed
     /// branch, a wildcard that builds nothing or the nesting of a screen never built that is
     /// kept (`ProgramAnalysis.SharedNodeFacts`).
     private static func assemble(_ project: Project, _ units: [UnitFindings], links: [Diagnostic], settings: [String: RuleSettings],
@@ -364,7 +365,8 @@ public final class AnalysisSession {
                             if said.contains(unitIndex) { return true }
                             guard let place, let facts = units[unitIndex].shared[place.file] else { return false }
                             switch diagnostic.rule {
-                            case UnreachableScreen.id: return facts.unbuilt.contains(place.node)
+                            // (A push that a program never builds follows no sheet there.)
+                            case UnreachableScreen.id, PushInSheet.id: return facts.unbuilt.contains(place.node)
                             case ShadowedBranch.id: return facts.buildingNothing.contains(place.node)
                             default: return false
                             }

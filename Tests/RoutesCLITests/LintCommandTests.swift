@@ -66,6 +66,11 @@ import TestSupport
           "root { screen Home { conditional g { b } else { empty } } }\n",
           "root { screen Home { conditional g { empty } else { conditional f { b } else { empty } } } }\n"],
          ["Lib.routes:9 unreachable-screen"]),
+        // A push one app builds after a sheet that allows none, and the other never builds.
+        (["screen Sheet sheet(allowsPush: false)\nscreen Pushed\nbuilder inner { screen Pushed }\n",
+          "root { screen Sheet { inner } }\n",
+          "root { screen Home { conditional f { conditional f { empty } else { inner } } else { empty } } }\n"],
+         ["Lib.routes:2 unreachable-screen", "Lib.routes:3 unreachable-screen", "Lib.routes:5 unused-declaration", "Lib.routes:8 push-in-sheet"]),
     ])
     func aSharedLibrarysWarningsHoldOverTheUnionOfTheApps(_ texts: [String], _ expected: [String]) throws {
         let dir = try Support.temporaryDirectory()

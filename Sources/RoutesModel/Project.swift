@@ -313,6 +313,12 @@ public struct Project: Sendable {
                         fail(.emptyPath)
                         continue
                     }
+                    // The file system reads a path up to a NUL: no file has such a path.
+                    if imp.path.unicodeScalars.contains("\u{0}") {
+                        let shown = imp.path.unicodeScalars.map { $0 == "\u{0}" ? "\\u{0}" : String($0) }.joined()
+                        fail(.unreadable(path: shown, why: "a path cannot hold a NUL character"))
+                        continue
+                    }
                     let lexical = PathUtil.join(dir, imp.path)
                     // A path spelt as a loaded file's canonical path is that file: a canonical
                     // path has no symbolic link in it (this spares a `realpath`, a system call

@@ -37,15 +37,34 @@ struct TextRenderer {
         return out
     }
 
+    /// Bytes of a source line past which a snippet shows only the part around the range, and
+    /// how many bytes it shows on either side of the range's start.
+    static let longLine = 400
+    static let snippetContext = 120
+
     /// The source line and a `^~~~` underline of the range's part on that line. Tabs are
-    /// kept in the underline so that it lines up.
+    /// kept in the underline so that it lines up. Of a long line, the part around the range,
+    /// `…` where it is cut (a diagnostic per token of a long line would otherwise print the
+    /// line each time).
     func snippet(_ file: FileID, _ range: Range<Int>) -> String {
         let text = report.file(file).text
         let line = text.line(containing: range.lowerBound)
-        let lineRange = text.lineRange(line)
-        let lineText = text.text(lineRange)
-        var pad = ""
-        for ch in text.text(lineRange.lowerBound..<min(range.lowerBound, lineRange.upperBound)).unicodeScalars {
+        var lineRange = text.lineRange(line)
+        var (before, after) = ("", "")
+        if lineRange.count > Self.longLine {
+            let bytes = text.bytes
+            func isContinuation(_ at: Int) -> Bool { at < bytes.count && bytes[at] & 0xC0 == 0x80 }
+            var start = max(lineRange.lowerBound, range.lowerBound - Self.snippetContext)
+            while start > lineRange.lowerBound && isContinuation(start) { start -= 1 }
+            var end = min(lineRange.upperBound, max(range.lowerBound, lineRange.lowerBound) + Self.snippetContext)
+            while end < lineRange.upperBound && isContinuation(end) { end += 1 }
+            if start > lineRange.lowerBound { before = "…" }
+            if end < lineRange.upperBound { after = "…" }
+            lineRange = start..<max(start, end)
+        }
+        let lineText = before + text.text(lineRange) + after
+        var pad = before.isEmpty ? "" : " "
+        for ch in text.text(lineRange.lowerBound..<min(max(range.lowerBound, lineRange.lowerBound), lineRange.upperBound)).unicodeScalars {
             pad += ch == "\t" ? "\t" : " "
         }
         let end = min(range.upperBound, lineRange.upperBound)

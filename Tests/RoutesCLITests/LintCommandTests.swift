@@ -90,6 +90,37 @@ import TestSupport
         #expect(found == expected, "\(r.stdout)")
     }
 
+    /// A long line is shown around each diagnostic's range, not whole for each: a line of
+    /// 20,000 unexpected characters printed its 80 KB once per error (gigabytes).
+    @Test func aLongLineIsShownAroundTheRange() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["Long.routes": "screen Home\nroot { screen Home }\n" + String(repeating: "é@# ", count: 2_000) + "\n"], in: dir)
+        let r = try Support.run(["lint", "Long.routes"], in: dir)
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 * 2_000 + 2, "one error per run, each with its line and caret")
+        #expect(lines.allSatisfy { $0.unicodeScalars.count < 300 }, "a snippet is cut")
+        // The 1,001st error: `…`, the text before it, and its caret under it.
+        let header = try #require(lines.firstIndex { $0.hasPrefix("Long.routes:3:4001:") })
+        #expect(lines[header + 1].hasPrefix("…") && lines[header + 1].hasSuffix("…"))
+        let caret = try #require(lines[header + 2].unicodeScalars.firstIndex(of: "^"))
+        let column = lines[header + 2].unicodeScalars.distance(from: lines[header + 2].unicodeScalars.startIndex, to: caret)
+        #expect(String(lines[header + 1].unicodeScalars.dropFirst(column).prefix(3)) == "é@#")
+    }
+
+    /// A NUL in an import path would cut it short where the file system reads it: no file has
+    /// such a path.
+    @Test func anImportPathWithANulIsAnImportError() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["Lib.routes": "screen Home\n", "App.routes": "import \"Lib.routes\\u{0}x\"\nroot { screen Home }\n"], in: dir)
+        let r = try Support.run(["lint", "App.routes"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("App.routes:1:8: error: cannot read `Lib.routes\\u{0}x`: a path cannot hold a NUL character"), "\(r.stdout)")
+        #expect(r.stdout.contains("[import-error]") && !r.stdout.contains("undefined-name"))
+    }
+
     /// The limit forced low with `ROUTES_ANALYSIS_NODE_LIMIT`: a small program with a real
     /// missing dependency and an unused flag stops, keeps the unused flag, loses the
     /// missing dependency (which needs the analysis) and exits 1, in every format.

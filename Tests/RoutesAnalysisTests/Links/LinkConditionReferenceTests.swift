@@ -41,6 +41,12 @@ import RoutesSyntax
                 guard let condition = link.condition, let screens = link.screens else { continue }
                 judged += 1
                 var builtSomewhere = false, builtEverywhere = true
+                // Per term, whether some environment holds it alone; per literal of a term,
+                // whether the term without it holds somewhere the condition does not.
+                let terms: [[LinkCondition.Literal]]
+                if case .terms(let t) = condition { terms = t } else { terms = [] }
+                var alone = [Bool](repeating: false, count: terms.count)
+                var needed = terms.map { [Bool](repeating: false, count: $0.count) }
                 for bits in 0..<(1 << variables) {
                     var environment = RoutesAnalysis.Environment()
                     for (index, flag) in flags.enumerated() { environment.flags[flag] = bits & (1 << index) != 0 }
@@ -52,7 +58,21 @@ import RoutesSyntax
                     #expect(built == holds, "seed \(seed), \(link.name) under \(environment): built \(built), condition `\(condition)`\n\(text)")
                     builtSomewhere = builtSomewhere || built
                     builtEverywhere = builtEverywhere && built
+                    let value = { (literal: LinkCondition.Literal) in (environment.flags[literal.name] ?? environment.optionals[literal.name]) == literal.holds }
+                    let holding = terms.indices.filter { terms[$0].allSatisfy(value) }
+                    if holding.count == 1 { alone[holding[0]] = true }
+                    if !holds {
+                        for (t, term) in terms.enumerated() {
+                            for (l, _) in term.enumerated() where !needed[t][l] {
+                                needed[t][l] = term.indices.allSatisfy { $0 == l || value(term[$0]) }
+                            }
+                        }
+                    }
                 }
+                // The terms are irredundant: none is implied by the others, and no literal
+                // can be dropped from one.
+                #expect(alone.allSatisfy { $0 }, "seed \(seed), \(link.name): a redundant term in `\(condition)`")
+                #expect(needed.allSatisfy { $0.allSatisfy { $0 } }, "seed \(seed), \(link.name): a literal that can be dropped in `\(condition)`")
                 let pathRange = link.declaration.path.first!.range.lowerBound..<link.declaration.path.last!.range.upperBound
                 let reported = session.diagnostics.contains { diagnostic in
                     diagnostic.rule.rawValue == "unbuildable-link" && pathRange.contains(diagnostic.range.lowerBound)
@@ -81,6 +101,34 @@ import RoutesSyntax
         let program = try #require(project.programs.first)
         let links = try #require(AnalysisSession.forEditor(project: project).links(ofProgramRootedAt: program.root))
         #expect(links.links.first?.condition?.description == "pro || st")
+    }
+
+    /// A path whose screens are each built under `f_i || g_i`: its condition has 2^k terms
+    /// of k literals, none redundant (merging the diagram's 2^k paths pairwise, as conditions
+    /// were once made, took minutes at k = 8).
+    @Test func aConditionOfManyTermsIsWrittenWhole() throws {
+        let k = 10
+        func body(_ i: Int) -> String {
+            if i == k { return "empty" }
+            let inner = "screen S\(i) { \(body(i + 1)) }"
+            return "conditional f\(i) { \(inner) } else { conditional g\(i) { \(inner) } else { empty } }"
+        }
+        var text = (0..<k).map { "screen S\($0)\nflag f\($0)\nflag g\($0)\n" }.joined()
+        text += "root { \(body(0)) }\n"
+        text += "link deep \"/deep\" -> \((0..<k).map { "S\($0)" }.joined(separator: "/"))\n"
+        let project = Project(entries: [ProjectEntry(canonicalPath: "/ws/App.routes", displayPath: "App.routes", group: 0, workspaceRoot: "/ws")],
+                              provider: MemoryProvider(files: ["/ws/App.routes": text]))
+        let program = try #require(project.programs.first)
+        let links = try #require(AnalysisSession.forEditor(project: project).links(ofProgramRootedAt: program.root))
+        guard case .terms(let terms) = try #require(links.links.first?.condition) else {
+            Issue.record("not a disjunction: \(String(describing: links.links.first?.condition))")
+            return
+        }
+        #expect(terms.count == 1 << k)
+        // Each term picks f_i or g_i for every i (`!f_i && g_i` would hold a literal too many).
+        for term in terms {
+            #expect(term.count == k && term.allSatisfy(\.holds) && Set(term.map { $0.name.dropFirst() }).count == k, "\(term)")
+        }
     }
 
     /// Whether a condition holds under an environment.

@@ -193,7 +193,9 @@ struct LinksCommand: ParsableCommand {
         }
         let project = Project(entries: inputs.entries, provider: provider)
         let named = Set(inputs.named.compactMap { project.file(atPath: $0) })
-        let session = AnalysisSession.forEditor(project: project)
+        // Only the programs that hold a named file are analysed: the others are read for what
+        // they import, not listed.
+        let session = AnalysisSession.forEditor(project: project, reported: named)
         var rows: [(link: ProgramLinks.Link, program: Program)] = []
         var programsListed = 0
         for program in project.programs where program.files.contains(where: named.contains) {

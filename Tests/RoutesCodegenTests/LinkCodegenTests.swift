@@ -289,6 +289,9 @@ import TestSupport
             "/search?q=a&page=x&deep=true", "/tags/swift", "/tags/ios", "/tags/android", "/news/a%2Fb", "/caf%C3%A9",
             "/cafe%CC%81", "/", "", "myapp://", "myapp:///", "https://example.com", "https://example.com/", "/fixed", "/fixed/x",
             "/a/b/c/d", "x", "mailto:someone", "/%", "/items/%33",
+            // Delimiters before combining marks, and a prepended concatenation mark before one.
+            "/items/\u{301}3", "/items/3#\u{301}", "/items/3?\u{FE0F}", "/search?q=a&\u{200D}=1", "/search?q=a&page\u{301}=2",
+            "myapp://items/\u{600}/3", "/tags/\u{301}swift",
             // Bad input: control characters, escapes of them and of bytes that are no UTF-8,
             // 64 KiB of segments, and of `%`.
             "/items/\u{0}", "/items/a\tb", "/items/%00", "/items/%0A", "/\u{7F}", "/items/%C3%28", "/search?q=%FF%FE&page=1",

@@ -26,19 +26,23 @@ public struct LinkURL: Sendable, Hashable {
         public var description: String { message }
     }
 
+    /// A URL's text as its parts are found: scalar by scalar, so that a delimiter followed by
+    /// a combining mark (`/\u{301}`) still delimits (a `Character` would hold both).
+    typealias Scalars = Substring.UnicodeScalarView
+
     public static func parse(_ text: String) -> Result<LinkURL, Problem> {
-        var rest = Substring(text)
+        var rest = Substring(text).unicodeScalars
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        var queryText: Substring? = nil
+        var queryText: Scalars? = nil
         if let question = rest.firstIndex(of: "?") {
             queryText = rest[rest.index(after: question)...]
             rest = rest[..<question]
         }
-        var host: Substring? = nil
+        var host: Scalars? = nil
         var path = rest
         if let (scheme, afterScheme) = Self.scheme(of: rest) {
             path = afterScheme
-            if path.hasPrefix("//") {
+            if path.starts(with: "//".unicodeScalars) {
                 let authority = path.dropFirst(2)
                 let end = authority.firstIndex(of: "/") ?? authority.endIndex
                 path = authority[end...]
@@ -61,10 +65,10 @@ public struct LinkURL: Sendable, Hashable {
         }
         var query: [String: String] = [:]
         var seen = Set<String>()
-        for item in (queryText ?? "").split(separator: "&", omittingEmptySubsequences: true) {
+        for item in (queryText ?? Scalars()).split(separator: "&", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key: String, value: String
-            switch (decode(parts[0]), decode(parts.count > 1 ? parts[1] : "")) {
+            switch (decode(parts[0]), decode(parts.count > 1 ? parts[1] : Scalars())) {
             case (.success(let k), .success(let v)): (key, value) = (k, v)
             case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
             }
@@ -76,27 +80,28 @@ public struct LinkURL: Sendable, Hashable {
     }
 
     /// The host of an authority (`user@host:port`): without the user and the port.
-    private static func host(of authority: Substring) -> Substring {
+    private static func host(of authority: Scalars) -> Scalars {
         var host = authority
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber }) {
+        if let colon = host.lastIndex(of: ":"), host[host.index(after: colon)...].allSatisfy({ ("0"..."9").contains($0) }) {
             host = host[..<colon]
         }
         return host
     }
 
     /// The scheme (`[A-Za-z][A-Za-z0-9+.-]*`) and what follows its `:`, if the text has one.
-    static func scheme(of text: Substring) -> (String, Substring)? {
+    static func scheme(of text: Scalars) -> (String, Scalars)? {
         guard let colon = text.firstIndex(of: ":"), colon > text.startIndex else { return nil }
         let scheme = text[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-              scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "." || $0 == "-" })
+        guard let first = scheme.first, first.isASCIILetter,
+              scheme.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "." || $0 == "-" })
         else { return nil }
-        return (String(scheme), text[text.index(after: colon)...])
+        return (String(Substring(scheme)), text[text.index(after: colon)...])
     }
 
     /// Percent-decodes a part of a URL: `%XX` is the byte XX; the bytes must be UTF-8.
-    static func decode(_ part: Substring) -> Result<String, Problem> {
+    static func decode(_ scalars: Scalars) -> Result<String, Problem> {
+        let part = Substring(scalars)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(part.utf8.count)
         var iterator = part.utf8.makeIterator()

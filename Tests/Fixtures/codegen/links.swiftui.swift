@@ -873,25 +873,27 @@ struct LinksRoutesLinkParts {
     var query: [String: String] = [:]
 
     init?(_ text: String) {
-        var rest = Substring(text)
+        // Scalar by scalar: a delimiter followed by a combining mark (`/\u{301}`) still
+        // delimits, where a `Character` would hold both.
+        var rest = Substring(text).unicodeScalars
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        var queryText: Substring = ""
+        var queryText = Substring.UnicodeScalarView()
         if let question = rest.firstIndex(of: "?") {
             queryText = rest[rest.index(after: question)...]
             rest = rest[..<question]
         }
         var path = rest
         if let colon = rest.firstIndex(of: ":"), colon > rest.startIndex, Self.isScheme(rest[..<colon]) {
-            let scheme = rest[..<colon].lowercased()
+            let scheme = String(Substring(rest[..<colon])).lowercased()
             path = rest[rest.index(after: colon)...]
-            if path.hasPrefix("//") {
+            if path.starts(with: "//".unicodeScalars) {
                 let authority = path.dropFirst(2)
                 let end = authority.firstIndex(of: "/") ?? authority.endIndex
                 path = authority[end...]
                 if scheme != "http" && scheme != "https" {
                     var host = authority[..<end]
                     if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-                    if let port = host.lastIndex(of: ":"), host[host.index(after: port)...].allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    if let port = host.lastIndex(of: ":"), host[host.index(after: port)...].allSatisfy({ ("0"..."9").contains($0) }) {
                         host = host[..<port]
                     }
                     if !host.isEmpty {
@@ -908,23 +910,23 @@ struct LinksRoutesLinkParts {
         var seen = Set<String>()
         for item in queryText.split(separator: "&") {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = Self.decode(pair[0]), let value = Self.decode(pair.count > 1 ? pair[1] : "") else { return nil }
+            guard let key = Self.decode(pair[0]), let value = Self.decode(pair.count > 1 ? pair[1] : Substring.UnicodeScalarView()) else { return nil }
             guard seen.insert(key).inserted else { continue }
             if !value.isEmpty { query[key] = value }
         }
     }
 
-    static func isScheme(_ text: Substring) -> Bool {
-        guard let first = text.unicodeScalars.first, Self.isLetter(first) else { return false }
-        return text.unicodeScalars.allSatisfy { Self.isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "." || $0 == "-" }
+    static func isScheme(_ text: Substring.UnicodeScalarView) -> Bool {
+        guard let first = text.first, Self.isLetter(first) else { return false }
+        return text.allSatisfy { Self.isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "." || $0 == "-" }
     }
 
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
 
     /// `%XX` is the byte XX; the bytes must be UTF-8.
-    static func decode(_ part: Substring) -> String? {
+    static func decode(_ part: Substring.UnicodeScalarView) -> String? {
         var bytes: [UInt8] = []
-        var iterator = part.utf8.makeIterator()
+        var iterator = Substring(part).utf8.makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)

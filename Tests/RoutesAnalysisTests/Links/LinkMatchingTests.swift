@@ -83,6 +83,18 @@ import Oracles
         #expect(parts("/s?a=1#frag=2")?.1 == ["a": "1"])
     }
 
+    /// A delimiter followed by a combining mark still delimits: the URL is read scalar by
+    /// scalar, not by `Character` (which holds `/` and the mark as one).
+    @Test func delimitersBeforeCombiningMarks() {
+        #expect(parts("myapp://s/\u{301}x")?.0 == ["s", "\u{301}x"])
+        #expect(parts("/s/x#\u{301}")?.0 == ["s", "x"])
+        #expect(parts("/s/x?\u{301}")?.0 == ["s", "x"])
+        #expect(parts("/s/x?\u{301}")?.1 == [:])
+        #expect(parts("/s?k=x&\u{301}=1")?.1 == ["k": "x", "\u{301}": "1"])
+        #expect(parts("/s?k=\u{301}")?.1 == ["k": "\u{301}"])
+        #expect(parts("myapp://\u{600}/x")?.0 == ["\u{600}", "x"])
+    }
+
     @Test(arguments: ["/items/%2", "/items/%zz", "/items/%FF", "/s?q=%C3"])
     func aBrokenEscapeMatchesNothing(_ text: String) {
         #expect(parts(text) == nil)

@@ -89,7 +89,8 @@ public final class LanguageFeatures {
         server.onNotification("textDocument/didOpen") { [unowned self] in self.didOpen($0) }
         server.onNotification("textDocument/didChange") { [unowned self] in self.didChange($0) }
         server.onNotification("textDocument/didClose") { [unowned self] in self.didClose($0) }
-        server.onNotification("textDocument/didSave") { [unowned self] _ in self.republish() }
+        server.onNotification("textDocument/didSave") { [unowned self] _ in self.publishWhenIdle(refreshing: false) }
+        server.onCatchUp = { [unowned self] in self.publishPending() }
         server.onNotification("workspace/didChangeWatchedFiles") { [unowned self] in self.didChangeWatchedFiles($0) }
         server.onNotification("workspace/didChangeWorkspaceFolders") { [unowned self] in self.didChangeFolders($0) }
         server.onRequest("textDocument/completion") { [unowned self] p throws(ResponseError) in try self.completion(p) }
@@ -183,8 +184,7 @@ public final class LanguageFeatures {
         }
         // A file opened as the analysis read it (from disk, usually) changes nothing.
         if !workspace.snapshotHolds(path: path, bytes: Array(text.utf8)) { workspace.invalidate() }
-        republish()
-        if workspace.store.documents.count > 1 { refreshViews() }
+        publishWhenIdle(refreshing: workspace.store.documents.count > 1)
     }
 
     func didChange(_ params: JSONValue?) {
@@ -211,14 +211,12 @@ public final class LanguageFeatures {
             let edit = applied[0]
             if workspace.applyTriviaEdit(path: doc.path, range: edit.range, replacement: edit.replacement, newText: doc.text)
                 || workspace.applyDeclarationEdit(path: doc.path, range: edit.range, replacement: edit.replacement, newText: doc.text) {
-                republish()
-                if workspace.store.documents.count > 1 { refreshViews() }
+                publishWhenIdle(refreshing: workspace.store.documents.count > 1)
                 return
             }
         }
         workspace.invalidate()
-        republish()
-        if workspace.store.documents.count > 1 { refreshViews() }
+        publishWhenIdle(refreshing: workspace.store.documents.count > 1)
     }
 
     func didClose(_ params: JSONValue?) {
@@ -227,8 +225,7 @@ public final class LanguageFeatures {
         if let path = workspace.path(forURI: uri) { workspace.provider.invalidate(path) }
         workspace.invalidate()
         server.sendNotification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []])
-        republish()
-        if !workspace.store.documents.isEmpty { refreshViews() }
+        publishWhenIdle(refreshing: !workspace.store.documents.isEmpty)
     }
 
     func didChangeWatchedFiles(_ params: JSONValue?) {
@@ -252,8 +249,7 @@ public final class LanguageFeatures {
         } else {
             workspace.invalidate()
         }
-        republish()
-        refreshViews()
+        publishWhenIdle(refreshing: true)
     }
 
     func didChangeFolders(_ params: JSONValue?) {
@@ -265,8 +261,31 @@ public final class LanguageFeatures {
             if let path = folder["uri"]?.stringValue.flatMap(FileURI.path) { roots.insert(path) }
         }
         workspace.setRoots(roots.sorted())
+        publishWhenIdle(refreshing: true)
+    }
+
+    /// Whether a change waits for its diagnostics to be published, and whether the client is
+    /// then asked to refresh its views (see `publishWhenIdle(refreshing:)`).
+    private var publishing: (pending: Bool, refresh: Bool) = (false, false)
+
+    /// After a change: the diagnostics are published (and the views refreshed) once no
+    /// message is left in the queue, or before the next request is answered
+    /// (`Server.onCatchUp`), not at once. An analysis that a later change in the queue would
+    /// make stale is then not made: a client that sent 30 edits while one large analysis ran
+    /// gets one more analysis, of the last text, not 30; and a client sees a change's
+    /// diagnostics before the answer to a request it sent after the change.
+    func publishWhenIdle(refreshing: Bool) {
+        publishing.pending = true
+        publishing.refresh = publishing.refresh || refreshing
+    }
+
+    /// What `publishWhenIdle(refreshing:)` put off, done.
+    func publishPending() {
+        guard publishing.pending else { return }
+        let refresh = publishing.refresh
+        publishing = (false, false)
         republish()
-        refreshViews()
+        if refresh { refreshViews() }
     }
 
     /// Publishes the diagnostics of every open document (those of every program they are part

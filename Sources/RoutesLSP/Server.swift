@@ -75,6 +75,11 @@ public final class Server {
     public var onInitialized: (() -> Void)?
     /// Called for `shutdown`, before it is answered.
     public var onShutdown: (() -> Void)?
+    /// Called before a request is handled and when no message is left in the queue (before
+    /// the loop waits for the next one, and at the end of ``processQueued()``): what
+    /// notifications put off, done, so that a run of queued notifications does it once
+    /// (diagnostics published after a run of edits), and a request is answered after it.
+    public var onCatchUp: (() -> Void)?
 
     /// Where the server is in the lifecycle.
     public private(set) var lifecycle: Lifecycle = .uninitialized
@@ -166,6 +171,10 @@ public final class Server {
         var sinceTrim = 0
         while true {
             var item = inbox.next(waiting: false)
+            if item == nil, let onCatchUp, lifecycle == .running {
+                onCatchUp()
+                item = inbox.next(waiting: false)
+            }
             if item == nil {
                 // Idle after a burst (a client that sent thousands of edits at once, say): give
                 // the memory the queue and the old snapshots took back to the system, so that
@@ -206,7 +215,14 @@ public final class Server {
     /// the input) has been handled; what is queued after it is dropped.
     @discardableResult
     public func processQueued() -> Int32? {
-        while let item = inbox.next(waiting: false) {
+        while true {
+            guard let item = inbox.next(waiting: false) else {
+                guard let onCatchUp, lifecycle == .running else { break }
+                onCatchUp()
+                guard let next = inbox.next(waiting: false) else { break }
+                if let code = process(next) { return code }
+                continue
+            }
             if let code = process(item) { return code }
         }
         return exitCode
@@ -249,6 +265,7 @@ public final class Server {
     }
 
     private func request(_ id: JSONValue, _ method: String, _ params: JSONValue?) {
+        if lifecycle == .running { onCatchUp?() }
         let reply = Reply(id: id, method: method, output: output)
         switch lifecycle {
         case .uninitialized:

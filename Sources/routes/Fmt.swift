@@ -187,7 +187,7 @@ struct Fmt: ParsableCommand {
             tally.changed += 1
             if check { Terminal.write("would reformat: \(name)\n") }
             if diff { Terminal.write(UnifiedDiff.render(path: name, old: bytes, new: formatted) ?? "") }
-            if !check && !diff, let why = writeAtomically(entry.canonicalPath, formatted) {
+            if !check && !diff, let why = FileReplacement.replace(entry.canonicalPath, formatted) {
                 Terminal.writeError("routes: error: cannot write '\(name)': \(why)\n")
                 tally.failed = true
                 tally.changed -= 1
@@ -202,40 +202,5 @@ struct Fmt: ParsableCommand {
 
     static func writeStdout(_ bytes: [UInt8]) {
         _ = FileDescriptor.writeAll(bytes, to: 1)
-    }
-
-    /// Replaces a file's content through a temporary file in its folder and a rename, so that
-    /// no reader sees half a file and a failure leaves the file as it was. The file keeps its
-    /// permission bits (and its owner and group when the process may set them). Returns why it
-    /// failed, or nil.
-    static func writeAtomically(_ path: String, _ bytes: [UInt8]) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return String(cString: strerror(errno)) }
-        let directory = PathUtil.directory(of: path)
-        let name = String(path.dropFirst(directory == "/" ? 1 : directory.count + 1))
-        var template = Array(((directory == "/" ? "/" : directory + "/") + ".\(name).routes-fmt-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        func fail() -> String {
-            let why = String(cString: strerror(errno))
-            close(fd)
-            unlink(temporary)
-            return why
-        }
-        _ = fchown(fd, st.st_uid, st.st_gid)  // allowed for root only, or the same owner and one of its groups
-        guard fchmod(fd, st.st_mode & 0o7777) == 0 else { return fail() }
-        guard FileDescriptor.writeAll(bytes, to: fd), fsync(fd) == 0 else { return fail() }
-        guard close(fd) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            return why
-        }
-        guard rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            return why
-        }
-        return nil
     }
 }

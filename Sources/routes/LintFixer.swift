@@ -134,7 +134,7 @@ struct LintFixer {
                 failures.append((shown, "cannot write '\(shown)': it changed on disk while it was being fixed"))
                 continue
             }
-            if let why = Self.replace(path, with: bytes) { failures.append((shown, "cannot write '\(shown)': \(why)")) }
+            if let why = FileReplacement.replace(path, bytes) { failures.append((shown, "cannot write '\(shown)': \(why)")) }
         }
         return failures
     }
@@ -143,25 +143,5 @@ struct LintFixer {
     var stdinText: [UInt8]? {
         guard let stdinPath else { return nil }
         return changed[stdinPath] ?? original[stdinPath]
-    }
-
-    /// Replaces a file's contents through a temporary file in its folder and a rename (the
-    /// file keeps its permissions); the reason when it fails.
-    static func replace(_ path: String, with bytes: [UInt8]) -> String? {
-        var st = stat()
-        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
-        let dir = PathUtil.directory(of: path)
-        let name = String(path.dropFirst(dir == "/" ? 1 : dir.count + 1))
-        let temporary = (dir == "/" ? "" : dir) + "/.\(name).routes-fix-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
-        var failure: String? = nil
-        if !FileDescriptor.writeAll(bytes, to: fd) { failure = String(cString: strerror(errno)) }
-        if failure == nil && fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
-        if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if failure != nil { unlink(temporary) }
-        return failure
     }
 }

@@ -77,6 +77,22 @@ import Testing
         #expect(try read("real/A.routes", in: dir) == Self.tidy)
     }
 
+    @Test func aFileWithHardLinksIsFormattedInPlaceForEveryLink() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["A.routes": Self.messy], in: dir)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.linkItem(at: dir.appendingPathComponent("A.routes"), to: dir.appendingPathComponent("elsewhere/Twin.txt"))
+        let inode = try attributes("A.routes", in: dir)[.systemFileNumber] as? Int
+        let r = try Support.run(["fmt", "A.routes"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try read("A.routes", in: dir) == Self.tidy)
+        #expect(try read("elsewhere/Twin.txt", in: dir) == Self.tidy, "the other link sees the new text")
+        #expect((try attributes("A.routes", in: dir)[.systemFileNumber] as? Int) == inode)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test func checkListsWhatWouldChangeAndChangesNothing() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

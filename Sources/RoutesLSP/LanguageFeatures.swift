@@ -270,13 +270,18 @@ public final class LanguageFeatures {
 
     /// After a change: the diagnostics are published (and the views refreshed) once no
     /// message is left in the queue, or before the next request is answered
-    /// (`Server.onCatchUp`), not at once. An analysis that a later change in the queue would
-    /// make stale is then not made: a client that sent 30 edits while one large analysis ran
-    /// gets one more analysis, of the last text, not 30; and a client sees a change's
-    /// diagnostics before the answer to a request it sent after the change.
+    /// (`Server.onCatchUp`), not at once. A snapshot that a later change in the queue would
+    /// make stale is then not made (a change that invalidates the snapshot leaves it to be
+    /// made on demand: 30 such changes queued cost one analysis, of the last text); an edit
+    /// taken a fast way (`LSPWorkspace.applyDeclarationEdit`) is still analysed as it comes.
+    /// A client sees a change's diagnostics before the answer to a request it sent after the
+    /// change.
     func publishWhenIdle(refreshing: Bool) {
         publishing.pending = true
         publishing.refresh = publishing.refresh || refreshing
+        // The analyses the change replaced are freed now, not once the queue is empty: a run
+        // of edits each analysed its fast way would otherwise keep one analysis per edit.
+        workspace.releaseRetired()
     }
 
     /// What `publishWhenIdle(refreshing:)` put off, done.

@@ -13,8 +13,9 @@ enum FileReplacement {
     /// no reader sees half a file and a failure leaves the file as it was. The file keeps its
     /// permission bits (and its owner and group when the process may set them). A file with
     /// several hard links is written in place once the temporary file holds the new text (a
-    /// rename would leave the other links with the old text); should that write fail, the
-    /// temporary file is kept and the reason names it, so that the text is never lost.
+    /// rename would leave the other links with the old text): a file that cannot be opened
+    /// for writing is left as it was; should the write itself fail partway, the file may hold
+    /// part of the new text, and the temporary file, which the reason names, all of it.
     /// Returns why it failed, or nil.
     static func replace(_ path: String, _ bytes: [UInt8]) -> String? {
         var st = stat()
@@ -40,8 +41,13 @@ enum FileReplacement {
             return why
         }
         if st.st_nlink > 1 {
-            if let why = overwrite(path, with: bytes) { return "\(why) (the new text is in '\(temporary)')" }
-            unlink(temporary)
+            switch overwrite(path, with: bytes) {
+            case .written: unlink(temporary)
+            case .notOpened(let why):
+                unlink(temporary)
+                return why
+            case .failedPartway(let why): return "\(why) (the new text is in '\(temporary)')"
+            }
             return nil
         }
         guard rename(temporary, path) == 0 else {
@@ -52,15 +58,23 @@ enum FileReplacement {
         return nil
     }
 
+    private enum Overwrite {
+        case written
+        /// The file could not be opened for writing: it is as it was.
+        case notOpened(String)
+        /// The write or the cut failed: the file may hold part of the new text.
+        case failedPartway(String)
+    }
+
     /// Writes `bytes` over the file at `path` in place (its inode, and so every hard link to
     /// it, gets the new text): from the start, then cut to their length.
-    private static func overwrite(_ path: String, with bytes: [UInt8]) -> String? {
+    private static func overwrite(_ path: String, with bytes: [UInt8]) -> Overwrite {
         let fd = open(path, O_WRONLY)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        guard fd >= 0 else { return .notOpened(String(cString: strerror(errno))) }
         defer { close(fd) }
         guard FileDescriptor.writeAll(bytes, to: fd), ftruncate(fd, off_t(bytes.count)) == 0, fsync(fd) == 0 else {
-            return String(cString: strerror(errno))
+            return .failedPartway(String(cString: strerror(errno)))
         }
-        return nil
+        return .written
     }
 }

@@ -78,7 +78,6 @@ struct Cover {
     private var nodes: [Node] = [Node(variable: bottom, low: 0, high: 0), Node(variable: bottom, low: 1, high: 1)]
     private var unique: [Node: Int32] = [:]
     private var andMemo: [Pair: Int32] = [:]
-    private var orMemo: [Pair: Int32] = [:]
     private var notMemo: [Int32: Int32] = [:]
     private var coverMemo: [Pair: (terms: [Term], function: Int32)] = [:]
 
@@ -138,17 +137,9 @@ struct Cover {
         return result
     }
 
+    /// a ∨ b, as ¬(¬a ∧ ¬b): the diagrams are small, and `not` is remembered.
     mutating func or(_ a: Int32, _ b: Int32) -> Int32 {
-        if a == Self.one || b == Self.one { return Self.one }
-        if a == Self.zero { return b }
-        if b == Self.zero || a == b { return a }
-        let key = Pair(a: min(a, b), b: max(a, b))
-        if let done = orMemo[key] { return done }
-        let variable = min(nodes[Int(a)].variable, nodes[Int(b)].variable)
-        let (a0, a1) = cofactors(a, variable), (b0, b1) = cofactors(b, variable)
-        let result = make(variable, or(a0, b0), or(a1, b1))
-        orMemo[key] = result
-        return result
+        not(and(not(a), not(b)))
     }
 
     /// An irredundant cover of some function between `lower` and `upper` (lower implies

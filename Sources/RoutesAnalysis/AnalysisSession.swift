@@ -411,8 +411,8 @@ public final class AnalysisSession {
             }
             if !covered { found.insert(w.diagnostic) }
         }
-        return Suppressions.apply(found.sorted(by: Analysis.order), project: project, settings: settings, known: knownComments,
-                                  found: &comments).sorted(by: Analysis.order)
+        return Analysis.sortedInOrder(Suppressions.apply(Analysis.sortedInOrder(Array(found)), project: project, settings: settings,
+                                                          known: knownComments, found: &comments))
     }
 
     /// What the session keeps of a unit: its results, and the unit itself when it answers

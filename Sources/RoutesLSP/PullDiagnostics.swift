@@ -14,9 +14,31 @@ import RoutesSyntax
 /// that sends the id of what it shows gets `unchanged` when that is still right.
 extension LanguageFeatures {
     /// The diagnostics of a file as LSP `Diagnostic`s, in the order the analysis sorts them.
+    ///
+    /// At most `itemsPerDocument` of them, errors first, and then one more item, of severity
+    /// information at the first one left out, that says how many there are and how to see
+    /// them all: an editor's list of a million problems helps nobody, and writing it, for the
+    /// client to read, would hold the server for tens of seconds after each change.
     func diagnosticItems(_ file: FileID, _ diagnostics: [Diagnostic]) -> [JSONValue] {
         let text = workspace.session.project.files[file].text
-        return diagnostics.map { d -> JSONValue in
+        let limit = Self.itemsPerDocument
+        var shown = diagnostics
+        var firstLeftOut: Diagnostic? = nil
+        if diagnostics.count > limit {
+            let errors = diagnostics.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) }
+            var warningsKept = max(0, limit - errors), errorsKept = min(errors, limit)
+            shown = []
+            shown.reserveCapacity(limit)
+            for d in diagnostics {
+                if d.severity == .error ? errorsKept > 0 : warningsKept > 0 {
+                    if d.severity == .error { errorsKept -= 1 } else { warningsKept -= 1 }
+                    shown.append(d)
+                } else if firstLeftOut == nil {
+                    firstLeftOut = d
+                }
+            }
+        }
+        var items = shown.map { d -> JSONValue in
             var object: JSONObject = [
                 "range": range(text, d.range),
                 "severity": .int(d.severity == .error ? 1 : 2),
@@ -32,7 +54,17 @@ extension LanguageFeatures {
             if d.isUnnecessary { object["tags"] = [1] }
             return .object(object)
         }
+        if let firstLeftOut {
+            items.append([
+                "range": range(text, firstLeftOut.range), "severity": 3, "source": "routes",
+                "message": .string("routes shows \(limit) of the \(diagnostics.count) problems of this file, errors first; `routes lint` on the file lists them all"),
+            ])
+        }
+        return items
     }
+
+    /// The most diagnostics published for one document (see `diagnosticItems(_:_:)`).
+    static let itemsPerDocument = 1_000
 
     /// The one diagnostic of an open document too large to analyse, at its start.
     static func tooLargeItem(_ size: Int) -> JSONValue {

@@ -511,6 +511,33 @@ struct FeatureWorkspaceTests {
         try session.finish()
     }
 
+    @Test func aDocumentWithThousandsOfProblemsPublishesTheFirstErrorsFirstAndSaysHowManyThereAre() throws {
+        let workspace = try FeatureWorkspace(["App.routes": "screen Home\nroot { screen Home }\n"])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        // 1,200 flags never used (warnings) before 300 screens never declared (errors).
+        let text = (0..<1_200).map { "flag f\($0)\n" }.joined() + "screen Home\nroot { screen Home { anyOf {\n"
+            + (0..<300).map { "screen U\($0)\n" }.joined() + "} } }\n"
+        let mark = session.mark
+        try session.open("Many.routes", text: text)
+        let published = try #require(try session.diagnostics("Many.routes", from: mark))
+        #expect(published.count == 1_001)
+        let severities = published.map { $0["severity"]?.intValue ?? 0 }
+        // Every error is kept, then the first warnings, in the order of the file.
+        #expect(severities.filter { $0 == 1 }.count == 300)
+        #expect(severities.filter { $0 == 2 }.count == 700)
+        #expect(published[0]["range"] == lspRange(0, 5, 0, 7))
+        #expect(published[699]["range"] == lspRange(699, 5, 699, 9))
+        #expect(published[700]["severity"] == 1)
+        let notice = published[1_000]
+        #expect(notice["severity"] == 3)
+        #expect(notice["code"] == nil)
+        #expect(notice["message"]?.stringValue == "routes shows 1000 of the 1500 problems of this file, errors first; `routes lint` on the file lists them all")
+        // At the first problem left out: the 701st warning.
+        #expect(notice["range"] == lspRange(700, 5, 700, 9))
+        try session.finish()
+    }
+
     @Test func aWorkspaceFolderWithSpacesAndNonASCIICharactersInItsNameRoundTrips() throws {
         let workspace = try FeatureWorkspace(["Library.routes": Self.library, "App.routes": Self.app],
                                              name: "my routes é")

@@ -163,13 +163,19 @@ struct ProjectLinks: Sendable {
                 }
                 // Whether one of `errors` lies in the declaration or after it, before the next
                 // one (where what a syntax error cut off the declaration, or a missing token at
-                // its end, is reported). (The ranges read only for a file with errors: most have
+                // its end, is reported). A run of invalid UTF-8 after the declaration's end is
+                // not one: it is a mistake of its own (in a comment, say), which leaves the
+                // declaration whole. (The ranges read only for a file with errors: most have
                 // none.)
                 func holdsOne(of errors: [FileID: [Range<Int>]]) -> Bool {
                     guard let inFile = errors[file] else { return false }
-                    let start = declarations[symbol.declaration].range.lowerBound
+                    let range = declarations[symbol.declaration].range
                     let next = symbol.declaration + 1 < declarations.count ? declarations[symbol.declaration + 1].range.lowerBound : Int.max
-                    return inFile.contains { $0.lowerBound >= start && $0.lowerBound < next }
+                    let invalid = project.files[file].text.invalidUTF8
+                    return inFile.contains { error in
+                        error.lowerBound >= range.lowerBound && error.lowerBound < next
+                            && !(error.lowerBound >= range.upperBound && invalid.contains { $0.lowerBound == error.lowerBound })
+                    }
                 }
                 // A plain link read from its line is vouched for without parsing its pattern;
                 // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`),

@@ -2,8 +2,8 @@ import RoutesModel
 import RoutesSyntax
 
 /// `invalid-link`: a link whose pattern is malformed, or whose path does not say how to make
-/// its screens from the URL: a placeholder never used, an argument missing, unknown or out of
-/// order, a placeholder that fills parameters of different types, `{name?}` filling a
+/// its screens from the URL: a placeholder never used, an argument missing, unknown, given
+/// twice or out of order, a placeholder that fills parameters of different types, `{name?}` filling a
 /// parameter that is not optional, a literal that does not fit its parameter. Checked for
 /// every link of the project, once per analysis (`ProjectLinks`), with its names: a name in
 /// the path that is no placeholder of the pattern is `undefined-name`.
@@ -17,8 +17,8 @@ public enum InvalidLink: RuleDefinition {
             A link's pattern that does not parse (an empty segment, a trailing `/`, a `%`, a \\
             placeholder left open or named twice, a literal query value), or a path that does \\
             not say how to make each of its screens from the URL: every parameter of each \\
-            screen is named, in declared order, by a literal that fits it or by a placeholder \\
-            of the pattern; each placeholder is used, fills parameters of one type, and \\
+            screen is named once, in declared order, by a literal that fits it or by a \\
+            placeholder of the pattern; each placeholder is used, fills parameters of one type, and \\
             `{name?}` fills only an optional one. One diagnostic per offending part; a \\
             malformed pattern is one diagnostic.
             """,
@@ -45,6 +45,7 @@ public enum InvalidLink: RuleDefinition {
         case unknownLabel(screen: String, label: String, labels: [String])
         case missingArguments(screen: String, labels: [String])
         case outOfOrder(screen: String, label: String, after: String)
+        case givenTwice(screen: String, label: String)
         case typeConflict(placeholder: String, types: [String])
         case optionalPlaceholder(placeholder: String, parameter: String, type: String)
         case literalMismatch(label: String, value: String, expected: String)
@@ -63,6 +64,8 @@ public enum InvalidLink: RuleDefinition {
             return "`\(screen)` needs \(labels.map { "`\($0)`" }.joined(separator: ", ")): a link makes each screen of its path, so it names every parameter"
         case .outOfOrder(let screen, let label, let after):
             return "`\(label)` comes before `\(after)` in `\(screen)`: arguments follow the declared order"
+        case .givenTwice(let screen, let label):
+            return "argument `\(label)` of `\(screen)` is given twice: a parameter takes one value"
         case .typeConflict(let placeholder, let types):
             return "the placeholder `{\(placeholder)}` fills parameters of different types (\(types.map { "`\($0)`" }.joined(separator: ", "))): one value cannot parse as each"
         case .optionalPlaceholder(let placeholder, let parameter, let type):
@@ -185,17 +188,24 @@ public enum InvalidLink: RuleDefinition {
         return found
     }
 
-    /// The labels of one element against its screen's parameters: each unknown label, the
-    /// first out of order, and the missing ones (one diagnostic for all of them).
+    /// The labels of one element against its screen's parameters: each unknown label, each
+    /// label given again, the first out of order, and the missing ones (one diagnostic for all
+    /// of them).
     private static func checkArguments(of element: LinkPathElement, declared: [Parameter], file: FileID,
                                        into found: inout [Diagnostic]) {
         var lastPosition = -1
         var lastLabel = ""
         var reportedOrder = false
+        var given = Set<String>()
         for argument in element.arguments {
             guard let position = declared.firstIndex(where: { $0.label.text == argument.label.text }) else {
                 found.append(diagnostic(.unknownLabel(screen: element.screen.text, label: argument.label.text, labels: declared.map(\.label.text)),
                                         file: file, range: argument.label.range))
+                continue
+            }
+            // (The later value would be dropped: `routes tree --path` refuses such a path.)
+            guard given.insert(argument.label.text).inserted else {
+                found.append(diagnostic(.givenTwice(screen: element.screen.text, label: argument.label.text), file: file, range: argument.label.range))
                 continue
             }
             if position < lastPosition && !reportedOrder {

@@ -26,6 +26,27 @@ public enum PathUtil {
         return joined.isEmpty ? "." : joined
     }
 
+    /// A path named on the command line as it is printed: as given, without a leading `./`
+    /// (or a trailing `/` of a folder), so that `t/../t/App.routes` is not shown as another
+    /// spelling; "." for the current folder.
+    public static func asGiven(_ path: String) -> String {
+        var rest = Substring(path)
+        while rest.hasPrefix("./") {
+            rest = rest.dropFirst(2)
+            while rest.hasPrefix("/") { rest = rest.dropFirst() }
+        }
+        while rest.count > 1 && rest.hasSuffix("/") { rest = rest.dropLast() }
+        return rest.isEmpty ? "." : String(rest)
+    }
+
+    /// `rel`, a path a scan found under a folder named on the command line, as printed: after
+    /// the folder as given (see `asGiven(_:)`).
+    public static func joinAsGiven(_ folder: String, _ rel: String) -> String {
+        let base = asGiven(folder)
+        if base == "." { return rel }
+        return base.hasSuffix("/") ? base + rel : base + "/" + rel
+    }
+
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }

@@ -133,7 +133,7 @@ public struct LintInputs {
     /// either.
     private mutating func addFolder(_ folderPath: ResolvedPath, group: Int, root: String, provider: some SourceProvider,
                                     seen: inout Set<String>) {
-        let display = PathUtil.normalize(folderPath.given)
+        let display = folderPath.given
         var config = configs[root] ?? ProjectConfig()
         let folder = Self.relative(folderPath.canonical, to: root)
         config.exclude = config.exclude.filter { !$0.matches(folder) }
@@ -141,17 +141,17 @@ public struct LintInputs {
             config.excludes(Self.relative(folderPath.canonical + "/" + rel, to: root))
         }
         for (rel, reason) in scan.unreadable {
-            failures.append((rel == "." ? folderPath.given : PathUtil.join(display, rel), reason))
+            failures.append((rel == "." ? folderPath.given : PathUtil.joinAsGiven(display, rel), reason))
         }
         for rel in scan.files {
             let canonical = Self.canonical(rel, in: scan, under: folderPath.canonical, provider)
             if config.excludes(Self.relative(canonical, to: root)) { continue }
             guard seen.insert(canonical).inserted else { continue }
             if let why = Self.problem(canonical, provider) {
-                failures.append((PathUtil.join(display, rel), why))
+                failures.append((PathUtil.joinAsGiven(display, rel), why))
                 continue
             }
-            entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.join(display, rel), group: group, workspaceRoot: root))
+            entries.append(ProjectEntry(canonicalPath: canonical, displayPath: PathUtil.joinAsGiven(display, rel), group: group, workspaceRoot: root))
             named.append(canonical)
         }
     }
@@ -165,7 +165,7 @@ public struct LintInputs {
             return
         }
         guard seen.insert(filePath.canonical).inserted else { return }
-        entries.append(ProjectEntry(canonicalPath: filePath.canonical, displayPath: PathUtil.normalize(filePath.given), group: group,
+        entries.append(ProjectEntry(canonicalPath: filePath.canonical, displayPath: PathUtil.asGiven(filePath.given), group: group,
                                     workspaceRoot: root))
         named.append(filePath.canonical)
     }

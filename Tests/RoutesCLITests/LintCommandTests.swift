@@ -196,6 +196,18 @@ import TestSupport
         #expect(r.stdout == "0 errors, 0 warnings in 1 file\n")
     }
 
+    @Test func aPathIsPrintedAsGivenWithoutItsLeadingDotSlash() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["t/One.routes": "screen A\nroot { screen B }"], in: dir)
+        for (given, shown) in [("t/../t/One.routes", "t/../t/One.routes"), ("./t/One.routes", "t/One.routes"),
+                               ("././t/./One.routes", "t/./One.routes"), ("t/../t/", "t/../t/One.routes")] {
+            let r = try Support.run(["lint", given], in: dir)
+            #expect(r.status == 1)
+            #expect(r.stdout.hasPrefix(shown + ":2:15: error: cannot find screen `B` in scope"), "\(given): \(r.stdout)")
+        }
+    }
+
     @Test func directoriesAreSearchedRecursivelyAndPathsPrintedAsGiven() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -29,7 +29,7 @@ enum JSONRenderer {
             "files": .array(files),
             "summary": [
                 "files": .int(Int64(report.fileOrder.count)),
-                "errors": .int(Int64(report.errorCount + report.failures.count)),
+                "errors": .int(Int64(report.errorCount)),
                 "warnings": .int(Int64(report.warningCount)),
             ],
         ]
@@ -44,7 +44,8 @@ enum JSONRenderer {
                 root["summary"] = .object(summary)
             }
         }
-        // Arguments that cannot be read and config problems: each an error of its own.
+        // Arguments that cannot be read and config problems, apart from the diagnostics (the
+        // summary counts those, as the text's summary line does; the exit status is 2).
         if !report.failures.isEmpty {
             root["errors"] = .array(report.failures.map { f in
                 var object: JSONObject = ["path": .string(f.path), "message": .string(f.message)]

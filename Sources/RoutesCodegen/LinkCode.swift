@@ -341,12 +341,13 @@ struct LinkCode {
                 return Int(text)
             }
 
-            /// `-?[0-9]+(.[0-9]+)?` (not `1e5`, `.5`).
+            /// `-?[0-9]+(.[0-9]+)?` (not `1e5`, `.5`), that a `Double` holds (not 400 digits).
             \(modifier)static func double(_ text: String) -> Double? {
                 let pieces = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
                 guard isInteger(pieces[0]) else { return nil }
                 if pieces.count == 2 && (pieces[1].isEmpty || !pieces[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })) { return nil }
-                return Double(text)
+                guard let value = Double(text), value.isFinite else { return nil }
+                return value
             }
 
             /// `value` as `double(_:)` reads it: Swift's shortest digits for it, written out

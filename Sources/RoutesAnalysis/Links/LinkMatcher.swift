@@ -52,7 +52,7 @@ public enum PlaceholderType: Sendable, Hashable {
     public func accepts(_ value: String) -> Bool {
         switch self {
         case .int: return Self.isInteger(value) && Int64(value) != nil
-        case .double: return Self.isDecimal(value)
+        case .double: return Self.isDecimal(value) && Double(value)?.isFinite == true
         case .bool: return value == "true" || value == "false"
         case .string, .other: return !value.isEmpty
         }

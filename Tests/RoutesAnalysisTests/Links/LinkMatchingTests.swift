@@ -115,6 +115,9 @@ import Oracles
         #expect(PlaceholderType.int.accepts("9223372036854775807"))
         #expect(PlaceholderType.double.accepts("3") && PlaceholderType.double.accepts("-3.25"))
         #expect(!PlaceholderType.double.accepts("1e5") && !PlaceholderType.double.accepts(".5") && !PlaceholderType.double.accepts("5."))
+        // Within a Double's range: a number of 400 digits would be infinite.
+        #expect(!PlaceholderType.double.accepts("1" + String(repeating: "0", count: 400)))
+        #expect(PlaceholderType.double.accepts("1" + String(repeating: "0", count: 300)))
         #expect(PlaceholderType.bool.accepts("true") && !PlaceholderType.bool.accepts("TRUE"))
         #expect(PlaceholderType.of(swiftType: "Int?") == .int)
         #expect(PlaceholderType.of(swiftType: "Product.ID") == .other("Product.ID"))

@@ -317,14 +317,35 @@ struct LinkPatternParser {
         return (name, nameStart..<nameEnd, optional)
     }
 
+    /// The scalar whose UTF-8 starts at `offset` of valid UTF-8, and its length in bytes.
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(bytes[offset])
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        var value = length == 1 ? lead : lead & (0xFF >> UInt32(length + 1))
+        for i in 1..<max(length, 1) where offset + i < bytes.count { value = value << 6 | UInt32(bytes[offset + i] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", min(length, bytes.count - offset))
+    }
+
     private func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte == 0x5F || (!first && byte >= 0x30 && byte <= 0x39)
     }
 
     /// One byte of literal text: anything but whitespace, control characters and
-    /// `/ ? # { } % \` (and, in a query key, `= &`).
+    /// `/ ? # { } % \` (and, in a query key, `= &`). A character beyond ASCII is read whole:
+    /// Unicode's whitespace (U+00A0, U+2028, U+3000, …) and controls (U+0080 to U+009F) are
+    /// refused as ASCII's are.
     @inline(__always) private mutating func literalByte(inQuery: Bool) throws(LinkPattern.Problem) {
         let byte = current
+        if byte >= 0x80 {
+            let (scalar, length) = Self.scalar(in: bytes, at: position)
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                throw problem("a literal segment holds no whitespace or control character, and U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) is one",
+                              position..<(position + length))
+            }
+            position += length
+            return
+        }
         let forbidden: Bool
         switch byte {
         case UInt8(ascii: "#"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\\"): forbidden = true

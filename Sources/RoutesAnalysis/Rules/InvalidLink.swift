@@ -14,16 +14,16 @@ public enum InvalidLink: RuleDefinition {
     public static let summary = "A link's pattern is malformed, or its path does not make its screens from the URL."
     public static let documentation = RuleDocumentation(
         what: """
-            A link's pattern that does not parse (an empty segment, a trailing `/`, a `%`, a \\
-            placeholder left open or named twice, a literal query value), or a path that does \\
-            not say how to make each of its screens from the URL: every parameter of each \\
-            screen is named once, in declared order, by a literal that fits it or by a \\
-            placeholder of the pattern; each placeholder is used, fills parameters of one type, and \\
-            `{name?}` fills only an optional one. One diagnostic per offending part; a \\
+            A link's pattern that does not parse (an empty segment, a trailing `/`, a `%`, a \
+            placeholder left open or named twice, a literal query value), or a path that does \
+            not say how to make each of its screens from the URL: every parameter of each \
+            screen is named once, in declared order, by a literal that fits it or by a \
+            placeholder of the pattern; each placeholder is used, fills parameters of one type, and \
+            `{name?}` fills only an optional one. One diagnostic per offending part; a \
             malformed pattern is one diagnostic.
             """,
         why: """
-            A URL that matches the pattern could not be turned into the screens of the path: \\
+            A URL that matches the pattern could not be turned into the screens of the path: \
             the link would open nothing, or a screen without the values it needs.
             """,
         example: """
@@ -33,8 +33,8 @@ public enum InvalidLink: RuleDefinition {
             root { screen Home { screen Detail } }
             """,
         fix: """
-            Name each parameter of each screen, in the order the screen declares them, with a \\
-            placeholder of the pattern or a literal of the parameter's type (here \\
+            Name each parameter of each screen, in the order the screen declares them, with a \
+            placeholder of the pattern or a literal of the parameter's type (here \
             `Detail(id: id)`); fix the pattern where the message points.
             """)
 

@@ -58,6 +58,9 @@ public enum PushInSheet: PerNodeRule {
         var screen: ScreenCode
         /// The last non-push screen node on a way to it, and its screen.
         var sheet: (node: GraphNode, screen: ScreenCode)?
+        /// Whether the ways to it may follow other screens presented without pushes than
+        /// `sheet` (then the message names `sheet` as one of them).
+        var othersMayPrecede = false
     }
 
     static func check(_ facts: ProgramFacts) -> [Finding] {
@@ -83,7 +86,38 @@ public enum PushInSheet: PerNodeRule {
                 break
             }
         }
-        return Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet)
+        var finding = Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet)
+        if let sheet { finding.othersMayPrecede = candidateSheets(before: g, facts).contains { $0 != sheet.0.index } }
+        return finding
+    }
+
+    /// The screen nodes presented without pushes that may come last before node g on a way
+    /// to it: those from whose nesting the graph leads to g through states reached after such
+    /// a presentation (σ 1), past no other screen presented otherwise than pushed. A superset
+    /// of those the ways really follow (a context masked on the way still counts): when it
+    /// holds only the sheet of the way found, every way follows that sheet.
+    static func candidateSheets(before g: Int, _ facts: ProgramFacts) -> Set<Int> {
+        let graph = facts.graph, flow = facts.flow, semantics = facts.semantics
+        var seen: Set<Int> = [g]
+        var stack = [g]
+        var found = Set<Int>()
+        while let n = stack.popLast() {
+            let owner = semantics.nestingOwner(n)
+            Flow.forEachPredecessor(n, in: semantics, crossNestings: true) { p in
+                if p == owner, case .screen(let code?, _) = graph.nodes[p].kind {
+                    let presentation = graph.presentation(node: p, code: code)
+                    if presentation != .push {
+                        if !presentation.allowsPush { found.insert(p) }
+                        return
+                    }
+                    guard flow.builtEnvironments(p, sigma: 1) != BDD.zero else { return }
+                } else if flow.context(p, sigma: 1) == BDD.zero {
+                    return
+                }
+                if seen.insert(p).inserted { stack.append(p) }
+            }
+        }
+        return found
     }
 
     static func node(of finding: Finding) -> Int? { finding.node.index }
@@ -95,9 +129,12 @@ public enum PushInSheet: PerNodeRule {
         let related = finding.sheet.map {
             [facts.location($0.node.index, "`\(facts.screenName($0.screen.index))` is presented here as \(kind) with `allowsPush: false`")]
         } ?? []
+        let follows = finding.othersMayPrecede
+            ? "a screen presented without pushes (\(sheetName), on one of them)"
+            : "\(sheetName) that does not allow pushes"
         var diagnostic = facts.diagnostic(
             Self.self, at: finding.node.index,
-            "`\(facts.screenName(finding.screen.index))` is pushed, but on every path that builds it, it follows \(sheetName) that does not allow pushes",
+            "`\(facts.screenName(finding.screen.index))` is pushed, but on every path that builds it, it follows \(follows)",
             related: related)
         diagnostic.detail = DiagnosticDetail(Detail(screen: facts.graph.screens[finding.screen.index],
                                                     sheet: finding.sheet.map { facts.graph.screens[$0.screen.index] }))

@@ -175,8 +175,10 @@ extension Parser {
             open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
             advance()
             advance()
+            let screenPosition = identifierPosition
             condition(next == .kwLet ? .optional : .screen)
             if next == .kwLet { nested = nestedIfLets() }
+            if next == .kwScreen { presentationOfNoPlacement(screenPosition, "`if screen \(text(at: screenPosition, or: "Detail"))` only tests the path's element") }
         } else {
             // Recover as an `if let` (without `let`, so that the model reads its name as
             // any condition: a flag may have been meant, and its kind is not checked): one
@@ -203,6 +205,7 @@ extension Parser {
         let screenPosition = identifierPosition
         name("a screen name after `wildcard`")
         if let screenPosition, at(.lParen) && !current.startsLine { wildcardArguments(screen: text(at: screenPosition)) }
+        presentationOfNoPlacement(screenPosition, "a `wildcard` builds its block for the element")
         block()
         close()
     }
@@ -288,6 +291,13 @@ extension Parser {
             open(.presentation)
             let asToken = current
             advance()
+            // `as as sheet`: one error, at the second `as`, then read as `as sheet`.
+            if atAsBeforePresentation && !unwinding {
+                report(current.range, "`as` is written twice: `screen \(screen) as \(peekText())`")
+                open(.error)
+                advance()
+                close()
+            }
             // The word may follow on the next line: `as` on the screen's line has begun the
             // presentation (newlines only separate tokens).
             let hasWord = isPresentationWord(current)
@@ -333,6 +343,32 @@ extension Parser {
     mutating func wildcardArguments(screen: String) {
         report(current.range, "a `wildcard` takes no arguments: it puts `\(screen)()` in the element's place, so `\(screen)` must be a screen without parameters")
         skipArguments()
+    }
+
+    /// `as sheet` after `if screen Detail` or `wildcard Detail`, which place no screen: one
+    /// error, and the presentation (with its `(allowsPush: false)`) is skipped, so that the
+    /// block after it still parses. `why`: what the builder does instead.
+    mutating func presentationOfNoPlacement(_ screenPosition: Int?, _ why: String) {
+        guard atAs, !current.startsLine, !unwinding else { return }
+        let screen = text(at: screenPosition, or: "Detail")
+        let word = pos + 1 < significant.count && isPresentationWord(token(at: pos + 1)) ? peekText() : "sheet"
+        report(current.range, "`as` gives a placement its presentation, `screen \(screen) as \(word)`, and \(why): write it on the `screen` node in the block")
+        let start = current.start
+        open(.error)
+        advance()
+        if isPresentationWord(current) && !current.startsLine {
+            advance()
+            if at(.lParen) && !current.startsLine {
+                var depth = 0
+                repeat {
+                    if kind == .lParen { depth += 1 }
+                    if kind == .rParen { depth -= 1 }
+                    advance()
+                } while depth > 0 && !atEOF && !current.startsLine
+            }
+        }
+        close()
+        garbage.append(start..<current.start)
     }
 
     /// Skips everything up to the matching `)` on the same line (braces inside included).

@@ -249,9 +249,31 @@ struct PathEvaluator {
         return index!.mayBuild(ref, element)
     }
 
+    /// For a generated resolver (RoutesCodegen), the words `routes tree --path` uses of
+    /// `program` where no decision explains a stop: why `from` (the root's body, or the
+    /// nesting of screen node `previous`) builds nothing for an element, in the pieces that go
+    /// around the element's name; with `from` nil, why nothing is built after screen node
+    /// `previous`, which has no nesting (one piece).
+    static func failureWords(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project) -> [String] {
+        // (As `PathResolution.resolve` names places: with the file of each, in a program of
+        // several files.)
+        let evaluator = PathEvaluator(project: project, environment: Environment(), home: program.files.count > 1 ? nil : program.root.file)
+        guard let from else {
+            return [previous.map { "\(evaluator.describe($0)) has no nesting, so nothing is built after it" }
+                ?? "`root` has no builder (a syntax error), so it builds nothing"]
+        }
+        let marker: Character = "\u{0}"
+        return evaluator.describeFailure(from, elementName: String(marker), after: previous)
+            .split(separator: marker, omittingEmptySubsequences: false).map(String.init)
+    }
+
     /// Why `from` (the root's body, or the nesting of `after`) builds nothing for the element
     /// when no decision explains it.
     func describeFailure(_ from: NodeRef, element: Symbol, after previous: NodeRef?) -> String {
+        describeFailure(from, elementName: screenName(element), after: previous)
+    }
+
+    func describeFailure(_ from: NodeRef, elementName: String, after previous: NodeRef?) -> String {
         let context = previous.map { "the nesting of \(describe($0))" } ?? "`root`"
         // Follow references to the node that decided.
         var ref = from
@@ -265,7 +287,6 @@ struct PathEvaluator {
         var shown = through.map { "`\($0)`" }
         if shown.count > 4 { shown = shown.prefix(2) + ["… (\(shown.count - 3) more)", shown.last!] }
         let via = through.isEmpty ? "" : ", through " + shown.joined(separator: " → ")
-        let elementName = screenName(element)
         switch node(ref).kind {
         case .screen(let name, _, _):
             if resolved(name, in: ref.file, .screen) == nil {
@@ -282,9 +303,18 @@ struct PathEvaluator {
     }
 }
 
+/// The words of `routes tree --path` that a generated resolver needs (RoutesCodegen).
+public enum ResolutionWords {
+    /// See `PathEvaluator.failureWords(from:after:program:project:)`.
+    public static func failure(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project) -> [String] {
+        PathEvaluator.failureWords(from: from, after: previous, program: program, project: project)
+    }
+}
+
 /// Static facts about the builders of a project, computed once: which nodes may build a
-/// given screen (for choosing the most useful failure reason).
-struct MayBuildIndex {
+/// given screen (for choosing the most useful failure reason; the generated resolvers choose
+/// theirs by the same facts).
+public struct MayBuildIndex {
     let project: Project
     /// For each node, its parent within the builder it belongs to, unless it is the nesting
     /// of a `screen` (nestings build the next element, not this one).
@@ -294,7 +324,7 @@ struct MayBuildIndex {
     var referencesTo: [Symbol: [NodeRef]] = [:]
     var cache: [Symbol: Set<NodeRef>] = [:]
 
-    init(_ project: Project) {
+    public init(_ project: Project) {
         self.project = project
         parent = project.files.map { file in
             var parents = [NodeID?](repeating: nil, count: file.model.nodes.count)
@@ -319,7 +349,10 @@ struct MayBuildIndex {
         }
     }
 
-    mutating func mayBuild(_ ref: NodeRef, _ element: Symbol) -> Bool {
+    /// Whether node `ref` contains, through references and not through nestings, a `screen`
+    /// node of `element` or a `wildcard` (in the then-block of an `if screen`, only of the
+    /// screen it tests).
+    public mutating func mayBuild(_ ref: NodeRef, _ element: Symbol) -> Bool {
         if let set = cache[element] { return set.contains(ref) }
         // Propagate from the seeds (screen nodes of the element, and every wildcard) up to
         // parents and from builder bodies to their references.

@@ -34,6 +34,9 @@ struct SwiftUITarget {
     private(set) var conditions: [(name: String, symbol: Symbol)] = []
     /// The `Element` case of each screen of the plan.
     private(set) var caseNames: [String] = []
+    /// Which nodes may build which screens, for the branches whose reasons explain a failure
+    /// (made when the first `anyOf` is generated).
+    private var mayBuild: MayBuildIndex? = nil
 
     init(plan: ProgramPlan, project: Project, access: AccessLevel) {
         self.plan = plan
@@ -108,10 +111,12 @@ struct SwiftUITarget {
         return "\(displayName(r.file)):\(position.line + 1):\(position.column + 1)"
     }
 
-    /// `12:5` in the root file, else `Lib.routes:12:5`: as `routes tree` writes places in reasons.
+    /// `12:5` in the root file of a one-file program, else `Lib.routes:12:5`: as `routes tree`
+    /// writes places in reasons.
     func shortLocation(_ r: NodeRef) -> String {
         let full = location(r)
-        return r.file == plan.program.root.file ? String(full.drop { $0 != ":" }.dropFirst()) : full
+        // (In a program of several files every place is written with its file.)
+        return r.file == plan.program.root.file && plan.program.files.count == 1 ? String(full.drop { $0 != ":" }.dropFirst()) : full
     }
 
     func screenName(_ i: Int) -> String { project.declaration(plan.screens[i].symbol).name.text }
@@ -297,8 +302,7 @@ struct SwiftUITarget {
         out.append("        var previous: Node? = nil")
         out.append("        for (index, element) in path.enumerated() {")
         out.append("            guard let build = builder else {")
-        out.append("                let after = previous.map { \"the nesting of the node at \\($0.location)\" } ?? \"`root`\"")
-        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: \"\\(after) builds nothing, so nothing is built after it\"))")
+        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: \(buildType).failure(after: previous?.id, element.screenName)))")
         out.append("            }")
         out.append("            switch build(element, conditions) {")
         out.append("            case .built(let node, let built, let next):")
@@ -306,8 +310,7 @@ struct SwiftUITarget {
         out.append("                builder = next")
         out.append("                previous = node")
         out.append("            case .nothing(let why):")
-        out.append("                let after = previous.map { \"the nesting of the node at \\($0.location)\" } ?? \"`root`\"")
-        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text(element) ?? \"\\(after) builds nothing for \\(element.screenName)\"))")
+        out.append("                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text ?? \(buildType).failure(after: previous?.id, element.screenName)))")
         out.append("            }")
         out.append("        }")
         out.append("        return Resolution(steps: steps, stop: nil)")
@@ -320,38 +323,42 @@ struct SwiftUITarget {
         out.append("")
         out.append("    /// What a builder makes of one element: the node that built it, the element it built")
         out.append("    /// (a wildcard's screen, in place of the element), and the builder of the next one; or")
-        out.append("    /// nothing, with the innermost decision that explains it.")
+        out.append("    /// nothing, with the decision that explains it (see `Why`).")
         out.append("    enum Outcome {")
         out.append("        case built(\(ns).Node, \(ns).Element, Builder?)")
         out.append("        case nothing(Why?)")
         out.append("    }")
         out.append("")
-        out.append("    /// The innermost decision on the last branch tried, for the reason a resolution gives.")
+        out.append("    /// The decision that kept an element from being built, for the reason a resolution gives:")
+        out.append("    /// of an `anyOf`, the reason of its last branch that could build the element, else the")
+        out.append("    /// `anyOf` itself.")
         out.append("    enum Why {")
-        out.append("        case anyOf(at: String)")
-        out.append("        case conditional(String, Bool)")
-        out.append("        case ifLetPresent(String)")
+        out.append("        case anyOf(at: String, \(ns).Element)")
+        out.append("        case conditional(String, Bool, \(ns).Element)")
+        out.append("        case ifLetPresent(String, \(ns).Element)")
         out.append("        case ifLetAbsent(String)")
-        out.append("        case ifScreen(String, at: String, matched: Bool, hasElse: Bool)")
-        out.append("        case wildcard(String, at: String)")
+        out.append("        case ifScreen(String, at: String, matched: Bool, hasElse: Bool, \(ns).Element)")
+        out.append("        case wildcard(String, at: String, \(ns).Element)")
         out.append("")
-        out.append("        /// Why `element` is not built, in words.")
-        out.append("        func text(_ element: \(ns).Element) -> String {")
-        out.append("            let name = element.screenName")
+        out.append("        /// In words. (The element is the one being built when the decision was made: a")
+        out.append("        /// wildcard's screen inside its block.)")
+        out.append("        var text: String {")
         out.append("            switch self {")
-        out.append("            case .anyOf(let at): return \"`anyOf` at \\(at) has no branch for \\(name)\"")
-        out.append("            case .conditional(let flag, true): return \"`conditional \\(flag)` is true here and its true branch builds nothing for \\(name)\"")
-        out.append("            case .conditional(let flag, false): return \"`conditional \\(flag)` is false here and its else builds nothing for \\(name)\"")
-        out.append("            case .ifLetPresent(let optional): return \"`if let \\(optional)`: present, but its then-block builds nothing for \\(name)\"")
+        out.append("            case .anyOf(let at, let e): let name = e.screenName; return \"`anyOf` at \\(at) has no branch for \\(name)\"")
+        out.append("            case .conditional(let flag, true, let e): let name = e.screenName; return \"`conditional \\(flag)` is true here and its true branch builds nothing for \\(name)\"")
+        out.append("            case .conditional(let flag, false, let e): let name = e.screenName; return \"`conditional \\(flag)` is false here and its else builds nothing for \\(name)\"")
+        out.append("            case .ifLetPresent(let optional, let e): let name = e.screenName; return \"`if let \\(optional)`: present, but its then-block builds nothing for \\(name)\"")
         out.append("            case .ifLetAbsent(let optional): return \"`if let \\(optional)`: absent\"")
-        out.append("            case .ifScreen(let tested, let at, true, _): return \"`if screen \\(tested)` at \\(at): the element is \\(tested), but its then-block builds nothing for it\"")
-        out.append("            case .ifScreen(let tested, let at, false, true): return \"`if screen \\(tested)` at \\(at): the element is \\(name), not \\(tested), and its else builds nothing for \\(name)\"")
-        out.append("            case .ifScreen(let tested, let at, false, false): return \"`if screen \\(tested)` at \\(at): the element is \\(name), not \\(tested), and it has no else\"")
-        out.append("            case .wildcard(let screen, let at) where name == screen: return \"`wildcard \\(screen)` at \\(at): its builder builds nothing for \\(screen)\"")
-        out.append("            case .wildcard(let screen, let at): return \"`wildcard \\(screen)` at \\(at) replaces \\(name) by \\(screen), and its builder builds nothing for \\(screen)\"")
+        out.append("            case .ifScreen(let tested, let at, true, _, _): return \"`if screen \\(tested)` at \\(at): the element is \\(tested), but its then-block builds nothing for it\"")
+        out.append("            case .ifScreen(let tested, let at, false, true, let e): let name = e.screenName; return \"`if screen \\(tested)` at \\(at): the element is \\(name), not \\(tested), and its else builds nothing for \\(name)\"")
+        out.append("            case .ifScreen(let tested, let at, false, false, let e): let name = e.screenName; return \"`if screen \\(tested)` at \\(at): the element is \\(name), not \\(tested), and it has no else\"")
+        out.append("            case .wildcard(let screen, let at, let e) where e.screenName == screen: return \"`wildcard \\(screen)` at \\(at): its builder builds nothing for \\(screen)\"")
+        out.append("            case .wildcard(let screen, let at, let e): let name = e.screenName; return \"`wildcard \\(screen)` at \\(at) replaces \\(name) by \\(screen), and its builder builds nothing for \\(screen)\"")
         out.append("            }")
         out.append("        }")
         out.append("    }")
+        out.append("")
+        out += failureFunction()
         out.append("")
         out.append("    /// The `screen` nodes, by `Node.id`.")
         out.append("    static let nodes: [\(ns).Node] = [")
@@ -371,6 +378,54 @@ struct SwiftUITarget {
 
     var buildType: String { "\(ns)Build" }
 
+    /// `failure(after:_:)` of the generated build enum: why the build stops where no decision
+    /// says, after screen node `id` (nil: at `root`), for an element of that name, in the words
+    /// of `routes tree --path` (`ResolutionWords`).
+    private func failureFunction() -> [String] {
+        func model(_ ref: NodeRef) -> BuilderNode { project.files[ref.file].model.nodes[ref.node] }
+        func expression(_ pieces: [String]) -> String {
+            var terms: [String] = []
+            for (i, piece) in pieces.enumerated() {
+                if !piece.isEmpty { terms.append(Self.literal(piece)) }
+                if i < pieces.count - 1 { terms.append("name") }
+            }
+            return terms.isEmpty ? "\"\"" : terms.joined(separator: " + ")
+        }
+        let program = plan.program
+        let rootBody = project.declaration(program.root).body.map { NodeRef(file: program.root.file, node: $0) }
+        var out = [
+            "    /// Why the build stops after `screen` node `id` (nil: at `root`) when no decision says why.",
+            "    static func failure(after id: Int?, _ name: String) -> String {",
+            "        switch id {",
+            "        case nil: return \(expression(ResolutionWords.failure(from: rootBody, after: nil, program: program, project: project)))",
+        ]
+        for (id, node) in nodes.enumerated() {
+            var nesting: NodeRef? = nil
+            if case .screen(_, _, let inner?) = model(node).kind { nesting = NodeRef(file: node.file, node: inner) }
+            out.append("        case \(id)?: return \(expression(ResolutionWords.failure(from: nesting, after: node, program: program, project: project)))")
+        }
+        out.append("        default: return name")
+        out.append("        }")
+        out.append("    }")
+        return out
+    }
+
+    /// The screens (by index in the plan) that a branch may build, as `routes tree --path`
+    /// judges it (`MayBuildIndex`); nil when it may build each of them.
+    private mutating func screensMayBuild(_ branch: ProgramPlan.Builder) -> [Int]? {
+        let node: NodeRef
+        switch branch {
+        case .screen(let n, _, _, _, _), .anyOf(let n, _), .conditional(let n, _, _, _), .ifLet(let n, _, _, _, _),
+             .ifScreen(let n, _, _, _), .wildcard(let n, _, _), .unreachable(let n, _), .call(let n, _, _):
+            node = n
+        case .empty:
+            return []
+        }
+        if mayBuild == nil { mayBuild = MayBuildIndex(project) }
+        let screens = plan.screens.indices.filter { mayBuild!.mayBuild(node, plan.screens[$0].symbol) }
+        return screens.count == plan.screens.count ? nil : screens
+    }
+
     /// The function that builds with `builder`: its name (`b12`).
     private mutating func emit(_ builder: ProgramPlan.Builder) -> String {
         let index = functions.count
@@ -389,14 +444,30 @@ struct SwiftUITarget {
             ]
         case .anyOf(let node, let branches):
             let names = branches.map { emit($0) }
-            var out = ["var relevant: Why? = nil"]
-            for name in names {
+            // The reason of the last branch that could build the element explains the
+            // failure (as `routes tree --path` says it): a branch that cannot is not why.
+            let mayBuild = branches.map { screensMayBuild($0) }
+            let anyRelevant = mayBuild.contains { $0 == nil || !$0!.isEmpty }
+            var out = anyRelevant ? ["var relevant: Why? = nil"] : []
+            for (name, screensBuilt) in zip(names, mayBuild) {
                 out.append("switch \(name)(e, c) {")
                 out.append("case .built(let n, let b, let next): return .built(n, b, next)")
-                out.append("case .nothing(let why): if relevant == nil { relevant = why }")
+                switch screensBuilt {
+                case nil:
+                    out.append("case .nothing(let why): if let why { relevant = why }")
+                case let screens? where screens.isEmpty:
+                    out.append("case .nothing: break")
+                case let screens?:
+                    let cases = screens.map { ".\(caseNames[$0])" }.joined(separator: ", ")
+                    out.append("case .nothing(let why):")
+                    out.append("    switch e {")
+                    out.append("    case \(cases): if let why { relevant = why }")
+                    out.append("    default: break")
+                    out.append("    }")
+                }
                 out.append("}")
             }
-            out.append("return .nothing(relevant ?? .anyOf(at: \(Self.literal(shortLocation(node)))))")
+            out.append("return .nothing(\(anyRelevant ? "relevant ?? " : "").anyOf(at: \(Self.literal(shortLocation(node))), e))")
             return out
         case .conditional(_, let flag, let then, let els):
             let (a, b) = (emit(then), emit(els))
@@ -404,7 +475,7 @@ struct SwiftUITarget {
             return [
                 "let value = c.\(flag)",
                 "let r = value ? \(a)(e, c) : \(b)(e, c)",
-                "if case .nothing(nil) = r { return .nothing(.conditional(\(name), value)) }",
+                "if case .nothing(nil) = r { return .nothing(.conditional(\(name), value, e)) }",
                 "return r",
             ]
         case .ifLet(_, _, let item, let then, let els):
@@ -414,7 +485,7 @@ struct SwiftUITarget {
             var out = [
                 "if c.\(property) {",
                 "    let r = \(a)(e, c)",
-                "    if case .nothing(nil) = r { return .nothing(.ifLetPresent(\(Self.literal(name)))) }",
+                "    if case .nothing(nil) = r { return .nothing(.ifLetPresent(\(Self.literal(name)), e)) }",
                 "    return r",
                 "}",
             ]
@@ -431,17 +502,17 @@ struct SwiftUITarget {
             var out = [
                 "if case .\(caseNames[screen]) = e {",
                 "    let r = \(a)(e, c)",
-                "    if case .nothing(nil) = r { return .nothing(.ifScreen(\(tested), at: \(at), matched: true, hasElse: true)) }",
+                "    if case .nothing(nil) = r { return .nothing(.ifScreen(\(tested), at: \(at), matched: true, hasElse: true, e)) }",
                 "    return r",
                 "}",
             ]
             if let els {
                 let b = emit(els)
                 out += ["let r = \(b)(e, c)",
-                        "if case .nothing(nil) = r { return .nothing(.ifScreen(\(tested), at: \(at), matched: false, hasElse: true)) }",
+                        "if case .nothing(nil) = r { return .nothing(.ifScreen(\(tested), at: \(at), matched: false, hasElse: true, e)) }",
                         "return r"]
             } else {
-                out.append("return .nothing(.ifScreen(\(tested), at: \(at), matched: false, hasElse: false))")
+                out.append("return .nothing(.ifScreen(\(tested), at: \(at), matched: false, hasElse: false, e))")
             }
             return out
         case .wildcard(let node, let screen, let body):
@@ -449,7 +520,7 @@ struct SwiftUITarget {
             return [
                 "let r = \(b)(\(element(screen)), c)",
                 "guard case .nothing(nil) = r else { return r }",
-                "return .nothing(.wildcard(\(Self.literal(screenName(screen))), at: \(Self.literal(shortLocation(node)))))",
+                "return .nothing(.wildcard(\(Self.literal(screenName(screen))), at: \(Self.literal(shortLocation(node))), e))",
             ]
         case .empty, .unreachable:
             return ["return .nothing(nil)"]

@@ -12,9 +12,9 @@ import RoutesModel
 /// and asked for every path of up to 4 elements under every environment; each element is
 /// compared with `routes tree --path … --format json` (the same JSON, made in process):
 /// built or not, the node, the presentation in force, the screen a wildcard put in its
-/// place, and where the build stops; then what the views show of the same paths (stacks,
-/// pushes, presentations, the values each view receives, the path after a back gesture and
-/// a swipe down), as the test-only SwiftUI stand-in records it.
+/// place, and where the build stops and why (the reason word for word); then what the views
+/// show of the same paths (stacks, pushes, presentations, the values each view receives, the
+/// path after a back gesture and a swipe down), as the test-only SwiftUI stand-in records it.
 @Suite struct SwiftUIResolverTests {
     static let programCount = 100
 
@@ -162,8 +162,17 @@ import RoutesModel
             }
             for (i, (e, line)) in zip(elements, got).enumerated() {
                 if !(e["built"]?.boolValue ?? false) {
-                    if line != "-" { fail("element \(i + 1) built (\(line)), but the checker builds nothing") }
-                    if i == 0 || elements[i - 1]["built"]?.boolValue == true { stops += 1 }
+                    if i == 0 || elements[i - 1]["built"]?.boolValue == true {
+                        stops += 1
+                        // Where the build stops, the reason is the checker's, word for word.
+                        if !line.hasPrefix("- ") {
+                            fail("element \(i + 1) built (\(line)), but the checker builds nothing")
+                        } else if String(line.dropFirst(2)) != e["reason"]?.stringValue {
+                            fail("element \(i + 1) not built because \(line.dropFirst(2)), the checker says because \(e["reason"]?.stringValue ?? "?")")
+                        }
+                    } else if line != "-" {
+                        fail("element \(i + 1) built (\(line)), but the checker builds nothing")
+                    }
                     continue
                 }
                 guard line != "-" else {
@@ -580,6 +589,7 @@ import RoutesModel
         lines.append("        var out = r.steps.map { \"\\($0.node.id) \\(($0.builtAs ?? $0.element).screenName) \\(style($0.node.presentation))\" }")
         lines.append("        if let stop = r.stop {")
         lines.append("            precondition(stop.index == out.count && !stop.reason.isEmpty)")
+        lines.append("            out.append(\"- \" + stop.reason)")
         lines.append("            out += Array(repeating: \"-\", count: path.count - out.count)")
         lines.append("        }")
         lines.append("        return out")

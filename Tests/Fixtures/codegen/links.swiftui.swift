@@ -198,8 +198,7 @@ extension LinksRoutes {
         var previous: Node? = nil
         for (index, element) in path.enumerated() {
             guard let build = builder else {
-                let after = previous.map { "the nesting of the node at \($0.location)" } ?? "`root`"
-                return Resolution(steps: steps, stop: .init(index: index, reason: "\(after) builds nothing, so nothing is built after it"))
+                return Resolution(steps: steps, stop: .init(index: index, reason: LinksRoutesBuild.failure(after: previous?.id, element.screenName)))
             }
             switch build(element, conditions) {
             case .built(let node, let built, let next):
@@ -207,8 +206,7 @@ extension LinksRoutes {
                 builder = next
                 previous = node
             case .nothing(let why):
-                let after = previous.map { "the nesting of the node at \($0.location)" } ?? "`root`"
-                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text(element) ?? "\(after) builds nothing for \(element.screenName)"))
+                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text ?? LinksRoutesBuild.failure(after: previous?.id, element.screenName)))
             }
         }
         return Resolution(steps: steps, stop: nil)
@@ -221,36 +219,55 @@ private enum LinksRoutesBuild {
 
     /// What a builder makes of one element: the node that built it, the element it built
     /// (a wildcard's screen, in place of the element), and the builder of the next one; or
-    /// nothing, with the innermost decision that explains it.
+    /// nothing, with the decision that explains it (see `Why`).
     enum Outcome {
         case built(LinksRoutes.Node, LinksRoutes.Element, Builder?)
         case nothing(Why?)
     }
 
-    /// The innermost decision on the last branch tried, for the reason a resolution gives.
+    /// The decision that kept an element from being built, for the reason a resolution gives:
+    /// of an `anyOf`, the reason of its last branch that could build the element, else the
+    /// `anyOf` itself.
     enum Why {
-        case anyOf(at: String)
-        case conditional(String, Bool)
-        case ifLetPresent(String)
+        case anyOf(at: String, LinksRoutes.Element)
+        case conditional(String, Bool, LinksRoutes.Element)
+        case ifLetPresent(String, LinksRoutes.Element)
         case ifLetAbsent(String)
-        case ifScreen(String, at: String, matched: Bool, hasElse: Bool)
-        case wildcard(String, at: String)
+        case ifScreen(String, at: String, matched: Bool, hasElse: Bool, LinksRoutes.Element)
+        case wildcard(String, at: String, LinksRoutes.Element)
 
-        /// Why `element` is not built, in words.
-        func text(_ element: LinksRoutes.Element) -> String {
-            let name = element.screenName
+        /// In words. (The element is the one being built when the decision was made: a
+        /// wildcard's screen inside its block.)
+        var text: String {
             switch self {
-            case .anyOf(let at): return "`anyOf` at \(at) has no branch for \(name)"
-            case .conditional(let flag, true): return "`conditional \(flag)` is true here and its true branch builds nothing for \(name)"
-            case .conditional(let flag, false): return "`conditional \(flag)` is false here and its else builds nothing for \(name)"
-            case .ifLetPresent(let optional): return "`if let \(optional)`: present, but its then-block builds nothing for \(name)"
+            case .anyOf(let at, let e): let name = e.screenName; return "`anyOf` at \(at) has no branch for \(name)"
+            case .conditional(let flag, true, let e): let name = e.screenName; return "`conditional \(flag)` is true here and its true branch builds nothing for \(name)"
+            case .conditional(let flag, false, let e): let name = e.screenName; return "`conditional \(flag)` is false here and its else builds nothing for \(name)"
+            case .ifLetPresent(let optional, let e): let name = e.screenName; return "`if let \(optional)`: present, but its then-block builds nothing for \(name)"
             case .ifLetAbsent(let optional): return "`if let \(optional)`: absent"
-            case .ifScreen(let tested, let at, true, _): return "`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it"
-            case .ifScreen(let tested, let at, false, true): return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and its else builds nothing for \(name)"
-            case .ifScreen(let tested, let at, false, false): return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and it has no else"
-            case .wildcard(let screen, let at) where name == screen: return "`wildcard \(screen)` at \(at): its builder builds nothing for \(screen)"
-            case .wildcard(let screen, let at): return "`wildcard \(screen)` at \(at) replaces \(name) by \(screen), and its builder builds nothing for \(screen)"
+            case .ifScreen(let tested, let at, true, _, _): return "`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it"
+            case .ifScreen(let tested, let at, false, true, let e): let name = e.screenName; return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and its else builds nothing for \(name)"
+            case .ifScreen(let tested, let at, false, false, let e): let name = e.screenName; return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and it has no else"
+            case .wildcard(let screen, let at, let e) where e.screenName == screen: return "`wildcard \(screen)` at \(at): its builder builds nothing for \(screen)"
+            case .wildcard(let screen, let at, let e): let name = e.screenName; return "`wildcard \(screen)` at \(at) replaces \(name) by \(screen), and its builder builds nothing for \(screen)"
             }
+        }
+    }
+
+    /// Why the build stops after `screen` node `id` (nil: at `root`) when no decision says why.
+    static func failure(after id: Int?, _ name: String) -> String {
+        switch id {
+        case nil: return "`root` builds only Home (`screen Home` at 28:3), not " + name
+        case 0?: return "the nesting of `screen Home` at 28:3 builds nothing for " + name
+        case 1?: return "the nesting of `screen Detail` at 30:7 builds nothing for " + name
+        case 2?: return "`screen Settings` at 31:34 has no nesting, so nothing is built after it"
+        case 3?: return "`screen Settings` at 33:7 has no nesting, so nothing is built after it"
+        case 4?: return "`screen Toggle` at 34:7 has no nesting, so nothing is built after it"
+        case 5?: return "`screen Zoom` at 35:7 has no nesting, so nothing is built after it"
+        case 6?: return "`screen Search` at 36:7 has no nesting, so nothing is built after it"
+        case 7?: return "`screen Tagged` at 37:7 has no nesting, so nothing is built after it"
+        case 8?: return "`screen Article` at 38:7 has no nesting, so nothing is built after it"
+        default: return name
         }
     }
 
@@ -276,33 +293,61 @@ private enum LinksRoutesBuild {
         var relevant: Why? = nil
         switch b2(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .detail: if let why { relevant = why }
+            default: break
+            }
         }
         switch b6(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .settings: if let why { relevant = why }
+            default: break
+            }
         }
         switch b7(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .toggle: if let why { relevant = why }
+            default: break
+            }
         }
         switch b8(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .zoom: if let why { relevant = why }
+            default: break
+            }
         }
         switch b9(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .search: if let why { relevant = why }
+            default: break
+            }
         }
         switch b10(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .tagged: if let why { relevant = why }
+            default: break
+            }
         }
         switch b11(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .article: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "29:5"))
+        return .nothing(relevant ?? .anyOf(at: "29:5", e))
     }
 
     static func b2(_ e: LinksRoutes.Element, _ c: LinksRoutes.Conditions) -> Outcome {
@@ -313,7 +358,7 @@ private enum LinksRoutesBuild {
     static func b3(_ e: LinksRoutes.Element, _ c: LinksRoutes.Conditions) -> Outcome {
         let value = c.isLoggedIn
         let r = value ? b4(e, c) : b5(e, c)
-        if case .nothing(nil) = r { return .nothing(.conditional("isLoggedIn", value)) }
+        if case .nothing(nil) = r { return .nothing(.conditional("isLoggedIn", value, e)) }
         return r
     }
 

@@ -134,8 +134,7 @@ extension RecursionRoutes {
         var previous: Node? = nil
         for (index, element) in path.enumerated() {
             guard let build = builder else {
-                let after = previous.map { "the nesting of the node at \($0.location)" } ?? "`root`"
-                return Resolution(steps: steps, stop: .init(index: index, reason: "\(after) builds nothing, so nothing is built after it"))
+                return Resolution(steps: steps, stop: .init(index: index, reason: RecursionRoutesBuild.failure(after: previous?.id, element.screenName)))
             }
             switch build(element, conditions) {
             case .built(let node, let built, let next):
@@ -143,8 +142,7 @@ extension RecursionRoutes {
                 builder = next
                 previous = node
             case .nothing(let why):
-                let after = previous.map { "the nesting of the node at \($0.location)" } ?? "`root`"
-                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text(element) ?? "\(after) builds nothing for \(element.screenName)"))
+                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text ?? RecursionRoutesBuild.failure(after: previous?.id, element.screenName)))
             }
         }
         return Resolution(steps: steps, stop: nil)
@@ -157,36 +155,50 @@ private enum RecursionRoutesBuild {
 
     /// What a builder makes of one element: the node that built it, the element it built
     /// (a wildcard's screen, in place of the element), and the builder of the next one; or
-    /// nothing, with the innermost decision that explains it.
+    /// nothing, with the decision that explains it (see `Why`).
     enum Outcome {
         case built(RecursionRoutes.Node, RecursionRoutes.Element, Builder?)
         case nothing(Why?)
     }
 
-    /// The innermost decision on the last branch tried, for the reason a resolution gives.
+    /// The decision that kept an element from being built, for the reason a resolution gives:
+    /// of an `anyOf`, the reason of its last branch that could build the element, else the
+    /// `anyOf` itself.
     enum Why {
-        case anyOf(at: String)
-        case conditional(String, Bool)
-        case ifLetPresent(String)
+        case anyOf(at: String, RecursionRoutes.Element)
+        case conditional(String, Bool, RecursionRoutes.Element)
+        case ifLetPresent(String, RecursionRoutes.Element)
         case ifLetAbsent(String)
-        case ifScreen(String, at: String, matched: Bool, hasElse: Bool)
-        case wildcard(String, at: String)
+        case ifScreen(String, at: String, matched: Bool, hasElse: Bool, RecursionRoutes.Element)
+        case wildcard(String, at: String, RecursionRoutes.Element)
 
-        /// Why `element` is not built, in words.
-        func text(_ element: RecursionRoutes.Element) -> String {
-            let name = element.screenName
+        /// In words. (The element is the one being built when the decision was made: a
+        /// wildcard's screen inside its block.)
+        var text: String {
             switch self {
-            case .anyOf(let at): return "`anyOf` at \(at) has no branch for \(name)"
-            case .conditional(let flag, true): return "`conditional \(flag)` is true here and its true branch builds nothing for \(name)"
-            case .conditional(let flag, false): return "`conditional \(flag)` is false here and its else builds nothing for \(name)"
-            case .ifLetPresent(let optional): return "`if let \(optional)`: present, but its then-block builds nothing for \(name)"
+            case .anyOf(let at, let e): let name = e.screenName; return "`anyOf` at \(at) has no branch for \(name)"
+            case .conditional(let flag, true, let e): let name = e.screenName; return "`conditional \(flag)` is true here and its true branch builds nothing for \(name)"
+            case .conditional(let flag, false, let e): let name = e.screenName; return "`conditional \(flag)` is false here and its else builds nothing for \(name)"
+            case .ifLetPresent(let optional, let e): let name = e.screenName; return "`if let \(optional)`: present, but its then-block builds nothing for \(name)"
             case .ifLetAbsent(let optional): return "`if let \(optional)`: absent"
-            case .ifScreen(let tested, let at, true, _): return "`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it"
-            case .ifScreen(let tested, let at, false, true): return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and its else builds nothing for \(name)"
-            case .ifScreen(let tested, let at, false, false): return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and it has no else"
-            case .wildcard(let screen, let at) where name == screen: return "`wildcard \(screen)` at \(at): its builder builds nothing for \(screen)"
-            case .wildcard(let screen, let at): return "`wildcard \(screen)` at \(at) replaces \(name) by \(screen), and its builder builds nothing for \(screen)"
+            case .ifScreen(let tested, let at, true, _, _): return "`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it"
+            case .ifScreen(let tested, let at, false, true, let e): let name = e.screenName; return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and its else builds nothing for \(name)"
+            case .ifScreen(let tested, let at, false, false, let e): let name = e.screenName; return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and it has no else"
+            case .wildcard(let screen, let at, let e) where e.screenName == screen: return "`wildcard \(screen)` at \(at): its builder builds nothing for \(screen)"
+            case .wildcard(let screen, let at, let e): let name = e.screenName; return "`wildcard \(screen)` at \(at) replaces \(name) by \(screen), and its builder builds nothing for \(screen)"
             }
+        }
+    }
+
+    /// Why the build stops after `screen` node `id` (nil: at `root`) when no decision says why.
+    static func failure(after id: Int?, _ name: String) -> String {
+        switch id {
+        case nil: return "`root` builds only Home (`screen Home` at 33:3), not " + name
+        case 0?: return "the nesting of `screen Home` at 33:3 builds nothing for " + name
+        case 1?: return "the nesting of `screen Detail` at 12:3 builds only Detail (`screen Detail` at 12:3, through `detail`), not " + name
+        case 2?: return "the nesting of `screen Product` at 18:3 builds nothing for " + name
+        case 3?: return "the nesting of `screen Related` at 27:3 builds only Product (`screen Product` at 18:3, through `product`), not " + name
+        default: return name
         }
     }
 
@@ -222,17 +234,29 @@ private enum RecursionRoutesBuild {
         var relevant: Why? = nil
         switch b5(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .detail: if let why { relevant = why }
+            default: break
+            }
         }
         switch b6(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .product: if let why { relevant = why }
+            default: break
+            }
         }
         switch b7(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .related: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "34:5"))
+        return .nothing(relevant ?? .anyOf(at: "34:5", e))
     }
 
     static func b5(_ e: RecursionRoutes.Element, _ c: RecursionRoutes.Conditions) -> Outcome {
@@ -255,13 +279,21 @@ private enum RecursionRoutesBuild {
         var relevant: Why? = nil
         switch b10(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .related: if let why { relevant = why }
+            default: break
+            }
         }
         switch b11(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .detail: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "19:5"))
+        return .nothing(relevant ?? .anyOf(at: "19:5", e))
     }
 
     static func b10(_ e: RecursionRoutes.Element, _ c: RecursionRoutes.Conditions) -> Outcome {

@@ -202,8 +202,7 @@ extension ScopesRoutes {
         var previous: Node? = nil
         for (index, element) in path.enumerated() {
             guard let build = builder else {
-                let after = previous.map { "the nesting of the node at \($0.location)" } ?? "`root`"
-                return Resolution(steps: steps, stop: .init(index: index, reason: "\(after) builds nothing, so nothing is built after it"))
+                return Resolution(steps: steps, stop: .init(index: index, reason: ScopesRoutesBuild.failure(after: previous?.id, element.screenName)))
             }
             switch build(element, conditions) {
             case .built(let node, let built, let next):
@@ -211,8 +210,7 @@ extension ScopesRoutes {
                 builder = next
                 previous = node
             case .nothing(let why):
-                let after = previous.map { "the nesting of the node at \($0.location)" } ?? "`root`"
-                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text(element) ?? "\(after) builds nothing for \(element.screenName)"))
+                return Resolution(steps: steps, stop: .init(index: index, reason: why?.text ?? ScopesRoutesBuild.failure(after: previous?.id, element.screenName)))
             }
         }
         return Resolution(steps: steps, stop: nil)
@@ -225,36 +223,53 @@ private enum ScopesRoutesBuild {
 
     /// What a builder makes of one element: the node that built it, the element it built
     /// (a wildcard's screen, in place of the element), and the builder of the next one; or
-    /// nothing, with the innermost decision that explains it.
+    /// nothing, with the decision that explains it (see `Why`).
     enum Outcome {
         case built(ScopesRoutes.Node, ScopesRoutes.Element, Builder?)
         case nothing(Why?)
     }
 
-    /// The innermost decision on the last branch tried, for the reason a resolution gives.
+    /// The decision that kept an element from being built, for the reason a resolution gives:
+    /// of an `anyOf`, the reason of its last branch that could build the element, else the
+    /// `anyOf` itself.
     enum Why {
-        case anyOf(at: String)
-        case conditional(String, Bool)
-        case ifLetPresent(String)
+        case anyOf(at: String, ScopesRoutes.Element)
+        case conditional(String, Bool, ScopesRoutes.Element)
+        case ifLetPresent(String, ScopesRoutes.Element)
         case ifLetAbsent(String)
-        case ifScreen(String, at: String, matched: Bool, hasElse: Bool)
-        case wildcard(String, at: String)
+        case ifScreen(String, at: String, matched: Bool, hasElse: Bool, ScopesRoutes.Element)
+        case wildcard(String, at: String, ScopesRoutes.Element)
 
-        /// Why `element` is not built, in words.
-        func text(_ element: ScopesRoutes.Element) -> String {
-            let name = element.screenName
+        /// In words. (The element is the one being built when the decision was made: a
+        /// wildcard's screen inside its block.)
+        var text: String {
             switch self {
-            case .anyOf(let at): return "`anyOf` at \(at) has no branch for \(name)"
-            case .conditional(let flag, true): return "`conditional \(flag)` is true here and its true branch builds nothing for \(name)"
-            case .conditional(let flag, false): return "`conditional \(flag)` is false here and its else builds nothing for \(name)"
-            case .ifLetPresent(let optional): return "`if let \(optional)`: present, but its then-block builds nothing for \(name)"
+            case .anyOf(let at, let e): let name = e.screenName; return "`anyOf` at \(at) has no branch for \(name)"
+            case .conditional(let flag, true, let e): let name = e.screenName; return "`conditional \(flag)` is true here and its true branch builds nothing for \(name)"
+            case .conditional(let flag, false, let e): let name = e.screenName; return "`conditional \(flag)` is false here and its else builds nothing for \(name)"
+            case .ifLetPresent(let optional, let e): let name = e.screenName; return "`if let \(optional)`: present, but its then-block builds nothing for \(name)"
             case .ifLetAbsent(let optional): return "`if let \(optional)`: absent"
-            case .ifScreen(let tested, let at, true, _): return "`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it"
-            case .ifScreen(let tested, let at, false, true): return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and its else builds nothing for \(name)"
-            case .ifScreen(let tested, let at, false, false): return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and it has no else"
-            case .wildcard(let screen, let at) where name == screen: return "`wildcard \(screen)` at \(at): its builder builds nothing for \(screen)"
-            case .wildcard(let screen, let at): return "`wildcard \(screen)` at \(at) replaces \(name) by \(screen), and its builder builds nothing for \(screen)"
+            case .ifScreen(let tested, let at, true, _, _): return "`if screen \(tested)` at \(at): the element is \(tested), but its then-block builds nothing for it"
+            case .ifScreen(let tested, let at, false, true, let e): let name = e.screenName; return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and its else builds nothing for \(name)"
+            case .ifScreen(let tested, let at, false, false, let e): let name = e.screenName; return "`if screen \(tested)` at \(at): the element is \(name), not \(tested), and it has no else"
+            case .wildcard(let screen, let at, let e) where e.screenName == screen: return "`wildcard \(screen)` at \(at): its builder builds nothing for \(screen)"
+            case .wildcard(let screen, let at, let e): let name = e.screenName; return "`wildcard \(screen)` at \(at) replaces \(name) by \(screen), and its builder builds nothing for \(screen)"
             }
+        }
+    }
+
+    /// Why the build stops after `screen` node `id` (nil: at `root`) when no decision says why.
+    static func failure(after id: Int?, _ name: String) -> String {
+        switch id {
+        case nil: return "`root` builds nothing for " + name
+        case 0?: return "`screen Help` at 30:5 has no nesting, so nothing is built after it"
+        case 1?: return "the nesting of `screen Account` at 32:5 builds nothing for " + name
+        case 2?: return "the nesting of `screen Shop` at 34:9 builds nothing for " + name
+        case 3?: return "the nesting of `screen Checkout` at 36:13 builds nothing for " + name
+        case 4?: return "`screen Coupon` at 39:19 has no nesting, so nothing is built after it"
+        case 5?: return "`screen Help` at 23:5 has no nesting, so nothing is built after it"
+        case 6?: return "`screen Receipt` at 24:5 has no nesting, so nothing is built after it"
+        default: return name
         }
     }
 
@@ -272,7 +287,7 @@ private enum ScopesRoutesBuild {
     static func b0(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
         let value = c.isGuest
         let r = value ? b3(e, c) : b4(e, c)
-        if case .nothing(nil) = r { return .nothing(.conditional("isGuest", value)) }
+        if case .nothing(nil) = r { return .nothing(.conditional("isGuest", value, e)) }
         return r
     }
 
@@ -280,26 +295,42 @@ private enum ScopesRoutesBuild {
         var relevant: Why? = nil
         switch b15(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .help: if let why { relevant = why }
+            default: break
+            }
         }
         switch b16(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .receipt: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "22:3"))
+        return .nothing(relevant ?? .anyOf(at: "22:3", e))
     }
 
     static func b2(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
         var relevant: Why? = nil
         switch b17(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .help: if let why { relevant = why }
+            default: break
+            }
         }
         switch b18(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .receipt: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "22:3"))
+        return .nothing(relevant ?? .anyOf(at: "22:3", e))
     }
 
     static func b3(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
@@ -316,13 +347,21 @@ private enum ScopesRoutesBuild {
         var relevant: Why? = nil
         switch b6(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .shop: if let why { relevant = why }
+            default: break
+            }
         }
         switch b13(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .help: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "33:7"))
+        return .nothing(relevant ?? .anyOf(at: "33:7", e))
     }
 
     static func b6(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
@@ -334,13 +373,21 @@ private enum ScopesRoutesBuild {
         var relevant: Why? = nil
         switch b8(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .checkout: if let why { relevant = why }
+            default: break
+            }
         }
         switch b12(e, c) {
         case .built(let n, let b, let next): return .built(n, b, next)
-        case .nothing(let why): if relevant == nil { relevant = why }
+        case .nothing(let why):
+            switch e {
+            case .receipt, .help: if let why { relevant = why }
+            default: break
+            }
         }
-        return .nothing(relevant ?? .anyOf(at: "35:11"))
+        return .nothing(relevant ?? .anyOf(at: "35:11", e))
     }
 
     static func b8(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
@@ -351,7 +398,7 @@ private enum ScopesRoutesBuild {
     static func b9(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
         if c.coupon {
             let r = b10(e, c)
-            if case .nothing(nil) = r { return .nothing(.ifLetPresent("coupon")) }
+            if case .nothing(nil) = r { return .nothing(.ifLetPresent("coupon", e)) }
             return r
         }
         return .nothing(.ifLetAbsent("coupon"))
@@ -360,7 +407,7 @@ private enum ScopesRoutesBuild {
     static func b10(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
         if c.draft {
             let r = b11(e, c)
-            if case .nothing(nil) = r { return .nothing(.ifLetPresent("draft")) }
+            if case .nothing(nil) = r { return .nothing(.ifLetPresent("draft", e)) }
             return r
         }
         return .nothing(.ifLetAbsent("draft"))
@@ -378,10 +425,10 @@ private enum ScopesRoutesBuild {
     static func b13(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {
         if case .help = e {
             let r = b14(e, c)
-            if case .nothing(nil) = r { return .nothing(.ifScreen("Help", at: "46:9", matched: true, hasElse: true)) }
+            if case .nothing(nil) = r { return .nothing(.ifScreen("Help", at: "46:9", matched: true, hasElse: true, e)) }
             return r
         }
-        return .nothing(.ifScreen("Help", at: "46:9", matched: false, hasElse: false))
+        return .nothing(.ifScreen("Help", at: "46:9", matched: false, hasElse: false, e))
     }
 
     static func b14(_ e: ScopesRoutes.Element, _ c: ScopesRoutes.Conditions) -> Outcome {

@@ -390,7 +390,14 @@ struct Lowerer {
             guard let name = identifier(in: child) else { return }
             model.declarations.append(Declaration(kind: .flag, name: name, range: range(child), doc: docComment(before: child)))
         case .builderDecl:
-            guard let name = identifier(in: child) else { return }
+            guard let name = identifier(in: child) else {
+                // A builder without a usable name (reported): what its block names was meant
+                // to be used, and is not reported unused or never placed for that mistake.
+                for token in Int(nodes[child].tokenStart)..<Int(nodes[child].tokenEnd) where tokens[token].kind == .identifier {
+                    model.skippedNames.append(text(tokens[token].range))
+                }
+                return
+            }
             var declaration = Declaration(kind: .builder, name: name, range: range(child), doc: docComment(before: child))
             declaration.body = firstChild(child, .block).map { lowerBlock($0) }
             model.declarations.append(declaration)

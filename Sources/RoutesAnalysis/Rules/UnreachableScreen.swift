@@ -203,7 +203,10 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
         let s = facts.graph.screens[code]
         guard !facts.isDuplicate(s) else { return nil }
         let number = facts.graph.declarationNumber(s)
-        if facts.guessed.contains(number) && !facts.mentioned.contains(number) { return nil }
+        // A name the program meant to place it by (a misspelt `screen` node, one in skipped
+        // text): the mistake is that name's error, whatever else mentions the screen (an
+        // `if screen` test of it places nothing).
+        if facts.guessed.contains(number) { return nil }
         return .neverPlaced(s)
     }
 

@@ -91,13 +91,13 @@ extension Parser {
                 // branch below it). This block ends here; the builder belongs to the
                 // enclosing one, so the `}`s below still match their blocks.
                 let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
-                report(current.range, message, related: related)
+                report(extraBuilderRange(blockBrace: brace), message, related: related)
                 return
             }
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
                     let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
-                    report(current.range, message, related: related, repair: missesCommaInUses ? .insertComma : nil)
+                    report(extraBuilderRange(blockBrace: brace), message, related: related, repair: missesCommaInUses ? .insertComma : nil)
                     reportedExtra = true
                 }
                 open(.error)

@@ -498,10 +498,18 @@ extension Parser {
         }
         // A line indented as the line that opened the block, whose `}` is missing above it.
         if closesByIndentation(blockBrace) {
-            let line = source.line(containing: tokens[blockBrace].start) + 1
-            return ("expected `}` above this line: it is indented as line \(line), whose `{` is still open (a block holds exactly one builder)",
+            let line = source.line(containing: tokens[blockBrace].start)
+            let which = line == source.line(containing: previousEnd) ? "this one" : "line \(line + 1)"
+            return ("expected `}` at the end of this line: the next line is indented as \(which), whose `{` is still open (a block holds exactly one builder)",
                     [RelatedLocation(file: file, range: tokens[blockBrace].range, message: "unclosed `{`")])
         }
         return (generic, [])
+    }
+
+    /// Where the error of a second builder in a block goes (see `extraBuilderMessage`): where
+    /// the token it misses was expected (zero-width after the token before), when it says one
+    /// is missing, else over the builder.
+    func extraBuilderRange(blockBrace: Int) -> Range<Int> {
+        missesCommaInUses || closesByIndentation(blockBrace) ? previousEnd..<previousEnd : current.range
     }
 }

@@ -15,10 +15,13 @@ enum SyntaxErrorFixes: RuleFixes {
         let bytes = context.project.files[d.file].text.bytes
         switch repair {
         case .insertComma:
-            // After the name before the diagnostic's, on the same line.
+            // Where the diagnostic is: zero-width right after the name before the one it
+            // names (or, over that name, after the name before it on the same line).
             var end = d.range.lowerBound
-            while end > 0 && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
-            guard end < d.range.lowerBound else { return [] }
+            if !d.range.isEmpty {
+                while end > 0 && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+                guard end < d.range.lowerBound else { return [] }
+            }
             return [Fix(title: "Insert the missing `,`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: end..<end, newText: ",")]])]
         case .insertElseEmpty:

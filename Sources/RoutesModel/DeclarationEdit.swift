@@ -35,8 +35,9 @@ extension Project {
     /// kept, positions moved. Nil when the edit is not such an edit (then the caller builds the
     /// project again).
     public func applyingDeclarationEdit(file f: FileID, range: Range<Int>, replacement: [UInt8], newSource: SourceText) -> ProjectDeclarationEdit? {
-        // Where a failed import leaves names undefined, its error counts them: resolved again whole.
-        guard keptEveryScope, files.indices.contains(f), !closures[f].contains(where: { seen in failedImports.contains { $0.file == seen } }),
+        // Where a failed or broken import leaves names undefined, its error stands for them: resolved again whole.
+        guard keptEveryScope, files.indices.contains(f),
+              !closures[f].contains(where: { seen in files[seen].model.hasBrokenImport || failedImports.contains { $0.file == seen } }),
               case let tree = files[f].syntax, let edit = tree.applyingDeclarationEdit(range, replacement, newSource: newSource) else { return nil }
         let old = files[f].model
         // An import changes which files the project has: not done here.
@@ -186,7 +187,9 @@ extension Project {
         -> (project: Project, files: [FileID], nodes: [[Int]])? {
         guard !diagnostics.contains(where: { $0.rule == DuplicateDeclaration.id }) else { return nil }
         let seeing = files.indices.filter { closures[$0].contains(f) }
-        guard !seeing.contains(where: { seer in closures[seer].contains { seen in failedImports.contains { $0.file == seen } } }) else { return nil }
+        guard !seeing.contains(where: { seer in
+            closures[seer].contains { seen in files[seen].model.hasBrokenImport || failedImports.contains { $0.file == seen } }
+        }) else { return nil }
         var project = self
         let edited = files[f]
         project.files[f] = SourceFile(id: edited.id, path: edited.path, displayPath: edited.displayPath, group: edited.group,

@@ -23,6 +23,10 @@ public struct FileModel: Sendable {
     public var branchIDs: [NodeID] = []
     /// Problems found while lowering (e.g. a parameter label given twice).
     public var diagnostics: [Diagnostic] = []
+    /// Whether an `import` has no usable path string (missing, unterminated, a bad escape):
+    /// its syntax error is the one error, and the names the files that see it leave undefined
+    /// are not reported one by one (they may have come from the file it meant).
+    public var hasBrokenImport = false
     /// The identifiers in text the parser skipped after a syntax error (a second builder in a
     /// block, a condition written as an expression, a block past the nesting limit) or that
     /// no declaration holds (the block of a builder without a usable name). They are in no

@@ -346,6 +346,8 @@ struct Lowerer {
             if let string = firstToken(child, .string), !tokens[string].isMalformed {
                 let token = tokens[string]
                 model.imports.append(Import(path: Lexer.stringValue(text(token.range)[...].utf8), range: token.range))
+            } else {
+                model.hasBrokenImport = true
             }
         case .screenDecl:
             guard let name = identifier(in: child) else { return }

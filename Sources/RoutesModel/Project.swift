@@ -506,10 +506,17 @@ public struct Project: Sendable {
                 failedBy[f] = closures[f].lazy.compactMap { firstFailure[$0] }.first
             }
         }
+        // An import without a usable path is its syntax error alone: the names left undefined
+        // in the files that see it are not reported (nor counted: no file was meant by name).
+        let broken = Set(files.indices.filter { files[$0].model.hasBrokenImport })
         var unresolved = [Int](repeating: 0, count: failedImports.count)
         for (f, resolution) in resolved.enumerated() {
             guard let by = failedBy[f] else {
-                diagnostics.append(contentsOf: resolution.diagnostics)
+                if !broken.isEmpty && closures[f].contains(where: broken.contains) {
+                    diagnostics.append(contentsOf: resolution.diagnostics.lazy.filter { $0.rule != UndefinedName.id })
+                } else {
+                    diagnostics.append(contentsOf: resolution.diagnostics)
+                }
                 continue
             }
             for diagnostic in resolution.diagnostics {

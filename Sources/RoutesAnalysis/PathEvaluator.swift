@@ -13,6 +13,9 @@ struct PathEvaluator {
     /// Locations in this file are written `L:C`, others `path:L:C`; with none, all are
     /// `path:L:C`.
     let home: FileID?
+    /// How a place names its file, when not by its display path (generated code names it by
+    /// its file name only).
+    var fileName: ((FileID) -> String)? = nil
 
     struct Active: Hashable {
         var builder: Symbol
@@ -54,7 +57,7 @@ struct PathEvaluator {
         let sourceFile = project.files[ref.file]
         let position = sourceFile.text.position(of: node(ref).head.lowerBound, encoding: .scalars)
         return ref.file == home ? "\(position.line + 1):\(position.column + 1)"
-            : "\(sourceFile.displayPath):\(position.line + 1):\(position.column + 1)"
+            : "\(fileName?(ref.file) ?? sourceFile.displayPath):\(position.line + 1):\(position.column + 1)"
     }
 
     /// "`screen Home` at 12:5".
@@ -254,10 +257,12 @@ struct PathEvaluator {
     /// nesting of screen node `previous`) builds nothing for an element, in the pieces that go
     /// around the element's name; with `from` nil, why nothing is built after screen node
     /// `previous`, which has no nesting (one piece).
-    static func failureWords(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project) -> [String] {
+    static func failureWords(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project,
+                             fileName: @escaping (FileID) -> String) -> [String] {
         // (As `PathResolution.resolve` names places: with the file of each, in a program of
-        // several files.)
-        let evaluator = PathEvaluator(project: project, environment: Environment(), home: program.files.count > 1 ? nil : program.root.file)
+        // several files; the file by `fileName`.)
+        var evaluator = PathEvaluator(project: project, environment: Environment(), home: program.files.count > 1 ? nil : program.root.file)
+        evaluator.fileName = fileName
         guard let from else {
             return [previous.map { "\(evaluator.describe($0)) has no nesting, so nothing is built after it" }
                 ?? "`root` has no builder (a syntax error), so it builds nothing"]
@@ -306,8 +311,9 @@ struct PathEvaluator {
 /// The words of `routes tree --path` that a generated resolver needs (RoutesCodegen).
 public enum ResolutionWords {
     /// See `PathEvaluator.failureWords(from:after:program:project:)`.
-    public static func failure(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project) -> [String] {
-        PathEvaluator.failureWords(from: from, after: previous, program: program, project: project)
+    public static func failure(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project,
+                               fileName: @escaping (FileID) -> String) -> [String] {
+        PathEvaluator.failureWords(from: from, after: previous, program: program, project: project, fileName: fileName)
     }
 }
 

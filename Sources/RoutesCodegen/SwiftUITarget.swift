@@ -99,7 +99,11 @@ struct SwiftUITarget {
 
     // MARK: Places and words
 
-    func displayName(_ f: FileID) -> String {
+    func displayName(_ f: FileID) -> String { Self.displayName(f, in: project) }
+
+    /// A file as the generated code names it: by its name, not its path (which depends on
+    /// where the generator was run, and would put a developer's folders in the app).
+    static func displayName(_ f: FileID, in project: Project) -> String {
         let path = project.files[f].displayPath
         return path.split(separator: "/").last.map(String.init) ?? path
     }
@@ -392,17 +396,19 @@ struct SwiftUITarget {
             return terms.isEmpty ? "\"\"" : terms.joined(separator: " + ")
         }
         let program = plan.program
+        let project = self.project
+        let fileName = { (f: FileID) in Self.displayName(f, in: project) }
         let rootBody = project.declaration(program.root).body.map { NodeRef(file: program.root.file, node: $0) }
         var out = [
             "    /// Why the build stops after `screen` node `id` (nil: at `root`) when no decision says why.",
             "    static func failure(after id: Int?, _ name: String) -> String {",
             "        switch id {",
-            "        case nil: return \(expression(ResolutionWords.failure(from: rootBody, after: nil, program: program, project: project)))",
+            "        case nil: return \(expression(ResolutionWords.failure(from: rootBody, after: nil, program: program, project: project, fileName: fileName)))",
         ]
         for (id, node) in nodes.enumerated() {
             var nesting: NodeRef? = nil
             if case .screen(_, _, let inner?) = model(node).kind { nesting = NodeRef(file: node.file, node: inner) }
-            out.append("        case \(id)?: return \(expression(ResolutionWords.failure(from: nesting, after: node, program: program, project: project)))")
+            out.append("        case \(id)?: return \(expression(ResolutionWords.failure(from: nesting, after: node, program: program, project: project, fileName: fileName)))")
         }
         out.append("        default: return name")
         out.append("        }")

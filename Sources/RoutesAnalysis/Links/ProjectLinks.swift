@@ -110,6 +110,38 @@ struct ProjectLinks: Sendable {
         var links: [Link] = []
         var diagnostics: [Diagnostic] = []
 
+        /// Whether a run of invalid UTF-8 (as `text` repaired it) starts at `offset`, in a
+        /// `//` comment.
+        static func isInvalidUTF8InComment(at offset: Int, _ text: SourceText) -> Bool {
+            let runs = text.invalidUTF8
+            // (The runs are in order: a binary search, as a file may hold thousands.)
+            var low = 0, high = runs.count
+            while low < high {
+                let middle = (low + high) / 2
+                if runs[middle].lowerBound < offset { low = middle + 1 } else { high = middle }
+            }
+            guard low < runs.count, runs[low].lowerBound == offset else { return false }
+            // A `//` before it on its line, outside a string (strings end on their line).
+            let bytes = text.bytes
+            var start = offset
+            while start > 0 && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
+            var inString = false
+            var i = start
+            while i + 1 < offset {
+                let byte = bytes[i]
+                if inString {
+                    if byte == 0x5C { i += 2; continue }
+                    if byte == 0x22 { inString = false }
+                } else if byte == 0x22 {
+                    inString = true
+                } else if byte == 0x2F && bytes[i + 1] == 0x2F {
+                    return true
+                }
+                i += 1
+            }
+            return false
+        }
+
         init(plan: Plan, part: Int, project: Project) {
             let range = plan.parts[part]
             // The screens of each link whose path has a name that is no screen, by position
@@ -163,18 +195,17 @@ struct ProjectLinks: Sendable {
                 }
                 // Whether one of `errors` lies in the declaration or after it, before the next
                 // one (where what a syntax error cut off the declaration, or a missing token at
-                // its end, is reported). A run of invalid UTF-8 after the declaration's end is
-                // not one: it is a mistake of its own (in a comment, say), which leaves the
-                // declaration whole. (The ranges read only for a file with errors: most have
-                // none.)
+                // its end, is reported). A run of invalid UTF-8 in a comment after the
+                // declaration is not one: it is a mistake of its own, which leaves the
+                // declaration whole (an editor, which sends the text as U+FFFD, finds no error
+                // there at all). (The ranges read only for a file with errors: most have none.)
                 func holdsOne(of errors: [FileID: [Range<Int>]]) -> Bool {
                     guard let inFile = errors[file] else { return false }
                     let range = declarations[symbol.declaration].range
                     let next = symbol.declaration + 1 < declarations.count ? declarations[symbol.declaration + 1].range.lowerBound : Int.max
-                    let invalid = project.files[file].text.invalidUTF8
                     return inFile.contains { error in
                         error.lowerBound >= range.lowerBound && error.lowerBound < next
-                            && !(error.lowerBound >= range.upperBound && invalid.contains { $0.lowerBound == error.lowerBound })
+                            && !(error.lowerBound >= range.upperBound && Self.isInvalidUTF8InComment(at: error.lowerBound, project.files[file].text))
                     }
                 }
                 // A plain link read from its line is vouched for without parsing its pattern;

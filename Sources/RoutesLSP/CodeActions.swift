@@ -79,7 +79,11 @@ extension LanguageFeatures {
             // A client that sends its diagnostics (those of the range, or of the cursor's
             // line) gets the actions of those, matched by range and code; else the range
             // chooses.
-            let theirs = sent.first { Self.sameRange($0["range"], mine["range"]) && ($0["code"] == nil || $0["code"] == mine["code"]) }
+            // (Not an information item: the one that says how many diagnostics a document
+            // has beyond those published stands for no diagnostic.)
+            let theirs = sent.first {
+                $0["severity"]?.intValue != 3 && Self.sameRange($0["range"], mine["range"]) && ($0["code"] == nil || $0["code"] == mine["code"])
+            }
             if sent.isEmpty ? !(diagnostic.range.lowerBound <= range.upperBound && range.lowerBound <= diagnostic.range.upperBound) : theirs == nil { continue }
             for fix in IDE.fixes(for: diagnostic, context: fixContext) {
                 var action: JSONObject = [

@@ -535,6 +535,16 @@ struct FeatureWorkspaceTests {
         #expect(notice["message"]?.stringValue == "routes shows 1000 of the 1500 problems of this file, errors first; `routes lint` on the file lists them all")
         // At the first problem left out: the 701st warning.
         #expect(notice["range"] == lspRange(700, 5, 700, 9))
+        // It stands for no diagnostic: no quick fix comes with it (the unused flag at its
+        // place has one, which the editor does not show).
+        let context: JSONObject = ["diagnostics": [notice]]
+        let actions = try session.result("textDocument/codeAction",
+                                         session.document("Many.routes", ["range": notice["range"]!, "context": .object(context)]))
+        #expect(actions.arrayValue?.contains { $0["kind"] == "quickfix" } == false, "\(actions)")
+        let hidden: JSONObject = ["diagnostics": [], "only": ["quickfix"]]
+        let atHidden = try session.result("textDocument/codeAction",
+                                          session.document("Many.routes", ["range": notice["range"]!, "context": .object(hidden)]))
+        #expect(atHidden.arrayValue?.isEmpty == false, "the flag left out has its fix when asked by range: \(atHidden)")
         try session.finish()
     }
 

@@ -90,14 +90,14 @@ extension Parser {
                 // block: the `}` above it is missing (`screen Results { empty` and the next
                 // branch below it). This block ends here; the builder belongs to the
                 // enclosing one, so the `}`s below still match their blocks.
-                let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
-                report(extraBuilderRange(blockBrace: brace), message, related: related)
+                let (message, related, range) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                report(range, message, related: related)
                 return
             }
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
-                    let (message, related) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
-                    report(extraBuilderRange(blockBrace: brace), message, related: related, repair: missesCommaInUses ? .insertComma : nil)
+                    let (message, related, range) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                    report(range, message, related: related, repair: missesCommaInUses ? .insertComma : nil)
                     reportedExtra = true
                 }
                 open(.error)

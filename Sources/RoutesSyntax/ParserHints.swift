@@ -482,34 +482,30 @@ extension Parser {
 
     /// The message for a second builder in a block (the current token), which `blockEnd` found
     /// after `oneBuilder` (the significant position where the block's builder starts).
-    func extraBuilderMessage(blockBrace: Int, oneBuilder: Int) -> (String, [RelatedLocation]) {
+    /// With it, its range: zero-width where a token it says is missing was expected (after
+    /// the token before), else over the builder.
+    func extraBuilderMessage(blockBrace: Int, oneBuilder: Int) -> (String, [RelatedLocation], Range<Int>) {
+        let missing = previousEnd..<previousEnd
         let generic = "a block holds exactly one builder: list several inside `anyOf { ... }`"
         // `screen A uses a b`: a name after a `uses` list without a comma.
         if missesCommaInUses {
-            return ("expected `,` before `\(currentText)`: without it `\(currentText)` is read as a second builder, and a block holds exactly one (if it is a builder, list both inside `anyOf { ... }`)", [])
+            return ("expected `,` before `\(currentText)`: without it `\(currentText)` is read as a second builder, and a block holds exactly one (if it is a builder, list both inside `anyOf { ... }`)", [], missing)
         }
-        guard current.startsLine, pos > 0 else { return (generic, []) }
+        guard current.startsLine, pos > 0 else { return (generic, [], current.range) }
         // `anyOf { … screen A }` and the next branch on the line after: the `}` came early.
         let previous = token(at: pos - 1)
         if token(at: oneBuilder).kind == .kwAnyOf && previous.kind == .rBrace && !previous.startsLine {
             let line = source.line(containing: previous.start) + 1
             return ("this builder is outside the `anyOf`: the `}` at the end of line \(line) closed it; move that `}` to a line of its own after the last branch",
-                    [RelatedLocation(file: file, range: previous.range, message: "this `}` closes the `anyOf`")])
+                    [RelatedLocation(file: file, range: previous.range, message: "this `}` closes the `anyOf`")], current.range)
         }
         // A line indented as the line that opened the block, whose `}` is missing above it.
         if closesByIndentation(blockBrace) {
             let line = source.line(containing: tokens[blockBrace].start)
             let which = line == source.line(containing: previousEnd) ? "this one" : "line \(line + 1)"
             return ("expected `}` at the end of this line: the next line is indented as \(which), whose `{` is still open (a block holds exactly one builder)",
-                    [RelatedLocation(file: file, range: tokens[blockBrace].range, message: "unclosed `{`")])
+                    [RelatedLocation(file: file, range: tokens[blockBrace].range, message: "unclosed `{`")], missing)
         }
-        return (generic, [])
-    }
-
-    /// Where the error of a second builder in a block goes (see `extraBuilderMessage`): where
-    /// the token it misses was expected (zero-width after the token before), when it says one
-    /// is missing, else over the builder.
-    func extraBuilderRange(blockBrace: Int) -> Range<Int> {
-        missesCommaInUses || closesByIndentation(blockBrace) ? previousEnd..<previousEnd : current.range
+        return (generic, [], current.range)
     }
 }

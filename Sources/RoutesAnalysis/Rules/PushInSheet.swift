@@ -87,7 +87,13 @@ public enum PushInSheet: PerNodeRule {
             }
         }
         var finding = Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet)
-        if let sheet { finding.othersMayPrecede = candidateSheets(before: g, facts).contains { $0 != sheet.0.index } }
+        if let sheet {
+            // (Another screen, not another placement of the same one.)
+            finding.othersMayPrecede = candidateSheets(before: g, facts).contains { node in
+                guard case .screen(let other?, _) = graph.nodes[node].kind else { return false }
+                return other != sheet.1.index
+            }
+        }
         return finding
     }
 

@@ -310,7 +310,7 @@ struct PathEvaluator {
 
 /// The words of `routes tree --path` that a generated resolver needs (RoutesCodegen).
 public enum ResolutionWords {
-    /// See `PathEvaluator.failureWords(from:after:program:project:)`.
+    /// See `PathEvaluator.failureWords(from:after:program:project:fileName:)`.
     public static func failure(from: NodeRef?, after previous: NodeRef?, program: Program, project: Project,
                                fileName: @escaping (FileID) -> String) -> [String] {
         PathEvaluator.failureWords(from: from, after: previous, program: program, project: project, fileName: fileName)

@@ -358,14 +358,7 @@ extension Parser {
         advance()
         if isPresentationWord(current) && !current.startsLine {
             advance()
-            if at(.lParen) && !current.startsLine {
-                var depth = 0
-                repeat {
-                    if kind == .lParen { depth += 1 }
-                    if kind == .rParen { depth -= 1 }
-                    advance()
-                } while depth > 0 && !atEOF && !current.startsLine
-            }
+            if at(.lParen) && !current.startsLine { advancePastParentheses() }
         }
         close()
         garbage.append(start..<current.start)
@@ -375,14 +368,19 @@ extension Parser {
     mutating func skipArguments() {
         let start = current.start
         open(.error)
+        advancePastParentheses()
+        close()
+        garbage.append(start..<current.start)
+    }
+
+    /// Advances from a `(` past its matching `)`, or to the end of its line.
+    mutating func advancePastParentheses() {
         var depth = 0
         repeat {
             if kind == .lParen { depth += 1 }
             if kind == .rParen { depth -= 1 }
             advance()
         } while depth > 0 && !atEOF && !current.startsLine
-        close()
-        garbage.append(start..<current.start)
     }
 
     mutating func anyOf() {

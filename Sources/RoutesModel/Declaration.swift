@@ -138,6 +138,13 @@ public struct Declaration: Sendable {
         get { details?.link }
         set { if newValue != nil || details != nil { writableDetails().link = newValue } }
     }
+    /// Dependencies read from a line without its keyword (`appStore: AppStore`, a syntax
+    /// error): it may have meant `optional` as well, so a use of either kind is not also a
+    /// `wrong-kind` error.
+    public var kindGuessed: Bool {
+        get { details?.kindGuessed ?? false }
+        set { if newValue || details != nil { writableDetails().kindGuessed = newValue } }
+    }
     /// Whether the declaration holds a link (``link``), without copying it out.
     public var hasLink: Bool { details?.link != nil }
     /// Dependencies: `from P`.
@@ -168,9 +175,11 @@ public struct Declaration: Sendable {
         var type: String?
         var from: Name?
         var link: LinkDeclaration?
+        var kindGuessed = false
 
         init(copying other: Details?) {
             link = other?.link
+            kindGuessed = other?.kindGuessed ?? false
             doc = other?.doc
             type = other?.type
             from = other?.from

@@ -384,6 +384,8 @@ struct Lowerer {
             var declaration = Declaration(kind: nodes[child].kind == .dependencyDecl ? .dependency : .optional,
                                           name: name, range: range(child), doc: docComment(before: child))
             if keepsSignatures { declaration.type = firstChild(child, .type).map(typeText) }
+            // Read from a line without its keyword (reported): `dependency` or `optional`.
+            if firstToken(child, .kwDependency) == nil && firstToken(child, .kwOptional) == nil { declaration.kindGuessed = true }
             if let from = firstChild(child, .fromClause) {
                 declaration.from = identifier(in: from)
             }

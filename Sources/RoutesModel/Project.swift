@@ -622,6 +622,8 @@ public struct Project: Sendable {
             resolved[name.range.lowerBound] = s
             if !expected.contains(kind) {
                 let declaration = declaration(s)
+                // A value declared without its keyword may be the other kind of value.
+                if declaration.kindGuessed && (expected.contains(.optional) || expected.contains(.dependency)) { return }
                 diagnostics.append(WrongKind.diagnostic(WrongKind.Finding(name: name.text, kind: declaration.kind, expected: expected),
                                                         file: f, range: name.range, declaredIn: s.file, at: declaration.name.range))
             }

@@ -78,6 +78,16 @@ extension Parser {
         var reportedExtra = false
         while true {
             if at(.rBrace) {
+                if !reportedExtra && closesEarly(brace) {
+                    // `screen A }` and below it, indented inside the block, another builder,
+                    // then the block's own `}`: the first `}` was typed on the wrong line. It
+                    // is skipped, and the builder after it is this block's second.
+                    earlyBrace = pos
+                    open(.error)
+                    advance()
+                    close()
+                    continue
+                }
                 advance()
                 return
             }
@@ -273,10 +283,67 @@ extension Parser {
             close()
             placementPresentation(of: screenPosition, afterUses: true)
         }
-        if at(.lBrace) {
+        if at(.lBrace) || nestingWithoutBrace(screenLine: screenPosition) {
             block()
         }
         close()
+    }
+
+    /// How many tokens `closesEarly` and `nestingWithoutBrace` look ahead for the `}` they
+    /// need, at most (a block longer than that is not read so), and how many they look at in
+    /// one parse (`layoutScanBudget`): a file of lines that each ask (a staircase of
+    /// indentation) is parsed in linear time.
+    static let layoutLookahead = 4096
+
+    /// Whether the lookahead of `closesEarly` or `nestingWithoutBrace` may look at one more
+    /// token; counts it.
+    mutating func scansAhead() -> Bool {
+        guard layoutScanBudget > 0 else { return false }
+        layoutScanBudget -= 1
+        return true
+    }
+
+    /// Whether the current `}`, at the end of a line of the block that `blockBrace` opens, was
+    /// typed too early (with layout recovery): a builder follows on the next line, indented
+    /// more than the line that opens the block, and the first line below indented no more
+    /// than that line is a `}` at its indentation.
+    mutating func closesEarly(_ blockBrace: Int) -> Bool {
+        guard layoutRecovery, !unwinding, !current.startsLine, tokens[blockBrace].kind == .lBrace,
+              pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        let indent = indentation(ofLineContaining: tokens[blockBrace].start)
+        guard next.startsLine, next.kind.startsBuilder, indentation(ofLineContaining: next.start) > indent else { return false }
+        var ahead = pos + 2
+        while ahead < min(significant.count, pos + Self.layoutLookahead) && scansAhead() {
+            let later = token(at: ahead)
+            if later.kind == .eof { return false }
+            if later.startsLine && indentation(ofLineContaining: later.start) <= indent {
+                return later.kind == .rBrace && column(later) == indent
+            }
+            ahead += 1
+        }
+        return false
+    }
+
+    /// Whether the current token begins the nesting of the screen node before it whose `{`
+    /// is missing: with layout recovery, a builder on a later line indented more than the
+    /// screen's line, and below it, the first line indented no more than the screen's is a
+    /// `}` at the screen's indentation (the `}` of that nesting). `block()` reads it then, as
+    /// one error (a deeper line after a branch of an `anyOf` is no nesting without that `}`).
+    mutating func nestingWithoutBrace(screenLine screenPosition: Int?) -> Bool {
+        guard layoutRecovery, !unwinding, let screenPosition, current.startsLine, kind.startsBuilder else { return false }
+        let indent = indentation(ofLineContaining: token(at: screenPosition).start)
+        guard indentation(ofLineContaining: current.start) > indent else { return false }
+        var ahead = pos + 1
+        while ahead < min(significant.count, pos + Self.layoutLookahead) && scansAhead() {
+            let next = token(at: ahead)
+            if next.kind == .eof { return false }
+            if next.startsLine && indentation(ofLineContaining: next.start) <= indent {
+                return next.kind == .rBrace && column(next) == indent
+            }
+            ahead += 1
+        }
+        return false
     }
 
     /// A placement's own presentation, `as sheet` after the screen name; a presentation

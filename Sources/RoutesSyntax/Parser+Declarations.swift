@@ -275,6 +275,10 @@ extension Parser {
             }
             if at(.comma) {
                 advance()
+            } else if !current.startsLine && (isPresentationWord(current) || atAs) && peekKind() != .colon && peekKind() != .comma {
+                // `(id: Int sheet`: the presentation after a list left open; it reads on.
+                expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
+                break
             } else if kind.isLabel && peekKind() == .colon {
                 // `(id: String name: String)`: the next parameter, without its comma.
                 expected("`,` between parameters")

@@ -62,6 +62,12 @@ public struct Parser {
     var explained = Set<Int>()
     /// The token position just after the last name of the last `uses` list (a name there
     /// without a comma before it is read as the next builder).
+    /// Tokens the layout lookahead may still look at in this parse (see
+    /// `Parser.layoutLookahead`).
+    var layoutScanBudget = 1 << 18
+    /// The significant position of the last `}` that `blockEnd` skipped as typed too early
+    /// (`closesEarly`), for the message of the builder after it.
+    var earlyBrace = -1
     var usesEnd = -1
     /// Inside a type (TypeParser.swift): whether it failed already (one error per type), and
     /// the brackets it opened and has not closed.

@@ -499,6 +499,12 @@ extension Parser {
             return ("this builder is outside the `anyOf`: the `}` at the end of line \(line) closed it; move that `}` to a line of its own after the last branch",
                     [RelatedLocation(file: file, range: previous.range, message: "this `}` closes the `anyOf`")], current.range)
         }
+        // `screen A }` in a block, and this builder indented inside it (`closesEarly`).
+        if pos - 1 == earlyBrace {
+            let line = source.line(containing: previous.start) + 1
+            return ("a block holds exactly one builder: list several inside `anyOf { ... }` (the `}` at the end of line \(line) does not end this block: its own `}` is below)",
+                    [RelatedLocation(file: file, range: previous.range, message: "this `}` is inside the block")], current.range)
+        }
         // A line indented as the line that opened the block, whose `}` is missing above it.
         if closesByIndentation(blockBrace) {
             let line = source.line(containing: tokens[blockBrace].start)

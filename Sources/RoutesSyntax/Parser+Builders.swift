@@ -143,6 +143,11 @@ extension Parser {
             open(.emptyBuilder)
             advance()
             close()
+        case .identifier where misspeltBuilderKeyword != nil:
+            // `anyof {`, `conditonal f {`: one error, read as the keyword meant.
+            let meant = misspeltBuilderKeyword!
+            report(current.range, "expected a builder, found `\(currentText)`: did you mean `\(meant == .kwAnyOf ? "anyOf" : "conditional")`?")
+            if meant == .kwAnyOf { anyOf() } else { conditionalBuilder() }
         case .identifier where atScreenWithoutKeyword:
             screenBuilder(keywordMissing: true)
         case .identifier:
@@ -159,11 +164,11 @@ extension Parser {
     /// `else { empty }`.
     mutating func conditionalBuilder() {
         open(.conditionalBuilder)
-        advance()
+        keyword()
         let flagPosition = identifierPosition
         condition(.flag)
         if block() {
-            if at(.kwElse) {
+            if at(.kwElse) || atMisspeltElse {
                 elseClause()
             } else if !unwinding {
                 report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagPosition.map { text(at: $0) }),
@@ -185,6 +190,11 @@ extension Parser {
             open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
             advance()
             advance()
+            if at(next) && !current.startsLine && !unwinding && peekKind() == .identifier {
+                // `if let let o`: the word written twice is one error, and the rest reads on.
+                report(current.range, "`\(currentText)` is written twice: write `if \(currentText) \(text(at: pos + 1))`")
+                advance()
+            }
             let screenPosition = identifierPosition
             condition(next == .kwLet ? .optional : .screen)
             if next == .kwLet { nested = nestedIfLets() }
@@ -198,7 +208,7 @@ extension Parser {
             if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
             if at(.identifier) && !current.startsLine { advance() }
         }
-        if block() && at(.kwElse) {
+        if block() && (at(.kwElse) || atMisspeltElse) {
             elseClause()
         }
         for _ in 0..<nested {
@@ -222,7 +232,8 @@ extension Parser {
 
     mutating func elseClause() {
         open(.elseClause)
-        advance()
+        if at(.identifier) && !unwinding { report(current.range, "expected `else`, found `\(currentText)`") }
+        keyword()
         if at(.kwIf) && !unwinding {
             report(current.range, elseIfMessage())
             builder(afterElse: true)
@@ -254,9 +265,17 @@ extension Parser {
         name("a screen name after `screen`")
         if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }
         placementPresentation(of: screenPosition, afterUses: false)
-        if at(.kwUses) {
+        // `screen Home d, e {`: a name list after the screen without `uses` (a reference
+        // takes no block, and a `,` separates no builders): one error, read as the list.
+        let usesMissing = !unwinding && at(.identifier) && !current.startsLine && !followsLexicalError
+            && (peekKind() == .comma || peekKind() == .lBrace) && !token(at: pos + 1).startsLine
+        if usesMissing {
+            report(previousEnd..<previousEnd, "expected `uses` before `\(currentText)`: a screen node lists its dependencies as `screen \(text(at: screenPosition, or: "Home")) uses \(currentText)\(peekKind() == .comma ? ", …" : "")`",
+                   repair: .insertUses)
+        }
+        if at(.kwUses) || usesMissing {
             open(.usesClause)
-            advance()
+            if !usesMissing { advance() }
             while true {
                 if at(.identifier) {
                     advance()
@@ -440,19 +459,20 @@ extension Parser {
         garbage.append(start..<current.start)
     }
 
-    /// Advances from a `(` past its matching `)`, or to the end of its line.
-    mutating func advancePastParentheses() {
+    /// Advances from a `(` past its matching `)`, or to the end of its line; with
+    /// `stoppingAtBrace`, to a `{` or `}` at most (options, which hold none).
+    mutating func advancePastParentheses(stoppingAtBrace: Bool = false) {
         var depth = 0
         repeat {
             if kind == .lParen { depth += 1 }
             if kind == .rParen { depth -= 1 }
             advance()
-        } while depth > 0 && !atEOF && !current.startsLine
+        } while depth > 0 && !atEOF && !current.startsLine && !(stoppingAtBrace && (at(.lBrace) || at(.rBrace)))
     }
 
     mutating func anyOf() {
         open(.anyOfBuilder)
-        advance()
+        keyword()
         guard at(.lBrace) else {
             expected("`{` after `anyOf`")
             close()

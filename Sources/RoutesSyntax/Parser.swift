@@ -65,6 +65,9 @@ public struct Parser {
     /// Tokens the layout lookahead may still look at in this parse (see
     /// `Parser.layoutLookahead`).
     var layoutScanBudget = 1 << 18
+    /// Whether a line of the file starts with `root` (or a `root` was read without it), once
+    /// `rootWithoutKeyword` asked.
+    var declaresRoot: Bool? = nil
     /// The significant position of the last `}` that `blockEnd` skipped as typed too early
     /// (`closesEarly`), for the message of the builder after it.
     var earlyBrace = -1

@@ -514,4 +514,71 @@ extension Parser {
         }
         return (generic, [], current.range)
     }
+
+    // MARK: Misspelt keywords
+
+    /// Advances past a builder's keyword; a misspelling read in its place (reported) is kept
+    /// in an error node, so that the model does not read it as the builder's name.
+    mutating func keyword() {
+        if at(.identifier) {
+            open(.error)
+            advance()
+            close()
+        } else {
+            advance()
+        }
+    }
+
+    /// The builder keyword the current name misspells, when what follows on its line is what
+    /// that keyword takes: `anyof {`, `conditonal f {`. No valid program has a name followed
+    /// by `{`, or by a name and `{`, so the reading changes none. (A misspelt `screen` is not
+    /// read so: two names on a line are two references in an `anyOf`.)
+    var misspeltBuilderKeyword: TokenKind? {
+        guard at(.identifier), pos + 1 < significant.count else { return nil }
+        let next = token(at: pos + 1)
+        guard !next.startsLine else { return nil }
+        let word = Array(source.bytes[current.start..<current.end])
+        if next.kind == .identifier, pos + 2 < significant.count, token(at: pos + 2).kind == .lBrace,
+           !token(at: pos + 2).startsLine, Self.misspells(word, "conditional") {
+            return .kwConditional
+        }
+        if next.kind == .lBrace && Self.misspells(word, "anyOf") { return .kwAnyOf }
+        return nil
+    }
+
+    /// Whether the current name misspells `else` after a block, a block following it on its
+    /// line (`} els {`).
+    var atMisspeltElse: Bool {
+        guard at(.identifier), !unwinding, pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        return next.kind == .lBrace && !next.startsLine
+            && Self.misspells(Array(source.bytes[current.start..<current.end]), "else")
+    }
+
+    /// Whether `word` is a misspelling of `keyword`: not the keyword itself, at least three
+    /// letters, and at most one edit away (two for keywords of six letters or more), where an
+    /// edit is a letter added, left out or changed (a change of case too: `anyof`), or two
+    /// neighbours swapped.
+    static func misspells(_ word: [UInt8], _ keyword: String) -> Bool {
+        let target = Array(keyword.utf8)
+        guard word.count >= 3, word != target else { return false }
+        let limit = target.count >= 6 ? 2 : 1
+        guard abs(word.count - target.count) <= limit else { return false }
+        // Optimal string alignment distance, rows of the table.
+        var before = [Int](repeating: 0, count: target.count + 1)
+        var previous = Array(0...target.count)
+        var row = [Int](repeating: 0, count: target.count + 1)
+        for i in 1...word.count {
+            row[0] = i
+            for j in 1...target.count {
+                let cost = word[i - 1] == target[j - 1] ? 0 : 1
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1 && j > 1 && word[i - 1] == target[j - 2] && word[i - 2] == target[j - 1] {
+                    row[j] = min(row[j], before[j - 2] + 1)
+                }
+            }
+            (before, previous, row) = (previous, row, before)
+        }
+        return previous[target.count] <= limit
+    }
 }

@@ -379,7 +379,8 @@ extension Parser {
             advance()
             // `as as sheet`: one error, at the second `as`, then read as `as sheet`.
             if atAsBeforePresentation && !unwinding {
-                report(current.range, "`as` is written twice: `screen \(screen) as \(peekText())`")
+                // (After the `uses` list, the error below says where `as` goes.)
+                if !afterUses { report(current.range, "`as` is written twice: `screen \(screen) as \(peekText())`") }
                 open(.error)
                 advance()
                 close()
@@ -442,9 +443,11 @@ extension Parser {
         let start = current.start
         open(.error)
         advance()
-        if isPresentationWord(current) && !current.startsLine {
+        // (The word may follow on the next line: `as` has begun the presentation.)
+        if isPresentationWord(current) {
             advance()
-            if at(.lParen) && !current.startsLine { advancePastParentheses() }
+            // Options left open, `(allowsPush: false {`, end before the block.
+            if at(.lParen) && !current.startsLine { advancePastParentheses(stoppingAtBrace: true) }
         }
         close()
         garbage.append(start..<current.start)

@@ -136,11 +136,27 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
                 if position > 0 {
                     let mine = meets(ancestorContext)
                     if mine != BDD.zero && meets(childContext) == BDD.zero {
-                        let first = (0..<position).filter { earlier in
+                        var first = (0..<position).filter { earlier in
                             let branch = branches[earlier]
                             return anyElement
                                 ? bdd.and(mine, semantics.environments(bdd.and(semantics.builds[branch], flow.context(branch)))) != BDD.zero
                                 : bdd.and(bdd.and(mine, semantics.builds[branch]), flow.context(branch)) != BDD.zero
+                        }
+                        // A branch that never returns (a builder cycle, an error of its own)
+                        // does not build the screen first: the branches that do are named, when
+                        // there are any (the node is reported only if it is never built
+                        // whatever the cycle gave).
+                        if !semantics.cycles.isEmpty && !anyElement {
+                            // (The flow read each cycle as never returning: what reaches each
+                            // branch where the cycles return nothing is worked out here.)
+                            var running = mine
+                            var building: [Int] = []
+                            for earlier in 0..<position where running != BDD.zero {
+                                let real = semantics.realBuilds[branches[earlier]]
+                                if bdd.intersects(running, real) { building.append(earlier) }
+                                running = bdd.andNot(running, real)
+                            }
+                            if !building.isEmpty { first = building }
                         }
                         return .takenByEarlierBranches(anyOf: GraphNode(ancestor), branches: first.map { GraphNode(branches[$0]) })
                     }

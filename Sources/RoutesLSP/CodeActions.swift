@@ -74,7 +74,16 @@ extension LanguageFeatures {
                     context fixContext: FixContext) -> [JSONValue] {
         let text = session.project.files[file].text
         var actions: [JSONValue] = []
+        // The lines the sent diagnostics start on: a diagnostic that starts on no such line
+        // matches none of them, and is not made an LSP object to be compared (a document may
+        // have a million diagnostics, and a client sends a few).
+        let sentLines = Set(sent.compactMap { $0["range"]?["start"]?["line"]?.intValue.map { Int(truncatingIfNeeded: $0) } })
         for diagnostic in session.diagnostics where diagnostic.file == file {
+            if sent.isEmpty {
+                guard diagnostic.range.lowerBound <= range.upperBound && range.lowerBound <= diagnostic.range.upperBound else { continue }
+            } else if !sentLines.contains(text.line(containing: diagnostic.range.lowerBound)) {
+                continue
+            }
             let mine = codeActionDiagnostic(diagnostic, text)
             // A client that sends its diagnostics (those of the range, or of the cursor's
             // line) gets the actions of those, matched by range and code; else the range
@@ -84,7 +93,7 @@ extension LanguageFeatures {
             let theirs = sent.first {
                 $0["severity"]?.intValue != 3 && Self.sameRange($0["range"], mine["range"]) && ($0["code"] == nil || $0["code"] == mine["code"])
             }
-            if sent.isEmpty ? !(diagnostic.range.lowerBound <= range.upperBound && range.lowerBound <= diagnostic.range.upperBound) : theirs == nil { continue }
+            if !sent.isEmpty && theirs == nil { continue }
             for fix in IDE.fixes(for: diagnostic, context: fixContext) {
                 var action: JSONObject = [
                     "title": .string(fix.title), "kind": "quickfix",

@@ -406,15 +406,7 @@ struct Lowerer {
             declaration.body = firstChild(child, .block).map { lowerBlock($0) }
             model.declarations.append(declaration)
         case .rootDecl:
-            // Without its keyword (`{` at the start of a line, reported), named at its `{`.
-            let name: Name
-            if let keyword = firstToken(child, .kwRoot), let named = self.name(keyword) {
-                name = named
-            } else if let block = firstChild(child, .block), let brace = firstToken(block, .lBrace) {
-                name = Name(text: "root", range: tokens[brace].range)
-            } else {
-                return
-            }
+            guard let keyword = firstToken(child, .kwRoot), let name = self.name(keyword) else { return }
             var declaration = Declaration(kind: .root, name: name, range: range(child), doc: docComment(before: child))
             declaration.body = lowerBlock(firstChild(child, .block))
             model.declarations.append(declaration)

@@ -267,8 +267,13 @@ extension Parser {
         placementPresentation(of: screenPosition, afterUses: false)
         // `screen Home d, e {`: a name list after the screen without `uses` (a reference
         // takes no block, and a `,` separates no builders): one error, read as the list.
-        let usesMissing = !unwinding && at(.identifier) && !current.startsLine && !followsLexicalError
+        // Only after the screen's name, before a name written as a dependency's (lowerCamel) that
+        // is no presentation (`screen Detail cover {` wants `as`) nor a misspelt keyword.
+        let usesMissing = !unwinding && screenPosition != nil && at(.identifier) && !current.startsLine && !followsLexicalError
             && (peekKind() == .comma || peekKind() == .lBrace) && !token(at: pos + 1).startsLine
+            && (source.bytes[current.start] < 0x41 || source.bytes[current.start] > 0x5A) && !isPresentationWord(current)
+            && !Self.misspells(Array(source.bytes[current.start..<current.end]), "anyOf")
+            && !Self.misspells(Array(source.bytes[current.start..<current.end]), "conditional")
         if usesMissing {
             report(previousEnd..<previousEnd, "expected `uses` before `\(currentText)`: a screen node lists its dependencies as `screen \(text(at: screenPosition, or: "Home")) uses \(currentText)\(peekKind() == .comma ? ", …" : "")`",
                    repair: .insertUses)
@@ -309,9 +314,9 @@ extension Parser {
     }
 
     /// How many tokens `closesEarly` and `nestingWithoutBrace` look ahead for the `}` they
-    /// need, at most (a block longer than that is not read so), and how many they look at in
-    /// one parse (`layoutScanBudget`): a file of lines that each ask (a staircase of
-    /// indentation) is parsed in linear time.
+    /// need, at most (a block longer than that is not read so); what they look at in one parse
+    /// (tokens and the leading blanks of their lines) is bounded by `layoutScanBudget`: a
+    /// file of lines that each ask (a staircase of indentation) is parsed in linear time.
     static let layoutLookahead = 4096
 
     /// Whether the lookahead of `closesEarly` or `nestingWithoutBrace` may look at one more
@@ -320,6 +325,14 @@ extension Parser {
         guard layoutScanBudget > 0 else { return false }
         layoutScanBudget -= 1
         return true
+    }
+
+    /// The indentation of the line `token` starts, for the lookahead: what finding it reads
+    /// (the line's leading blanks) is counted against the same budget.
+    mutating func indentationAhead(_ token: Token) -> Int {
+        let indent = indentation(ofLineContaining: token.start)
+        layoutScanBudget -= indent
+        return indent
     }
 
     /// Whether the current `}`, at the end of a line of the block that `blockBrace` opens, was
@@ -336,7 +349,7 @@ extension Parser {
         while ahead < min(significant.count, pos + Self.layoutLookahead) && scansAhead() {
             let later = token(at: ahead)
             if later.kind == .eof { return false }
-            if later.startsLine && indentation(ofLineContaining: later.start) <= indent {
+            if later.startsLine && indentationAhead(later) <= indent {
                 return later.kind == .rBrace && column(later) == indent
             }
             ahead += 1
@@ -357,7 +370,7 @@ extension Parser {
         while ahead < min(significant.count, pos + Self.layoutLookahead) && scansAhead() {
             let next = token(at: ahead)
             if next.kind == .eof { return false }
-            if next.startsLine && indentation(ofLineContaining: next.start) <= indent {
+            if next.startsLine && indentationAhead(next) <= indent {
                 return next.kind == .rBrace && column(next) == indent
             }
             ahead += 1
@@ -402,7 +415,10 @@ extension Parser {
             }
             if hasWord { presentationWord() }
             close()
-        } else if at(.kwPush) || at(.kwSheet) {
+        } else if at(.kwPush) || at(.kwSheet)
+                    || (isPresentationWord(current) && !current.startsLine && (peekKind() == .lBrace || peekKind() == .lParen) && !token(at: pos + 1).startsLine) {
+            // (`cover` and `popover` are names too: before a block or options only, where no
+            // reference to a builder can stand.)
             let word = currentText
             report(current.range, afterUses
                    ? "a placement's presentation is written `as \(word)`, right after the screen name: `screen \(screen) as \(word) uses …`"

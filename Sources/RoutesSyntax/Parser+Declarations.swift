@@ -23,7 +23,7 @@ extension Parser {
     }
 
     mutating func topLevelGarbage() {
-        if declarationWithoutKeyword() || letBinding() || rootWithoutKeyword() { return }
+        if declarationWithoutKeyword() || letBinding() { return }
         let what: String
         switch kind {
         case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:
@@ -34,9 +34,8 @@ extension Parser {
             what = topLevelMessage()
         }
         // `let home = screen Home { … }`: the binding goes on to the end of its line and its
-        // braces, whatever keywords it holds; so does a block at the start of a line.
+        // braces, whatever keywords it holds.
         let binding = at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier)
-            || (at(.lBrace) && current.startsLine)
         // Right after an unexpected character on its line (`screen A $ B`), the rest of the
         // line is that mistake's: its error is the only one.
         if !(followsLexicalError && !current.startsLine) { report(current.range, what) }
@@ -53,24 +52,6 @@ extension Parser {
             || current.startsLine && atTopLevelLinkDeclaration)
         close()
         garbage.append(start..<current.start)
-    }
-
-    /// A block at the start of a line at top level, a builder in it, in a file that declares
-    /// no `root` (`{` where `root {` was meant): one error, and it is read as the `root`
-    /// (in a file with a `root`, it is skipped as one error with what it holds).
-    mutating func rootWithoutKeyword() -> Bool {
-        guard at(.lBrace), current.startsLine, !unwinding, peekKind().startsBuilder else { return false }
-        if declaresRoot == nil {
-            declaresRoot = (0..<significant.count).contains { token(at: $0).kind == .kwRoot && token(at: $0).startsLine }
-        }
-        guard declaresRoot == false else { return false }
-        // A second such block is skipped: one `root` was read.
-        declaresRoot = true
-        report(current.range, "expected a declaration, found `{`: the routing tree is declared as `root { … }`", repair: .insertRoot)
-        open(.rootDecl)
-        block()
-        close()
-        return true
     }
 
     mutating func declaration() {
@@ -301,7 +282,8 @@ extension Parser {
             }
             if at(.comma) {
                 advance()
-            } else if !current.startsLine && (isPresentationWord(current) || atAs) && peekKind() != .colon && peekKind() != .comma {
+            } else if !current.startsLine && (isPresentationWord(current) || atAs) && peekKind() != .colon && peekKind() != .comma
+                        && peekKind() != .rParen {
                 // `(id: Int sheet`: the presentation after a list left open; it reads on.
                 expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
                 break

@@ -62,12 +62,9 @@ public struct Parser {
     var explained = Set<Int>()
     /// The token position just after the last name of the last `uses` list (a name there
     /// without a comma before it is read as the next builder).
-    /// Tokens the layout lookahead may still look at in this parse (see
-    /// `Parser.layoutLookahead`).
+    /// What the layout lookahead may still look at in this parse, tokens and leading blanks
+    /// (see `Parser.layoutLookahead`).
     var layoutScanBudget = 1 << 18
-    /// Whether a line of the file starts with `root` (or a `root` was read without it), once
-    /// `rootWithoutKeyword` asked.
-    var declaresRoot: Bool? = nil
     /// The significant position of the last `}` that `blockEnd` skipped as typed too early
     /// (`closesEarly`), for the message of the builder after it.
     var earlyBrace = -1

@@ -44,9 +44,8 @@ public enum SyntaxError: RuleDefinition {
             a `uses` list, add `else { empty }` to a `conditional` that has no `else` (the \
             branch that builds nothing, which is what a missing `else` is usually meant to be), \
             insert the `as` a placement's presentation needs (`screen Detail as sheet`), \
-            remove the one a declaration's must not have (`screen Detail sheet`), insert the \
-            `uses` before a screen node's dependency list (`screen Home uses d, e`), or the \
-            `root` before a block at the start of a line in a file that has none.
+            remove the one a declaration's must not have (`screen Detail sheet`), or insert \
+            the `uses` before a screen node's dependency list (`screen Home uses d, e`).
             """),
     ]
 
@@ -63,8 +62,6 @@ public enum SyntaxError: RuleDefinition {
         case removeAs
         /// ` uses` where the diagnostic is (`screen Home d, e`: right after the screen).
         case insertUses
-        /// `root ` where the diagnostic starts (a `{` at top level in a file without `root`).
-        case insertRoot
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

@@ -345,16 +345,7 @@ extension Parser {
         let next = token(at: pos + 1)
         let indent = indentation(ofLineContaining: tokens[blockBrace].start)
         guard next.startsLine, next.kind.startsBuilder, indentation(ofLineContaining: next.start) > indent else { return false }
-        var ahead = pos + 2
-        while ahead < min(significant.count, pos + Self.layoutLookahead) && scansAhead() {
-            let later = token(at: ahead)
-            if later.kind == .eof { return false }
-            if later.startsLine && indentationAhead(later) <= indent {
-                return later.kind == .rBrace && column(later) == indent
-            }
-            ahead += 1
-        }
-        return false
+        return closingBraceBelow(from: pos + 2, indent: indent)
     }
 
     /// Whether the current token begins the nesting of the screen node before it whose `{`
@@ -366,12 +357,19 @@ extension Parser {
         guard layoutRecovery, !unwinding, let screenPosition, current.startsLine, kind.startsBuilder else { return false }
         let indent = indentation(ofLineContaining: token(at: screenPosition).start)
         guard indentation(ofLineContaining: current.start) > indent else { return false }
-        var ahead = pos + 1
+        return closingBraceBelow(from: pos + 1, indent: indent)
+    }
+
+    /// The lookahead that `closesEarly` and `nestingWithoutBrace` share: whether, from the
+    /// significant token at `start` on, the first line indented no more than `indent` begins
+    /// with a `}` at that indentation (within `layoutLookahead` tokens and the parse's budget).
+    mutating func closingBraceBelow(from start: Int, indent: Int) -> Bool {
+        var ahead = start
         while ahead < min(significant.count, pos + Self.layoutLookahead) && scansAhead() {
-            let next = token(at: ahead)
-            if next.kind == .eof { return false }
-            if next.startsLine && indentationAhead(next) <= indent {
-                return next.kind == .rBrace && column(next) == indent
+            let later = token(at: ahead)
+            if later.kind == .eof { return false }
+            if later.startsLine && indentationAhead(later) <= indent {
+                return later.kind == .rBrace && column(later) == indent
             }
             ahead += 1
         }

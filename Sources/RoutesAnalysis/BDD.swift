@@ -407,7 +407,7 @@ final class BDD {
         if let result = cached(.and, x, y) { return result }
         guard step() else { return BDD.zero }
         let (v, xl, xh, yl, yh) = split(x, y)
-        let result = make(v, and(xl, yl), and(xh, yh))
+        let result = reuse(v, and(xl, yl), and(xh, yh), x, xl, xh, y, yl, yh)
         store(.and, x, y, result)
         return result
     }
@@ -420,7 +420,7 @@ final class BDD {
         if let result = cached(.or, x, y) { return result }
         guard step() else { return BDD.zero }
         let (v, xl, xh, yl, yh) = split(x, y)
-        let result = make(v, or(xl, yl), or(xh, yh))
+        let result = reuse(v, or(xl, yl), or(xh, yh), x, xl, xh, y, yl, yh)
         store(.or, x, y, result)
         return result
     }
@@ -433,7 +433,9 @@ final class BDD {
         if let result = cached(.andNot, a, b) { return result }
         guard step() else { return BDD.zero }
         let (v, al, ah, bl, bh) = split(a, b)
-        let result = make(v, andNot(al, bl), andNot(ah, bh))
+        let lo = andNot(al, bl), hi = andNot(ah, bh)
+        // (Most masks leave most of `a` as it is: its own node then, without a probe.)
+        let result = lo == al && hi == ah ? a : make(v, lo, hi)
         store(.andNot, a, b, result)
         return result
     }
@@ -499,6 +501,16 @@ final class BDD {
 
     /// a ⊕ b: what is in one of the two and not the other.
     func symmetricDifference(_ a: Ref, _ b: Ref) -> Ref { or(andNot(a, b), andNot(b, a)) }
+
+    /// `make(v, lo, hi)` for an operation on x and y split at `v`: when the result's
+    /// children are those of x (or of y), the result is x (or y), found without probing the
+    /// unique table (x = (v ? xh : xl), and when x does not test v, xl = xh = x).
+    @inline(__always)
+    private func reuse(_ v: Int32, _ lo: Ref, _ hi: Ref, _ x: Ref, _ xl: Ref, _ xh: Ref, _ y: Ref, _ yl: Ref, _ yh: Ref) -> Ref {
+        if lo == xl && hi == xh { return x }
+        if lo == yl && hi == yh { return y }
+        return make(v, lo, hi)
+    }
 
     @inline(__always)
     private func split(_ a: Ref, _ b: Ref) -> (Int32, Ref, Ref, Ref, Ref) {

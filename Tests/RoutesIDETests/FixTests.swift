@@ -291,6 +291,60 @@ private let cases: [FixCase] = [
                 "\(text)")
     }
 
+    /// Fixes of one edit each (file, range), for `selectNonOverlapping`.
+    private static func fixes(_ edits: [(FileID, Range<Int>)]) -> [Fix] {
+        edits.enumerated().map { i, edit in
+            let diagnostic = Diagnostic(rule: .unusedDeclaration, severity: .warning, file: edit.0, range: edit.1, message: "\(i)")
+            return Fix(title: "\(i)", applicability: .safe, diagnostic: diagnostic, edits: [edit.0: [TextEdit(range: edit.1, newText: "")]])
+        }
+    }
+
+    @Test func fixesThatMeetOneTakenBeforeAreLeftOut() {
+        let chosen = IDE.selectNonOverlapping(Self.fixes([
+            (0, 10..<20),
+            (0, 20..<25),  // touches the first
+            (0, 15..<15),  // an insertion inside the first
+            (0, 0..<5),    // before it, in another order
+            (0, 5..<5),    // an insertion at the end of that one
+            (0, 7..<9),
+            (1, 10..<20),  // another file
+            (0, 30..<30), (0, 30..<30),  // two insertions at one offset
+        ])).map(\.title)
+        #expect(chosen == ["0", "3", "5", "6", "7"], "\(chosen)")
+    }
+
+    @Test func aFixWhoseEditsMeetEachOtherBlocksTheirWholeSpan() {
+        // One fix of two edits that meet (the second inside the first): an edit between their
+        // ends meets what that fix takes.
+        let d = Diagnostic(rule: .unusedDeclaration, severity: .warning, file: 0, range: 0..<1, message: "")
+        let wide = Fix(title: "wide", applicability: .safe, diagnostic: d,
+                       edits: [0: [TextEdit(range: 0..<10, newText: ""), TextEdit(range: 2..<3, newText: "x")]])
+        let chosen = IDE.selectNonOverlapping([wide] + Self.fixes([(0, 6..<7), (0, 11..<12)])).map(\.title)
+        #expect(chosen == ["wide", "1"], "\(chosen)")
+    }
+
+    @Test func theSelectionAgreesWithComparingEveryPair() {
+        // A brute-force reference on random edits, in random order and in offset order.
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            var edits: [(FileID, Range<Int>)] = (0..<Int.random(in: 1...40, using: &generator)).map { _ in
+                let start = Int.random(in: 0...60, using: &generator)
+                return (Int.random(in: 0...1, using: &generator), start ..< start + Int.random(in: 0...6, using: &generator))
+            }
+            if round % 2 == 1 { edits.sort { ($0.0, $0.1.lowerBound) < ($1.0, $1.1.lowerBound) } }
+            var taken: [(FileID, Range<Int>)] = []
+            var expected: [String] = []
+            for (i, edit) in edits.enumerated() where !taken.contains(where: { t in
+                t.0 == edit.0 && t.1.lowerBound <= edit.1.upperBound && edit.1.lowerBound <= t.1.upperBound
+            }) {
+                taken.append(edit)
+                expected.append("\(i)")
+            }
+            let chosen = IDE.selectNonOverlapping(Self.fixes(edits)).map(\.title)
+            #expect(chosen == expected, "\(edits)")
+        }
+    }
+
     @Test func editsMapRangesAfterThem() {
         let edits = [TextEdit(range: 2..<4, newText: "xyz"), TextEdit(range: 10..<10, newText: "++")]
         #expect(EditMap.map(0..<2, edits) == 0..<2)

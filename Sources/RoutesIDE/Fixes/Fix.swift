@@ -107,21 +107,57 @@ extension IDE {
 
     /// The fixes of a list that can be applied together, in order: a fix is left out when one
     /// of its edits overlaps an edit of a fix taken before, or touches it (two insertions at
-    /// one offset would be ordered by chance).
+    /// one offset would be ordered by chance), or is an insertion inside it. What was taken is
+    /// kept per file as sorted ranges that never meet (those that do are merged), so only the
+    /// last one that starts at or before an edit's end can meet the edit: n log n for fixes
+    /// in the order of their offsets, as a session's diagnostics are (50,000 fixes took seconds
+    /// when each was compared with every fix taken before).
     public static func selectNonOverlapping(_ fixes: [Fix]) -> [Fix] {
-        var taken: [FileID: [Range<Int>]] = [:]
+        // Per file, the taken ranges as closed intervals sorted by their start.
+        var taken: [FileID: [ClosedRange<Int>]] = [:]
+        func meets(_ edit: Range<Int>, _ list: [ClosedRange<Int>]) -> Bool {
+            let e = edit.lowerBound ... edit.upperBound
+            // The first taken range that starts after the edit's end; the one before it is the
+            // only one that may meet the edit.
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if list[mid].lowerBound <= e.upperBound { lo = mid + 1 } else { hi = mid }
+            }
+            return lo > 0 && list[lo - 1].upperBound >= e.lowerBound
+        }
+        // Adds a range, merged with those it meets (the edits of one fix may meet each other):
+        // the list's ranges stay apart.
+        func insert(_ range: ClosedRange<Int>, into list: inout [ClosedRange<Int>]) {
+            if list.last.map({ $0.upperBound < range.lowerBound }) ?? true {
+                list.append(range)
+                return
+            }
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if list[mid].upperBound < range.lowerBound { lo = mid + 1 } else { hi = mid }
+            }
+            // list[lo] is the first that ends at or after the range's start.
+            var merged = range, end = lo
+            while end < list.count && list[end].lowerBound <= merged.upperBound {
+                merged = min(merged.lowerBound, list[end].lowerBound) ... max(merged.upperBound, list[end].upperBound)
+                end += 1
+            }
+            list.replaceSubrange(lo ..< end, with: [merged])
+        }
         var out: [Fix] = []
         for fix in fixes {
             let clash = fix.edits.contains { file, edits in
-                edits.contains { e in
-                    (taken[file] ?? []).contains { t in
-                        e.range.overlaps(t) || e.range.lowerBound == t.lowerBound || e.range.upperBound == t.upperBound
-                            || e.range.lowerBound == t.upperBound || e.range.upperBound == t.lowerBound
-                    }
-                }
+                guard let list = taken[file] else { return false }
+                return edits.contains { meets($0.range, list) }
             }
             if clash { continue }
-            for (file, edits) in fix.edits { taken[file, default: []] += edits.map(\.range) }
+            for (file, edits) in fix.edits {
+                var list = taken.removeValue(forKey: file) ?? []
+                for edit in edits { insert(edit.range.lowerBound ... edit.range.upperBound, into: &list) }
+                taken[file] = list
+            }
             out.append(fix)
         }
         return out

@@ -15,13 +15,11 @@ enum UnusedDeclarationFixes: RuleFixes {
         let project = context.project
         let declaration = project.declaration(symbol)
         let name = declaration.name.text
-        // Its own body (a builder that builds itself) may mention it.
-        func own(_ f: FileID, _ offset: Int) -> Bool { f == symbol.file && declaration.range.contains(offset) }
+        // A use that means it, or a misspelling that suggests it, outside its own declaration
+        // (a builder that builds itself mentions itself).
+        if context.mentionedElsewhere.contains(symbol) { return [] }
         var skipped = false
         for fileID in project.files.indices {
-            // A use that means it, or a misspelling that suggests it.
-            for (offset, resolved) in project.resolutions[fileID] where resolved == symbol && !own(fileID, offset) { return [] }
-            for (offset, guessed) in project.guesses[fileID] where guessed == symbol && !own(fileID, offset) { return [] }
             if project.scopes[fileID][name] == symbol && project.files[fileID].model.skippedNames.contains(name) { skipped = true }
         }
         let text = FixText(project.files[symbol.file])

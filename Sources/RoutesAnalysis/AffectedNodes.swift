@@ -152,6 +152,9 @@ struct AffectedNodes {
     /// What a node of kind `kind` in `graph` passes on to each successor from `context`, as
     /// `Flow.transfer` does (nil for an `anyOf`, whose branches' contexts depend on the builds).
     private func passes(_ kind: BuilderGraph.Kind, in graph: BuilderGraph, _ context: BDD.Ref) -> [(node: Int, context: BDD.Ref)]? {
+        // What an unresolved screen or wildcard passes on depends on the reading: everything
+        // below it may differ.
+        if Semantics.hidesWhatItHolds(kind) { return nil }
         switch kind {
         case .screen(let code, let nesting):
             guard let nesting else { return [] }

@@ -203,6 +203,9 @@ struct Flow {
         let slot = slot(g, sigma)
         switch graph.nodes[g].kind {
         case .screen(let code, let nesting):
+            // An unresolved screen builds nothing, and its nesting is never reached; the
+            // alternative reading takes it for any screen (see `Semantics.hidesWhatItHolds`).
+            if code == nil && reading != .alternative { break }
             let envs = code.map { semantics.environments(delta, element: $0, in: bdd) } ?? semantics.environments(delta, in: bdd)
             if envs == BDD.zero { break }
             storage.built[slot] = bdd.or(storage.built[slot], envs)
@@ -240,7 +243,7 @@ struct Flow {
                 if let els { add(els, sigma: sigma, delta, from: key) }
             }
         case .wildcard(let code, let body):
-            guard inRegion(body) else { break }
+            guard inRegion(body), code != nil || reading == .alternative else { break }
             let envs = semantics.environments(delta, in: bdd)
             add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? semantics.allElements), from: key)
         case .reference(let target):

@@ -1,7 +1,8 @@
 import RoutesSyntax
 
 /// "Outermost cause once": no warning is reported inside something already reported (a
-/// shadowed branch, a mismatched wildcard, the nesting of a node never built), nor in a named
+/// shadowed branch, a mismatched wildcard, the nesting of a node never built) or inside what
+/// an unresolved screen or wildcard holds (never reached, by the name), nor in a named
 /// builder all of whose references lie inside such places, nor again by another rule at a
 /// node reported as a cause of its own (a shadowed branch is not also an unreachable node).
 /// Each node rule says what of the nodes it reports is covered (`NodeRule.cause`); a push
@@ -46,6 +47,16 @@ enum OutermostCause {
             if warning.covered.contains(.node) { coveredBy[warning.node] = warning.diagnostic.rule }
             if warning.covered.contains(.children) { for child in graph.children(warning.node) { markSubtree(child) } }
             if warning.covered.contains(.nesting), case .screen(_, let nesting?) = graph.nodes[warning.node].kind { markSubtree(nesting) }
+        }
+        // What an unresolved screen or wildcard holds is never reached: a warning there would
+        // be caused by the name (and one the alternative reading finds, which takes the name for
+        // any screen, is not reported where the primary reading evaluates nothing).
+        for g in facts.semantics.unresolvedNodes where facts.used[g] && Semantics.hidesWhatItHolds(graph.nodes[g].kind) {
+            switch graph.nodes[g].kind {
+            case .screen(_, let nesting?): markSubtree(nesting)
+            case .wildcard(_, let body): markSubtree(body)
+            default: break
+            }
         }
         for body in bodiesUsedOnlyInside(inside, coveredNodes: coveredBy, facts) { markSubtree(body) }
         return warnings.filter { warning in

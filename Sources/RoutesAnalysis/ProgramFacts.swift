@@ -201,9 +201,9 @@ struct ProgramFacts {
                 resumed.rerun(affected: affected, seed: semantics.allElements, at: root)
                 return resumed
             }
-            // Without uncertain leaves both readings build alike: the earlier primary flow is
-            // also the earlier alternative one.
-            let alternativeStates = semantics.hasUncertainty ? (oldAlternative ?? flow.states.copy()) : nil
+            // Without uncertain leaves or hidden nodes both readings reach alike: the earlier
+            // primary flow is also the earlier alternative one.
+            let alternativeStates = semantics.readingsDiffer ? (oldAlternative ?? flow.states.copy()) : nil
             flow = continued(flow, .primary)
             alternativeFlow = alternativeStates.map {
                 continued(Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount, continuing: $0), .alternative)
@@ -215,7 +215,7 @@ struct ProgramFacts {
         flow.onBuilt = onBuilt
         flow.add(root, semantics.allElements, from: nil)
         flow.runOnTwoThreads()
-        if semantics.hasUncertainty {
+        if semantics.readingsDiffer {
             var other = Flow(semantics: semantics, crossNestings: true, sigmaCount: flow.sigmaCount,
                              storage: FlowStorage(size: graph.nodes.count * flow.sigmaCount, tracksPredecessors: false, forOneFlow: true))
             other.reading = .alternative

@@ -23,6 +23,18 @@ extension Semantics {
         uncertainNodes = marked.members
     }
 
+    /// Whether a node of this kind is an unresolved screen with a nesting, or an unresolved
+    /// wildcard (or one of a screen with parameters): it builds nothing, so what it holds is
+    /// never reached, and no error is reported there; the alternative reading takes it for
+    /// any screen, so that no warning there or after it is caused by the name.
+    static func hidesWhatItHolds(_ kind: BuilderGraph.Kind) -> Bool {
+        switch kind {
+        case .screen(nil, let nesting): nesting != nil
+        case .wildcard(nil, _): true
+        default: false
+        }
+    }
+
     /// What depends on `nodes` and on the builders `builders` within one evaluation: each
     /// such node and its ancestors up to its body's top, the builder whose body that is, every
     /// reference to such a builder (from the table of referrers) with its ancestors, and so

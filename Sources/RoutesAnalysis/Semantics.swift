@@ -58,6 +58,11 @@ final class Semantics {
     var realBuilds: [BDD.Ref] = []
     /// Whether any node is an uncertain leaf (then the two readings may differ).
     var hasUncertainty = false
+    /// Whether an unresolved screen or wildcard holds nodes (`hidesWhatItHolds`): the flows
+    /// of the two readings then differ there, though what nodes build does not.
+    var hidesNodes = false
+    /// Whether the two readings may differ: in what nodes build, or in what the flows reach.
+    var readingsDiffer: Bool { hasUncertainty || hidesNodes }
     /// The references that take part in a builder cycle.
     var cyclicReferences = Set<Int>()
     /// Per builder: `builds` of its body.
@@ -255,6 +260,7 @@ final class Semantics {
             forgetBranchContexts()
         }
         hasUncertainty = !uncertainLeaves.isEmpty || !cyclicReferences.isEmpty
+        hidesNodes = unresolvedNodes.contains { Self.hidesWhatItHolds(graph.nodes[$0].kind) }
         alternativeBuilds = hasUncertainty ? computeBuilds(.alternative).nodes : builds
         realBuilds = cycles.isEmpty ? builds : computeBuilds(.real).nodes
         if let carried, cycles.isEmpty { carriedDirty = carried.dirty }
@@ -273,7 +279,7 @@ final class Semantics {
         swap(&branchContextList, &old.branchContextList)
         swap(&branchContextPlanes, &old.branchContextPlanes)
         branchContextStride = old.branchContextStride
-        let uncertainReadings = old.hasUncertainty || hasUncertainty
+        let uncertainReadings = old.readingsDiffer || readingsDiffer
         // Without uncertain readings, only the dirty nodes' entries go (a pass over the
         // dirty nodes rather than over every node's kind).
         func forget(_ g: Int) {

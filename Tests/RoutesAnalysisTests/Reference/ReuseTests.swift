@@ -442,6 +442,53 @@ import TestSupport
         #expect(unreachable(reused).first?.1 == [inner, second])
     }
 
+    /// A screen node's name, then a wildcard's, made undeclared and declared again: what the
+    /// node holds is never reached while the name means nothing (no error or warning there),
+    /// and each edit's session, over its patched graph, answers as a fresh one does.
+    @Test func anEditThatUndeclaresAScreenWithANestingAgreesWithAFreshSession() throws {
+        let text = """
+            screen Home
+            screen Detail
+            screen Provider
+            dependency store: Store from Provider
+            root {
+              screen Home {
+                anyOf {
+                  screen Detail {
+                    anyOf {
+                      screen Provider
+                      screen Detail uses store
+                      screen Provider
+                    }
+                  }
+                  wildcard Detail { screen Detail uses store }
+                  screen Provider
+                }
+              }
+            }
+
+            """
+        let path = "/ws/App.routes"
+        var project = ProgramReuseTests.project([path: text])
+        var session = AnalysisSession.forEditor(project: project)
+        let file = try #require(project.file(atPath: path))
+        func rules(_ s: AnalysisSession) -> [String] { s.diagnostics.map(\.rule.rawValue) }
+        // (The wildcard takes every element: the last branch is shadowed.)
+        #expect(rules(session) == ["missing-dependency", "shadowed-branch", "missing-dependency", "shadowed-branch"])
+        let node = ProgramReuseTests.offset(of: "screen Detail {", in: text) + "screen ".utf8.count
+        let wildcard = ProgramReuseTests.offset(of: "wildcard Detail", in: text) + "wildcard ".utf8.count
+        // (A name of the same length keeps every later offset.)
+        for (at, name, expected) in [(node, "Detial", ["undefined-name", "missing-dependency", "shadowed-branch"]),
+                                     (wildcard, "Detai1", ["undefined-name", "undefined-name"]),
+                                     (node, "Detail", ["missing-dependency", "shadowed-branch", "undefined-name"]),
+                                     (wildcard, "Detail", ["missing-dependency", "shadowed-branch", "missing-dependency", "shadowed-branch"])] {
+            let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: at..<(at + 6),
+                                                                 with: Array(name.utf8)))
+            #expect(rules(reused) == expected, "\(name) at \(at)")
+            (project, session) = (next, reused)
+        }
+    }
+
     /// A comment lengthened in a library moves its declarations (the analysis is kept and
     /// moved); an edit in `root` then analyses the program again over its patched graph: the
     /// library's unused flag, which the second edit does not touch, is reported where it is

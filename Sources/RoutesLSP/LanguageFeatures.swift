@@ -112,6 +112,19 @@ public final class LanguageFeatures {
 
     func initialize(_ params: JSONValue?) throws(ResponseError) -> JSONObject {
         if let params, params.objectValue == nil { throw ResponseError.invalidParams("initialize params must be an object") }
+        // A field left out is read as its default (clients written for older versions leave
+        // out some); one of another type is an error.
+        func check(_ field: String, _ fits: (JSONValue) -> Bool, _ what: String) throws(ResponseError) {
+            if let value = params?[field], !value.isNull, !fits(value) {
+                throw ResponseError.invalidParams("initialize params: \(field) must be \(what)")
+            }
+        }
+        try check("processId", { $0.intValue != nil }, "an integer or null")
+        try check("rootUri", { $0.stringValue != nil }, "a URI or null")
+        try check("rootPath", { $0.stringValue != nil }, "a path or null")
+        try check("capabilities", { $0.objectValue != nil }, "an object")
+        try check("workspaceFolders", { $0.arrayValue?.allSatisfy { $0["uri"]?.stringValue != nil } ?? false },
+                  "an array of {uri, name} or null")
         let encodings = params?["capabilities"]?["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []
         encoding = encodings.contains("utf-8") ? .utf8 : .utf16
         let textDocument = params?["capabilities"]?["textDocument"]
@@ -440,7 +453,14 @@ public final class LanguageFeatures {
 
     func references(_ params: JSONValue?) throws(ResponseError) -> JSONValue {
         let (file, offset) = try target(params)
-        let include = params?["context"]?["includeDeclaration"]?.boolValue ?? true
+        var include = true
+        if let context = params?["context"], !context.isNull {
+            guard context.objectValue != nil else { throw ResponseError.invalidParams("context must be {includeDeclaration}") }
+            if let value = context["includeDeclaration"], !value.isNull {
+                guard let flag = value.boolValue else { throw ResponseError.invalidParams("context.includeDeclaration must be a boolean") }
+                include = flag
+            }
+        }
         let found = IDE.references(project: workspace.session.project, file: file, offset: offset, includeDeclaration: include)
         return .array(found.map { location($0.file, $0.range) })
     }

@@ -59,6 +59,10 @@ struct FeatureBadParamsTests {
         if method == "textDocument/rename" {
             cases += [("no newName", with("newName", nil)), ("newName a number", with("newName", 5))]
         }
+        if method == "textDocument/references" {
+            cases += [("context a number", with("context", 5)),
+                      ("includeDeclaration a string", with("context", ["includeDeclaration": "yes"]))]
+        }
         if method == "textDocument/selectionRange" {
             cases += [("no positions", with("positions", nil)), ("positions an object", with("positions", ["line": 1, "character": 0])),
                       ("a position a number", with("positions", [3])),

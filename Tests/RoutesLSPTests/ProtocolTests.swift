@@ -31,6 +31,28 @@ struct ProtocolTests {
         #expect(client.protocolViolations.isEmpty)
     }
 
+    /// `initialize` params with a field of the wrong type get -32602, and the server waits
+    /// for a good `initialize` (fields left out are read as their defaults).
+    @Test func initializeWithAFieldOfTheWrongTypeGetsInvalidParams() throws {
+        let client = try LSPTestClient()
+        defer { client.stop() }
+        let bad: [JSONValue] = [
+            ["processId": nil, "rootUri": 5, "capabilities": [:]],
+            ["processId": "42", "rootUri": nil, "capabilities": [:]],
+            ["processId": nil, "rootUri": nil, "capabilities": 5],
+            ["processId": nil, "rootUri": nil, "capabilities": [:], "workspaceFolders": "file:///ws"],
+            ["processId": nil, "rootUri": nil, "capabilities": [:], "workspaceFolders": [["name": "ws"]]],
+            ["processId": nil, "rootPath": 1, "capabilities": [:]],
+        ]
+        for params in bad {
+            let response = try client.call("initialize", params)
+            #expect(response["error"]?["code"] == -32602, "\(JSON.serialize(params)): \(response)")
+        }
+        let response = try client.initialize(["capabilities": [:]])
+        #expect(response["result"]?["capabilities"]?.objectValue != nil, "\(response)")
+        #expect(try client.shutdownAndExit() == 0)
+    }
+
     @Test func theStdioFlagIsAccepted() throws {
         let client = try LSPTestClient(arguments: ["lsp", "--stdio"])
         defer { client.stop() }

@@ -78,6 +78,12 @@ extension IDE {
         if Lexer.keyword(newName) != nil {
             throw RenameError("`\(newName)` is a keyword and cannot be a name")
         }
+        // A name may be one of the words that are keywords in one place only, but a rename
+        // must not put one there: a builder renamed `as` and used after a screen node
+        // (`screen A as`) would be read as a presentation.
+        if Self.contextualKeywords.contains(newName) {
+            throw RenameError("`\(newName)` is read as a keyword in some places (\(Self.contextualKeywordPlaces[newName]!)); choose another name")
+        }
         // Every file that sees the declaration must not see another `newName`.
         if newName != declaration.name.text {
             for fileID in project.files.indices where project.closures[fileID].contains(symbol.file) {
@@ -100,6 +106,13 @@ extension IDE {
         }
         return edits
     }
+
+    /// The words that are keywords only in one place, where a rename could put a name.
+    static let contextualKeywords: Set<String> = ["as", "cover", "popover", "link"]
+    static let contextualKeywordPlaces: [String: String] = [
+        "as": "right after a screen node's name", "cover": "where a presentation is expected",
+        "popover": "where a presentation is expected", "link": "at the start of a line",
+    ]
 
     /// A link's placeholder renamed: in the pattern and in the path, in that link only.
     static func renamePlaceholder(_ placeholder: LinkPlaceholder, file: FileID, newName: String) throws(RenameError) -> [FileID: [TextEdit]] {

@@ -96,6 +96,10 @@ private let cases: [RenameCase] = [
         ("screen", "keyword"), ("uses", "keyword"), ("true", "keyword"),
         ("Settings", "already declared as a screen"), ("store", "already declared as a dependency"),
         ("Shared", "already declared"),
+        // Words that are keywords in one place: a builder renamed `as` would be read as a
+        // presentation after a screen node (`screen A as`).
+        ("as", "read as a keyword in some places"), ("cover", "read as a keyword"), ("popover", "read as a keyword"),
+        ("link", "read as a keyword"),
     ])
     func refusals(_ newName: String, _ message: String) {
         let w = Workspace("import \"Lib.routes\"\nscreen Ho|me\nscreen Settings\ndependency store: S\nroot { screen Home }",

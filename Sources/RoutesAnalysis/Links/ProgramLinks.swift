@@ -5,7 +5,9 @@ import RoutesSyntax
 /// types of its placeholders, the screens of its path and the condition under which the
 /// path is built whole; and what the link rules find over them (`ambiguous-link`,
 /// `shadowed-link`, `unbuildable-link`). A link with an error (`invalid-link`, a name that
-/// does not resolve, a syntax error in it) takes no part in matching nor in the rules.
+/// does not resolve, a syntax error in it) takes no part in matching nor in the other links'
+/// rules; `unbuildable-link` is judged for it when its path's screens resolve and its pattern
+/// parses (`ProjectLinks.Link.judgesBuilds`).
 public struct ProgramLinks: Sendable {
     public struct Link: Sendable {
         public var symbol: Symbol
@@ -99,7 +101,8 @@ public struct ProgramLinks: Sendable {
         let (typed, positions) = matching
         let overlaps = SharedWorkList(count: typed.isEmpty ? 0 : 1) { _ in LinkOverlap.analyse(typed) }
         if typed.count > 1 { overlaps.start() }
-        judgeBuilds(PathFacts(facts), conditions: judgingConditions, untypedToo: false, typed: { _ in true })
+        judgeBuilds(PathFacts(facts), conditions: judgingConditions, untypedToo: true, typed: { projectLinks.all[$0.index].judgesBuilds })
+        for position in links.indices where !links[position].isTyped { forgetJudgement(position) }
         if let result = overlaps.results().first { reportOverlaps(result, positions: positions) }
     }
 
@@ -124,7 +127,7 @@ public struct ProgramLinks: Sendable {
         var read: ProjectLinks? = nil
         judgeBuilds(facts, conditions: judgingConditions, untypedToo: true, in: manager, typed: { link in
             if read == nil { read = pending.links }
-            return read!.all[link.index].typed != nil
+            return read!.all[link.index].judgesBuilds
         })
     }
 
@@ -200,9 +203,7 @@ public struct ProgramLinks: Sendable {
         let all = pending.links.all
         for position in links.indices {
             guard let typed = all[links[position].index].typed else {
-                links[position].builtPrefix = nil
-                links[position].condition = nil
-                links[position].failingEnvironment = nil
+                forgetJudgement(position)
                 continue
             }
             links[position].typed = typed
@@ -210,6 +211,14 @@ public struct ProgramLinks: Sendable {
         let (typed, positions) = matching
         guard typed.count > 1 else { return }
         reportOverlaps(pending.overlaps(of: positions.map { links[$0].index }) ?? LinkOverlap.analyse(typed), positions: positions)
+    }
+
+    /// Drops what was judged of the path of a link that takes no part (its `unbuildable-link`
+    /// is reported all the same, when its path is judged).
+    private mutating func forgetJudgement(_ position: Int) {
+        links[position].builtPrefix = nil
+        links[position].condition = nil
+        links[position].failingEnvironment = nil
     }
 
     /// The program's files with every file after those it imports, else by path: the order
@@ -240,7 +249,7 @@ public struct ProgramLinks: Sendable {
 
     /// How much of the path of each link with its screens is built (of each typed one only,
     /// without `untypedToo`), `unbuildable-link` where not all of it (for a link that `typed`
-    /// says takes part), and when `judgesConditions` the condition under which it all is.
+    /// says is judged), and when `judgesConditions` the condition under which it all is.
     private mutating func judgeBuilds(_ facts: PathFacts, conditions judgesConditions: Bool, untypedToo: Bool,
                                       in manager: BDD? = nil, typed: (Link) -> Bool) {
         let semantics = facts.semantics

@@ -18,6 +18,11 @@ struct ProjectLinks: Sendable {
         /// The pattern with the types of its placeholders; nil for a link with an error (an
         /// `invalid-link`, a name that does not resolve, a syntax error in it).
         var typed: TypedLink?
+        /// Whether `unbuildable-link` is judged for it: when every screen of its path
+        /// resolves, its pattern parses and it holds no syntax error, whatever other error it
+        /// has (a bad label, an unused placeholder: mistakes of their own, which leave its path
+        /// what it is).
+        var judgesBuilds = false
     }
 
     /// The plan the links were read in (which of them each file declares).
@@ -225,6 +230,7 @@ struct ProjectLinks: Sendable {
                 let hasError = !found.isEmpty || holdsOne(of: plan.errors)
                 var pattern: LinkPattern? = nil
                 if case .success(let parsedPattern)? = parsed { pattern = parsedPattern }
+                link.judgesBuilds = link.screens != nil && (vouched != nil || pattern != nil)
                 if !hasError, link.screens != nil, vouched != nil || pattern != nil {
                     let name = declarations[symbol.declaration].name.text
                     let typesInOrder = filledTypes.map { $0.map { ProjectLinks.placeholderType(of: $0, known: &types) } ?? .string }

@@ -138,6 +138,25 @@ extension Parser {
         close()
     }
 
+    /// Whether the pattern of the link being read (the string before its `->`) has a
+    /// placeholder `{name}` or `{name?}`.
+    func patternHasPlaceholder(named name: String) -> Bool {
+        var back = pos - 1
+        // (Within the declaration: its path is short.)
+        while back > 0 && pos - back < 256 {
+            let before = token(at: back)
+            if before.kind == .arrow {
+                let pattern = token(at: back - 1)
+                guard pattern.kind == .string else { return false }
+                let text = source.text(pattern.range)
+                return text.contains("{\(name)}") || text.contains("{\(name)?}")
+            }
+            if before.kind == .eof || (before.startsLine && before.kind != .string && !before.kind.isLabel) { return false }
+            back -= 1
+        }
+        return false
+    }
+
     /// `label: value`.
     mutating func pathArgument() {
         open(.pathArgument)
@@ -153,7 +172,12 @@ extension Parser {
             case .rParen, .comma:
                 expected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
             default:
-                unexpected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
+                if kind.isLabel, !current.startsLine, !unwinding, patternHasPlaceholder(named: currentText) {
+                    // `"/t/{from}" -> T(from: from)`: a keyword cannot stand for a placeholder.
+                    report(current.range, "`\(currentText)` is a keyword, and a keyword cannot name a placeholder: rename `{\(currentText)}` in the pattern and here (`{\(currentText)Value}`)")
+                } else {
+                    unexpected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
+                }
             }
         } else {
             report(current.range, "expected an argument (`label: value`), found \(describeCurrent())")

@@ -174,7 +174,7 @@ extension Parser {
             default:
                 if kind.isLabel, !current.startsLine, !unwinding, patternHasPlaceholder(named: currentText) {
                     // `"/t/{from}" -> T(from: from)`: a keyword cannot stand for a placeholder.
-                    report(current.range, "`\(currentText)` is a keyword, and a keyword cannot name a placeholder: rename `{\(currentText)}` in the pattern and here (`{\(currentText)Value}`)")
+                    report(current.range, "`\(currentText)` is a keyword, and a keyword cannot name a placeholder: rename it in the pattern and here (`{\(currentText)Value}` and `\(currentText)Value`)")
                 } else {
                     unexpected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
                 }

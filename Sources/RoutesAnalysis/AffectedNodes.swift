@@ -152,9 +152,8 @@ struct AffectedNodes {
     /// What a node of kind `kind` in `graph` passes on to each successor from `context`, as
     /// `Flow.transfer` does (nil for an `anyOf`, whose branches' contexts depend on the builds).
     private func passes(_ kind: BuilderGraph.Kind, in graph: BuilderGraph, _ context: BDD.Ref) -> [(node: Int, context: BDD.Ref)]? {
-        // What an unresolved screen or wildcard passes on depends on the reading: everything
-        // below it may differ.
-        if Semantics.hidesWhatItHolds(kind) { return nil }
+        // (An unresolved screen or wildcard passes on what the alternative reading passes, a
+        // superset of the primary reading's nothing.)
         switch kind {
         case .screen(let code, let nesting):
             guard let nesting else { return [] }
@@ -188,6 +187,9 @@ struct AffectedNodes {
     /// other σ. Nil when not known (an `anyOf`).
     private func changedTransfer(_ g: Int) -> [(Int, BDD.Ref)]? {
         let before = old.graph.nodes[g].kind, now = graph.nodes[g].kind
+        // What an unresolved screen or wildcard passes on depends on the reading (the primary
+        // one passes nothing): a change to or from one may change anything below it.
+        if Semantics.hidesWhatItHolds(before) || Semantics.hidesWhatItHolds(now) { return nil }
         let samePresentation = sigmaCount < 2 || (old.graph.presentation(node: g) ?? .push) == (graph.presentation(node: g) ?? .push)
         var contexts = (0..<sigmaCount).map { old.flow.context(g, sigma: $0) }
         if let alternative = old.alternativeFlow { contexts += (0..<sigmaCount).map { alternative.context(g, sigma: $0) } }

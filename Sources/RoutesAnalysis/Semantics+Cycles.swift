@@ -42,6 +42,9 @@ extension Semantics {
     func cycleReferences(returningTo start: Int) -> Set<Int> {
         guard let body = graph.builders[start].body else { return [] }
         var flow = Flow(semantics: self, crossNestings: false, storage: cycleStorage)
+        // A reference inside an unresolved wildcard closes a cycle too: the cycle is reported
+        // while the wildcard's name is misspelt, not only once it is mended.
+        flow.entersHiddenNodes = true
         flow.add(body, allElements, from: nil)
         var entry: [Int: Int] = [:]  // builder → the reference that first entered it
         var closing: [Int] = []

@@ -279,13 +279,15 @@ final class Semantics {
         swap(&branchContextList, &old.branchContextList)
         swap(&branchContextPlanes, &old.branchContextPlanes)
         branchContextStride = old.branchContextStride
-        let uncertainReadings = old.readingsDiffer || readingsDiffer
+        let uncertainReadings = old.hasUncertainty || hasUncertainty
         // Without uncertain readings, only the dirty nodes' entries go (a pass over the
-        // dirty nodes rather than over every node's kind).
+        // dirty nodes rather than over every node's kind): every reading builds as the primary
+        // one (the alternative reading of a program whose unresolved screens hide nodes only
+        // reaches otherwise).
         func forget(_ g: Int) {
             guard case .anyOf(let branches) = graph.nodes[g].kind, !branches.isEmpty else { return }
             let first = Int(branches.start)
-            for reading in 0..<3 where branchContextPlanes[reading] >= 0 && (reading == 0 ? carried.dirty[g] : uncertainReadings) {
+            for reading in 0..<3 where branchContextPlanes[reading] >= 0 && (reading == 0 || !uncertainReadings ? carried.dirty[g] : true) {
                 branchContextAsked[branchContextPlanes[reading] * branchContextStride + first] = -1
             }
         }

@@ -489,6 +489,44 @@ import TestSupport
         }
     }
 
+    /// An edit above an undeclared screen (or wildcard) that holds a builder, which changes
+    /// what reaches that node without changing the node: what the alternative reading passes
+    /// below it differs too, and the builder's warning, hidden by that reading before, is found
+    /// again as a fresh session finds it.
+    @Test(arguments: ["screen Detial {", "wildcard Detai {"])
+    func anEditAboveAnUndeclaredScreenReachesWhatItHolds(_ holder: String) throws {
+        let shared = holder.hasPrefix("screen")
+            ? "builder shared {\n  conditional f { screen C } else { screen Detail }\n}\n"
+            : "builder shared {\n  screen Detail {\n    conditional f { screen C } else { empty }\n  }\n}\n"
+        let text = "flag f\nscreen Home\nscreen C\nscreen B\nscreen Detail\n" + shared + """
+            root {
+              anyOf {
+                conditional f {
+                  screen B
+                } else {
+                  empty
+                }
+                if screen Home {
+                  \(holder)
+                    shared
+                  }
+                }
+                screen B {
+                  conditional f { empty } else { shared }
+                }
+              }
+            }
+
+            """
+        let path = "/ws/App.routes"
+        let project = ProgramReuseTests.project([path: text])
+        let session = AnalysisSession.forEditor(project: project)
+        let file = try #require(project.file(atPath: path))
+        let at = ProgramReuseTests.offset(of: "screen B\n    } else", in: text) + "screen ".utf8.count
+        let (_, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: at..<(at + 1), with: Array("Home".utf8)))
+        #expect(reused.diagnostics.map(\.rule.rawValue) == ["unreachable-screen", "undefined-name"])
+    }
+
     /// A comment lengthened in a library moves its declarations (the analysis is kept and
     /// moved); an edit in `root` then analyses the program again over its patched graph: the
     /// library's unused flag, which the second edit does not touch, is reported where it is

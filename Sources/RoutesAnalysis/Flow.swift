@@ -64,6 +64,9 @@ struct Flow {
     /// Whether the flow enters what an unresolved screen or wildcard holds in every reading
     /// (the search for builder cycles does: a cycle is a property of the builders' text).
     var entersHiddenNodes = false
+    /// Whether this flow goes into what an unresolved screen or wildcard holds: in the
+    /// alternative reading, or when asked to.
+    private var readsHiddenNodes: Bool { reading == .alternative || entersHiddenNodes }
     /// Called at a `conditional`/`if let` node: false keeps the way out of its then-branch.
     var entersThen: ((Int) -> Bool)? = nil
     /// When set, the flow stops as soon as this node is reached (a screen node built, any
@@ -208,7 +211,7 @@ struct Flow {
         case .screen(let code, let nesting):
             // An unresolved screen builds nothing, and its nesting is never reached; the
             // alternative reading takes it for any screen (see `Semantics.hidesWhatItHolds`).
-            if code == nil && reading != .alternative && !entersHiddenNodes { break }
+            if code == nil && !readsHiddenNodes { break }
             let envs = code.map { semantics.environments(delta, element: $0, in: bdd) } ?? semantics.environments(delta, in: bdd)
             if envs == BDD.zero { break }
             storage.built[slot] = bdd.or(storage.built[slot], envs)
@@ -246,7 +249,7 @@ struct Flow {
                 if let els { add(els, sigma: sigma, delta, from: key) }
             }
         case .wildcard(let code, let body):
-            guard inRegion(body), code != nil || reading == .alternative || entersHiddenNodes else { break }
+            guard inRegion(body), code != nil || readsHiddenNodes else { break }
             let envs = semantics.environments(delta, in: bdd)
             add(body, sigma: sigma, bdd.and(envs, code.map { semantics.elementIs[$0] } ?? semantics.allElements), from: key)
         case .reference(let target):

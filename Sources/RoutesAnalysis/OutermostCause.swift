@@ -51,12 +51,8 @@ enum OutermostCause {
         // What an unresolved screen or wildcard holds is never reached: a warning there would
         // be caused by the name (and one the alternative reading finds, which takes the name for
         // any screen, is not reported where the primary reading evaluates nothing).
-        for g in facts.semantics.unresolvedNodes where facts.used[g] && Semantics.hidesWhatItHolds(graph.nodes[g].kind) {
-            switch graph.nodes[g].kind {
-            case .screen(_, let nesting?): markSubtree(nesting)
-            case .wildcard(_, let body): markSubtree(body)
-            default: break
-            }
+        for g in facts.semantics.unresolvedNodes where facts.used[g] {
+            if let held = Semantics.hiddenNode(of: graph.nodes[g].kind) { markSubtree(held) }
         }
         for body in bodiesUsedOnlyInside(inside, coveredNodes: coveredBy, facts) { markSubtree(body) }
         return warnings.filter { warning in

@@ -27,11 +27,14 @@ extension Semantics {
     /// wildcard (or one of a screen with parameters): it builds nothing, so what it holds is
     /// never reached, and no error is reported there; the alternative reading takes it for
     /// any screen, so that no warning there or after it is caused by the name.
-    static func hidesWhatItHolds(_ kind: BuilderGraph.Kind) -> Bool {
+    static func hidesWhatItHolds(_ kind: BuilderGraph.Kind) -> Bool { hiddenNode(of: kind) != nil }
+
+    /// The node such a node holds (its nesting, or its block), if it is one.
+    static func hiddenNode(of kind: BuilderGraph.Kind) -> Int? {
         switch kind {
-        case .screen(nil, let nesting): nesting != nil
-        case .wildcard(nil, _): true
-        default: false
+        case .screen(nil, let nesting): nesting
+        case .wildcard(nil, let body): body
+        default: nil
         }
     }
 

@@ -81,8 +81,8 @@ extension IDE {
         // A name may be one of the words that are keywords in one place only, but a rename
         // must not put one there: a builder renamed `as` and used after a screen node
         // (`screen A as`) would be read as a presentation.
-        if Self.contextualKeywords.contains(newName) {
-            throw RenameError("`\(newName)` is read as a keyword in some places (\(Self.contextualKeywordPlaces[newName]!)); choose another name")
+        if let place = Self.contextualKeywords[newName] {
+            throw RenameError("`\(newName)` is read as a keyword in some places (\(place)); choose another name")
         }
         // Every file that sees the declaration must not see another `newName`.
         if newName != declaration.name.text {
@@ -107,9 +107,9 @@ extension IDE {
         return edits
     }
 
-    /// The words that are keywords only in one place, where a rename could put a name.
-    static let contextualKeywords: Set<String> = ["as", "cover", "popover", "link"]
-    static let contextualKeywordPlaces: [String: String] = [
+    /// The words that are keywords only in one place, where a rename could put a name, with
+    /// that place.
+    static let contextualKeywords: [String: String] = [
         "as": "right after a screen node's name", "cover": "where a presentation is expected",
         "popover": "where a presentation is expected", "link": "at the start of a line",
     ]

@@ -119,6 +119,9 @@ extension FormatEngine {
         var region = 0
         /// The item whose last line is being written (a trailing comment extends it).
         var endingItem: Int? = nil
+        /// The end of the source line last found by `endItem`, from where it was looked for:
+        /// every offset between them has the same line end.
+        var lineEndFrom = 0, lineEnd = -1
 
         init(_ engine: FormatEngine) {
             self.engine = engine
@@ -265,10 +268,15 @@ extension FormatEngine {
         /// Ends `item` at its last token: its lines reach the end of the token's line.
         mutating func endItem(_ item: Int, at token: Token) {
             itemOutput[item] = itemOutput[item].lowerBound..<writer.out.count
-            let bytes = engine.source.bytes
-            var end = token.end
-            while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-            itemSource[item] = itemSource[item].lowerBound..<end
+            // (Items that share a long line share its end: found once, not once per item.)
+            if token.end < lineEndFrom || token.end > lineEnd {
+                let bytes = engine.source.bytes
+                var end = token.end
+                while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+                lineEndFrom = token.end
+                lineEnd = end
+            }
+            itemSource[item] = itemSource[item].lowerBound..<lineEnd
             endingItem = item
         }
     }

@@ -177,6 +177,35 @@ public struct PathLiteral: Sendable, Hashable {
         return symbols
     }
 
+    /// A finite number as a literal of a path: decimal digits, never an exponent (Swift
+    /// writes 1e-07 for 0.0000001, which a path cannot hold). The shortest digits that give
+    /// the number back, as Swift's own description has them.
+    public static func decimal(_ value: Double) -> String {
+        let text = String(value)
+        guard value.isFinite, let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
+            return text
+        }
+        var mantissa = text[..<e]
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa = mantissa.dropFirst() }
+        let point = mantissa.firstIndex(of: ".")
+        let whole = point.map { mantissa[..<$0] } ?? mantissa
+        var digits = String(whole) + (point.map { String(mantissa[mantissa.index(after: $0)...]) } ?? "")
+        var pointAt = whole.count + exponent
+        // (No leading zeros: the point moves past them.)
+        while digits.count > 1 && digits.hasPrefix("0") { digits.removeFirst(); pointAt -= 1 }
+        while digits.count > 1 && digits.hasSuffix("0") && pointAt < digits.count { digits.removeLast() }
+        let body: String
+        if pointAt <= 0 {
+            body = "0." + String(repeating: "0", count: -pointAt) + digits
+        } else if pointAt >= digits.count {
+            body = digits + String(repeating: "0", count: pointAt - digits.count)
+        } else {
+            body = String(digits.prefix(pointAt)) + "." + String(digits.dropFirst(pointAt))
+        }
+        return (negative ? "-" : "") + body
+    }
+
     /// A string as a quoted literal, with the language's escapes.
     public static func quoted(_ s: String) -> String {
         var out = "\""

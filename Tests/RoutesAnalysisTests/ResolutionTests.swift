@@ -67,6 +67,17 @@ enum ResolutionTestSupport {
         #expect(PathLiteral.Value.bool(false).description == "false")
     }
 
+    /// A link's `Double` is printed in decimal digits, which a path can hold and which give
+    /// the same number back: never with an exponent, as Swift writes very small or large ones.
+    @Test(arguments: [0.0000001, 1e20, 1.5e20, -2.5e-9, 12.5, -3.0, 0.0, 1e-300, 123456789012345678901234.0, 0.1 + 0.2])
+    func decimalsPrintWithoutAnExponent(_ value: Double) throws {
+        let text = PathLiteral.decimal(value)
+        #expect(!text.contains("e") && !text.contains("E"), "\(text)")
+        #expect(Double(text) == value, "\(text)")
+        let parsed = try PathLiteral.parse("S(x: \(text))")
+        #expect(parsed.elements.count == 1)
+    }
+
     func error(_ text: String) -> PathLiteralError? {
         do {
             _ = try PathLiteral.parse(text)

@@ -333,6 +333,8 @@ import TestSupport
     static func swift(_ value: LinkPathValue) -> String {
         switch value {
         case .string(let text): return literal(text)
+        // (Swift's own spelling: a path's decimal digits may not be a Double's exact value.)
+        case .decimal(let number): return String(number)
         default: return value.literal
         }
     }

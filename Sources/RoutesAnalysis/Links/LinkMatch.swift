@@ -33,7 +33,7 @@ public enum LinkPathValue: Sendable, Hashable {
         switch self {
         case .string(let text): return PathLiteral.quoted(text)
         case .integer(let value): return String(value)
-        case .decimal(let value): return String(value)
+        case .decimal(let value): return PathLiteral.decimal(value)
         case .bool(let value): return value ? "true" : "false"
         case .absent: return "nil"
         }

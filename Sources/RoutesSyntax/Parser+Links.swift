@@ -98,7 +98,8 @@ extension Parser {
         pathElement()
         while at(.slash) {
             advance()
-            if at(.identifier) {
+            // (A line that starts a link declaration after a trailing `/` is that declaration.)
+            if at(.identifier) && !(current.startsLine && atTopLevelLinkDeclaration) {
                 pathElement()
             } else {
                 expected("a screen name after `/`")

@@ -399,6 +399,7 @@ extension Parser {
             // The word may follow on the next line: `as` on the screen's line has begun the
             // presentation (newlines only separate tokens).
             let hasWord = isPresentationWord(current)
+            let presentationStart = pos
             if afterUses {
                 report(asToken.range, "`as` goes right after the screen name, before `uses`: `screen \(screen) as \(hasWord ? currentText : "sheet") uses …`")
             } else if !hasWord {
@@ -412,6 +413,16 @@ extension Parser {
                 }
             }
             if hasWord { presentationWord() }
+            // `as sheet as cover`: one error at the second, which is skipped (with any after it).
+            var extra = 0
+            while hasWord && atAsBeforePresentation && !current.startsLine && !unwinding {
+                if extra == 0 { report(current.range, "a placement has one presentation: `screen \(screen) as \(text(at: presentationStart))` is given already") }
+                extra += 1
+                open(.error)
+                advance()
+                presentationWord()
+                close()
+            }
             close()
         } else if at(.kwPush) || at(.kwSheet)
                     || (isPresentationWord(current) && !current.startsLine && (peekKind() == .lBrace || peekKind() == .lParen) && !token(at: pos + 1).startsLine) {

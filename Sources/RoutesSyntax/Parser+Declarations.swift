@@ -233,6 +233,10 @@ extension Parser {
         if ok {
             if at(.rParen) {
                 advance()
+            } else if !current.startsLine && (at(.comma) || (kind.isLabel && peekKind() == .colon)) {
+                // `sheet(allowsPush: false, animated: true)`: one error, the rest skipped.
+                report(current.range, "`\(word)` takes one option: `allowsPush: true` or `allowsPush: false`")
+                skipInParens()
             } else {
                 expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
             }

@@ -11,6 +11,7 @@ struct PathCondition {
     private let graph: BuilderGraph
     private let builds: [BDD.Ref]
     private let conditionVariable: [BDD.Ref]
+    private let uncertain: [Bool]
     /// The manager the walk works in: the semantics's, or a copy of it for a walk on another
     /// thread (see `ProgramLinks.following(_:pending:)`).
     let bdd: BDD
@@ -36,6 +37,7 @@ struct PathCondition {
         builders = graph.builders
         builds = semantics.builds
         conditionVariable = semantics.conditionVariable
+        uncertain = semantics.hasUncertainty ? semantics.uncertain : []
         bdd = manager ?? semantics.bdd
     }
 
@@ -45,7 +47,7 @@ struct PathCondition {
         var frontier: Frontier = [(rootBody, BDD.one)]
         var built: [BDD.Ref] = []
         for code in path {
-            let (next, builtHere) = step(frontier, code)
+            let (next, builtHere, _) = step(frontier, code)
             built.append(builtHere)
             frontier = next
         }
@@ -60,7 +62,10 @@ struct PathCondition {
 
     /// One element further: the screen nodes that build element `code` from the frontier,
     /// as the next frontier (their nestings), and the environments in which it is built.
-    func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref) {
+    /// `uncertain`: whether the step evaluated a node whose build involves an unresolved name,
+    /// a syntax hole or a builder cycle, so that what it found depends on how those are read.
+    func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref, uncertain: Bool) {
+        room.touchedUncertain = false
         var next: Frontier = []
         var builtHere = BDD.zero
         // (Taken from the room, and given back emptied: `yields` removes what it adds to
@@ -97,7 +102,7 @@ struct PathCondition {
             }
         }
         if next.count > 1 { next.sort { $0.node < $1.node } }
-        return (next, builtHere)
+        return (next, builtHere, room.touchedUncertain)
     }
 
     /// The screen nodes that builder node g yields for element `code` (see `build(B, e, E)`),
@@ -115,6 +120,7 @@ struct PathCondition {
     private func yields(_ g: Int, element code: Int, under environments: BDD.Ref, active: inout Set<Int64>,
                         into found: inout [(Int, BDD.Ref)]) {
         if environments == BDD.zero { return }
+        if !uncertain.isEmpty && uncertain[g] { room.touchedUncertain = true }
         switch nodes[g].kind {
         case .screen(let screen, _):
             if screen == code { found.append((g, environments)) }
@@ -192,6 +198,9 @@ struct PathCondition {
         // (Used by the one thread that follows the paths, as the analysis that holds it.)
         var active = Set<Int64>()
         var found: [(Int, BDD.Ref)] = []
+        /// Whether the step under way evaluated a node whose build involves an unresolved
+        /// name, a syntax hole or a builder cycle (`Semantics.uncertain`).
+        var touchedUncertain = false
     }
 
     final class BranchIndexes: @unchecked Sendable {

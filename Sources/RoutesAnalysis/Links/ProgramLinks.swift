@@ -43,9 +43,11 @@ public struct ProgramLinks: Sendable {
     /// of a link judges the links again over the same semantics). Used by one thread at a
     /// time, as the analysis that holds it.
     final class Prefixes: @unchecked Sendable {
-        /// Each prefix followed: its frontier and where it is built; the first is the empty
-        /// prefix.
-        var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref)] = []
+        /// Each prefix followed: its frontier, where it is built, and whether following it
+        /// evaluated a node whose build involves an unresolved name, a syntax hole or a
+        /// builder cycle (then where it is built depends on how those are read); the first is
+        /// the empty prefix.
+        var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref, uncertain: Bool)] = []
         /// A prefix one element longer than another, by the shorter's position in `steps` and
         /// the element's code: its position.
         var longer = IntTable()
@@ -54,8 +56,8 @@ public struct ProgramLinks: Sendable {
         func step(_ shorter: Int, _ code: Int, _ conditions: PathCondition) -> Int {
             let key = Int64(shorter) << 32 | Int64(UInt32(truncatingIfNeeded: code))
             if let known = longer[key] { return Int(known) }
-            let (next, built) = conditions.step(steps[shorter].frontier, code)
-            steps.append((next, built))
+            let (next, built, uncertain) = conditions.step(steps[shorter].frontier, code)
+            steps.append((next, built, steps[shorter].uncertain || uncertain))
             longer.set(key, Int32(steps.count - 1))
             return steps.count - 1
         }
@@ -257,7 +259,7 @@ public struct ProgramLinks: Sendable {
         let conditions = PathCondition(semantics: semantics, in: manager)
         // Links share the starts of their paths: each prefix is followed once.
         let cache = prefixes
-        if cache.steps.isEmpty { cache.steps.append(([(rootBody, BDD.one)], BDD.one)) }
+        if cache.steps.isEmpty { cache.steps.append(([(rootBody, BDD.one)], BDD.one, false)) }
         let names = judgesConditions ? cache.names ?? LinkCondition.variableNames(semantics) : [:]
         if judgesConditions { cache.names = names }
         // (Held once: reading the graph through `facts` in the loop would copy it.)
@@ -284,7 +286,9 @@ public struct ProgramLinks: Sendable {
                 }
             }
             links[position].builtPrefix = built
-            if semantics.hasUncertainty { continue }
+            // (Judged only where no unresolved name, syntax hole or cycle was on the way: the
+            // path's condition and whether it is built do not depend on how those are read.)
+            if cache.steps[prefix].uncertain { continue }
             if judgesConditions {
                 if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
                 links[position].condition = cache.conditions[whole]

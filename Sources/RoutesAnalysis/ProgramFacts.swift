@@ -51,9 +51,10 @@ struct ProgramFacts {
     /// Per screen (by element code), the `screen` nodes of `root` and the used builders that
     /// place it.
     private(set) var placements = MentionCounts(count: 0)
-    /// Whether `root` or a used builder refers to a builder by a name that does not resolve:
-    /// what the builder it was meant to be mentions is then counted as guessed (see
-    /// `findMentions`), which an edit elsewhere can change, so the counts are made afresh.
+    /// Whether `root` or a used builder refers to a builder by a name that does not resolve,
+    /// or text the parser skipped names a builder: what the builder it was meant to be
+    /// mentions is then counted as guessed (see `findMentions`), which an edit elsewhere can
+    /// change, so the counts are made afresh.
     private(set) var refersToUnresolvedBuilder = false
     /// When `findMentions` patched the earlier facts' counts: the declaration numbers whose
     /// mentions it changed (with repeats; a number whose count went down and up again too).
@@ -324,7 +325,8 @@ struct ProgramFacts {
         if let (old, edited) = mentionsBefore {
             mentionsBefore = nil
             if old.used == used, old.graph.screens == graph.screens, !old.refersToUnresolvedBuilder,
-               !edited.runs.contains(where: { run in run.contains { used[$0] && Self.isUnresolvedReference($0, graph) } }) {
+               !edited.runs.contains(where: { run in run.contains { used[$0] && Self.isUnresolvedReference($0, graph) } }),
+               !edited.files.contains(where: { graph.files.contains($0) && Self.skipsAnUnusedBuilderName(in: $0, usedBuilders, graph, project) }) {
                 var (counts, guesses, placements) = (old.mentioned, old.guessed, old.placements)
                 var touched: [Int] = []
                 // The runs of an edit may overlap (a renamed declaration's nodes lie in its
@@ -391,7 +393,23 @@ struct ProgramFacts {
         // A name in text the parser skipped was meant to be somewhere: what it names is not
         // reported as unused or never placed for a syntax error's sake (`uses a b`, a second
         // builder in a block, a block past the nesting limit).
-        for f in graph.files.files { Self.forEachSkippedMention(in: f, graph, project) { guessed.add($0) } }
+        // A builder named there and not used (`root { s  anyOf { … detail } }`, the `anyOf`
+        // skipped) was meant to be: what it mentions is mentioned by guess, as for a misspelt
+        // reference.
+        var skippedBuilders: [Int] = []
+        for f in graph.files.files {
+            Self.forEachSkippedMention(in: f, graph, project) { number in
+                guessed.add(number)
+                if let builder = graph.builderIndex(graph.declarationSymbol(number)), !usedBuilders.contains(builder) {
+                    skippedBuilders.append(builder)
+                }
+            }
+        }
+        if !skippedBuilders.isEmpty {
+            // (An edit then finds the mentions again whole, as after a misspelt reference.)
+            refersToUnresolvedBuilder = true
+            Self.forEachMentionByGuess(skippedBuilders, used: used, usedBuilders: usedBuilders, graph) { guessed.add($0) }
+        }
         self.mentioned = mentioned
         self.guessed = guessed
         self.placements = placements
@@ -435,6 +453,15 @@ struct ProgramFacts {
     }
 
     /// What the names skipped in file f's syntax errors stand for, by declaration number.
+    /// Whether text the parser skipped in file f names a builder that is not used.
+    private static func skipsAnUnusedBuilderName(in f: FileID, _ usedBuilders: BitSet, _ graph: BuilderGraph, _ project: Project) -> Bool {
+        var found = false
+        forEachSkippedMention(in: f, graph, project) { number in
+            if let builder = graph.builderIndex(graph.declarationSymbol(number)), !usedBuilders.contains(builder) { found = true }
+        }
+        return found
+    }
+
     private static func forEachSkippedMention(in f: FileID, _ graph: BuilderGraph, _ project: Project, _ body: (Int) -> Void) {
         let skipped = project.files[f].model.skippedNames
         if skipped.isEmpty { return }

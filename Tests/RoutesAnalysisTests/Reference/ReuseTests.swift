@@ -527,6 +527,28 @@ import TestSupport
         #expect(reused.diagnostics.map(\.rule.rawValue) == ["unreachable-screen", "undefined-name"])
     }
 
+    /// A name typed above the builder `root`'s block holds skips that builder (a syntax
+    /// error): a builder named in the skipped text was meant to be used, so its screen is not
+    /// "never placed", nor its dependency unused. Edits of that builder, analysed again over
+    /// the patched graph, agree with a fresh session (what the skipped name's builder mentions
+    /// is found again whole, not patched).
+    @Test func editsBesideASkippedBuilderNameAgreeWithAFreshSession() throws {
+        let lib = "screen Detail\ndependency store: Store\nbuilder detail {\n  screen Detail uses store\n}\n"
+        let app = "import \"Lib.routes\"\nscreen Home\nroot {\n  s\n  anyOf {\n    screen Home\n    detail\n  }\n}\n"
+        var project = ProgramReuseTests.project(["/ws/Lib.routes": lib, "/ws/App.routes": app])
+        var session = AnalysisSession.forEditor(project: project)
+        let file = try #require(project.file(atPath: "/ws/Lib.routes"))
+        #expect(session.diagnostics.map(\.rule.rawValue) == ["undefined-name", "syntax-error"])
+        let at = ProgramReuseTests.offset(of: "screen Detail uses", in: lib) + "screen ".utf8.count
+        // (A name of the same length keeps every later offset.)
+        for (name, expected) in [("Detai1", ["undefined-name", "syntax-error", "undefined-name"]),
+                                 ("Detail", ["undefined-name", "syntax-error"])] {
+            let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: at..<(at + 6), with: Array(name.utf8)))
+            #expect(reused.diagnostics.map(\.rule.rawValue) == expected, "\(name)")
+            (project, session) = (next, reused)
+        }
+    }
+
     /// A comment lengthened in a library moves its declarations (the analysis is kept and
     /// moved); an edit in `root` then analyses the program again over its patched graph: the
     /// library's unused flag, which the second edit does not touch, is reported where it is
@@ -857,7 +879,9 @@ import TestSupport
     @Test func aRenameChangesWhatSkippedTextMentions() throws {
         let texts = [
             "/ws/lib/Lib.routes": "screen Detail\ndependency spare: Spare\ndependency store: Store\nbuilder details { screen Detail uses store }\n",
-            "/ws/a/App.routes": "import \"../lib/Lib.routes\"\nscreen Home\nroot {\n  screen Home uses store spare { details }\n}\n",
+            // (`details` is used outside the skipped text: what it mentions counts as before, and
+            // an edit patches the mentions.)
+            "/ws/a/App.routes": "import \"../lib/Lib.routes\"\nscreen Home\nroot {\n  anyOf {\n    screen Home uses store spare { details }\n    details\n  }\n}\n",
         ]
         var project = ProgramReuseTests.project(texts)
         var session = AnalysisSession.forEditor(project: project)

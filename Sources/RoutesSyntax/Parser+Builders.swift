@@ -4,6 +4,9 @@ extension Parser {
     /// Parses `{ builder }`. Returns false when the `{` is missing (nothing else is parsed).
     @discardableResult
     mutating func block() -> Bool {
+        // (Taken here, whether or not the block is read: a later block is no then block.)
+        let isThenBlock = readingThenBlock
+        readingThenBlock = false
         open(.block)
         guard let opening = openBlock() else {
             close()
@@ -13,7 +16,7 @@ extension Parser {
         if opening.isVirtual {
             blockWithoutBrace()
         } else {
-            blockBody(brace: opening.brace)
+            blockBody(brace: opening.brace, isThenBlock: isThenBlock)
         }
         close()
         return true
@@ -47,6 +50,7 @@ extension Parser {
     /// indented as the line that opens the block (where its own `}` would be), and ends
     /// silently otherwise.
     mutating func blockWithoutBrace() {
+        inAnyOfBranch = false
         builder()
         if at(.rBrace) && current.startsLine && column(current) == openBraces[openBraces.count - 1].indent {
             advance()
@@ -54,7 +58,7 @@ extension Parser {
     }
 
     /// After a block's `{`: the one builder, then only `}`.
-    mutating func blockBody(brace: Int) {
+    mutating func blockBody(brace: Int, isThenBlock: Bool = false) {
         if at(.rBrace) {
             report(current.range,
                    "a block cannot be empty: it holds exactly one builder (write `empty` for one that builds nothing)")
@@ -66,17 +70,26 @@ extension Parser {
         }
         let oneBuilder = pos
         if !atBlockCloser(blockHasBuilder: false) && kind.startsBuilder {
+            inAnyOfBranch = false
             builder()
         }
-        blockEnd(brace: brace, oneBuilder: oneBuilder)
+        blockEnd(brace: brace, oneBuilder: oneBuilder, isThenBlock: isThenBlock)
     }
 
     /// After a block's builder (which starts at significant position `oneBuilder`): the `}`.
     /// Another builder before it is one error (kept in an error node), anything else is
     /// skipped, and a line that closes every block ends it with a missing `}`.
-    mutating func blockEnd(brace: Int, oneBuilder: Int) {
+    mutating func blockEnd(brace: Int, oneBuilder: Int, isThenBlock: Bool = false) {
         var reportedExtra = false
         while true {
+            if isThenBlock && at(.kwElse) && !unwinding {
+                // `} else {` reached with this then block still open: a `}` is missing inside
+                // it, and the one before `else` is this block's. One error, where the block
+                // closed by a `}` at another indentation lacks its own (else before `else`),
+                // and the `else` is read.
+                missingBraceBeforeElse(thenBrace: brace)
+                return
+            }
             if at(.rBrace) {
                 if !reportedExtra && closesEarly(brace) {
                     // `screen A }` and below it, indented inside the block, another builder,
@@ -88,6 +101,7 @@ extension Parser {
                     close()
                     continue
                 }
+                noteClose(of: brace)
                 advance()
                 return
             }
@@ -111,6 +125,7 @@ extension Parser {
                     reportedExtra = true
                 }
                 open(.error)
+                inAnyOfBranch = false
                 builder()
                 close()
             } else {
@@ -167,6 +182,7 @@ extension Parser {
         keyword()
         let flagPosition = identifierPosition
         condition(.flag)
+        readingThenBlock = true
         if block() {
             if at(.kwElse) || atMisspeltElse {
                 elseClause()
@@ -208,6 +224,7 @@ extension Parser {
             if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
             if at(.identifier) && !current.startsLine { advance() }
         }
+        readingThenBlock = true
         if block() && (at(.kwElse) || atMisspeltElse) {
             elseClause()
         }
@@ -236,6 +253,7 @@ extension Parser {
         keyword()
         if at(.kwIf) && !unwinding {
             report(current.range, elseIfMessage())
+            inAnyOfBranch = false
             builder(afterElse: true)
         } else {
             if kind.startsBuilder && !current.startsLine && !unwinding {
@@ -344,6 +362,43 @@ extension Parser {
               pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         let indent = indentation(ofLineContaining: tokens[blockBrace].start)
+        guard next.startsLine, next.kind.startsBuilder, indentation(ofLineContaining: next.start) > indent else { return false }
+        return closingBraceBelow(from: pos + 2, indent: indent)
+    }
+
+    /// At the `}` that closes the block whose `{` is `brace`: notes it when it stands on a
+    /// line of its own at another indentation than the line that opened the block.
+    mutating func noteClose(of brace: Int) {
+        guard current.startsLine, tokens[brace].kind == .lBrace,
+              column(current) != indentation(ofLineContaining: tokens[brace].start) else { return }
+        misplacedCloses.append((brace, Int(significant[pos])))
+    }
+
+    /// The error of a then block that `else` finds open (see `blockEnd`).
+    mutating func missingBraceBeforeElse(thenBrace: Int) {
+        var unclosed = thenBrace
+        var at = previousEnd
+        // The first block inside this one closed at another indentation: from there on the
+        // `}`s closed the wrong blocks (its `}` sits at its enclosing block's indentation),
+        // so its own `}` was left out at the end of the line before that one.
+        let inside = misplacedCloses.reversed().prefix { $0.open > thenBrace }
+        if let misplaced = inside.last {
+            unclosed = misplaced.open
+            let closeLine = source.line(containing: tokens[misplaced.close].start)
+            if closeLine > 0 { at = source.lineRange(closeLine - 1).upperBound }
+        }
+        report(at..<at, "expected `}`", related: [RelatedLocation(file: file, range: tokens[unclosed].range, message: "unclosed `{`")])
+    }
+
+    /// At a `}` of the `anyOf` whose `{` is `blockBrace`: whether it was typed by mistake
+    /// inside the list, with layout recovery: it starts a line indented more than the line
+    /// that opened the `anyOf`, the next line is a builder indented as much, and below it the
+    /// first line indented no more than the `anyOf`'s is a `}` at that indentation.
+    mutating func straysInside(_ blockBrace: Int) -> Bool {
+        guard layoutRecovery, !unwinding, current.startsLine, pos + 1 < significant.count else { return false }
+        let indent = indentation(ofLineContaining: tokens[blockBrace].start)
+        guard column(current) > indent else { return false }
+        let next = token(at: pos + 1)
         guard next.startsLine, next.kind.startsBuilder, indentation(ofLineContaining: next.start) > indent else { return false }
         return closingBraceBelow(from: pos + 2, indent: indent)
     }
@@ -509,13 +564,32 @@ extension Parser {
         let brace = Int(significant[pos])
         advance()
         openBraces.append((brace, indentation(ofLineContaining: tokens[brace].start)))
-        defer { openBraces.removeLast() }
+        // (A block's one builder: closing it early would make the next branch that block's
+        // second builder, an error of its own; a branch of an enclosing `anyOf` would not.)
+        let isBlocksBuilder = !inAnyOfBranch
+        let wasInBranch = inAnyOfBranch
+        defer {
+            openBraces.removeLast()
+            inAnyOfBranch = wasInBranch
+        }
         var branches = 0
         while true {
             if at(.rBrace) {
+                if branches > 0 && isBlocksBuilder && straysInside(brace) {
+                    // A `}` on a line of its own, indented inside the `anyOf`, with more
+                    // branches below it and the `anyOf`'s own `}` after them: one error, and
+                    // the `}` is skipped.
+                    report(current.range, "unexpected `}`: the branches below it are indented inside this `anyOf`, whose `}` comes after them",
+                           related: [RelatedLocation(file: file, range: tokens[brace].range, message: "the `anyOf` opened here")])
+                    open(.error)
+                    advance()
+                    close()
+                    continue
+                }
                 if branches == 0 {
                     report(tokens[brace].start..<current.end, "`anyOf` needs at least one branch (write `empty` for none)")
                 }
+                noteClose(of: brace)
                 advance()
                 break
             }
@@ -524,6 +598,7 @@ extension Parser {
                 break
             }
             if kind.startsBuilder {
+                inAnyOfBranch = true
                 builder()
                 branches += 1
             } else {

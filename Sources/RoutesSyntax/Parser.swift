@@ -68,6 +68,15 @@ public struct Parser {
     /// The significant position of the last `}` that `blockEnd` skipped as typed too early
     /// (`closesEarly`), for the message of the builder after it.
     var earlyBrace = -1
+    /// Whether the builder being parsed is a branch of an `anyOf` (not a block's one builder).
+    var inAnyOfBranch = false
+    /// Whether the block about to be read is the then block of a `conditional` or an `if`,
+    /// which an `else` may follow (taken by `block()`).
+    var readingThenBlock = false
+    /// The blocks closed by a `}` on a line of its own at another indentation than the line
+    /// that opened each, in the order they closed: the `{` and that `}` (token indices), where
+    /// a `}` missing higher up most likely belongs (see `blockEnd`).
+    var misplacedCloses: [(open: Int, close: Int)] = []
     var usesEnd = -1
     /// Inside a type (TypeParser.swift): whether it failed already (one error per type), and
     /// the brackets it opened and has not closed.

@@ -439,6 +439,7 @@ extension Parser {
             block()
         } else {
             open(.block)
+            inAnyOfBranch = false
             builder()
             close()
         }

@@ -88,10 +88,12 @@ public enum PushInSheet: PerNodeRule {
         }
         var finding = Finding(node: GraphNode(g), screen: ScreenCode(code), sheet: sheet)
         if let sheet {
-            // (Another screen, not another placement of the same one.)
+            // (Another screen, or the same one presented otherwise there: a cover on one way
+            // and a popover on another. Not another placement of the same presentation.)
+            let named = graph.presentation(node: sheet.0.index, code: sheet.1.index)
             finding.othersMayPrecede = candidateSheets(before: g, facts).contains { node in
                 guard case .screen(let other?, _) = graph.nodes[node].kind else { return false }
-                return other != sheet.1.index
+                return other != sheet.1.index || graph.presentation(node: node, code: other) != named
             }
         }
         return finding

@@ -444,6 +444,7 @@ struct Lowerer {
         var pattern: String? = nil
         var patternRange = range(declaration).lowerBound..<range(declaration).lowerBound
         var verbatim = false
+        var sources: [Range<Int32>]? = nil
         if let string = firstToken(declaration, .string) {
             let token = tokens[string]
             patternRange = token.range
@@ -458,6 +459,7 @@ struct Lowerer {
                     pattern = String(decoding: inner, as: UTF8.self)
                 } else {
                     pattern = Lexer.stringValue(text(token.range)[...].utf8)
+                    sources = Lexer.stringValueSources(text(token.range)[...].utf8).map { Int32($0.lowerBound)..<Int32($0.upperBound) }
                 }
             }
         }
@@ -474,7 +476,7 @@ struct Lowerer {
                 path.append(LinkPathElement(screen: screen, arguments: arguments, range: range(element)))
             }
         }
-        return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, path: path)
+        return LinkDeclaration(pattern: pattern, patternRange: patternRange, patternIsVerbatim: verbatim, patternSources: sources, path: path)
     }
 
     /// A `link` declaration read as one token (`LinkLine`): its name, and a link read from

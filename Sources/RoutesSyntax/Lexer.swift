@@ -145,6 +145,42 @@ public enum Lexer {
         return (value, true, position + 1)
     }
 
+    /// For each byte of `stringValue(text)`, where in `text` the character that gave it is
+    /// written (a byte, or a whole escape: `\u{E9}` gives two bytes, both from its six
+    /// characters). Offsets in `text`, whose first byte is the opening quote.
+    public static func stringValueSources(_ text: Substring.UTF8View) -> [Range<Int>] {
+        let bytes = Array(text)
+        guard bytes.first == 0x22 else { return bytes.indices.map { $0..<($0 + 1) } }
+        var out: [Range<Int>] = []
+        out.reserveCapacity(bytes.count)
+        var position = 1
+        let end = bytes.count >= 2 && bytes.last == 0x22 ? bytes.count - 1 : bytes.count
+        // (Each step as `stringValue` takes it.)
+        while position < end {
+            if bytes[position] == 0x5C && position + 1 < end {
+                switch bytes[position + 1] {
+                case 0x22, 0x5C, 0x6E, 0x74:
+                    out.append(position..<(position + 2))
+                    position += 2
+                    continue
+                case 0x75:
+                    if position + 2 < end && bytes[position + 2] == 0x7B {
+                        let escape = unicodeEscape(bytes, brace: position + 2, end: end)
+                        if escape.wellFormed, let scalar = Unicode.Scalar(escape.value) {
+                            for _ in 0..<String(Character(scalar)).utf8.count { out.append(position..<escape.end) }
+                            position = escape.end
+                            continue
+                        }
+                    }
+                default: break
+                }
+            }
+            out.append(position..<(position + 1))
+            position += 1
+        }
+        return out
+    }
+
     /// The value of a string token's text (quotes included), with escapes decoded. Malformed
     /// escapes are kept as written; a missing closing quote is tolerated.
     public static func stringValue(_ text: Substring.UTF8View) -> String {

@@ -10,17 +10,21 @@ public struct LinkDeclaration: Sendable, Hashable {
         var pattern: String?
         var patternRange: Range<Int>
         var patternIsVerbatim: Bool
+        /// For a pattern written with escapes: where each byte of its text is written, from
+        /// the string's start (see `Lexer.stringValueSources(_:)`).
+        var patternSources: [Range<Int32>]?
         var path: [LinkPathElement]
 
-        init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
+        init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, patternSources: [Range<Int32>]?, path: [LinkPathElement]) {
             self.pattern = pattern
             self.patternRange = patternRange
             self.patternIsVerbatim = patternIsVerbatim
+            self.patternSources = patternSources
             self.path = path
         }
 
         func copy() -> Storage {
-            Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
+            Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, patternSources: patternSources, path: path)
         }
     }
     /// The fields, or nil for a link read from `lines` (see ``init(lines:at:)``): then each
@@ -34,7 +38,7 @@ public struct LinkDeclaration: Sendable, Hashable {
         if storage == nil, let lines {
             let at = Int(lineAt)
             storage = Storage(pattern: lines.pattern(at: at), patternRange: lines.patternRange(at: at),
-                              patternIsVerbatim: true, path: lines.path(at: at))
+                              patternIsVerbatim: true, patternSources: nil, path: lines.path(at: at))
             self.lines = nil
         }
         if !isKnownUniquelyReferenced(&storage!) { storage = storage!.copy() }
@@ -137,8 +141,12 @@ public struct LinkDeclaration: Sendable, Hashable {
         return pattern.map { LinkPattern.parse($0) }
     }
 
-    public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, path: [LinkPathElement]) {
-        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim, path: path)
+    /// `patternSources`: for a pattern written with escapes, where each byte of its text is
+    /// written, from the string's start (see `Lexer.stringValueSources(_:)`).
+    public init(pattern: String?, patternRange: Range<Int>, patternIsVerbatim: Bool, patternSources: [Range<Int32>]? = nil,
+                path: [LinkPathElement]) {
+        storage = Storage(pattern: pattern, patternRange: patternRange, patternIsVerbatim: patternIsVerbatim,
+                          patternSources: patternSources, path: path)
     }
 
     /// The link whose parts are at `at` in `lines` (its pattern has no escape).
@@ -151,13 +159,14 @@ public struct LinkDeclaration: Sendable, Hashable {
         if let x = a.storage, let y = b.storage, x === y { return true }
         if let x = a.lines, let y = b.lines, x === y, a.lineAt == b.lineAt { return true }
         return a.pattern == b.pattern && a.patternRange == b.patternRange && a.patternIsVerbatim == b.patternIsVerbatim
-            && a.path == b.path
+            && a.storage?.patternSources == b.storage?.patternSources && a.path == b.path
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(pattern)
         hasher.combine(patternRange)
         hasher.combine(patternIsVerbatim)
+        hasher.combine(storage?.patternSources)
         hasher.combine(path)
     }
 
@@ -167,11 +176,18 @@ public struct LinkDeclaration: Sendable, Hashable {
         return nil
     }
 
-    /// Where bytes `range` of the pattern's text are in the file: exactly when the string is
-    /// written without escapes, else the whole string.
+    /// Where bytes `range` of the pattern's text are in the file: from the first character
+    /// (or escape) that gave them to the last.
     public func sourceRange(ofPatternBytes range: Range<Int>) -> Range<Int> {
         let patternRange = self.patternRange
-        guard patternIsVerbatim, patternRange.count >= 2 else { return patternRange }
+        if !patternIsVerbatim {
+            guard let sources = storage?.patternSources, !sources.isEmpty else { return patternRange }
+            let base = patternRange.lowerBound
+            let first = range.lowerBound < sources.count ? Int(sources[range.lowerBound].lowerBound) : Int(sources[sources.count - 1].upperBound)
+            let last = range.isEmpty ? first : Int(sources[min(range.upperBound, sources.count) - 1].upperBound)
+            return min(base + first, patternRange.upperBound)..<min(base + max(first, last), patternRange.upperBound)
+        }
+        guard patternRange.count >= 2 else { return patternRange }
         let start = patternRange.lowerBound + 1
         let end = patternRange.upperBound - 1
         return min(start + range.lowerBound, end)..<min(start + range.upperBound, end)

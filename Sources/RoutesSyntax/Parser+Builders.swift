@@ -82,7 +82,7 @@ extension Parser {
     mutating func blockEnd(brace: Int, oneBuilder: Int, isThenBlock: Bool = false) {
         var reportedExtra = false
         while true {
-            if isThenBlock && at(.kwElse) && !unwinding {
+            if isThenBlock && (at(.kwElse) || atMisspeltElse) && !unwinding {
                 // `} else {` reached with this then block still open: a `}` is missing inside
                 // it, and the one before `else` is this block's. One error, where the block
                 // closed by a `}` at another indentation lacks its own (else before `else`),
@@ -367,25 +367,38 @@ extension Parser {
     }
 
     /// At the `}` that closes the block whose `{` is `brace`: notes it when it stands on a
-    /// line of its own at another indentation than the line that opened the block.
+    /// line of its own indented less than the line that opened the block (at an enclosing
+    /// block's indentation: the `}` meant for that block).
     mutating func noteClose(of brace: Int) {
         guard current.startsLine, tokens[brace].kind == .lBrace,
-              column(current) != indentation(ofLineContaining: tokens[brace].start) else { return }
-        misplacedCloses.append((brace, Int(significant[pos])))
+              column(current) < indentation(ofLineContaining: tokens[brace].start) else { return }
+        misplacedCloses.append((brace, pos))
+    }
+
+    /// At `as` after a placement's presentation: whether a second presentation follows on
+    /// the line (`as sheet as cover(allowsPush: false)`). `as`, `cover` and `popover` are also
+    /// names: `as cover` there without options is two more branches of an `anyOf`.
+    var atSecondPresentation: Bool {
+        guard atAs, !current.startsLine, pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        guard !next.startsLine else { return false }
+        if next.kind == .kwPush || next.kind == .kwSheet { return true }
+        guard isPresentationWord(next), pos + 2 < significant.count else { return false }
+        let after = token(at: pos + 2)
+        return after.kind == .lParen && !after.startsLine
     }
 
     /// The error of a then block that `else` finds open (see `blockEnd`).
     mutating func missingBraceBeforeElse(thenBrace: Int) {
         var unclosed = thenBrace
         var at = previousEnd
-        // The first block inside this one closed at another indentation: from there on the
-        // `}`s closed the wrong blocks (its `}` sits at its enclosing block's indentation),
-        // so its own `}` was left out at the end of the line before that one.
+        // The first block inside this one closed by a `}` indented as an enclosing block's:
+        // from there on the `}`s closed the wrong blocks, so its own `}` was left out after
+        // the token before that one.
         let inside = misplacedCloses.reversed().prefix { $0.open > thenBrace }
-        if let misplaced = inside.last {
+        if let misplaced = inside.last, misplaced.close > 0 {
             unclosed = misplaced.open
-            let closeLine = source.line(containing: tokens[misplaced.close].start)
-            if closeLine > 0 { at = source.lineRange(closeLine - 1).upperBound }
+            at = token(at: misplaced.close - 1).end
         }
         report(at..<at, "expected `}`", related: [RelatedLocation(file: file, range: tokens[unclosed].range, message: "unclosed `{`")])
     }
@@ -470,7 +483,7 @@ extension Parser {
             if hasWord { presentationWord() }
             // `as sheet as cover`: one error at the second, which is skipped (with any after it).
             var extra = 0
-            while hasWord && atAsBeforePresentation && !current.startsLine && !unwinding {
+            while hasWord && atSecondPresentation && !unwinding {
                 if extra == 0 { report(current.range, "a placement has one presentation: `screen \(screen) as \(text(at: presentationStart))` is given already") }
                 extra += 1
                 open(.error)

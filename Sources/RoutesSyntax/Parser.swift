@@ -73,9 +73,10 @@ public struct Parser {
     /// Whether the block about to be read is the then block of a `conditional` or an `if`,
     /// which an `else` may follow (taken by `block()`).
     var readingThenBlock = false
-    /// The blocks closed by a `}` on a line of its own at another indentation than the line
-    /// that opened each, in the order they closed: the `{` and that `}` (token indices), where
-    /// a `}` missing higher up most likely belongs (see `blockEnd`).
+    /// The blocks closed by a `}` on a line of its own indented less than the line that
+    /// opened each, in the order they closed: the `{` (a token index) and that `}` (a
+    /// significant position), where a `}` missing higher up most likely belongs (see
+    /// `blockEnd`).
     var misplacedCloses: [(open: Int, close: Int)] = []
     var usesEnd = -1
     /// Inside a type (TypeParser.swift): whether it failed already (one error per type), and

@@ -452,7 +452,6 @@ struct ProgramFacts {
         }
     }
 
-    /// What the names skipped in file f's syntax errors stand for, by declaration number.
     /// Whether text the parser skipped in file f names a builder that is not used.
     private static func skipsAnUnusedBuilderName(in f: FileID, _ usedBuilders: BitSet, _ graph: BuilderGraph, _ project: Project) -> Bool {
         var found = false
@@ -462,6 +461,7 @@ struct ProgramFacts {
         return found
     }
 
+    /// What the names skipped in file f's syntax errors stand for, by declaration number.
     private static func forEachSkippedMention(in f: FileID, _ graph: BuilderGraph, _ project: Project, _ body: (Int) -> Void) {
         let skipped = project.files[f].model.skippedNames
         if skipped.isEmpty { return }

@@ -37,7 +37,12 @@ struct PathCondition {
         builders = graph.builders
         builds = semantics.builds
         conditionVariable = semantics.conditionVariable
-        uncertain = semantics.hasUncertainty ? semantics.uncertain : []
+        // (What depends on an unresolved builder name, a syntax hole or a cycle: not on a
+        // misspelt screen, which builds nothing, nor on an unknown condition, read both ways.)
+        uncertain = semantics.hasUncertainty
+            ? semantics.dependents(of: semantics.uncertainLeaves + semantics.cyclicReferences,
+                                   builders: semantics.cyclic.indices.filter { semantics.cyclic[$0] }).nodes.flags
+            : []
         bdd = manager ?? semantics.bdd
     }
 

@@ -166,8 +166,8 @@ struct LinksCommand: ParsableCommand {
             PATH is a .routes file or a folder (default: the current folder). For each link of \
             each program: its name, pattern and path, the condition under which the whole path \
             is built (`always`, `never`, or a formula over flags and optionals; `unknown` for a \
-            link with an error, or whose path goes through an unresolved name, a syntax error \
-            or a builder cycle), and where it is declared (`file:line`). The programs are those \
+            link with an error, or whose path goes through an unresolved builder name, a syntax \
+            error or a builder cycle), and where it is declared (`file:line`). The programs are those \
             of the workspace that hold a file named or found in a named folder, as for `routes \
             lint` (a library file's links are listed in each program that imports it); a file \
             in several programs lists its links once per program.

@@ -67,8 +67,9 @@ struct PathCondition {
 
     /// One element further: the screen nodes that build element `code` from the frontier,
     /// as the next frontier (their nestings), and the environments in which it is built.
-    /// `uncertain`: whether the step evaluated a node whose build involves an unresolved name,
-    /// a syntax hole or a builder cycle, so that what it found depends on how those are read.
+    /// `uncertain`: whether the step evaluated a node whose build involves an unresolved
+    /// builder name, a syntax hole or a builder cycle, so that what it found depends on how
+    /// those are read.
     func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref, uncertain: Bool) {
         room.touchedUncertain = false
         var next: Frontier = []

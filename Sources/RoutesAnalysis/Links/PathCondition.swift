@@ -205,7 +205,7 @@ struct PathCondition {
         var active = Set<Int64>()
         var found: [(Int, BDD.Ref)] = []
         /// Whether the step under way evaluated a node whose build involves an unresolved
-        /// name, a syntax hole or a builder cycle (`Semantics.uncertain`).
+        /// builder name, a syntax hole or a builder cycle (see `init`).
         var touchedUncertain = false
     }
 

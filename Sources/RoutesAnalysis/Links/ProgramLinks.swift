@@ -44,8 +44,8 @@ public struct ProgramLinks: Sendable {
     /// time, as the analysis that holds it.
     final class Prefixes: @unchecked Sendable {
         /// Each prefix followed: its frontier, where it is built, and whether following it
-        /// evaluated a node whose build involves an unresolved name, a syntax hole or a
-        /// builder cycle (then where it is built depends on how those are read); the first is
+        /// evaluated a node whose build involves an unresolved builder name, a syntax hole or
+        /// a builder cycle (then where it is built depends on how those are read); the first is
         /// the empty prefix.
         var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref, uncertain: Bool)] = []
         /// A prefix one element longer than another, by the shorter's position in `steps` and

@@ -400,9 +400,7 @@ struct ProgramFacts {
         for f in graph.files.files {
             Self.forEachSkippedMention(in: f, graph, project) { number in
                 guessed.add(number)
-                if let builder = graph.builderIndex(graph.declarationSymbol(number)), !usedBuilders.contains(builder) {
-                    skippedBuilders.append(builder)
-                }
+                if let builder = Self.unusedBuilder(number, usedBuilders, graph) { skippedBuilders.append(builder) }
             }
         }
         if !skippedBuilders.isEmpty {
@@ -456,9 +454,15 @@ struct ProgramFacts {
     private static func skipsAnUnusedBuilderName(in f: FileID, _ usedBuilders: BitSet, _ graph: BuilderGraph, _ project: Project) -> Bool {
         var found = false
         forEachSkippedMention(in: f, graph, project) { number in
-            if let builder = graph.builderIndex(graph.declarationSymbol(number)), !usedBuilders.contains(builder) { found = true }
+            if unusedBuilder(number, usedBuilders, graph) != nil { found = true }
         }
         return found
+    }
+
+    /// The builder that declaration `number` is, if it is one that is not used.
+    private static func unusedBuilder(_ number: Int, _ usedBuilders: BitSet, _ graph: BuilderGraph) -> Int? {
+        guard let builder = graph.builderIndex(graph.declarationSymbol(number)), !usedBuilders.contains(builder) else { return nil }
+        return builder
     }
 
     /// What the names skipped in file f's syntax errors stand for, by declaration number.

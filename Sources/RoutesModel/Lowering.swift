@@ -406,7 +406,11 @@ struct Lowerer {
             declaration.body = firstChild(child, .block).map { lowerBlock($0) }
             model.declarations.append(declaration)
         case .rootDecl:
-            guard let keyword = firstToken(child, .kwRoot), let name = self.name(keyword) else { return }
+            // Its keyword misspelt (`roots {`) or left out (a line that starts with `{`), both
+            // reported: the name is where the keyword is written, or the `{`.
+            guard let keyword = firstToken(child, .kwRoot) ?? (firstChild(child, .error) ?? firstChild(child, .block)).flatMap(firstDirectToken)
+            else { return }
+            let name = Name(text: "root", range: tokens[keyword].range)
             var declaration = Declaration(kind: .root, name: name, range: range(child), doc: docComment(before: child))
             declaration.body = lowerBlock(firstChild(child, .block))
             model.declarations.append(declaration)

@@ -159,10 +159,16 @@ extension Parser {
             advance()
             close()
         case .identifier where misspeltBuilderKeyword != nil:
-            // `anyof {`, `conditonal f {`: one error, read as the keyword meant.
+            // `anyof {`, `conditonal f {`, `scren Home {`: one error, read as the keyword meant.
             let meant = misspeltBuilderKeyword!
-            report(current.range, "expected a builder, found `\(currentText)`: did you mean `\(meant == .kwAnyOf ? "anyOf" : "conditional")`?")
-            if meant == .kwAnyOf { anyOf() } else { conditionalBuilder() }
+            let word = meant == .kwAnyOf ? "anyOf" : meant == .kwConditional ? "conditional" : "screen"
+            report(current.range, "expected a builder, found `\(currentText)`: did you mean `\(word)`?",
+                   repair: .replaceWithKeyword(word))
+            switch meant {
+            case .kwAnyOf: anyOf()
+            case .kwConditional: conditionalBuilder()
+            default: screenBuilder(keywordMisspelt: true)
+            }
         case .identifier where atScreenWithoutKeyword:
             screenBuilder(keywordMissing: true)
         case .identifier:
@@ -267,7 +273,8 @@ extension Parser {
 
     /// - Parameter keywordMissing: the node is a name followed by `uses`, `(` or `{` (see
     ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
-    mutating func screenBuilder(keywordMissing: Bool = false) {
+    /// - Parameter keywordMisspelt: `screen` is misspelt (reported): the word is skipped.
+    mutating func screenBuilder(keywordMissing: Bool = false, keywordMisspelt: Bool = false) {
         if keywordMissing && !unwinding {
             let screenName = currentText
             let message = peekKind() == .lParen
@@ -278,7 +285,13 @@ extension Parser {
             report(current.range, message)
         }
         open(.screenBuilder)
-        if !keywordMissing { advance() }
+        if keywordMisspelt {
+            open(.error)
+            advance()
+            close()
+        } else if !keywordMissing {
+            advance()
+        }
         let screenPosition = identifierPosition
         name("a screen name after `screen`")
         if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }

@@ -23,7 +23,7 @@ extension Parser {
     }
 
     mutating func topLevelGarbage() {
-        if declarationWithoutKeyword() || letBinding() { return }
+        if misspeltDeclaration() || blockWithoutDeclaration() || declarationWithoutKeyword() || letBinding() { return }
         let what: String
         switch kind {
         case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:
@@ -57,14 +57,7 @@ extension Parser {
     mutating func declaration() {
         switch kind {
         case .kwImport:
-            open(.importDecl)
-            advance()
-            if at(.string) {
-                advance()
-            } else {
-                expected("a file path string after `import`")
-            }
-            close()
+            importDeclaration()
         case .kwScreen:
             screenDeclaration()
         case .kwDependency:
@@ -72,22 +65,52 @@ extension Parser {
         case .kwOptional:
             valueDeclaration(.optionalDecl)
         case .kwFlag:
-            open(.flagDecl)
-            advance()
-            let flagPosition = identifierPosition
-            name("a flag name")
-            declarationTail(.flagDecl, namePosition: flagPosition)
-            close()
+            flagDeclaration()
         case .kwBuilder:
-            open(.builderDecl)
-            advance()
-            if name("a builder name") || at(.lBrace) {
-                block()
-            }
-            close()
+            builderDeclaration()
         case .kwRoot:
-            open(.rootDecl)
+            rootDeclaration()
+        default:
+            topLevelGarbage()
+        }
+    }
+
+    mutating func importDeclaration(keyword: DeclarationKeyword = .present) {
+        open(.importDecl)
+        declarationKeyword(keyword)
+        if at(.string) {
             advance()
+        } else {
+            expected("a file path string after `import`")
+        }
+        close()
+    }
+
+    mutating func flagDeclaration(keyword: DeclarationKeyword = .present) {
+        open(.flagDecl)
+        declarationKeyword(keyword)
+        let flagPosition = identifierPosition
+        name("a flag name")
+        declarationTail(.flagDecl, namePosition: flagPosition)
+        close()
+    }
+
+    mutating func builderDeclaration(keyword: DeclarationKeyword = .present) {
+        open(.builderDecl)
+        declarationKeyword(keyword)
+        if name("a builder name") || at(.lBrace) {
+            block()
+        }
+        close()
+    }
+
+    /// `root { … }`; with its keyword misspelt (`roots {`, reported) or missing (`{` at the
+    /// start of a line, reported), read so all the same.
+    mutating func rootDeclaration(keyword: DeclarationKeyword = .present) {
+        sawRoot = true
+        open(.rootDecl)
+        declarationKeyword(keyword)
+        if keyword == .present {
             if at(.kwRoot) && !current.startsLine && !unwinding {
                 // `root root {`: one error, at the second `root`, then read on.
                 report(current.range, "`root` is written twice: `root { … }`")
@@ -95,10 +118,28 @@ extension Parser {
                 advance()
                 close()
             }
-            block()
+        }
+        block()
+        close()
+    }
+
+    /// How a declaration's keyword is written: as it should be, misspelt (reported already:
+    /// the word is kept in an error node), or left out.
+    enum DeclarationKeyword {
+        case present, misspelt, missing
+    }
+
+    /// Reads a declaration's keyword as it is written (nothing when it is missing).
+    mutating func declarationKeyword(_ keyword: DeclarationKeyword) {
+        switch keyword {
+        case .present:
+            advance()
+        case .misspelt:
+            open(.error)
+            advance()
             close()
-        default:
-            topLevelGarbage()
+        case .missing:
+            break
         }
     }
 
@@ -135,10 +176,10 @@ extension Parser {
         return false
     }
 
-    /// - Parameter keywordMissing: `screen` was left out (reported): the name comes first.
-    mutating func screenDeclaration(keywordMissing: Bool = false) {
+    /// - Parameter keyword: how `screen` is written (left out or misspelt: reported).
+    mutating func screenDeclaration(keyword: DeclarationKeyword = .present) {
         open(.screenDecl)
-        if !keywordMissing { advance() }
+        declarationKeyword(keyword)
         let screenPosition = identifierPosition
         name("a screen name")
         if at(.lParen) { parameterList() }
@@ -321,18 +362,18 @@ extension Parser {
 
     // `type()`: TypeParser.swift.
 
-    /// - Parameter keywordMissing: `dependency` was left out (reported): the name comes first.
-    mutating func valueDeclaration(_ declarationKind: SyntaxKind, keywordMissing: Bool = false) {
+    /// - Parameter keyword: how `dependency` or `optional` is written (left out or
+    ///   misspelt: reported; left out, it is read as `dependency`).
+    mutating func valueDeclaration(_ declarationKind: SyntaxKind, keyword: DeclarationKeyword = .present) {
         open(declarationKind)
-        let keywordPosition = pos
-        if !keywordMissing { advance() }
+        declarationKeyword(keyword)
         let namePosition = identifierPosition
         let named = name(declarationKind == .dependencyDecl ? "a dependency name" : "an optional name")
         if at(.colon) {
             advance()
             type()
         } else if named || !current.startsLine {
-            expected("`: Type` after the \(keywordMissing ? "dependency" : text(at: keywordPosition)) name")
+            expected("`: Type` after the \(declarationKind == .dependencyDecl ? "dependency" : "optional") name")
             if atTypeStart && !current.startsLine { type() }
         }
         if at(.kwFrom) {

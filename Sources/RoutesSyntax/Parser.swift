@@ -78,6 +78,9 @@ public struct Parser {
     /// significant position), where a `}` missing higher up most likely belongs (see
     /// `blockEnd`).
     var misplacedCloses: [(open: Int, close: Int)] = []
+    /// Whether a `root` declaration was read in this file (a block at the start of a line at
+    /// top level is read as a `root` whose keyword is missing only before one).
+    var sawRoot = false
     var usesEnd = -1
     /// Inside a type (TypeParser.swift): whether it failed already (one error per type), and
     /// the brackets it opened and has not closed.

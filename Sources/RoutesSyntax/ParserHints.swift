@@ -380,6 +380,59 @@ extension Parser {
         }
     }
 
+    /// A line at top level that starts with a misspelt declaration keyword followed on its
+    /// line by what that declaration takes (`scren Detail`, `flg isLoggedIn`, `buidler home {`,
+    /// `improt "Settings.routes"`, `Root {`): one error that names the keyword, with a fix, and
+    /// the line is read as that declaration, so that what it declares is declared. No valid
+    /// program has a name at the start of a top-level line.
+    mutating func misspeltDeclaration() -> Bool {
+        guard at(.identifier), current.startsLine, !unwinding, pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        guard !next.startsLine else { return false }
+        let word = Array(source.bytes[current.start..<current.end])
+        let candidates: [String]
+        switch next.kind {
+        case .string: candidates = ["import"]
+        case .lBrace: candidates = ["root"]
+        case .identifier: candidates = ["screen", "dependency", "optional", "flag", "builder"]
+        default: return false
+        }
+        guard let meant = candidates.first(where: { Self.misspells(word, $0) }) else { return false }
+        report(current.range, "expected a declaration, found `\(currentText)`: did you mean `\(meant)`?",
+               repair: .replaceWithKeyword(meant))
+        switch meant {
+        case "import": importDeclaration(keyword: .misspelt)
+        case "root": rootDeclaration(keyword: .misspelt)
+        case "screen": screenDeclaration(keyword: .misspelt)
+        case "dependency": valueDeclaration(.dependencyDecl, keyword: .misspelt)
+        case "optional": valueDeclaration(.optionalDecl, keyword: .misspelt)
+        case "flag": flagDeclaration(keyword: .misspelt)
+        default: builderDeclaration(keyword: .misspelt)
+        }
+        return true
+    }
+
+    /// A block at the start of a line at top level. Before the file's `root`, the routing
+    /// tree's block without `root` (one error, with a fix that inserts it): read as the root.
+    /// After it, one error, and the block is read and skipped whole (what it names is
+    /// neither unused nor never placed for that mistake).
+    mutating func blockWithoutDeclaration() -> Bool {
+        guard at(.lBrace), current.startsLine, !unwinding else { return false }
+        if !sawRoot {
+            report(current.range, "expected a declaration, found `{`: the routing tree is declared as `root { … }`",
+                   repair: .insertRoot)
+            rootDeclaration(keyword: .missing)
+            return true
+        }
+        report(current.range, "expected a declaration, found `{`: a block belongs to `root { … }` or to a named `builder NAME { … }`")
+        let start = current.start
+        open(.error)
+        block()
+        close()
+        garbage.append(start..<current.start)
+        return true
+    }
+
     /// A line that starts with a name at top level: a declaration whose keyword is missing
     /// (`Home`, `Detail(id: String) sheet`, `home { … }`, `appStore: AppStore`). One error,
     /// and it is read as the screen, builder or dependency it declares, so that its uses
@@ -391,22 +444,19 @@ extension Parser {
         let sameLine = !next.startsLine && next.kind != .eof
         if next.kind == .colon && sameLine {
             report(current.range, "expected a declaration, found `\(nameText)`: a dependency is declared as `dependency \(nameText): Type` (`optional` when it may be nil)")
-            valueDeclaration(.dependencyDecl, keywordMissing: true)
+            valueDeclaration(.dependencyDecl, keyword: .missing)
             return true
         }
         if next.kind == .lBrace {
             report(current.range, "expected a declaration, found `\(nameText)`: a named builder is declared as `builder \(nameText) { … }`")
-            open(.builderDecl)
-            advance()
-            block()
-            close()
+            builderDeclaration(keyword: .missing)
             return true
         }
         // A name alone on its line is a screen's only when it is written as one (UpperCamel).
         let upper = currentText.first?.isUppercase == true
         if (!sameLine && upper) || next.kind == .lParen || next.kind == .kwSheet || next.kind == .kwPush {
             report(current.range, "expected a declaration, found `\(nameText)`: a screen is declared as `screen \(nameText)`")
-            screenDeclaration(keywordMissing: true)
+            screenDeclaration(keyword: .missing)
             return true
         }
         return false
@@ -532,8 +582,10 @@ extension Parser {
 
     /// The builder keyword the current name misspells, when what follows on its line is what
     /// that keyword takes: `anyof {`, `conditonal f {`. No valid program has a name followed
-    /// by `{`, or by a name and `{`, so the reading changes none. (A misspelt `screen` is not
-    /// read so: two names on a line are two references in an `anyOf`.)
+    /// by `{`, or by a name and `{`, so the reading changes none. A misspelt `screen` is read
+    /// so before a name followed by what only a screen node takes (`scren Home {`, `scren
+    /// Home uses store`), and in a block's one builder before a screen's name too (`scren
+    /// Home`): two names on a line are two references in an `anyOf`.
     var misspeltBuilderKeyword: TokenKind? {
         guard at(.identifier), pos + 1 < significant.count else { return nil }
         let next = token(at: pos + 1)
@@ -544,6 +596,17 @@ extension Parser {
             return .kwConditional
         }
         if next.kind == .lBrace && Self.misspells(word, "anyOf") { return .kwAnyOf }
+        if next.kind == .identifier && Self.misspells(word, "screen") {
+            // A name followed by what only a screen node takes on its line (`uses`, `(`,
+            // `{`); as a block's one builder, also a screen's name (UpperCamel) or `as`,
+            // since two names there are no valid program either.
+            let after = pos + 2 < significant.count ? token(at: pos + 2) : next
+            let sameLine = after.start != next.start && !after.startsLine
+            if sameLine && (after.kind == .kwUses || after.kind == .lParen || after.kind == .lBrace) { return .kwScreen }
+            if !inAnyOfBranch && ((0x41...0x5A).contains(source.bytes[next.start]) || sameLine && token(after, is: "as")) {
+                return .kwScreen
+            }
+        }
         return nil
     }
 

@@ -5,7 +5,7 @@ import RoutesSyntax
 /// The fixes of the rule `SyntaxError` (listed in `SyntaxError.fixes`): the one clear repair
 /// the parser found for a mistake (`SyntaxError.Repair`): a `,` between two names of a `uses`
 /// list, `else { empty }` after a `conditional`'s block, an `as` inserted or removed, a
-/// `uses` inserted. Safe, and offered only when the
+/// `uses` inserted, a misspelt keyword spelt right, `root` before the routing tree's block. Safe, and offered only when the
 /// program analysed with it has no error it did not have (a file with syntax errors is
 /// always checked, see `FixRegistry.needsCheck`).
 enum SyntaxErrorFixes: RuleFixes {
@@ -37,6 +37,13 @@ enum SyntaxErrorFixes: RuleFixes {
             let at = d.range.lowerBound
             return [Fix(title: "Insert `uses`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: " uses")]])]
+        case .replaceWithKeyword(let keyword):
+            return [Fix(title: "Replace with `\(keyword)`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: d.range, newText: keyword)]])]
+        case .insertRoot:
+            let at = d.range.lowerBound
+            return [Fix(title: "Insert `root`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: at..<at, newText: "root ")]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

@@ -44,8 +44,10 @@ public enum SyntaxError: RuleDefinition {
             a `uses` list, add `else { empty }` to a `conditional` that has no `else` (the \
             branch that builds nothing, which is what a missing `else` is usually meant to be), \
             insert the `as` a placement's presentation needs (`screen Detail as sheet`), \
-            remove the one a declaration's must not have (`screen Detail sheet`), or insert \
-            the `uses` before a screen node's dependency list (`screen Home uses d, e`).
+            remove the one a declaration's must not have (`screen Detail sheet`), insert the \
+            `uses` before a screen node's dependency list (`screen Home uses d, e`), spell a \
+            misspelt keyword right (`scren Home`, `buidler home {`), or insert the `root` \
+            before the routing tree's block.
             """),
     ]
 
@@ -62,6 +64,10 @@ public enum SyntaxError: RuleDefinition {
         case removeAs
         /// ` uses` where the diagnostic is (`screen Home d, e`: right after the screen).
         case insertUses
+        /// The keyword the diagnostic's word misspells, in its place (`scren Home`).
+        case replaceWithKeyword(String)
+        /// `root ` before the diagnostic's `{` (the routing tree's block without `root`).
+        case insertRoot
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

@@ -488,7 +488,21 @@ struct BuilderGraph {
         if let s = project.resolve(use, in: f) {
             return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: false)
         } else if let s = project.guesses[f][use.range.lowerBound] {
-            return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: true)
+            if files.position(s.file) != nil {
+                return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: true)
+            }
+            // Declared where a file importing this one sees it, in another program: what the
+            // files of this program that import this one see of the name, if anything (read
+            // from the declarations: a lint's project no longer holds the scopes).
+            let kind = project.kind(of: s)
+            for seer in files.files where seer != f && project.closures[seer].contains(f) {
+                for h in project.closures[seer] where h != f {
+                    let declarations = project.files[h].model.declarations
+                    if let i = declarations.indices.first(where: { declarations[$0].kind == kind && declarations[$0].name.text == use.text }) {
+                        return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(Symbol(file: h, declaration: i))), guessed: true)
+                    }
+                }
+            }
         }
         return UseTarget(number: -1, guessed: false)
     }

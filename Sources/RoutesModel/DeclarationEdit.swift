@@ -177,7 +177,9 @@ extension Project {
     /// renamed in), the edited file's names are resolved again, and in the other files that
     /// see it the names that may now stand for something else: the old and the new name, and
     /// every undefined name (the renamed declaration may now be, or no longer be, what it most
-    /// likely meant). Everything else is kept. Nil where a rename could change more than
+    /// likely meant), and in the files that do not see it the undefined names written as its
+    /// old or new name (a file that imports them may see it). Everything else is kept. Nil
+    /// where a rename could change more than
     /// those names (a name declared twice, before or after, is reported by whichever scope
     /// finds it; a failed import counts the names it leaves undefined): then every file is
     /// resolved again.
@@ -210,15 +212,26 @@ extension Project {
         // Per file that sees the declaration, other than f: where its undefined names start.
         var undefined: [FileID: Set<Int>] = [:]
         for file in seeing where file != f { undefined[file] = [] }
+        // And the files that do not see it, where an undefined name is its old or new name:
+        // what the files importing them see of that name may have changed (the declaration an
+        // `UndefinedName` error names when nothing in scope is close).
+        var unseeing: [FileID] = []
         for diagnostic in diagnostics where diagnostic.rule == UndefinedName.id && diagnostic.file != f {
-            undefined[diagnostic.file]?.insert(diagnostic.range.lowerBound)
+            if undefined[diagnostic.file] == nil {
+                guard let finding = diagnostic.detail?.value(as: UndefinedName.Finding.self),
+                      finding.name == renamed.old || finding.name == renamed.new else { continue }
+                unseeing.append(diagnostic.file)
+                undefined[diagnostic.file] = []
+            }
+            undefined[diagnostic.file]!.insert(diagnostic.range.lowerBound)
         }
+        let unseeingSet = Set(unseeing)
         var nameDiagnostics: [Diagnostic] = []
         // Per file other than f: where the names resolved again start (their diagnostics are
         // made again).
         var redone: [FileID: Set<Int>] = [:]
         var nodes: [[Int]] = []
-        for file in seeing {
+        for file in seeing + unseeing.sorted() {
             if file == f {
                 let resolution = project.resolveNames(in: file)
                 project.resolutions[file] = resolution.resolutions
@@ -229,8 +242,11 @@ extension Project {
             }
             let fileModel = project.files[file].model
             let undefinedHere = undefined[file] ?? []
+            let seesIt = !unseeingSet.contains(file)
             func mayChange(_ use: Name) -> Bool {
-                use.text == renamed.old || use.text == renamed.new || undefinedHere.contains(use.range.lowerBound)
+                undefinedHere.contains(use.range.lowerBound)
+                    ? seesIt || use.text == renamed.old || use.text == renamed.new
+                    : seesIt && (use.text == renamed.old || use.text == renamed.new)
             }
             var resolved = project.resolutions[file]
             var guessed = project.guesses[file]
@@ -278,7 +294,7 @@ extension Project {
             kept.append(diagnostic.file == f ? diagnostic.shifted(shift, in: f) : diagnostic)
         }
         project.diagnostics = kept + lowering + nameDiagnostics
-        return (project, seeing, nodes)
+        return (project, seeing + unseeing.sorted(), nodes)
     }
 
     /// The index of the declaration whose range starts at `offset` (declarations are in

@@ -472,7 +472,8 @@ public struct Project: Sendable {
             // are all made, resolve their names.
             let early = length == lengths.last! && lengths.count > 1 ? files.indices.filter { closures[$0].count != length } : []
             let done = parallelMap(wave.count + early.count) { item -> ScopedOrResolved in
-                item < wave.count ? .scoped(scoping.scope(of: wave[item])) : .resolved(scoping.resolveNames(in: early[item - wave.count]))
+                item < wave.count ? .scoped(scoping.scope(of: wave[item]))
+                    : .resolved(scoping.resolveNames(in: early[item - wave.count], importersSeen: false))
             }
             for (item, outcome) in done.enumerated() {
                 switch outcome {
@@ -489,8 +490,13 @@ public struct Project: Sendable {
         diagnostics.append(contentsOf: duplicates)
         let resolving = self
         let rest = files.indices.filter { resolvedEarly[$0] == nil }
-        for (index, resolution) in parallelMap(rest.count, { resolving.resolveNames(in: rest[$0]) }).enumerated() {
+        for (index, resolution) in parallelMap(rest.count, { resolving.resolveNames(in: rest[$0], importersSeen: false) }).enumerated() {
             resolvedEarly[rest[index]] = resolution
+        }
+        // An undefined name that nothing in scope is close to may be declared where a file
+        // importing its file sees it: looked up once every scope is made (few files have one).
+        for f in files.indices where resolvedEarly[f]!.diagnostics.contains(where: { $0.rule == UndefinedName.id }) {
+            resolvedEarly[f] = guessingFromImporters(resolvedEarly[f]!, of: f)
         }
         let resolved = resolvedEarly.map { $0! }
         resolutions = resolved.map(\.resolutions)
@@ -587,7 +593,9 @@ public struct Project: Sendable {
 
     /// What each name mentioned in file f resolves to, with the file's name diagnostics
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
-    func resolveNames(in f: FileID) -> FileResolution {
+    /// - Parameter importersSeen: whether the scopes of the files that import f are made (see
+    ///   `undefinedName`); when not, `guessingFromImporters(_:of:)` completes the result.
+    func resolveNames(in f: FileID, importersSeen: Bool = true) -> FileResolution {
         let model = files[f].model
         // A name per node and declaration, and one per element of a link's path.
         // (Read in place: a copy of a declaration retains each of its fields.)
@@ -599,7 +607,7 @@ public struct Project: Sendable {
         var guessed: [Int: Symbol] = [:]
         var diagnostics: [Diagnostic] = []
         resolveNames(in: f, declarations: model.declarations.indices, nodes: model.nodes.indices,
-                     into: &resolved, guesses: &guessed, &diagnostics)
+                     into: &resolved, guesses: &guessed, &diagnostics, importersSeen: importersSeen)
         return (resolved, guessed, diagnostics)
     }
 
@@ -609,12 +617,14 @@ public struct Project: Sendable {
     /// declaration's names resolve to depends only on the file's scope, so one declaration
     /// can be resolved again on its own.
     func resolveNames(in f: FileID, declarations ds: Range<Int>, nodes ns: Range<Int>,
-                      into resolved: inout ResolutionTable, guesses: inout [Int: Symbol], _ diagnostics: inout [Diagnostic]) {
+                      into resolved: inout ResolutionTable, guesses: inout [Int: Symbol], _ diagnostics: inout [Diagnostic],
+                      importersSeen: Bool = true) {
         let scope = scopes[f]
         let model = files[f].model
+        var importers: [FileID]? = importersSeen ? nil : []
         func resolve(_ name: Name, _ expected: [DeclarationKind]) {
             guard let (s, kind) = scope.entry(name.text) else {
-                let (diagnostic, guess) = undefinedName(name, expected: expected, file: f)
+                let (diagnostic, guess) = undefinedName(name, expected: expected, file: f, importers: &importers)
                 diagnostics.append(diagnostic)
                 if let guess { guesses[name.range.lowerBound] = guess }
                 return
@@ -750,13 +760,74 @@ public struct Project: Sendable {
         return parameters(of: [s])[s] ?? []
     }
 
-    /// The `UndefinedName` diagnostic of a name, and the declaration it suggests.
-    private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID) -> (Diagnostic, Symbol?) {
+    /// The `UndefinedName` diagnostic of a name, and the declaration it was most likely meant
+    /// to be: the suggestion among the names in scope, else a declaration of that very name
+    /// that a file importing this one sees (`dependency cart` in the app, `uses cart` in the
+    /// library it imports: names are seen down the imports only), which the message names.
+    private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID,
+                               importers: inout [FileID]?) -> (Diagnostic, Symbol?) {
         let candidates = scopes[f].compactMap { (text, s) -> String? in
             expected.contains(kind(of: s)) ? text : nil
         }
-        let finding = UndefinedName.check(name.text, expected: expected, candidates: candidates)
-        return (UndefinedName.diagnostic(finding, file: f, range: name.range), finding.suggestion.flatMap { scopes[f][$0] })
+        var finding = UndefinedName.check(name.text, expected: expected, candidates: candidates)
+        let guess = finding.suggestion.flatMap { scopes[f][$0] } ?? guessFromImporters(&finding, of: f, importers: &importers)
+        return (UndefinedName.diagnostic(finding, file: f, range: name.range), guess)
+    }
+
+    /// For an undefined name without a suggestion: the declaration of that very name (of a
+    /// kind the place takes) that the first file importing f to see one sees, which
+    /// `finding` then names. `importers`: those files, found on the first question.
+    private func guessFromImporters(_ finding: inout UndefinedName.Finding, of f: FileID, importers: inout [FileID]?) -> Symbol? {
+        guard finding.suggestion == nil, !finding.placeholder else { return nil }
+        if importers == nil { importers = self.importers(of: f) }
+        guard let guess = declarations(named: finding.name, seenBy: importers!).first(where: { finding.expected.contains(kind(of: $0)) })
+        else { return nil }
+        finding.declaredIn = files[guess.file].displayPath
+        return guess
+    }
+
+    /// `resolution` of file f, resolved before the scopes of the files that import it were
+    /// made (`resolveNames(in:importersSeen:)`), with the guesses they give.
+    private func guessingFromImporters(_ resolution: FileResolution, of f: FileID) -> FileResolution {
+        var resolution = resolution
+        var importers: [FileID]? = nil
+        for i in resolution.diagnostics.indices where resolution.diagnostics[i].rule == UndefinedName.id {
+            let diagnostic = resolution.diagnostics[i]
+            guard var finding = diagnostic.detail?.value(as: UndefinedName.Finding.self),
+                  let guess = guessFromImporters(&finding, of: f, importers: &importers) else { continue }
+            resolution.diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: diagnostic.range)
+            resolution.guesses[diagnostic.range.lowerBound] = guess
+        }
+        return resolution
+    }
+
+    /// The files that import file f, directly or not (f itself left out), in file order.
+    public func importers(of f: FileID) -> [FileID] {
+        var importedBy = [[FileID]](repeating: [], count: files.count)
+        for g in files.indices {
+            for case let target? in importTargets[g] where target != g { importedBy[target].append(g) }
+        }
+        var seen = [Bool](repeating: false, count: files.count)
+        seen[f] = true
+        var stack = [f], found: [FileID] = []
+        while let g = stack.popLast() {
+            for importer in importedBy[g] where !seen[importer] {
+                seen[importer] = true
+                found.append(importer)
+                stack.append(importer)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The declarations named `name` that the scopes of `files` see, each once, in the order
+    /// of those files.
+    public func declarations(named name: String, seenBy files: [FileID]) -> [Symbol] {
+        var found: [Symbol] = []
+        for g in files {
+            if let s = scopes[g][name], !found.contains(s) { found.append(s) }
+        }
+        return found
     }
 
     /// For an import `path` (relative to folder `dir`) that finds no file: the same path to a

@@ -14,7 +14,9 @@ public enum UnusedDeclaration: DeclarationRule {
             A dependency, optional, flag or builder that `root` and the builders it uses \
             (through references and nestings, whatever the conditions) never mention. Editors \
             grey it out. A name mentioned under a misspelling (an undefined name whose error \
-            suggests it) counts as mentioned, so a typo is one error, not also this warning.
+            suggests it), or in a file this one imports, which cannot see it (an undefined name \
+            whose error names this file), counts as mentioned, so the mistake is one error, \
+            not also this warning.
             """,
         why: """
             Dead declarations mislead the next reader: a flag nothing tests does not switch \
@@ -31,7 +33,8 @@ public enum UnusedDeclaration: DeclarationRule {
     public static let fixes = [
         RuleFix(.safe, """
             Remove the declaration, with its doc comment, when nothing in the workspace names \
-            it: no use, no misspelling that suggests it, no text the parser skipped.
+            it: no use, no misspelling that suggests it, no undefined name that stands for it, \
+            no text the parser skipped.
             """),
         RuleFix(.unsafe, """
             The same when only text the parser skipped names it.

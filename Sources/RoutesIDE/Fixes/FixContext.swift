@@ -32,7 +32,15 @@ public struct FixContext {
                 fileID == symbol.file && project.declaration(symbol).range.contains(offset)
             }
             for (offset, resolved) in project.resolutions[fileID] where !own(resolved, offset) { mentioned.insert(resolved) }
-            for (offset, guessed) in project.guesses[fileID] where !own(guessed, offset) { mentioned.insert(guessed) }
+            for (offset, guessed) in project.guesses[fileID] where !own(guessed, offset) {
+                mentioned.insert(guessed)
+                // A name declared where the files importing this one see it: each such
+                // declaration, whichever program the guess was made for.
+                let name = project.declaration(guessed).name.text
+                if project.scopes[fileID][name] == nil {
+                    for s in project.declarations(named: name, seenBy: project.importers(of: fileID)) { mentioned.insert(s) }
+                }
+            }
         }
         memo.mentionedElsewhere = mentioned
         return mentioned

@@ -12,7 +12,9 @@ public enum UndefinedName: RuleDefinition {
         what: """
             A screen, dependency, optional, flag or builder name that is declared neither in \
             the file nor in the files it imports. The message suggests the closest declared \
-            name of the kind that fits the place.
+            name of the kind that fits the place; when none is close and a file that imports \
+            this one sees a declaration of that very name (a library using what its app \
+            declares), it names that file: a file sees only what it declares and imports.
             """,
         why: """
             A builder that names nothing builds nothing: the screen never appears, and the \
@@ -49,6 +51,9 @@ public enum UndefinedName: RuleDefinition {
         /// Whether the name stands in a link's path for a placeholder of its pattern (the
         /// suggestion is then a placeholder).
         public var placeholder: Bool = false
+        /// Without a suggestion: the file (as shown) that declares this very name where a file
+        /// importing this one sees it, but this file does not.
+        public var declaredIn: String? = nil
 
         public init(name: String, expected: [DeclarationKind], suggestion: String?, placeholder: Bool = false) {
             self.name = name
@@ -68,7 +73,11 @@ public enum UndefinedName: RuleDefinition {
         var message = finding.placeholder
             ? "cannot find the placeholder `\(finding.name)` in the link's pattern (a value in a link's path is a literal or a placeholder `{\(finding.name)}` of the pattern)"
             : "cannot find \(finding.expected.map(\.rawValue).joined(separator: " or ")) `\(finding.name)` in scope"
-        if let suggestion = finding.suggestion { message += "; did you mean `\(suggestion)`?" }
+        if let suggestion = finding.suggestion {
+            message += "; did you mean `\(suggestion)`?"
+        } else if let declaredIn = finding.declaredIn {
+            message += " (it is declared in \(declaredIn), which this file does not import: a file sees what it declares and imports)"
+        }
         return message
     }
 

@@ -549,6 +549,38 @@ import TestSupport
         }
     }
 
+    /// A library uses `cart`, which it does not see and each app importing it declares: the
+    /// undefined name stands for an app's `cart` (neither is "never used", and the error names
+    /// the file). Renaming the apps' declarations one after the other, analysed again as the
+    /// editor does, agrees with a fresh session each time: the library's undefined name is
+    /// looked up again though the library does not see the renamed declaration.
+    @Test func renamingWhatALibraryCannotSeeAgreesWithAFreshSession() throws {
+        let lib = "screen Settings\nbuilder settings { screen Settings uses cart }\n"
+        func app(_ name: String) -> String {
+            "import \"Lib.routes\"\nscreen \(name)\ndependency cart: Cart\nroot {\n  screen \(name) { settings }\n}\n"
+        }
+        var project = ProgramReuseTests.project(["/ws/Lib.routes": lib, "/ws/Pad.routes": app("Pad"), "/ws/Phone.routes": app("Phone")])
+        var session = AnalysisSession.forEditor(project: project)
+        #expect(session.diagnostics.map(\.rule.rawValue) == ["undefined-name"])
+        func libError(_ session: AnalysisSession) -> String? {
+            session.diagnostics.first { $0.rule == .undefinedName }?.message
+        }
+        #expect(libError(session)?.contains("declared in Pad.routes") == true)
+        for (path, expected, named) in [("/ws/Pad.routes", ["undefined-name", "unused-declaration"], "Phone.routes"),
+                                        ("/ws/Phone.routes", ["undefined-name", "unused-declaration", "unused-declaration"], nil)] {
+            let file = try #require(project.file(atPath: path))
+            let at = ProgramReuseTests.offset(of: "cart: Cart", in: String(decoding: project.files[file].text.bytes, as: UTF8.self))
+            let (next, _, reused) = try #require(Self.reanalysed(project, session, file: file, replacing: at..<(at + 4), with: Array("carx".utf8)))
+            #expect(reused.diagnostics.map(\.rule.rawValue).sorted() == expected, "\(path)")
+            if let named {
+                #expect(libError(reused)?.contains("declared in \(named)") == true, "\(path)")
+            } else {
+                #expect(libError(reused)?.contains("declared in") == false, "\(path)")
+            }
+            (project, session) = (next, reused)
+        }
+    }
+
     /// A comment lengthened in a library moves its declarations (the analysis is kept and
     /// moved); an edit in `root` then analyses the program again over its patched graph: the
     /// library's unused flag, which the second edit does not touch, is reported where it is

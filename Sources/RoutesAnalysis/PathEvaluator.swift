@@ -3,8 +3,9 @@ import RoutesSyntax
 
 /// The interpreter of the build semantics (docs/language.md#how-a-path-is-built), iterative (an
 /// explicit stack), so that chains of references of any length cannot overflow the call stack.
-/// A reference to a builder already being evaluated for the same element is a builder cycle and
-/// builds nothing. Results of named builders are memoized per element (unless a cycle was cut
+/// A reference to a builder already being evaluated for the same element is a builder cycle: the
+/// build never finishes (it diverges), so the element is not built and no later `anyOf` branch
+/// is tried. Results of named builders are memoized per element (unless a cycle was cut
 /// while computing them), so a builder referenced many times is evaluated once per element: no
 /// exponential blow-up.
 struct PathEvaluator {
@@ -78,6 +79,9 @@ struct PathEvaluator {
         var element: Symbol
         var pending: NodeRef?
         var result: BuildOutcome = .nothing(reason: nil)
+        /// Whether the build met a builder cycle: it never finishes, so the frames left are
+        /// only unwound.
+        var diverged = false
     }
 
     mutating func build(_ start: NodeRef, element initial: Symbol) -> BuildOutcome {
@@ -192,7 +196,7 @@ struct PathEvaluator {
     }
 
     /// A reference: its builder's memoized outcome for the element, or its body evaluated (a
-    /// reference back to a builder still building the element is a cycle, and builds nothing).
+    /// reference back to a builder still building the element is a cycle: the build diverges).
     private mutating func enterReference(_ ref: NodeRef, _ name: Name, _ run: inout Run) {
         guard let builder = resolved(name, in: ref.file, .builder) else {
             run.result = .nothing(reason: "`\(name.text)` at \(at(ref)) is not a declared builder, so it builds nothing")
@@ -205,7 +209,8 @@ struct PathEvaluator {
         let key = Active(builder: builder, element: run.element)
         if run.active.contains(key) {
             cuts += 1
-            run.result = .nothing(reason: "`\(name.text)` at \(at(ref)) refers back to builder `\(name.text)` while it is still building \(screenName(run.element)) (a builder cycle), so it builds nothing")
+            run.result = .nothing(reason: "`\(name.text)` at \(at(ref)) refers back to builder `\(name.text)` while it is still building \(screenName(run.element)) (a builder cycle), so the build never finishes")
+            run.diverged = true
         } else if let known = memo[key] {
             run.result = known
         } else {
@@ -220,6 +225,8 @@ struct PathEvaluator {
         switch frame {
         case .anyOf(let ref, let branches, let next, let element, var relevant):
             if case .built = run.result { return }
+            // (A build that diverged tries no later branch.)
+            if run.diverged { return }
             if case .nothing(let reason?) = run.result, mayBuild(NodeRef(file: ref.file, node: branches[next]), element) {
                 relevant = reason
             }

@@ -766,9 +766,11 @@ public struct Project: Sendable {
     /// library it imports: names are seen down the imports only), which the message names.
     private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID,
                                importers: inout [FileID]?) -> (Diagnostic, Symbol?) {
-        let candidates = scopes[f].compactMap { (text, s) -> String? in
+        var candidates = scopes[f].compactMap { (text, s) -> String? in
             expected.contains(kind(of: s)) ? text : nil
         }
+        // Where a builder goes, `empty` is one too (`emtpy`).
+        if expected == Kinds.builder { candidates.append("empty") }
         var finding = UndefinedName.check(name.text, expected: expected, candidates: candidates)
         let guess = finding.suggestion.flatMap { scopes[f][$0] } ?? guessFromImporters(&finding, of: f, importers: &importers)
         return (UndefinedName.diagnostic(finding, file: f, range: name.range), guess)

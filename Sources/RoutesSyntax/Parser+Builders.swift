@@ -161,12 +161,21 @@ extension Parser {
         case .identifier where misspeltBuilderKeyword != nil:
             // `anyof {`, `conditonal f {`, `scren Home {`: one error, read as the keyword meant.
             let meant = misspeltBuilderKeyword!
-            let word = meant == .kwAnyOf ? "anyOf" : meant == .kwConditional ? "conditional" : "screen"
+            let word: String
+            switch meant {
+            case .kwAnyOf: word = "anyOf"
+            case .kwConditional: word = "conditional"
+            case .kwWildcard: word = "wildcard"
+            case .kwIf: word = "if"
+            default: word = "screen"
+            }
             report(current.range, "expected a builder, found `\(currentText)`: did you mean `\(word)`?",
                    repair: .replaceWithKeyword(word))
             switch meant {
             case .kwAnyOf: anyOf()
             case .kwConditional: conditionalBuilder()
+            case .kwWildcard: wildcardBuilder()
+            case .kwIf: ifBuilder(afterElse: afterElse)
             default: screenBuilder(keywordMisspelt: true)
             }
         case .identifier where atScreenWithoutKeyword:
@@ -206,12 +215,18 @@ extension Parser {
     ///
     /// - Parameter afterElse: see `builder(afterElse:)`.
     mutating func ifBuilder(afterElse: Bool) {
-        let next = peekKind()
+        var next = peekKind()
         var nested = 0
+        if let meant = misspeltIfWord, !unwinding {
+            // `if lett draft {`, `if scren Help {`: one error, read as the word meant.
+            report(token(at: pos + 1).range, "expected `let` or `screen` after `if`, found `\(text(at: pos + 1))`: did you mean `\(meant == .kwLet ? "let" : "screen")`?",
+                   repair: .replaceWithKeyword(meant == .kwLet ? "let" : "screen"))
+            next = meant
+        }
         if next == .kwLet || next == .kwScreen {
             open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
-            advance()
-            advance()
+            keyword()
+            keyword()
             if at(next) && !current.startsLine && !unwinding && peekKind() == .identifier {
                 // `if let let o`: the word written twice is one error, and the rest reads on.
                 report(current.range, "`\(currentText)` is written twice: write `if \(currentText) \(text(at: pos + 1))`")
@@ -226,7 +241,7 @@ extension Parser {
             // any condition: a flag may have been meant, and its kind is not checked): one
             // error, and the name and blocks still parse.
             open(.ifLetBuilder)
-            advance()
+            keyword()
             if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
             if at(.identifier) && !current.startsLine { advance() }
         }
@@ -244,7 +259,7 @@ extension Parser {
     /// `wildcard Screen { … }`.
     mutating func wildcardBuilder() {
         open(.wildcardBuilder)
-        advance()
+        keyword()
         let screenPosition = identifierPosition
         name("a screen name after `wildcard`")
         if let screenPosition, at(.lParen) && !current.startsLine { wildcardArguments(screen: text(at: screenPosition)) }

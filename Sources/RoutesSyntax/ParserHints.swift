@@ -581,8 +581,9 @@ extension Parser {
     }
 
     /// The builder keyword the current name misspells, when what follows on its line is what
-    /// that keyword takes: `anyof {`, `conditonal f {`. No valid program has a name followed
-    /// by `{`, or by a name and `{`, so the reading changes none. A misspelt `screen` is read
+    /// that keyword takes: `anyof {`, `conditonal f {`, `wildcrd Tabs {`, `iff let o`. No valid
+    /// program has a name followed by `{`, by a name and `{`, or by `let`, so the reading
+    /// changes none. A misspelt `screen` is read
     /// so before a name followed by what only a screen node takes (`scren Home {`, `scren
     /// Home uses store`), and in a block's one builder before a screen's name too (`scren
     /// Home`): two names on a line are two references in an `anyOf`.
@@ -595,6 +596,12 @@ extension Parser {
            !token(at: pos + 2).startsLine, Self.misspells(word, "conditional") {
             return .kwConditional
         }
+        if next.kind == .identifier, pos + 2 < significant.count, token(at: pos + 2).kind == .lBrace,
+           !token(at: pos + 2).startsLine, Self.misspells(word, "wildcard") {
+            return .kwWildcard
+        }
+        // (`iff screen A` in an `anyOf` is two branches when `iff` is a builder.)
+        if (next.kind == .kwLet || next.kind == .kwScreen && !inAnyOfBranch) && Self.misspells(word, "if") { return .kwIf }
         if next.kind == .lBrace && Self.misspells(word, "anyOf") { return .kwAnyOf }
         if next.kind == .identifier && Self.misspells(word, "screen") {
             // A name followed by what only a screen node takes on its line (`uses`, `(`,
@@ -607,6 +614,18 @@ extension Parser {
                 return .kwScreen
             }
         }
+        return nil
+    }
+
+    /// At `if`: the keyword that the name after it misspells, `let` or `screen`, when a name
+    /// follows it on the line (`if lett draft {`, `if scren Help {`).
+    var misspeltIfWord: TokenKind? {
+        guard pos + 2 < significant.count else { return nil }
+        let word = token(at: pos + 1), name = token(at: pos + 2)
+        guard word.kind == .identifier, !word.startsLine, name.kind == .identifier, !name.startsLine else { return nil }
+        let bytes = Array(source.bytes[word.start..<word.end])
+        if Self.misspells(bytes, "let") { return .kwLet }
+        if Self.misspells(bytes, "screen") { return .kwScreen }
         return nil
     }
 

@@ -37,6 +37,22 @@ public struct PathLiteral: Sendable, Hashable {
             }
         }
 
+        /// Whether a Swift literal writes the values of a parameter of type `type`: the types
+        /// `mismatch(type:)` checks (`String`, `Bool`, the integer types, `Double`, `Float`,
+        /// `CGFloat`, and their optionals). A value of any other type is the app's to make.
+        public static func isWrittenLiterally(type: String) -> Bool {
+            var trimmed = Substring(type.trimmingWhitespace)
+            while let last = trimmed.last, last == "?" || last == "!" { trimmed = trimmed.dropLast() }
+            if trimmed.hasPrefix("Swift.") { trimmed = trimmed.dropFirst(6) }
+            switch trimmed {
+            case "String", "Bool", "Double", "Float", "CGFloat", "Int", "Int8", "Int16", "Int32", "Int64",
+                 "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+                return true
+            default:
+                return false
+            }
+        }
+
         /// What a parameter of Swift type `type` takes, when this value does not fit it; nil
         /// when it fits. The types a path literal can write are checked as Swift checks a
         /// literal: `String` takes a string; `Int`, `Int8`…`Int64`, `UInt`…`UInt64` a whole

@@ -21,6 +21,9 @@ struct LinkCode {
         /// Per element: the screen's type (inside the namespace) and its arguments, in
         /// declared order, as Swift expressions over the placeholders' locals.
         var elements: [(typeName: String, arguments: [(label: String, value: String)])]
+        /// The literals of a type no Swift literal writes (the app's own), each parsed into a
+        /// local before the screens are made: when one does not parse, the link does not match.
+        var parsedLiterals: [(local: String, expression: String)] = []
     }
 
     let links: [Link]
@@ -40,6 +43,7 @@ struct LinkCode {
                 guard let link = declaration.link, let text = link.pattern, let pattern = link.parsedPattern else { continue }
                 var placeholders: [String: (PlaceholderType, String)] = [:]
                 var elements: [(String, [(String, String)])] = []
+                var parsedLiterals: [(local: String, expression: String)] = []
                 for element in link.path {
                     guard let s = project.resolve(element.screen, in: file), let index = screenIndex[s] else { continue }
                     let screen = plan.screens[index]
@@ -52,6 +56,18 @@ struct LinkCode {
                                 placeholders[name.text] = (PlaceholderType.of(swiftType: parameter.type), Self.baseType(parameter.type))
                             }
                             arguments.append((SwiftNames.label(argument.label.text), Self.local(name.text)))
+                        case .string(let value) where !PathLiteral.Value.isWrittenLiterally(type: parameter.type),
+                             .number(let value) where !PathLiteral.Value.isWrittenLiterally(type: parameter.type):
+                            // `Detail(kind: "featured")` for `kind: Kind`: `Kind("featured")`.
+                            let local = "__literal\(parsedLiterals.count)"
+                            let type = Self.baseType(parameter.type)
+                            parsedLiterals.append((local, Self.parse((.other(type), type), PathLiteral.quoted(value), parts: "")))
+                            arguments.append((SwiftNames.label(argument.label.text), local))
+                        case .bool(let value) where !PathLiteral.Value.isWrittenLiterally(type: parameter.type):
+                            let local = "__literal\(parsedLiterals.count)"
+                            let type = Self.baseType(parameter.type)
+                            parsedLiterals.append((local, Self.parse((.other(type), type), value ? "\"true\"" : "\"false\"", parts: "")))
+                            arguments.append((SwiftNames.label(argument.label.text), local))
                         case .string(let value):
                             arguments.append((SwiftNames.label(argument.label.text), PathLiteral.quoted(value)))
                         case .number(let value):
@@ -65,7 +81,7 @@ struct LinkCode {
                 let types = placeholders.mapValues(\.0)
                 links.append(Link(name: declaration.name.text, doc: declaration.doc, pattern: pattern, patternText: text,
                                   specificity: TypedLink(name: declaration.name.text, pattern: pattern, types: types).specificity,
-                                  placeholders: placeholders, elements: elements))
+                                  placeholders: placeholders, elements: elements, parsedLiterals: parsedLiterals))
             }
         }
         // Most specific first; among equals (which never match one URL), by name.
@@ -216,6 +232,9 @@ struct LinkCode {
                 out.append("            guard let \(name) = \(parsed)\(placeholder.type == .string ? "" : " ?? nil") else { return nil }")
             }
         }
+        for literal in link.parsedLiterals {
+            out.append("            guard let \(literal.local) = \(literal.expression) else { return nil }")
+        }
         let screens = link.elements.map { element -> String in
             let arguments = element.arguments.map { "\($0.label): \($0.value)" }.joined(separator: ", ")
             return erase("\(namespace).\(element.typeName)(\(arguments))")
@@ -227,6 +246,11 @@ struct LinkCode {
 
     /// The Swift expression that parses `text` as a placeholder's type (nil when it does not).
     func parse(_ placeholder: (type: PlaceholderType, swiftType: String), _ text: String) -> String {
+        Self.parse(placeholder, text, parts: parts)
+    }
+
+    /// The same, with the generated parts type named `parts` (for the typed grammars).
+    static func parse(_ placeholder: (type: PlaceholderType, swiftType: String), _ text: String, parts: String) -> String {
         switch placeholder.type {
         case .int: return "\(parts).int(\(text))"
         case .double: return "\(parts).double(\(text))"
@@ -234,10 +258,14 @@ struct LinkCode {
         case .string: return "Optional(\(text))"
         case .other:
             // Foundation's `UUID` and `URL` are not `LosslessStringConvertible`: each has an
-            // initializer of its own, which reads what `String(describing:)` writes.
+            // initializer of its own, which reads what `String(describing:)` writes. A
+            // `Character` is made from text of one character only (its initializer stops the
+            // app on any other), a `Substring` from any.
             switch placeholder.swiftType {
             case "UUID", "Foundation.UUID": return "\(placeholder.swiftType)(uuidString: \(text))"
             case "URL", "Foundation.URL": return "\(placeholder.swiftType)(string: \(text))"
+            case "Character", "Swift.Character": return "{ (__text: String) -> Character? in __text.count == 1 ? Character(__text) : nil }(\(text))"
+            case "Substring", "Swift.Substring": return "Optional(Substring(\(text)))"
             default: return "\(placeholder.swiftType)(\(text))"
             }
         }

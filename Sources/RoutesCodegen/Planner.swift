@@ -280,6 +280,8 @@ extension Planner {
             switch decl.kind {
             case .screen:
                 checkParameters(ofScreen: symbol)
+            case .link:
+                checkLinkArguments(symbol)
             case .dependency, .optional:
                 checkValue(symbol)
             default:
@@ -304,6 +306,25 @@ extension Planner {
             }
             if let type = checkedType(parameter.type, of: screen, what: what, stored: true, at: parameter.label.range) {
                 noteTypeNames(of: type, usedBy: screen)
+            }
+        }
+    }
+
+    /// A link's arguments: each fills a parameter whose type a URL's text can give (the
+    /// generated code parses a value of the app's own type with its `init?(_:)`); an array,
+    /// dictionary, tuple, function or existential has no such form, and no link can make a
+    /// screen that stores one.
+    mutating func checkLinkArguments(_ symbol: Symbol) {
+        guard let link = declaration(symbol).link else { return }
+        for element in link.path {
+            guard let screen = project.resolve(element.screen, in: symbol.file), project.kind(of: screen) == .screen else { continue }
+            let parameters = project.parameters(of: screen)
+            for argument in element.arguments {
+                guard let parameter = parameters.first(where: { $0.label.text == argument.label.text }),
+                      let type = SwiftType(parsing: parameter.type), !type.hasTextForm else { continue }
+                problems.append(CodegenProblem(
+                    file: symbol.file, range: argument.range,
+                    message: "`\(argument.label.text)` of screen `\(element.screen.text)` has the type `\(parameter.type)`, which no text of a URL gives (the generated code makes a link's values from text): a link cannot make this screen; give the parameter a type of its own that reads text (`LosslessStringConvertible`), or leave the screen out of links"))
             }
         }
     }

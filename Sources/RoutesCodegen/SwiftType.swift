@@ -49,6 +49,17 @@ indirect enum SwiftType: Sendable, Hashable {
         return self
     }
 
+    /// Whether a link can make a value of this type from a URL's text: a named type (the
+    /// generated code parses the app's own types with their `init?(_ description:)`), or an
+    /// optional one; not an array, dictionary, tuple, function or existential.
+    var hasTextForm: Bool {
+        switch unparenthesized {
+        case .named: return true
+        case .optional(let wrapped): return wrapped.hasTextForm
+        default: return false
+        }
+    }
+
     /// A function type, possibly with attributes or in parentheses (not an optional one).
     var isFunction: Bool {
         switch unparenthesized {

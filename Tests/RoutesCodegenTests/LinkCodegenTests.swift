@@ -107,6 +107,52 @@ import TestSupport
         #expect(run.output == "checked\n", "\(run.output)")
     }
 
+    /// A literal argument of the app's own type (`Tagged(tag: "ios")`) is parsed with the
+    /// type's `init?(_:)` when the link matches (a literal that does not parse: no match), a
+    /// `Character` placeholder takes text of one character only, and literals of the integer
+    /// and floating-point types are written as Swift literals.
+    @Test func literalsOfTheAppsTypesAndCharactersCompileAndMatch() throws {
+        let text = """
+            screen Home
+            screen Tagged(tag: Tag)
+            screen Maybe(tag: Tag?)
+            screen Letter(c: Character)
+            screen Sized(n: Int8, f: Float)
+            link ios "/ios" -> Home/Tagged(tag: "ios")
+            link never "/never" -> Home/Tagged(tag: "android")
+            link maybe "/maybe" -> Home/Maybe(tag: "swift")
+            link letter "/letters/{c}" -> Home/Letter(c: c)
+            link sized "/sized" -> Home/Sized(n: -5, f: 2)
+            root { screen Home { anyOf { screen Tagged screen Maybe screen Letter screen Sized } } }
+            """
+        let project = RandomPrograms.project(text, name: "/ws/Literals.routes")
+        let generated = try #require(try Generation.programs(of: project, label: "literals").generated.first)
+        let ns = generated.namespace
+        let main = """
+            import ComposableNavigator
+            import Foundation
+
+            func check(_ ok: Bool, _ what: String) { if !ok { print("differs: \\(what)") } }
+            check(\(ns).path(for: "/ios") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Tagged(tag: .ios))], "a literal of the app's type")
+            check(\(ns).path(for: "/never") == nil, "a literal the type does not parse")
+            check(\(ns).path(for: "/maybe") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Maybe(tag: .swift))], "an optional one")
+            check(\(ns).path(for: "/letters/é") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Letter(c: "é"))], "a character")
+            check(\(ns).path(for: "/letters/ab") == nil, "two characters")
+            check(\(ns).path(for: \(ns).Links.letter(c: "z")) == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Letter(c: "z"))], "a character's link")
+            check(\(ns).path(for: "/sized") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Sized(n: -5, f: 2))], "integer and float literals")
+            print("checked")
+
+            """
+        let dir = try Swiftc.temporaryDirectory("literal-links")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = try Swiftc.write([("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)], in: dir)
+        let executable = dir.appendingPathComponent("links")
+        try Swiftc.compile(files, module: "LiteralLinksApp", product: .executable(executable))
+        let run = try Swiftc.run(executable, [])
+        #expect(run.status == 0)
+        #expect(run.output == "checked\n", "\(run.output)")
+    }
+
     /// The winner of a URL, as the generated code finds it: the tools' winner, unless it is
     /// `tagged` with a tag the app's type does not parse; then the winner among the others
     /// (the link does not match there).

@@ -535,7 +535,7 @@ public struct Project: Sendable {
         return redeclared
     }
 
-    /// What name resolution found in one file (see `resolveNames(in:)`).
+    /// What name resolution found in one file (see `resolveNames(in:importersSeen:)`).
     typealias FileResolution = (resolutions: ResolutionTable, guesses: [Int: Symbol], diagnostics: [Diagnostic])
 
     /// A file's scope made, or its names resolved: the work of one item of the last wave.

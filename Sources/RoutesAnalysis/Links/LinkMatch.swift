@@ -106,11 +106,14 @@ extension ProgramLinks {
                                   project: project, environment: environment)
     }
 
-    /// Each element as a path literal writes it: `Detail(id: 3)`.
+    /// Each element as a path literal writes it: `Detail(id: 3)`. An optional query item
+    /// the URL leaves out is left out (a path literal has no `nil`, and may give any subset
+    /// of a screen's arguments).
     public static func texts(_ path: [(screen: String, arguments: [(label: String, value: LinkPathValue)])]) -> [String] {
         path.map { element in
-            element.arguments.isEmpty ? element.screen
-                : element.screen + "(" + element.arguments.map { "\($0.label): \($0.value.literal)" }.joined(separator: ", ") + ")"
+            let given = element.arguments.filter { $0.value != .absent }
+            return given.isEmpty ? element.screen
+                : element.screen + "(" + given.map { "\($0.label): \($0.value.literal)" }.joined(separator: ", ") + ")"
         }
     }
 }

@@ -19,8 +19,10 @@ extension Parser {
         guard at(.identifier), currentIs("link"), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         if next.kind == .string { return true }
-        guard next.kind == .identifier, !(next.startsLine && token(next, is: "link")), pos + 2 < significant.count else { return false }
-        return token(at: pos + 2).kind == .string
+        // (A keyword for the name, `link root "/"`, is one error: see `linkDeclaration`.)
+        let keywordName = next.kind.isKeyword && !next.startsLine
+        guard next.kind == .identifier || keywordName, !(next.startsLine && token(next, is: "link")), pos + 2 < significant.count else { return false }
+        return token(at: pos + 2).kind == .string && (!keywordName || !token(at: pos + 2).startsLine)
     }
 
     /// Whether the current token starts a link declaration at the top level, where nothing
@@ -47,7 +49,17 @@ extension Parser {
         // (The name's text is made only for a message.)
         let linkName = at(.identifier) ? current.range : nil
         // `link "/items" -> Home`: the name is missing (the string is the pattern).
-        if at(.string) { expected("a link name") } else { name("a link name") }
+        if at(.string) {
+            expected("a link name")
+        } else if kind.isKeyword && !current.startsLine && peekKind() == .string && !unwinding {
+            // `link root "/" -> Home`: a keyword for the name, one error; the rest reads on.
+            report(current.range, "expected a link name, found keyword `\(currentText)` (a keyword cannot be a name)")
+            open(.error)
+            advance()
+            close()
+        } else {
+            name("a link name")
+        }
         // A pattern without its closing quote ran to the end of the line (that one error is
         // reported): what the line held after it is not asked for again.
         var patternUnterminated = false

@@ -418,16 +418,7 @@ extension Parser {
 
     /// The error of a then block that `else` finds open (see `blockEnd`).
     mutating func missingBraceBeforeElse(thenBrace: Int) {
-        var unclosed = thenBrace
-        var at = previousEnd
-        // The first block inside this one closed by a `}` indented as an enclosing block's:
-        // from there on the `}`s closed the wrong blocks, so its own `}` was left out after
-        // the token before that one.
-        let inside = misplacedCloses.reversed().prefix { $0.open > thenBrace }
-        if let misplaced = inside.last, misplaced.close > 0 {
-            unclosed = misplaced.open
-            at = token(at: misplaced.close - 1).end
-        }
+        let (unclosed, at) = misplacedBrace(inside: thenBrace) ?? (thenBrace, previousEnd)
         report(at..<at, "expected `}`", related: [RelatedLocation(file: file, range: tokens[unclosed].range, message: "unclosed `{`")])
     }
 

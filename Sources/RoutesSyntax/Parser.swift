@@ -281,13 +281,30 @@ public struct Parser {
         }
     }
 
-    /// Reports the missing `}` of the innermost open block once and starts unwinding.
+    /// Reports the missing `}` of the innermost open block once and starts unwinding. When a
+    /// block inside it was closed by a `}` indented as an enclosing block's, the `}`s from
+    /// there on closed the wrong blocks: the one left out is that block's, after the token
+    /// before that `}` (see `misplacedBrace(inside:)`).
     mutating func missingBrace(_ brace: Int) {
         guard !unwinding else { return }
+        if let (unclosed, at) = misplacedBrace(inside: brace) {
+            report(at..<at, "expected `}`", related: [RelatedLocation(file: file, range: tokens[unclosed].range, message: "unclosed `{`")])
+            unwindAt = pos
+            return
+        }
         let related = [RelatedLocation(file: file, range: tokens[brace].range, message: "unclosed `{`")]
         let found = atEOF ? "" : ", found \(describeCurrent())"
         report(previousEnd..<previousEnd, "expected `}`\(found)", related: related)
         unwindAt = pos
+    }
+
+    /// The block inside the one whose `{` is `brace` that the first of the latest `}`s
+    /// indented as an enclosing block's closed, and where its own `}` was left out: after
+    /// the token before that `}`. Nil when no such `}` closed a block inside it.
+    func misplacedBrace(inside brace: Int) -> (unclosed: Int, at: Int)? {
+        let inside = misplacedCloses.reversed().prefix { $0.open > brace }
+        guard let misplaced = inside.last, misplaced.close > 0 else { return nil }
+        return (misplaced.open, token(at: misplaced.close - 1).end)
     }
 
     // MARK: Recovery

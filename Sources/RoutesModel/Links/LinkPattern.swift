@@ -221,7 +221,10 @@ struct LinkPatternParser {
         }
         guard !bytes.isEmpty else { throw problem("a pattern starts with `/` (`\"/\"` alone is the URL with no segments)", 0..<0) }
         guard current == UInt8(ascii: "/") else {
-            throw problem("a pattern starts with `/`: `\"/\(String(decoding: bytes, as: UTF8.self))\"`", 0..<1)
+            // (The suggestion without empty segments, which would be a mistake of their own.)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let path = text.prefix { $0 != "?" }.split(separator: "/").joined(separator: "/")
+            throw problem("a pattern starts with `/`: `\"/\(path)\(text.drop { $0 != "?" })\"`", 0..<1)
         }
         position = 1
         var segments: [LinkPattern.Segment] = []
@@ -310,7 +313,13 @@ struct LinkPatternParser {
             if atEnd || [UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "&")].contains(current) {
                 throw problem("the placeholder `{\(name)` is not closed: write `{\(name)}`", open..<position)
             }
-            throw problem("a placeholder's name is an identifier (letters, digits, `_`): `{\(name)…` ", open..<(position + 1))
+            // The placeholder as written, to its `}` when it has one in its segment.
+            var end = position
+            while end < bytes.count && ![UInt8(ascii: "}"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "&")].contains(bytes[end]) { end += 1 }
+            let closed = end < bytes.count && bytes[end] == UInt8(ascii: "}")
+            let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[open..<(closed ? end + 1 : end)]), as: UTF8.self)
+            throw problem("a placeholder's name is an identifier (a letter or `_`, then letters, digits or `_`), not `\(written)\(closed ? "" : "…")`",
+                          open..<(position + 1))
         }
         guard nameEnd > nameStart else { throw problem("a placeholder has a name: `{id}`", open..<(position + 1)) }
         position += 1

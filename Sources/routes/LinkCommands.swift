@@ -203,6 +203,13 @@ struct LinksCommand: ParsableCommand {
             programsListed += 1
             for link in session.links(ofProgramRootedAt: program.root)?.links ?? [] { rows.append((link, program)) }
         }
+        // A file named that no program holds: its links are listed with the programs that
+        // import it, and none does.
+        for f in named.sorted() where !project.programs.contains(where: { $0.files.contains(f) }) {
+            let count = project.files[f].model.declarations.filter { $0.kind == .link }.count
+            guard count > 0 else { continue }
+            Terminal.writeError("routes: note: \(project.files[f].displayPath) is in no program (no file that declares `root` imports it): its \(count == 1 ? "link is" : "\(count) links are") listed with the programs that import it\n")
+        }
         switch format {
         case .text:
             // Columns: name, pattern, path, condition, place.

@@ -3,6 +3,8 @@ import Testing
 /// `syntax-error` (Sources/RoutesSyntax/Rules/SyntaxError.swift): one error per mistake, and
 /// the rest of the file is still checked.
 @Suite struct SyntaxErrorTests {
+    /// The `}` at the end is indented as `root`'s line: the one left out is `Home`'s nesting's,
+    /// after its builder.
     @Test func anUnclosedBlockIsOneErrorAndTheNextDeclarationIsKept() {
         RuleFixture.check("""
               screen Home
@@ -12,8 +14,8 @@ import Testing
               root {
                 screen Home {
                   screen Detail
+            //                 ^ error: syntax-error — expected `}`
               }
-            // ^ error: syntax-error — expected `}`
             """)
     }
 

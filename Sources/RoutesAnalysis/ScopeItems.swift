@@ -95,13 +95,20 @@ final class ScopeItems {
 
     /// The scope item a way gains at node g, if any: the provider P at a `screen P` node
     /// (in scope in its nesting), the optional o at an `if let o` node (in scope in its
-    /// then-branch). The one definition of where scope is gained.
+    /// then-branch). The one definition of where scope is gained. An `if let` of a misspelt
+    /// optional (`if let detailStor`) gains the optional its `undefined-name` error suggests,
+    /// so that the one mistake is not also a `missing-dependency` at each use inside it.
     static func gainedItem(at g: Int, in graph: BuilderGraph) -> ScopeItem? {
         switch graph.nodes[g].kind {
         case .screen(let code?, _):
             return .provider(code)
         case .condition(let condition, _, _):
-            return graph.nodes[g].testsOptional ? .optional(condition) : nil
+            guard graph.nodes[g].testsOptional else { return nil }
+            if case .unknown = graph.conditions[condition], let mention = graph.unresolvedMention(g) {
+                let meant = graph.declarationSymbol(Int(mention.number))
+                if graph.project.kind(of: meant) == .optional, let index = graph.conditionIndex(meant) { return .optional(index) }
+            }
+            return .optional(condition)
         default:
             return nil
         }

@@ -107,7 +107,6 @@ extension Parser {
     /// `root { … }`; with its keyword misspelt (`roots {`, reported) or missing (`{` at the
     /// start of a line, reported), read so all the same.
     mutating func rootDeclaration(keyword: DeclarationKeyword = .present) {
-        sawRoot = true
         open(.rootDecl)
         declarationKeyword(keyword)
         if keyword == .present {

@@ -78,9 +78,9 @@ public struct Parser {
     /// significant position), where a `}` missing higher up most likely belongs (see
     /// `blockEnd`).
     var misplacedCloses: [(open: Int, close: Int)] = []
-    /// Whether a `root` declaration was read in this file (a block at the start of a line at
-    /// top level is read as a `root` whose keyword is missing only before one).
-    var sawRoot = false
+    /// Whether the file has the keyword `root` anywhere (a block at the start of a line at
+    /// top level is read as a `root` whose keyword is missing only in a file without one).
+    lazy var hasRootKeyword: Bool = tokens.contains { $0.kind == .kwRoot }
     var usesEnd = -1
     /// Inside a type (TypeParser.swift): whether it failed already (one error per type), and
     /// the brackets it opened and has not closed.
@@ -301,9 +301,12 @@ public struct Parser {
     /// The block inside the one whose `{` is `brace` that the first of the latest `}`s
     /// indented as an enclosing block's closed, and where its own `}` was left out: after
     /// the token before that `}`. Nil when no such `}` closed a block inside it.
+    /// Only when nothing but `}`s came after that `}`: the chain of closes that ends the
+    /// block (a builder after it means the blocks it closed were meant to close there).
     func misplacedBrace(inside brace: Int) -> (unclosed: Int, at: Int)? {
         let inside = misplacedCloses.reversed().prefix { $0.open > brace }
-        guard let misplaced = inside.last, misplaced.close > 0 else { return nil }
+        guard let misplaced = inside.last, misplaced.close > 0, misplaced.close < pos,
+              (misplaced.close..<pos).allSatisfy({ token(at: $0).kind == .rBrace }) else { return nil }
         return (misplaced.open, token(at: misplaced.close - 1).end)
     }
 

@@ -412,13 +412,13 @@ extension Parser {
         return true
     }
 
-    /// A block at the start of a line at top level. Before the file's `root`, the routing
+    /// A block at the start of a line at top level. In a file without `root`, the routing
     /// tree's block without `root` (one error, with a fix that inserts it): read as the root.
-    /// After it, one error, and the block is read and skipped whole (what it names is
-    /// neither unused nor never placed for that mistake).
+    /// Else one error, and the block is read and skipped whole (what it names is neither
+    /// unused nor never placed for that mistake).
     mutating func blockWithoutDeclaration() -> Bool {
         guard at(.lBrace), current.startsLine, !unwinding else { return false }
-        if !sawRoot {
+        if !hasRootKeyword {
             report(current.range, "expected a declaration, found `{`: the routing tree is declared as `root { … }`",
                    repair: .insertRoot)
             rootDeclaration(keyword: .missing)

@@ -41,8 +41,11 @@ enum SyntaxErrorFixes: RuleFixes {
             return [Fix(title: "Replace with `\(keyword)`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: d.range, newText: keyword)]])]
         case .insertRoot:
+            // (In a file that another imports, the block may be a library's stray text, and a
+            // `root` there would be a second one in the importer's program.)
             let at = d.range.lowerBound
-            return [Fix(title: "Insert `root`", applicability: .safe, isPreferred: true, diagnostic: d,
+            let imported = !context.project.importers(of: d.file).isEmpty
+            return [Fix(title: "Insert `root`", applicability: imported ? .unsafe : .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: "root ")]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.

@@ -39,14 +39,21 @@ public struct PathLiteral: Sendable, Hashable {
 
         /// Whether a Swift literal writes the values of a parameter of type `type`: the types
         /// `mismatch(type:)` checks (`String`, `Bool`, the integer types, `Double`, `Float`,
-        /// `CGFloat`, and their optionals). A value of any other type is the app's to make.
+        /// `CGFloat`), Foundation's `Decimal` (which takes number literals but reads no text
+        /// with `init?(_:)`), and their optionals. A value of any other type is the app's to
+        /// make.
         public static func isWrittenLiterally(type: String) -> Bool {
             var trimmed = Substring(type.trimmingWhitespace)
-            while let last = trimmed.last, last == "?" || last == "!" { trimmed = trimmed.dropLast() }
-            if trimmed.hasPrefix("Swift.") { trimmed = trimmed.dropFirst(6) }
+            while true {
+                while let last = trimmed.last, last == "?" || last == "!" { trimmed = trimmed.dropLast() }
+                if trimmed.hasPrefix("Swift.") { trimmed = trimmed.dropFirst(6) }
+                // `Optional<Int>` is `Int?`.
+                guard trimmed.hasPrefix("Optional<"), trimmed.hasSuffix(">") else { break }
+                trimmed = Substring(String(trimmed.dropFirst(9).dropLast()).trimmingWhitespace)
+            }
             switch trimmed {
             case "String", "Bool", "Double", "Float", "CGFloat", "Int", "Int8", "Int16", "Int32", "Int64",
-                 "UInt", "UInt8", "UInt16", "UInt32", "UInt64":
+                 "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Decimal", "Foundation.Decimal":
                 return true
             default:
                 return false

@@ -88,10 +88,15 @@ struct LinkCode {
         return links.sorted { $0.specificity != $1.specificity ? $1.specificity < $0.specificity : $0.name < $1.name }
     }
 
-    /// `T` of `T?` (and of `T!`).
+    /// `T` of `T?` (and of `T!`, `Optional<T>`).
     static func baseType(_ type: String) -> String {
         var base = Substring(type.trimmingSpaces)
-        while let last = base.last, last == "?" || last == "!" { base = base.dropLast() }
+        while true {
+            while let last = base.last, last == "?" || last == "!" { base = base.dropLast() }
+            let unqualified = base.hasPrefix("Swift.") ? base.dropFirst(6) : base
+            guard unqualified.hasPrefix("Optional<"), unqualified.hasSuffix(">") else { break }
+            base = Substring(String(unqualified.dropFirst(9).dropLast()).trimmingSpaces)
+        }
         return String(base).trimmingSpaces
     }
 

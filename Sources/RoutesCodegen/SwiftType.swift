@@ -54,10 +54,21 @@ indirect enum SwiftType: Sendable, Hashable {
     /// optional one; not an array, dictionary, tuple, function or existential.
     var hasTextForm: Bool {
         switch unparenthesized {
-        case .named: return true
+        case .named(let components):
+            // `Optional<Kind>` is `Kind?`; any other generic (`Set<Int>`, `Array<String>`) is a
+            // collection or a container, which no text gives.
+            if let wrapped = optionalWrapped(components) { return wrapped.hasTextForm }
+            return components.allSatisfy { $0.arguments.isEmpty }
         case .optional(let wrapped): return wrapped.hasTextForm
         default: return false
         }
+    }
+
+    /// `X` of the spelled-out `Optional<X>` (or `Swift.Optional<X>`).
+    private func optionalWrapped(_ components: [NameComponent]) -> SwiftType? {
+        let names = components.map(\.name)
+        guard names == ["Optional"] || names == ["Swift", "Optional"], let last = components.last, last.arguments.count == 1 else { return nil }
+        return last.arguments[0]
     }
 
     /// A function type, possibly with attributes or in parentheses (not an optional one).

@@ -110,7 +110,7 @@ import TestSupport
     /// A literal argument of the app's own type (`Tagged(tag: "ios")`) is parsed with the
     /// type's `init?(_:)` when the link matches (a literal that does not parse: no match), a
     /// `Character` placeholder takes text of one character only, and literals of the integer
-    /// and floating-point types are written as Swift literals.
+    /// and floating-point types, `Decimal` and `Optional<Int>` are written as Swift literals.
     @Test func literalsOfTheAppsTypesAndCharactersCompileAndMatch() throws {
         let text = """
             screen Home
@@ -118,12 +118,14 @@ import TestSupport
             screen Maybe(tag: Tag?)
             screen Letter(c: Character)
             screen Sized(n: Int8, f: Float)
+            screen Priced(amount: Decimal, count: Optional<Int>)
             link ios "/ios" -> Home/Tagged(tag: "ios")
+            link priced "/priced" -> Home/Priced(amount: 1.5, count: 3)
             link never "/never" -> Home/Tagged(tag: "android")
             link maybe "/maybe" -> Home/Maybe(tag: "swift")
             link letter "/letters/{c}" -> Home/Letter(c: c)
             link sized "/sized" -> Home/Sized(n: -5, f: 2)
-            root { screen Home { anyOf { screen Tagged screen Maybe screen Letter screen Sized } } }
+            root { screen Home { anyOf { screen Tagged screen Maybe screen Letter screen Sized screen Priced } } }
             """
         let project = RandomPrograms.project(text, name: "/ws/Literals.routes")
         let generated = try #require(try Generation.programs(of: project, label: "literals").generated.first)
@@ -140,6 +142,7 @@ import TestSupport
             check(\(ns).path(for: "/letters/ab") == nil, "two characters")
             check(\(ns).path(for: \(ns).Links.letter(c: "z")) == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Letter(c: "z"))], "a character's link")
             check(\(ns).path(for: "/sized") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Sized(n: -5, f: 2))], "integer and float literals")
+            check(\(ns).path(for: "/priced") == [AnyScreen(\(ns).Home()), AnyScreen(\(ns).Priced(amount: 1.5, count: 3))], "Decimal and Optional<Int> literals")
             print("checked")
 
             """

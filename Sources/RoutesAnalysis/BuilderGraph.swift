@@ -494,11 +494,14 @@ struct BuilderGraph {
             // Declared where a file importing this one sees it, in another program: what the
             // files of this program that import this one see of the name, if anything (read
             // from the declarations: a lint's project no longer holds the scopes).
-            let kind = project.kind(of: s)
-            for seer in files.files where seer != f && project.closures[seer].contains(f) {
+            // (Of the kinds the place takes: a `uses` takes a dependency or an optional. The
+            // files by path, as the project's guess takes them.)
+            let kinds: [DeclarationKind] = [.dependency, .optional].contains(project.kind(of: s)) ? [.dependency, .optional] : [project.kind(of: s)]
+            let seers = files.files.filter { $0 != f && project.closures[$0].contains(f) }.sorted { project.files[$0].path < project.files[$1].path }
+            for seer in seers {
                 for h in project.closures[seer] where h != f {
                     let declarations = project.files[h].model.declarations
-                    if let i = declarations.indices.first(where: { declarations[$0].kind == kind && declarations[$0].name.text == use.text }) {
+                    if let i = declarations.indices.first(where: { kinds.contains(declarations[$0].kind) && declarations[$0].name.text == use.text }) {
                         return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(Symbol(file: h, declaration: i))), guessed: true)
                     }
                 }

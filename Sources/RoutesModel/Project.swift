@@ -495,8 +495,14 @@ public struct Project: Sendable {
         }
         // An undefined name that nothing in scope is close to may be declared where a file
         // importing its file sees it: looked up once every scope is made (few files have one).
-        for f in files.indices where resolvedEarly[f]!.diagnostics.contains(where: { $0.rule == UndefinedName.id }) {
-            resolvedEarly[f] = guessingFromImporters(resolvedEarly[f]!, of: f)
+        let needing = files.indices.filter { f in resolvedEarly[f]!.diagnostics.contains { $0.rule == UndefinedName.id } }
+        if !needing.isEmpty {
+            var declared = Set<String>()
+            for file in files { for declaration in file.model.declarations { declared.insert(declaration.name.text) } }
+            let importedBy = self.importedBy()
+            for f in needing {
+                resolvedEarly[f] = guessingFromImporters(resolvedEarly[f]!, of: f, declared: declared, importedBy: importedBy)
+            }
         }
         let resolved = resolvedEarly.map { $0! }
         resolutions = resolved.map(\.resolutions)
@@ -776,39 +782,59 @@ public struct Project: Sendable {
         return (UndefinedName.diagnostic(finding, file: f, range: name.range), guess)
     }
 
-    /// For an undefined name without a suggestion: the declaration of that very name (of a
-    /// kind the place takes) that the first file importing f to see one sees, which
-    /// `finding` then names. `importers`: those files, found on the first question.
-    private func guessFromImporters(_ finding: inout UndefinedName.Finding, of f: FileID, importers: inout [FileID]?) -> Symbol? {
-        guard finding.suggestion == nil, !finding.placeholder else { return nil }
-        if importers == nil { importers = self.importers(of: f) }
-        guard let guess = declarations(named: finding.name, seenBy: importers!).first(where: { finding.expected.contains(kind(of: $0)) })
-        else { return nil }
-        finding.declaredIn = files[guess.file].displayPath
-        return guess
+    /// For an undefined name without a declared suggestion: the declaration of that very name
+    /// (of a kind the place takes) that a file importing f sees, the first by path, which
+    /// `finding` then names (in place of a suggestion of the keyword `empty`). `importers`:
+    /// those files, found on the first question; `declared`, when given, every name the
+    /// project declares (a name declared nowhere is looked up no further).
+    private func guessFromImporters(_ finding: inout UndefinedName.Finding, of f: FileID, importers: inout [FileID]?,
+                                    declared: Set<String>? = nil, importedBy: [[FileID]]? = nil) -> Symbol? {
+        guard !finding.placeholder, finding.suggestion.flatMap({ scopes[f][$0] }) == nil else { return nil }
+        if let declared, !declared.contains(finding.name) { return nil }
+        if importers == nil { importers = self.importers(of: f, importedBy: importedBy ?? self.importedBy()) }
+        for g in importers! {
+            if let s = scopes[g][finding.name], finding.expected.contains(kind(of: s)) {
+                finding.suggestion = nil
+                finding.declaredIn = files[s.file].displayPath
+                return s
+            }
+        }
+        return nil
     }
 
     /// `resolution` of file f, resolved before the scopes of the files that import it were
     /// made (`resolveNames(in:importersSeen:)`), with the guesses they give.
-    private func guessingFromImporters(_ resolution: FileResolution, of f: FileID) -> FileResolution {
+    private func guessingFromImporters(_ resolution: FileResolution, of f: FileID, declared: Set<String>,
+                                       importedBy: [[FileID]]) -> FileResolution {
         var resolution = resolution
         var importers: [FileID]? = nil
         for i in resolution.diagnostics.indices where resolution.diagnostics[i].rule == UndefinedName.id {
             let diagnostic = resolution.diagnostics[i]
             guard var finding = diagnostic.detail?.value(as: UndefinedName.Finding.self),
-                  let guess = guessFromImporters(&finding, of: f, importers: &importers) else { continue }
+                  let guess = guessFromImporters(&finding, of: f, importers: &importers, declared: declared, importedBy: importedBy)
+            else { continue }
             resolution.diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: diagnostic.range)
             resolution.guesses[diagnostic.range.lowerBound] = guess
         }
         return resolution
     }
 
-    /// The files that import file f, directly or not (f itself left out), in file order.
-    public func importers(of f: FileID) -> [FileID] {
+    /// Per file, the files that import it directly.
+    public func importedBy() -> [[FileID]] {
         var importedBy = [[FileID]](repeating: [], count: files.count)
         for g in files.indices {
             for case let target? in importTargets[g] where target != g { importedBy[target].append(g) }
         }
+        return importedBy
+    }
+
+    /// The files that import file f, directly or not (f itself left out), by path.
+    public func importers(of f: FileID) -> [FileID] {
+        importers(of: f, importedBy: importedBy())
+    }
+
+    /// The same, with the table of `importedBy()`.
+    public func importers(of f: FileID, importedBy: [[FileID]]) -> [FileID] {
         var seen = [Bool](repeating: false, count: files.count)
         seen[f] = true
         var stack = [f], found: [FileID] = []
@@ -819,7 +845,7 @@ public struct Project: Sendable {
                 stack.append(importer)
             }
         }
-        return found.sorted()
+        return found.sorted { files[$0].path < files[$1].path }
     }
 
     /// The declarations named `name` that the scopes of `files` see, each once, in the order

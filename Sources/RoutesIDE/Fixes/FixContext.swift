@@ -26,6 +26,7 @@ public struct FixContext {
         if let known = memo.mentionedElsewhere { return known }
         let project = self.project
         var mentioned = Set<Symbol>()
+        var importedBy: [[Int]]? = nil
         for fileID in project.files.indices {
             // Its own body (a builder that builds itself) may mention it.
             func own(_ symbol: Symbol, _ offset: Int) -> Bool {
@@ -38,7 +39,8 @@ public struct FixContext {
                 // declaration, whichever program the guess was made for.
                 let name = project.declaration(guessed).name.text
                 if project.scopes[fileID][name] == nil {
-                    for s in project.declarations(named: name, seenBy: project.importers(of: fileID)) { mentioned.insert(s) }
+                    if importedBy == nil { importedBy = project.importedBy() }
+                    for s in project.declarations(named: name, seenBy: project.importers(of: fileID, importedBy: importedBy!)) { mentioned.insert(s) }
                 }
             }
         }

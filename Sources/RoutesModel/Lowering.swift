@@ -385,7 +385,9 @@ struct Lowerer {
                                           name: name, range: range(child), doc: docComment(before: child))
             if keepsSignatures { declaration.type = firstChild(child, .type).map(typeText) }
             // Read from a line without its keyword (reported): `dependency` or `optional`.
-            if firstToken(child, .kwDependency) == nil && firstToken(child, .kwOptional) == nil { declaration.kindGuessed = true }
+            // (A misspelt keyword, `dependecy`, kept in an error node first, says which.)
+            let misspelt = firstChild(child, .error).map { nodes[$0].tokenStart == nodes[child].tokenStart } ?? false
+            if firstToken(child, .kwDependency) == nil && firstToken(child, .kwOptional) == nil && !misspelt { declaration.kindGuessed = true }
             if let from = firstChild(child, .fromClause) {
                 declaration.from = identifier(in: from)
             }

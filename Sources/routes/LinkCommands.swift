@@ -208,7 +208,7 @@ struct LinksCommand: ParsableCommand {
         for f in named.sorted() where !project.programs.contains(where: { $0.files.contains(f) }) {
             let count = project.files[f].model.declarations.filter { $0.kind == .link }.count
             guard count > 0 else { continue }
-            Terminal.writeError("routes: note: \(project.files[f].displayPath) is in no program (no file that declares `root` imports it): its \(count == 1 ? "link is" : "\(count) links are") listed with the programs that import it\n")
+            Terminal.writeError("routes: note: \(project.files[f].displayPath) is in no program (no file that declares `root` imports it): its \(count == 1 ? "link is" : "\(count) links are") listed only with a program that imports it, and none does\n")
         }
         switch format {
         case .text:

@@ -600,7 +600,8 @@ public struct Project: Sendable {
     /// What each name mentioned in file f resolves to, with the file's name diagnostics
     /// (undefined names, wrong kinds, wildcards of screens with parameters).
     /// - Parameter importersSeen: whether the scopes of the files that import f are made (see
-    ///   `undefinedName`); when not, `guessingFromImporters(_:of:)` completes the result.
+    ///   `undefinedName`); when not, `guessingFromImporters(_:of:declared:importedBy:)`
+    ///   completes the result.
     func resolveNames(in f: FileID, importersSeen: Bool = true) -> FileResolution {
         let model = files[f].model
         // A name per node and declaration, and one per element of a link's path.

@@ -3,8 +3,8 @@ import RoutesSyntax
 
 /// "Did you mean" suggestions.
 public enum Suggestion {
-    /// The candidate closest to `name` by edit distance (case differences cost little), if
-    /// it is close enough to be a plausible typo.
+    /// The candidate closest to `name` by edit distance (case differences cost little; two
+    /// neighbours swapped are one edit), if it is close enough to be a plausible typo.
     public static func closest(to name: String, among candidates: [String]) -> String? {
         let lowered = name.lowercased()
         let target = Array(lowered.unicodeScalars)
@@ -88,9 +88,11 @@ public enum Suggestion {
     }
 
     /// The edit distance between lowercased ASCII `t` and ASCII `c` lowercased, or nil when
-    /// it exceeds `cutoff`. Only the band of cells within `cutoff` of the diagonal is
-    /// computed (a path through any other cell costs more than `cutoff`), and the search
-    /// stops once a whole row of the band is above it.
+    /// it exceeds `cutoff`. Swapping two neighbouring letters is one edit (`emtpy`, `empty`):
+    /// the optimal string alignment distance. Only the band of cells within `cutoff` of the
+    /// diagonal is computed (a path through any other cell costs more than `cutoff`), and the
+    /// search stops once a whole row of the band is above it (a swap reaches back two rows,
+    /// but through a cell of the row between that costs no more).
     private static func asciiDistance(_ t: [UInt8], _ c: UnsafeBufferPointer<UInt8>, cutoff: Int) -> Int? {
         let n = t.count, m = c.count
         let k = min(cutoff, max(n, m))
@@ -98,8 +100,9 @@ public enum Suggestion {
         if n == 0 { return m }
         if m == 0 { return n }
         let big = k + 1
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (m + 1)) { rows -> Int? in
-            var prev = rows.baseAddress!
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * (m + 1)) { rows -> Int? in
+            var before = rows.baseAddress!
+            var prev = before + (m + 1)
             var cur = prev + (m + 1)
             for j in 0...m { prev[j] = min(j, big) }
             for i in 1...n {
@@ -108,23 +111,30 @@ public enum Suggestion {
                 var rowMin = cur[lo - 1]
                 let byte = t[i - 1]
                 for j in lo...hi {
-                    let cost = byte == lowerASCII(c[j - 1]) ? 0 : 1
-                    let cell = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost, big)
+                    let other = lowerASCII(c[j - 1])
+                    let cost = byte == other ? 0 : 1
+                    var cell = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost, big)
+                    if i > 1 && j > 1 && cost == 1 && byte == lowerASCII(c[j - 2]) && t[i - 2] == other {
+                        cell = min(cell, before[j - 2] + 1)
+                    }
                     cur[j] = cell
                     if cell < rowMin { rowMin = cell }
                 }
                 if hi < m { cur[hi + 1] = big }
                 if rowMin > k { return nil }
-                swap(&prev, &cur)
+                (before, prev, cur) = (prev, cur, before)
             }
             let distance = prev[m]
             return distance <= k ? distance : nil
         }
     }
 
+    /// The optimal string alignment distance: insertions, deletions, substitutions and swaps
+    /// of two neighbours, each one edit.
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var before = Array(repeating: 0, count: b.count + 1)
         var prev = Array(0...b.count)
         var cur = Array(repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -132,8 +142,11 @@ public enum Suggestion {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    cur[j] = min(cur[j], before[j - 2] + 1)
+                }
             }
-            swap(&prev, &cur)
+            (before, prev, cur) = (prev, cur, before)
         }
         return prev[b.count]
     }

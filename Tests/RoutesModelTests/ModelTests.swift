@@ -208,6 +208,15 @@ func lower(_ text: String) -> FileModel {
         #expect(Suggestion.closest(to: "isLogedIn", among: ["isLoggedIn", "isAdmin"]) == "isLoggedIn")
         #expect(Suggestion.closest(to: "Xylophone", among: ["Home"]) == nil)
         #expect(Suggestion.closest(to: "settings", among: ["Settings"]) == "Settings")
+        // Two neighbours swapped are one edit.
+        #expect(Suggestion.closest(to: "emtpy", among: ["empty", "Detail"]) == "empty")
+        #expect(Suggestion.closest(to: "Hoem", among: ["Home", "Help"]) == "Home")
+        #expect(Suggestion.closest(to: "Détial", among: ["Détail", "Detail"]) == "Détail")
+        func scalars(_ s: String) -> [Unicode.Scalar] { Array(s.unicodeScalars) }
+        #expect(Suggestion.distance(scalars("emtpy"), scalars("empty")) == 1)
+        #expect(Suggestion.distance(scalars("ab"), scalars("ba")) == 1)
+        // A letter swapped is not edited again (the alignment's restriction): `ca` to `abc`.
+        #expect(Suggestion.distance(scalars("ca"), scalars("abc")) == 3)
     }
 
     /// The pruned search picks what sorting every candidate and measuring each would.
@@ -244,9 +253,10 @@ func lower(_ text: String) -> FileModel {
             var chars = Array(w)
             for _ in 0..<next(5) {
                 let i = next(chars.count + 1)
-                switch next(3) {
+                switch next(4) {
                 case 0: chars.insert(ascii[next(ascii.count)], at: i)
                 case 1: if i < chars.count { chars.remove(at: i) }
+                case 2: if i + 1 < chars.count { chars.swapAt(i, i + 1) }
                 default: if i < chars.count { chars[i] = ascii[next(ascii.count)] }
                 }
             }

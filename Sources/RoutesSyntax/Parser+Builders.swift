@@ -96,9 +96,7 @@ extension Parser {
                     // then the block's own `}`: the first `}` was typed on the wrong line. It
                     // is skipped, and the builder after it is this block's second.
                     earlyBrace = pos
-                    open(.error)
-                    advance()
-                    close()
+                    skipAsError()
                     continue
                 }
                 noteClose(of: brace)
@@ -301,9 +299,7 @@ extension Parser {
         }
         open(.screenBuilder)
         if keywordMisspelt {
-            open(.error)
-            advance()
-            close()
+            skipAsError()
         } else if !keywordMissing {
             advance()
         }
@@ -334,10 +330,7 @@ extension Parser {
                 } else {
                     if !unwinding {
                         if kind.isKeyword && !current.startsLine && !atBlockCloser(blockHasBuilder: false) {
-                            report(current.range, "expected a dependency or optional name, found keyword `\(currentText)`")
-                            open(.error)
-                            advance()
-                            close()
+                            keywordAsName("a dependency or optional name")
                         } else {
                             expected("a dependency or optional name")
                         }
@@ -479,9 +472,7 @@ extension Parser {
             if atAsBeforePresentation && !unwinding {
                 // (After the `uses` list, the error below says where `as` goes.)
                 if !afterUses { report(current.range, "`as` is written twice: `screen \(screen) as \(peekText())`") }
-                open(.error)
-                advance()
-                close()
+                skipAsError()
             }
             // The word may follow on the next line: `as` on the screen's line has begun the
             // presentation (newlines only separate tokens).
@@ -494,9 +485,7 @@ extension Parser {
                 if at(.identifier) { unexpected(what) } else { expected(what) }
                 if at(.identifier) && !current.startsLine {
                     // `as modal`: the unknown word is skipped, not read as the next builder.
-                    open(.error)
-                    advance()
-                    close()
+                    skipAsError()
                 }
             }
             if hasWord { presentationWord() }
@@ -613,9 +602,7 @@ extension Parser {
                     // the `}` is skipped.
                     report(current.range, "unexpected `}`: the branches below it are indented inside this `anyOf`, whose `}` comes after them",
                            related: [RelatedLocation(file: file, range: tokens[brace].range, message: "the `anyOf` opened here")])
-                    open(.error)
-                    advance()
-                    close()
+                    skipAsError()
                     continue
                 }
                 if branches == 0 {

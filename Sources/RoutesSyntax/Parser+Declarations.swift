@@ -113,9 +113,7 @@ extension Parser {
             if at(.kwRoot) && !current.startsLine && !unwinding {
                 // `root root {`: one error, at the second `root`, then read on.
                 report(current.range, "`root` is written twice: `root { … }`")
-                open(.error)
-                advance()
-                close()
+                skipAsError()
             }
         }
         block()
@@ -134,9 +132,7 @@ extension Parser {
         case .present:
             advance()
         case .misspelt:
-            open(.error)
-            advance()
-            close()
+            skipAsError()
         case .missing:
             break
         }
@@ -165,10 +161,7 @@ extension Parser {
             return false
         }
         if kind.isKeyword && !current.startsLine && !unwinding {
-            report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
-            open(.error)
-            advance()
-            close()
+            keywordAsName(what)
             return false
         }
         expected(what)

@@ -53,10 +53,7 @@ extension Parser {
             expected("a link name")
         } else if kind.isKeyword && !current.startsLine && peekKind() == .string && !unwinding {
             // `link root "/" -> Home`: a keyword for the name, one error; the rest reads on.
-            report(current.range, "expected a link name, found keyword `\(currentText)` (a keyword cannot be a name)")
-            open(.error)
-            advance()
-            close()
+            keywordAsName("a link name")
         } else {
             name("a link name")
         }
@@ -91,9 +88,7 @@ extension Parser {
             let shown = !written.isEmpty && currentText.hasSuffix("\"") && !written.contains(where: { "\"\\`\n\r".contains($0) })
                 ? String(written) : "Home/Detail(id: id)"
             report(current.range, "a link's path is written without quotes: `-> \(shown)`, screen names separated by `/`")
-            open(.error)
-            advance()
-            close()
+            skipAsError()
         } else if at(.identifier) && (!current.startsLine || openBraces.isEmpty && !atTopLevelLinkDeclaration) {
             // The path may start on the next line (`->` ends its line), unless a declaration
             // starts there (at the top level, only a link's starts with a name).
@@ -194,9 +189,7 @@ extension Parser {
             }
         } else {
             report(current.range, "expected an argument (`label: value`), found \(describeCurrent())")
-            open(.error)
-            advance()
-            close()
+            skipAsError()
         }
         close()
     }

@@ -572,12 +572,25 @@ extension Parser {
     /// in an error node, so that the model does not read it as the builder's name.
     mutating func keyword() {
         if at(.identifier) {
-            open(.error)
-            advance()
-            close()
+            skipAsError()
         } else {
             advance()
         }
+    }
+
+    /// Advances past the current token, kept in an error node of its own: in the tree, read
+    /// by nothing in the model (a mistake already reported).
+    mutating func skipAsError() {
+        open(.error)
+        advance()
+        close()
+    }
+
+    /// A keyword where a name goes (`screen root`, `uses screen`, `link root "/"`): one error,
+    /// and the keyword is skipped, so that what follows it reads on.
+    mutating func keywordAsName(_ what: String) {
+        report(current.range, "expected \(what), found keyword `\(currentText)` (a keyword cannot be a name)")
+        skipAsError()
     }
 
     /// The builder keyword the current name misspells, when what follows on its line is what

@@ -105,16 +105,11 @@ import RoutesModel
         let app = Self.root.appendingPathComponent("Examples/SeedPackage/Sources/SeedApp")
         let project = Generation.project([app.appendingPathComponent("App.routes")], root: Self.root)
         let seed = try #require(try Generation.programs(of: project, label: "seed package").generated.first)
-        let dir = try Swiftc.temporaryDirectory("seed-package")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var files = try Swiftc.write([("App.routes.swift", seed.code), ("main.swift", "for line in seedDemo() { print(line) }\n")], in: dir)
-        for name in ["App.swift", "Demo.swift"] {
-            files.append(dir.appendingPathComponent(name))
-            try FileManager.default.copyItem(at: app.appendingPathComponent(name), to: files.last!)
+        let sources = try ["App.swift", "Demo.swift"].map { name in
+            (name: name, text: try String(contentsOf: app.appendingPathComponent(name), encoding: .utf8))
         }
-        let executable = dir.appendingPathComponent("seed")
-        try Swiftc.compile(files, module: "SeedApp", product: .executable(executable))
-        let run = try Swiftc.run(executable, [])
+        let run = try Swiftc.compileAndRun([("App.routes.swift", seed.code), ("main.swift", "for line in seedDemo() { print(line) }\n")] + sources,
+                                           module: "SeedApp")
         #expect(run.status == 0)
         #expect(run.output == """
             Home: HomeView (through a wildcard)

@@ -56,12 +56,7 @@ import TestSupport
             print("checked \\(cases.count)")
 
             """
-        let dir = try Swiftc.temporaryDirectory("links")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let files = try Swiftc.write([("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)], in: dir)
-        let executable = dir.appendingPathComponent("links")
-        try Swiftc.compile(files, module: "LinksApp", product: .executable(executable))
-        let run = try Swiftc.run(executable, [])
+        let run = try Swiftc.compileAndRun([("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)], module: "LinksApp")
         #expect(run.status == 0)
         let lines = run.output.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("differs") }.isEmpty, "\(run.output)")
@@ -97,12 +92,7 @@ import TestSupport
             print("checked")
 
             """
-        let dir = try Swiftc.temporaryDirectory("foundation-links")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let files = try Swiftc.write([("Links.swift", generated.code), ("main.swift", main)], in: dir)
-        let executable = dir.appendingPathComponent("links")
-        try Swiftc.compile(files, module: "FoundationLinksApp", product: .executable(executable))
-        let run = try Swiftc.run(executable, [])
+        let run = try Swiftc.compileAndRun([("Links.swift", generated.code), ("main.swift", main)], module: "FoundationLinksApp")
         #expect(run.status == 0)
         #expect(run.output == "checked\n", "\(run.output)")
     }
@@ -146,12 +136,7 @@ import TestSupport
             print("checked")
 
             """
-        let dir = try Swiftc.temporaryDirectory("literal-links")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let files = try Swiftc.write([("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)], in: dir)
-        let executable = dir.appendingPathComponent("links")
-        try Swiftc.compile(files, module: "LiteralLinksApp", product: .executable(executable))
-        let run = try Swiftc.run(executable, [])
+        let run = try Swiftc.compileAndRun([("Links.swift", generated.code), ("main.swift", main), ("Tag.swift", Self.tagType)], module: "LiteralLinksApp")
         #expect(run.status == 0)
         #expect(run.output == "checked\n", "\(run.output)")
     }
@@ -232,12 +217,7 @@ import TestSupport
             print("failures: \\(failures)")
 
             """
-        let dir = try Swiftc.temporaryDirectory("generated-links")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let files = try Swiftc.write([("main.swift", main), ("Tag.swift", Self.tagType)] + programs.map({ ("\($0.namespace).swift", $0.code) }), in: dir)
-        let executable = dir.appendingPathComponent("links")
-        try Swiftc.compile(files, module: "GeneratedLinks", product: .executable(executable))
-        let run = try Swiftc.run(executable, [])
+        let run = try Swiftc.compileAndRun([("main.swift", main), ("Tag.swift", Self.tagType)] + programs.map({ ("\($0.namespace).swift", $0.code) }), module: "GeneratedLinks")
         #expect(run.status == 0)
         #expect(run.output.hasSuffix("failures: 0\n"), "\(run.output.prefix(3000))")
     }

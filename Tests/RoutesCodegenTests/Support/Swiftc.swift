@@ -65,6 +65,16 @@ enum Swiftc {
         return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
+    /// Writes `sources` into a temporary directory, compiles them with the stand-ins into an
+    /// executable of `module`, runs it without arguments, and removes the directory.
+    static func compileAndRun(_ sources: [(name: String, text: String)], module: String) throws -> Run {
+        let dir = try temporaryDirectory(module)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let executable = dir.appendingPathComponent(module)
+        try compile(write(sources, in: dir), module: module, product: .executable(executable))
+        return try run(executable, [])
+    }
+
     /// Writes each `(name, text)` source into `directory`; the files' URLs, in order.
     static func write(_ sources: [(name: String, text: String)], in directory: URL) throws -> [URL] {
         try sources.map { name, text in

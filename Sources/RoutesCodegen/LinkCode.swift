@@ -351,7 +351,9 @@ struct LinkCode {
                     guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
                     bytes.append(high << 4 | low)
                 }
-                return String(validating: bytes, as: UTF8.self)
+                // (Decoded, then compared with the bytes: the validating initializer needs iOS 18.)
+                let text = String(decoding: bytes, as: UTF8.self)
+                return text.utf8.elementsEqual(bytes) ? text : nil
             }
 
             static func hexValue(_ byte: UInt8) -> UInt8? {

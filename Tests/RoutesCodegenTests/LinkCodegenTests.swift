@@ -141,6 +141,35 @@ import TestSupport
         #expect(run.output == "checked\n", "\(run.output)")
     }
 
+    /// Linux has no availability checks, so compiling against the stand-in cannot catch an
+    /// API newer than the targets' oldest systems (iOS 13 for
+    /// ComposableNavigator, iOS 16 for SwiftUI): the generated files of the examples with
+    /// links and of 30 random programs, in both targets, call none of those a generator
+    /// might reach for (`String(validating:as:)` once did).
+    @Test func generatedCodeCallsNoAPINewerThanTheTargetsSystems() throws {
+        let newer = ["String(validating:", "firstRange(of:", "ranges(of:", ".replacing(", "trimmingPrefix(", "wholeMatch(",
+                     "prefixMatch(", "Regex", "#/", ".formatted(", "Duration", "ContinuousClock", "URL(filePath:", ".split(separator: \"//\"",
+                     "String(localized:", "AttributedString", "@Observable", "@Bindable", "NavigationSplitView"]
+        var projects: [(String, Project)] = []
+        for example in ["Examples/Deeplinks/App.routes", "Tests/Fixtures/codegen/links.routes"] {
+            let input = Self.root.appendingPathComponent(example)
+            projects.append((example, Generation.project([input], root: input.deletingLastPathComponent())))
+        }
+        var rng = SplitMix64(seed: 7)
+        for index in 0..<30 { projects.append(("random \(index)", RandomPrograms.project(Self.randomProgram(&rng), name: "/ws/Avail\(index).routes"))) }
+        var generatedFiles = 0
+        for (label, project) in projects {
+            for target in [CodegenTarget.composableNavigator, .swiftUI] {
+                let programs = try Generation.programs(of: project, label: label, allowProblems: true, options: .init(target: target)).generated
+                for program in programs {
+                    generatedFiles += 1
+                    for api in newer { #expect(!program.code.contains(api), "\(label), \(target): calls \(api)") }
+                }
+            }
+        }
+        #expect(generatedFiles >= 30, "\(generatedFiles) files generated")
+    }
+
     /// The winner of a URL, as the generated code finds it: the tools' winner, unless it is
     /// `tagged` with a tag the app's type does not parse; then the winner among the others
     /// (the link does not match there).

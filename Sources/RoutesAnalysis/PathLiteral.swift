@@ -64,8 +64,10 @@ public struct PathLiteral: Sendable, Hashable {
         /// when it fits. The types a path literal can write are checked as Swift checks a
         /// literal: `String` takes a string; `Int`, `Int8`…`Int64`, `UInt`…`UInt64` a whole
         /// number in their range; `Double`, `Float`, `CGFloat` any number; `Bool` `true` or
-        /// `false`; an optional (`Int?`) what its wrapped type takes. Any other type (an
-        /// `enum`, `Product.ID`, `[String]`) is the app's to convert, and takes any value.
+        /// `false`; `Character` a string of one character; Foundation's `UUID` the text
+        /// `UUID(uuidString:)` reads (8-4-4-4-12 hexadecimal digits); an optional (`Int?`)
+        /// what its wrapped type takes. Any other type (an `enum`, `Product.ID`, `[String]`)
+        /// is the app's to convert, and takes any value.
         public func mismatch(type: String) -> String? {
             // The commonest fits first, without trimming the type: a string for a `String`,
             // a whole number for an `Int`, a boolean for a `Bool`.
@@ -85,6 +87,11 @@ public struct PathLiteral: Sendable, Hashable {
             case ("String", _): return "a string"
             case ("Bool", _): return "`true` or `false`"
             case ("Double", _), ("Float", _), ("CGFloat", _): return "a number"
+            case ("Character", .string(let text)) where text.count == 1: return nil
+            case ("Character", _): return "a string of one character"
+            case ("UUID", .string(let text)) where PathLiteral.isUUID(text): return nil
+            case ("Foundation.UUID", .string(let text)) where PathLiteral.isUUID(text): return nil
+            case ("UUID", _), ("Foundation.UUID", _): return "a UUID's text, such as \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\""
             default:
                 break
             }
@@ -106,6 +113,21 @@ public struct PathLiteral: Sendable, Hashable {
             if number.contains(".") { return "a whole number" }
             return integer(number) ? nil : "a whole number that fits in \(typeName)"
         }
+    }
+
+    /// Whether `text` is a UUID as `UUID(uuidString:)` reads one: 36 characters, hexadecimal
+    /// digits in groups of 8, 4, 4, 4 and 12 separated by `-`, in either case.
+    static func isUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !((0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)) {
+                return false
+            }
+        }
+        return true
     }
 
     /// `label: value`.

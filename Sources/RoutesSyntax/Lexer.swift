@@ -377,6 +377,10 @@ extension Lexer {
         @inline(__always)
         mutating func slashOrComment() {
             let start = position
+            if next(start, is: 0x2A) {
+                blockComment()
+                return
+            }
             guard next(start, is: 0x2F) else {
                 punctuation(.slash)
                 return
@@ -384,6 +388,36 @@ extension Lexer {
             let isDoc = next(start + 1, is: 0x2F) && !next(start + 2, is: 0x2F)
             while position < bytes.count && bytes[position] != 0x0A && bytes[position] != 0x0D { position += 1 }
             push(isDoc ? .docComment : .lineComment, from: start)
+        }
+
+        /// `/* … */`, which the language does not have (a Swift habit): one error, and the
+        /// comment through its `*/` (over lines, not nested) is skipped as one run of unknown
+        /// characters, so that nothing in it is read. Without a `*/`, to the end of the line.
+        /// A line break inside it makes what follows start a line, as after a comment.
+        mutating func blockComment() {
+            let start = position
+            let lineStart = sawNewline
+            position += 2
+            var closed = false
+            var end = start + 2
+            while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+            var index = start + 2
+            var brokeLine = false
+            while index + 1 < bytes.count {
+                if bytes[index] == 0x2A && bytes[index + 1] == 0x2F {
+                    closed = true
+                    break
+                }
+                if bytes[index] == 0x0A || bytes[index] == 0x0D { brokeLine = true }
+                index += 1
+            }
+            position = closed ? index + 2 : end
+            if !closed { brokeLine = false }
+            push(.unknown, from: start)
+            sawNewline = lineStart || brokeLine
+            report(start..<position, closed
+                   ? "there are no block comments: comment each line with `//`"
+                   : "there are no block comments, and this one is not closed: comment each line with `//`")
         }
 
         @inline(__always)
@@ -532,6 +566,8 @@ extension Lexer {
             // Identifier characters glued to the run (`Café…`) are skipped with it rather than
             // read as a second, surprising token.
             let gluedToName = start > 0 && isIdentContinue(bytes[start - 1]) && bytes[start] >= 0x80
+            // Before a name (`éA`), the name is read: the ASCII part of a name is the name.
+            let beforeName = bytes[start] >= 0x80 && end < bytes.count && isIdentContinue(bytes[end])
             if gluedToName {
                 while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
             }
@@ -539,7 +575,7 @@ extension Lexer {
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
             let plural = text.unicodeScalars.count > 1
             var message = "unexpected character\(plural ? "s" : "") `\(Lexer.visible(text))`"
-            if gluedToName {
+            if gluedToName || beforeName {
                 message += " (names are ASCII: letters, digits and `_`)"
             }
             report(start..<end, message)

@@ -148,14 +148,29 @@ private func format(_ text: String) throws -> String {
     @Test func theCheckCatchesAChangeOfMeaning() {
         let original = SyntaxTree.parse(SourceText("screen A\nroot { screen A }\n"))
         #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A\n\nroot {\n  screen A\n}\n"))) == nil)
-        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A\nroot { screen B }\n"))) != nil)
-        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A // x\nroot { screen A }\n"))) != nil)
+        // Each difference says where it is in the original: the token `A` of `root`'s block,
+        // the name `root` that a comment would take the place of.
+        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A\nroot { screen B }\n")))?.offset == 23)
+        #expect(FormatCheck.difference(original, SyntaxTree.parse(SourceText("screen A // x\nroot { screen A }\n")))?.offset == 9)
         // A suppression comment that would apply to another line.
         let suppressed = SyntaxTree.parse(SourceText("flag a flag b // routes:ignore unused-declaration\n"))
         #expect(FormatCheck.difference(suppressed, SyntaxTree.parse(SourceText("flag a\nflag b // routes:ignore unused-declaration\n"))) != nil)
         // Layout that makes the parser recover differently.
         let erroneous = SyntaxTree.parse(SourceText("root {\n  anyOf {\n    screen A\nscreen B\n"))
         #expect(FormatCheck.difference(erroneous, SyntaxTree.parse(SourceText("root {\n  anyOf {\n    screen A\n    screen B\n"))) != nil)
+    }
+
+    /// A refusal names the line and column where the reading would change, in words a user
+    /// knows, not the parser's node numbers.
+    @Test func aRefusalSaysWhereTheReadingWouldChange() throws {
+        let text = "root { anyOf { screen Home { b } // c2\nscreen Transfer as\ncover(allowsPush: false) uses d, d\n  screen as\n} }\n"
+        do {
+            _ = try Formatter.format(SyntaxTree.parse(SourceText(text)))
+        } catch {
+            #expect(error.reason == .changesMeaning)
+            #expect(error.message.contains("would change how they are read at "), "\(error.message)")
+            #expect(!error.message.contains("syntax node"), "\(error.message)")
+        }
     }
 
     @Test func numbersAreLeftOutOfComparedMessages() {

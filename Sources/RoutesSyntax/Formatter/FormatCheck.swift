@@ -8,10 +8,16 @@
 /// functions of these, so they agree too (the property tests check that on every fixture,
 /// example and generated program).
 enum FormatCheck {
-    /// nil when `after` reads as `before`; else what differs first, in words.
-    static func difference(_ before: SyntaxTree, _ after: SyntaxTree) -> String? {
+    /// What differs first: in words, and where in the original text (a byte offset).
+    struct Difference {
+        var what: String
+        var offset: Int
+    }
+
+    /// nil when `after` reads as `before`; else what differs first.
+    static func difference(_ before: SyntaxTree, _ after: SyntaxTree) -> Difference? {
         let wordsBefore = Words(before), wordsAfter = Words(after)
-        if before.source.contentStart != after.source.contentStart { return "the byte-order mark" }
+        if before.source.contentStart != after.source.contentStart { return Difference(what: "the byte-order mark", offset: 0) }
         return tokenDifference(wordsBefore, wordsAfter)
             ?? nodeDifference(wordsBefore, wordsAfter)
             ?? errorDifference(wordsBefore, wordsAfter)
@@ -19,51 +25,56 @@ enum FormatCheck {
     }
 
     /// The first token or comment that differs (comments compared without trailing spaces).
-    static func tokenDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+    static func tokenDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> Difference? {
         let before = wordsBefore.tree, after = wordsAfter.tree
-        guard wordsBefore.list.count == wordsAfter.list.count else {
-            return "\(wordsBefore.list.count) tokens and comments before, \(wordsAfter.list.count) after"
-        }
-        for word in wordsBefore.list.indices {
+        for word in 0..<min(wordsBefore.list.count, wordsAfter.list.count) {
             let tokenBefore = before.tokens[wordsBefore.list[word]], tokenAfter = after.tokens[wordsAfter.list[word]]
             guard tokenBefore.kind == tokenAfter.kind else {
-                return "token \(word + 1) is \(tokenBefore.kind.display) before and \(tokenAfter.kind.display) after"
+                return Difference(what: "\(tokenBefore.kind.display) would be read as \(tokenAfter.kind.display)", offset: tokenBefore.start)
             }
             if tokenBefore.kind == .lineComment || tokenBefore.kind == .docComment {
                 guard wordsBefore.trimmed(tokenBefore).elementsEqual(wordsAfter.trimmed(tokenAfter)) else {
-                    return "comment \(word + 1) differs"
+                    return Difference(what: "a comment would change", offset: tokenBefore.start)
                 }
             } else {
                 guard before.source.bytes[tokenBefore.range].elementsEqual(after.source.bytes[tokenAfter.range]) else {
-                    return "token \(word + 1) differs"
+                    return Difference(what: "\(tokenBefore.kind.display) would change", offset: tokenBefore.start)
                 }
             }
+        }
+        guard wordsBefore.list.count == wordsAfter.list.count else {
+            let shorter = min(wordsBefore.list.count, wordsAfter.list.count)
+            let offset = shorter < wordsBefore.list.count ? before.tokens[wordsBefore.list[shorter]].start : before.source.bytes.count
+            return Difference(what: "the text would be read as \(wordsAfter.list.count) tokens and comments, not \(wordsBefore.list.count)", offset: offset)
         }
         return nil
     }
 
     /// The first syntax node that differs in kind, size or place among the words.
-    static func nodeDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+    static func nodeDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> Difference? {
         let before = wordsBefore.tree, after = wordsAfter.tree
-        guard before.nodes.count == after.nodes.count else {
-            return "\(before.nodes.count) syntax nodes before, \(after.nodes.count) after"
-        }
-        for (index, (nodeBefore, nodeAfter)) in zip(before.nodes, after.nodes).enumerated() {
+        for (nodeBefore, nodeAfter) in zip(before.nodes, after.nodes) {
             guard nodeBefore.kind == nodeAfter.kind, nodeBefore.subtreeEnd == nodeAfter.subtreeEnd,
                   wordsBefore.ordinal(Int(nodeBefore.tokenStart)) == wordsAfter.ordinal(Int(nodeAfter.tokenStart)),
                   wordsBefore.ordinal(Int(nodeBefore.tokenEnd)) == wordsAfter.ordinal(Int(nodeAfter.tokenEnd)) else {
-                return "syntax node \(index) (\(nodeBefore.kind)) differs"
+                return Difference(what: "what starts here would be read otherwise", offset: wordsBefore.offset(ofToken: Int(nodeBefore.tokenStart)))
             }
+        }
+        guard before.nodes.count == after.nodes.count else {
+            let offset = after.nodes.count < before.nodes.count
+                ? wordsBefore.offset(ofToken: Int(before.nodes[after.nodes.count].tokenStart)) : before.source.bytes.count
+            return Difference(what: "what starts here would be read otherwise", offset: offset)
         }
         return nil
     }
 
     /// The first syntax error that differs in rule, message (its numbers aside), place among
     /// the words, or related locations.
-    static func errorDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
+    static func errorDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> Difference? {
         let before = wordsBefore.tree, after = wordsAfter.tree
         guard before.diagnostics.count == after.diagnostics.count else {
-            return "\(before.diagnostics.count) syntax errors before, \(after.diagnostics.count) after"
+            let first = before.diagnostics.first?.range.lowerBound ?? 0
+            return Difference(what: "it would have \(after.diagnostics.count) syntax errors, not \(before.diagnostics.count)", offset: first)
         }
         for (errorBefore, errorAfter) in zip(before.diagnostics, after.diagnostics) {
             guard errorBefore.rule == errorAfter.rule, withoutNumbers(errorBefore.message) == withoutNumbers(errorAfter.message),
@@ -72,18 +83,20 @@ enum FormatCheck {
                   errorBefore.related.count == errorAfter.related.count,
                   zip(errorBefore.related, errorAfter.related).allSatisfy({ withoutNumbers($0.message) == withoutNumbers($1.message)
                       && wordsBefore.place($0.range.lowerBound) == wordsAfter.place($1.range.lowerBound) }) else {
-                return "the syntax error “\(errorBefore.message)” differs"
+                return Difference(what: "the syntax error “\(errorBefore.message)” would change", offset: errorBefore.range.lowerBound)
             }
         }
         return nil
     }
 
     /// Whether a `// routes:ignore` comment applies to a line of other words.
-    static func suppressionDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> String? {
-        guard wordsBefore.suppressionTargets() == wordsAfter.suppressionTargets() else {
-            return "a `// routes:ignore` comment would apply to another line"
-        }
-        return nil
+    static func suppressionDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> Difference? {
+        let targetsBefore = wordsBefore.suppressionTargets(), targetsAfter = wordsAfter.suppressionTargets()
+        guard targetsBefore != targetsAfter else { return nil }
+        let index = (0..<min(targetsBefore.count, targetsAfter.count)).first { targetsBefore[$0] != targetsAfter[$0] } ?? min(targetsBefore.count, targetsAfter.count)
+        let comment = index < targetsBefore.count ? targetsBefore[index][0] : nil
+        let offset = comment.map { wordsBefore.tree.tokens[wordsBefore.list[$0]].start } ?? 0
+        return Difference(what: "a `// routes:ignore` comment would apply to another line", offset: offset)
     }
 
     /// A message with its runs of digits replaced (line and column numbers move).
@@ -124,6 +137,11 @@ enum FormatCheck {
 
         func ordinal(_ tokenIndex: Int) -> Int32 {
             before[max(0, min(tokenIndex, before.count - 1))]
+        }
+
+        /// Where the token at `tokenIndex` starts (the end of the text past the last).
+        func offset(ofToken tokenIndex: Int) -> Int {
+            tokenIndex < tree.tokens.count ? tree.tokens[tokenIndex].start : tree.source.bytes.count
         }
 
         func trimmed(_ token: Token) -> ArraySlice<UInt8> {

@@ -48,13 +48,15 @@ public enum Formatter {
         }
         let after = SyntaxTree.parse(SourceText(bytes: bytes))
         if let difference = FormatCheck.difference(tree, after) {
+            let position = tree.source.position(of: difference.offset, encoding: .scalars)
+            let place = "at \(position.line + 1):\(position.column + 1)"
             if tree.diagnostics.isEmpty {
                 // A bug of the formatter: say so rather than change the file.
                 throw FormatRefusal(reason: .internalError,
-                                    message: "the formatted text would not parse as the original does (\(difference)); this is a bug of routes fmt, please report it")
+                                    message: "the formatted text would not parse as the original does \(place) (\(difference.what)); this is a bug of routes fmt, please report it")
             }
             throw FormatRefusal(reason: .changesMeaning,
-                                message: "formatting around its syntax errors would change how they are read (\(difference)); fix them first")
+                                message: "formatting around its syntax errors would change how they are read \(place) (\(difference.what)); fix the errors first")
         }
         return Formatted(bytes: bytes, tree: after, changed: true, verbatimRegions: verbatimRegions ?? 0)
     }

@@ -376,7 +376,16 @@ struct LinkPatternParser {
         let start = position
         while !atEnd && current != UInt8(ascii: "=") && current != UInt8(ascii: "&") { try literalByte(inQuery: true) }
         let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard position > start else { throw problem("a query item is `key={name}`: this one is empty", max(start - 1, 0)..<(start + 1)) }
+        guard position > start else {
+            // `?={q}`: a value without its key; `?&a={a}`, `?a={a}&`: nothing between the
+            // separators.
+            if !atEnd && current == UInt8(ascii: "=") {
+                var end = position
+                while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+                throw problem("a query item is `key={name}`: this one has no key", start..<end)
+            }
+            throw problem("a query item is `key={name}`: this one is empty", max(start - 1, 0)..<(start + 1))
+        }
         guard !atEnd && current == UInt8(ascii: "=") else {
             throw problem("the query item `\(key)` has no value: write `\(key)={\(key)}`", start..<position)
         }

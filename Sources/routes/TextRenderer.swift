@@ -42,6 +42,24 @@ struct TextRenderer {
     static let longLine = 400
     static let snippetContext = 120
 
+    /// `line` with each control character but a tab shown as its symbol (`␀`, `␛`, `␡`), one
+    /// scalar for one, so that a file's bytes never reach the terminal as a command and the
+    /// underline still lines up.
+    static func visible(_ line: String) -> String {
+        guard line.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return line }
+        var out = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            switch scalar.value {
+            case 0x09: out.append(scalar)
+            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80..<0xA0: out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     /// The source line and a `^~~~` underline of the range's part on that line. Tabs are
     /// kept in the underline so that it lines up. Of a long line, the part around the range,
     /// `…` where it is cut (a diagnostic per token of a long line would otherwise print the
@@ -62,7 +80,7 @@ struct TextRenderer {
             if end < lineRange.upperBound { after = "…" }
             lineRange = start..<max(start, end)
         }
-        let lineText = before + text.text(lineRange) + after
+        let lineText = before + Self.visible(text.text(lineRange)) + after
         var pad = before.isEmpty ? "" : " "
         for ch in text.text(lineRange.lowerBound..<min(max(range.lowerBound, lineRange.lowerBound), lineRange.upperBound)).unicodeScalars {
             pad += ch == "\t" ? "\t" : " "

@@ -328,6 +328,12 @@ public struct Project: Sendable {
                         continue
                     }
                     guard let canonical = provider.canonicalPath(lexical) else {
+                        // Outside the root, whether a file is there or not: the error does not
+                        // tell what lies outside.
+                        if !PathUtil.isInside(lexical, root: importer.workspaceRoot) {
+                            fail(.outsideWorkspace(path: imp.path))
+                            continue
+                        }
                         let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
                         fail(.notFound(path: imp.path, shown: shown, suggestion: Self.similarFile(to: imp.path, from: dir, importer: importer.path, provider)))
                         continue

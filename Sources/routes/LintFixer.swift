@@ -9,7 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A fix `routes lint --fix` applied: where its diagnostic was (in the text as it was then),
+/// A fix `routes lint --fix` applied: where its diagnostic was (in the text as the user
+/// wrote it: a fix of a later round is placed back through the edits of the rounds before),
 /// its rule and what it did.
 struct FixedItem {
     var path: String
@@ -43,7 +44,13 @@ struct LintFixer {
     /// The canonical path of the standard input's text, if it was read.
     let stdinPath: String?
 
+    /// The fixes applied, placed in the files as first read (see `placeFixed()`).
     private(set) var fixed: [FixedItem] = []
+    /// Each fix applied, where its diagnostic was in the text of its round.
+    private var applied: [(path: String, round: Int, range: Range<Int>, rule: RuleID, title: String)] = []
+    /// Each file's edits, by canonical path, per round (sorted, not overlapping): the range
+    /// each replaced in that round's text and the length of its new text.
+    private var roundEdits: [String: [Int: [(range: Range<Int>, length: Int)]]] = [:]
     /// The text of each file as first read, by canonical path (to write only what changed).
     private(set) var original: [String: [UInt8]] = [:]
     /// The text of each changed file, by canonical path.
@@ -67,6 +74,47 @@ struct LintFixer {
 
     /// Runs the rounds; returns the last project and its analysis (the report's).
     mutating func run() -> (project: Project, session: AnalysisSession) {
+        let result = rounds()
+        placeFixed()
+        return result
+    }
+
+    /// Each fix applied, placed in its file's text as first read: each later round's edits
+    /// undone, in reverse, on its diagnostic's start (one inside text a fix wrote is placed
+    /// where that fix's range began).
+    private mutating func placeFixed() {
+        var texts: [String: SourceText] = [:]
+        fixed = applied.map { item in
+            var start = item.range.lowerBound, end = item.range.upperBound
+            if let perRound = roundEdits[item.path] {
+                for round in stride(from: item.round - 1, through: 0, by: -1) {
+                    guard let edits = perRound[round] else { continue }
+                    start = Self.offsetBefore(start, edits)
+                    end = max(start, Self.offsetBefore(end, edits))
+                }
+            }
+            let text = texts[item.path] ?? SourceText(bytes: original[item.path] ?? [])
+            texts[item.path] = text
+            let position = text.position(of: start, encoding: .scalars)
+            return FixedItem(path: displayPaths[item.path] ?? item.path, line: position.line, column: position.column,
+                             range: (text.position(of: start, encoding: .utf16), text.position(of: end, encoding: .utf16)),
+                             rule: item.rule, title: item.title)
+        }
+    }
+
+    /// Where `offset` of the text after `edits` was before them.
+    static func offsetBefore(_ offset: Int, _ edits: [(range: Range<Int>, length: Int)]) -> Int {
+        var delta = 0
+        for edit in edits {
+            let newStart = edit.range.lowerBound + delta
+            if offset < newStart { break }
+            if offset < newStart + edit.length { return edit.range.lowerBound }
+            delta += edit.length - edit.range.count
+        }
+        return offset - delta
+    }
+
+    private mutating func rounds() -> (project: Project, session: AnalysisSession) {
         let cache = ParseCache()
         var round = 0
         var states = Set<[String: [UInt8]]>()
@@ -104,18 +152,15 @@ struct LintFixer {
             }
             for fix in fixes {
                 let diagnostic = fix.diagnostic
-                let file = project.files[diagnostic.file]
-                let position = file.text.position(of: diagnostic.range.lowerBound, encoding: .scalars)
-                fixed.append(FixedItem(path: file.displayPath, line: position.line, column: position.column,
-                                       range: (file.text.position(of: diagnostic.range.lowerBound, encoding: .utf16),
-                                               file.text.position(of: diagnostic.range.upperBound, encoding: .utf16)),
-                                       rule: diagnostic.rule, title: fix.title))
+                applied.append((project.files[diagnostic.file].path, round, diagnostic.range, diagnostic.rule, fix.title))
             }
             var touched = Set<FileID>()
             for fix in fixes { touched.formUnion(fix.edits.keys) }
             for fileID in touched {
                 let file = project.files[fileID]
-                let bytes = IDE.apply(IDE.edits(of: fixes, in: fileID), to: file.text.bytes)
+                let edits = IDE.edits(of: fixes, in: fileID)
+                roundEdits[file.path, default: [:]][round] = edits.map { ($0.range, $0.newText.utf8.count) }
+                let bytes = IDE.apply(edits, to: file.text.bytes)
                 provider.files[file.path] = bytes
                 changed[file.path] = bytes
             }

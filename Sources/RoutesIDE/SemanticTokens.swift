@@ -3,9 +3,10 @@ import RoutesSyntax
 
 /// A classified token for semantic highlighting.
 public struct SemanticToken: Sendable, Hashable {
-    /// The token types, in legend order (the LSP layer sends their names).
+    /// The token types, in legend order (the LSP layer sends their names). A new type goes
+    /// at the end (`link`, a link's name, came after the others).
     public enum Kind: Int, Sendable, Hashable, CaseIterable {
-        case screen, builder, dependency, optional, flag, keyword, comment, string, number, type, parameter
+        case screen, builder, dependency, optional, flag, keyword, comment, string, number, type, parameter, link
 
         public var legendName: String {
             switch self {
@@ -20,6 +21,7 @@ public struct SemanticToken: Sendable, Hashable {
             case .number: return "number"
             case .type: return "type"
             case .parameter: return "parameter"
+            case .link: return "link"
             }
         }
     }
@@ -51,14 +53,16 @@ public struct SemanticToken: Sendable, Hashable {
 
 extension IDE {
     /// Every token of a file worth colouring, in order: names by what they name (screen,
-    /// builder, dependency, optional, flag), keywords, comments, strings, numbers, types and
-    /// parameter labels.
+    /// builder, dependency, optional, flag, link), keywords (`link` at the start of a link
+    /// too), comments, strings, numbers, types, parameter labels, and in a link's path its
+    /// arguments' labels and the placeholders they take (parameters).
     public static func semanticTokens(project: Project, file: FileID) -> [SemanticToken] {
         guard project.files.indices.contains(file) else { return [] }
         let tree = project.files[file].syntax
         let names = nameTokens(project: project, file: file)
         let (typeTokens, labelTokens) = typeAndLabelTokens(tree)
         let contextualKeywords = contextualKeywordTokens(tree)
+        let linkNames = linkNameTokens(tree)
         var out: [SemanticToken] = []
         out.reserveCapacity(tree.tokens.count / 2)
         for (index, token) in tree.tokens.enumerated() {
@@ -75,6 +79,8 @@ extension IDE {
             case .identifier:
                 if contextualKeywords.contains(index) {
                     out.append(SemanticToken(range: range, kind: .keyword))
+                } else if linkNames.contains(index) {
+                    out.append(SemanticToken(range: range, kind: .link, modifiers: .declaration))
                 } else if labelTokens.contains(index) {
                     out.append(SemanticToken(range: range, kind: .parameter))
                 } else if typeTokens.contains(index) {
@@ -123,13 +129,31 @@ extension IDE {
     }
 
     /// The indices of the identifiers that are keywords where they stand: `as`, `cover` and
-    /// `popover` in a presentation.
+    /// `popover` in a presentation, `link` at the start of a link declaration.
     static func contextualKeywordTokens(_ tree: SyntaxTree) -> Set<Int> {
         var out = Set<Int>()
-        for (index, node) in tree.nodes.enumerated() where node.kind == .presentation {
-            for token in tree.node(index).directTokens where tree.tokens[token].kind == .identifier {
-                if Keywords.isContextual(tree.source.text(tree.tokens[token].range)) { out.insert(token) }
+        for (index, node) in tree.nodes.enumerated() {
+            switch node.kind {
+            case .presentation:
+                for token in tree.node(index).directTokens where tree.tokens[token].kind == .identifier {
+                    if Keywords.isContextual(tree.source.text(tree.tokens[token].range)) { out.insert(token) }
+                }
+            case .linkDecl:
+                if let first = tree.node(index).directTokens.first, tree.tokens[first].kind == .identifier { out.insert(first) }
+            default:
+                break
             }
+        }
+        return out
+    }
+
+    /// The indices of the links' names where they are declared (the name after `link`).
+    static func linkNameTokens(_ tree: SyntaxTree) -> Set<Int> {
+        var out = Set<Int>()
+        for (index, node) in tree.nodes.enumerated() where node.kind == .linkDecl {
+            let tokens = tree.node(index).directTokens
+            guard tokens.count >= 2, tree.tokens[tokens[0]].kind == .identifier, tree.tokens[tokens[1]].kind == .identifier else { continue }
+            out.insert(tokens[1])
         }
         return out
     }
@@ -144,6 +168,13 @@ extension IDE {
                 for token in Int(node.tokenStart)..<Int(node.tokenEnd) where tree.tokens[token].kind == .identifier { typeTokens.insert(token) }
             case .parameter:
                 if let first = tree.node(index).directTokens.first { labelTokens.insert(first) }
+            case .pathArgument:
+                // `id: id` in a link's path: the label, and the placeholder the value names.
+                let tokens = tree.node(index).directTokens
+                if let first = tokens.first { labelTokens.insert(first) }
+                if tokens.count >= 3, tree.tokens[tokens[1]].kind == .colon, tree.tokens[tokens[2]].kind == .identifier {
+                    labelTokens.insert(tokens[2])
+                }
             case .presentation:
                 // `allowsPush` is a label; `as`, `cover` and `popover` are keywords (below).
                 for token in tree.node(index).directTokens where tree.tokens[token].kind == .identifier {

@@ -53,6 +53,27 @@ import RoutesModel
         #expect(kinds(of: "allowsPush") == [.parameter])
     }
 
+    /// In a link: `link` is a keyword, the link's name a link where it is declared, and in
+    /// its path the arguments' labels and the placeholders they take are parameters (`link`
+    /// elsewhere is a builder's name).
+    @Test func linkDeclarations() {
+        let tokens = classified("""
+            screen Home
+            screen Item(id: Int, tab: String)
+            builder link { screen Item }
+            link item "/items/{id}?q={z?}" -> Home/Item(id: id, tab: "info")
+            root { screen Home { link } }
+            """)
+        func kinds(of text: String) -> [SemanticToken.Kind] { tokens.filter { $0.0 == text }.map(\.1) }
+        #expect(kinds(of: "link") == [.builder, .keyword, .builder])
+        #expect(kinds(of: "item") == [.link])
+        #expect(tokens.first { $0.0 == "item" }?.2 == .declaration)
+        #expect(kinds(of: "id") == [.parameter, .parameter, .parameter])
+        #expect(kinds(of: "tab") == [.parameter, .parameter])
+        #expect(kinds(of: "Item") == [.screen, .screen, .screen])
+        #expect(kinds(of: "\"info\"") == [.string])
+    }
+
     @Test func unresolvedNamesAreMarked() {
         let tokens = classified("screen Home\nroot { screen Hme }")
         #expect(tokens.contains { $0.0 == "Hme" && $0.1 == .screen && $0.2 == .unresolved })

@@ -366,7 +366,7 @@ extension Parser {
             let message: String
             switch kind {
             case .flagDecl:
-                message = "a flag has no value in the file: the app decides it at run time; declare it as `flag \(shownName)` (preview a value with `routes tree --flag \(shownName)=false`)"
+                message = "a flag has no value in the file: the app decides it at run time; declare it as `flag \(shownName)` (preview a path with it false: `routes tree --path PATH --flag \(shownName)=false`)"
             case .dependencyDecl:
                 message = "a dependency has no value in the file: the app provides it; declare its name and type, `dependency \(shownName): Type`"
             default:

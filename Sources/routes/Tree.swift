@@ -20,7 +20,9 @@ struct Tree: ProgramCommand {
             at 20000 nodes and depth 200, with a `… (truncated: N more nodes)` line). With \
             --path: for each element, the `screen` node that built it and its presentation, \
             then the first element not built and why, under the environment shown on the \
-            first line. Unset flags are true and unset optionals present.
+            first line. Unset flags are true and unset optionals present. Without --path, \
+            --flag and --optional change nothing (the tree shows every environment; a note \
+            says so).
 
             dot and mermaid draw the tree as a graph (recursion as dashed back edges); with \
             --path they highlight the screen nodes that built the path's elements.
@@ -61,6 +63,10 @@ struct Tree: ProgramCommand {
             } catch {
                 throw usageError("--path: " + error.rendered(literal: path))
             }
+        }
+        if path == nil && !self.environment.isEmpty {
+            // (Checked above all the same: an unknown name is still an error.)
+            Terminal.writeError("routes: note: --flag and --optional choose the environment of a --path; the routing tree shows every environment\n")
         }
         let errors = writeErrors(of: program, in: project)
         writePreview(of: program, in: project, resolution: resolution)

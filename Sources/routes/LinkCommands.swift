@@ -172,6 +172,9 @@ struct LinksCommand: ParsableCommand {
             lint` (a library file's links are listed in each program that imports it); a file \
             in several programs lists its links once per program.
 
+            The errors of the programs listed are printed on stderr (as `routes link` prints \
+            them); the links are listed all the same.
+
             Exit status: 0; 2 for bad usage (an unreadable PATH).
             """
     )
@@ -199,9 +202,16 @@ struct LinksCommand: ParsableCommand {
         let session = AnalysisSession.forEditor(project: project, reported: named)
         var rows: [(link: ProgramLinks.Link, program: Program)] = []
         var programsListed = 0
+        var listedFiles = Set<FileID>()
         for program in project.programs where program.files.contains(where: named.contains) {
             programsListed += 1
+            listedFiles.formUnion(program.files)
             for link in session.links(ofProgramRootedAt: program.root)?.links ?? [] { rows.append((link, program)) }
+        }
+        // The errors of the programs listed, as `routes link` prints them: a link with an
+        // error (or whose path meets one) is `unknown`, and the errors say why.
+        for diagnostic in session.diagnostics where diagnostic.severity == .error && listedFiles.contains(diagnostic.file) {
+            Terminal.writeError("\(project.locationText(file: diagnostic.file, offset: diagnostic.range.lowerBound)): error: \(diagnostic.message) [\(diagnostic.rule.rawValue)]\n")
         }
         // A file named that no program holds: its links are listed with the programs that
         // import it, and none does.

@@ -59,6 +59,10 @@ extension ProgramCommand {
     /// The project of `file` and the program it roots.
     func loadProgram() throws -> (project: Project, program: Program) {
         let provider = FileSystemProvider()
+        if file == "-" {
+            // A program is a file with its imports, found beside it: not standard input.
+            throw usageError("`routes \(Self.configuration.commandName ?? "tree")` reads a program from its file, not from standard input ('-'): name the .routes file that declares `root`")
+        }
         if let canonical = provider.canonicalPath(file), isDirectory(canonical) {
             throw usageError("'\(file)' is a directory; `routes \(Self.configuration.commandName ?? "tree")` takes one .routes file that declares `root`")
         }

@@ -331,6 +331,10 @@ import Testing
         #expect(missing.stderr.contains("Nope.routes"))
         let none = try tree([:], [])
         #expect(none.status == 2)
+        // A program is read from its file with its imports: `-` says so, not "no such file".
+        let stdin = try tree([:], ["-"])
+        #expect(stdin.status == 2)
+        #expect(stdin.stderr.contains("not from standard input"), "\(stdin.stderr)")
     }
 
     @Test func badUsageWinsOverProgramErrors() throws {

@@ -153,30 +153,11 @@ public enum Lexer {
         guard bytes.first == 0x22 else { return bytes.indices.map { $0..<($0 + 1) } }
         var out: [Range<Int>] = []
         out.reserveCapacity(bytes.count)
-        var position = 1
-        let end = bytes.count >= 2 && bytes.last == 0x22 ? bytes.count - 1 : bytes.count
-        // (Each step as `stringValue` takes it.)
-        while position < end {
-            if bytes[position] == 0x5C && position + 1 < end {
-                switch bytes[position + 1] {
-                case 0x22, 0x5C, 0x6E, 0x74:
-                    out.append(position..<(position + 2))
-                    position += 2
-                    continue
-                case 0x75:
-                    if position + 2 < end && bytes[position + 2] == 0x7B {
-                        let escape = unicodeEscape(bytes, brace: position + 2, end: end)
-                        if escape.wellFormed, let scalar = Unicode.Scalar(escape.value) {
-                            for _ in 0..<String(Character(scalar)).utf8.count { out.append(position..<escape.end) }
-                            position = escape.end
-                            continue
-                        }
-                    }
-                default: break
-                }
+        forEachStringStep(bytes) { source, value in
+            switch value {
+            case .byte: out.append(source)
+            case .scalar(let scalar): for _ in 0..<UTF8.width(scalar) { out.append(source) }
             }
-            out.append(position..<(position + 1))
-            position += 1
         }
         return out
     }
@@ -186,36 +167,61 @@ public enum Lexer {
     public static func stringValue(_ text: Substring.UTF8View) -> String {
         let bytes = Array(text)
         guard bytes.first == 0x22 else { return String(decoding: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var position = 1
         let end = bytes.count >= 2 && bytes.last == 0x22 ? bytes.count - 1 : bytes.count
         // (Most strings have no escape: their value is their bytes.)
         if !bytes[1..<max(end, 1)].contains(0x5C) { return String(decoding: bytes[1..<max(end, 1)], as: UTF8.self) }
-        while position < end {
-            let byte = bytes[position]
-            if byte == 0x5C && position + 1 < end {
-                switch bytes[position + 1] {
-                case 0x22: out.append(0x22); position += 2; continue
-                case 0x5C: out.append(0x5C); position += 2; continue
-                case 0x6E: out.append(0x0A); position += 2; continue
-                case 0x74: out.append(0x09); position += 2; continue
-                case 0x75:
-                    if position + 2 < end && bytes[position + 2] == 0x7B {
-                        let escape = unicodeEscape(bytes, brace: position + 2, end: end)
-                        if escape.wellFormed, let scalar = Unicode.Scalar(escape.value) {
-                            out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                            position = escape.end
-                            continue
-                        }
-                    }
-                default: break
-                }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        forEachStringStep(bytes) { _, value in
+            switch value {
+            case .byte(let byte): out.append(byte)
+            case .scalar(let scalar): UTF8.encode(scalar) { out.append($0) }
             }
-            out.append(byte)
-            position += 1
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What one step of a string's text gives its value.
+    enum StringStep {
+        /// A byte as written, or the byte of `\"`, `\\`, `\n`, `\t`.
+        case byte(UInt8)
+        /// The scalar of a well-formed `\u{…}`.
+        case scalar(Unicode.Scalar)
+    }
+
+    /// The steps of a string token's text (`bytes`, the opening quote first; the closing
+    /// one, if any, left out) as its value is read: each byte or escape where it is written,
+    /// and what it gives. A malformed escape gives its bytes as written.
+    static func forEachStringStep(_ bytes: [UInt8], _ body: (Range<Int>, StringStep) -> Void) {
+        var position = 1
+        let end = bytes.count >= 2 && bytes.last == 0x22 ? bytes.count - 1 : bytes.count
+        while position < end {
+            if bytes[position] == 0x5C && position + 1 < end {
+                let escaped: UInt8?
+                switch bytes[position + 1] {
+                case 0x22: escaped = 0x22
+                case 0x5C: escaped = 0x5C
+                case 0x6E: escaped = 0x0A
+                case 0x74: escaped = 0x09
+                default: escaped = nil
+                }
+                if let escaped {
+                    body(position..<(position + 2), .byte(escaped))
+                    position += 2
+                    continue
+                }
+                if bytes[position + 1] == 0x75 && position + 2 < end && bytes[position + 2] == 0x7B {
+                    let escape = unicodeEscape(bytes, brace: position + 2, end: end)
+                    if escape.wellFormed, let scalar = Unicode.Scalar(escape.value) {
+                        body(position..<escape.end, .scalar(scalar))
+                        position = escape.end
+                        continue
+                    }
+                }
+            }
+            body(position..<(position + 1), .byte(bytes[position]))
+            position += 1
+        }
     }
 }
 

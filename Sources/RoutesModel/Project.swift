@@ -859,8 +859,9 @@ public struct Project: Sendable {
     /// of those files.
     public func declarations(named name: String, seenBy files: [FileID]) -> [Symbol] {
         var found: [Symbol] = []
+        var seen = Set<Symbol>()
         for g in files {
-            if let s = scopes[g][name], !found.contains(s) { found.append(s) }
+            if let s = scopes[g][name], seen.insert(s).inserted { found.append(s) }
         }
         return found
     }

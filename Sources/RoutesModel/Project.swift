@@ -635,6 +635,8 @@ public struct Project: Sendable {
         let scope = scopes[f]
         let model = files[f].model
         var importers: [FileID]? = importersSeen ? nil : []
+        let firstDiagnostic = diagnostics.count
+        defer { joinMisspeltScreenKeywords(in: f, &diagnostics, from: firstDiagnostic) }
         func resolve(_ name: Name, _ expected: [DeclarationKind]) {
             guard let (s, kind) = scope.entry(name.text) else {
                 let (diagnostic, guess) = undefinedName(name, expected: expected, file: f, importers: &importers)
@@ -685,6 +687,31 @@ public struct Project: Sendable {
             if let finding = InvalidWildcard.check(screen, kind: declaration.kind, labels: labels[s] ?? []) {
                 diagnostics.append(InvalidWildcard.diagnostic(finding, file: f, range: screen.range, declaredIn: s.file, at: declaration.name.range))
             }
+        }
+    }
+
+    /// `Scren Detail` in an `anyOf`: a misspelt `screen` before a screen's name on its line,
+    /// which the parser reads as two references (`a b` there are two branches). One error, the
+    /// undefined name's with `screen` suggested (its fix writes `screen Detail`), and not also
+    /// a wrong kind for the screen written as a builder. Diagnostics from index `start` on.
+    func joinMisspeltScreenKeywords(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
+        var i = start
+        while i + 1 < diagnostics.count {
+            defer { i += 1 }
+            let word = diagnostics[i], next = diagnostics[i + 1]
+            guard word.rule == UndefinedName.id, next.rule == WrongKind.id, word.file == f, next.file == f,
+                  next.range.lowerBound > word.range.upperBound,
+                  var finding = word.detail?.value(as: UndefinedName.Finding.self),
+                  finding.suggestion == nil, finding.declaredIn == nil, !finding.placeholder, finding.expected.contains(.builder),
+                  let wrong = next.detail?.value(as: WrongKind.Finding.self), wrong.kind == .screen, wrong.expected.contains(.builder),
+                  Parser.misspells(Array(finding.name.utf8), "screen") else { continue }
+            // (The text is read only here: a lint may have let it go.)
+            let bytes = files[f].text.bytes
+            guard next.range.lowerBound <= bytes.count,
+                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { continue }
+            finding.suggestion = "screen"
+            diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
+            diagnostics.remove(at: i + 1)
         }
     }
 

@@ -655,7 +655,7 @@ extension Parser {
     /// letters, and at most one edit away (two for keywords of six letters or more), where an
     /// edit is a letter added, left out or changed (a change of case too: `anyof`), or two
     /// neighbours swapped.
-    static func misspells(_ word: [UInt8], _ keyword: String) -> Bool {
+    public static func misspells(_ word: [UInt8], _ keyword: String) -> Bool {
         let target = Array(keyword.utf8)
         guard word.count >= 3, word != target else { return false }
         let limit = target.count >= 6 ? 2 : 1

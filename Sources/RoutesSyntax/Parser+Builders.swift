@@ -500,10 +500,7 @@ extension Parser {
                 close()
             }
             close()
-        } else if at(.kwPush) || at(.kwSheet)
-                    || (isPresentationWord(current) && !current.startsLine && (peekKind() == .lBrace || peekKind() == .lParen) && !token(at: pos + 1).startsLine) {
-            // (`cover` and `popover` are names too: before a block or options only, where no
-            // reference to a builder can stand.)
+        } else if at(.kwPush) || at(.kwSheet) || atPresentationWordWithoutAs {
             let word = currentText
             report(current.range, afterUses
                    ? "a placement's presentation is written `as \(word)`, right after the screen name: `screen \(screen) as \(word) uses …`"
@@ -513,6 +510,19 @@ extension Parser {
             presentationWord()
             close()
         }
+    }
+
+    /// At `cover` or `popover` right after a placement's screen (and its `uses` list): whether
+    /// it is the placement's presentation written without `as`. Both are names too: so only
+    /// where no reference to a builder can stand, before a block, options or `uses` on the
+    /// line, or anywhere but in an `anyOf` (a block holds one builder: `screen Detail popover`
+    /// there is no second one), while in an `anyOf` `screen Detail popover` may be two
+    /// branches.
+    var atPresentationWordWithoutAs: Bool {
+        guard isPresentationWord(current), !current.startsLine else { return false }
+        if !inAnyOfBranch { return true }
+        let next = token(at: min(pos + 1, significant.count - 1))
+        return !next.startsLine && (next.kind == .lBrace || next.kind == .lParen || next.kind == .kwUses)
     }
 
     /// Arguments after a screen node's name (`screen Detail(id: "42")`, as a path writes

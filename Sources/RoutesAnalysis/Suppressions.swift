@@ -2,8 +2,8 @@ import RoutesModel
 import RoutesSyntax
 
 /// The suppression comments of a project's files and what they suppress:
-/// `// routes:ignore rule-id[, rule-id]` at the end of a line suppresses those rules'
-/// diagnostics whose range starts on that line; alone on a line, on the line below. Then
+/// `// routes:ignore rule-id[, rule-id] [reason]` at the end of a line suppresses those
+/// rules' diagnostics whose range starts on that line; alone on a line, on the line below. Then
 /// the settings of each file's workspace: a rule `off` reports nothing, `warning` or `error`
 /// changes its severity. What suppresses nothing is itself reported (`UnusedSuppression`).
 struct Suppressions {
@@ -50,16 +50,27 @@ struct Suppressions {
                 if entryEnd > entryStart { entries.append(Entry(word: text.text(entryStart..<entryEnd), range: entryStart..<entryEnd)) }
                 start = nil
             }
+            // An id ends at a space; after it a `,` continues the list, and anything else is
+            // the reason, which suppresses nothing (`unreachable-screen -- not designed yet`).
+            var afterEntry = false
             while offset < token.end {
                 let byte = text.bytes[offset]
                 if byte == UInt8(ascii: ",") {
                     close(offset)
-                } else if start == nil && byte != 0x20 && byte != 0x09 {
+                    afterEntry = false
+                } else if byte == 0x20 || byte == 0x09 {
+                    if start != nil {
+                        close(offset)
+                        afterEntry = true
+                    }
+                } else if afterEntry {
+                    break
+                } else if start == nil {
                     start = offset
                 }
                 offset += 1
             }
-            close(token.end)
+            close(offset)
             let line = text.line(containing: token.start)
             // Alone on its line: it applies to the next one.
             var blankStart = token.start

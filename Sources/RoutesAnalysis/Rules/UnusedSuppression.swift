@@ -12,7 +12,9 @@ public enum UnusedSuppression: RuleDefinition {
     public static let documentation = RuleDocumentation(
         what: """
             `// routes:ignore rule-id[, rule-id]` at the end of a line, or alone on the line \
-            above, suppresses those rules' diagnostics that start on that line. This reports \
+            above, suppresses those rules' diagnostics that start on that line (a reason may \
+            follow the ids: `// routes:ignore unreachable-screen -- designed, not placed yet`). \
+            This reports \
             a rule id in such a comment that suppresses nothing there, that is not a rule, or \
             whose rule cannot be suppressed (syntax errors and the analysis limit), and a \
             comment that names no rule.

@@ -320,9 +320,20 @@ extension Parser {
             report(previousEnd..<previousEnd, "expected `uses` before `\(currentText)`: a screen node lists its dependencies as `screen \(text(at: screenPosition, or: "Home")) uses \(currentText)\(peekKind() == .comma ? ", …" : "")`",
                    repair: .insertUses)
         }
-        if at(.kwUses) || usesMissing {
+        // `screen Home usess store {`: a misspelt `uses` before a name, one error, read as
+        // `uses` (in an `anyOf`, where names on a line are branches, only before a `,` or a
+        // block after that name, which no branch takes).
+        let usesMisspelt = !unwinding && !usesMissing && screenPosition != nil && at(.identifier) && !current.startsLine
+            && !followsLexicalError && Self.misspells(Array(source.bytes[current.start..<current.end]), "uses")
+            && peekKind() == .identifier && !token(at: pos + 1).startsLine
+            && (!inAnyOfBranch || pos + 2 < significant.count && !token(at: pos + 2).startsLine
+                && (token(at: pos + 2).kind == .comma || token(at: pos + 2).kind == .lBrace))
+        if usesMisspelt {
+            report(current.range, "expected `uses`, found `\(currentText)`: did you mean `uses`?", repair: .replaceWithKeyword("uses"))
+        }
+        if at(.kwUses) || usesMissing || usesMisspelt {
             open(.usesClause)
-            if !usesMissing { advance() }
+            if usesMisspelt { skipAsError() } else if !usesMissing { advance() }
             while true {
                 if at(.identifier) {
                     advance()

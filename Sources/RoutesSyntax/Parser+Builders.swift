@@ -202,6 +202,10 @@ extension Parser {
             } else if !unwinding {
                 report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagPosition.map { text(at: $0) }),
                        repair: .insertElseEmpty)
+                // At the end of the file, a block still open around it is a mistake of its
+                // own (`root {` never closed), reported there too: the `else` added, it would
+                // be the next error.
+                if atEOF { lastErrorAt = -1 }
             }
         }
         close()

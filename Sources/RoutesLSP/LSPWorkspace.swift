@@ -294,8 +294,11 @@ final class LSPWorkspace {
     }
 
     /// The canonical path for a document URI (the path itself when the file does not exist).
+    /// A buffer not yet saved (`untitled:Untitled-1`) gets a path of its own that no file on
+    /// disk has, in the first workspace folder, where its imports are looked for (see
+    /// `untitledPath(_:)`); any other scheme, none.
     func path(forURI uri: String) -> String? {
-        guard let raw = FileURI.path(uri) else { return nil }
+        guard let raw = FileURI.path(uri) else { return untitledPath(uri) }
         let fs = FileSystemProvider()
         if let canonical = fs.canonicalPath(raw) { return canonical }
         // A file not on disk (unsaved): resolve its directory, so that imports, which resolve
@@ -305,6 +308,22 @@ final class LSPWorkspace {
         guard let canonicalDir = fs.canonicalPath(dir) else { return normalized }
         let name = String(normalized.dropFirst(dir == "/" ? 1 : dir.count + 1))
         return canonicalDir == "/" ? "/" + name : canonicalDir + "/" + name
+    }
+
+    /// The path of an `untitled:` document: `<folder>/<name>.untitled.routes`, the name made
+    /// of the URI's letters, digits, `-` and `_` (others become `_`), in the first workspace
+    /// folder; without a folder, in `/untitled`, a folder that is not there, so that its
+    /// imports find nothing rather than files of wherever the server runs. Diagnostics and
+    /// answers name the document by its own URI (`uri(for:)`).
+    func untitledPath(_ uri: String) -> String? {
+        guard uri.hasPrefix("untitled:") else { return nil }
+        var name = ""
+        for scalar in uri.dropFirst("untitled:".count).unicodeScalars {
+            name.unicodeScalars.append(scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") ? scalar : "_")
+        }
+        if name.isEmpty { name = "untitled" }
+        let folder = folders.first ?? "/untitled"
+        return (folder == "/" ? "" : folder) + "/" + name + ".untitled.routes"
     }
 
     /// The URI to report for a file: the open document's own URI when there is one.

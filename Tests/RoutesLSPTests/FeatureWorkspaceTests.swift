@@ -294,6 +294,42 @@ struct FeatureWorkspaceTests {
         try session.finish()
     }
 
+    /// A buffer not yet saved (`untitled:`) is analysed as any open document, its imports
+    /// looked for in the workspace folder: its diagnostics are published under its own URI,
+    /// and it is formatted and navigated like a file; closing it clears them.
+    @Test func anUntitledDocumentIsAnalysedWithItsImportsFromTheWorkspaceFolder() throws {
+        let workspace = try FeatureWorkspace(["Lib.routes": "screen Home\nscreen Detail\n"])
+        let session = try FeatureSession(workspace)
+        defer { session.stop() }
+        let uri = "untitled:Untitled-1"
+        let text = "import \"Lib.routes\"\nroot {   screen Home { screen Nope } }\n"
+        session.client.notify("textDocument/didOpen", ["textDocument": [
+            "uri": .string(uri), "languageId": "routes", "version": 1, "text": .string(text),
+        ]])
+        func published(from start: Int) throws -> [[JSONValue]] {
+            let end = try session.sync()
+            return session.client.messages[start..<end].compactMap { message in
+                guard message["method"] == "textDocument/publishDiagnostics", message["params"]?["uri"]?.stringValue == uri else { return nil }
+                return message["params"]?["diagnostics"]?.arrayValue
+            }
+        }
+        let opened = try published(from: 0)
+        #expect(opened.last.map(ruleCodes) == ["undefined-name"], "\(opened)")
+        let formatted = try session.result("textDocument/formatting", ["textDocument": ["uri": .string(uri)],
+                                                                      "options": ["tabSize": 2, "insertSpaces": true]])
+        #expect(formatted.arrayValue?.isEmpty == false)
+        let definition = try session.result("textDocument/definition", ["textDocument": ["uri": .string(uri)],
+                                                                        "position": ["line": 1, "character": 17]])
+        let target = definition.arrayValue?.first ?? definition
+        #expect(FeatureWorkspace.path(ofURI: target["uri"]?.stringValue) == workspace.url("Lib.routes").path)
+        let mark = session.mark
+        session.client.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
+        #expect(try published(from: mark).last == [])
+        // Nothing was written to disk.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.root.path) == ["Lib.routes"])
+        try session.finish()
+    }
+
     @Test func theWorkspaceIsScannedAtInitializeSoThatTheProgramsOfAnOpenLibraryAreKnown() throws {
         // Only the library is open. App.routes (on disk, never opened) makes it part of a
         // program, so it gets the program's checks: `Extra` is never placed in its tree.

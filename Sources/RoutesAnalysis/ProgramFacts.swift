@@ -362,6 +362,14 @@ struct ProgramFacts {
                         guesses.add($0)
                         touched.append($0)
                     }
+                    Self.forEachLinkMention(in: f, old.graph, old.project) {
+                        guesses.remove($0)
+                        touched.append($0)
+                    }
+                    Self.forEachLinkMention(in: f, graph, project) {
+                        guesses.add($0)
+                        touched.append($0)
+                    }
                 }
                 (self.mentioned, self.guessed, self.placements) = (counts, guesses, placements)
                 mentionChanges = touched
@@ -402,6 +410,9 @@ struct ProgramFacts {
                 guessed.add(number)
                 if let builder = Self.unusedBuilder(number, usedBuilders, graph) { skippedBuilders.append(builder) }
             }
+            // A flag (or another kind) named in a link's path where a screen goes: the one
+            // `wrong-kind` error, not also an unused warning.
+            Self.forEachLinkMention(in: f, graph, project) { guessed.add($0) }
         }
         if !skippedBuilders.isEmpty {
             // (An edit then finds the mentions again whole, as after a misspelt reference.)
@@ -472,6 +483,14 @@ struct ProgramFacts {
         let scope = project.scopes[f]
         for name in skipped {
             if let s = scope[name] { body(graph.declarationNumber(s)) }
+        }
+    }
+
+    /// What the paths of file f's links name that is no screen (a wrong kind), by declaration
+    /// number: mentioned by guess.
+    private static func forEachLinkMention(in f: FileID, _ graph: BuilderGraph, _ project: Project, _ body: (Int) -> Void) {
+        project.forEachLinkNameOfAnotherKind(in: f) { s in
+            if graph.files.position(s.file) != nil { body(graph.declarationNumber(s)) }
         }
     }
 

@@ -92,6 +92,19 @@ public struct Project: Sendable {
     /// Whether a file declares a link.
     public var hasLinks: Bool { !filesWithLinks.isEmpty }
 
+    /// Each declaration of another kind than a screen that a name in the path of one of file
+    /// f's links resolves to (`link l "/l" -> Home/beta`, `beta` a flag: a `wrong-kind`
+    /// error), in order.
+    public func forEachLinkNameOfAnotherKind(in f: FileID, _ body: (Symbol) -> Void) {
+        guard filesWithLinks.contains(f), resolutions.indices.contains(f) else { return }
+        let declarations = files[f].model.declarations
+        for i in declarations.indices where declarations[i].hasLink {
+            declarations[i].link?.forEachScreenRange { range in
+                if let s = resolutions[f][range.lowerBound], kind(of: s) != .screen { body(s) }
+            }
+        }
+    }
+
     /// Whether file f declares links, read again from its model (after an edit of it).
     mutating func noteLinks(of f: FileID) {
         if files[f].model.declarations.contains(where: { $0.kind == .link }) {

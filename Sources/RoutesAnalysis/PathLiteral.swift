@@ -65,7 +65,7 @@ public struct PathLiteral: Sendable, Hashable {
         /// literal: `String` takes a string; `Int`, `Int8`…`Int64`, `UInt`…`UInt64` a whole
         /// number in their range; `Double`, `Float`, `CGFloat` any number; `Bool` `true` or
         /// `false`; `Character` a string of one character; Foundation's `UUID` the text
-        /// `UUID(uuidString:)` reads (8-4-4-4-12 hexadecimal digits); an optional (`Int?`)
+        /// its `uuidString` initializer reads (8-4-4-4-12 hexadecimal digits); an optional (`Int?`)
         /// what its wrapped type takes. Any other type (an `enum`, `Product.ID`, `[String]`)
         /// is the app's to convert, and takes any value.
         public func mismatch(type: String) -> String? {
@@ -115,8 +115,9 @@ public struct PathLiteral: Sendable, Hashable {
         }
     }
 
-    /// Whether `text` is a UUID as `UUID(uuidString:)` reads one: 36 characters, hexadecimal
-    /// digits in groups of 8, 4, 4, 4 and 12 separated by `-`, in either case.
+    /// Whether `text` is a UUID as Foundation's `uuidString` initializer reads one: 36
+    /// characters, hexadecimal digits in groups of 8, 4, 4, 4 and 12 separated by `-`, in
+    /// either case.
     static func isUUID(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard bytes.count == 36 else { return false }

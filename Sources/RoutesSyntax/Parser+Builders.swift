@@ -119,7 +119,8 @@ extension Parser {
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
                     let (message, related, range) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
-                    report(range, message, related: related, repair: missesCommaInUses ? .insertComma : nil)
+                    report(range, message, related: related,
+                           repair: missesCommaInUses ? .insertComma : presentationWordAfterScreen != nil ? .insertAsIfPresentation : nil)
                     reportedExtra = true
                 }
                 open(.error)
@@ -326,9 +327,11 @@ extension Parser {
         }
         // `screen Home usess store {`: a misspelt `uses` before a name, one error, read as
         // `uses` (in an `anyOf`, where names on a line are branches, only before a `,` or a
-        // block after that name, which no branch takes).
+        // block after that name, which no branch takes). Not the words a builder is named
+        // (`use`, `user`, `used`, `users`): `screen Home user` is that builder, a second one.
+        let usesWord = at(.identifier) ? Array(source.bytes[current.start..<current.end]) : []
         let usesMisspelt = !unwinding && !usesMissing && screenPosition != nil && at(.identifier) && !current.startsLine
-            && !followsLexicalError && Self.misspells(Array(source.bytes[current.start..<current.end]), "uses")
+            && !followsLexicalError && Self.misspells(usesWord, "uses") && !Self.builderWordsNearUses.contains(usesWord)
             && peekKind() == .identifier && !token(at: pos + 1).startsLine
             && (!inAnyOfBranch || pos + 2 < significant.count && !token(at: pos + 2).startsLine
                 && (token(at: pos + 2).kind == .comma || token(at: pos + 2).kind == .lBrace))
@@ -527,15 +530,16 @@ extension Parser {
         }
     }
 
+    /// Words one edit from `uses` that name builders (see `screenBuilder`).
+    static let builderWordsNearUses: [[UInt8]] = ["use", "user", "used", "users"].map { Array($0.utf8) }
+
     /// At `cover` or `popover` right after a placement's screen (and its `uses` list): whether
-    /// it is the placement's presentation written without `as`. Both are names too: so only
-    /// where no reference to a builder can stand, before a block, options or `uses` on the
-    /// line, or anywhere but in an `anyOf` (a block holds one builder: `screen Detail popover`
-    /// there is no second one), while in an `anyOf` `screen Detail popover` may be two
-    /// branches.
+    /// it is the placement's presentation written without `as`. Both are names too (of a
+    /// builder, a dependency): so only where no name can stand, before a block, options or
+    /// `uses` on the line. Elsewhere (`screen Detail popover }`) it is a second builder, whose
+    /// error says how to write the presentation (`extraBuilderMessage`).
     var atPresentationWordWithoutAs: Bool {
         guard isPresentationWord(current), !current.startsLine else { return false }
-        if !inAnyOfBranch { return true }
         let next = token(at: min(pos + 1, significant.count - 1))
         return !next.startsLine && (next.kind == .lBrace || next.kind == .lParen || next.kind == .kwUses)
     }

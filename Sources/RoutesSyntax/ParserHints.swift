@@ -527,6 +527,13 @@ extension Parser {
         return opened > 0 && column(current) == opened
     }
 
+    /// At `cover` or `popover` right after `screen NAME` on its line: the screen's name.
+    var presentationWordAfterScreen: String? {
+        guard isPresentationWord(current), current.kind == .identifier, !current.startsLine, pos >= 2,
+              token(at: pos - 1).kind == .identifier, token(at: pos - 2).kind == .kwScreen else { return nil }
+        return text(at: pos - 1)
+    }
+
     /// Whether the current token is a name right after a `uses` list on its line, without a
     /// comma before it (`screen A uses a b`).
     var missesCommaInUses: Bool { at(.identifier) && !current.startsLine && pos == usesEnd }
@@ -541,6 +548,11 @@ extension Parser {
         // `screen A uses a b`: a name after a `uses` list without a comma.
         if missesCommaInUses {
             return ("expected `,` before `\(currentText)`: without it `\(currentText)` is read as a second builder, and a block holds exactly one (if it is a builder, list both inside `anyOf { ... }`)", [], missing)
+        }
+        // `screen Detail popover` in a block: the placement's presentation without `as`, or
+        // a builder named `popover` (the fix, which inserts `as`, is not safe).
+        if let screen = presentationWordAfterScreen {
+            return ("a block holds exactly one builder: if `\(currentText)` is the presentation of this placement, write `screen \(screen) as \(currentText)`", [], current.range)
         }
         guard current.startsLine, pos > 0 else { return (generic, [], current.range) }
         // `anyOf { … screen A }` and the next branch on the line after: the `}` came early.

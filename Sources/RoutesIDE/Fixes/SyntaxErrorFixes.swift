@@ -29,9 +29,9 @@ enum SyntaxErrorFixes: RuleFixes {
             let at = d.range.lowerBound
             return [Fix(title: "Add `else { empty }`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: " else { empty }")]])]
-        case .insertAs:
+        case .insertAs, .insertAsIfPresentation:
             let at = d.range.lowerBound
-            return [Fix(title: "Insert `as`", applicability: .safe, isPreferred: true, diagnostic: d,
+            return [Fix(title: "Insert `as`", applicability: repair == .insertAs ? .safe : .unsafe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: "as ")]])]
         case .insertUses:
             let at = d.range.lowerBound

@@ -49,6 +49,11 @@ public enum SyntaxError: RuleDefinition {
             misspelt keyword right (`scren Home`, `buidler home {`), or insert the `root` \
             before the routing tree's block.
             """),
+        RuleFix(.unsafe, """
+            Insert `as` before `cover` or `popover` written as a second builder after a \
+            placement (`screen Detail popover` in a block): the word may be the placement's \
+            presentation, or a builder of that name.
+            """),
     ]
 
     /// The one clear repair of a syntax error, for its fix (see `fixes`): what to write at
@@ -60,6 +65,9 @@ public enum SyntaxError: RuleDefinition {
         case insertElseEmpty
         /// `as ` where the diagnostic starts (`screen Detail sheet` at a placement).
         case insertAs
+        /// The same, where the word may as well be a builder's name (`screen Detail popover`
+        /// in a block): not a safe fix.
+        case insertAsIfPresentation
         /// The `as ` the diagnostic covers (`screen Detail as sheet` in a declaration).
         case removeAs
         /// ` uses` where the diagnostic is (`screen Home d, e`: right after the screen).

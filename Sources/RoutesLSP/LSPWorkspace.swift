@@ -298,7 +298,10 @@ final class LSPWorkspace {
     /// disk has, in the first workspace folder, where its imports are looked for (see
     /// `untitledPath(_:)`); any other scheme, none.
     func path(forURI uri: String) -> String? {
-        guard let raw = FileURI.path(uri) else { return untitledPath(uri) }
+        guard let raw = FileURI.path(uri) else {
+            // An open one keeps the path it was opened with, whatever the folders are now.
+            return store.document(uri)?.path ?? untitledPath(uri)
+        }
         let fs = FileSystemProvider()
         if let canonical = fs.canonicalPath(raw) { return canonical }
         // A file not on disk (unsaved): resolve its directory, so that imports, which resolve
@@ -310,18 +313,24 @@ final class LSPWorkspace {
         return canonicalDir == "/" ? "/" + name : canonicalDir + "/" + name
     }
 
-    /// The path of an `untitled:` document: `<folder>/<name>.untitled.routes`, the name made
-    /// of the URI's letters, digits, `-` and `_` (others become `_`), in the first workspace
-    /// folder; without a folder, in `/untitled`, a folder that is not there, so that its
-    /// imports find nothing rather than files of wherever the server runs. Diagnostics and
-    /// answers name the document by its own URI (`uri(for:)`).
+    /// The path of an `untitled:` document: `<folder>/<name>.untitled.routes`, the name the
+    /// URI's ASCII letters, digits and `-`, every other byte written `_XX` (its hexadecimal
+    /// value), so that two URIs never share a path; in the first workspace folder, or without
+    /// one in `/untitled`, a folder that is not there, so that its imports find nothing rather
+    /// than files of wherever the server runs. Diagnostics and answers name the document by
+    /// its own URI (`uri(for:)`).
     func untitledPath(_ uri: String) -> String? {
         guard uri.hasPrefix("untitled:") else { return nil }
         var name = ""
-        for scalar in uri.dropFirst("untitled:".count).unicodeScalars {
-            name.unicodeScalars.append(scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_") ? scalar : "_")
+        for byte in uri.utf8.dropFirst("untitled:".count) {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                name.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                name += "_" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
         }
-        if name.isEmpty { name = "untitled" }
+        if name.isEmpty { name = "_" }  // (no other URI gives it: `_` alone is no escape)
         let folder = folders.first ?? "/untitled"
         return (folder == "/" ? "" : folder) + "/" + name + ".untitled.routes"
     }

@@ -301,7 +301,7 @@ struct FeatureWorkspaceTests {
         let workspace = try FeatureWorkspace(["Lib.routes": "screen Home\nscreen Detail\n"])
         let session = try FeatureSession(workspace)
         defer { session.stop() }
-        let uri = "untitled:Untitled-1"
+        let uri = "untitled:Untitled 1"
         let text = "import \"Lib.routes\"\nroot {   screen Home { screen Nope } }\n"
         session.client.notify("textDocument/didOpen", ["textDocument": [
             "uri": .string(uri), "languageId": "routes", "version": 1, "text": .string(text),
@@ -322,6 +322,20 @@ struct FeatureWorkspaceTests {
                                                                         "position": ["line": 1, "character": 17]])
         let target = definition.arrayValue?.first ?? definition
         #expect(FeatureWorkspace.path(ofURI: target["uri"]?.stringValue) == workspace.url("Lib.routes").path)
+        // Another untitled document whose name differs only in what a path cannot hold is a
+        // document of its own, with its own diagnostics.
+        let other = "untitled:Untitled_1"
+        let before = session.mark
+        session.client.notify("textDocument/didOpen", ["textDocument": [
+            "uri": .string(other), "languageId": "routes", "version": 1, "text": "import \"Lib.routes\"\nroot { screen Detail }\n",
+        ]])
+        _ = try session.sync()
+        #expect(session.client.messages[before...].contains { $0["method"] == "textDocument/publishDiagnostics"
+            && $0["params"]?["uri"]?.stringValue == other && $0["params"]?["diagnostics"]?.arrayValue == [] })
+        // (Answered from its own text, which the formatter changes, not the other's.)
+        let again = try session.result("textDocument/formatting", ["textDocument": ["uri": .string(uri)],
+                                                                  "options": ["tabSize": 2, "insertSpaces": true]])
+        #expect(again.arrayValue?.isEmpty == false)
         let mark = session.mark
         session.client.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
         #expect(try published(from: mark).last == [])

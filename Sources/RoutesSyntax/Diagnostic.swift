@@ -91,3 +91,22 @@ extension Diagnostic {
         return moved
     }
 }
+
+extension Diagnostic {
+    /// A message with each run of digits replaced by `#`: what two messages are compared by
+    /// across an edit, which moves the lines and columns they name.
+    public static func withoutNumbers(_ message: String) -> String {
+        var out = ""
+        var inNumber = false
+        for scalar in message.unicodeScalars {
+            if scalar.value >= 0x30 && scalar.value <= 0x39 {
+                if !inNumber { out.append("#") }
+                inNumber = true
+            } else {
+                out.unicodeScalars.append(scalar)
+                inNumber = false
+            }
+        }
+        return out
+    }
+}

@@ -163,12 +163,25 @@ private func format(_ text: String) throws -> String {
     /// A refusal names the line and column where the reading would change, in words a user
     /// knows, not the parser's node numbers.
     @Test func aRefusalSaysWhereTheReadingWouldChange() throws {
-        let text = "root { anyOf { screen Home { b } // c2\nscreen Transfer as\ncover(allowsPush: false) uses d, d\n  screen as\n} }\n"
+        let text = """
+            builder b { screen Home
+              as
+              sheet uses d // routes:ignore missing-dependency
+            }
+            root { anyOf { screen Home { b } // c2
+            screen Transfer as
+            cover(allowsPush: false) uses d, d
+              screen as
+            } }
+
+            """
         do {
             _ = try Formatter.format(SyntaxTree.parse(SourceText(text)))
+            Issue.record("formatted, not refused")
         } catch {
             #expect(error.reason == .changesMeaning)
-            #expect(error.message.contains("would change how they are read at "), "\(error.message)")
+            // The builder's `screen Home`, whose `as` on the next lines would be read otherwise.
+            #expect(error.message.contains("would change how they are read at 1:13 ("), "\(error.message)")
             #expect(!error.message.contains("syntax node"), "\(error.message)")
         }
     }

@@ -72,10 +72,6 @@ enum FormatCheck {
     /// the words, or related locations.
     static func errorDifference(_ wordsBefore: Words, _ wordsAfter: Words) -> Difference? {
         let before = wordsBefore.tree, after = wordsAfter.tree
-        guard before.diagnostics.count == after.diagnostics.count else {
-            let first = before.diagnostics.first?.range.lowerBound ?? 0
-            return Difference(what: "it would have \(after.diagnostics.count) syntax errors, not \(before.diagnostics.count)", offset: first)
-        }
         for (errorBefore, errorAfter) in zip(before.diagnostics, after.diagnostics) {
             guard errorBefore.rule == errorAfter.rule, withoutNumbers(errorBefore.message) == withoutNumbers(errorAfter.message),
                   wordsBefore.place(errorBefore.range.lowerBound) == wordsAfter.place(errorAfter.range.lowerBound),
@@ -85,6 +81,18 @@ enum FormatCheck {
                       && wordsBefore.place($0.range.lowerBound) == wordsAfter.place($1.range.lowerBound) }) else {
                 return Difference(what: "the syntax error “\(errorBefore.message)” would change", offset: errorBefore.range.lowerBound)
             }
+        }
+        // The same errors as far as both go: the first one that one of them has more.
+        if before.diagnostics.count > after.diagnostics.count {
+            let extra = before.diagnostics[after.diagnostics.count]
+            return Difference(what: "the syntax error “\(extra.message)” would go", offset: extra.range.lowerBound)
+        }
+        if after.diagnostics.count > before.diagnostics.count {
+            // (Placed among the original's words as the new error is among the formatted text's.)
+            let extra = after.diagnostics[before.diagnostics.count]
+            let word = wordsAfter.place(extra.range.lowerBound)[0]
+            let offset = word < wordsBefore.list.count ? before.tokens[wordsBefore.list[word]].start : before.source.bytes.count
+            return Difference(what: "a syntax error would appear: “\(extra.message)”", offset: offset)
         }
         return nil
     }
@@ -99,21 +107,7 @@ enum FormatCheck {
         return Difference(what: "a `// routes:ignore` comment would apply to another line", offset: offset)
     }
 
-    /// A message with its runs of digits replaced (line and column numbers move).
-    static func withoutNumbers(_ message: String) -> String {
-        var out = ""
-        var inNumber = false
-        for scalar in message.unicodeScalars {
-            if scalar.value >= 0x30 && scalar.value <= 0x39 {
-                if !inNumber { out.append("#") }
-                inNumber = true
-            } else {
-                out.unicodeScalars.append(scalar)
-                inNumber = false
-            }
-        }
-        return out
-    }
+    static func withoutNumbers(_ message: String) -> String { Diagnostic.withoutNumbers(message) }
 
     /// The tokens of a tree that are not whitespace, in order.
     struct Words {

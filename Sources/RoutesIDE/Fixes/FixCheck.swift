@@ -25,25 +25,21 @@ enum FixCheck {
         guard let after = analysis(applying: fix, context) else { return false }
         let diagnostic = fix.diagnostic
         let target = Key(rule: diagnostic.rule, file: diagnostic.file, range: fix.map(diagnostic.range, in: diagnostic.file))
+        // What was there before, but the diagnostic fixed: an error the fix leaves where it
+        // was is one of them, one it makes in the diagnostic's place is not.
         var known = Set<Key>()
-        for existing in session.diagnostics where existing.severity == .error || existing.rule == diagnostic.rule {
+        for existing in session.diagnostics where (existing.severity == .error || existing.rule == diagnostic.rule) && existing != diagnostic {
             known.insert(Key(rule: existing.rule, file: existing.file, range: fix.map(existing.range, in: existing.file)))
         }
+        let message = Diagnostic.withoutNumbers(diagnostic.message)
         for found in after.diagnostics {
             let key = Key(rule: found.rule, file: found.file, range: found.range)
             // (The same message too: a zero-width error where the fix inserts, as a `}` missing
-            // at the end of the file after an `else` added there, is another one.)
-            if key == target && sameWords(found.message, diagnostic.message) { return false }
+            // at the end of the file after an `else` added there, is another one, known.)
+            if key == target && Diagnostic.withoutNumbers(found.message) == message { return false }
             if (found.severity == .error || found.rule == diagnostic.rule) && !known.contains(key) { return false }
         }
         return true
-    }
-
-    /// Whether two messages say the same but for their numbers (a line a message names
-    /// moves with the fix).
-    private static func sameWords(_ a: String, _ b: String) -> Bool {
-        func words(_ text: String) -> [Unicode.Scalar] { text.unicodeScalars.filter { !("0"..."9").contains($0) } }
-        return words(a) == words(b)
     }
 
     /// The analysis of the programs that hold the files `fix` changes (and its diagnostic's

@@ -186,6 +186,10 @@ struct LinksCommand: ParsableCommand {
     var format: LinkFormat = .text
 
     func run() throws {
+        if paths.contains("-") {
+            Terminal.writeError("routes: error: `routes links` reads the programs of files and folders, not standard input ('-')\n")
+            throw ExitCode(2)
+        }
         let provider = FileSystemProvider()
         // The other files of the workspaces are read: a file named is listed with every program
         // of its workspace that holds it, whichever path named it.
@@ -211,7 +215,7 @@ struct LinksCommand: ParsableCommand {
         // The errors of the programs listed, as `routes link` prints them: a link with an
         // error (or whose path meets one) is `unknown`, and the errors say why.
         for diagnostic in session.diagnostics where diagnostic.severity == .error && listedFiles.contains(diagnostic.file) {
-            Terminal.writeError("\(project.locationText(file: diagnostic.file, offset: diagnostic.range.lowerBound)): error: \(diagnostic.message) [\(diagnostic.rule.rawValue)]\n")
+            Terminal.writeError(errorLine(diagnostic, in: project))
         }
         // A file named that no program holds: its links are listed with the programs that
         // import it, and none does.

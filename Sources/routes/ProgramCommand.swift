@@ -100,10 +100,14 @@ extension ProgramCommand {
     func writeErrors(of program: Program, in project: Project) -> [Diagnostic] {
         let programFiles = Set(program.files)
         let errors = Analysis.check(project).filter { $0.severity == .error && programFiles.contains($0.file) }
-        for diagnostic in errors {
-            Terminal.writeError("\(project.locationText(file: diagnostic.file, offset: diagnostic.range.lowerBound)): error: \(diagnostic.message) [\(diagnostic.rule.rawValue)]\n")
-        }
+        for diagnostic in errors { Terminal.writeError(errorLine(diagnostic, in: project)) }
         return errors
     }
 
+}
+
+/// An error of a program as `tree`, `link` and `links` print it on stderr, one line:
+/// `path:LINE:COL: error: message [rule]`.
+func errorLine(_ diagnostic: Diagnostic, in project: Project) -> String {
+    "\(project.locationText(file: diagnostic.file, offset: diagnostic.range.lowerBound)): error: \(diagnostic.message) [\(diagnostic.rule.rawValue)]\n"
 }

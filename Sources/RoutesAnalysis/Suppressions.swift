@@ -50,15 +50,17 @@ struct Suppressions {
                 if entryEnd > entryStart { entries.append(Entry(word: text.text(entryStart..<entryEnd), range: entryStart..<entryEnd)) }
                 start = nil
             }
-            // An id ends at a space; after it a `,` continues the list, and anything else is
-            // the reason, which suppresses nothing (`unreachable-screen -- not designed yet`).
+            // An id ends at a space (or a `:`); after it a `,` continues the list, and anything
+            // else is the reason, which suppresses nothing (`unreachable-screen -- not designed
+            // yet`).
             var afterEntry = false
             while offset < token.end {
                 let byte = text.bytes[offset]
                 if byte == UInt8(ascii: ",") {
                     close(offset)
                     afterEntry = false
-                } else if byte == 0x20 || byte == 0x09 {
+                } else if byte == 0x20 || byte == 0x09 || (byte == UInt8(ascii: ":") && start != nil) {
+                    // (`unreachable-screen: why`, as other tools write a reason, ends the id too.)
                     if start != nil {
                         close(offset)
                         afterEntry = true

@@ -122,11 +122,10 @@ struct LintFixer {
             let project = Project(entries: inputs.entries, provider: provider, cache: cache)
             let reported = LintReport.reportedFiles(project, named: inputs.named)
             let session = AnalysisSession.forEditor(project: project, reported: reported, settings: inputs.settings)
-            if original.isEmpty {
-                for file in project.files {
-                    original[file.path] = file.text.bytes
-                    displayPaths[file.path] = file.displayPath
-                }
+            // (A file a fix brought in, an import it mended, is first read in a later round.)
+            for file in project.files where original[file.path] == nil {
+                original[file.path] = file.text.bytes
+                displayPaths[file.path] = file.displayPath
             }
             var editable = Set<FileID>()
             for fileID in project.files.indices where reported?.contains(fileID) ?? true {

@@ -42,18 +42,19 @@ struct TextRenderer {
     static let longLine = 400
     static let snippetContext = 120
 
-    /// `line` with each control character but a tab shown as its symbol (`␀`, `␛`, `␡`), one
-    /// scalar for one, so that a file's bytes never reach the terminal as a command and the
-    /// underline still lines up.
+    /// `line` with each control character but a tab shown as its symbol (`␀`, `␛`, `␡`), and
+    /// a C1 control, a line or paragraph separator or a bidirectional control as U+FFFD, one
+    /// scalar for one, so that a file's bytes never reach the terminal as a command (nor
+    /// reorder what it shows) and the underline still lines up.
     static func visible(_ line: String) -> String {
-        guard line.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 }) else { return line }
+        guard line.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return line }
         var out = String.UnicodeScalarView()
         for scalar in line.unicodeScalars {
             switch scalar.value {
             case 0x09: out.append(scalar)
             case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F: out.append("\u{2421}")
-            case 0x80..<0xA0: out.append("\u{FFFD}")
+            case 0x80..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F: out.append("\u{FFFD}")
             default: out.append(scalar)
             }
         }

@@ -397,8 +397,9 @@ extension Lexer {
         }
 
         /// `/* … */`, which the language does not have (a Swift habit): one error, and the
-        /// comment through its `*/` (over lines, not nested) is skipped as one run of unknown
-        /// characters, so that nothing in it is read. Without a `*/`, to the end of the line.
+        /// comment through the first `*/` after it (over lines, not nested, wherever that `*/`
+        /// is, as Swift reads it) is skipped as one run of unknown characters, so that nothing
+        /// in it is read. With no `*/` in the rest of the file, to the end of the line.
         /// A line break inside it makes what follows start a line, as after a comment.
         mutating func blockComment() {
             let start = position

@@ -703,8 +703,9 @@ public struct Project: Sendable {
         }
     }
 
-    /// `Scren Detail` in an `anyOf`: a misspelt `screen` before a screen's name on its line,
-    /// which the parser reads as two references (`a b` there are two branches). One error, the
+    /// `Scren Detail` in an `anyOf`: a misspelt `screen` right before a screen's name (only
+    /// whitespace between), which the parser reads as two references (`a b` there are two
+    /// branches). One error, the
     /// undefined name's with `screen` suggested (its fix writes `screen Detail`), and not also
     /// a wrong kind for the screen written as a builder. Diagnostics from index `start` on.
     func joinMisspeltScreenKeywords(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
@@ -720,8 +721,11 @@ public struct Project: Sendable {
                   Parser.misspells(Array(finding.name.utf8), "screen") else { continue }
             // (The text is read only here: a lint may have let it go.)
             let bytes = files[f].text.bytes
+            // (Whitespace between them, line breaks too: the formatter puts each branch of an
+            // `anyOf` on a line of its own, and what it reports must not change.)
             guard next.range.lowerBound <= bytes.count,
-                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { continue }
+                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+            else { continue }
             finding.suggestion = "screen"
             diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
             diagnostics.remove(at: i + 1)

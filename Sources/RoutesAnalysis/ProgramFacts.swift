@@ -351,22 +351,15 @@ struct ProgramFacts {
                     }
                     next = max(next, run.upperBound)
                 }
-                // The names skipped in the files the edit resolved again (after a rename, a
-                // skipped name may stand for another declaration).
+                // The names skipped in the files the edit resolved again, and those of their
+                // links' paths of another kind (after a rename, such a name may stand for
+                // another declaration).
                 for f in edited.files where graph.files.contains(f) {
-                    Self.forEachSkippedMention(in: f, old.graph, old.project) {
+                    Self.forEachFileGuess(in: f, old.graph, old.project) {
                         guesses.remove($0)
                         touched.append($0)
                     }
-                    Self.forEachSkippedMention(in: f, graph, project) {
-                        guesses.add($0)
-                        touched.append($0)
-                    }
-                    Self.forEachLinkMention(in: f, old.graph, old.project) {
-                        guesses.remove($0)
-                        touched.append($0)
-                    }
-                    Self.forEachLinkMention(in: f, graph, project) {
+                    Self.forEachFileGuess(in: f, graph, project) {
                         guesses.add($0)
                         touched.append($0)
                     }
@@ -484,6 +477,13 @@ struct ProgramFacts {
         for name in skipped {
             if let s = scope[name] { body(graph.declarationNumber(s)) }
         }
+    }
+
+    /// What file f mentions by guess outside its nodes: the names in text the parser skipped
+    /// and what its links' paths name that is no screen, by declaration number.
+    private static func forEachFileGuess(in f: FileID, _ graph: BuilderGraph, _ project: Project, _ body: (Int) -> Void) {
+        forEachSkippedMention(in: f, graph, project, body)
+        forEachLinkMention(in: f, graph, project, body)
     }
 
     /// What the paths of file f's links name that is no screen (a wrong kind), by declaration

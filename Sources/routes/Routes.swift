@@ -25,6 +25,21 @@ struct Routes: ParsableCommand {
 
 /// Runs the command line. Usage errors exit with status 2 (not argument-parser's 64), as
 /// README.md's Usage says; `--help` and `--version` exit 0.
+extension Routes {
+    /// The first name after `routes help` that is no subcommand at its place (`routes help nope`,
+    /// `routes help gen nope`), or nil. argument-parser prints the root's help for such a name
+    /// and exits 0; a misspelt command is bad usage, so the caller exits 2 instead.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var commands: [ParsableCommand.Type] = configuration.subcommands
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            guard let command = commands.first(where: { $0._commandName == name }) else { return name }
+            commands = command.configuration.subcommands
+        }
+        return nil
+    }
+}
+
 @main
 enum Main {
     static func main() {
@@ -34,6 +49,10 @@ enum Main {
         // of start-up). Every other form, `routes lsp --help` included, is parsed as usual.
         if arguments == ["lsp"] || arguments == ["lsp", "--stdio"] {
             LSP.serve()
+        }
+        if let unknown = Routes.unknownHelpTopic(arguments) {
+            Terminal.writeError("Error: unknown command '\(unknown)'\nSee 'routes help' for the commands.\n")
+            exit(2)
         }
         do {
             // Likewise `routes lint PATH…` with no options (what CI runs): the same defaults,

@@ -312,6 +312,19 @@ import TestSupport
         let lh = try Support.run(["lint", "--help"])
         #expect(lh.status == 0)
         #expect(lh.stdout.contains("--deny-warnings"))
+        let gh = try Support.run(["help", "gen", "swift"])
+        #expect(gh.status == 0)
+        #expect(gh.stdout.contains("--out"))
+    }
+
+    /// `routes help` of a command that does not exist is bad usage (argument-parser alone prints
+    /// the overview and exits 0, so a script misspelling a command would pass).
+    @Test(arguments: [["help", "nope"], ["help", "gen", "nope"]])
+    func helpOfAnUnknownCommandExitsTwo(_ arguments: [String]) throws {
+        let r = try Support.run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("unknown command 'nope'"))
+        #expect(r.stdout.isEmpty)
     }
 
     @Test func importedFilesAreCheckedAndListed() throws {

@@ -37,7 +37,9 @@ public enum UnusedDeclaration: DeclarationRule {
             no text the parser skipped.
             """),
         RuleFix(.unsafe, """
-            The same when only text the parser skipped names it.
+            The same when only text the parser skipped names it, or when the declaration \
+            holds comments (inside a builder's block, or after its first line), which the \
+            removal would delete with it.
             """),
     ]
 

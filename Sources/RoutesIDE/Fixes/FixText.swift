@@ -86,6 +86,18 @@ struct FixText {
     /// it, and nothing but a comment after it.
     func standsAlone(_ range: Range<Int>) -> Bool { startsLine(range.lowerBound) && endsLine(range.upperBound) }
 
+    /// Whether a comment (`//` or `///`) stands inside `range`.
+    func holdsComments(_ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return false }
+        var token = tree.tokenIndex(at: range.lowerBound)
+        while token < tree.tokens.count && tree.tokens[token].start < range.upperBound {
+            let kind = tree.tokens[token].kind
+            if (kind == .lineComment || kind == .docComment) && tree.tokens[token].start >= range.lowerBound { return true }
+            token += 1
+        }
+        return false
+    }
+
     /// The start of the `///` lines right before `offset` (blank lines between them allowed,
     /// as a declaration's doc comment is found), or `offset` when there are none.
     func docCommentStart(before offset: Int) -> Int {

@@ -254,6 +254,13 @@ final class LSPWorkspace {
         return folders.filter { PathUtil.isInside(path, root: $0) }.max { $0.count < $1.count } ?? PathUtil.directory(of: path)
     }
 
+    /// How messages, hovers and titles name the file at `path`: relative to its workspace root,
+    /// as `routes lint` run there prints it (an absolute path only outside the root).
+    static func shownPath(_ path: String, root: String) -> String {
+        guard PathUtil.isInside(path, root: root), path != root else { return path }
+        return String(path.dropFirst(root == "/" ? 1 : root.count + 1))
+    }
+
     /// The analysis of the current snapshot (computed on demand, kept until a change).
     var session: AnalysisSession {
         if let cached { return cached }
@@ -266,7 +273,8 @@ final class LSPWorkspace {
             paths.append(doc.path)
         }
         let entries = paths.enumerated().map { i, p in
-            ProjectEntry(canonicalPath: p, displayPath: p, group: i, workspaceRoot: workspaceRoot(for: p))
+            let root = workspaceRoot(for: p)
+            return ProjectEntry(canonicalPath: p, displayPath: Self.shownPath(p, root: root), group: i, workspaceRoot: root)
         }
         if let task = readAhead {
             readAhead = nil

@@ -141,6 +141,10 @@ struct FeatureCodeActionTests {
             "range": undefined["range"]!, "context": ["diagnostics": [undefined]],
         ])).arrayValue)
         let move = try #require(actions.first { $0["title"]?.stringValue?.hasPrefix("Move the declaration of `Inbox`") == true }, "\(actions)")
+        // Files are named as `routes lint` run in the workspace names them, not by absolute paths.
+        #expect(move["title"]?.stringValue == "Move the declaration of `Inbox` from App.routes into this file")
+        let message = try #require(undefined["message"]?.stringValue)
+        #expect(message.contains("App.routes") && !message.contains(workspace.url("App.routes").path), "\(message)")
         let changes = try #require(move["edit"]?["documentChanges"]?.arrayValue)
         #expect(changes.count == 2)
         let byPath = Dictionary(uniqueKeysWithValues: changes.compactMap { c in

@@ -649,7 +649,10 @@ public struct Project: Sendable {
         let model = files[f].model
         var importers: [FileID]? = importersSeen ? nil : []
         let firstDiagnostic = diagnostics.count
-        defer { joinMisspeltScreenKeywords(in: f, &diagnostics, from: firstDiagnostic) }
+        defer {
+            joinMisspeltScreenKeywords(in: f, &diagnostics, from: firstDiagnostic)
+            notePresentationsReadAsBuilders(in: f, &diagnostics, from: firstDiagnostic)
+        }
         func resolve(_ name: Name, _ expected: [DeclarationKind]) {
             guard let (s, kind) = scope.entry(name.text) else {
                 let (diagnostic, guess) = undefinedName(name, expected: expected, file: f, importers: &importers)
@@ -705,9 +708,9 @@ public struct Project: Sendable {
 
     /// `Scren Detail` in an `anyOf`: a misspelt `screen` right before a screen's name (only
     /// whitespace between), which the parser reads as two references (`a b` there are two
-    /// branches). One error, the
-    /// undefined name's with `screen` suggested (its fix writes `screen Detail`), and not also
-    /// a wrong kind for the screen written as a builder. Diagnostics from index `start` on.
+    /// branches). One error, the undefined name's with `screen` suggested (its fix writes
+    /// `screen Detail`), and not also a wrong kind for the screen written as a builder.
+    /// Diagnostics from index `start` on.
     func joinMisspeltScreenKeywords(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
         var i = start
         while i + 1 < diagnostics.count {
@@ -729,6 +732,33 @@ public struct Project: Sendable {
             finding.suggestion = "screen"
             diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
             diagnostics.remove(at: i + 1)
+        }
+    }
+
+    /// `screen Pay cover` in an `anyOf`: the parser reads a placement and a builder named
+    /// `cover` (a builder may have that name), and the presentation was meant. An undefined
+    /// `cover` or `popover` right after a placement with no presentation, `uses` or block
+    /// (only whitespace between, line breaks too: the formatter puts each branch on a line of
+    /// its own, and what it reports must not change) says how a presentation is written.
+    /// Diagnostics from index `start` on.
+    func notePresentationsReadAsBuilders(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
+        for i in diagnostics.indices.dropFirst(start) where diagnostics[i].rule == UndefinedName.id && diagnostics[i].file == f {
+            guard var finding = diagnostics[i].detail?.value(as: UndefinedName.Finding.self),
+                  finding.name == "cover" || finding.name == "popover", finding.suggestion == nil, !finding.placeholder,
+                  finding.expected.contains(.builder) else { continue }
+            // (The text is read only here: a lint may have let it go.)
+            let bytes = files[f].text.bytes
+            let word = diagnostics[i].range
+            var before = word.lowerBound
+            while before > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before - 1]) { before -= 1 }
+            guard before < word.lowerBound else { continue }
+            let model = files[f].model
+            guard let node = model.nodes.firstIndex(where: { $0.range.upperBound == before }),
+                  case .screen(_?, let uses, nil) = model.nodes[node].kind, uses.isEmpty,
+                  model.nodes[node].presentation == nil else { continue }
+            finding.presentationOf = String(decoding: bytes[model.nodes[node].range], as: UTF8.self)
+                .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).joined(separator: " ")
+            diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word)
         }
     }
 

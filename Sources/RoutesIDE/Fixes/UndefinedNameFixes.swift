@@ -3,7 +3,8 @@ import RoutesModel
 import RoutesSyntax
 
 /// The fixes of `UndefinedName` (its documentation lists them, `UndefinedName.fixes`): use
-/// the suggested name, or declare the name in the file that uses it.
+/// the suggested name, write a presentation read as a builder with `as`, or declare the name
+/// in the file that uses it.
 enum UndefinedNameFixes: RuleFixes {
     static let rule = RuleID.undefinedName
 
@@ -13,6 +14,16 @@ enum UndefinedNameFixes: RuleFixes {
         if let suggestion = finding.suggestion {
             out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
                            edits: [d.file: [TextEdit(range: d.range, newText: suggestion)]]))
+        }
+        if let placement = finding.presentationOf {
+            // From the placement's end (onto its line, where the formatter had put the name on
+            // a line of its own), so that a fix of the placement itself (a shadowed branch
+            // removed) meets this one and waits for the next round.
+            let bytes = FixText(context.project.files[d.file]).bytes
+            var start = d.range.lowerBound
+            while start > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start - 1]) { start -= 1 }
+            out.append(Fix(title: "Write `\(placement) as \(finding.name)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
+                           edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: " as " + finding.name)]]))
         }
         if let declare = declaration(d, finding, context) { out.append(declare) }
         return out

@@ -34,6 +34,11 @@ public enum UndefinedName: RuleDefinition {
             Use the suggested name (preferred).
             """),
         RuleFix(.unsafe, """
+            Write `as` before a `cover` or `popover` that follows a screen's placement on its \
+            line (`screen Pay cover` in an `anyOf` reads as a placement and a builder named \
+            `cover`).
+            """),
+        RuleFix(.unsafe, """
             Declare the name in the file that uses it, after the declarations of its kind: a \
             `screen`, a `dependency` (without `from`, so it is in scope everywhere), an \
             `optional`, a `flag`, or a `builder` that builds `empty`. When a file that imports \
@@ -54,6 +59,10 @@ public enum UndefinedName: RuleDefinition {
         /// Without a suggestion: the file (as shown) that declares this very name where a file
         /// importing this one sees it, but this file does not.
         public var declaredIn: String? = nil
+        /// A `cover` or `popover` that stands right after a screen's placement on its line
+        /// (`screen Pay cover` in an `anyOf`, where a name after a placement is the next
+        /// branch): that placement's text, whose presentation it likely is.
+        public var presentationOf: String? = nil
 
         public init(name: String, expected: [DeclarationKind], suggestion: String?, placeholder: Bool = false) {
             self.name = name
@@ -75,6 +84,8 @@ public enum UndefinedName: RuleDefinition {
             : "cannot find \(finding.expected.map(\.rawValue).joined(separator: " or ")) `\(finding.name)` in scope"
         if let suggestion = finding.suggestion {
             message += "; did you mean `\(suggestion)`?"
+        } else if let placement = finding.presentationOf {
+            message += "; if it is the presentation of `\(placement)`, write `\(placement) as \(finding.name)`"
         } else if let declaredIn = finding.declaredIn {
             message += " (it is declared in \(declaredIn), which this file does not import: a file sees what it declares and imports)"
         }

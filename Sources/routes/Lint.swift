@@ -126,7 +126,9 @@ struct Lint: ParsableCommand {
         }
         // With `-` and --fix, standard output carries the fixed text; the report goes to
         // standard error (or the output file).
-        let fixedStdin = fixer?.stdinText
+        // (The bytes read when no fix changed them: a text that is not valid UTF-8 was read
+        // with replacement characters, and goes back as it came.)
+        let fixedStdin = stdin.flatMap { stdin in fixer.map { $0.fixedStdin ?? stdin.bytes } }
         if let left = fixer?.unsafeFixesLeft, left > 0, format == .text || format == .github {
             Terminal.writeError("routes: \(left) more \(left == 1 ? "fix is" : "fixes are") available with `--fix --unsafe-fixes` (unsafe fixes may change what the app builds: review them)\n")
         }
@@ -134,7 +136,7 @@ struct Lint: ParsableCommand {
         stopIfChangedWhileChecked(report)
         writeReport(output, to: outputFile, besideFixedText: fixedStdin != nil)
         Profile.mark("the report written")
-        if let fixedStdin { Terminal.write(String(decoding: fixedStdin, as: UTF8.self)) }
+        if let fixedStdin { _ = FileDescriptor.writeAll(fixedStdin, to: 1) }
 
         let deny = denyWarnings || inputs.denyWarnings
         let status: Int32 = !failures.isEmpty ? 2

@@ -183,9 +183,9 @@ struct LintFixer {
         return failures
     }
 
-    /// The fixed text of the standard input (its text as read when nothing changed).
-    var stdinText: [UInt8]? {
+    /// The fixed text of the standard input; nil when no fix changed it (or there is none).
+    var fixedStdin: [UInt8]? {
         guard let stdinPath else { return nil }
-        return changed[stdinPath] ?? original[stdinPath]
+        return changed[stdinPath].flatMap { $0 == original[stdinPath] ? nil : $0 }
     }
 }

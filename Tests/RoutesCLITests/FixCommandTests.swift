@@ -115,6 +115,28 @@ import Testing
         #expect(clean.status == 0)
     }
 
+    /// Standard input that is not valid UTF-8 is not fixed, and comes back byte for byte (it was
+    /// read with replacement characters, which must not reach an editor's buffer).
+    @Test func standardInputThatIsNotUTF8ComesBackByteForByte() throws {
+        let dir = try folder([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input: [UInt8] = Array("screen Home\nflag x\nroot { screen Home } // caf".utf8) + [0xE9, 0x0A]
+        let inURL = dir.appendingPathComponent("in.bin"), outURL = dir.appendingPathComponent("out.bin")
+        try Data(input).write(to: inURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = Support.binary
+        process.arguments = ["lint", "--fix", "-"]
+        process.currentDirectoryURL = dir
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(Array(try Data(contentsOf: outURL)) == input)
+    }
+
     @Test func jsonListsWhatWasFixed() throws {
         let dir = try folder(["App.routes": "screen Home\nflag x\nroot { screen Home }\n"])
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -268,6 +268,20 @@ private let cases: [FixCase] = [
         #expect(IDE.fixAll(context: context, unsafe: true).isEmpty)
     }
 
+    /// A safe fix that would delete a `//` comment is offered as unsafe (`lint --fix` applies
+    /// safe fixes unseen); one that writes the comment again, or has none in its way, stays safe.
+    @Test func aSafeFixThatDeletesACommentIsUnsafe() throws {
+        let commented = FixWorkspace(["App.routes": "screen Home\nbuilder old {\n  screen Home // the old home\n}\nroot { screen Home }\n"])
+        let builder = try #require(commented.session.diagnostics.first { $0.rule == .unusedDeclaration })
+        #expect(IDE.fixes(for: builder, context: commented.context).map(\.applicability) == [.unsafe])
+        let plain = FixWorkspace(["App.routes": "screen Home\nbuilder old {\n  screen Home\n} // gone soon\nroot { screen Home }\n"])
+        let kept = try #require(plain.session.diagnostics.first { $0.rule == .unusedDeclaration })
+        #expect(IDE.fixes(for: kept, context: plain.context).map(\.applicability) == [.safe])
+        let flag = FixWorkspace(["App.routes": "screen Home\nflag isIn\nroot {\n  if let // signed in?\n    isIn { screen Home } else { empty }\n}\n"])
+        let wrong = try #require(flag.session.diagnostics.first { $0.rule == .wrongKind })
+        #expect(IDE.fixes(for: wrong, context: flag.context).map(\.applicability) == [.unsafe])
+    }
+
     @Test func aSafeFixInAFileWithSyntaxErrorsIsOfferedOnlyWhenItHolds() {
         // The second builder in the block is a syntax error; removing the flag leaves it as it is.
         let fine = FixWorkspace(["App.routes": "screen Home\nflag x\nroot { screen Home screen Home }\n"])

@@ -76,7 +76,7 @@ extension IDE {
     public static func fixes(for diagnostic: Diagnostic, context: FixContext) -> [Fix] {
         guard let fixer = FixRegistry.fixer(diagnostic.rule),
               context.project.files.indices.contains(diagnostic.file) else { return [] }
-        return fixer.fixes(diagnostic, context).filter {
+        return FixRegistry.fixes(of: fixer, diagnostic, context).filter {
             FixRegistry.editsValidText($0, context) && (!FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context))
         }
     }
@@ -92,7 +92,7 @@ extension IDE {
         for diagnostic in context.session.diagnostics where files?.contains(diagnostic.file) ?? true {
             guard let fixer = FixRegistry.fixer(diagnostic.rule),
                   unsafe || Rules.info(diagnostic.rule)?.fixability == .safe else { continue }
-            let allowed = fixer.fixes(diagnostic, context).filter { fix in
+            let allowed = FixRegistry.fixes(of: fixer, diagnostic, context).filter { fix in
                 (unsafe || fix.applicability == .safe) && fix.edits.keys.allSatisfy { editable?.contains($0) ?? true }
                     && FixRegistry.editsValidText(fix, context)
             }

@@ -30,6 +30,38 @@ enum FixRegistry {
     /// The fixes of a rule, if it has any.
     static func fixer(_ rule: RuleID) -> (any RuleFixes.Type)? { all.first { $0.rule == rule } }
 
+    /// The fixes of a diagnostic, each safe one that would delete a `//` comment made unsafe:
+    /// a comment is a person's note, and no safe fix loses one (`lint --fix` applies safe fixes
+    /// unseen). A comment whose text the fix writes again (a moved line) is not deleted.
+    /// (A stale suppression's fix removes a comment: that one is its point.)
+    static func fixes(of fixer: any RuleFixes.Type, _ diagnostic: Diagnostic, _ context: FixContext) -> [Fix] {
+        var fixes = fixer.fixes(diagnostic, context)
+        guard fixer.rule != .unusedSuppression else { return fixes }
+        for i in fixes.indices where fixes[i].applicability == .safe && deletesComments(fixes[i], context) {
+            fixes[i].applicability = .unsafe
+        }
+        return fixes
+    }
+
+    /// Whether an edit of the fix replaces a `//` comment whose text none of its edits writes.
+    static func deletesComments(_ fix: Fix, _ context: FixContext) -> Bool {
+        for (file, edits) in fix.edits {
+            guard edits.contains(where: { !$0.range.isEmpty }) else { continue }
+            let tree = context.project.files[file].syntax
+            for edit in edits where !edit.range.isEmpty {
+                var token = tree.tokenIndex(at: edit.range.lowerBound)
+                while token < tree.tokens.count && tree.tokens[token].start < edit.range.upperBound {
+                    let t = tree.tokens[token]
+                    token += 1
+                    guard t.kind == .lineComment, t.start >= edit.range.lowerBound, t.end <= edit.range.upperBound else { continue }
+                    let text = tree.source.text(t.range)
+                    if !fix.edits.values.contains(where: { $0.contains { $0.newText.contains(text) } }) { return true }
+                }
+            }
+        }
+        return false
+    }
+
     /// Whether every file a fix edits is valid UTF-8: the text of one that is not was read with
     /// replacement characters, and an edit of it would write them over what the file holds.
     static func editsValidText(_ fix: Fix, _ context: FixContext) -> Bool {

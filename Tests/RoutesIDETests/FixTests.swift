@@ -32,6 +32,10 @@ private let cases: [FixCase] = [
           files: ["App.routes": "/// Home.\nscreen Home // first\nflag f\n\nroot { screen Home { screen Inbox } }\n"],
           rule: .undefinedName, title: "Declare a screen `Inbox`", applicability: .unsafe,
           expected: ["App.routes": "/// Home.\nscreen Home // first\nscreen Inbox\nflag f\n\nroot { screen Home { screen Inbox } }\n"]),
+    .init(name: "undefined-name: declare a screen after the byte-order mark",
+          files: ["App.routes": "\u{FEFF}root { screen Home }\n"],
+          rule: .undefinedName, title: "Declare a screen `Home`", applicability: .unsafe,
+          expected: ["App.routes": "\u{FEFF}screen Home\nroot { screen Home }\n"]),
     .init(name: "undefined-name: declare a dependency with a type",
           files: ["App.routes": "screen Home\nroot { screen Home uses inboxStore }\n"],
           rule: .undefinedName, title: "Declare a dependency `inboxStore`", applicability: .unsafe,
@@ -266,6 +270,22 @@ private let cases: [FixCase] = [
         #expect(unused != nil)
         #expect(unused.map { IDE.fixes(for: $0, context: context) } == [])
         #expect(IDE.fixAll(context: context, unsafe: true).isEmpty)
+    }
+
+    /// A fix after which a suppression suppresses nothing does not hold: a line put between a
+    /// `routes:ignore` comment and the line it was written for would have the next round
+    /// remove the comment, then fix what the person chose to keep.
+    @Test func aFixThatLeavesASuppressionSuppressingNothingDoesNotHold() throws {
+        let text = "screen Home\n// routes:ignore unused-declaration\nflag beta\nroot { screen Home { screen Inbox } }\n"
+        let ws = FixWorkspace(["App.routes": text])
+        let undefined = try #require(ws.session.diagnostics.first { $0.rule == .undefinedName })
+        let line = Array(text.utf8).firstIndex(of: UInt8(ascii: "f"))!
+        func declaring(at offset: Int) -> Fix {
+            Fix(title: "Declare a screen `Inbox`", applicability: .unsafe, diagnostic: undefined,
+                edits: [ws.file: [TextEdit(range: offset..<offset, newText: "screen Inbox\n")]])
+        }
+        #expect(!FixCheck.holds(declaring(at: line), ws.context), "between the suppression and its line")
+        #expect(FixCheck.holds(declaring(at: 12), ws.context), "above the suppression")
     }
 
     /// A safe fix that would delete a `//` comment is offered as unsafe (`lint --fix` applies

@@ -5,9 +5,12 @@ import RoutesSyntax
 /// Checks a fix by analysing the project with it applied, for the fixes whose effect the text
 /// alone cannot tell (a name that now resolves brings its screen's `uses` into the checks, a
 /// moved branch builds where it did not): a fix is offered only when, after it, its
-/// diagnostic is gone, no error appears that was not there before, and no other diagnostic of
+/// diagnostic is gone, no error appears that was not there before, no other diagnostic of
 /// its rule appears (a fix that only moves the problem, as a branch moved before the one that
-/// shadows it and shadowing it in turn, is none: `routes lint --fix` would go back and forth).
+/// shadows it and shadowing it in turn, is none: `routes lint --fix` would go back and forth),
+/// and no suppression stops suppressing (a line inserted between a `routes:ignore` comment
+/// and the line it was written for: the next round would remove the comment, and then fix
+/// what the person chose to keep).
 ///
 /// The project is built again from the session's texts in memory (the files the fix leaves
 /// alone are not parsed again), and only the programs holding the changed files (or the
@@ -28,7 +31,10 @@ enum FixCheck {
         // What was there before, but the diagnostic fixed: an error the fix leaves where it
         // was is one of them, one it makes in the diagnostic's place is not.
         var known = Set<Key>()
-        for existing in session.diagnostics where (existing.severity == .error || existing.rule == diagnostic.rule) && existing != diagnostic {
+        func watched(_ d: Diagnostic) -> Bool {
+            d.severity == .error || d.rule == diagnostic.rule || d.rule == .unusedSuppression
+        }
+        for existing in session.diagnostics where watched(existing) && existing != diagnostic {
             known.insert(Key(rule: existing.rule, file: existing.file, range: fix.map(existing.range, in: existing.file)))
         }
         let message = Diagnostic.withoutNumbers(diagnostic.message)
@@ -37,7 +43,7 @@ enum FixCheck {
             // (The same message too: a zero-width error where the fix inserts, as a `}` missing
             // at the end of the file after an `else` added there, is another one, known.)
             if key == target && Diagnostic.withoutNumbers(found.message) == message { return false }
-            if (found.severity == .error || found.rule == diagnostic.rule) && !known.contains(key) { return false }
+            if watched(found) && !known.contains(key) { return false }
         }
         return true
     }

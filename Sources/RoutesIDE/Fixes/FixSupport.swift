@@ -50,7 +50,10 @@ enum FixSupport {
             return TextEdit(range: end..<end, newText: nl + gap + indent + text)
         }
         if let first = declarations.first {
-            let start = fixText.lineStart(fixText.docCommentStart(before: first.range.lowerBound))
+            // Above the suppression comments right above it too (they are for its line), and
+            // after a byte-order mark.
+            var start = fixText.suppressionLinesStart(above: fixText.docCommentStart(before: first.range.lowerBound))
+            if start == 0 && fixText.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
             return TextEdit(range: start..<start, newText: text + nl + (kind == .builder || kind == .root ? nl : ""))
         }
         let end = fixText.bytes.count
@@ -108,9 +111,13 @@ enum FixSupport {
         for (depth, prefix) in prefixes.enumerated() {
             open += prefix + " {" + nl + indent + String(repeating: "  ", count: depth + 1)
         }
-        var edits = [TextEdit(range: range.lowerBound..<range.lowerBound, newText: open)]
+        // The comment lines right above the builder go inside with it: they are about it (a
+        // `routes:ignore` comment there is for its line).
+        let commentStart = fixText.commentBlockStart(above: range.lowerBound)
+        let start = commentStart < fixText.lineStart(range.lowerBound) ? commentStart + fixText.indentation(commentStart).utf8.count : range.lowerBound
+        var edits = [TextEdit(range: start..<start, newText: open)]
         // The builder's later lines, further in (blank lines stay blank).
-        var line = fixText.nextLineStart(range.lowerBound)
+        var line = fixText.nextLineStart(start)
         let last = fixText.lineStart(range.upperBound)
         while line <= last && line < fixText.bytes.count {
             if !fixText.lineIsBlank(line) { edits.append(TextEdit(range: line..<line, newText: step)) }

@@ -126,6 +126,23 @@ struct FixText {
         return start
     }
 
+    /// The start of the `// routes:ignore` lines right above the line holding `offset` (a
+    /// suppression alone on its line is for the next line: nothing may come between), or that
+    /// line's start when there are none.
+    func suppressionLinesStart(above offset: Int) -> Int {
+        var start = lineStart(offset)
+        while start > 0 {
+            let previous = lineStart(start - 1)
+            var cursor = previous
+            while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
+            let rest = Array(bytes[cursor..<lineEnd(previous)])
+            guard rest.starts(with: Array("//".utf8)),
+                  Array(rest.dropFirst(2).drop { $0 == 0x20 || $0 == 0x09 }).starts(with: SuppressionMarker.word) else { break }
+            start = previous
+        }
+        return start
+    }
+
     /// The edits that delete `range` (which holds whole tokens): its lines when it stands
     /// alone on them (a comment after it on its last line stays, on a line of its own; a
     /// blank line it leaves beside another blank line goes too), else the range and the

@@ -36,11 +36,15 @@ extension LanguageFeatures {
             }
         }
         if wanted("source.fixAll") {
-            let fixes = IDE.fixAll(context: fixContext, files: [file], unsafe: false)
-            if !fixes.isEmpty {
+            // Rounds, as `routes lint --fix` runs them (a round takes only fixes that do not
+            // touch); the edit replaces the span of each file that they changed.
+            let (texts, count) = IDE.fixAllRounds(context: fixContext, files: [file], unsafe: false)
+            if !texts.isEmpty {
                 var edits: [FileID: [TextEdit]] = [:]
-                for fixedFile in Set(fixes.flatMap(\.edits.keys)) { edits[fixedFile] = IDE.edits(of: fixes, in: fixedFile) }
-                let title = fixes.count == 1 ? "Apply the safe fix" : "Apply \(fixes.count) safe fixes"
+                for (fixedFile, bytes) in texts {
+                    edits[fixedFile] = [IDE.replacement(of: session.project.files[fixedFile].text.bytes, by: bytes)]
+                }
+                let title = count == 1 ? "Apply the safe fix" : "Apply \(count) safe fixes"
                 actions.append(["title": .string(title), "kind": "source.fixAll", "edit": workspaceEdit(edits)])
             }
         }

@@ -288,6 +288,25 @@ private let cases: [FixCase] = [
         #expect(FixCheck.holds(declaring(at: 12), ws.context), "above the suppression")
     }
 
+    /// The one edit between two texts replaces whole characters: a common start or end that
+    /// would split a UTF-8 sequence is shortened to the character's start.
+    @Test func aReplacementKeepsWholeCharacters() {
+        func check(_ old: String, _ new: String) {
+            let edit = IDE.replacement(of: Array(old.utf8), by: Array(new.utf8))
+            #expect(String(decoding: IDE.apply([edit], to: Array(old.utf8)), as: UTF8.self) == new)
+            #expect(edit.newText.utf8.count <= new.utf8.count)
+            let o = Array(old.utf8)
+            #expect(edit.range.lowerBound == o.count || o[edit.range.lowerBound] & 0xC0 != 0x80, "\(old) -> \(new)")
+            #expect(edit.range.upperBound == o.count || o[edit.range.upperBound] & 0xC0 != 0x80, "\(old) -> \(new)")
+        }
+        check("café", "cafè")      // é (C3 A9) and è (C3 A8) share their first byte
+        check("a€b", "a₤b")        // E2 82 AC and E2 82 A4
+        check("x", "x")
+        check("", "screen Home\n")
+        check("flag a\nroot", "root")
+        #expect(IDE.replacement(of: Array("café".utf8), by: Array("cafè".utf8)).newText == "è")
+    }
+
     /// A safe fix that would delete a `//` comment is offered as unsafe (`lint --fix` applies
     /// safe fixes unseen); one that writes the comment again, or has none in its way, stays safe.
     @Test func aSafeFixThatDeletesACommentIsUnsafe() throws {

@@ -122,6 +122,24 @@ struct FeatureCodeActionTests {
         try session.finish()
     }
 
+    /// The fix-all runs rounds, as `routes lint --fix` does: the unused flag and the stale
+    /// suppression on its line edit one line, so one round takes one of them and the next the
+    /// other; the edit turns the document into the text the rounds leave.
+    @Test func fixAllAppliesTheRoundsThatFixesWhichTouchNeed() throws {
+        let text = "screen Home\nflag a\nflag b // routes:ignore shadowed-branch\nroot { screen Home }\n"
+        let session = try FeatureSession(try FeatureWorkspace(["App.routes": text]), capabilities: Self.literals)
+        defer { session.stop() }
+        try session.open("App.routes")
+        let uri = session.workspace.uri("App.routes")
+        let actions = try #require(try session.result("textDocument/codeAction",
+                                                      Self.params(session, lspRange(0, 0, 0, 0), only: ["source.fixAll"])).arrayValue)
+        #expect(actions.count == 1)
+        #expect(actions.first?["title"] == "Apply 3 safe fixes")
+        // One edit, from the first changed line to the last.
+        #expect(actions.first?["edit"]?["changes"]?[uri] == [["range": lspRange(1, 0, 3, 0), "newText": ""]])
+        try session.finish()
+    }
+
     @Test func aFixOfTwoFilesIsVersionedDocumentChanges() throws {
         let workspace = try FeatureWorkspace([
             "Lib.routes": "dependency inboxStore: InboxStore from Inbox\n",

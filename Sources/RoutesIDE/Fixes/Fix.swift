@@ -1,4 +1,5 @@
 import RoutesAnalysis
+import RoutesModel
 import RoutesSyntax
 
 /// An automatic fix of one diagnostic, as a plain value: a title, text edits per file (byte
@@ -105,6 +106,41 @@ extension IDE {
         return selectNonOverlapping(candidates)
     }
 
+    /// The texts that rounds of `fixAll(context:files:editable:unsafe:)` leave (the fixes of
+    /// `files`, editing only them): each round's fixes applied, the project analysed again in
+    /// memory, until a round finds nothing, the texts come back to an earlier round's, a file
+    /// would grow past the size limit, or `maxRounds`. What an editor's fix-all applies at
+    /// once, as `routes lint --fix` does on disk (a round takes only fixes that do not touch,
+    /// so that one round leaves the rest). Returns the changed files' final texts and how many
+    /// fixes were applied.
+    public static func fixAllRounds(context: FixContext, files: Set<FileID>, unsafe: Bool,
+                                    maxRounds: Int = 10) -> (texts: [FileID: [UInt8]], fixes: Int) {
+        let original = context.project
+        var context = context
+        var texts: [FileID: [UInt8]] = [:]
+        var seen: Set<[FileID: [UInt8]]> = [[:]]
+        var applied = 0
+        for round in 0..<maxRounds {
+            let fixes = fixAll(context: context, files: files, editable: files, unsafe: unsafe)
+            guard !fixes.isEmpty else { break }
+            var next = texts
+            for file in Set(fixes.flatMap(\.edits.keys)) {
+                let bytes = apply(edits(of: fixes, in: file), to: context.project.files[file].text.bytes)
+                guard bytes.count <= SourceLimits.maxFileBytes else { return (texts, applied) }
+                next[file] = bytes
+            }
+            for (file, bytes) in next where bytes == original.files[file].text.bytes { next[file] = nil }
+            guard seen.insert(next).inserted else { break }
+            texts = next
+            applied += fixes.count
+            guard round + 1 < maxRounds,
+                  let after = FixCheck.analysis(changed: texts, reported: files, FixContext(session: context.session, provider: context.provider))
+            else { break }
+            context = FixContext(session: after, provider: context.provider)
+        }
+        return (texts, applied)
+    }
+
     /// The fixes of a list that can be applied together, in order: a fix is left out when one
     /// of its edits overlaps an edit of a fix taken before, or touches it (two insertions at
     /// one offset would be ordered by chance), or is an insertion inside it. What was taken is
@@ -167,6 +203,21 @@ extension IDE {
     /// ``selectNonOverlapping(_:)``).
     public static func edits(of fixes: [Fix], in file: FileID) -> [TextEdit] {
         fixes.flatMap { $0.edits[file] ?? [] }.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
+    }
+
+    /// One edit that turns `old` into `new`: the span between their common start and their
+    /// common end replaced (a common part never splits a UTF-8 sequence, so the new text is
+    /// whole characters).
+    public static func replacement(of old: [UInt8], by new: [UInt8]) -> TextEdit {
+        var start = 0
+        while start < old.count && start < new.count && old[start] == new[start] { start += 1 }
+        var end = 0
+        while end < old.count - start && end < new.count - start && old[old.count - 1 - end] == new[new.count - 1 - end] { end += 1 }
+        // Out to whole characters on both sides (a continuation byte is 0b10xxxxxx).
+        func continues(_ bytes: [UInt8], _ i: Int) -> Bool { i < bytes.count && bytes[i] & 0xC0 == 0x80 }
+        while start > 0 && (continues(old, start) || continues(new, start)) { start -= 1 }
+        while end > 0 && (continues(old, old.count - end) || continues(new, new.count - end)) { end -= 1 }
+        return TextEdit(range: start..<(old.count - end), newText: String(decoding: new[start..<(new.count - end)], as: UTF8.self))
     }
 
     /// `bytes` with non-overlapping edits applied.

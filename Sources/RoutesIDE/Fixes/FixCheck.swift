@@ -51,14 +51,24 @@ enum FixCheck {
     /// The analysis of the programs that hold the files `fix` changes (and its diagnostic's
     /// file), with the fix applied; nil when a changed file would grow past the size limit.
     static func analysis(applying fix: Fix, _ context: FixContext) -> AnalysisSession? {
+        var changed: [FileID: [UInt8]] = [:]
+        for (file, edits) in fix.edits {
+            let bytes = IDE.apply(edits, to: context.project.files[file].text.bytes)
+            if bytes.count > SourceLimits.maxFileBytes { return nil }
+            changed[file] = bytes
+        }
+        return analysis(changed: changed, reported: Set(fix.edits.keys).union([fix.diagnostic.file]), context)
+    }
+
+    /// The analysis of the programs that hold the `reported` files, with the `changed` files'
+    /// texts in place of theirs; nil when the project's files would not keep their ids.
+    static func analysis(changed: [FileID: [UInt8]], reported: Set<FileID>, _ context: FixContext) -> AnalysisSession? {
         let session = context.session
         let project = session.project
         var texts: [String: [UInt8]] = [:]
         let cache = ParseCache()
         for file in project.files {
-            if let edits = fix.edits[file.id] {
-                let bytes = IDE.apply(edits, to: file.text.bytes)
-                if bytes.count > SourceLimits.maxFileBytes { return nil }
+            if let bytes = changed[file.id] {
                 texts[file.path] = bytes
             } else {
                 texts[file.path] = file.text.bytes
@@ -73,7 +83,6 @@ enum FixCheck {
         let fixed = Project(entries: entries, provider: MemorySources(texts: texts, base: context.provider), cache: cache)
         guard fixed.files.count >= project.files.count,
               project.files.indices.allSatisfy({ fixed.files[$0].path == project.files[$0].path }) else { return nil }
-        let reported = Set(fix.edits.keys).union([fix.diagnostic.file])
         return AnalysisSession.forDiagnostics(project: fixed, limits: session.limits, reported: reported,
                                settings: session.settings)
     }

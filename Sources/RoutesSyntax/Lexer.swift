@@ -274,8 +274,8 @@ extension Lexer {
                                 offset: UInt32(truncatingIfNeeded: start), length: UInt32(truncatingIfNeeded: position - start)))
         }
 
-        mutating func report(_ range: Range<Int>, _ message: String) {
-            diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message))
+        mutating func report(_ range: Range<Int>, _ message: String, repair: SyntaxError.Repair? = nil) {
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message, repair: repair))
         }
 
         /// Whether a run of invalid UTF-8 starts at `offset` (asked in increasing order).
@@ -341,6 +341,10 @@ extension Lexer {
                     number()
                 } else if isInvalid(at: start) {
                     invalidUTF8Run()
+                } else if byte == 0x23 && (start == 0 || [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start - 1])) {
+                    hashComment()
+                } else if let close = curlyQuoteClose(at: start) {
+                    curlyQuotedString(closingAt: close)
                 } else {
                     unexpectedCharacters()
                 }
@@ -554,6 +558,45 @@ extension Lexer {
                 while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
             }
             push(.unknown, from: start)
+        }
+
+        /// `#` after a blank or at the start of a line, to the end of the line: a comment
+        /// written as in a shell or Python. One error, whose repair writes `//`, and the line's
+        /// rest is skipped as one run of unknown characters, so that its words are not read.
+        mutating func hashComment() {
+            let start = position
+            while position < bytes.count && bytes[position] != 0x0A && bytes[position] != 0x0D { position += 1 }
+            push(.unknown, from: start)
+            report(start..<(start + 1), "`#` does not start a comment: comments start with `//`", repair: .replaceWithKeyword("//"))
+        }
+
+        /// Where a string in curly quotes (`“Shared.routes”`, as word processors and chat apps
+        /// write them) that starts at `offset` ends: after its closing curly quote on the same
+        /// line; nil when `offset` holds no opening curly quote or the line has no closing one.
+        func curlyQuoteClose(at offset: Int) -> Int? {
+            func curly(_ i: Int) -> Bool {
+                i + 2 < bytes.count && bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0x9C || bytes[i + 2] == 0x9D)
+            }
+            guard curly(offset) else { return nil }
+            var i = offset + 3
+            while i < bytes.count && bytes[i] != 0x0A && bytes[i] != 0x0D && bytes[i] != 0x22 {
+                if curly(i) { return i + 3 }
+                i += 1
+            }
+            return nil
+        }
+
+        /// A string in curly quotes, through its closing one (see `curlyQuoteClose(at:)`): one
+        /// error, whose repair writes the string with straight quotes; skipped as one run of
+        /// unknown characters (the parser says nothing more about what stood there).
+        mutating func curlyQuotedString(closingAt end: Int) {
+            let start = position
+            position = end
+            push(.unknown, from: start)
+            let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 3)..<(end - 3)]), as: UTF8.self)
+            let straight = "\"" + inner + "\""
+            report(start..<end, "a string is written with straight quotes `\"`, not curly ones: `\(straight)`",
+                   repair: .replaceWithKeyword(straight))
         }
 
         /// A run of characters that start no token: one error.

@@ -80,7 +80,7 @@ extension Parser {
         declarationKeyword(keyword)
         if at(.string) {
             advance()
-        } else {
+        } else if !followsCurlyString {
             expected("a file path string after `import`")
         }
         close()

@@ -63,7 +63,7 @@ extension Parser {
         if at(.string) {
             patternUnterminated = current.isMalformed && (current.range.count < 2 || source.bytes[current.end - 1] != UInt8(ascii: "\""))
             advance()
-        } else if (!current.startsLine || at(.arrow)) && !unwinding {
+        } else if (!current.startsLine || at(.arrow)) && !unwinding && !followsCurlyString {
             expected("the link's pattern, a string (`\"/items/{id}\"`)")
         }
         if patternUnterminated && current.startsLine {

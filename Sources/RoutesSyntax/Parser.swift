@@ -211,6 +211,17 @@ public struct Parser {
         return tokens[from..<Int(significant[pos])].contains { $0.kind == .unknown }
     }
 
+    /// Whether a string in curly quotes (`“Shared.routes”`) stands right before the current
+    /// token: the lexer reported it, with the straight-quoted string as its repair, so a place
+    /// that expects a string says nothing more.
+    var followsCurlyString: Bool {
+        let from = pos > 0 ? Int(significant[pos - 1]) + 1 : 0
+        return tokens[from..<Int(significant[pos])].contains { token in
+            token.kind == .unknown && token.start + 2 < source.bytes.count && source.bytes[token.start] == 0xE2
+                && source.bytes[token.start + 1] == 0x80 && (source.bytes[token.start + 2] == 0x9C || source.bytes[token.start + 2] == 0x9D)
+        }
+    }
+
     func describeCurrent() -> String { describe(at: pos) }
 
     var unwinding: Bool { unwindAt != nil }

@@ -273,7 +273,9 @@ extension Parser {
 
     mutating func elseClause() {
         open(.elseClause)
-        if at(.identifier) && !unwinding { report(current.range, "expected `else`, found `\(currentText)`") }
+        if at(.identifier) && !unwinding {
+            report(current.range, "expected `else`, found `\(currentText)`: did you mean `else`?", repair: .replaceWithKeyword("else"))
+        }
         keyword()
         if at(.kwIf) && !unwinding {
             report(current.range, elseIfMessage())

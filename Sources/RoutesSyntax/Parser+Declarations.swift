@@ -189,8 +189,22 @@ extension Parser {
             open(.presentation)
             presentationWord()
             close()
+        } else if at(.identifier) && !current.startsLine, let meant = misspeltPresentation {
+            // `screen Detail shet`: one error, and its options are read as the word's.
+            open(.presentation)
+            report(current.range, "expected a presentation (`push`, `sheet`, `cover` or `popover`), found `\(currentText)`: did you mean `\(meant)`?",
+                   repair: .replaceWithKeyword(meant))
+            advance()
+            if at(.lParen) && !current.startsLine { presentationOptions(of: meant) }
+            close()
         }
         close()
+    }
+
+    /// The presentation word the current identifier misspells (`shet`, `Cover`), if any.
+    var misspeltPresentation: String? {
+        let word = Array(source.bytes[current.start..<current.end])
+        return ["sheet", "cover", "popover", "push"].first { Self.misspells(word, $0) }
     }
 
     /// Whether the current token is the identifier `as`.

@@ -46,9 +46,10 @@ public enum SyntaxError: RuleDefinition {
             insert the `as` a placement's presentation needs (`screen Detail as sheet`), \
             remove the one a declaration's must not have (`screen Detail sheet`), insert the \
             `uses` before a screen node's dependency list (`screen Home uses d, e`), spell a \
-            misspelt keyword right (`scren Home`, `buidler home {`), insert the `root` \
-            before the routing tree's block, write `//` for a comment started with `#`, or \
-            straight quotes for a string in curly ones (`“/items”`).
+            misspelt keyword or presentation right (`scren Home`, `buidler home {`, \
+            `} esle {`, `screen Detail shet`), insert the `root` before the routing tree's \
+            block, write `//` for a comment started with `#`, or straight quotes for a string \
+            in curly ones (`“/items”`).
             """),
         RuleFix(.unsafe, """
             Insert `as` before `cover` or `popover` written as a second builder after a \

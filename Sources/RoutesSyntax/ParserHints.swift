@@ -505,7 +505,19 @@ extension Parser {
         if at(.identifier) && currentIs("link") {
             return "a link declaration needs a name, a pattern and a path: `link item \"/items/{id}\" -> Home/Detail(id: id)`"
         }
+        if at(.kwUses) && !current.startsLine && lineStartsWithScreen {
+            // `screen Detail uses store` at the top level: a placement pasted out of the tree,
+            // or a declaration given its dependencies.
+            return "a screen's declaration has no `uses`: `uses` belongs to a `screen` node inside `root` or a builder (a screen's dependency is declared `dependency store: Store`, or `… from Screen` when that screen provides it)"
+        }
         return "expected a declaration (`import`, `screen`, `dependency`, `optional`, `flag`, `builder`, `root` or `link`), found \(describeCurrent())"
+    }
+
+    /// Whether the current token's line starts with `screen`.
+    var lineStartsWithScreen: Bool {
+        var p = pos
+        while p > 0 && !token(at: p).startsLine { p -= 1 }
+        return token(at: p).kind == .kwScreen
     }
 
     // MARK: Builders

@@ -14,6 +14,10 @@ enum DuplicateDeclarationFixes: RuleFixes {
         case .root:
             return []
         case .name(let name, _):
+            // Not when the first is on a line with a syntax error: that one may be what the
+            // parser made of something else (`  screen Detail uses appStore`, a placement
+            // pasted at the top level), and the later one the real declaration.
+            if let first = d.related.first, onLineWithSyntaxError(first.range, of: first.file, context) { return [] }
             // The later declaration is the one at the diagnostic; the uses that resolve to it
             // (in a file that sees it first) are renamed with it, so that each still means what
             // it meant.
@@ -26,6 +30,7 @@ enum DuplicateDeclarationFixes: RuleFixes {
             }
             return [Fix(title: "Rename the later `\(name)` to `\(fresh)`", applicability: .unsafe, diagnostic: d, edits: edits)]
         case .parameter(let label, let screen):
+            if onLineWithSyntaxError(d.range, of: d.file, context) { return [] }
             // A label is unique within its screen only.
             let labels = Set(project.files[d.file].model.declarations.filter { $0.kind == .screen && $0.name.text == screen }
                 .flatMap { $0.parameters.map(\.label.text) })
@@ -34,6 +39,15 @@ enum DuplicateDeclarationFixes: RuleFixes {
             let fresh = label + String(suffix)
             return [Fix(title: "Rename the second parameter `\(label)` to `\(fresh)`", applicability: .unsafe, diagnostic: d,
                         edits: [d.file: [TextEdit(range: d.range, newText: fresh)]])]
+        }
+    }
+
+    /// Whether a syntax error of `file` starts or ends on the lines of `range`.
+    static func onLineWithSyntaxError(_ range: Range<Int>, of file: FileID, _ context: FixContext) -> Bool {
+        let text = FixText(context.project.files[file])
+        let lines = text.lineStart(range.lowerBound)...text.lineEnd(range.upperBound)
+        return context.session.diagnostics.contains {
+            $0.file == file && $0.rule == .syntaxError && (lines.contains($0.range.lowerBound) || lines.contains($0.range.upperBound))
         }
     }
 }

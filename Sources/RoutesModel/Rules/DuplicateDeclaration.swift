@@ -32,7 +32,9 @@ public enum DuplicateDeclaration: RuleDefinition {
         RuleFix(.unsafe, """
             Rename the later declaration (or parameter label) to the name followed by the \
             first number that no declaration of the project has (`Home2`). Its uses keep \
-            meaning the first one. Not offered for a second `root`.
+            meaning the first one. Not offered for a second `root`, nor when the first \
+            declaration stands on a line with a syntax error (it may be what the parser made \
+            of something else, as a placement pasted at the top level).
             """),
     ]
 

@@ -177,6 +177,19 @@ extension Parser {
             case .kwIf: ifBuilder(afterElse: afterElse)
             default: screenBuilder(keywordMisspelt: true)
             }
+        case .identifier where atBuilderCall:
+            // `detail()`: a builder named as a Swift function is called. One error, and the
+            // name is read as the reference it is.
+            open(.referenceBuilder)
+            let name = currentText
+            advance()
+            report(current.start..<token(at: pos + 1).end, "a builder is used by its name alone, without `()`: `\(name)`",
+                   repair: .remove)
+            open(.error)
+            advance()
+            advance()
+            close()
+            close()
         case .identifier where atScreenWithoutKeyword:
             screenBuilder(keywordMissing: true)
         case .identifier:

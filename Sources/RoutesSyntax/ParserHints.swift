@@ -522,6 +522,15 @@ extension Parser {
 
     // MARK: Builders
 
+    /// A lowerCamel name followed by `()` on its line (`detail()`): a builder's reference
+    /// written as a Swift call. (`Detail()` is a screen node without its keyword.)
+    var atBuilderCall: Bool {
+        guard at(.identifier), pos + 2 < significant.count,
+              (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(source.bytes[current.start]) else { return false }
+        let open = token(at: pos + 1), close = token(at: pos + 2)
+        return open.kind == .lParen && !open.startsLine && open.start == current.end && close.kind == .rParen
+    }
+
     /// A name in a builder position followed by `uses`, `(` or `{` on its line: a screen node
     /// without its `screen` keyword.
     var atScreenWithoutKeyword: Bool {

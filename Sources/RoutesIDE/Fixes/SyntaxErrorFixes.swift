@@ -47,6 +47,9 @@ enum SyntaxErrorFixes: RuleFixes {
             let imported = !context.project.importers(of: d.file).isEmpty
             return [Fix(title: "Insert `root`", applicability: imported ? .unsafe : .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: "root ")]])]
+        case .remove:
+            return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: .safe, isPreferred: true,
+                        diagnostic: d, edits: [d.file: [TextEdit(range: d.range, newText: "")]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

@@ -48,8 +48,8 @@ public enum SyntaxError: RuleDefinition {
             `uses` before a screen node's dependency list (`screen Home uses d, e`), spell a \
             misspelt keyword or presentation right (`scren Home`, `buidler home {`, \
             `} esle {`, `screen Detail shet`), insert the `root` before the routing tree's \
-            block, write `//` for a comment started with `#`, or straight quotes for a string \
-            in curly ones (`“/items”`).
+            block, write `//` for a comment started with `#`, straight quotes for a string \
+            in curly ones (`“/items”`), or remove the `()` after a builder's name (`detail()`).
             """),
         RuleFix(.unsafe, """
             Insert `as` before `cover` or `popover` written as a second builder after a \
@@ -78,6 +78,8 @@ public enum SyntaxError: RuleDefinition {
         case replaceWithKeyword(String)
         /// `root ` before the diagnostic's `{` (the routing tree's block without `root`).
         case insertRoot
+        /// The text the diagnostic covers (`()` after a builder's name).
+        case remove
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

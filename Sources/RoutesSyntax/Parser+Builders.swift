@@ -618,11 +618,33 @@ extension Parser {
         } while depth > 0 && !atEOF && !current.startsLine && !(stoppingAtBrace && (at(.lBrace) || at(.rBrace)))
     }
 
+    /// The branches of an `anyOf` whose `{` was left out (reported), on lines indented below
+    /// its own (at `indent`): read as its branches, and a `}` on a line of its own at its
+    /// indentation (where its own would stand) closes it, as a screen's nesting whose `{` was
+    /// left out (`blockWithoutBrace`).
+    mutating func anyOfWithoutBrace(indent: Int, opener: Int) {
+        openBraces.append((opener, indent))
+        let wasInBranch = inAnyOfBranch
+        defer {
+            openBraces.removeLast()
+            inAnyOfBranch = wasInBranch
+        }
+        while !atEOF && kind.startsBuilder && current.startsLine && column(current) > indent && !atBlockCloser(blockHasBuilder: false) {
+            inAnyOfBranch = true
+            builder()
+        }
+        if at(.rBrace) && current.startsLine && column(current) == indent { advance() }
+    }
+
     mutating func anyOf() {
         open(.anyOfBuilder)
+        let indent = indentation(ofLineContaining: current.start)
         keyword()
         guard at(.lBrace) else {
             expected("`{` after `anyOf`")
+            if layoutRecovery && !unwinding && current.startsLine && kind.startsBuilder && column(current) > indent {
+                anyOfWithoutBrace(indent: indent, opener: Int(significant[pos - 1]))
+            }
             close()
             return
         }

@@ -375,11 +375,19 @@ extension Parser {
         declarationKeyword(keyword)
         let namePosition = identifierPosition
         let named = name(declarationKind == .dependencyDecl ? "a dependency name" : "an optional name")
+        let what = declarationKind == .dependencyDecl ? "dependency" : "optional"
         if at(.colon) {
             advance()
             type()
+        } else if named, atTypeStart, !current.startsLine, !unwinding,
+                  let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0) == "=" }) {
+            // `dependency appStore = AppStore`: the type written as a value. One error, at the
+            // `=`, and the type is read.
+            explain(unknown: eq, "a \(what)'s type follows `:`, not `=`: `\(what) \(text(at: namePosition, or: "name")): \(currentText)`",
+                    repair: .colonForEquals)
+            type()
         } else if named || !current.startsLine {
-            expected("`: Type` after the \(declarationKind == .dependencyDecl ? "dependency" : "optional") name")
+            expected("`: Type` after the \(what) name")
             if atTypeStart && !current.startsLine { type() }
         }
         if at(.kwFrom) {

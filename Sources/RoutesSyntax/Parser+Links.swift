@@ -72,6 +72,13 @@ extension Parser {
         }
         if at(.arrow) {
             advance()
+        } else if !unwinding, !current.startsLine, let (arrow, glued) = arrowWrittenOtherwise {
+            // `=> Home` or `→ Home`: one error, at what stands for the arrow, and the path is read.
+            let range = tokens[arrow].start..<(glued ? current.end : tokens[arrow].end)
+            if let reported = diagnostics.firstIndex(where: { $0.range.lowerBound == range.lowerBound }) { diagnostics.remove(at: reported) }
+            explained.insert(range.lowerBound)
+            report(range, "a link's path follows `->`, not `\(source.text(range))`", repair: .replaceWithKeyword("->"))
+            if glued { skipAsError() }
         } else if !unwinding {
             if at(.identifier) && !current.startsLine {
                 // `link item "/items/{id}" Home/Detail(id: id)`: the path, without its arrow.
@@ -165,6 +172,17 @@ extension Parser {
         return false
     }
 
+    /// Where a link's `->` is written otherwise: `=>` (an unknown `=` glued to the current
+    /// `>`: `glued`) or `→` (an unknown token right before the current token): the unknown
+    /// token's index.
+    var arrowWrittenOtherwise: (token: Int, glued: Bool)? {
+        guard let last = unknownTokens(before: pos).last else { return nil }
+        let text = text(ofToken: last)
+        if text == "=" && at(.rAngle) && tokens[last].end == current.start { return (last, true) }
+        if text == "→" || text == "⇒" { return (last, false) }
+        return nil
+    }
+
     /// `label: value`.
     mutating func pathArgument() {
         open(.pathArgument)
@@ -187,6 +205,14 @@ extension Parser {
                     unexpected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
                 }
             }
+        } else if kind.isLabel, pos + 1 < significant.count, !token(at: pos + 1).startsLine, !unwinding,
+                  [.string, .number, .kwTrue, .kwFalse, .identifier].contains(token(at: pos + 1).kind),
+                  let eq = unknownTokens(before: pos + 1).first(where: { text(ofToken: $0) == "=" }) {
+            // `Detail(id = id)`: `=` for `:`. One error, at the `=`, and the argument is read.
+            let label = currentText
+            advance()
+            explain(unknown: eq, "a path's argument is written `label: value`: `\(label): \(currentText)`", repair: .colonForEquals)
+            advance()
         } else {
             report(current.range, "expected an argument (`label: value`), found \(describeCurrent())")
             skipAsError()

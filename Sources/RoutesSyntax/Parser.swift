@@ -58,7 +58,7 @@ public struct Parser {
     /// docs/language.md#after-an-error), and is dropped.
     var lastErrorAt = -1
     /// The starts of unknown tokens whose lexical error the parser explained (see
-    /// `explain(unknown:through:_:)`): kept even inside text it skipped.
+    /// `explain(unknown:through:_:repair:)`): kept even inside text it skipped.
     var explained = Set<Int>()
     /// The token position just after the last name of the last `uses` list (a name there
     /// without a comma before it is read as the next builder).

@@ -81,7 +81,7 @@ extension Parser {
     /// Reports `message` at the unknown-character token `unknown` in place of the lexer's
     /// error for it: the same mistake, explained. A token the lexer did not report (an
     /// operator of the type syntax, `&`) gets a new error over it through `last`.
-    mutating func explain(unknown: Int, through last: Int? = nil, _ message: String) {
+    mutating func explain(unknown: Int, through last: Int? = nil, _ message: String, repair: SyntaxError.Repair? = nil) {
         guard !unwinding, pos != lastErrorAt else { return }
         let start = tokens[unknown].start
         // The lexer reported the token as unexpected characters, unless it is invalid UTF-8.
@@ -90,8 +90,9 @@ extension Parser {
         if tokens[unknown].kind == .unknown, !invalid,
            let reported = diagnostics.firstIndex(where: { $0.range.lowerBound == start }) {
             diagnostics[reported].message = message
+            if let repair { diagnostics[reported].detail = DiagnosticDetail(repair) }
         } else {
-            diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<tokens[last ?? unknown].end, message: message))
+            diagnostics.append(SyntaxError.diagnostic(file: file, range: start..<tokens[last ?? unknown].end, message: message, repair: repair))
         }
         lastErrorAt = pos
     }

@@ -47,6 +47,11 @@ enum SyntaxErrorFixes: RuleFixes {
             let imported = !context.project.importers(of: d.file).isEmpty
             return [Fix(title: "Insert `root`", applicability: imported ? .unsafe : .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: "root ")]])]
+        case .colonForEquals:
+            var start = d.range.lowerBound
+            while start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) { start -= 1 }
+            return [Fix(title: "Replace `=` with `:`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: ":")]])]
         case .remove:
             return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: .safe, isPreferred: true,
                         diagnostic: d, edits: [d.file: [TextEdit(range: d.range, newText: "")]])]

@@ -49,7 +49,9 @@ public enum SyntaxError: RuleDefinition {
             misspelt keyword or presentation right (`scren Home`, `buidler home {`, \
             `} esle {`, `screen Detail shet`), insert the `root` before the routing tree's \
             block, write `//` for a comment started with `#`, straight quotes for a string \
-            in curly ones (`“/items”`), or remove the `()` after a builder's name (`detail()`).
+            in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`), \
+            or write `:` for `=` after a dependency's name or a path's label and `->` for \
+            `=>` or `→` in a link.
             """),
         RuleFix(.unsafe, """
             Insert `as` before `cover` or `popover` written as a second builder after a \
@@ -80,6 +82,9 @@ public enum SyntaxError: RuleDefinition {
         case insertRoot
         /// The text the diagnostic covers (`()` after a builder's name).
         case remove
+        /// A `:` for the `=` the diagnostic covers, with the blanks before it (`appStore =
+        /// AppStore` becomes `appStore: AppStore`).
+        case colonForEquals
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

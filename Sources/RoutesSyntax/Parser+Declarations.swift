@@ -80,6 +80,21 @@ extension Parser {
         declarationKeyword(keyword)
         if at(.string) {
             advance()
+        } else if at(.identifier) && !current.startsLine && !unwinding {
+            // `import Shared` or `import Shared.routes` (a Swift habit): one error that shows the
+            // path as a string, with a fix writing it; the words are skipped.
+            let start = current.start
+            var end = current.end
+            open(.error)
+            advance()
+            while (at(.identifier) || at(.dot) || at(.slash)) && !current.startsLine && current.start == end {
+                end = current.end
+                advance()
+            }
+            close()
+            var path = source.text(start..<end)
+            if !path.hasSuffix(".routes") { path += ".routes" }
+            report(start..<end, "an import names a file by its path, in quotes: `import \"\(path)\"`", repair: .replaceWithKeyword("\"\(path)\""))
         } else if !followsCurlyString {
             expected("a file path string after `import`")
         }

@@ -50,8 +50,9 @@ public enum SyntaxError: RuleDefinition {
             `} esle {`, `screen Detail shet`), insert the `root` before the routing tree's \
             block, write `//` for a comment started with `#`, straight quotes for a string \
             in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`), \
-            or write `:` for `=` after a dependency's name or a path's label and `->` for \
-            `=>` or `→` in a link.
+            write `:` for `=` after a dependency's name or a path's label and `->` for `=>` \
+            or `→` in a link, or quote an import's path written without quotes \
+            (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
         RuleFix(.unsafe, """
             Insert `as` before `cover` or `popover` written as a second builder after a \

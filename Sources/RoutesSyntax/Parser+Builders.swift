@@ -119,9 +119,15 @@ extension Parser {
             if kind.startsBuilder {
                 if !reportedExtra && !unwinding {
                     let (message, related, range) = extraBuilderMessage(blockBrace: brace, oneBuilder: oneBuilder)
+                    let reportedBefore = diagnostics.count
                     report(range, message, related: related,
                            repair: missesCommaInUses ? .insertComma : presentationWordAfterScreen != nil ? .insertAsIfPresentation : nil)
                     reportedExtra = true
+                    // A second builder on a line of its own in a then block: perhaps the `else`
+                    // branch, its `} else {` left out (see `conditionalBuilder`).
+                    if isThenBlock && current.startsLine && related.isEmpty && range == current.range && diagnostics.count > reportedBefore {
+                        thenBlockExtra = (diagnostics.count - 1, builderHead)
+                    }
                 }
                 open(.error)
                 inAnyOfBranch = false
@@ -210,9 +216,16 @@ extension Parser {
         let flagPosition = identifierPosition
         condition(.flag)
         readingThenBlock = true
+        let enclosingExtra = thenBlockExtra
+        thenBlockExtra = nil
+        defer { thenBlockExtra = enclosingExtra }
         if block() {
             if at(.kwElse) || atMisspeltElse {
                 elseClause()
+            } else if let (index, head) = thenBlockExtra, !unwinding {
+                // `conditional f { screen A  screen B }`: the line `} else {` deleted. One
+                // error, at the second builder, that says so (and not also a missing `else`).
+                diagnostics[index].message = "a block holds exactly one builder: if `\(head)` is the `else` branch, write `} else {` on the line before it"
             } else if !unwinding {
                 report(previousEnd..<previousEnd, conditionalWithoutElseMessage(flag: flagPosition.map { text(at: $0) }),
                        repair: .insertElseEmpty)
@@ -262,6 +275,9 @@ extension Parser {
             if at(.identifier) && !current.startsLine { advance() }
         }
         readingThenBlock = true
+        // (A second builder in this then block is no `else` branch of an enclosing one.)
+        let enclosingExtra = thenBlockExtra
+        defer { thenBlockExtra = enclosingExtra }
         if block() && (at(.kwElse) || atMisspeltElse) {
             elseClause()
         }

@@ -73,6 +73,9 @@ public struct Parser {
     /// Whether the block about to be read is the then block of a `conditional` or an `if`,
     /// which an `else` may follow (taken by `block()`).
     var readingThenBlock = false
+    /// The second builder reported in the then block just read (its diagnostic's index, and
+    /// its head, `screen Login`), for the `conditional` around it (see `conditionalBuilder`).
+    var thenBlockExtra: (diagnostic: Int, head: String)? = nil
     /// The blocks closed by a `}` on a line of its own indented less than the line that
     /// opened each, in the order they closed: the `{` (a token index) and that `}` (a
     /// significant position), where a `}` missing higher up most likely belongs (see

@@ -600,6 +600,14 @@ extension Parser {
         return (generic, [], current.range)
     }
 
+    /// The current builder's first words: its keyword and the name after it on its line
+    /// (`screen Login`, `anyOf`, `detail`).
+    var builderHead: String {
+        guard pos + 1 < significant.count, kind.isKeyword, token(at: pos + 1).kind == .identifier, !token(at: pos + 1).startsLine
+        else { return currentText }
+        return currentText + " " + text(at: pos + 1)
+    }
+
     // MARK: Misspelt keywords
 
     /// Advances past a builder's keyword; a misspelling read in its place (reported) is kept

@@ -749,13 +749,16 @@ public struct Project: Sendable {
             // (The text is read only here: a lint may have let it go.)
             let bytes = files[f].text.bytes
             let word = diagnostics[i].range
+            // (A file changed on disk since it was read is reported so; its new text may be
+            // shorter.)
+            guard word.upperBound <= bytes.count else { continue }
             var before = word.lowerBound
             while before > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before - 1]) { before -= 1 }
             guard before < word.lowerBound else { continue }
             let model = files[f].model
             guard let node = model.nodes.firstIndex(where: { $0.range.upperBound == before }),
                   case .screen(_?, let uses, nil) = model.nodes[node].kind, uses.isEmpty,
-                  model.nodes[node].presentation == nil else { continue }
+                  model.nodes[node].presentation == nil, model.nodes[node].range.upperBound <= bytes.count else { continue }
             finding.presentationOf = String(decoding: bytes[model.nodes[node].range], as: UTF8.self)
                 .split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).joined(separator: " ")
             diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word)

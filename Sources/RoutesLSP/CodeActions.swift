@@ -37,8 +37,11 @@ extension LanguageFeatures {
         }
         if wanted("source.fixAll") {
             // Rounds, as `routes lint --fix` runs them (a round takes only fixes that do not
-            // touch); the edit replaces the span of each file that they changed.
-            let (texts, count) = IDE.fixAllRounds(context: fixContext, files: [file], unsafe: false)
+            // touch); the edit replaces the span of each file that they changed. Each round
+            // after the first analyses the program again: only when the client asks for the
+            // fix-all by its kind (on save, or from a menu); a request without `only` (the
+            // light bulb, at each move of the cursor) gets one round, which costs no analysis.
+            let (texts, count) = IDE.fixAllRounds(context: fixContext, files: [file], unsafe: false, maxRounds: only == nil ? 1 : 10)
             if !texts.isEmpty {
                 var edits: [FileID: [TextEdit]] = [:]
                 for (fixedFile, bytes) in texts {

@@ -137,6 +137,10 @@ struct FeatureCodeActionTests {
         #expect(actions.first?["title"] == "Apply 3 safe fixes")
         // One edit, from the first changed line to the last.
         #expect(actions.first?["edit"]?["changes"]?[uri] == [["range": lspRange(1, 0, 3, 0), "newText": ""]])
+        // A request without `only` (the light bulb, at each move of the cursor) gets one
+        // round, which costs no second analysis.
+        let all = try #require(try session.result("textDocument/codeAction", Self.params(session, lspRange(0, 0, 0, 0))).arrayValue)
+        #expect(all.first { $0["kind"] == "source.fixAll" }?["title"] == "Apply 2 safe fixes")
         try session.finish()
     }
 

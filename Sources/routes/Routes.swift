@@ -32,6 +32,8 @@ extension Routes {
     static func unknownHelpTopic(_ arguments: [String]) -> String? {
         guard arguments.first == "help" else { return nil }
         var commands: [ParsableCommand.Type] = configuration.subcommands
+        // (`routes help help`: argument-parser's own command, which no list names.)
+        if arguments.count == 2 && arguments[1] == "help" { return nil }
         for name in arguments.dropFirst() where !name.hasPrefix("-") {
             guard let command = commands.first(where: { $0._commandName == name }) else { return name }
             commands = command.configuration.subcommands

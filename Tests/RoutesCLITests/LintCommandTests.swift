@@ -312,6 +312,7 @@ import TestSupport
         let lh = try Support.run(["lint", "--help"])
         #expect(lh.status == 0)
         #expect(lh.stdout.contains("--deny-warnings"))
+        #expect(try Support.run(["help", "help"]).status == 0)
         let gh = try Support.run(["help", "gen", "swift"])
         #expect(gh.status == 0)
         #expect(gh.stdout.contains("--out"))

@@ -34,9 +34,10 @@ public enum UndefinedName: RuleDefinition {
             Use the suggested name (preferred).
             """),
         RuleFix(.unsafe, """
-            Write `as` before a `cover` or `popover` that follows a screen's placement on its \
-            line (`screen Pay cover` in an `anyOf` reads as a placement and a builder named \
-            `cover`).
+            Write `as` before a `cover` or `popover` that comes right after a screen's \
+            placement (`screen Pay cover` in an `anyOf` reads as a placement and a builder \
+            named `cover`; the formatter may have put the word on a line of its own), on the \
+            placement's line.
             """),
         RuleFix(.unsafe, """
             Declare the name in the file that uses it, after the declarations of its kind: a \

@@ -290,6 +290,11 @@ extension Lexer {
             offset + 1 < bytes.count && bytes[offset + 1] == byte
         }
 
+        /// Whether the text starts with a byte-order mark (read as one).
+        var hasByteOrderMark: Bool {
+            bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && !invalidUTF8.contains { $0.lowerBound == 0 }
+        }
+
         /// The byte-order mark, when the text starts with one.
         mutating func byteOrderMark() {
             if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && !isInvalid(at: 0) {
@@ -341,7 +346,7 @@ extension Lexer {
                     number()
                 } else if isInvalid(at: start) {
                     invalidUTF8Run()
-                } else if byte == 0x23 && (start == 0 || [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start - 1])) {
+                } else if byte == 0x23 && (start == 0 || [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start - 1]) || start == 3 && hasByteOrderMark) {
                     hashComment()
                 } else if let close = curlyQuoteClose(at: start) {
                     curlyQuotedString(closingAt: close)

@@ -655,10 +655,13 @@ extension Parser {
     mutating func anyOf() {
         open(.anyOfBuilder)
         let indent = indentation(ofLineContaining: current.start)
+        // (Only an `anyOf` that starts its line: on the line of the block around it, a `}` at
+        // that line's indentation is that block's.)
+        let startsLine = current.startsLine
         keyword()
         guard at(.lBrace) else {
             expected("`{` after `anyOf`")
-            if layoutRecovery && !unwinding && current.startsLine && kind.startsBuilder && column(current) > indent {
+            if layoutRecovery && startsLine && !unwinding && current.startsLine && kind.startsBuilder && column(current) > indent {
                 anyOfWithoutBrace(indent: indent, opener: Int(significant[pos - 1]))
             }
             close()

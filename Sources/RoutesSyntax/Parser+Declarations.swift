@@ -398,9 +398,10 @@ extension Parser {
                   let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0) == "=" }) {
             // `dependency appStore = AppStore`: the type written as a value. One error, at the
             // `=`, and the type is read.
-            explain(unknown: eq, "a \(what)'s type follows `:`, not `=`: `\(what) \(text(at: namePosition, or: "name")): \(currentText)`",
-                    repair: .colonForEquals)
+            let typeStart = current.start
             type()
+            explain(unknown: eq, "\(what == "dependency" ? "a" : "an") \(what)'s type follows `:`, not `=`: `\(what) \(text(at: namePosition, or: "name")): \(source.text(typeStart..<previousEnd))`",
+                    repair: .colonForEquals)
         } else if named || !current.startsLine {
             expected("`: Type` after the \(what) name")
             if atTypeStart && !current.startsLine { type() }

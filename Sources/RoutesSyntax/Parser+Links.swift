@@ -196,7 +196,7 @@ extension Parser {
                 // (A `link` at the start of the next line begins the next declaration.)
                 advance()
             case .rParen, .comma:
-                expected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern")
+                if !followsCurlyString { expected("a value: a string, a number, `true`, `false`, or a placeholder of the pattern") }
             default:
                 if kind.isLabel, !current.startsLine, !unwinding, patternHasPlaceholder(named: currentText) {
                     // `"/t/{from}" -> T(from: from)`: a keyword cannot stand for a placeholder.

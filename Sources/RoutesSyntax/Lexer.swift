@@ -145,6 +145,14 @@ public enum Lexer {
         return (value, true, position + 1)
     }
 
+    /// Whether a curly double quote (`“` or `”`, U+201C or U+201D) starts at `offset`.
+    @inlinable
+    public static func isCurlyQuote<Bytes: RandomAccessCollection>(_ bytes: Bytes, at offset: Int) -> Bool
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        offset >= bytes.startIndex && offset + 2 < bytes.endIndex && bytes[offset] == 0xE2 && bytes[offset + 1] == 0x80
+            && (bytes[offset + 2] == 0x9C || bytes[offset + 2] == 0x9D)
+    }
+
     /// For each byte of `stringValue(text)`, where in `text` the character that gave it is
     /// written (a byte, or a whole escape: `\u{E9}` gives two bytes, both from its six
     /// characters). Offsets in `text`, whose first byte is the opening quote.
@@ -579,13 +587,10 @@ extension Lexer {
         /// write them) that starts at `offset` ends: after its closing curly quote on the same
         /// line; nil when `offset` holds no opening curly quote or the line has no closing one.
         func curlyQuoteClose(at offset: Int) -> Int? {
-            func curly(_ i: Int) -> Bool {
-                i + 2 < bytes.count && bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0x9C || bytes[i + 2] == 0x9D)
-            }
-            guard curly(offset) else { return nil }
+            guard Lexer.isCurlyQuote(bytes, at: offset) else { return nil }
             var i = offset + 3
             while i < bytes.count && bytes[i] != 0x0A && bytes[i] != 0x0D && bytes[i] != 0x22 {
-                if curly(i) { return i + 3 }
+                if Lexer.isCurlyQuote(bytes, at: i) { return i + 3 }
                 i += 1
             }
             return nil

@@ -219,10 +219,7 @@ public struct Parser {
     /// that expects a string says nothing more.
     var followsCurlyString: Bool {
         let from = pos > 0 ? Int(significant[pos - 1]) + 1 : 0
-        return tokens[from..<Int(significant[pos])].contains { token in
-            token.kind == .unknown && token.start + 2 < source.bytes.count && source.bytes[token.start] == 0xE2
-                && source.bytes[token.start + 1] == 0x80 && (source.bytes[token.start + 2] == 0x9C || source.bytes[token.start + 2] == 0x9D)
-        }
+        return tokens[from..<Int(significant[pos])].contains { $0.kind == .unknown && Lexer.isCurlyQuote(source.bytes, at: $0.start) }
     }
 
     func describeCurrent() -> String { describe(at: pos) }

@@ -23,8 +23,6 @@ struct Routes: ParsableCommand {
     )
 }
 
-/// Runs the command line. Usage errors exit with status 2 (not argument-parser's 64), as
-/// README.md's Usage says; `--help` and `--version` exit 0.
 extension Routes {
     /// The first name after `routes help` that is no subcommand at its place (`routes help nope`,
     /// `routes help gen nope`), or nil. argument-parser prints the root's help for such a name
@@ -42,6 +40,8 @@ extension Routes {
     }
 }
 
+/// Runs the command line. Usage errors exit with status 2 (not argument-parser's 64), as
+/// README.md's Usage says; `--help` and `--version` exit 0.
 @main
 enum Main {
     static func main() {

@@ -115,29 +115,27 @@ struct FixText {
     /// The start of the comment lines right above the line holding `offset` (no blank line
     /// between them and it), or that line's start when there are none.
     func commentBlockStart(above offset: Int) -> Int {
-        var start = lineStart(offset)
-        while start > 0 {
-            let previous = lineStart(start - 1)
-            var cursor = previous
-            while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
-            guard cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "/"), bytes[cursor + 1] == UInt8(ascii: "/") else { break }
-            start = previous
-        }
-        return start
+        linesStart(above: offset) { $0.starts(with: Array("//".utf8)) }
     }
 
     /// The start of the `// routes:ignore` lines right above the line holding `offset` (a
     /// suppression alone on its line is for the next line: nothing may come between), or that
     /// line's start when there are none.
     func suppressionLinesStart(above offset: Int) -> Int {
+        linesStart(above: offset) { line in
+            line.starts(with: Array("//".utf8)) && Array(line.dropFirst(2).drop { $0 == 0x20 || $0 == 0x09 }).starts(with: SuppressionMarker.word)
+        }
+    }
+
+    /// The start of the run of lines right above the line holding `offset` whose text after
+    /// their indentation each satisfies `holds`, or that line's start when there are none.
+    private func linesStart(above offset: Int, where holds: (ArraySlice<UInt8>) -> Bool) -> Int {
         var start = lineStart(offset)
         while start > 0 {
             let previous = lineStart(start - 1)
             var cursor = previous
             while cursor < bytes.count && (bytes[cursor] == 0x20 || bytes[cursor] == 0x09) { cursor += 1 }
-            let rest = Array(bytes[cursor..<lineEnd(previous)])
-            guard rest.starts(with: Array("//".utf8)),
-                  Array(rest.dropFirst(2).drop { $0 == 0x20 || $0 == 0x09 }).starts(with: SuppressionMarker.word) else { break }
+            guard holds(bytes[cursor..<lineEnd(previous)]) else { break }
             start = previous
         }
         return start

@@ -113,7 +113,25 @@ extension Parser {
     mutating func builderDeclaration(keyword: DeclarationKeyword = .present) {
         open(.builderDecl)
         declarationKeyword(keyword)
-        if name("a builder name") || at(.lBrace) {
+        let namePosition = identifierPosition
+        let named = name("a builder name")
+        if named && at(.lParen) && !current.startsLine && !unwinding {
+            // `builder detail(id: String) {`: a builder written as a Swift function. One
+            // error, and the block after the parentheses is read as the builder's.
+            let start = current.start
+            let isEmpty = peekKind() == .rParen
+            let builder = text(at: namePosition, or: "name")
+            // (To the `{` at most: `builder detail(id: String {` keeps its block.)
+            open(.error)
+            advancePastParentheses(stoppingAtBrace: true)
+            close()
+            garbage.append(start..<current.start)
+            report(start..<previousEnd, isEmpty
+                   ? "a builder is declared by its name alone, without `()`: `builder \(builder) { … }`"
+                   : "a builder takes no parameters: `builder \(builder) { … }` (a screen's parameters are declared with the screen, `screen Detail(id: String)`, and given in paths)",
+                   repair: isEmpty ? .remove : .removeUnsafely)
+        }
+        if named || at(.lBrace) {
             block()
         }
         close()
@@ -333,10 +351,19 @@ extension Parser {
             }
             if kind.isLabel {
                 open(.parameter)
+                let labelPosition = pos
                 advance()
                 if at(.colon) {
                     advance()
                     type()
+                } else if atTypeStart, !current.startsLine, !unwinding,
+                          let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0) == "=" }) {
+                    // `(id = String)`: the type written as a value. One error, at the `=`, and
+                    // the type is read.
+                    let typeStart = current.start
+                    type()
+                    explain(unknown: eq, "a parameter's type follows `:`, not `=`: `\(text(at: labelPosition, or: "label")): \(source.text(typeStart..<previousEnd))`",
+                            repair: .colonForEquals)
                 } else {
                     expected("`:` and a type after the parameter label")
                     skipParameterGarbage()

@@ -52,9 +52,9 @@ enum SyntaxErrorFixes: RuleFixes {
             while start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) { start -= 1 }
             return [Fix(title: "Replace `=` with `:`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: ":")]])]
-        case .remove:
-            return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: .safe, isPreferred: true,
-                        diagnostic: d, edits: [d.file: [TextEdit(range: d.range, newText: "")]])]
+        case .remove, .removeUnsafely:
+            return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: repair == .remove ? .safe : .unsafe,
+                        isPreferred: true, diagnostic: d, edits: [d.file: [TextEdit(range: d.range, newText: "")]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

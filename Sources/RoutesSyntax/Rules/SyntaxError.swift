@@ -49,15 +49,18 @@ public enum SyntaxError: RuleDefinition {
             misspelt keyword or presentation right (`scren Home`, `buidler home {`, \
             `} esle {`, `screen Detail shet`), insert the `root` before the routing tree's \
             block, write `//` for a comment started with `#`, straight quotes for a string \
-            in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`), \
-            write `:` for `=` after a dependency's name or a path's label and `->` for `=>` \
+            in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`, `builder detail() {`), \
+            write `:` for `=` after a dependency's name, a parameter's label or a path's \
+            label and `->` for `=>` \
             or `→` in a link, or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
         RuleFix(.unsafe, """
             Insert `as` before `cover` or `popover` written as a second builder after a \
             placement (`screen Detail popover` in a block): the word may be the placement's \
-            presentation, or a builder of that name.
+            presentation, or a builder of that name. Remove the parameters written after a \
+            builder's name in its declaration (`builder detail(id: String) {`): a builder \
+            takes none, and the fix drops what they say.
             """),
     ]
 
@@ -83,6 +86,9 @@ public enum SyntaxError: RuleDefinition {
         case insertRoot
         /// The text the diagnostic covers (`()` after a builder's name).
         case remove
+        /// The same where the text says something the language has no place for (`(id:
+        /// String)` after a builder's name): a fix that drops it is not safe.
+        case removeUnsafely
         /// A `:` for the `=` the diagnostic covers, with the blanks before it (`appStore =
         /// AppStore` becomes `appStore: AppStore`).
         case colonForEquals

@@ -638,6 +638,13 @@ extension Lexer {
             if gluedToName || beforeName {
                 message += " (names are ASCII: letters, digits and `_`)"
             }
+            if text == ";" {
+                // `import "Shared.routes";`, `screen Home; screen Cart`, as in Swift or C.
+                // Removed where no name would be glued to what follows.
+                let glues = end < bytes.count && isIdentContinue(bytes[end]) && start > 0 && isIdentContinue(bytes[start - 1])
+                report(start..<end, "no `;` is needed here: a declaration or a builder ends without one", repair: glues ? nil : .remove)
+                return
+            }
             report(start..<end, message)
         }
 

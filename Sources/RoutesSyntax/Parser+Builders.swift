@@ -343,6 +343,19 @@ extension Parser {
         name("a screen name after `screen`")
         if at(.lParen) && !current.startsLine { screenArguments(silently: keywordMissing) }
         placementPresentation(of: screenPosition, afterUses: false)
+        usesClause(screenPosition: screenPosition)
+        if at(.lBrace) || nestingWithoutBrace(screenLine: screenPosition) {
+            block()
+        }
+        close()
+    }
+
+    /// A screen node's `uses` list, if it has one (written, misspelt or left out), and the
+    /// presentation after it. Apart from `screenBuilder`, which recurses through nestings:
+    /// its frame stays small, so that the deepest nesting the parser reads fits the stack
+    /// of a debug build.
+    @inline(never)
+    mutating func usesClause(screenPosition: Int?) {
         // `screen Home d, e {`: a name list after the screen without `uses` (a reference
         // takes no block, and a `,` separates no builders): one error, read as the list.
         // Only after the screen's name, before a name written as a dependency's (lowerCamel) that
@@ -372,13 +385,19 @@ extension Parser {
         if at(.kwUses) || usesMissing || usesMisspelt {
             open(.usesClause)
             if usesMisspelt { skipAsError() } else if !usesMissing { advance() }
+            var afterComma = false
             while true {
                 if at(.identifier) {
                     advance()
                     usesEnd = pos
                 } else {
                     if !unwinding {
-                        if kind.isKeyword && !current.startsLine && !atBlockCloser(blockHasBuilder: false) {
+                        if afterComma, at(.lBrace) || at(.rBrace) || atEOF || current.startsLine {
+                            // `uses a, b, {`: one error, where a name was expected after the
+                            // `,` that ends the list.
+                            report(previousEnd..<previousEnd, "expected a dependency or optional name after `,`: a `uses` list does not end with `,`",
+                                   repair: .removeComma)
+                        } else if kind.isKeyword && !current.startsLine && !atBlockCloser(blockHasBuilder: false) {
                             keywordAsName("a dependency or optional name")
                         } else {
                             expected("a dependency or optional name")
@@ -387,6 +406,7 @@ extension Parser {
                     break
                 }
                 if at(.comma) {
+                    afterComma = true
                     advance()
                 } else {
                     break
@@ -395,10 +415,6 @@ extension Parser {
             close()
             placementPresentation(of: screenPosition, afterUses: true)
         }
-        if at(.lBrace) || nestingWithoutBrace(screenLine: screenPosition) {
-            block()
-        }
-        close()
     }
 
     /// How many tokens `closesEarly` and `nestingWithoutBrace` look ahead for the `}` they

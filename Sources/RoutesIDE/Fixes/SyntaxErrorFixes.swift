@@ -55,6 +55,11 @@ enum SyntaxErrorFixes: RuleFixes {
         case .remove, .removeUnsafely:
             return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: repair == .remove ? .safe : .unsafe,
                         isPreferred: true, diagnostic: d, edits: [d.file: [TextEdit(range: d.range, newText: "")]])]
+        case .removeComma:
+            let at = d.range.lowerBound
+            guard at > 0 && bytes[at - 1] == UInt8(ascii: ",") else { return [] }
+            return [Fix(title: "Remove the `,`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: (at - 1)..<at, newText: "")]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

@@ -52,7 +52,8 @@ public enum SyntaxError: RuleDefinition {
             in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`, `builder detail() {`), \
             write `:` for `=` after a dependency's name, a parameter's label or a path's \
             label and `->` for `=>` \
-            or `→` in a link, or quote an import's path written without quotes \
+            or `→` in a link, remove the `,` that ends a `uses` list, remove a `;` written as in Swift (`import \"Shared.routes\";`), \
+            or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
         RuleFix(.unsafe, """
@@ -86,6 +87,9 @@ public enum SyntaxError: RuleDefinition {
         case insertRoot
         /// The text the diagnostic covers (`()` after a builder's name).
         case remove
+        /// The `,` just before the diagnostic's place (`uses a, b, {`: the error is where a
+        /// name was expected after it).
+        case removeComma
         /// The same where the text says something the language has no place for (`(id:
         /// String)` after a builder's name): a fix that drops it is not safe.
         case removeUnsafely

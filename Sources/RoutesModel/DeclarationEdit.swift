@@ -259,17 +259,17 @@ extension Project {
             // The names declarations mention: a `from`, the screens of a link's path.
             for i in fileModel.declarations.indices {
                 var hit = false
-                fileModel.forEachNameUse(declarations: i..<(i + 1), nodes: 0..<0) { use, _ in if mayChange(use) { hit = true } }
+                fileModel.forEachNameUse(declarations: i..<(i + 1), nodes: 0..<0) { use, _, _ in if mayChange(use) { hit = true } }
                 guard hit else { continue }
-                fileModel.forEachNameUse(declarations: i..<(i + 1), nodes: 0..<0) { use, _ in forget(use) }
+                fileModel.forEachNameUse(declarations: i..<(i + 1), nodes: 0..<0) { use, _, _ in forget(use) }
                 project.resolveNames(in: file, declarations: i..<(i + 1), nodes: 0..<0, into: &resolved, guesses: &guessed, &nameDiagnostics)
             }
             var mine: [Int] = []
             for node in fileModel.nodes.indices {
                 var hit = false
-                fileModel.forEachNameUse(declarations: 0..<0, nodes: node..<(node + 1)) { use, _ in if mayChange(use) { hit = true } }
+                fileModel.forEachNameUse(declarations: 0..<0, nodes: node..<(node + 1)) { use, _, _ in if mayChange(use) { hit = true } }
                 guard hit else { continue }
-                fileModel.forEachNameUse(declarations: 0..<0, nodes: node..<(node + 1)) { use, _ in forget(use) }
+                fileModel.forEachNameUse(declarations: 0..<0, nodes: node..<(node + 1)) { use, _, _ in forget(use) }
                 project.resolveNames(in: file, declarations: 0..<0, nodes: node..<(node + 1), into: &resolved, guesses: &guessed, &nameDiagnostics)
                 mine.append(node)
             }

@@ -54,17 +54,18 @@ public struct FileModel: Sendable {
     public var nameUses: [(name: Name, expected: [DeclarationKind])] {
         var out: [(Name, [DeclarationKind])] = []
         out.reserveCapacity(nodes.count + declarations.count)
-        forEachNameUse(declarations: declarations.indices, nodes: nodes.indices) { out.append(($0, $1)) }
+        forEachNameUse(declarations: declarations.indices, nodes: nodes.indices) { name, kinds, _ in out.append((name, kinds)) }
         return out
     }
 
     /// Calls `body` with each name that declarations `ds` (their `from`) and nodes `ns`
-    /// mention as a use, with the kinds it may refer to: declarations first, then nodes, each
-    /// in order.
-    public func forEachNameUse(declarations ds: Range<Int>, nodes ns: Range<Int>, _ body: (Name, [DeclarationKind]) -> Void) {
+    /// mention as a use, with the kinds it may refer to, and whether a `uses` list already
+    /// listed it (a name listed twice is one entry): declarations first, then nodes, each in
+    /// order.
+    public func forEachNameUse(declarations ds: Range<Int>, nodes ns: Range<Int>, _ body: (Name, [DeclarationKind], _ repeated: Bool) -> Void) {
         for i in ds {
-            if let from = declarations[i].from { body(from, Kinds.screen) }
-            if let link = declarations[i].link { link.forEachScreen { body($0, Kinds.screen) } }
+            if let from = declarations[i].from { body(from, Kinds.screen, false) }
+            if let link = declarations[i].link { link.forEachScreen { body($0, Kinds.screen, false) } }
         }
         // (The nodes read in place: a copy of a node retained and released what it holds.)
         nodes.withUnsafeBufferPointer { buffer in
@@ -72,16 +73,19 @@ public struct FileModel: Sendable {
             for node in ns {
                 switch nodes[node].kind {
                 case .screen(let screen, let uses, _):
-                    if let screen { body(screen, Kinds.screen) }
-                    for i in uses.range { body(useNames[i], Kinds.value) }
+                    if let screen { body(screen, Kinds.screen, false) }
+                    for i in uses.range {
+                        let name = useNames[i]
+                        body(name, Kinds.value, useNames[uses.range.lowerBound..<i].contains { $0.text == name.text })
+                    }
                 case .conditional(let flag, _, _):
-                    if let flag { body(flag, Kinds.flag) }
+                    if let flag { body(flag, Kinds.flag, false) }
                 case .ifLet(let optional, _, _):
-                    if let optional { body(optional, nodes[node].anyCondition ? Kinds.condition : Kinds.optional) }
+                    if let optional { body(optional, nodes[node].anyCondition ? Kinds.condition : Kinds.optional, false) }
                 case .ifScreen(let screen, _, _), .wildcard(let screen, _):
-                    if let screen { body(screen, Kinds.screen) }
+                    if let screen { body(screen, Kinds.screen, false) }
                 case .reference(let builder):
-                    body(builder, Kinds.builder)
+                    body(builder, Kinds.builder, false)
                 case .anyOf, .empty, .missing:
                     break
                 }

@@ -653,7 +653,20 @@ public struct Project: Sendable {
             joinMisspeltScreenKeywords(in: f, &diagnostics, from: firstDiagnostic)
             notePresentationsReadAsBuilders(in: f, &diagnostics, from: firstDiagnostic)
         }
-        func resolve(_ name: Name, _ expected: [DeclarationKind]) {
+        func resolve(_ name: Name, _ expected: [DeclarationKind], repeated: Bool = false) {
+            if repeated {
+                // A name a `uses` list repeats: what its first place resolves to, reported there
+                // only; an undefined one's diagnostic names the repeats too (its fix renames them).
+                if let (s, _) = scope.entry(name.text) {
+                    resolved[name.range.lowerBound] = s
+                } else if let first = diagnostics[firstDiagnostic...].lastIndex(where: { $0.rule == .undefinedName && $0.file == f
+                              && $0.detail?.value(as: UndefinedName.Finding.self)?.name == name.text }),
+                          var finding = diagnostics[first].detail?.value(as: UndefinedName.Finding.self) {
+                    finding.repeats.append(name.range)
+                    diagnostics[first].detail = DiagnosticDetail(finding)
+                }
+                return
+            }
             guard let (s, kind) = scope.entry(name.text) else {
                 let (diagnostic, guess) = undefinedName(name, expected: expected, file: f, importers: &importers)
                 diagnostics.append(diagnostic)
@@ -684,7 +697,7 @@ public struct Project: Sendable {
             }
             if !read { link.forEachScreen { resolve($0, Kinds.screen) } }
         }
-        model.forEachNameUse(declarations: 0..<0, nodes: ns, resolve)
+        model.forEachNameUse(declarations: 0..<0, nodes: ns) { resolve($0, $1, repeated: $2) }
         // A screen's labels once per file, however many wildcards name it (a model without
         // them lowers its file again).
         var labels: [Symbol: [String]] = [:]

@@ -13,7 +13,7 @@ enum UndefinedNameFixes: RuleFixes {
         var out: [Fix] = []
         if let suggestion = finding.suggestion {
             out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
-                           edits: [d.file: [TextEdit(range: d.range, newText: suggestion)]]))
+                           edits: [d.file: ([d.range] + finding.repeats).map { TextEdit(range: $0, newText: suggestion) }]))
         }
         if let placement = finding.presentationOf {
             // From the placement's end (onto its line, where the formatter had put the name on

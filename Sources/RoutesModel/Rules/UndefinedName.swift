@@ -14,7 +14,8 @@ public enum UndefinedName: RuleDefinition {
             the file nor in the files it imports. The message suggests the closest declared \
             name of the kind that fits the place; when none is close and a file that imports \
             this one sees a declaration of that very name (a library using what its app \
-            declares), it names that file: a file sees only what it declares and imports.
+            declares), it names that file: a file sees only what it declares and imports. A \
+            name that one `uses` list repeats is one entry: one error, at its first place.
             """,
         why: """
             A builder that names nothing builds nothing: the screen never appears, and the \
@@ -31,7 +32,8 @@ public enum UndefinedName: RuleDefinition {
             """)
     public static let fixes = [
         RuleFix(.unsafe, """
-            Use the suggested name (preferred).
+            Use the suggested name (preferred), at every place of the `uses` list that \
+            repeats it.
             """),
         RuleFix(.unsafe, """
             Write `as` before a `cover` or `popover` that comes right after a screen's \
@@ -64,6 +66,9 @@ public enum UndefinedName: RuleDefinition {
         /// (`screen Pay cover` in an `anyOf`, where a name after a placement is the next
         /// branch): that placement's text, whose presentation it likely is.
         public var presentationOf: String? = nil
+        /// The later places of the name in the same `uses` list (`uses stor, stor`: one
+        /// diagnostic, at the first).
+        public var repeats: [Range<Int>] = []
 
         public init(name: String, expected: [DeclarationKind], suggestion: String?, placeholder: Bool = false) {
             self.name = name

@@ -65,6 +65,7 @@ extension Parser {
             advance()
             return
         }
+        if atStrayBrace { skipStrayBrace() }
         if !atBlockCloser(blockHasBuilder: false) && !kind.startsBuilder {
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
         }
@@ -74,6 +75,21 @@ extension Parser {
             builder()
         }
         blockEnd(brace: brace, oneBuilder: oneBuilder, isThenBlock: isThenBlock)
+    }
+
+    /// Whether the current token is a second `{` right after a block's own, at the end of its
+    /// line (`anyOf { {`, a key pressed twice): the block's builders follow on the next lines,
+    /// and the `}` that closes them is the block's own.
+    var atStrayBrace: Bool {
+        guard at(.lBrace), !current.startsLine, !unwinding, pos > 0, pos + 1 < significant.count,
+              token(at: pos - 1).kind == .lBrace, token(at: pos + 1).startsLine else { return false }
+        return true
+    }
+
+    /// Skips the `{` of `atStrayBrace`: one error, and nothing else is read differently.
+    mutating func skipStrayBrace() {
+        report(current.range, "unexpected `{`: the block is opened by the `{` before it", repair: .remove)
+        skipAsError()
     }
 
     /// After a block's builder (which starts at significant position `oneBuilder`): the `}`.
@@ -721,6 +737,8 @@ extension Parser {
                 inAnyOfBranch = true
                 builder()
                 branches += 1
+            } else if branches == 0 && atStrayBrace {
+                skipStrayBrace()
             } else {
                 skipGarbage("expected a builder or `}`, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
             }

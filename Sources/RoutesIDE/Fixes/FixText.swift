@@ -147,6 +147,13 @@ struct FixText {
     /// spaces before it.
     func deletion(of range: Range<Int>) -> [TextEdit] {
         guard standsAlone(range) else {
+            if startsLine(range.lowerBound) {
+                // First on its line: the blanks after it go, and the line keeps its
+                // indentation (`flag a flag b // two` becomes `flag b // two`).
+                var hi = range.upperBound
+                while hi < bytes.count && (bytes[hi] == 0x20 || bytes[hi] == 0x09) { hi += 1 }
+                return [TextEdit(range: range.lowerBound..<hi, newText: "")]
+            }
             var lo = range.lowerBound
             while lo > 0 && (bytes[lo - 1] == 0x20 || bytes[lo - 1] == 0x09) { lo -= 1 }
             // Keep one space between the tokens on either side.

@@ -32,6 +32,12 @@ public enum Suggestion {
                         offer(utf8.count - asciiTarget.count, candidate)
                         return true
                     }
+                    // And so is a name that ends with it as a word of its own (`ItemDetail`
+                    // for `Detail`, after a declaration was renamed; `appStore` for `store`).
+                    if asciiTarget.count >= 4 && utf8.count > asciiTarget.count && Self.asciiHasWordSuffix(utf8, asciiTarget) {
+                        offer(utf8.count - asciiTarget.count, candidate)
+                        return true
+                    }
                     // An ASCII candidate keeps its length when lowercased, so the gap to the
                     // (lowercased) target bounds the distance.
                     let limit = max(1, max(asciiTarget.count, utf8.count) / 3)
@@ -85,6 +91,15 @@ public enum Suggestion {
         guard c.count >= prefix.count else { return false }
         for i in prefix.indices where lowerASCII(c[i]) != prefix[i] { return false }
         return true
+    }
+
+    /// Whether ASCII `c` ends with `suffix` (lowercase) compared without case, starting at a
+    /// word of its own: an upper-case letter, or after a `_`.
+    private static func asciiHasWordSuffix(_ c: UnsafeBufferPointer<UInt8>, _ suffix: [UInt8]) -> Bool {
+        let start = c.count - suffix.count
+        guard start > 0 else { return false }
+        for i in suffix.indices where lowerASCII(c[start + i]) != suffix[i] { return false }
+        return (c[start] >= 0x41 && c[start] <= 0x5A) || c[start - 1] == 0x5F
     }
 
     /// The edit distance between lowercased ASCII `t` and ASCII `c` lowercased, or nil when

@@ -212,6 +212,10 @@ func lower(_ text: String) -> FileModel {
         #expect(Suggestion.closest(to: "emtpy", among: ["empty", "Detail"]) == "empty")
         #expect(Suggestion.closest(to: "Hoem", among: ["Home", "Help"]) == "Home")
         #expect(Suggestion.closest(to: "Détial", among: ["Détail", "Detail"]) == "Détail")
+        // A name that ends another as a word of its own (a declaration renamed).
+        #expect(Suggestion.closest(to: "Detail", among: ["ItemDetail", "Home"]) == "ItemDetail")
+        #expect(Suggestion.closest(to: "store", among: ["appStore", "Home"]) == "appStore")
+        #expect(Suggestion.closest(to: "ails", among: ["Details"]) == nil)
         func scalars(_ s: String) -> [Unicode.Scalar] { Array(s.unicodeScalars) }
         #expect(Suggestion.distance(scalars("emtpy"), scalars("empty")) == 1)
         #expect(Suggestion.distance(scalars("ab"), scalars("ba")) == 1)
@@ -221,6 +225,14 @@ func lower(_ text: String) -> FileModel {
 
     /// The pruned search picks what sorting every candidate and measuring each would.
     @Test func suggestionsEqualAnExhaustiveSearch() {
+        // ASCII `name`, four letters or more, ends ASCII `c` as a word of its own.
+        func isWordSuffix(_ name: String, of c: String) -> Bool {
+            let n = Array(name.utf8), b = Array(c.utf8)
+            guard n.count >= 4, b.count > n.count, n.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) else { return false }
+            let start = b.count - n.count
+            guard String(decoding: b[start...], as: UTF8.self).lowercased() == name.lowercased() else { return false }
+            return (b[start] >= 0x41 && b[start] <= 0x5A) || b[start - 1] == 0x5F
+        }
         func reference(_ name: String, _ candidates: [String]) -> String? {
             let target = Array(name.lowercased().unicodeScalars)
             var best: (distance: Int, text: String)? = nil
@@ -228,7 +240,7 @@ func lower(_ text: String) -> FileModel {
                 let d = Suggestion.distance(target, Array(c.lowercased().unicodeScalars))
                 let limit = max(1, max(target.count, c.unicodeScalars.count) / 3)
                 let isPrefix = c.lowercased().hasPrefix(name.lowercased()) && target.count >= 3
-                guard d <= limit || isPrefix else { continue }
+                guard d <= limit || isPrefix || isWordSuffix(name, of: c) else { continue }
                 if best == nil || d < best!.distance { best = (d, c) }
             }
             return best?.text

@@ -12,7 +12,8 @@ public enum UndefinedName: RuleDefinition {
         what: """
             A screen, dependency, optional, flag or builder name that is declared neither in \
             the file nor in the files it imports. The message suggests the closest declared \
-            name of the kind that fits the place; when none is close and a file that imports \
+            name of the kind that fits the place (or one that ends with the name as a word of \
+            its own, as `ItemDetail` after `Detail` was renamed); when none is close and a file that imports \
             this one sees a declaration of that very name (a library using what its app \
             declares), it names that file: a file sees only what it declares and imports. A \
             name that one `uses` list repeats is one entry: one error, at its first place.

@@ -61,14 +61,17 @@ enum UndefinedNameFixes: RuleFixes {
         }
         let source = FixText(owner)
         let start = source.docCommentStart(before: declaration.range.lowerBound)
-        // Its doc comment and text (a comment after it on its line stays where it is).
+        // Its doc comment and text, and on a line of its own, the comment after it there (a
+        // note on it, or a suppression of what is reported on that line).
         let alone = source.standsAlone(start..<declaration.range.upperBound)
-        var text = source.source.text((alone ? source.lineStart(start) : declaration.range.lowerBound)..<declaration.range.upperBound)
+        let end = alone ? source.trailingComment(after: declaration.range.upperBound)?.upperBound ?? declaration.range.upperBound
+                        : declaration.range.upperBound
+        var text = source.source.text((alone ? source.lineStart(start) : declaration.range.lowerBound)..<end)
         // Without the indentation of its first line (the insertion brings its own).
         text = String(text.drop { $0 == " " || $0 == "\t" })
         let insertion = FixSupport.insertion(of: text, kind: declaration.kind, in: file)
         return Fix(title: "Move the declaration of `\(finding.name)` from \(owner.displayPath) into this file",
                    applicability: .unsafe, diagnostic: d,
-                   edits: [here: [insertion], moved.file: source.deletion(of: start..<declaration.range.upperBound)])
+                   edits: [here: [insertion], moved.file: source.deletion(of: start..<end)])
     }
 }

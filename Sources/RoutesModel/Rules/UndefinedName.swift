@@ -46,8 +46,9 @@ public enum UndefinedName: RuleDefinition {
             Declare the name in the file that uses it, after the declarations of its kind: a \
             `screen`, a `dependency` (without `from`, so it is in scope everywhere), an \
             `optional`, a `flag`, or a `builder` that builds `empty`. When a file that imports \
-            this one declares it, that declaration is moved here instead (it could not be seen \
-            from here, and a second one would be a duplicate).
+            this one declares it, that declaration is moved here instead, with its doc comment \
+            and the comment after it on its line (it could not be seen from here, and a \
+            second one would be a duplicate).
             """),
     ]
 

@@ -287,8 +287,18 @@ extension Parser {
             // error, and the name and blocks still parse.
             open(.ifLetBuilder)
             keyword()
-            if !afterElse && !unwinding { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
+            let comparison = nilComparison
+            if !afterElse && !unwinding && comparison == nil { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
             if at(.identifier) && !current.startsLine { advance() }
+            if let comparison, !unwinding {
+                // `if draft != nil {`, as in Swift: one error, at the comparison, and the
+                // name is read as the condition.
+                let optional = text(at: pos - 1)
+                explain(unknown: comparison, through: Int(significant[pos]), comparison == unknownTokens(before: pos).first(where: { text(ofToken: $0) == "!=" })
+                        ? "there is no `!= nil`: an optional is unwrapped with `if let \(optional) { … }`, which builds its block where `\(optional)` is present"
+                        : "there is no `== nil`: `if let \(optional) { … } else { … }` builds its else block where `\(optional)` is absent")
+                skipAsError()
+            }
         }
         readingThenBlock = true
         // (A second builder in this then block is no `else` branch of an enclosing one.)
@@ -302,6 +312,15 @@ extension Parser {
             close()
         }
         close()
+    }
+
+    /// At the name after `if`: the `!=` or `==` (an index into `tokens`) of `draft != nil`
+    /// on the name's line, when that is what follows the name.
+    var nilComparison: Int? {
+        guard at(.identifier), !current.startsLine, pos + 1 < significant.count else { return nil }
+        let after = token(at: pos + 1)
+        guard after.kind == .identifier, !after.startsLine, self.token(after, is: "nil") else { return nil }
+        return unknownTokens(before: pos + 1).first { text(ofToken: $0) == "!=" || text(ofToken: $0) == "==" }
     }
 
     /// `wildcard Screen { … }`.

@@ -131,6 +131,7 @@ extension Parser {
                    : "a builder takes no parameters: `builder \(builder) { … }` (a screen's parameters are declared with the screen, `screen Detail(id: String)`, and given in paths)",
                    repair: isEmpty ? .remove : .removeUnsafely)
         }
+        if named { skipSeparatorBeforeBlock("builder \(text(at: namePosition, or: "name"))") }
         if named || at(.lBrace) {
             block()
         }
@@ -148,9 +149,23 @@ extension Parser {
                 report(current.range, "`root` is written twice: `root { … }`")
                 skipAsError()
             }
+            skipSeparatorBeforeBlock("root")
         }
         block()
         close()
+    }
+
+    /// `root: {`, `builder detail = {`: a `:` or `=` between a declaration's head and its
+    /// block on one line, one error, skipped (`head` is the declaration as written without it).
+    mutating func skipSeparatorBeforeBlock(_ head: String) {
+        guard !unwinding else { return }
+        let message = "a block follows `\(head)` directly: `\(head) { … }`"
+        if at(.colon) && !current.startsLine && peekKind() == .lBrace && !token(at: pos + 1).startsLine {
+            report(current.range, message, repair: .remove)
+            skipAsError()
+        } else if at(.lBrace), let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0) == "=" }), onOneLine(tokens[eq].start, current.start) {
+            explain(unknown: eq, message, repair: .remove)
+        }
     }
 
     /// How a declaration's keyword is written: as it should be, misspelt (reported already:

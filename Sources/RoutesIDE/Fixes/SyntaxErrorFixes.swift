@@ -53,14 +53,17 @@ enum SyntaxErrorFixes: RuleFixes {
             return [Fix(title: "Replace `=` with `:`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: ":")]])]
         case .remove, .removeUnsafely:
-            // At the end of its line, with the blanks before it (no trailing blank is left).
-            var start = d.range.lowerBound, after = d.range.upperBound
+            // At the end of its line, with the blanks before it (no trailing blank is left);
+            // between two blanks, with those after it (one blank is left).
+            var start = d.range.lowerBound, end = d.range.upperBound, after = end
             while after < bytes.count && (bytes[after] == 0x20 || bytes[after] == 0x09) { after += 1 }
             if after == bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D {
                 while start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) { start -= 1 }
+            } else if after > end && start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) {
+                end = after
             }
             return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: repair == .remove ? .safe : .unsafe,
-                        isPreferred: true, diagnostic: d, edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: "")]])]
+                        isPreferred: true, diagnostic: d, edits: [d.file: [TextEdit(range: start..<end, newText: "")]])]
         case .removeComma:
             let at = d.range.lowerBound
             guard at > 0 && bytes[at - 1] == UInt8(ascii: ",") else { return [] }

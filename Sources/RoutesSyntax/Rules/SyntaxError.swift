@@ -52,7 +52,8 @@ public enum SyntaxError: RuleDefinition {
             in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`, `builder detail() {`), \
             write `:` for `=` after a dependency's name, a parameter's label or a path's \
             label and `->` for `=>` \
-            or `→` in a link, remove the `,` that ends a `uses` list, a `{` typed twice (`anyOf { {`), a `;` written as in Swift (`import \"Shared.routes\";`), \
+            or `→` in a link, remove the `,` that ends a `uses` list, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
+            block (`root: {`, `builder home = {`), a `;` written as in Swift (`import \"Shared.routes\";`), \
             or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),

@@ -864,9 +864,11 @@ public struct Project: Sendable {
     }
 
     /// The `UndefinedName` diagnostic of a name, and the declaration it was most likely meant
-    /// to be: the suggestion among the names in scope, else a declaration of that very name
-    /// that a file importing this one sees (`dependency cart` in the app, `uses cart` in the
-    /// library it imports: names are seen down the imports only), which the message names.
+    /// to be: a declaration of that very name that a file importing this one sees
+    /// (`dependency cart` in the app, `uses cart` in the library it imports: names are seen
+    /// down the imports only), which the message names, else the suggestion among the names
+    /// in scope. (The other way round, a close name of the library's, `cartStore`, would be
+    /// suggested, and the app's `cart` reported unused: its safe fix would delete it.)
     private func undefinedName(_ name: Name, expected: [DeclarationKind], file f: FileID,
                                importers: inout [FileID]?) -> (Diagnostic, Symbol?) {
         var candidates = scopes[f].compactMap { (text, s) -> String? in
@@ -875,18 +877,18 @@ public struct Project: Sendable {
         // Where a builder goes, `empty` is one too (`emtpy`).
         if expected == Kinds.builder { candidates.append("empty") }
         var finding = UndefinedName.check(name.text, expected: expected, candidates: candidates)
-        let guess = finding.suggestion.flatMap { scopes[f][$0] } ?? guessFromImporters(&finding, of: f, importers: &importers)
+        let guess = guessFromImporters(&finding, of: f, importers: &importers) ?? finding.suggestion.flatMap { scopes[f][$0] }
         return (UndefinedName.diagnostic(finding, file: f, range: name.range), guess)
     }
 
-    /// For an undefined name without a declared suggestion: the declaration of that very name
-    /// (of a kind the place takes) that a file importing f sees, the first by path, which
-    /// `finding` then names (in place of a suggestion of the keyword `empty`). `importers`:
+    /// For an undefined name: the declaration of that very name (of a kind the place takes)
+    /// that a file importing f sees, the first by path, which `finding` then names in place of
+    /// its suggestion. `importers`:
     /// those files, found on the first question; `declared`, when given, every name the
     /// project declares (a name declared nowhere is looked up no further).
     private func guessFromImporters(_ finding: inout UndefinedName.Finding, of f: FileID, importers: inout [FileID]?,
                                     declared: Set<String>? = nil, importedBy: [[FileID]]? = nil) -> Symbol? {
-        guard !finding.placeholder, finding.suggestion.flatMap({ scopes[f][$0] }) == nil else { return nil }
+        guard !finding.placeholder else { return nil }
         if let declared, !declared.contains(finding.name) { return nil }
         if importers == nil { importers = self.importers(of: f, importedBy: importedBy ?? self.importedBy()) }
         for g in importers! {

@@ -656,15 +656,8 @@ public struct Project: Sendable {
         func resolve(_ name: Name, _ expected: [DeclarationKind], repeated: Bool = false) {
             if repeated {
                 // A name a `uses` list repeats: what its first place resolves to, reported there
-                // only; an undefined one's diagnostic names the repeats too (its fix renames them).
-                if let (s, _) = scope.entry(name.text) {
-                    resolved[name.range.lowerBound] = s
-                } else if let first = diagnostics[firstDiagnostic...].lastIndex(where: { $0.rule == .undefinedName && $0.file == f
-                              && $0.detail?.value(as: UndefinedName.Finding.self)?.name == name.text }),
-                          var finding = diagnostics[first].detail?.value(as: UndefinedName.Finding.self) {
-                    finding.repeats.append(name.range)
-                    diagnostics[first].detail = DiagnosticDetail(finding)
-                }
+                // only (the fix of an undefined one renames every place: `UndefinedNameFixes`).
+                if let (s, _) = scope.entry(name.text) { resolved[name.range.lowerBound] = s }
                 return
             }
             guard let (s, kind) = scope.entry(name.text) else {

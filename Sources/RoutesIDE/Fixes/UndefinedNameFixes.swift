@@ -13,7 +13,7 @@ enum UndefinedNameFixes: RuleFixes {
         var out: [Fix] = []
         if let suggestion = finding.suggestion {
             out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
-                           edits: [d.file: ([d.range] + finding.repeats).map { TextEdit(range: $0, newText: suggestion) }]))
+                           edits: [d.file: ([d.range] + laterPlacesInItsList(d, context)).map { TextEdit(range: $0, newText: suggestion) }]))
         }
         if let placement = finding.presentationOf {
             // From the placement's end (onto its line, where the formatter had put the name on
@@ -26,6 +26,27 @@ enum UndefinedNameFixes: RuleFixes {
                            edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: " as " + finding.name)]]))
         }
         if let declare = declaration(d, finding, context) { out.append(declare) }
+        return out
+    }
+
+    /// The later places of the diagnostic's name in the `uses` list it stands in, read from
+    /// the tokens after it (`uses stor, stor` is one diagnostic, at the first place: its name
+    /// is renamed at every place).
+    static func laterPlacesInItsList(_ d: Diagnostic, _ context: FixContext) -> [Range<Int>] {
+        let file = context.project.files[d.file]
+        let tokens = file.syntax.tokens, bytes = file.text.bytes
+        var index = file.syntax.tokenIndex(at: d.range.lowerBound)
+        guard index < tokens.count, tokens[index].range == d.range else { return [] }
+        func next(after i: Int) -> Int? {
+            var j = i + 1
+            while j < tokens.count && tokens[j].kind.isSkipped { j += 1 }
+            return j < tokens.count ? j : nil
+        }
+        var out: [Range<Int>] = []
+        while let comma = next(after: index), tokens[comma].kind == .comma, let name = next(after: comma), tokens[name].kind == .identifier {
+            if bytes[tokens[name].range].elementsEqual(bytes[d.range]) { out.append(tokens[name].range) }
+            index = name
+        }
         return out
     }
 

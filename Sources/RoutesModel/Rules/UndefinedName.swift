@@ -68,9 +68,6 @@ public enum UndefinedName: RuleDefinition {
         /// (`screen Pay cover` in an `anyOf`, where a name after a placement is the next
         /// branch): that placement's text, whose presentation it likely is.
         public var presentationOf: String? = nil
-        /// The later places of the name in the same `uses` list (`uses stor, stor`: one
-        /// diagnostic, at the first).
-        public var repeats: [Range<Int>] = []
 
         public init(name: String, expected: [DeclarationKind], suggestion: String?, placeholder: Bool = false) {
             self.name = name

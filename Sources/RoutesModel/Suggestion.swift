@@ -19,6 +19,9 @@ public enum Suggestion {
         func offer(_ distance: Int, _ candidate: String) {
             if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.text) { best = (distance, candidate) }
         }
+        // The name that ends with the target as a word, when exactly one does.
+        var suffixMatch: String? = nil
+        var suffixIsAmbiguous = false
         // ASCII candidates within their limit by length, measured below: (index, limit).
         var pending: [(index: Int, limit: Int)] = []
         var largestLimit = 0
@@ -32,11 +35,12 @@ public enum Suggestion {
                         offer(utf8.count - asciiTarget.count, candidate)
                         return true
                     }
-                    // And so is a name that ends with it as a word of its own (`ItemDetail`
-                    // for `Detail`, after a declaration was renamed; `appStore` for `store`).
+                    // And so is the one name that ends with it as a word of its own
+                    // (`ItemDetail` for `Detail`, after a declaration was renamed; `appStore`
+                    // for `store`, but nothing of `cartStore` and `userStore`).
                     if asciiTarget.count >= 4 && utf8.count > asciiTarget.count && Self.asciiHasWordSuffix(utf8, asciiTarget) {
-                        offer(utf8.count - asciiTarget.count, candidate)
-                        return true
+                        if let match = suffixMatch, match != candidate { suffixIsAmbiguous = true }
+                        suffixMatch = candidate
                     }
                     // An ASCII candidate keeps its length when lowercased, so the gap to the
                     // (lowercased) target bounds the distance.
@@ -59,6 +63,7 @@ public enum Suggestion {
             let distance = Self.distance(target, Array(lower.unicodeScalars))
             if distance <= limit || isPrefix { offer(distance, candidate) }
         }
+        if let suffixMatch, !suffixIsAmbiguous { offer(suffixMatch.utf8.count - lowered.utf8.count, suffixMatch) }
         guard let asciiTarget else { return best?.text }
         // The ASCII candidates, for a growing cutoff k: a typo is usually one edit away, a
         // distance bounded by k costs a band of 2k + 1 cells per row, and most candidates

@@ -216,6 +216,8 @@ func lower(_ text: String) -> FileModel {
         #expect(Suggestion.closest(to: "Detail", among: ["ItemDetail", "Home"]) == "ItemDetail")
         #expect(Suggestion.closest(to: "store", among: ["appStore", "Home"]) == "appStore")
         #expect(Suggestion.closest(to: "ails", among: ["Details"]) == nil)
+        // Not when two names end with it: neither is more likely.
+        #expect(Suggestion.closest(to: "store", among: ["cartStore", "userStore"]) == nil)
         func scalars(_ s: String) -> [Unicode.Scalar] { Array(s.unicodeScalars) }
         #expect(Suggestion.distance(scalars("emtpy"), scalars("empty")) == 1)
         #expect(Suggestion.distance(scalars("ab"), scalars("ba")) == 1)
@@ -240,7 +242,8 @@ func lower(_ text: String) -> FileModel {
                 let d = Suggestion.distance(target, Array(c.lowercased().unicodeScalars))
                 let limit = max(1, max(target.count, c.unicodeScalars.count) / 3)
                 let isPrefix = c.lowercased().hasPrefix(name.lowercased()) && target.count >= 3
-                guard d <= limit || isPrefix || isWordSuffix(name, of: c) else { continue }
+                let uniqueSuffix = isWordSuffix(name, of: c) && Set(candidates.filter { isWordSuffix(name, of: $0) }).count == 1
+                guard d <= limit || isPrefix || uniqueSuffix else { continue }
                 if best == nil || d < best!.distance { best = (d, c) }
             }
             return best?.text

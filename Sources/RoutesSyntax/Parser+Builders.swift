@@ -59,13 +59,13 @@ extension Parser {
 
     /// After a block's `{`: the one builder, then only `}`.
     mutating func blockBody(brace: Int, isThenBlock: Bool = false) {
+        if atStrayBrace() { skipStrayBrace() }
         if at(.rBrace) {
             report(current.range,
                    "a block cannot be empty: it holds exactly one builder (write `empty` for one that builds nothing)")
             advance()
             return
         }
-        if atStrayBrace { skipStrayBrace() }
         if !atBlockCloser(blockHasBuilder: false) && !kind.startsBuilder {
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
         }
@@ -79,14 +79,31 @@ extension Parser {
 
     /// Whether the current token is a second `{` right after a block's own, at the end of its
     /// line (`anyOf { {`, a key pressed twice): the block's builders follow on the next lines,
-    /// and the `}` that closes them is the block's own.
-    var atStrayBrace: Bool {
+    /// and the `}` that closes them is the block's own. So only when the braces up to the end
+    /// of the declaration (the file's end, or a line that starts the next one) close the
+    /// blocks open here but for this one (and for the later `{` typed twice); when they close
+    /// it too, it opens a block (one without its head: skipped as one error). What it looks at counts against the budget
+    /// of the layout's lookahead.
+    mutating func atStrayBrace() -> Bool {
         guard at(.lBrace), !current.startsLine, !unwinding, pos > 0, pos + 1 < significant.count,
               token(at: pos - 1).kind == .lBrace, token(at: pos + 1).startsLine else { return false }
-        return true
+        var net = 0
+        var i = pos
+        while i < significant.count {
+            let t = token(at: i)
+            if t.kind == .eof { break }
+            if t.startsLine && t.kind.startsDeclaration && (t.kind != .kwScreen || column(t) == 0) { break }
+            guard scansAhead() else { return false }
+            // (A later `{` typed twice counts as what it is too.)
+            let typedTwice = i > pos && t.kind == .lBrace && !t.startsLine && token(at: i - 1).kind == .lBrace
+                && i + 1 < significant.count && token(at: i + 1).startsLine
+            if t.kind == .lBrace && !typedTwice { net += 1 } else if t.kind == .rBrace { net -= 1 }
+            i += 1
+        }
+        return net == 1 - openBraces.count
     }
 
-    /// Skips the `{` of `atStrayBrace`: one error, and nothing else is read differently.
+    /// Skips the `{` of `atStrayBrace()`: one error, and nothing else is read differently.
     mutating func skipStrayBrace() {
         report(current.range, "unexpected `{`: the block is opened by the `{` before it", repair: .remove)
         skipAsError()
@@ -756,7 +773,7 @@ extension Parser {
                 inAnyOfBranch = true
                 builder()
                 branches += 1
-            } else if branches == 0 && atStrayBrace {
+            } else if branches == 0 && atStrayBrace() {
                 skipStrayBrace()
             } else {
                 skipGarbage("expected a builder or `}`, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)

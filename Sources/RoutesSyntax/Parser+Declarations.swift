@@ -121,15 +121,24 @@ extension Parser {
             let start = current.start
             let isEmpty = peekKind() == .rParen
             let builder = text(at: namePosition, or: "name")
-            // (To the `{` at most: `builder detail(id: String {` keeps its block.)
-            open(.error)
-            advancePastParentheses(stoppingAtBrace: true)
-            close()
-            garbage.append(start..<current.start)
-            report(start..<previousEnd, isEmpty
+            // Through the matching `)`, over lines too (`(\n  id: String\n) {`), to a `{` or `}`
+            // at most (`builder detail(id: String {` keeps its block) or a line that starts a
+            // declaration. Reported first, so that a mistake after them (no block) is too.
+            var end = pos, depth = 0
+            repeat {
+                let t = token(at: end)
+                if t.kind == .lParen { depth += 1 } else if t.kind == .rParen { depth -= 1 }
+                end += 1
+            } while depth > 0 && end < significant.count && !(token(at: end).kind == .eof || token(at: end).kind == .lBrace
+                     || token(at: end).kind == .rBrace || token(at: end).startsLine && token(at: end).kind.startsDeclaration && peekKind(end + 1 - pos) != .colon)
+            report(start..<token(at: end - 1).end, isEmpty
                    ? "a builder is declared by its name alone, without `()`: `builder \(builder) { … }`"
                    : "a builder takes no parameters: `builder \(builder) { … }` (a screen's parameters are declared with the screen, `screen Detail(id: String)`, and given in paths)",
                    repair: isEmpty ? .remove : .removeUnsafely)
+            open(.error)
+            while pos < end { advance() }
+            close()
+            garbage.append(start..<current.start)
         }
         if named { skipSeparatorBeforeBlock("builder \(text(at: namePosition, or: "name"))") }
         if named || at(.lBrace) {

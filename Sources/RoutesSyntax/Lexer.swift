@@ -638,14 +638,27 @@ extension Lexer {
             if gluedToName || beforeName {
                 message += " (names are ASCII: letters, digits and `_`)"
             }
-            if text == ";" {
-                // `import "Shared.routes";`, `screen Home; screen Cart`, as in Swift or C.
-                // Removed where no name would be glued to what follows.
-                let glues = end < bytes.count && isIdentContinue(bytes[end]) && start > 0 && isIdentContinue(bytes[start - 1])
-                report(start..<end, "no `;` is needed here: a declaration or a builder ends without one", repair: glues ? nil : .remove)
+            if text == ";" && endsStatement(after: end) {
+                // `import "Shared.routes";`, `screen Home; screen Cart`, as in Swift or C (not
+                // where it stands for a `,`: `(id: String; n: Int)`).
+                report(start..<end, "no `;` is needed here: a declaration or a builder ends without one", repair: .remove)
                 return
             }
             report(start..<end, message)
+        }
+
+        /// Whether what follows `offset` on its line, past blanks, is what may follow the end
+        /// of a declaration or a builder: nothing, a comment, a `}`, or a word that starts one.
+        func endsStatement(after offset: Int) -> Bool {
+            var i = offset
+            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+            guard i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D, bytes[i] != UInt8(ascii: "}") else { return true }
+            if bytes[i] == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x2F { return true }
+            var j = i
+            while j < bytes.count && isIdentContinue(bytes[j]) { j += 1 }
+            let word = UnsafeBufferPointer(rebasing: bytes[i..<j])
+            return ["import", "screen", "dependency", "optional", "flag", "builder", "root", "link",
+                    "anyOf", "conditional", "if", "wildcard", "empty"].contains { word.elementsEqual($0.utf8) }
         }
 
         /// Whether the ASCII `byte` at `offset` starts a token (and so ends a run of unexpected

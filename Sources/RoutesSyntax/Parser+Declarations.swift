@@ -404,6 +404,10 @@ extension Parser {
                 // `(id: Int sheet`: the presentation after a list left open; it reads on.
                 expected("`)`", related: [RelatedLocation(file: file, range: tokens[paren].range, message: "to match this `(`")])
                 break
+            } else if kind.isLabel && peekKind() == .colon,
+                      let semicolon = unknownTokens(before: pos).first(where: { text(ofToken: $0) == ";" }) {
+                // `(id: String; n: Int)`: one error, at the `;`.
+                explain(unknown: semicolon, "parameters are separated by `,`, not `;`", repair: .replaceWithKeyword(","))
             } else if kind.isLabel && peekKind() == .colon {
                 // `(id: String name: String)`: the next parameter, without its comma.
                 expected("`,` between parameters")

@@ -53,22 +53,13 @@ enum SyntaxErrorFixes: RuleFixes {
             return [Fix(title: "Replace `=` with `:`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: ":")]])]
         case .remove, .removeUnsafely:
-            // At the end of its line, with the blanks before it (no trailing blank is left);
-            // between two blanks, with those after it (one blank is left).
-            var start = d.range.lowerBound, end = d.range.upperBound, after = end
-            while after < bytes.count && (bytes[after] == 0x20 || bytes[after] == 0x09) { after += 1 }
-            if after == bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D {
-                while start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) { start -= 1 }
-            } else if after > end && start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) {
-                end = after
-            }
             return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: repair == .remove ? .safe : .unsafe,
-                        isPreferred: true, diagnostic: d, edits: [d.file: [TextEdit(range: start..<end, newText: "")]])]
+                        isPreferred: true, diagnostic: d, edits: [d.file: [removal(of: d.range, in: bytes)]])]
         case .removeComma:
             let at = d.range.lowerBound
             guard at > 0 && bytes[at - 1] == UInt8(ascii: ",") else { return [] }
             return [Fix(title: "Remove the `,`", applicability: .safe, isPreferred: true, diagnostic: d,
-                        edits: [d.file: [TextEdit(range: (at - 1)..<at, newText: "")]])]
+                        edits: [d.file: [removal(of: (at - 1)..<at, in: bytes)]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound
@@ -76,5 +67,26 @@ enum SyntaxErrorFixes: RuleFixes {
             return [Fix(title: "Remove `as`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: d.range.lowerBound..<end, newText: "")]])]
         }
+    }
+
+    /// The edit that removes `range` and leaves its line's layout whole: at the end of the
+    /// line, with the blanks around it (no trailing blank is left); between two blanks, with
+    /// those after it (one is left); between two other characters, one blank for it, so that
+    /// nothing is glued (`uses a,{` becomes `uses a {`, `screen A;// c` becomes `screen A // c`).
+    static func removal(of range: Range<Int>, in bytes: [UInt8]) -> TextEdit {
+        func isBlank(_ i: Int) -> Bool { bytes[i] == 0x20 || bytes[i] == 0x09 }
+        var start = range.lowerBound, end = range.upperBound
+        var after = end
+        while after < bytes.count && isBlank(after) { after += 1 }
+        let blankBefore = start > 0 && isBlank(start - 1)
+        if after == bytes.count || bytes[after] == 0x0A || bytes[after] == 0x0D {
+            while start > 0 && isBlank(start - 1) { start -= 1 }
+            return TextEdit(range: start..<after, newText: "")
+        }
+        if after > end {
+            return TextEdit(range: start..<(blankBefore || start == 0 ? after : end), newText: "")
+        }
+        let startsLine = start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D
+        return TextEdit(range: start..<end, newText: blankBefore || startsLine ? "" : " ")
     }
 }

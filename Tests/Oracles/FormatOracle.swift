@@ -38,6 +38,19 @@ public enum FormatOracle {
             }
             after[file.path] = formatted.bytes
             let text = String(decoding: formatted.bytes, as: UTF8.self)
+            // The editor's edits (whitespace only, in order) turn the text into the same.
+            var edited = tree.source.bytes, lastStart = Int.max
+            for edit in formatted.edits(from: tree).reversed() {
+                guard edit.range.upperBound <= lastStart, edit.range.upperBound <= edited.count else {
+                    problems.append("\(file.path): the formatting edits overlap or leave the text")
+                    break
+                }
+                edited.replaceSubrange(edit.range, with: edit.replacement)
+                lastStart = edit.range.lowerBound
+            }
+            if edited != formatted.bytes {
+                problems.append("\(file.path): the formatting edits make another text:\n\(String(decoding: edited, as: UTF8.self))")
+            }
             // Idempotent.
             do {
                 let again = try Formatter.format(SyntaxTree.parse(SourceText(bytes: formatted.bytes)))

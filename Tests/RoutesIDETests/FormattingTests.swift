@@ -25,6 +25,18 @@ import RoutesSyntax
         #expect(try IDE.formatting(project: tidy.project, file: tidy.file).isEmpty)
     }
 
+    /// A text that ends in blanks without a line break (a line being typed) gets its line
+    /// break: the edits' common part runs to the text's end (it crashed the server).
+    @Test func formattingATextEndingInBlanks() throws {
+        for text in ["root { ", "x ", "screen ", "root {  ", "root { screen Home uses ", "screen Home\t"] {
+            let w = Workspace(text)
+            let edits = try IDE.formatting(project: w.project, file: w.file)
+            let tree = SyntaxTree.parse(SourceText(bytes: Array(text.utf8)))
+            #expect(apply(edits, to: text) == String(decoding: try Formatter.format(tree).bytes, as: UTF8.self), "\(text)")
+            #expect(apply(edits, to: text).hasSuffix("\n"), "\(text)")
+        }
+    }
+
     @Test func rangeFormattingEditsTheDeclarationsInTheRange() throws {
         let w = Workspace("screen   Home\nflag   f\nroot {\nscreen Home\n}\n")
         let text = w.texts["App.routes"]!

@@ -18,7 +18,8 @@ extension Formatted {
             while oldStart < oldEnd && newStart < newEnd && old[oldStart] == new[newStart] { oldStart += 1; newStart += 1 }
             while oldEnd > oldStart && newEnd > newStart && old[oldEnd - 1] == new[newEnd - 1] { oldEnd -= 1; newEnd -= 1 }
             // Never inside a character (comments may hold any).
-            while oldStart > oldGap.lowerBound && old[oldStart] & 0xC0 == 0x80 { oldStart -= 1; newStart -= 1 }
+            // (The common part may run to the text's end: `root { ` gets its last line break.)
+            while oldStart > oldGap.lowerBound && oldStart < old.count && old[oldStart] & 0xC0 == 0x80 { oldStart -= 1; newStart -= 1 }
             while oldEnd < oldGap.upperBound && oldEnd < old.count && old[oldEnd] & 0xC0 == 0x80 { oldEnd += 1; newEnd += 1 }
             edits.append(ByteEdit(range: oldStart..<oldEnd, replacement: Array(new[newStart..<newEnd])))
         }

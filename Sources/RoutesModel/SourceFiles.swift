@@ -55,7 +55,15 @@ public enum SourceFiles {
                 var mode = st.st_mode & S_IFMT
                 let isLink = mode == S_IFLNK
                 if isLink {
-                    guard stat(childFull, &st) == 0 else { continue }
+                    guard stat(childFull, &st) == 0 else {
+                        // A link to nothing named as a source file is found, to be reported
+                        // as unreadable where it is read (not left out in silence).
+                        if name.hasSuffix(".routes") {
+                            result.append(childRel)
+                            links.insert(childRel)
+                        }
+                        continue
+                    }
                     mode = st.st_mode & S_IFMT
                     if mode == S_IFDIR { continue }
                 }

@@ -218,13 +218,19 @@ struct Lint: ParsableCommand {
     }
 
     /// All of standard input (at most the file limit: a larger text is reported as too large).
+    /// Standard input that cannot be read (closed, a folder) is an error, exit 2: it is not
+    /// an empty text, which would lint clean.
     static func readStandardInput() -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= SourceLimits.maxFileBytes {
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+            if count < 0 {
+                Terminal.writeError("routes: error: cannot read standard input: \(String(cString: strerror(errno)))\n")
+                Terminal.terminate(2)
+            }
+            if count == 0 { break }
             bytes.append(contentsOf: buffer[0..<count])
         }
         return bytes

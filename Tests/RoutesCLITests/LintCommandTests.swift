@@ -18,6 +18,34 @@ import TestSupport
 
     /// A program over the analysis's limit is an error at its `root`, naming the limit; the
     /// rules that need no analysis still report (an unused flag); the exit status is 1.
+    /// Standard input that cannot be read is an error, not an empty text that lints clean.
+    @Test func unreadableStandardInputExitsTwo() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [["lint", "-"], ["fmt", "-"]] {
+            let r = try Support.run(arguments, stdinFile: dir.path)
+            #expect(r.status == 2, "\(arguments)")
+            #expect(r.stderr.contains("cannot read standard input"), "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty, "\(arguments)")
+        }
+    }
+
+    /// A `.routes` link to nothing, found in a folder, is reported unreadable (exit 2), as
+    /// the other files found there that cannot be read are; the others are linted.
+    @Test func aLinkToNothingFoundInAFolderIsReported() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("app"), withIntermediateDirectories: true)
+        try "screen A\nroot { screen A }\n".write(to: dir.appendingPathComponent("app/App.routes"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("app/Gone.routes").path, withDestinationPath: "../nowhere.routes")
+        for arguments in [["lint", "app"], ["fmt", "--check", "app"]] {
+            let r = try Support.run(arguments, in: dir)
+            #expect(r.status == 2, "\(arguments)")
+            #expect(r.stderr.contains("cannot read 'app/Gone.routes'"), "\(arguments): \(r.stderr)")
+        }
+        #expect(try Support.run(["lint", "app"], in: dir).stdout.contains("in 1 file"))
+    }
+
     @Test func anAnalysisOverItsLimitIsAnErrorAtTheRootAndTheOtherRulesStillRun() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

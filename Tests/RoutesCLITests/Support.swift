@@ -33,8 +33,9 @@ enum Support {
     }
 
     /// Runs `routes` with arguments in a directory and collects its output.
+    /// - Parameter stdinFile: a file (or folder) to give as standard input, in place of `stdin`.
     static func run(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
-                    environment: [String: String] = [:]) throws -> Result {
+                    environment: [String: String] = [:], stdinFile: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -52,7 +53,12 @@ enum Support {
         let out = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = errHandle
-        process.standardInput = input
+        if let stdinFile {
+            guard let handle = FileHandle(forReadingAtPath: stdinFile) else { throw CocoaError(.fileReadNoSuchFile) }
+            process.standardInput = handle
+        } else {
+            process.standardInput = input
+        }
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()

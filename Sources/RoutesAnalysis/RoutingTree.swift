@@ -304,6 +304,9 @@ struct TreeExpander {
             if let s = resolved(name, in: ref.file, .screen) {
                 node.presentation = project.presentation(ofScreenNode: ref.node, in: ref.file, screen: s)
             } else {
+                // (Every screen node has a presentation: an undeclared screen's is its
+                // placement's, else the one of a screen declared without any.)
+                node.presentation = builderNode.presentation ?? .push
                 node.unresolved = true
             }
             var seen = Set<String>()

@@ -120,6 +120,16 @@ import Testing
         #expect(conditional?["children"]?[1]?["label"] == "false")
     }
 
+    /// An undeclared screen's node has a presentation too: its placement's, else `push`.
+    @Test func jsonScreensOfUndeclaredNamesHaveAPresentation() throws {
+        let r = try tree(["App.routes": "screen Home\nroot { screen Home { anyOf { screen Zed\nscreen Zod as sheet } } }\n"],
+                         ["App.routes", "--format", "json"])
+        let json = try JSON.parse(r.stdout)
+        let branches = try #require(json["children"]?[0]?["children"]?[0]?["children"]?.arrayValue)
+        #expect(branches.map { $0["name"] ?? .null } == ["Zed", "Zod"])
+        #expect(branches.map { $0["presentation"] ?? .null } == ["push", "sheet"])
+    }
+
     @Test func jsonResolutionHasTheSpecShape() throws {
         let r = try tree([Self.seed, "--path", "Home/Login", "--format", "json", "--flag", "isLoggedIn=true"])
         #expect(r.status == 0)

@@ -344,6 +344,62 @@ private let cases: [FixCase] = [
                 "\(text)")
     }
 
+    /// The fixes of a round are checked together, with one analysis when they hold; one that
+    /// does not hold (its diagnostic left where it was) is told apart with a few more, and
+    /// the verdicts are those of the fixes checked one by one.
+    @Test func aRoundsFixesAreCheckedTogether() throws {
+        // Forty `;` in a file with syntax errors: every safe fix there needs a check.
+        let text = "screen Home\n" + (0..<40).map { "screen S\($0);\n" }.joined()
+            + "root { screen Home { anyOf {\n" + (0..<40).map { "  screen S\($0)\n" }.joined() + "} } }\n"
+        let ws = FixWorkspace(["App.routes": text])
+        let semicolons = ws.session.diagnostics.filter { $0.rule == .syntaxError }
+        #expect(semicolons.count == 40)
+        let fixes = try semicolons.map { try #require(IDE.fixes(for: $0, context: ws.context).first) }
+        let together = FixCheck.holding(fixes, ws.context)
+        #expect(together.verdicts == [Bool](repeating: true, count: 40))
+        #expect(together.analyses == 1)
+        // The 13th replaced by a fix that leaves its `;` (a blank inserted before it).
+        var mixed = fixes
+        let kept = fixes[12].diagnostic
+        mixed[12] = Fix(title: "A blank", applicability: .safe, diagnostic: kept,
+                        edits: [ws.file: [TextEdit(range: kept.range.lowerBound..<kept.range.lowerBound, newText: " ")]])
+        let told = FixCheck.holding(mixed, ws.context)
+        #expect(told.verdicts == (0..<40).map { $0 != 12 })
+        #expect(told.verdicts == mixed.map { FixCheck.holds($0, ws.context) })
+        #expect(told.analyses <= 3, "the group, the fix alone, the rest")
+        // Fixes that each hold alone but not together (both declare `Inbox`: a duplicate)
+        // are told apart by halving: each holds, as alone.
+        let inbox = FixWorkspace(["App.routes": "screen Home\nroot {\n  screen Home {\n    anyOf {\n      screen Inbox\n      wildcard Inbox { screen Home }\n    }\n  }\n}\n"])
+        let undefined = inbox.session.diagnostics.filter { $0.rule == .undefinedName }
+        #expect(undefined.count == 2, "\(inbox.session.diagnostics)")
+        let declarations = undefined.enumerated().map { i, d in
+            Fix(title: "Declare a screen `Inbox`", applicability: .unsafe, diagnostic: d,
+                edits: [inbox.file: [TextEdit(range: (i * 12)..<(i * 12), newText: "screen Inbox\n")]])
+        }
+        let apart = FixCheck.holding(declarations, inbox.context)
+        #expect(apart.verdicts == [true, true])
+        #expect(apart.analyses == 3)
+        // And the round of `fixAll` applies them all: the file is left without an error.
+        let all = IDE.fixAll(context: ws.context, files: [ws.file], unsafe: false)
+        #expect(all.count == 40)
+    }
+
+    /// The binary search of `EditMap.Indexed` puts every offset where the walk of
+    /// `EditMap.start`/`end` does.
+    @Test func indexedEditMapAgreesWithTheWalk() {
+        let edits = [
+            TextEdit(range: 2..<2, newText: "ab"), TextEdit(range: 2..<5, newText: ""), TextEdit(range: 5..<5, newText: "xyz"),
+            TextEdit(range: 7..<9, newText: "q"), TextEdit(range: 12..<12, newText: "long text"), TextEdit(range: 15..<20, newText: "r"),
+        ]
+        let indexed = EditMap.Indexed(edits)
+        for offset in 0...25 {
+            #expect(indexed.start(of: offset) == EditMap.start(of: offset, edits), "start of \(offset)")
+            #expect(indexed.end(of: offset) == EditMap.end(of: offset, edits), "end of \(offset)")
+        }
+        for lo in 0...22 { for hi in lo...22 { #expect(indexed.map(lo..<hi) == EditMap.map(lo..<hi, edits)) } }
+        #expect(EditMap.Indexed([]).map(3..<4) == 3..<4)
+    }
+
     /// Fixes of one edit each (file, range), for `selectNonOverlapping`.
     private static func fixes(_ edits: [(FileID, Range<Int>)]) -> [Fix] {
         edits.enumerated().map { i, edit in

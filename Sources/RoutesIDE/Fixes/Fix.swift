@@ -89,7 +89,9 @@ extension IDE {
     /// them, analyse again, and repeat for the rest.
     public static func fixAll(context: FixContext, files: Set<FileID>? = nil, editable: Set<FileID>? = nil,
                               unsafe: Bool) -> [Fix] {
-        var candidates: [Fix] = []
+        // Per diagnostic, its allowed fixes, the preferred one first: the first that holds is
+        // taken (one that needs no check holds).
+        var orders: [[Fix]] = []
         for diagnostic in context.session.diagnostics where files?.contains(diagnostic.file) ?? true {
             guard let fixer = FixRegistry.fixer(diagnostic.rule),
                   unsafe || Rules.info(diagnostic.rule)?.fixability == .safe else { continue }
@@ -97,9 +99,29 @@ extension IDE {
                 (unsafe || fix.applicability == .safe) && fix.edits.keys.allSatisfy { editable?.contains($0) ?? true }
                     && FixRegistry.editsValidText(fix, context)
             }
-            // The preferred one first; the first that holds (an unsafe one is checked only now).
             let ordered = allowed.filter(\.isPreferred) + allowed.filter { !$0.isPreferred }
-            if let first = ordered.first(where: { !FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context) }) {
+            if !ordered.isEmpty { orders.append(ordered) }
+        }
+        // The first fixes that need a check (an unsafe one, one of an error, one in a file
+        // with syntax errors) are checked together, those that do not overlap
+        // (`FixCheck.holding`); the others, and the next fixes of a diagnostic whose first
+        // does not hold, one by one.
+        let checked = orders.indices.filter { FixRegistry.needsCheck(orders[$0][0], context) }
+        let together = nonOverlapping(checked.map { orders[$0][0] }).map { checked[$0] }
+        let verdicts = FixCheck.holding(together.map { orders[$0][0] }, context).verdicts
+        var firstHolds = [Bool?](repeating: nil, count: orders.count)
+        for (i, order) in together.enumerated() { firstHolds[order] = verdicts[i] }
+        var candidates: [Fix] = []
+        for (i, ordered) in orders.enumerated() {
+            var rest = ordered[...]
+            if let verdict = firstHolds[i] {
+                if verdict {
+                    candidates.append(ordered[0])
+                    continue
+                }
+                rest = ordered.dropFirst()
+            }
+            if let first = rest.first(where: { !FixRegistry.needsCheck($0, context) || FixCheck.holds($0, context) }) {
                 candidates.append(first)
             }
         }
@@ -149,6 +171,11 @@ extension IDE {
     /// in the order of their offsets, as a session's diagnostics are (50,000 fixes took seconds
     /// when each was compared with every fix taken before).
     public static func selectNonOverlapping(_ fixes: [Fix]) -> [Fix] {
+        nonOverlapping(fixes).map { fixes[$0] }
+    }
+
+    /// The indices of the fixes `selectNonOverlapping(_:)` takes, increasing.
+    static func nonOverlapping(_ fixes: [Fix]) -> [Int] {
         // Per file, the taken ranges as closed intervals sorted by their start.
         var taken: [FileID: [ClosedRange<Int>]] = [:]
         func meets(_ edit: Range<Int>, _ list: [ClosedRange<Int>]) -> Bool {
@@ -182,8 +209,8 @@ extension IDE {
             }
             list.replaceSubrange(lo ..< end, with: [merged])
         }
-        var out: [Fix] = []
-        for fix in fixes {
+        var out: [Int] = []
+        for (index, fix) in fixes.enumerated() {
             let clash = fix.edits.contains { file, edits in
                 guard let list = taken[file] else { return false }
                 return edits.contains { meets($0.range, list) }
@@ -194,7 +221,7 @@ extension IDE {
                 for edit in edits { insert(edit.range.lowerBound ... edit.range.upperBound, into: &list) }
                 taken[file] = list
             }
-            out.append(fix)
+            out.append(index)
         }
         return out
     }

@@ -91,16 +91,25 @@ struct Lint: ParsableCommand {
         var provider = OverlayFileSystem()
         var stdin: LintInputs.Stdin? = nil
         var stdinPath: String? = nil
+        var paths = paths
+        var stdinFailure: InputFailure? = nil
         if paths.contains("-") {
-            stdin = LintInputs.Stdin(displayPath: stdinFilename ?? "stdin.routes", bytes: readStandardInput())
-            let path = LintInputs.path(ofStdin: stdin!, cwd: currentDirectory(), provider: provider)
-            provider.files[path] = stdin!.bytes
-            stdinPath = path
+            switch standardInput() {
+            case .read(let bytes):
+                stdin = LintInputs.Stdin(displayPath: stdinFilename ?? "stdin.routes", bytes: bytes)
+                let path = LintInputs.path(ofStdin: stdin!, cwd: currentDirectory(), provider: provider)
+                provider.files[path] = bytes
+                stdinPath = path
+            case .unreadable(let why):
+                // Reported as a path that cannot be read is: the other paths are still linted.
+                stdinFailure = InputFailure(path: "-", message: "cannot read standard input: \(why)")
+                paths.removeAll { $0 == "-" }
+            }
         }
         let fixedRoot = root.flatMap { provider.canonicalPath($0) }
         let inputs = LintInputs(paths: paths, fixedRoot: fixedRoot, stdin: stdin, cwd: currentDirectory(), provider: provider)
         Profile.mark("the workspace found: its files and settings")
-        var failures = inputFailures(inputs, provider: provider)
+        var failures = (stdinFailure.map { [$0] } ?? []) + inputFailures(inputs, provider: provider)
         var fixer: LintFixer? = nil
         let project: Project
         var session: AnalysisSession? = nil
@@ -219,20 +228,34 @@ struct Lint: ParsableCommand {
 
     /// All of standard input (at most the file limit: a larger text is reported as too large).
     /// Standard input that cannot be read (closed, a folder) is an error, exit 2: it is not
-    /// an empty text, which would lint clean.
+    /// an empty text, which would format clean.
     static func readStandardInput() -> [UInt8] {
+        switch standardInput() {
+        case .read(let bytes):
+            return bytes
+        case .unreadable(let why):
+            Terminal.writeError("routes: error: cannot read standard input: \(why)\n")
+            Terminal.terminate(2)
+        }
+    }
+
+    enum StandardInput {
+        case read([UInt8])
+        /// Why it cannot be read (closed, a folder): it is not an empty text.
+        case unreadable(String)
+    }
+
+    /// All of standard input (at most the file limit), or why it cannot be read.
+    static func standardInput() -> StandardInput {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= SourceLimits.maxFileBytes {
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            if count < 0 {
-                Terminal.writeError("routes: error: cannot read standard input: \(String(cString: strerror(errno)))\n")
-                Terminal.terminate(2)
-            }
+            if count < 0 { return .unreadable(String(cString: strerror(errno))) }
             if count == 0 { break }
             bytes.append(contentsOf: buffer[0..<count])
         }
-        return bytes
+        return .read(bytes)
     }
 }

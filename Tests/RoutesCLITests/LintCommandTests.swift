@@ -18,16 +18,27 @@ import TestSupport
 
     /// A program over the analysis's limit is an error at its `root`, naming the limit; the
     /// rules that need no analysis still report (an unused flag); the exit status is 1.
-    /// Standard input that cannot be read is an error, not an empty text that lints clean.
+    /// Standard input that cannot be read is an error, not an empty text that lints clean;
+    /// the lint reports it as it does a path that cannot be read, and lints the other paths.
     @Test func unreadableStandardInputExitsTwo() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for arguments in [["lint", "-"], ["fmt", "-"]] {
-            let r = try Support.run(arguments, stdinFile: dir.path)
-            #expect(r.status == 2, "\(arguments)")
-            #expect(r.stderr.contains("cannot read standard input"), "\(arguments): \(r.stderr)")
-            #expect(r.stdout.isEmpty, "\(arguments)")
-        }
+        try "screen Home\nroot { screen Home { screen Nope } }\n".write(to: dir.appendingPathComponent("Bad.routes"), atomically: true, encoding: .utf8)
+        let formatted = try Support.run(["fmt", "-"], stdinFile: dir.path)
+        #expect(formatted.status == 2)
+        #expect(formatted.stderr.contains("cannot read standard input"), "\(formatted.stderr)")
+        #expect(formatted.stdout.isEmpty)
+        let alone = try Support.run(["lint", "-"], in: dir, stdinFile: dir.path)
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("cannot read standard input"), "\(alone.stderr)")
+        #expect(alone.stdout.contains("in 0 files"), "\(alone.stdout)")
+        let beside = try Support.run(["lint", "Bad.routes", "-"], in: dir, stdinFile: dir.path)
+        #expect(beside.status == 2)
+        #expect(beside.stdout.contains("cannot find screen `Nope`"), "\(beside.stdout)")
+        let json = try Support.run(["lint", "--format", "json", "Bad.routes", "-"], in: dir, stdinFile: dir.path)
+        #expect(json.status == 2)
+        #expect(json.stdout.contains("\"undefined-name\""), "\(json.stdout)")
+        #expect(json.stdout.contains("cannot read standard input"), "\(json.stdout)")
     }
 
     /// A `.routes` link to nothing, found in a folder, is reported unreadable (exit 2), as

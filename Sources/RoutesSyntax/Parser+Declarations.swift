@@ -115,30 +115,55 @@ extension Parser {
         declarationKeyword(keyword)
         let namePosition = identifierPosition
         let named = name("a builder name")
-        if named && at(.lParen) && !current.startsLine && !unwinding {
-            // `builder detail(id: String) {`: a builder written as a Swift function. One
-            // error, and the block after the parentheses is read as the builder's.
+        if named && (at(.lParen) || at(.arrow)) && !current.startsLine && !unwinding {
+            // `builder detail(id: String) -> some View {`: a builder written as a Swift
+            // function. One error, and the block after the parentheses and the return type
+            // is read as the builder's.
             let start = current.start
-            let isEmpty = peekKind() == .rParen
+            let hasParameters = at(.lParen)
+            let isEmpty = hasParameters && peekKind() == .rParen
             let builder = text(at: namePosition, or: "name")
-            // Through the matching `)`, over lines too (`(\n  id: String\n) {`), to a `{` or `}`
-            // at most (`builder detail(id: String {` keeps its block) or a line that starts a
-            // declaration. Reported first, so that a mistake after them (no block) is too.
-            var end = pos, depth = 0
-            repeat {
-                let t = token(at: end)
-                if t.kind == .lParen { depth += 1 } else if t.kind == .rParen { depth -= 1 }
-                end += 1
-            } while depth > 0 && end < significant.count && !(token(at: end).kind == .eof || token(at: end).kind == .lBrace
-                     || token(at: end).kind == .rBrace || token(at: end).startsLine && token(at: end).kind.startsDeclaration && peekKind(end + 1 - pos) != .colon)
-            report(start..<token(at: end - 1).end, isEmpty
-                   ? "a builder is declared by its name alone, without `()`: `builder \(builder) { … }`"
-                   : "a builder takes no parameters: `builder \(builder) { … }` (a screen's parameters are declared with the screen, `screen Detail(id: String)`, and given in paths)",
-                   repair: isEmpty ? .remove : .removeUnsafely)
-            open(.error)
-            while pos < end { advance() }
-            close()
-            garbage.append(start..<current.start)
+            var end = pos
+            if hasParameters {
+                // Through the matching `)`, over lines too (`(\n  id: String\n) {`), to a `{` or
+                // `}` at most (`builder detail(id: String {` keeps its block) or a line that
+                // starts a declaration. Reported first, so that a mistake after them (no
+                // block) is too.
+                var depth = 0
+                repeat {
+                    let t = token(at: end)
+                    if t.kind == .lParen { depth += 1 } else if t.kind == .rParen { depth -= 1 }
+                    end += 1
+                } while depth > 0 && end < significant.count && !(token(at: end).kind == .eof || token(at: end).kind == .lBrace
+                         || token(at: end).kind == .rBrace || token(at: end).startsLine && token(at: end).kind.startsDeclaration && peekKind(end + 1 - pos) != .colon)
+            }
+            // `-> some View`: a return type, up to the block on its line.
+            var returnType = false
+            if end < significant.count && token(at: end).kind == .arrow && !token(at: end).startsLine {
+                var next = end + 1
+                while next < significant.count && !token(at: next).startsLine
+                        && ![.lBrace, .rBrace, .eof].contains(token(at: next).kind) { next += 1 }
+                if next > end + 1 && next < significant.count && token(at: next).kind == .lBrace && !token(at: next).startsLine {
+                    end = next
+                    returnType = true
+                }
+            }
+            if end > pos {
+                let form = "`builder \(builder) { … }`"
+                let parameters = "(a screen's parameters are declared with the screen, `screen Detail(id: String)`, and given in paths)"
+                let message = switch (hasParameters, isEmpty, returnType) {
+                case (false, _, _): "a builder has no return type: \(form)"
+                case (true, true, false): "a builder is declared by its name alone, without `()`: \(form)"
+                case (true, true, true): "a builder is declared by its name alone, without `()` or a return type: \(form)"
+                case (true, false, false): "a builder takes no parameters: \(form) \(parameters)"
+                case (true, false, true): "a builder takes no parameters and has no return type: \(form) \(parameters)"
+                }
+                report(start..<token(at: end - 1).end, message, repair: hasParameters && !isEmpty ? .removeUnsafely : .remove)
+                open(.error)
+                while pos < end { advance() }
+                close()
+                garbage.append(start..<current.start)
+            }
         }
         if named { skipSeparatorBeforeBlock("builder \(text(at: namePosition, or: "name"))") }
         if named || at(.lBrace) {

@@ -53,7 +53,7 @@ enum SyntaxErrorFixes: RuleFixes {
             return [Fix(title: "Replace `=` with `:`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: ":")]])]
         case .remove, .removeUnsafely:
-            return [Fix(title: "Remove `\(String(decoding: bytes[d.range], as: UTF8.self))`", applicability: repair == .remove ? .safe : .unsafe,
+            return [Fix(title: "Remove `\(oneLine(bytes[d.range]))`", applicability: repair == .remove ? .safe : .unsafe,
                         isPreferred: true, diagnostic: d, edits: [d.file: [removal(of: d.range, in: bytes)]])]
         case .removeComma:
             let at = d.range.lowerBound
@@ -88,5 +88,35 @@ enum SyntaxErrorFixes: RuleFixes {
         }
         let startsLine = start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D
         return TextEdit(range: start..<end, newText: blankBefore || startsLine ? "" : " ")
+    }
+
+    /// Removed text as a fix's title shows it: on one line (a line break and the blanks
+    /// around it are one blank, none inside brackets: `(\n  id: String\n)` is
+    /// `(id: String)`), and at most 60 characters.
+    static func oneLine(_ text: ArraySlice<UInt8>) -> String {
+        var out: [UInt8] = []
+        var i = text.startIndex
+        while i < text.endIndex {
+            let byte = text[i]
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            var end = i
+            var breaks = false
+            while end < text.endIndex && [0x20, 0x09, 0x0A, 0x0D].contains(text[end]) {
+                if text[end] == 0x0A || text[end] == 0x0D { breaks = true }
+                end += 1
+            }
+            if !breaks {
+                out.append(contentsOf: text[i..<end])
+            } else if !(out.last == UInt8(ascii: "(") || out.last == UInt8(ascii: "[") || end < text.endIndex && (text[end] == UInt8(ascii: ")") || text[end] == UInt8(ascii: "]"))) {
+                out.append(0x20)
+            }
+            i = end
+        }
+        let shown = String(decoding: out, as: UTF8.self)
+        return shown.count > 60 ? String(shown.prefix(59)) + "…" : shown
     }
 }

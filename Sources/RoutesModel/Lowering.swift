@@ -104,6 +104,19 @@ struct Lowerer {
         return tokens[start].start..<tokens[end - 1].end
     }
 
+    /// Whether node i's tokens before its block compare a name with `nil` by `==` (`if draft
+    /// == nil {`, or `nil == draft`: an unknown token `==` next to the word `nil`).
+    private func comparesEqualToNil(_ i: Int, before block: Int?) -> Bool {
+        let end = block.map { Int(nodes[$0].tokenStart) } ?? Int(nodes[i].tokenEnd)
+        var sawEquals = false, sawNil = false
+        for token in Int(nodes[i].tokenStart)..<end {
+            let t = tokens[token]
+            if t.kind == .unknown && text(t.start..<t.end) == "==" { sawEquals = true }
+            if t.kind == .identifier && text(t.start..<t.end) == "nil" { sawNil = true }
+        }
+        return sawEquals && sawNil
+    }
+
     /// The first child of node i of a kind.
     private func firstChild(_ i: Int, _ kind: SyntaxKind) -> Int? {
         var j = i + 1
@@ -626,12 +639,21 @@ struct Lowerer {
             let els = lowerElse(firstChild(node, .elseClause)) ?? missing(at: nil)
             return add(.conditional(name, then: then, else: els), node, headThrough: nameToken)
         case .ifLetBuilder, .ifScreenBuilder:
-            let then = lowerBlock(firstChild(node, .block))
-            let els = lowerElse(firstChild(node, .elseClause))
+            let block = firstChild(node, .block)
+            var then = lowerBlock(block)
+            var els = lowerElse(firstChild(node, .elseClause))
+            let withoutLet = nodes[node].kind == .ifLetBuilder && firstToken(node, .kwLet) == nil
+            if withoutLet && comparesEqualToNil(node, before: block) {
+                // `if draft == nil { A } else { B }` (a syntax error): A where `draft` is
+                // absent, B where it is present, as `if let draft { B } else { A }` builds.
+                let at = range(block ?? node).lowerBound
+                model.nodes.append(BuilderNode(kind: .empty, range: at..<at, head: at..<at))
+                (then, els) = (els ?? model.nodes.count - 1, then)
+            }
             let kind: BuilderNode.Kind = nodes[node].kind == .ifLetBuilder
                 ? .ifLet(name, then: then, else: els) : .ifScreen(name, then: then, else: els)
             let id = add(kind, node, headThrough: nameToken)
-            if nodes[node].kind == .ifLetBuilder && firstToken(node, .kwLet) == nil { model.nodes[id].anyCondition = true }
+            if withoutLet { model.nodes[id].anyCondition = true }
             return id
         case .wildcardBuilder:
             let body = lowerBlock(firstChild(node, .block))

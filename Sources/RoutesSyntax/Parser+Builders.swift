@@ -305,15 +305,21 @@ extension Parser {
             open(.ifLetBuilder)
             keyword()
             let comparison = nilComparison
-            if !afterElse && !unwinding && comparison == nil { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
+            let reversed = comparison == nil ? reversedNilComparison : nil
+            if !afterElse && !unwinding && comparison == nil && reversed == nil { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
+            if let reversed, !unwinding {
+                // `if nil != draft {`: the same, written the other way round.
+                let optional = text(at: pos + 1)
+                explain(unknown: reversed, nilComparisonMessage(optional, equal: text(ofToken: reversed) == "=="))
+                skipAsError()
+            }
             if at(.identifier) && !current.startsLine { advance() }
             if let comparison, !unwinding {
                 // `if draft != nil {`, as in Swift: one error, at the comparison, and the
-                // name is read as the condition.
+                // name is read as the condition (with `==`, the model reads the blocks the
+                // other way round: see `Lowerer`).
                 let optional = text(at: pos - 1)
-                explain(unknown: comparison, through: Int(significant[pos]), comparison == unknownTokens(before: pos).first(where: { text(ofToken: $0) == "!=" })
-                        ? "there is no `!= nil`: an optional is unwrapped with `if let \(optional) { … }`, which builds its block where `\(optional)` is present"
-                        : "there is no `== nil`: `if let \(optional) { … } else { … }` builds its else block where `\(optional)` is absent")
+                explain(unknown: comparison, through: Int(significant[pos]), nilComparisonMessage(optional, equal: text(ofToken: comparison) == "=="))
                 skipAsError()
             }
         }
@@ -329,6 +335,23 @@ extension Parser {
             close()
         }
         close()
+    }
+
+    /// The error of `if draft != nil` or `== nil` (the name may be a flag: the parser does
+    /// not know).
+    func nilComparisonMessage(_ name: String, equal: Bool) -> String {
+        equal
+            ? "there is no `== nil`: `if let \(name) { … } else { … }` builds its else block where `\(name)` is absent (read so here; a flag is tested with `conditional \(name) { … } else { … }`)"
+            : "there is no `!= nil`: an optional is unwrapped with `if let \(name) { … }`, which builds its block where `\(name)` is present (a flag is tested with `conditional \(name) { … }`)"
+    }
+
+    /// At `nil` after `if`: the `!=` or `==` (an index into `tokens`) of `nil != draft` on
+    /// its line, when a name follows it.
+    var reversedNilComparison: Int? {
+        guard at(.identifier), token(current, is: "nil"), !current.startsLine, pos + 1 < significant.count else { return nil }
+        let after = token(at: pos + 1)
+        guard after.kind == .identifier, !after.startsLine else { return nil }
+        return unknownTokens(before: pos + 1).first { text(ofToken: $0) == "!=" || text(ofToken: $0) == "==" }
     }
 
     /// At the name after `if`: the `!=` or `==` (an index into `tokens`) of `draft != nil`

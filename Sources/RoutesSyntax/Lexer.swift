@@ -644,11 +644,17 @@ extension Lexer {
                 report(start..<end, "no `;` is needed here: a declaration or a builder ends without one", repair: .remove)
                 return
             }
+            if text == ";" && closesOrOpens(after: end) {
+                // `uses store; {`, `(id: String;)`: nothing to separate.
+                report(start..<end, "no `;` is needed here", repair: .remove)
+                return
+            }
             report(start..<end, message)
         }
 
         /// Whether what follows `offset` on its line, past blanks, is what may follow the end
-        /// of a declaration or a builder: nothing, a comment, a `}`, or a word that starts one.
+        /// of a declaration or a builder: nothing, a comment, a `}`, a word that starts one,
+        /// or `else`.
         func endsStatement(after offset: Int) -> Bool {
             var i = offset
             while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
@@ -658,7 +664,14 @@ extension Lexer {
             while j < bytes.count && isIdentContinue(bytes[j]) { j += 1 }
             let word = UnsafeBufferPointer(rebasing: bytes[i..<j])
             return ["import", "screen", "dependency", "optional", "flag", "builder", "root", "link",
-                    "anyOf", "conditional", "if", "wildcard", "empty"].contains { word.elementsEqual($0.utf8) }
+                    "anyOf", "conditional", "if", "wildcard", "empty", "else"].contains { word.elementsEqual($0.utf8) }
+        }
+
+        /// Whether what follows `offset` on its line, past blanks, is a `{`, a `)` or a `]`.
+        func closesOrOpens(after offset: Int) -> Bool {
+            var i = offset
+            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+            return i < bytes.count && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: ")") || bytes[i] == UInt8(ascii: "]"))
         }
 
         /// Whether the ASCII `byte` at `offset` starts a token (and so ends a run of unexpected

@@ -181,6 +181,11 @@ extension Parser {
         }
         depth += 1
         defer { depth -= 1 }
+        if !unwinding && !current.startsLine && hasUnknownToken(before: pos),
+           let semicolon = unknownTokens(before: pos).first(where: { text(ofToken: $0) == ";" }) {
+            // `anyOf { detail; help }`: the `;` before a builder on its line, as in Swift.
+            explain(unknown: semicolon, "no `;` is needed here: builders are separated by blanks or lines", repair: .remove)
+        }
         switch kind {
         case .kwScreen:
             screenBuilder()
@@ -483,6 +488,12 @@ extension Parser {
                 if at(.comma) {
                     afterComma = true
                     advance()
+                } else if !unwinding && !inAnyOfBranch && at(.identifier) && !current.startsLine,
+                          let semicolon = unknownTokens(before: pos).first(where: { text(ofToken: $0) == ";" }) {
+                    // `uses a; b` (not in an `anyOf`, where `b` is the next branch): one error,
+                    // at the `;`, and `b` is read in the list.
+                    explain(unknown: semicolon, "the names of a `uses` list are separated by `,`, not `;`", repair: .replaceWithKeyword(","))
+                    afterComma = false
                 } else {
                     break
                 }

@@ -72,7 +72,8 @@ enum SyntaxErrorFixes: RuleFixes {
     /// The edit that removes `range` and leaves its line's layout whole: at the end of the
     /// line, with the blanks around it (no trailing blank is left); between two blanks, with
     /// those after it (one is left); between two other characters, one blank for it, so that
-    /// nothing is glued (`uses a,{` becomes `uses a {`, `screen A;// c` becomes `screen A // c`).
+    /// nothing is glued (`uses a,{` becomes `uses a {`, `screen A;// c` becomes `screen A // c`),
+    /// but for none inside brackets or before a `,` (`(id: String;)` becomes `(id: String)`).
     static func removal(of range: Range<Int>, in bytes: [UInt8]) -> TextEdit {
         func isBlank(_ i: Int) -> Bool { bytes[i] == 0x20 || bytes[i] == 0x09 }
         var start = range.lowerBound, end = range.upperBound
@@ -87,7 +88,9 @@ enum SyntaxErrorFixes: RuleFixes {
             return TextEdit(range: start..<(blankBefore || start == 0 ? after : end), newText: "")
         }
         let startsLine = start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D
-        return TextEdit(range: start..<end, newText: blankBefore || startsLine ? "" : " ")
+        // No blank inside brackets or before a `,` (`(id: String;)` is `(id: String)`).
+        let bracketed = ")],".utf8.contains(bytes[after]) || start > 0 && "([".utf8.contains(bytes[start - 1])
+        return TextEdit(range: start..<end, newText: blankBefore || startsLine || bracketed ? "" : " ")
     }
 
     /// Removed text as a fix's title shows it: on one line (a line break and the blanks

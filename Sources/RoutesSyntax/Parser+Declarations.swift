@@ -183,8 +183,8 @@ extension Parser {
                 report(current.range, "`root` is written twice: `root { … }`")
                 skipAsError()
             }
-            skipSeparatorBeforeBlock("root")
         }
+        if keyword != .missing { skipSeparatorBeforeBlock("root") }
         block()
         close()
     }

@@ -395,6 +395,9 @@ extension Parser {
         switch next.kind {
         case .string: candidates = ["import"]
         case .lBrace: candidates = ["root"]
+        // `roots: {`: the block after a `:` (one error of its own, skipped).
+        case .colon where pos + 2 < significant.count && token(at: pos + 2).kind == .lBrace && !token(at: pos + 2).startsLine:
+            candidates = ["root"]
         case .identifier: candidates = ["screen", "dependency", "optional", "flag", "builder"]
         default: return false
         }

@@ -465,9 +465,14 @@ struct BuilderGraph {
             for i in branches.range { part.branchList.append(Int32(truncatingIfNeeded: fileBase + branchIDs[i])) }
             return (.anyOf(Branches(start: start, count: branches.count)), false, false)
         case .conditional(let name, let then, let els):
-            return (.condition(condition(name, in: f, .flag, into: &part), then: fileBase + then, else: fileBase + els), false, false)
+            // `conditional draft` of an optional is read as the `if let draft` meant (its
+            // `wrong-kind` error is the one reported: its uses of `draft` are in scope).
+            let optional = symbol(name, in: f, .flag) == nil && symbol(name, in: f, .optional) != nil
+            return (.condition(condition(name, in: f, optional ? .optional : .flag, into: &part), then: fileBase + then, else: fileBase + els), false, optional)
         case .ifLet(let name, let then, let els):
-            return (.condition(condition(name, in: f, .optional, into: &part), then: fileBase + then, else: els.map { fileBase + $0 }), false, true)
+            // And `if let beta` of a flag as the `conditional beta` meant.
+            let flag = symbol(name, in: f, .optional) == nil && symbol(name, in: f, .flag) != nil
+            return (.condition(condition(name, in: f, flag ? .flag : .optional, into: &part), then: fileBase + then, else: els.map { fileBase + $0 }), false, !flag)
         case .ifScreen(let name, let then, let els):
             let code = screenCode(of: name, in: f)
             return (.ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 }), code == nil, false)
@@ -632,12 +637,17 @@ struct BuilderGraph {
             for (offset, branch) in model.branches(branches).enumerated() { branchList[Int(room.start) + offset] = Int32(truncatingIfNeeded: fileBase + branch) }
             kind = .anyOf(room)
         case (.conditional(let name, let then, let els), .condition):
-            guard !nodes[g].testsOptional, let tested = variable(name, .flag) else { return false }
+            // (Read as `resolveKind` reads them: an optional's `conditional` as its `if let`,
+            // a flag's `if let` as its `conditional`.)
+            let optional = symbol(name, in: f, .flag) == nil && symbol(name, in: f, .optional) != nil
+            guard nodes[g].testsOptional == optional, let tested = variable(name, optional ? .optional : .flag) else { return false }
             kind = .condition(tested, then: fileBase + then, else: fileBase + els)
+            testsOptional = optional
         case (.ifLet(let name, let then, let els), .condition):
-            guard nodes[g].testsOptional, let tested = variable(name, .optional) else { return false }
+            let flag = symbol(name, in: f, .optional) == nil && symbol(name, in: f, .flag) != nil
+            guard nodes[g].testsOptional == !flag, let tested = variable(name, flag ? .flag : .optional) else { return false }
             kind = .condition(tested, then: fileBase + then, else: els.map { fileBase + $0 })
-            testsOptional = true
+            testsOptional = !flag
         case (.ifScreen(let name, let then, let els), .ifScreen):
             let code = screenCode(of: name, in: f)
             kind = .ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 })

@@ -338,7 +338,8 @@ extension Parser {
     func conditionalWithoutElseMessage(flag: String?) -> String {
         let found = atEOF ? "" : ", found \(describeCurrent())"
         let when = flag.map { "when `\($0)` is false" } ?? "when the flag is false"
-        return "expected `else { ... }`\(found): a `conditional` needs both branches (`else { empty }` builds nothing \(when))"
+        let optional = flag.map { "; an optional is tested with `if let \($0) { … }`, which needs none" } ?? ""
+        return "expected `else { ... }`\(found): a `conditional` needs both branches (`else { empty }` builds nothing \(when)\(optional))"
     }
 
     /// The message for `else if …` (the `if` is the current token).

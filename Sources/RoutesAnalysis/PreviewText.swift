@@ -23,11 +23,14 @@ extension PathResolution {
     ///     Home     built at App.routes:47:7 (push)
     ///     Detail   not built: `if let detailStore`: absent
     ///     Detail   not built, because element 2 (Detail) was not built
+    ///
+    /// Aligned on the widest element of at most `alignedWidth` characters: a longer one (long
+    /// arguments) is followed by two blanks alone, and pads no other line.
     public func text(project: Project) -> String {
         var out = "environment: \(environment.summary)\n"
-        let width = elements.map { $0.text.unicodeScalars.count }.max() ?? 0
+        let width = elements.map { $0.text.unicodeScalars.count }.filter { $0 <= Self.alignedWidth }.max() ?? 0
         for element in elements {
-            let pad = String(repeating: " ", count: width - element.text.unicodeScalars.count + 2)
+            let pad = String(repeating: " ", count: max(0, width - element.text.unicodeScalars.count) + 2)
             out += element.text + pad
             if let node = element.node {
                 if let builtAs = element.builtAs {
@@ -49,4 +52,7 @@ extension PathResolution {
         }
         return out
     }
+
+    /// The widest element `text(project:)` aligns the others on.
+    static let alignedWidth = 40
 }

@@ -272,6 +272,20 @@ enum ResolutionTestSupport {
             """)
     }
 
+    /// An element longer than the alignment's limit (a long argument) pads no other line.
+    @Test func aLongElementIsNotAlignedOn() throws {
+        let project = ResolutionTestSupport.project(seed)
+        let long = String(repeating: "7", count: 60)
+        let r = try ResolutionTestSupport.resolve(seed, "Home/Detail(id: \"\(long)\")/Detail")
+        #expect(r.text(project: project) == """
+            environment: isLoggedIn=true, detailStore=present (defaults: isLoggedIn, detailStore)
+            Home    built at App.routes:47:7 (push)
+            Detail(id: "\(long)")  built at App.routes:38:3 (sheet)
+            Detail  built at App.routes:38:3 (sheet)
+
+            """)
+    }
+
     @Test func anAbsentOptionalExplainsTheFirstElementNotBuilt() throws {
         let project = ResolutionTestSupport.project(seed)
         let r = try ResolutionTestSupport.resolve(seed, "Home/Detail/Detail", optionals: ["detailStore": false])

@@ -130,6 +130,9 @@ struct PathCondition {
         switch nodes[g].kind {
         case .screen(let screen, _):
             if screen == code { found.append((g, environments)) }
+            // An undeclared screen may be the one the path names, misspelt: what the path
+            // builds past it is not judged (one error, the name's).
+            if screen == nil { room.touchedUncertain = true }
         case .anyOf(let list):
             var remaining = environments
             // The indexed branches that may build the element, else every branch (a few:
@@ -146,6 +149,14 @@ struct PathCondition {
                 if taken == BDD.zero { continue }
                 yields(branch, element: code, under: remaining, active: &active, into: &found)
                 remaining = bdd.andNot(remaining, taken)
+            }
+            // Where no branch builds the element, a branch of an undeclared screen may be the
+            // one meant (it builds nothing, so the loop passed it by).
+            if remaining != BDD.zero && (0..<Int(list.count)).contains(where: {
+                if case .screen(nil, _) = nodes[graph.branch(list, $0)].kind { return true }
+                return false
+            }) {
+                room.touchedUncertain = true
             }
         case .condition(let condition, let then, let otherwise):
             let variable = conditionVariable[condition]

@@ -52,7 +52,7 @@ struct PathCondition {
         var frontier: Frontier = [(rootBody, BDD.one)]
         var built: [BDD.Ref] = []
         for code in path {
-            let (next, builtHere, _) = step(frontier, code)
+            let (next, builtHere, _, _) = step(frontier, code)
             built.append(builtHere)
             frontier = next
         }
@@ -69,9 +69,11 @@ struct PathCondition {
     /// as the next frontier (their nestings), and the environments in which it is built.
     /// `uncertain`: whether the step evaluated a node whose build involves an unresolved
     /// builder name, a syntax hole or a builder cycle, so that what it found depends on how
-    /// those are read.
-    func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref, uncertain: Bool) {
+    /// those are read; `misspelt`: whether it passed an undeclared screen whose suggestion
+    /// is the element, which may be the node meant to build it.
+    func step(_ frontier: Frontier, _ code: Int) -> (next: Frontier, built: BDD.Ref, uncertain: Bool, misspelt: Bool) {
         room.touchedUncertain = false
+        room.passedMisspelt = false
         var next: Frontier = []
         var builtHere = BDD.zero
         // (Taken from the room, and given back emptied: `yields` removes what it adds to
@@ -108,7 +110,17 @@ struct PathCondition {
             }
         }
         if next.count > 1 { next.sort { $0.node < $1.node } }
-        return (next, builtHere, room.touchedUncertain)
+        return (next, builtHere, room.touchedUncertain, room.passedMisspelt)
+    }
+
+    /// Whether g, a screen node of an undeclared screen, is the element `code` misspelt:
+    /// its name's suggestion (the one its `undefined-name` error makes) is that screen.
+    private func misspells(_ g: Int, _ code: Int) -> Bool {
+        let node = nodes[g]
+        let project = graph.project
+        guard case .screen(let name?, _, _) = project.files[node.file].model.nodes[Int(node.local)].kind,
+              let guess = project.guesses[node.file][name.range.lowerBound] else { return false }
+        return graph.screenCode(guess) == code
     }
 
     /// The screen nodes that builder node g yields for element `code` (see `build(B, e, E)`),
@@ -130,9 +142,7 @@ struct PathCondition {
         switch nodes[g].kind {
         case .screen(let screen, _):
             if screen == code { found.append((g, environments)) }
-            // An undeclared screen may be the one the path names, misspelt: what the path
-            // builds past it is not judged (one error, the name's).
-            if screen == nil { room.touchedUncertain = true }
+            if screen == nil && misspells(g, code) { room.passedMisspelt = true }
         case .anyOf(let list):
             var remaining = environments
             // The indexed branches that may build the element, else every branch (a few:
@@ -153,10 +163,11 @@ struct PathCondition {
             // Where no branch builds the element, a branch of an undeclared screen may be the
             // one meant (it builds nothing, so the loop passed it by).
             if remaining != BDD.zero && (0..<Int(list.count)).contains(where: {
-                if case .screen(nil, _) = nodes[graph.branch(list, $0)].kind { return true }
+                let branch = graph.branch(list, $0)
+                if case .screen(nil, _) = nodes[branch].kind { return misspells(branch, code) }
                 return false
             }) {
-                room.touchedUncertain = true
+                room.passedMisspelt = true
             }
         case .condition(let condition, let then, let otherwise):
             let variable = conditionVariable[condition]
@@ -218,6 +229,9 @@ struct PathCondition {
         /// Whether the step under way evaluated a node whose build involves an unresolved
         /// builder name, a syntax hole or a builder cycle (see `init`).
         var touchedUncertain = false
+        /// Whether it passed an undeclared screen whose suggestion is the element: the
+        /// element misspelt, where the step may have failed for that alone.
+        var passedMisspelt = false
     }
 
     final class BranchIndexes: @unchecked Sendable {

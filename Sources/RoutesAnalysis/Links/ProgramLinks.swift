@@ -47,7 +47,10 @@ public struct ProgramLinks: Sendable {
         /// evaluated a node whose build involves an unresolved builder name, a syntax hole or
         /// a builder cycle (then where it is built depends on how those are read); the first is
         /// the empty prefix.
-        var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref, uncertain: Bool)] = []
+        /// Each prefix followed: where its last element's nodes are, where it is built,
+        /// whether an unresolved builder, a syntax hole or a cycle was on its way, and whether
+        /// its last step passed its element misspelt (see `PathCondition.step`).
+        var steps: [(frontier: PathCondition.Frontier, built: BDD.Ref, uncertain: Bool, misspelt: Bool)] = []
         /// A prefix one element longer than another, by the shorter's position in `steps` and
         /// the element's code: its position.
         var longer = IntTable()
@@ -56,8 +59,8 @@ public struct ProgramLinks: Sendable {
         func step(_ shorter: Int, _ code: Int, _ conditions: PathCondition) -> Int {
             let key = Int64(shorter) << 32 | Int64(UInt32(truncatingIfNeeded: code))
             if let known = longer[key] { return Int(known) }
-            let (next, built, uncertain) = conditions.step(steps[shorter].frontier, code)
-            steps.append((next, built, steps[shorter].uncertain || uncertain))
+            let (next, built, uncertain, misspelt) = conditions.step(steps[shorter].frontier, code)
+            steps.append((next, built, steps[shorter].uncertain || uncertain, misspelt))
             longer.set(key, Int32(steps.count - 1))
             return steps.count - 1
         }
@@ -259,7 +262,7 @@ public struct ProgramLinks: Sendable {
         let conditions = PathCondition(semantics: semantics, in: manager)
         // Links share the starts of their paths: each prefix is followed once.
         let cache = prefixes
-        if cache.steps.isEmpty { cache.steps.append(([(rootBody, BDD.one)], BDD.one, false)) }
+        if cache.steps.isEmpty { cache.steps.append(([(rootBody, BDD.one)], BDD.one, false, false)) }
         let names = judgesConditions ? cache.names ?? LinkCondition.variableNames(semantics) : [:]
         if judgesConditions { cache.names = names }
         // (Held once: reading the graph through `facts` in the loop would copy it.)
@@ -275,6 +278,8 @@ public struct ProgramLinks: Sendable {
             var longest = BDD.one
             var whole = BDD.one
             var counting = true
+            // Whether the first element not built was passed misspelt on its way.
+            var failedMisspelt = false
             for screen in screens {
                 prefix = cache.step(prefix, graph.screenCode(screen) ?? -1, conditions)
                 whole = cache.steps[prefix].built
@@ -282,13 +287,16 @@ public struct ProgramLinks: Sendable {
                     built += 1
                     longest = whole
                 } else {
+                    if counting { failedMisspelt = cache.steps[prefix].misspelt }
                     counting = false
                 }
             }
             links[position].builtPrefix = built
             // (Judged only where no unresolved name, syntax hole or cycle was on the way: the
-            // path's condition and whether it is built do not depend on how those are read.)
-            if cache.steps[prefix].uncertain { continue }
+            // path's condition and whether it is built do not depend on how those are read;
+            // nor where its first element not built was misspelt in the tree, `screen Detial`
+            // for `Detail`: that name's error is the one reported.)
+            if cache.steps[prefix].uncertain || failedMisspelt { continue }
             if judgesConditions {
                 if cache.conditions[whole] == nil { cache.conditions[whole] = LinkCondition.of(whole, semantics, names: names) }
                 links[position].condition = cache.conditions[whole]

@@ -94,8 +94,9 @@ public enum UnbuildableLink: RuleDefinition {
             optionals, some element is not built, and the link would land on a partial path. \
             Reported at the first element that is not built in an environment that builds \
             the longest prefix, with the reason, the way a path preview gives it. A path that \
-            reaches an undeclared name (a misspelt screen, which may be the one it names), a \
-            syntax hole or a builder cycle is not judged: that error is the one reported.
+            reaches an undeclared builder, a syntax hole or a builder cycle is not judged, nor \
+            one whose first element not built is misspelt in the tree (`screen Detial` where \
+            the path names `Detail`): that error is the one reported.
             """,
         why: """
             The URL opens the app on the screens before that element and silently drops the \

@@ -384,6 +384,21 @@ private let cases: [FixCase] = [
         #expect(all.count == 40)
     }
 
+    /// A round checks its fixes with the very fixes it applies: "Use `cartStore`" holds only
+    /// with "Give `cartStore` to the whole app"; when a fix the round takes first (the
+    /// suppression's removal, on that declaration's line) keeps the second out, the first is
+    /// not taken either, and the round leaves no new error.
+    @Test func aRoundAppliesNoFixCheckedWithAFixItLeavesOut() throws {
+        let text = "screen Home\nscreen Cart\nscreen Other\ndependency cartStore: CartStore from Cart // routes:ignore shadowed-branch\nroot {\n  screen Home uses cartStor {\n    anyOf {\n      screen Cart\n      screen Other uses cartStore\n    }\n  }\n}\n"
+        let ws = FixWorkspace(["App.routes": text])
+        let round = IDE.fixAll(context: ws.context, files: [ws.file], unsafe: true)
+        #expect(!round.isEmpty)
+        let after = FixWorkspace(["App.routes": String(decoding: IDE.apply(IDE.edits(of: round, in: ws.file), to: Array(text.utf8)), as: UTF8.self)])
+        let errorsBefore = Set(ws.session.diagnostics.filter { $0.severity == .error }.map { Diagnostic.withoutNumbers($0.message) })
+        let newErrors = after.session.diagnostics.filter { $0.severity == .error && !errorsBefore.contains(Diagnostic.withoutNumbers($0.message)) }
+        #expect(newErrors.isEmpty, "\(round.map(\.title)): \(newErrors.map(\.message))")
+    }
+
     /// The binary search of `EditMap.Indexed` puts every offset where the walk of
     /// `EditMap.start`/`end` does.
     @Test func indexedEditMapAgreesWithTheWalk() {

@@ -102,12 +102,14 @@ extension IDE {
             let ordered = allowed.filter(\.isPreferred) + allowed.filter { !$0.isPreferred }
             if !ordered.isEmpty { orders.append(ordered) }
         }
-        // The first fixes that need a check (an unsafe one, one of an error, one in a file
-        // with syntax errors) are checked together, those that do not overlap
-        // (`FixCheck.holding`); the others, and the next fixes of a diagnostic whose first
-        // does not hold, one by one.
-        let checked = orders.indices.filter { FixRegistry.needsCheck(orders[$0][0], context) }
-        let together = nonOverlapping(checked.map { orders[$0][0] }).map { checked[$0] }
+        // The first fixes that the round would apply if they all held (those that overlap no
+        // first fix before them) and that need a check (an unsafe one, one of an error, one
+        // in a file with syntax errors) are checked together (`FixCheck.holding`): a fix
+        // holds with the very fixes it is applied with, not with one that the round then
+        // leaves out. The others, and the next fixes of a diagnostic whose first does not
+        // hold, are checked one by one.
+        let applied = nonOverlapping(orders.map { $0[0] })
+        let together = applied.filter { FixRegistry.needsCheck(orders[$0][0], context) }
         let verdicts = FixCheck.holding(together.map { orders[$0][0] }, context).verdicts
         var firstHolds = [Bool?](repeating: nil, count: orders.count)
         for (i, order) in together.enumerated() { firstHolds[order] = verdicts[i] }

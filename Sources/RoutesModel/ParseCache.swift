@@ -37,13 +37,14 @@ extension Project {
     /// The code in a range of a file as messages quote it: its tokens without comments, one
     /// space between them (`screen  Home` and `screen // why\n Home` read `screen Home`). So a
     /// message never depends on layout, and an edit in a comment or in whitespace leaves every
-    /// message as it was.
+    /// message as it was. Unexpected characters are quoted too (`if nil == draft`, whose `==`
+    /// is a syntax error, is not `if nil draft`).
     public func quoted(file: FileID, _ range: Range<Int>) -> String {
         let tree = files[file].keptSyntax, text = files[file].text
         var parts: [String] = []
         let tokens = tree.hasTokens ? tree.tokens(coveringLinesOf: range) : SyntaxTree.tokens(of: text, coveringLinesOf: range)
         for token in tokens where token.start < range.upperBound {
-            if !token.kind.isSkipped && token.kind != .eof && token.end > range.lowerBound {
+            if (!token.kind.isSkipped || token.kind == .unknown) && token.kind != .eof && token.end > range.lowerBound {
                 parts.append(text.text(max(token.start, range.lowerBound)..<min(token.end, range.upperBound)))
             }
         }

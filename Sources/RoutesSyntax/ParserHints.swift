@@ -338,7 +338,7 @@ extension Parser {
     func conditionalWithoutElseMessage(flag: String?) -> String {
         let found = atEOF ? "" : ", found \(describeCurrent())"
         let when = flag.map { "when `\($0)` is false" } ?? "when the flag is false"
-        let optional = flag.map { "; an optional is tested with `if let \($0) { … }`, which needs none" } ?? ""
+        let optional = flag.map { "; if `\($0)` is an optional, it is tested with `if let \($0) { … }`, which needs none" } ?? ""
         return "expected `else { ... }`\(found): a `conditional` needs both branches (`else { empty }` builds nothing \(when)\(optional))"
     }
 

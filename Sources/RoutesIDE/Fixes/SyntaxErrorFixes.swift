@@ -38,8 +38,14 @@ enum SyntaxErrorFixes: RuleFixes {
             return [Fix(title: "Insert `uses`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: " uses")]])]
         case .replaceWithKeyword(let keyword):
+            // A `,` for a `;` takes the blanks before it (`uses a ; b` becomes `uses a, b`).
+            var start = d.range.lowerBound
+            if keyword == "," {
+                while start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) { start -= 1 }
+                if start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D { start = d.range.lowerBound }
+            }
             return [Fix(title: "Replace with `\(keyword)`", applicability: .safe, isPreferred: true, diagnostic: d,
-                        edits: [d.file: [TextEdit(range: d.range, newText: keyword)]])]
+                        edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: keyword)]])]
         case .insertRoot:
             // (In a file that another imports, the block may be a library's stray text, and a
             // `root` there would be a second one in the importer's program.)

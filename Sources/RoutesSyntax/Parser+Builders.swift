@@ -80,10 +80,11 @@ extension Parser {
     /// Whether the current token is a second `{` right after a block's own, at the end of its
     /// line (`anyOf { {`, a key pressed twice): the block's builders follow on the next lines,
     /// and the `}` that closes them is the block's own. So only when the braces up to the end
-    /// of the declaration (the file's end, or a line that starts the next one) close the
-    /// blocks open here but for this one (and for the later `{` typed twice); when they close
-    /// it too, it opens a block (one without its head: skipped as one error). What it looks at counts against the budget
-    /// of the layout's lookahead.
+    /// of the declaration (the file's end, or a line that starts the next one) close at most
+    /// the blocks open here but for this one (and for the later `{` typed twice): with a `}`
+    /// missing besides (a file being typed), it is read so too, one `}` fewer to miss. When
+    /// they close it too, it opens a block (one without its head: skipped as one error). What
+    /// it looks at counts against the budget of the layout's lookahead.
     mutating func atStrayBrace() -> Bool {
         guard at(.lBrace), !current.startsLine, !unwinding, pos > 0, pos + 1 < significant.count,
               token(at: pos - 1).kind == .lBrace, token(at: pos + 1).startsLine else { return false }
@@ -100,7 +101,7 @@ extension Parser {
             if t.kind == .lBrace && !typedTwice { net += 1 } else if t.kind == .rBrace { net -= 1 }
             i += 1
         }
-        return net == 1 - openBraces.count
+        return net >= 1 - openBraces.count
     }
 
     /// Skips the `{` of `atStrayBrace()`: one error, and nothing else is read differently.

@@ -500,6 +500,15 @@ private let cases: [FixCase] = [
         #expect(text == "import \"b.routes\"\nimport \"a.routes\"\nroot { screen Home }\n")
     }
 
+    /// An import with its keyword misspelt reads as one only where a declaration may start:
+    /// moved to right after a line of text the parser skips (`scre` and a comment), it would
+    /// be skipped with it (found by fuzz-analysis). Such imports are left where they are.
+    @Test func importsWithAMisspeltKeywordAreLeftAlone() {
+        let ws = FixWorkspace(["App.routes": "scre// a note\nimport \"b.routes\"\nimporot \"a.routes\"\nroot { empty }\n", "a.routes": "", "b.routes": ""])
+        #expect(ws.project.files[ws.file].model.imports.map(\.path) == ["b.routes", "a.routes"])
+        #expect(IDE.organizeImports(project: ws.project, file: ws.file).isEmpty)
+    }
+
     @Test func anImportSharingItsLineIsLeftAlone() {
         let ws = FixWorkspace(["App.routes": "import \"b.routes\" import \"a.routes\"\nroot { empty }\n", "a.routes": "", "b.routes": ""])
         #expect(IDE.organizeImports(project: ws.project, file: ws.file).isEmpty)

@@ -433,6 +433,17 @@ struct BuilderGraph {
         return s
     }
 
+    /// Whether a `conditional` (`written`: `.flag`) or an `if let` (`.optional`) of `name`
+    /// tests an optional: as written, but for a name of the other kind, read as the test
+    /// meant (`conditional draft` of an optional as its `if let`, whose uses of `draft` are
+    /// then in scope; `if let beta` of a flag as its `conditional`): its `wrong-kind` error
+    /// is the one reported.
+    private func testsOptional(_ name: Name?, in file: FileID, written: DeclarationKind) -> Bool {
+        let other: DeclarationKind = written == .flag ? .optional : .flag
+        let kind = symbol(name, in: file, written) == nil && symbol(name, in: file, other) != nil ? other : written
+        return kind == .optional
+    }
+
     /// The condition of a `conditional` or `if let`. An unresolved name is a condition of its
     /// own at each place it is tested (docs/language.md#after-an-error: "both of its blocks are
     /// analysed"): a name that means nothing yet cannot make two tests agree, so `conditional
@@ -465,14 +476,11 @@ struct BuilderGraph {
             for i in branches.range { part.branchList.append(Int32(truncatingIfNeeded: fileBase + branchIDs[i])) }
             return (.anyOf(Branches(start: start, count: branches.count)), false, false)
         case .conditional(let name, let then, let els):
-            // `conditional draft` of an optional is read as the `if let draft` meant (its
-            // `wrong-kind` error is the one reported: its uses of `draft` are in scope).
-            let optional = symbol(name, in: f, .flag) == nil && symbol(name, in: f, .optional) != nil
+            let optional = testsOptional(name, in: f, written: .flag)
             return (.condition(condition(name, in: f, optional ? .optional : .flag, into: &part), then: fileBase + then, else: fileBase + els), false, optional)
         case .ifLet(let name, let then, let els):
-            // And `if let beta` of a flag as the `conditional beta` meant.
-            let flag = symbol(name, in: f, .optional) == nil && symbol(name, in: f, .flag) != nil
-            return (.condition(condition(name, in: f, flag ? .flag : .optional, into: &part), then: fileBase + then, else: els.map { fileBase + $0 }), false, !flag)
+            let optional = testsOptional(name, in: f, written: .optional)
+            return (.condition(condition(name, in: f, optional ? .optional : .flag, into: &part), then: fileBase + then, else: els.map { fileBase + $0 }), false, optional)
         case .ifScreen(let name, let then, let els):
             let code = screenCode(of: name, in: f)
             return (.ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 }), code == nil, false)
@@ -637,17 +645,13 @@ struct BuilderGraph {
             for (offset, branch) in model.branches(branches).enumerated() { branchList[Int(room.start) + offset] = Int32(truncatingIfNeeded: fileBase + branch) }
             kind = .anyOf(room)
         case (.conditional(let name, let then, let els), .condition):
-            // (Read as `resolveKind` reads them: an optional's `conditional` as its `if let`,
-            // a flag's `if let` as its `conditional`.)
-            let optional = symbol(name, in: f, .flag) == nil && symbol(name, in: f, .optional) != nil
-            guard nodes[g].testsOptional == optional, let tested = variable(name, optional ? .optional : .flag) else { return false }
+            testsOptional = self.testsOptional(name, in: f, written: .flag)
+            guard nodes[g].testsOptional == testsOptional, let tested = variable(name, testsOptional ? .optional : .flag) else { return false }
             kind = .condition(tested, then: fileBase + then, else: fileBase + els)
-            testsOptional = optional
         case (.ifLet(let name, let then, let els), .condition):
-            let flag = symbol(name, in: f, .optional) == nil && symbol(name, in: f, .flag) != nil
-            guard nodes[g].testsOptional == !flag, let tested = variable(name, flag ? .flag : .optional) else { return false }
+            testsOptional = self.testsOptional(name, in: f, written: .optional)
+            guard nodes[g].testsOptional == testsOptional, let tested = variable(name, testsOptional ? .optional : .flag) else { return false }
             kind = .condition(tested, then: fileBase + then, else: els.map { fileBase + $0 })
-            testsOptional = !flag
         case (.ifScreen(let name, let then, let els), .ifScreen):
             let code = screenCode(of: name, in: f)
             kind = .ifScreen(code, then: fileBase + then, else: els.map { fileBase + $0 })

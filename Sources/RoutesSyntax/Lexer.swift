@@ -656,8 +656,7 @@ extension Lexer {
         /// of a declaration or a builder: nothing, a comment, a `}`, a word that starts one,
         /// or `else`.
         func endsStatement(after offset: Int) -> Bool {
-            var i = offset
-            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+            let i = pastBlanks(offset)
             guard i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D, bytes[i] != UInt8(ascii: "}") else { return true }
             if bytes[i] == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x2F { return true }
             var j = i
@@ -667,10 +666,16 @@ extension Lexer {
                     "anyOf", "conditional", "if", "wildcard", "empty", "else"].contains { word.elementsEqual($0.utf8) }
         }
 
-        /// Whether what follows `offset` on its line, past blanks, is a `{`, a `)` or a `]`.
-        func closesOrOpens(after offset: Int) -> Bool {
+        /// The offset of what follows `offset` past spaces and tabs.
+        func pastBlanks(_ offset: Int) -> Int {
             var i = offset
             while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+            return i
+        }
+
+        /// Whether what follows `offset` on its line, past blanks, is a `{`, a `)` or a `]`.
+        func closesOrOpens(after offset: Int) -> Bool {
+            let i = pastBlanks(offset)
             return i < bytes.count && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: ")") || bytes[i] == UInt8(ascii: "]"))
         }
 

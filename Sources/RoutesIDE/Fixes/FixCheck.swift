@@ -23,30 +23,8 @@ enum FixCheck {
         var range: Range<Int>
     }
 
-    static func holds(_ fix: Fix, _ context: FixContext) -> Bool {
-        let session = context.session
-        guard let after = analysis(applying: fix, context) else { return false }
-        let diagnostic = fix.diagnostic
-        let target = Key(rule: diagnostic.rule, file: diagnostic.file, range: fix.map(diagnostic.range, in: diagnostic.file))
-        // What was there before, but the diagnostic fixed: an error the fix leaves where it
-        // was is one of them, one it makes in the diagnostic's place is not.
-        var known = Set<Key>()
-        func watched(_ d: Diagnostic) -> Bool {
-            d.severity == .error || d.rule == diagnostic.rule || d.rule == .unusedSuppression
-        }
-        for existing in session.diagnostics where watched(existing) && existing != diagnostic {
-            known.insert(Key(rule: existing.rule, file: existing.file, range: fix.map(existing.range, in: existing.file)))
-        }
-        let message = Diagnostic.withoutNumbers(diagnostic.message)
-        for found in after.diagnostics {
-            let key = Key(rule: found.rule, file: found.file, range: found.range)
-            // (The same message too: a zero-width error where the fix inserts, as a `}` missing
-            // at the end of the file after an `else` added there, is another one, known.)
-            if key == target && Diagnostic.withoutNumbers(found.message) == message { return false }
-            if watched(found) && !known.contains(key) { return false }
-        }
-        return true
-    }
+    /// Whether a fix holds: the check above, of the fix alone.
+    static func holds(_ fix: Fix, _ context: FixContext) -> Bool { failures([fix], context) == nil }
 
     /// Whether each of `fixes` holds (as `holds(_:_:)` tells), and how many analyses that
     /// took. The fixes must not overlap (see `IDE.selectNonOverlapping(_:)`): they are
@@ -90,9 +68,10 @@ enum FixCheck {
     }
 
     /// Nil when the fixes applied together hold (each one's diagnostic gone, no error, no
-    /// diagnostic of their rules and no unused suppression that was not there before); else
-    /// the positions of the fixes whose diagnostics are still there (none when the group
-    /// fails otherwise).
+    /// diagnostic of their rules and no unused suppression that was not there before, each
+    /// range moved by the fixes' edits, as `Fix.map(_:in:)` moves it for one fix); else the
+    /// positions of the fixes whose diagnostics are still there (none when the group fails
+    /// otherwise, or a changed file would grow past the size limit).
     private static func failures(_ fixes: [Fix], _ context: FixContext) -> Set<Int>? {
         let session = context.session
         var changed: [FileID: [UInt8]] = [:]
@@ -148,18 +127,6 @@ enum FixCheck {
             if watched(found) && !known.contains(key) { holds = false }
         }
         return holds ? nil : notFixed
-    }
-
-    /// The analysis of the programs that hold the files `fix` changes (and its diagnostic's
-    /// file), with the fix applied; nil when a changed file would grow past the size limit.
-    static func analysis(applying fix: Fix, _ context: FixContext) -> AnalysisSession? {
-        var changed: [FileID: [UInt8]] = [:]
-        for (file, edits) in fix.edits {
-            let bytes = IDE.apply(edits, to: context.project.files[file].text.bytes)
-            if bytes.count > SourceLimits.maxFileBytes { return nil }
-            changed[file] = bytes
-        }
-        return analysis(changed: changed, reported: Set(fix.edits.keys).union([fix.diagnostic.file]), context)
     }
 
     /// The analysis of the programs that hold the `reported` files, with the `changed` files'

@@ -18,21 +18,13 @@ extension IDE {
         var nodes: [SyntaxNode] = []
         source.syntax.root.forEachChild { if $0.kind == .importDecl { nodes.append($0) } }
         let imports = source.model.imports
-        // Each import node must hold the model's import (a malformed string has none), and
-        // stand alone on its line.
-        // Nor is one with its keyword misspelt (`imporot "x.routes"`) moved: it reads as an
-        // import only where the parser is at a declaration's start, which a line of text
-        // skipped before it (a syntax error) may not be once it is moved there.
-        let bytes = source.text.bytes
-        func keywordWritten(_ node: SyntaxNode) -> Bool {
-            let start = node.range.lowerBound, end = start + 6
-            return end <= bytes.count && bytes[start..<end].elementsEqual("import".utf8)
-                && (end == bytes.count || !(bytes[end] == 0x5F || bytes[end] >= 0x30 && bytes[end] <= 0x39
-                                            || bytes[end] | 0x20 >= 0x61 && bytes[end] | 0x20 <= 0x7A))
-        }
+        // Each import node must hold the model's import (a malformed string has none), stand
+        // alone on its line, and have its keyword as written: one misspelt (`imporot
+        // "x.routes"`) reads as an import only where the parser is at a declaration's start,
+        // which a line of text skipped before it (a syntax error) may not be once it is moved.
         guard nodes.count == imports.count, !nodes.isEmpty,
               zip(nodes, imports).allSatisfy({ $0.range.contains($1.range.lowerBound) && text.standsAlone($0.range) }),
-              nodes.allSatisfy(keywordWritten)
+              nodes.allSatisfy({ $0.firstToken(.kwImport) != nil })
         else { return [] }
         let targets = project.importTargets[file]
         let organizer = ImportOrganizer(

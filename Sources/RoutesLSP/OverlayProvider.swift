@@ -13,6 +13,10 @@ final class OverlayProvider: SourceProvider, @unchecked Sendable {
         return fileSystem.canonicalPath(path) ?? (open[PathUtil.normalize(path)] != nil ? PathUtil.normalize(path) : nil)
     }
 
+    func whyNoCanonicalPath(_ path: String) -> String? {
+        open[path] != nil || open[PathUtil.normalize(path)] != nil ? nil : fileSystem.whyNoCanonicalPath(path)
+    }
+
     func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
         if let text = open[canonicalPath] {
             // The editor keeps the whole text; the analyses skip a document this large.

@@ -17,6 +17,15 @@ public struct FileSystemProvider: SourceProvider {
         return String(cString: resolved)
     }
 
+    public func whyNoCanonicalPath(_ path: String) -> String? {
+        if let resolved = realpath(path, nil) {
+            free(resolved)
+            return nil
+        }
+        let code = errno
+        return code == ENOENT || code == ENOTDIR ? nil : SourceReadError.systemMessage(code)
+    }
+
     public func routesFileNames(inFolder canonicalFolder: String) -> [String]? {
         directoryEntries(canonicalFolder)?.filter { $0.hasSuffix(".routes") && !$0.hasPrefix(".") }
     }
@@ -25,23 +34,23 @@ public struct FileSystemProvider: SourceProvider {
     /// callers can report unreadable inputs before reading anything.
     public func problem(_ canonicalPath: String) -> SourceReadError? {
         var st = stat()
-        guard stat(canonicalPath, &st) == 0 else { return .notFound }
+        guard stat(canonicalPath, &st) == 0 else { return .system(errno) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .isDirectory }
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .notRegularFile }
         if Int(st.st_size) > SourceLimits.maxFileBytes { return .tooLarge(Int(st.st_size)) }
-        guard access(canonicalPath, R_OK) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        guard access(canonicalPath, R_OK) == 0 else { return .unreadable(SourceReadError.systemMessage(errno)) }
         return nil
     }
 
     public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
         var st = stat()
-        guard stat(canonicalPath, &st) == 0 else { return .failure(.notFound) }
+        guard stat(canonicalPath, &st) == 0 else { return .failure(.system(errno)) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(.isDirectory) }
         // Devices, FIFOs and sockets could block or never end (`/dev/zero`, a named pipe).
         guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(.notRegularFile) }
         if Int(st.st_size) > SourceLimits.maxFileBytes { return .failure(.tooLarge(Int(st.st_size))) }
         let fd = open(canonicalPath, O_RDONLY | O_NONBLOCK)
-        guard fd >= 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard fd >= 0 else { return .failure(.unreadable(SourceReadError.systemMessage(errno))) }
         defer { close(fd) }
         // The file may be swapped for something else between `stat` and `open`.
         var opened = stat()
@@ -70,7 +79,7 @@ public struct FileSystemProvider: SourceProvider {
                     initialized += count
                 }
             }
-            if failure != 0 { return .failure(.unreadable(String(cString: strerror(failure)))) }
+            if failure != 0 { return .failure(.unreadable(SourceReadError.systemMessage(failure))) }
             if bytes.isEmpty { bytes = more } else { bytes.append(contentsOf: more) }
             if ended { break }
             // A file that grows while it is read (or a /proc file that lies about its size).

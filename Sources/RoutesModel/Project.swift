@@ -347,6 +347,10 @@ public struct Project: Sendable {
                             fail(.outsideWorkspace(path: imp.path))
                             continue
                         }
+                        if let why = provider.whyNoCanonicalPath(lexical) {
+                            fail(.unreadable(path: imp.path, why: why))
+                            continue
+                        }
                         let shown = imp.path.hasPrefix("/") ? imp.path : PathUtil.join(displayDir, imp.path)
                         fail(.notFound(path: imp.path, shown: shown, suggestion: Self.similarFile(to: imp.path, from: dir, importer: importer.path, provider)))
                         continue

@@ -40,7 +40,7 @@ public enum SourceFiles {
         while let rel = stack.popLast() {
             let full = rel.isEmpty ? dir : dir + "/" + rel
             guard let names = directoryEntries(full) else {
-                unreadable.append((rel.isEmpty ? "." : rel, String(cString: strerror(errno))))
+                unreadable.append((rel.isEmpty ? "." : rel, SourceReadError.systemMessage(errno)))
                 continue
             }
             for name in names {

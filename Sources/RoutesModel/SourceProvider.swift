@@ -14,6 +14,19 @@ public enum SourceReadError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Larger than ``SourceLimits/maxFileBytes``; the size in bytes.
     case tooLarge(Int)
 
+    /// A system error as the messages say it: `too many levels of symbolic links`.
+    public static func systemMessage(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        guard let first = text.first, first.isUppercase, !(text.dropFirst().first?.isUppercase ?? false) else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    /// What a failed `stat` or `open` of a path means: nothing there, or something there that
+    /// cannot be reached.
+    public static func system(_ code: Int32) -> SourceReadError {
+        code == ENOENT || code == ENOTDIR ? .notFound : .unreadable(systemMessage(code))
+    }
+
     public var description: String {
         switch self {
         case .notFound: return "no such file"
@@ -44,6 +57,10 @@ public enum SourceLimits {
 public protocol SourceProvider: Sendable {
     /// The absolute path with symbolic links resolved, if the file exists.
     func canonicalPath(_ path: String) -> String?
+    /// Why ``canonicalPath(_:)`` found nothing when it is not that nothing is there (a
+    /// symbolic link that leads back to itself, a folder that cannot be searched); nil when
+    /// the path names nothing.
+    func whyNoCanonicalPath(_ path: String) -> String?
     /// The bytes of a file, by canonical path.
     func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError>
     /// The names of the `*.routes` files in a folder (by canonical path), for the suggestion
@@ -56,6 +73,7 @@ public protocol SourceProvider: Sendable {
 }
 
 extension SourceProvider {
+    public func whyNoCanonicalPath(_ path: String) -> String? { nil }
     public func routesFileNames(inFolder canonicalFolder: String) -> [String]? { nil }
     public var readsConcurrently: Bool { false }
 }

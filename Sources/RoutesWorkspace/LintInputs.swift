@@ -100,7 +100,7 @@ public struct LintInputs {
                 continue
             }
             guard let canonical = provider.canonicalPath(path) else {
-                failures.append((path, "no such file or directory"))
+                failures.append((path, provider.whyNoCanonicalPath(path) ?? "no such file or directory"))
                 continue
             }
             resolved.append(ResolvedPath(given: path, canonical: canonical, isStdin: false))

@@ -17,6 +17,10 @@ public struct OverlayFileSystem: SourceProvider {
         return files[normalized] != nil ? normalized : nil
     }
 
+    public func whyNoCanonicalPath(_ path: String) -> String? {
+        files[path] != nil || files[PathUtil.normalize(path)] != nil ? nil : disk.whyNoCanonicalPath(path)
+    }
+
     public func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
         if let bytes = files[canonicalPath] {
             return bytes.count > SourceLimits.maxFileBytes ? .failure(.tooLarge(bytes.count)) : .success(bytes)

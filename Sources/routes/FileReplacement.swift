@@ -19,15 +19,15 @@ enum FileReplacement {
     /// Returns why it failed, or nil.
     static func replace(_ path: String, _ bytes: [UInt8]) -> String? {
         var st = stat()
-        guard stat(path, &st) == 0 else { return String(cString: strerror(errno)) }
+        guard stat(path, &st) == 0 else { return SourceReadError.systemMessage(errno) }
         let directory = PathUtil.directory(of: path)
         let name = String(path.dropFirst(directory == "/" ? 1 : directory.count + 1))
         var template = Array(((directory == "/" ? "/" : directory + "/") + ".\(name).routes-new-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        guard fd >= 0 else { return SourceReadError.systemMessage(errno) }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         func fail() -> String {
-            let why = String(cString: strerror(errno))
+            let why = SourceReadError.systemMessage(errno)
             close(fd)
             unlink(temporary)
             return why
@@ -36,7 +36,7 @@ enum FileReplacement {
         guard fchmod(fd, st.st_mode & 0o7777) == 0 else { return fail() }
         guard FileDescriptor.writeAll(bytes, to: fd), fsync(fd) == 0 else { return fail() }
         guard close(fd) == 0 else {
-            let why = String(cString: strerror(errno))
+            let why = SourceReadError.systemMessage(errno)
             unlink(temporary)
             return why
         }
@@ -51,7 +51,7 @@ enum FileReplacement {
             return nil
         }
         guard rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
+            let why = SourceReadError.systemMessage(errno)
             unlink(temporary)
             return why
         }
@@ -70,10 +70,10 @@ enum FileReplacement {
     /// it, gets the new text): from the start, then cut to their length.
     private static func overwrite(_ path: String, with bytes: [UInt8]) -> Overwrite {
         let fd = open(path, O_WRONLY)
-        guard fd >= 0 else { return .notOpened(String(cString: strerror(errno))) }
+        guard fd >= 0 else { return .notOpened(SourceReadError.systemMessage(errno)) }
         defer { close(fd) }
         guard FileDescriptor.writeAll(bytes, to: fd), ftruncate(fd, off_t(bytes.count)) == 0, fsync(fd) == 0 else {
-            return .failedPartway(String(cString: strerror(errno)))
+            return .failedPartway(SourceReadError.systemMessage(errno))
         }
         return .written
     }

@@ -121,7 +121,7 @@ struct GenSwift: ParsableCommand {
         guard stat(out, &st) == 0 else { return false }
         guard (st.st_mode & S_IFMT) == S_IFDIR else { throw usageError("--out \(out): not a folder (it is a file)") }
         if !check && access(out, W_OK | X_OK) != 0 {
-            throw usageError("--out \(out): cannot write to it: \(String(cString: strerror(errno)))")
+            throw usageError("--out \(out): cannot write to it: \(SourceReadError.systemMessage(errno))")
         }
         return true
     }
@@ -247,7 +247,7 @@ struct GenSwift: ParsableCommand {
             prefix += part
             var st = stat()
             if stat(prefix, &st) != 0 {
-                if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return "\(prefix): \(String(cString: strerror(errno)))" }
+                if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return "\(prefix): \(SourceReadError.systemMessage(errno))" }
             } else if (st.st_mode & S_IFMT) != S_IFDIR {
                 return "\(prefix) is a file"
             }
@@ -263,11 +263,11 @@ struct GenSwift: ParsableCommand {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let temporary = (directory == "." ? "" : directory + "/") + ".\(name).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        guard fd >= 0 else { return SourceReadError.systemMessage(errno) }
         var failure: String? = nil
-        if !FileDescriptor.writeAll(contents, to: fd) { failure = String(cString: strerror(errno)) }
-        if close(fd) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if !FileDescriptor.writeAll(contents, to: fd) { failure = SourceReadError.systemMessage(errno) }
+        if close(fd) != 0 && failure == nil { failure = SourceReadError.systemMessage(errno) }
+        if failure == nil && rename(temporary, path) != 0 { failure = SourceReadError.systemMessage(errno) }
         if failure != nil { unlink(temporary) }
         return failure
     }

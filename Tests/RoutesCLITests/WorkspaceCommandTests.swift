@@ -88,6 +88,20 @@ import Testing
         #expect(lines.last == "1 error, 2 warnings in 1 file")
     }
 
+    @Test func aSymbolicLinkToItselfIsNotCalledMissing() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["App.routes": "import \"Loop.routes\"\nscreen Home\nroot { screen Home }\n"], in: dir)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("Loop.routes").path, withDestinationPath: "Loop.routes")
+        let named = try Support.run(["lint", "Loop.routes"], in: dir)
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("cannot read 'Loop.routes': too many levels of symbolic links"), "\(named.stderr)")
+        let folder = try Support.run(["lint", "."], in: dir)
+        #expect(folder.status == 2)
+        #expect(folder.stderr.contains("cannot read 'Loop.routes': too many levels of symbolic links"), "\(folder.stderr)")
+        #expect(folder.stdout.hasPrefix("App.routes:1:8: error: cannot read `Loop.routes`: too many levels of symbolic links [import-error]"), "\(folder.stdout)")
+    }
+
     @Test func anUnreadableArgumentIsInTheJSONAndTheSARIF() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

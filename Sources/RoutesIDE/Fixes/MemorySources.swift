@@ -13,6 +13,10 @@ struct MemorySources: SourceProvider {
         return base?.canonicalPath(path)
     }
 
+    func whyNoCanonicalPath(_ path: String) -> String? {
+        texts[PathUtil.normalize(path)] != nil ? nil : base?.whyNoCanonicalPath(path)
+    }
+
     func read(_ canonicalPath: String) -> Result<[UInt8], SourceReadError> {
         if let text = texts[canonicalPath] { return .success(text) }
         return base?.read(canonicalPath) ?? .failure(.notFound)

@@ -305,7 +305,15 @@ public struct Parser {
         }
         let related = [RelatedLocation(file: file, range: tokens[brace].range, message: "unclosed `{`")]
         let found = atEOF ? "" : ", found \(describeCurrent())"
-        report(previousEnd..<previousEnd, "expected `}`\(found)", related: related)
+        // At the end of the file, a block left open is a mistake of its own, even right after
+        // another one (`uses a, b,` and no `}`): the first fixed, it would be the next error.
+        if atEOF { lastErrorAt = -1 }
+        // At the end of the file, the blocks still open can only close there (a block that a
+        // `}` closed too early was found above): the repair writes their `}`s.
+        let braces = openBraces.reversed().map(\.token)
+        let closesAtEnd = atEOF && braces.allSatisfy { tokens[$0].kind == .lBrace }
+        report(previousEnd..<previousEnd, "expected `}`\(found)", related: related,
+               repair: closesAtEnd ? .closeBlocks(braces: braces.map { tokens[$0].start }) : nil)
         unwindAt = pos
     }
 

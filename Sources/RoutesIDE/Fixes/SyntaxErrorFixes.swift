@@ -5,7 +5,8 @@ import RoutesSyntax
 /// The fixes of the rule `SyntaxError` (listed in `SyntaxError.fixes`): the one clear repair
 /// the parser found for a mistake (`SyntaxError.Repair`): a `,` between two names of a `uses`
 /// list, `else { empty }` after a `conditional`'s block, an `as` inserted or removed, a
-/// `uses` inserted, a misspelt keyword spelt right, `root` before the routing tree's block. Safe, and offered only when the
+/// `uses` inserted, a misspelt keyword spelt right, `root` before the routing tree's block,
+/// the `}`s of the blocks a file ends in. Safe, and offered only when the
 /// program analysed with it has no error it did not have (a file with syntax errors is
 /// always checked, see `FixRegistry.needsCheck`).
 enum SyntaxErrorFixes: RuleFixes {
@@ -66,6 +67,21 @@ enum SyntaxErrorFixes: RuleFixes {
             guard at > 0 && bytes[at - 1] == UInt8(ascii: ",") else { return [] }
             return [Fix(title: "Remove the `,`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [removal(of: (at - 1)..<at, in: bytes)]])]
+        case .closeBlocks(let braces):
+            guard !braces.isEmpty, braces.allSatisfy({ $0 < bytes.count && bytes[$0] == UInt8(ascii: "{") }) else { return [] }
+            var text: [UInt8] = bytes.last.map { $0 == 0x0A || $0 == 0x0D } ?? true ? [] : [0x0A]
+            for brace in braces {
+                var start = brace
+                while start > 0 && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
+                var end = start
+                while end < brace && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
+                text += bytes[start..<end]
+                text += [UInt8(ascii: "}"), 0x0A]
+            }
+            let title = braces.count == 1 ? "Close the block with `}` at the end of the file"
+                : "Close the \(braces.count) open blocks with `}` at the end of the file"
+            return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: bytes.count..<bytes.count, newText: String(decoding: text, as: UTF8.self))]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

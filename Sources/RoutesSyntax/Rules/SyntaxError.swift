@@ -54,6 +54,8 @@ public enum SyntaxError: RuleDefinition {
             label and `->` for `=>` \
             or `→` in a link, remove the `,` that ends a `uses` list, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
             block (`root: {`, `builder home = {`), a `;` written as in Swift (`import \"Shared.routes\";`), \
+            close the blocks a file ends in (a `}` for each on a line of its own at the end, \
+            indented as the line of its `{`), \
             or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
@@ -97,6 +99,9 @@ public enum SyntaxError: RuleDefinition {
         /// A `:` for the `=` the diagnostic covers, with the blanks before it (`appStore =
         /// AppStore` becomes `appStore: AppStore`).
         case colonForEquals
+        /// A `}` for each block the file ends in, on lines of their own at its end, each
+        /// indented as the line of its `{` (the byte offsets of those `{`s, innermost first).
+        case closeBlocks(braces: [Int])
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

@@ -499,6 +499,11 @@ struct BuilderGraph {
 
     private func useTarget(_ use: Name, in f: FileID) -> UseTarget {
         if let s = project.resolve(use, in: f) {
+            // A name of the wrong kind that stands for a declaration of the kind the place
+            // takes (`Detail` where a builder `detail` is declared): that one, by guess.
+            if let meant = project.guesses[f][use.range.lowerBound], meant != s, files.position(meant.file) != nil {
+                return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(meant)), guessed: true)
+            }
             return UseTarget(number: Int32(truncatingIfNeeded: declarationNumber(s)), guessed: false)
         } else if let s = project.guesses[f][use.range.lowerBound] {
             if files.position(s.file) != nil {

@@ -675,7 +675,17 @@ public struct Project: Sendable {
                 let declaration = declaration(s)
                 // A value declared without its keyword may be the other kind of value.
                 if declaration.kindGuessed && (expected.contains(.optional) || expected.contains(.dependency)) { return }
-                diagnostics.append(WrongKind.diagnostic(WrongKind.Finding(name: name.text, kind: declaration.kind, expected: expected),
+                var finding = WrongKind.Finding(name: name.text, kind: declaration.kind, expected: expected)
+                // `Detail` where the builder `detail` is declared: the builder may be meant,
+                // and what it builds is not reported as unused (`guesses`).
+                if expected == Kinds.builder && declaration.kind == .screen, let first = name.text.first, first.isUppercase {
+                    let lowered = first.lowercased() + name.text.dropFirst()
+                    if let (builder, kind) = scope.entry(lowered), kind == .builder {
+                        finding.builder = lowered
+                        guesses[name.range.lowerBound] = builder
+                    }
+                }
+                diagnostics.append(WrongKind.diagnostic(finding,
                                                         file: f, range: name.range, declaredIn: s.file, at: declaration.name.range))
             }
         }

@@ -37,9 +37,12 @@ public enum UnusedDeclaration: DeclarationRule {
             no text the parser skipped.
             """),
         RuleFix(.unsafe, """
-            The same when only text the parser skipped names it, or when the declaration \
+            The same when only text the parser skipped names it, when the declaration \
             holds comments (inside a builder's block, or after its first line), which the \
-            removal would delete with it.
+            removal would delete with it, or while a name in the workspace, at a place that \
+            takes the declaration's kind, is undefined or of the wrong kind (`detailView` or \
+            `Detail` written where the builder `detail` was meant): that name may have been \
+            meant for the declaration.
             """),
     ]
 

@@ -47,9 +47,28 @@ public struct FixContext {
         memo.mentionedElsewhere = mentioned
         return mentioned
     }
+
+    /// The kinds of declaration that a name somewhere in the project, undefined or of the
+    /// wrong kind, stands at a place for: such a name may have been meant for a declaration
+    /// of one of them that looks unused (`detailView` or `Detail` written for the builder
+    /// `detail`).
+    var kindsMeantByWrongNames: Set<DeclarationKind> {
+        if let known = memo.kindsMeantByWrongNames { return known }
+        var kinds = Set<DeclarationKind>()
+        for d in session.diagnostics {
+            if d.rule == .undefinedName, let finding = d.detail?.value(as: UndefinedName.Finding.self) {
+                kinds.formUnion(finding.expected)
+            } else if d.rule == .wrongKind, let finding = d.detail?.value(as: WrongKind.Finding.self) {
+                kinds.formUnion(finding.expected)
+            }
+        }
+        memo.kindsMeantByWrongNames = kinds
+        return kinds
+    }
 }
 
 /// The answers a `FixContext` keeps (a class: the context is passed by value).
 final class FixMemo {
     var mentionedElsewhere: Set<Symbol>?
+    var kindsMeantByWrongNames: Set<DeclarationKind>?
 }

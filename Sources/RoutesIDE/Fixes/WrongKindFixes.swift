@@ -27,6 +27,13 @@ enum WrongKindFixes: RuleFixes {
         case ([.flag], .optional, .conditional):
             return fix("Unwrap the optional with `if let \(name)`", [TextEdit(range: node.head, newText: "if let \(name)")])
         case ([.builder], .screen, .reference):
+            if let builder = finding.builder {
+                // Two readings: neither is safe, the builder's name first.
+                return [Fix(title: "Use the builder `\(builder)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
+                            edits: [d.file: [TextEdit(range: d.range, newText: builder)]]),
+                        Fix(title: "Write `screen \(name)`", applicability: .unsafe, isPreferred: false, diagnostic: d,
+                            edits: [d.file: [TextEdit(range: d.range.lowerBound..<d.range.lowerBound, newText: "screen ")]])]
+            }
             return fix("Write `screen \(name)`", [TextEdit(range: d.range.lowerBound..<d.range.lowerBound, newText: "screen ")])
         case ([.builder], .dependency, .reference), ([.builder], .optional, .reference):
             guard let end = endOfUsesListBefore(d.range.lowerBound, in: file.syntax) else { return [] }

@@ -36,12 +36,24 @@ public enum WrongKind: RuleDefinition {
             as a builder, and the `,` missing before a dependency or optional that follows a \
             `uses` list on its line.
             """),
+        RuleFix(.unsafe, """
+            For a screen used as a builder where a builder of that name with a lower-case \
+            first letter is declared (`Detail` and `builder detail`), two readings: the \
+            builder's name, or `screen S`. Neither is applied by `--fix` alone.
+            """),
     ]
 
     public struct Finding: Sendable, Hashable {
         public var name: String
         public var kind: DeclarationKind
         public var expected: [DeclarationKind]
+        /// A builder the name may have been meant for: the screen's name with a lower-case
+        /// first letter (`Detail` where a builder `detail` is declared).
+        public var builder: String? = nil
+
+        public init(name: String, kind: DeclarationKind, expected: [DeclarationKind], builder: String? = nil) {
+            (self.name, self.kind, self.expected, self.builder) = (name, kind, expected, builder)
+        }
     }
 
     public static func message(_ finding: Finding) -> String {
@@ -50,6 +62,7 @@ public enum WrongKind: RuleDefinition {
         switch (finding.expected, finding.kind) {
         case ([.builder], .screen):
             message += ": write `screen \(finding.name)` to build it"
+            if let builder = finding.builder { message += ", or did you mean the builder `\(builder)`?" }
         case ([.builder], .dependency), ([.builder], .optional):
             message += ": \(finding.kind.withArticle) is listed after `uses`, names separated by `,` (a name after the list without one is read as the next builder)"
         case ([.builder], .flag), ([.optional], .flag):

@@ -30,8 +30,9 @@ struct FixedItem {
 /// applies them; it stops when a round finds nothing to apply, when the files come back to
 /// what they were after an earlier round (fixes that undo each other), or after `maxRounds`.
 /// Only the
-/// reported files are edited, and never one whose text is not valid UTF-8 (it was read with
-/// replacement characters). Files are written at the end, each through a temporary file in
+/// files reported before any fix are edited (a file that an import's fix brings into the
+/// report, with warnings the user has not seen, is reported but not edited), and never one
+/// whose text is not valid UTF-8 (it was read with replacement characters). Files are written at the end, each through a temporary file in
 /// its folder and a rename, and only when their text changed; the text read from standard
 /// input is not written (the caller prints it).
 struct LintFixer {
@@ -55,6 +56,8 @@ struct LintFixer {
     private(set) var original: [String: [UInt8]] = [:]
     /// The text of each changed file, by canonical path.
     private(set) var changed: [String: [UInt8]] = [:]
+    /// The files reported before any fix, by canonical path: the only ones edited.
+    private var firstReported: Set<String> = []
     /// Each file's display path, by canonical path.
     private var displayPaths: [String: String] = [:]
     /// Files left alone because their text is not valid UTF-8 (display paths).
@@ -128,7 +131,11 @@ struct LintFixer {
                 displayPaths[file.path] = file.displayPath
             }
             var editable = Set<FileID>()
+            if round == 0 {
+                firstReported = Set(project.files.indices.filter { reported?.contains($0) ?? true }.map { project.files[$0].path })
+            }
             for fileID in project.files.indices where reported?.contains(fileID) ?? true {
+                guard firstReported.contains(project.files[fileID].path) else { continue }
                 if project.files[fileID].text.invalidUTF8.isEmpty {
                     editable.insert(fileID)
                 } else if !notUTF8.contains(project.files[fileID].displayPath) {

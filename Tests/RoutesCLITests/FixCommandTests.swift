@@ -48,6 +48,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["App.routes"])
     }
 
+    /// A file that an import's fix brings into the report is reported, not edited: its
+    /// warnings were never shown before the run.
+    @Test func aFileAnImportsFixBringsInIsNotEdited() throws {
+        let shared = "screen Home\n/// For the settings screen, still to come.\ndependency settingsStore: SettingsStore\n"
+        let dir = try folder(["routes.json": "{}\n", "App.routes": "import \"Shard.routes\"\nroot { screen Home }\n",
+                              "Shared.routes": shared])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Support.run(["lint", "--color", "never", "--fix", "--unsafe-fixes", "App.routes"], in: dir)
+        #expect(try read(dir, "App.routes") == "import \"Shared.routes\"\nroot { screen Home }\n", "\(r.stdout)")
+        #expect(try read(dir, "Shared.routes") == shared)
+        #expect(r.stdout.contains("Shared.routes:3:12: warning: dependency `settingsStore` is never used"), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("0 errors, 1 warning in 2 files (1 fixed)\n"), "\(r.stdout)")
+        // Named, it is edited.
+        let both = try Support.run(["lint", "--color", "never", "--fix", "--unsafe-fixes", "App.routes", "Shared.routes"], in: dir)
+        #expect(try read(dir, "Shared.routes") == "screen Home\n", "\(both.stdout)")
+    }
+
     @Test func unsafeFixesApplyTheRestAndTheExitStatusBecomesZero() throws {
         let dir = try folder(["App.routes": Self.fixable])
         defer { try? FileManager.default.removeItem(at: dir) }

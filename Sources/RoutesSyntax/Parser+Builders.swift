@@ -125,6 +125,13 @@ extension Parser {
                 return
             }
             if at(.rBrace) {
+                if !reportedExtra && typedTwice(closing: brace) {
+                    // `screen Home { empty } }` and the block's own `}` on the next line: the
+                    // one error, and the `}` below closes the block.
+                    report(current.range, "unexpected `}`: this block is closed by the `}` on the next line", repair: .remove)
+                    skipAsError()
+                    continue
+                }
                 if !reportedExtra && closesEarly(brace) {
                     // `screen A }` and below it, indented inside the block, another builder,
                     // then the block's own `}`: the first `}` was typed on the wrong line. It
@@ -537,6 +544,33 @@ extension Parser {
         let indent = indentation(ofLineContaining: tokens[blockBrace].start)
         guard next.startsLine, next.kind.startsBuilder, indentation(ofLineContaining: next.start) > indent else { return false }
         return closingBraceBelow(from: pos + 2, indent: indent)
+    }
+
+    /// At a `}` after a line's first token that would close the block whose `{` is `brace`,
+    /// on an earlier line: whether it is one `}` too many (`screen Home { empty } }`, with
+    /// layout recovery). The next token is a `}` on a line of its own at the indentation of
+    /// the line that opened the block (an indentation the block around it does not have),
+    /// and the braces from there to the end of the declaration close exactly the blocks
+    /// open here: with this one too, one more than are open. What it looks at counts against
+    /// the budget of the layout's lookahead.
+    mutating func typedTwice(closing brace: Int) -> Bool {
+        guard layoutRecovery, !unwinding, !current.startsLine, tokens[brace].kind == .lBrace,
+              pos + 1 < significant.count, let open = openBraces.last, open.token == brace,
+              source.lineStart(containing: tokens[brace].start) != source.lineStart(containing: current.start) else { return false }
+        let next = token(at: pos + 1)
+        guard next.kind == .rBrace, next.startsLine, column(next) == open.indent else { return false }
+        if openBraces.count >= 2 && openBraces[openBraces.count - 2].indent == open.indent { return false }
+        var net = 0
+        var i = pos + 1
+        while i < significant.count {
+            let t = token(at: i)
+            if t.kind == .eof { break }
+            if t.startsLine && t.kind.startsDeclaration && (t.kind != .kwScreen || column(t) == 0) { break }
+            guard scansAhead() else { return false }
+            if t.kind == .lBrace { net += 1 } else if t.kind == .rBrace { net -= 1 }
+            i += 1
+        }
+        return net == -openBraces.count
     }
 
     /// At the `}` that closes the block whose `{` is `brace`: notes it when it stands on a

@@ -18,6 +18,12 @@ enum DuplicateDeclarationFixes: RuleFixes {
             // parser made of something else (`  screen Detail uses appStore`, a placement
             // pasted at the top level), and the later one the real declaration.
             if let first = d.related.first, onLineWithSyntaxError(first.range, of: first.file, context) { return [] }
+            // Nor when the later one is indented after a syntax error of its file: a node of
+            // a block that a stray `}` closed early, read as a declaration (`    screen Login`).
+            if isIndented(d.range, of: d.file, context),
+               context.session.diagnostics.contains(where: { $0.file == d.file && $0.rule == .syntaxError && $0.range.lowerBound < d.range.lowerBound }) {
+                return []
+            }
             // The later declaration is the one at the diagnostic; the uses that resolve to it
             // (in a file that sees it first) are renamed with it, so that each still means what
             // it meant.
@@ -40,6 +46,13 @@ enum DuplicateDeclarationFixes: RuleFixes {
             return [Fix(title: "Rename the second parameter `\(label)` to `\(fresh)`", applicability: .unsafe, diagnostic: d,
                         edits: [d.file: [TextEdit(range: d.range, newText: fresh)]])]
         }
+    }
+
+    /// Whether the line of `range` starts with blanks (a declaration starts its line).
+    static func isIndented(_ range: Range<Int>, of file: FileID, _ context: FixContext) -> Bool {
+        let bytes = context.project.files[file].text.bytes
+        let start = FixText(context.project.files[file]).lineStart(range.lowerBound)
+        return start < bytes.count && (bytes[start] == 0x20 || bytes[start] == 0x09)
     }
 
     /// Whether a syntax error of `file` starts or ends on the lines of `range`.

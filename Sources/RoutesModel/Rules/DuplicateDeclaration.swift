@@ -34,7 +34,9 @@ public enum DuplicateDeclaration: RuleDefinition {
             first number that no declaration of the project has (`Home2`). Its uses keep \
             meaning the first one. Not offered for a second `root`, nor when the first \
             declaration stands on a line with a syntax error (it may be what the parser made \
-            of something else, as a placement pasted at the top level).
+            of something else, as a placement pasted at the top level), nor when the later one \
+            is indented below a syntax error of its file (a node of a block that a stray `}` \
+            closed early).
             """),
     ]
 

@@ -12,8 +12,10 @@ enum UndefinedNameFixes: RuleFixes {
         guard let finding = d.detail?.value(as: UndefinedName.Finding.self) else { return [] }
         var out: [Fix] = []
         if let suggestion = finding.suggestion {
-            out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: true, diagnostic: d,
+            let rename = renamingTheDeclaration(d, finding, suggestion, context)
+            out.append(Fix(title: "Use `\(suggestion)`", applicability: .unsafe, isPreferred: !(rename?.isPreferred ?? false), diagnostic: d,
                            edits: [d.file: ([d.range] + laterPlacesInItsList(d, context)).map { TextEdit(range: $0, newText: suggestion) }]))
+            if let rename { out.append(rename) }
         }
         if let placement = finding.presentationOf {
             // From the placement's end (onto its line, where the formatter had put the name on
@@ -27,6 +29,27 @@ enum UndefinedNameFixes: RuleFixes {
         }
         if let declare = declaration(d, finding, context) { out.append(declare) }
         return out
+    }
+
+    /// When the suggested declaration is used nowhere, the other reading: the declaration is
+    /// the misspelt one (`screen Hoem`, and `Home` written at every place). Preferred when the
+    /// name is written alike at two places or more, each of them undefined with the same
+    /// suggestion; not offered when a file that sees the declaration sees another of the name.
+    static func renamingTheDeclaration(_ d: Diagnostic, _ finding: UndefinedName.Finding, _ suggestion: String,
+                                       _ context: FixContext) -> Fix? {
+        let project = context.project
+        guard !finding.placeholder, let guess = project.guesses[d.file][d.range.lowerBound],
+              project.declaration(guess).name.text == suggestion, project.uses(of: guess).isEmpty,
+              Lexer.keyword(finding.name) == nil,
+              // (No file that sees the declaration sees another of the name.)
+              !project.files.indices.contains(where: { project.closures[$0].contains(guess.file) && project.scopes[$0][finding.name] != nil })
+        else { return nil }
+        let places = context.session.diagnostics.filter {
+            $0.rule == .undefinedName && project.guesses[$0.file][$0.range.lowerBound] == guess
+                && $0.detail?.value(as: UndefinedName.Finding.self)?.name == finding.name
+        }.count
+        return Fix(title: "Rename the declaration `\(suggestion)` to `\(finding.name)`", applicability: .unsafe, isPreferred: places >= 2,
+                   diagnostic: d, edits: [guess.file: [TextEdit(range: project.declaration(guess).name.range, newText: finding.name)]])
     }
 
     /// The later places of the diagnostic's name in the `uses` list it stands in, read from

@@ -37,6 +37,12 @@ public enum UndefinedName: RuleDefinition {
             repeats it.
             """),
         RuleFix(.unsafe, """
+            When the suggested declaration is used nowhere, rename it to the name written \
+            instead (`screen Hoem` and `Home` at each place): preferred when the name is \
+            written alike, and undefined, at two places or more; not offered when a file that \
+            sees the declaration sees another of that name.
+            """),
+        RuleFix(.unsafe, """
             Write `as` before a `cover` or `popover` that comes right after a screen's \
             placement (`screen Pay cover` in an `anyOf` reads as a placement and a builder \
             named `cover`; the formatter may have put the word on a line of its own), on the \

@@ -66,6 +66,7 @@ struct LinkCommand: ProgramCommand {
         case .text: Terminal.write(report.text(project: project, links: links))
         case .json: Terminal.write(JSON.serialize(report.json(project: project, links: links), pretty: true) + "\n")
         }
+        for warning in report.rejectedAtRunTime(project: project, program: program) { Terminal.writeError("routes: warning: \(warning)\n") }
         if report.match?.link == nil { throw ExitCode(1) }
     }
 }
@@ -95,6 +96,29 @@ struct LinkReport {
         guard let environment = given ?? link.failingEnvironment.flatMap({ try? ProgramEnvironment($0, program: program, project: project) })
                 ?? (try? ProgramEnvironment(Environment(), program: program, project: project)) else { return }
         resolution = links.resolve(position, values: match.values, program: program, project: project, environment: environment)
+    }
+
+    /// The values of the path that match their placeholder, which takes any text, but that
+    /// the generated code reads at run time and rejects: a `UUID`'s text, a `Character` of one
+    /// character (the types the tools know the reading of). The app then goes on to the next
+    /// link that matches, as if this one did not.
+    func rejectedAtRunTime(project: Project, program: Program) -> [String] {
+        var out: [String] = []
+        let scope = project.scopes[program.root.file]
+        for element in path {
+            guard let screen = scope[element.screen], project.kind(of: screen) == .screen else { continue }
+            let parameters = project.declaration(screen).parameters
+            for argument in element.arguments {
+                guard case .string(let text) = argument.value,
+                      let type = parameters.first(where: { $0.label.text == argument.label })?.type else { continue }
+                var trimmed = Substring(type.filter { $0 != " " && $0 != "\t" })
+                while let last = trimmed.last, last == "?" || last == "!" { trimmed = trimmed.dropLast() }
+                guard ["UUID", "Foundation.UUID", "Character", "Swift.Character"].contains(trimmed),
+                      let wanted = PathLiteral.Value.string(text).mismatch(type: type) else { continue }
+                out.append("`\(element.screen)`'s `\(argument.label)` is a `\(trimmed)`: the generated code cannot read \(PathLiteral.quoted(text)) as one (it takes \(wanted)); the app goes on to the next link that matches, as if this one did not")
+            }
+        }
+        return out
     }
 
     func text(project: Project, links: ProgramLinks) -> String {

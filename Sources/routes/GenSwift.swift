@@ -230,7 +230,10 @@ struct GenSwift: ParsableCommand {
                 count += 1
             }
         }
+        // A problem of a file that several programs share is found once per program: printed once.
+        var printed = Set<String>()
         for problem in output.problems.sorted(by: { ($0.file, $0.range.lowerBound) < ($1.file, $1.range.lowerBound) }) {
+            guard printed.insert("\(problem.file):\(problem.range):\(problem.message)").inserted else { continue }
             var text = renderer.location(problem.file, problem.range.lowerBound) + ": error: \(problem.message)\n"
             text += renderer.snippet(problem.file, problem.range)
             for related in problem.related { text += renderer.location(related.file, related.range.lowerBound) + ": note: \(related.message)\n" }

@@ -75,6 +75,22 @@ struct CodegenFixture: CustomTestStringConvertible, Sendable {
         #expect(generated == Self.read(expectedURL), "the generated Swift differs from \(fixture.name).swiftui.swift (UPDATE_EXPECT=1 rewrites it)")
     }
 
+    /// A library's problem for the target, found in each of the two programs that import it,
+    /// is printed and counted once.
+    @Test func aSharedFilesProblemIsPrintedOnce() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (name, text) in [("Shared.routes", "screen Home\nscreen P cover\n"),
+                             ("A.routes", "import \"Shared.routes\"\nroot { screen Home }\n"),
+                             ("B.routes", "import \"Shared.routes\"\nroot { screen Home { screen P } }\n")] {
+            try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let r = try Support.run(["gen", "swift", ".", "--out", "out"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr.components(separatedBy: "cannot present `P` as a cover").count == 2, "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("1 error: nothing generated\n"), "\(r.stderr)")
+    }
+
     /// routes.json's `swiftTarget` chooses the target when `--target` does not; a value it does
     /// not know is a clear error (exit 2), and so are workspaces that ask for different ones.
     @Test func routesJSONChoosesTheTarget() throws {

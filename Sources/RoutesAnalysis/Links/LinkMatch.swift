@@ -63,6 +63,19 @@ extension ProgramLinks {
                 let score = segments == url.segments.count ? 1000 + agreeing : agreeing - abs(segments - url.segments.count) * 10
                 scored.append((score, positions[index], reason))
             }
+            // A link with an error takes no part in matching; one whose pattern would take the
+            // URL (its literal segments and required query keys there, whatever the types) is
+            // the closest of all, and says why it did not match.
+            for (position, link) in links.enumerated() where link.typed == nil {
+                guard let text = link.declaration.pattern, case .success(let pattern) = LinkPattern.parse(text),
+                      pattern.segments.count == url.segments.count,
+                      zip(pattern.segments, url.segments).allSatisfy({ segment, value in
+                          if case .literal(let literal) = segment { return literal == value }
+                          return true
+                      }),
+                      pattern.query.allSatisfy({ $0.isOptional || url.query[$0.key] != nil }) else { continue }
+                scored.append((2000, position, "its pattern takes the URL, but the link has an error (see `routes lint`): a link with an error takes no part in matching"))
+            }
             scored.sort { $0.score != $1.score ? $0.score > $1.score : $0.link < $1.link }
             result.candidates = scored.prefix(3).map { ($0.link, $0.reason) }
         }

@@ -655,6 +655,7 @@ public struct Project: Sendable {
         let firstDiagnostic = diagnostics.count
         defer {
             joinMisspeltScreenKeywords(in: f, &diagnostics, from: firstDiagnostic)
+            joinMisspeltUses(in: f, &diagnostics, from: firstDiagnostic)
             notePresentationsReadAsBuilders(in: f, &diagnostics, from: firstDiagnostic)
         }
         func resolve(_ name: Name, _ expected: [DeclarationKind], repeated: Bool = false) {
@@ -750,6 +751,40 @@ public struct Project: Sendable {
                   bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
             else { continue }
             finding.suggestion = "screen"
+            diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
+            diagnostics.remove(at: i + 1)
+        }
+    }
+
+    /// `screen Detail sues store` in an `anyOf`: a misspelt `uses` between a placement and a
+    /// dependency or optional on its line, which the parser reads as three branches (it
+    /// cannot tell `sues` from a builder's name, nor `store` from a builder). One error, the
+    /// undefined name's with `uses` suggested (its fix writes `uses`), and not also a wrong
+    /// kind for the dependency written as a builder. Diagnostics from index `start` on.
+    func joinMisspeltUses(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
+        var i = start
+        while i + 1 < diagnostics.count {
+            defer { i += 1 }
+            let word = diagnostics[i], next = diagnostics[i + 1]
+            guard word.rule == UndefinedName.id, next.rule == WrongKind.id, word.file == f, next.file == f,
+                  next.range.lowerBound > word.range.upperBound,
+                  var finding = word.detail?.value(as: UndefinedName.Finding.self),
+                  finding.declaredIn == nil, !finding.placeholder, finding.expected.contains(.builder),
+                  let wrong = next.detail?.value(as: WrongKind.Finding.self), wrong.kind == .dependency || wrong.kind == .optional,
+                  wrong.expected.contains(.builder),
+                  finding.name == "use" || Parser.misspells(Array(finding.name.utf8), "uses") else { continue }
+            // (The text is read only here: a lint may have let it go.)
+            let bytes = files[f].text.bytes
+            guard next.range.lowerBound <= bytes.count,
+                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { continue }
+            // Right after a placement without a `uses` list or block, on its line.
+            var before = word.range.lowerBound
+            while before > 0 && (bytes[before - 1] == 0x20 || bytes[before - 1] == 0x09) { before -= 1 }
+            let model = files[f].model
+            guard before < word.range.lowerBound, word.range.upperBound <= bytes.count,
+                  let node = model.nodes.firstIndex(where: { $0.range.upperBound == before }),
+                  case .screen(_?, let uses, nil) = model.nodes[node].kind, uses.isEmpty else { continue }
+            finding.suggestion = "uses"
             diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
             diagnostics.remove(at: i + 1)
         }

@@ -459,14 +459,16 @@ extension Parser {
         }
         // `screen Home usess store {`: a misspelt `uses` before a name, one error, read as
         // `uses` (in an `anyOf`, where names on a line are branches, only before a `,` or a
-        // block after that name, which no branch takes). Not the words a builder is named
-        // (`use`, `user`, `used`, `users`): `screen Home user` is that builder, a second one.
+        // block after that name, which no branch takes). The words a builder is named (`use`,
+        // `user`, `used`, `users`) only so too: `screen Home user` is that builder, a second
+        // one, but `screen Home use store {` is no builder.
         let usesWord = at(.identifier) ? Array(source.bytes[current.start..<current.end]) : []
+        let listFollows = pos + 2 < significant.count && !token(at: pos + 2).startsLine
+            && (token(at: pos + 2).kind == .comma || token(at: pos + 2).kind == .lBrace)
         let usesMisspelt = !unwinding && !usesMissing && screenPosition != nil && at(.identifier) && !current.startsLine
-            && !followsLexicalError && Self.misspells(usesWord, "uses") && !Self.builderWordsNearUses.contains(usesWord)
+            && !followsLexicalError && (Self.misspells(usesWord, "uses") || usesWord == Array("use".utf8))
             && peekKind() == .identifier && !token(at: pos + 1).startsLine
-            && (!inAnyOfBranch || pos + 2 < significant.count && !token(at: pos + 2).startsLine
-                && (token(at: pos + 2).kind == .comma || token(at: pos + 2).kind == .lBrace))
+            && (!inAnyOfBranch && !Self.builderWordsNearUses.contains(usesWord) || listFollows)
         if usesMisspelt {
             report(current.range, "expected `uses`, found `\(currentText)`: did you mean `uses`?", repair: .replaceWithKeyword("uses"))
         }

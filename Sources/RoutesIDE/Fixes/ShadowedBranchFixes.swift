@@ -34,11 +34,14 @@ enum ShadowedBranchFixes: RuleFixes {
     }
 
     /// The edits that move the builder at `source` before the one at `target` (an earlier
-    /// sibling): whole lines, with the comment lines right above each, when both stand alone
-    /// on their lines; else the builder's text alone, followed by a space.
+    /// sibling): whole lines, with the comment lines right above each, when the builder
+    /// stands alone on its lines and the target starts its line (other branches may follow
+    /// it there: `screen Detail sues store`, read as three); else the builder's text alone,
+    /// followed by a space (its line removed with it when it stood alone there).
     static func moving(_ source: Range<Int>, before target: Range<Int>, _ text: FixText, _ f: FileID)
         -> (edits: [TextEdit], move: TextMove) {
-        if text.standsAlone(source) && text.standsAlone(target) {
+        let sourceAlone = text.standsAlone(source)
+        if sourceAlone && text.startsLine(target.lowerBound) {
             let start = text.commentBlockStart(above: source.lowerBound)
             let end = text.nextLineStart(source.upperBound)
             let destination = text.commentBlockStart(above: target.lowerBound)
@@ -50,8 +53,10 @@ enum ShadowedBranchFixes: RuleFixes {
         var lo = source.lowerBound
         while lo > 0 && (text.bytes[lo - 1] == 0x20 || text.bytes[lo - 1] == 0x09) { lo -= 1 }
         let moved = text.source.text(source) + " "
+        let removed = sourceAlone && text.nextLineStart(source.upperBound) < text.bytes.count
+            ? text.lineStart(source.lowerBound)..<text.nextLineStart(source.upperBound) : lo..<source.upperBound
         return ([TextEdit(range: target.lowerBound..<target.lowerBound, newText: moved),
-                 TextEdit(range: lo..<source.upperBound, newText: "")],
+                 TextEdit(range: removed, newText: "")],
                 TextMove(file: f, source: source, destination: target.lowerBound, offset: 0))
     }
 }

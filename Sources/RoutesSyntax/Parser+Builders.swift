@@ -203,6 +203,24 @@ extension Parser {
             conditionalBuilder()
         case .kwIf:
             ifBuilder(afterElse: afterElse)
+        case .kwLet where peekKind() == .identifier && !token(at: pos + 1).startsLine && !unwinding:
+            // `let draft {`: the `if` left out. One error, read as the `if let` it is.
+            report(current.range, "expected `if` before `let`: an optional is unwrapped with `if let \(text(at: pos + 1)) { … }`",
+                   repair: .replaceWithKeyword("if let"))
+            ifBuilder(afterElse: afterElse, ifMissing: true)
+        case .identifier where atIfLetWrittenOtherwise:
+            // `iflet draft {`, `guard let draft {`: one error, read as the `if let` meant.
+            let written = currentText
+            let optional = text(at: pos + (written == "guard" ? 2 : 1))
+            if written == "guard" {
+                report(current.start..<token(at: pos + 1).end, "expected `if let`, found `guard let`: an optional is unwrapped with `if let \(optional) { … } else { … }`",
+                       repair: .replaceWithKeyword("if let"))
+                skipAsError()
+            } else {
+                report(current.range, "expected `if let`, found `\(written)`: an optional is unwrapped with `if let \(optional) { … }`",
+                       repair: .replaceWithKeyword("if let"))
+            }
+            ifBuilder(afterElse: afterElse, ifMissing: true)
         case .kwWildcard:
             wildcardBuilder()
         case .kwEmpty:
@@ -289,10 +307,12 @@ extension Parser {
     /// after the last block.
     ///
     /// - Parameter afterElse: see `builder(afterElse:)`.
-    mutating func ifBuilder(afterElse: Bool) {
-        var next = peekKind()
+    /// - Parameter ifMissing: at a word that stands for `if let` (reported): its `let` written
+    ///   without `if`, `iflet`, or the `let` after Swift's `guard`.
+    mutating func ifBuilder(afterElse: Bool, ifMissing: Bool = false) {
+        var next = ifMissing ? .kwLet : peekKind()
         var nested = 0
-        if let meant = misspeltIfWord, !unwinding {
+        if !ifMissing, let meant = misspeltIfWord, !unwinding {
             // `if lett draft {`, `if scren Help {`: one error, read as the word meant.
             report(token(at: pos + 1).range, "expected `let` or `screen` after `if`, found `\(text(at: pos + 1))`: did you mean `\(meant == .kwLet ? "let" : "screen")`?",
                    repair: .replaceWithKeyword(meant == .kwLet ? "let" : "screen"))
@@ -300,7 +320,7 @@ extension Parser {
         }
         if next == .kwLet || next == .kwScreen {
             open(next == .kwLet ? .ifLetBuilder : .ifScreenBuilder)
-            keyword()
+            if !ifMissing { keyword() }
             keyword()
             if at(next) && !current.startsLine && !unwinding && peekKind() == .identifier {
                 // `if let let o`: the word written twice is one error, and the rest reads on.
@@ -408,7 +428,7 @@ extension Parser {
         close()
     }
 
-    /// - Parameter keywordMissing: the node is a name followed by `uses`, `(` or `{` (see
+    /// - Parameter keywordMissing: the node is a name followed by `uses`, `(`, `{` or `as` (see
     ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
     /// - Parameter keywordMisspelt: `screen` is misspelt (reported): the word is skipped.
     mutating func screenBuilder(keywordMissing: Bool = false, keywordMisspelt: Bool = false) {
@@ -418,8 +438,11 @@ extension Parser {
                 ? "expected `screen` before `\(screenName)`: a screen node is written `screen \(screenName)`, without arguments (they belong in paths)"
                 : peekKind() == .lBrace
                 ? "expected `screen` before `\(screenName)`: a nesting block follows a screen node, `screen \(screenName) { … }`"
-                : "expected `screen` before `\(screenName)`: a screen node is written `screen \(screenName) uses …`"
-            report(current.range, message)
+                : peekKind() == .kwUses
+                ? "expected `screen` before `\(screenName)`: a screen node is written `screen \(screenName) uses …`"
+                : "expected `screen` before `\(screenName)`: a screen node is written `screen \(screenName) as …`"
+            // (Not before arguments: they are a mistake of their own, which the fix would keep.)
+            report(current.range, message, repair: peekKind() == .lParen ? nil : .replaceWithKeyword("screen \(screenName)"))
         }
         open(.screenBuilder)
         if keywordMisspelt {

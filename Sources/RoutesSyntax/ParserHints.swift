@@ -536,12 +536,27 @@ extension Parser {
         return open.kind == .lParen && !open.startsLine && open.start == current.end && close.kind == .rParen
     }
 
-    /// A name in a builder position followed by `uses`, `(` or `{` on its line: a screen node
+    /// At `iflet` or `guard let` before a name on the line, where a builder goes: an `if let`
+    /// written otherwise.
+    var atIfLetWrittenOtherwise: Bool {
+        guard at(.identifier), !unwinding, pos + 2 < significant.count else { return false }
+        let next = token(at: pos + 1), after = token(at: pos + 2)
+        // (`iflet store` in an `anyOf` may be two builders; with a block after it, it is not.)
+        if currentIs("iflet") || currentIs("ifLet") { return next.kind == .identifier && !next.startsLine && after.kind == .lBrace && !after.startsLine }
+        return currentIs("guard") && next.kind == .kwLet && !next.startsLine && after.kind == .identifier && !after.startsLine
+    }
+
+    /// A name in a builder position followed by `uses`, `(`, `{` or `as` on its line: a screen node
     /// without its `screen` keyword.
     var atScreenWithoutKeyword: Bool {
         guard at(.identifier), pos + 1 < significant.count else { return false }
         let next = token(at: pos + 1)
         guard !next.startsLine else { return false }
+        if next.kind == .identifier && token(next, is: "as"), pos + 2 < significant.count {
+            // `Detail as sheet`: `as` before a presentation follows only a screen node.
+            let after = token(at: pos + 2)
+            return !after.startsLine && isPresentationWord(after)
+        }
         return next.kind == .kwUses || next.kind == .lParen || next.kind == .lBrace
     }
 

@@ -57,7 +57,8 @@ public enum TokenKind: UInt8, Sendable, Hashable, CaseIterable {
     /// Tokens that can start a builder inside a block.
     @inlinable public var startsBuilder: Bool {
         switch self {
-        case .kwScreen, .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty, .identifier: return true
+        // (`let` too: `let draft {`, an `if let` without its `if`, is read as one.)
+        case .kwScreen, .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty, .identifier, .kwLet: return true
         default: return false
         }
     }

@@ -29,6 +29,11 @@ struct ProgramFacts {
     /// warning must hold in both (an unresolved name or a cycle could be read either way).
     private(set) var alternativeFlow: Flow? = nil
 
+    /// Whether the program's files declare `root` more than once (a `DuplicateDeclaration`):
+    /// which of them is meant is that error's to settle, so nothing is reported as never
+    /// placed or unused for the one that counts.
+    let hasSecondRoot: Bool
+
     /// Whether `resolvePaths` ran to its fixpoint.
     private(set) var resolvedPaths = false
     /// Whether everything the flow rules read is as the earlier facts had it: the earlier
@@ -93,6 +98,9 @@ struct ProgramFacts {
         graph = semantics.graph
         project = semantics.graph.project
         self.program = program
+        var roots = 0
+        for f in program.files { for declaration in project.files[f].model.declarations where declaration.kind == .root { roots += 1 } }
+        hasSecondRoot = roots > 1
         let graph = semantics.graph
         mentioned = MentionCounts(count: 0)
         guessed = MentionCounts(count: 0)

@@ -215,7 +215,7 @@ enum UnreachableScreen: PerNodeRule, DeclarationRule {
 
     /// The finding of the screen with element code `code`, if no used node places it.
     static func placementFinding(code: Int, _ facts: ProgramFacts) -> Finding? {
-        guard !facts.placements.contains(code) else { return nil }
+        guard !facts.placements.contains(code), !facts.hasSecondRoot else { return nil }
         let s = facts.graph.screens[code]
         guard !facts.isDuplicate(s) else { return nil }
         let number = facts.graph.declarationNumber(s)

@@ -69,7 +69,7 @@ public enum UnusedDeclaration: DeclarationRule {
     static func finding(_ s: Symbol, _ facts: ProgramFacts) -> Finding? {
         let project = facts.project, graph = facts.graph
         let kind = project.kind(of: s)
-        guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder,
+        guard kind == .dependency || kind == .optional || kind == .flag || kind == .builder, !facts.hasSecondRoot,
               !facts.mentioned.contains(graph.declarationNumber(s)), !facts.guessed.contains(graph.declarationNumber(s)),
               !facts.isDuplicate(s) else { return nil }
         if kind == .builder, let builder = graph.builderIndex(s), facts.usedBuilders.contains(builder) { return nil }

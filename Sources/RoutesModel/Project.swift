@@ -1006,7 +1006,14 @@ public struct Project: Sendable {
     static func similarFile(to path: String, from dir: String, importer: String, _ provider: some SourceProvider) -> String? {
         let lexical = PathUtil.join(dir, path)
         let name = String(lexical.dropFirst(PathUtil.directory(of: lexical).count).drop { $0 == "/" })
-        func stem(_ n: String) -> String { n.hasSuffix(".routes") ? String(n.dropLast(7)) : n }
+        // (An extension that misspells `routes` is left out too: `Catalog.route`.)
+        func stem(_ n: String) -> String {
+            if n.hasSuffix(".routes") { return String(n.dropLast(7)) }
+            if let dot = n.lastIndex(of: "."), dot > n.startIndex, Parser.misspells(Array(n[n.index(after: dot)...].utf8), "routes") {
+                return String(n[..<dot])
+            }
+            return n
+        }
         guard !stem(name).isEmpty, let folder = provider.canonicalPath(PathUtil.directory(of: lexical)),
               let names = provider.routesFileNames(inFolder: folder) else { return nil }
         // Names are compared without `.routes`, which every candidate shares; the importing

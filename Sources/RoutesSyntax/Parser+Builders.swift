@@ -869,6 +869,11 @@ extension Parser {
                 branches += 1
             } else if branches == 0 && atStrayBrace() {
                 skipStrayBrace()
+            } else if branches > 0 && at(.comma) && !current.startsLine && !unwinding && pos + 1 < significant.count
+                        && token(at: pos + 1).kind.startsBuilder {
+                // `anyOf { screen A, screen B }`: one error, and the branches read on.
+                report(current.range, "unexpected `,`: the branches of an `anyOf` are separated by blanks or lines", repair: .remove)
+                skipAsError()
             } else {
                 skipGarbage("expected a builder or `}`, found \(describeCurrent())", stopAtBuilder: true, blockHasBuilder: false)
             }

@@ -482,6 +482,10 @@ extension Parser {
             type()
             explain(unknown: eq, "\(what == "dependency" ? "a" : "an") \(what)'s type follows `:`, not `=`: `\(what) \(text(at: namePosition, or: "name")): \(source.text(typeStart..<previousEnd))`",
                     repair: .colonForEquals)
+        } else if named, atTypeStart, !current.startsLine, !unwinding {
+            // `dependency appStore AppStore`: the `:` left out. One error, and the type is read.
+            report(previousEnd..<previousEnd, "expected `:` between the \(what) name and its type, found \(describeCurrent())", repair: .insert(":"))
+            type()
         } else if named || !current.startsLine {
             expected("`: Type` after the \(what) name")
             if atTypeStart && !current.startsLine { type() }

@@ -82,6 +82,10 @@ enum SyntaxErrorFixes: RuleFixes {
                 : "Close the \(braces.count) open blocks with `}` at the end of the file"
             return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: bytes.count..<bytes.count, newText: String(decoding: text, as: UTF8.self))]])]
+        case .insert(let text):
+            let at = d.range.lowerBound
+            return [Fix(title: "Insert `\(text)`", applicability: .safe, isPreferred: true, diagnostic: d,
+                        edits: [d.file: [TextEdit(range: at..<at, newText: text)]])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

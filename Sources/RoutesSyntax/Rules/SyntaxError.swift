@@ -55,7 +55,8 @@ public enum SyntaxError: RuleDefinition {
             or `→` in a link, remove the `,` that ends a `uses` list, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
             block (`root: {`, `builder home = {`), a `;` written as in Swift (`import \"Shared.routes\";`), \
             close the blocks a file ends in (a `}` for each on a line of its own at the end, \
-            indented as the line of its `{`), \
+            indented as the line of its `{`), insert the `:` between a dependency's or an \
+            optional's name and its type, remove a `,` between the branches of an `anyOf`, \
             or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
@@ -102,6 +103,9 @@ public enum SyntaxError: RuleDefinition {
         /// A `}` for each block the file ends in, on lines of their own at its end, each
         /// indented as the line of its `{` (the byte offsets of those `{`s, innermost first).
         case closeBlocks(braces: [Int])
+        /// The text to write where the diagnostic is (`:` after a dependency's name that its
+        /// type follows without one).
+        case insert(String)
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

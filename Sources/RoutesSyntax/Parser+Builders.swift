@@ -204,23 +204,9 @@ extension Parser {
         case .kwIf:
             ifBuilder(afterElse: afterElse)
         case .kwLet where peekKind() == .identifier && !token(at: pos + 1).startsLine && !unwinding:
-            // `let draft {`: the `if` left out. One error, read as the `if let` it is.
-            report(current.range, "expected `if` before `let`: an optional is unwrapped with `if let \(text(at: pos + 1)) { … }`",
-                   repair: .replaceWithKeyword("if let"))
-            ifBuilder(afterElse: afterElse, ifMissing: true)
+            ifLetWrittenOtherwise(afterElse: afterElse)
         case .identifier where atIfLetWrittenOtherwise:
-            // `iflet draft {`, `guard let draft {`: one error, read as the `if let` meant.
-            let written = currentText
-            let optional = text(at: pos + (written == "guard" ? 2 : 1))
-            if written == "guard" {
-                report(current.start..<token(at: pos + 1).end, "expected `if let`, found `guard let`: an optional is unwrapped with `if let \(optional) { … } else { … }`",
-                       repair: .replaceWithKeyword("if let"))
-                skipAsError()
-            } else {
-                report(current.range, "expected `if let`, found `\(written)`: an optional is unwrapped with `if let \(optional) { … }`",
-                       repair: .replaceWithKeyword("if let"))
-            }
-            ifBuilder(afterElse: afterElse, ifMissing: true)
+            ifLetWrittenOtherwise(afterElse: afterElse)
         case .kwWildcard:
             wildcardBuilder()
         case .kwEmpty:
@@ -270,6 +256,29 @@ extension Parser {
             // Callers only call this at a token that starts a builder.
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
         }
+    }
+
+    /// `let draft {` (the `if` left out), `iflet draft {`, `guard let draft {`: one error, read
+    /// as the `if let` meant. Apart from `builder`, which recurses through blocks: its frame
+    /// stays small (see `usesClause`).
+    @inline(never)
+    mutating func ifLetWrittenOtherwise(afterElse: Bool) {
+        if at(.kwLet) {
+            report(current.range, "expected `if` before `let`: an optional is unwrapped with `if let \(text(at: pos + 1)) { … }`",
+                   repair: .replaceWithKeyword("if let"))
+        } else {
+            let written = currentText
+            let optional = text(at: pos + (written == "guard" ? 2 : 1))
+            if written == "guard" {
+                report(current.start..<token(at: pos + 1).end, "expected `if let`, found `guard let`: an optional is unwrapped with `if let \(optional) { … } else { … }`",
+                       repair: .replaceWithKeyword("if let"))
+                skipAsError()
+            } else {
+                report(current.range, "expected `if let`, found `\(written)`: an optional is unwrapped with `if let \(optional) { … }`",
+                       repair: .replaceWithKeyword("if let"))
+            }
+        }
+        ifBuilder(afterElse: afterElse, ifMissing: true)
     }
 
     /// `conditional flag { … } else { … }`: without the `else`, one error that offers

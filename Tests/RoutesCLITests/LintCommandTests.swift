@@ -4,6 +4,30 @@ import Testing
 import TestSupport
 
 @Suite struct LintCommandTests {
+    /// Blocks nested as deep as the parser reads (199: one level under its limit of 200),
+    /// of each kind that recurses: the debug build's stack holds them (a parser function on
+    /// that recursion whose frame grew made `routes lint` crash here, where the parser's
+    /// own tests, on another stack, passed).
+    static let deepNestings: [(name: String, open: String, inner: String)] = [
+        ("screens", "screen A {\n", "empty"), ("anyOf", "anyOf {\n", "screen A"),
+        ("if let", "if let o {\n", "screen A"), ("else", "conditional f { screen A } else {\n", "screen A"),
+        ("else if let", "if let o { screen A } else {\n", "screen A"),
+    ]
+
+    @Test(arguments: deepNestings.map(\.name))
+    func nestingAsDeepAsTheParserReadsIsLinted(_ name: String) throws {
+        let nesting = try #require(Self.deepNestings.first { $0.name == name })
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let depth = 199
+        let text = "screen A\nflag f\noptional o: O\nroot {\n" + String(repeating: nesting.open, count: depth) + nesting.inner + "\n"
+            + String(repeating: "}\n", count: depth) + "}\n"
+        try write(["App.routes": text, "routes.json": "{}\n"], in: dir)
+        let r = try Support.run(["lint", "App.routes"], in: dir)
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr.prefix(400))")
+        #expect(r.stdout.contains("0 errors"), "\(r.stdout.suffix(300))")
+    }
+
     func write(_ files: [String: String], in dir: URL) throws {
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)

@@ -430,7 +430,7 @@ extension Parser {
         } else {
             if kind.startsBuilder && !current.startsLine && !unwinding {
                 // `else conditional g { … }`: read as if the block's `{` were there.
-                report(previousEnd..<previousEnd, "expected `{` after `else`: an `else` takes a block, `else { \(currentText) … }`")
+                report(previousEnd..<previousEnd, "expected `{` after `else`: an `else` takes a block, `else { \(at(.kwLet) ? "if let" : currentText) … }`")
             }
             block()
         }

@@ -553,9 +553,12 @@ extension Parser {
         let next = token(at: pos + 1)
         guard !next.startsLine else { return false }
         if next.kind == .identifier && token(next, is: "as"), pos + 2 < significant.count {
-            // `Detail as sheet`: `as` before a presentation follows only a screen node.
+            // `Detail as sheet`: `as` before a presentation follows only a screen node. In an
+            // `anyOf`, `a as cover` may be three builders: there only before `push` or
+            // `sheet`, which name none.
             let after = token(at: pos + 2)
-            return !after.startsLine && isPresentationWord(after)
+            guard !after.startsLine else { return false }
+            return inAnyOfBranch ? after.kind == .kwPush || after.kind == .kwSheet : isPresentationWord(after)
         }
         return next.kind == .kwUses || next.kind == .lParen || next.kind == .lBrace
     }

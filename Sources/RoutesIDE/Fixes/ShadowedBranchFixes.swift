@@ -53,7 +53,11 @@ enum ShadowedBranchFixes: RuleFixes {
         var lo = source.lowerBound
         while lo > 0 && (text.bytes[lo - 1] == 0x20 || text.bytes[lo - 1] == 0x09) { lo -= 1 }
         let moved = text.source.text(source) + " "
-        let removed = sourceAlone && text.nextLineStart(source.upperBound) < text.bytes.count
+        // (Its line goes with it only when nothing follows it there: a comment after it stays.)
+        var after = source.upperBound
+        while after < text.bytes.count && (text.bytes[after] == 0x20 || text.bytes[after] == 0x09) { after += 1 }
+        let nothingAfter = after == text.lineEnd(source.upperBound)
+        let removed = sourceAlone && nothingAfter && text.nextLineStart(source.upperBound) < text.bytes.count
             ? text.lineStart(source.lowerBound)..<text.nextLineStart(source.upperBound) : lo..<source.upperBound
         return ([TextEdit(range: target.lowerBound..<target.lowerBound, newText: moved),
                  TextEdit(range: removed, newText: "")],

@@ -69,14 +69,15 @@ enum SyntaxErrorFixes: RuleFixes {
                         edits: [d.file: [removal(of: (at - 1)..<at, in: bytes)]])]
         case .closeBlocks(let braces):
             guard !braces.isEmpty, braces.allSatisfy({ $0 < bytes.count && bytes[$0] == UInt8(ascii: "{") }) else { return [] }
-            var text: [UInt8] = bytes.last.map { $0 == 0x0A || $0 == 0x0D } ?? true ? [] : [0x0A]
+            let newline = Array(FixText(context.project.files[d.file]).newline.utf8)
+            var text: [UInt8] = bytes.last.map { $0 == 0x0A || $0 == 0x0D } ?? true ? [] : newline
             for brace in braces {
                 var start = brace
                 while start > 0 && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
                 var end = start
                 while end < brace && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
                 text += bytes[start..<end]
-                text += [UInt8(ascii: "}"), 0x0A]
+                text += [UInt8(ascii: "}")] + newline
             }
             let title = braces.count == 1 ? "Close the block with `}` at the end of the file"
                 : "Close the \(braces.count) open blocks with `}` at the end of the file"

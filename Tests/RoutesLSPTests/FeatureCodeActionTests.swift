@@ -91,7 +91,10 @@ struct FeatureCodeActionTests {
         #expect(again.first?["diagnostics"] == [reordered], "the client's own diagnostic comes back")
         // Without diagnostics, the fixes of every diagnostic the range meets.
         let all = try #require(try session.result("textDocument/codeAction", Self.params(session, whole, only: ["quickfix"])).arrayValue)
-        #expect(all.count == 3, "\(all.map { $0["title"] })")
+        // (The unused flag's removal; for the misspelt name, using `catalogStore`, declaring
+        // `catalogStor`, or renaming the declaration, which nothing else uses.)
+        #expect(all.count == 4, "\(all.map { $0["title"] })")
+        #expect(all.contains { $0["title"] == "Rename the declaration `catalogStore` to `catalogStor`" && $0["isPreferred"] == nil })
         // A diagnostic the server does not have (stale) gets nothing.
         var stale = unused
         if case .object(var o) = stale { o["range"] = lspRange(1, 0, 1, 1); stale = .object(o) }

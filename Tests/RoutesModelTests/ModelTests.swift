@@ -368,7 +368,7 @@ func lower(_ text: String) -> FileModel {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let missing = SourceFiles.scan(under: dir + "/gone", maxEntries: 100)
         #expect(missing.unreadable.map(\.path) == ["."])
-        #expect(missing.unreadable.first?.reason == "No such file or directory")
+        #expect(missing.unreadable.first?.reason == "no such file or directory")
         // (As root every folder can be listed; a locked one is tested by the CLI tests when
         // they run as another user.)
     }

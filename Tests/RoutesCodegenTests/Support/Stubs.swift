@@ -14,6 +14,9 @@ struct Stubs: Sendable {
         "UInt8", "UInt16", "UInt32", "UInt64", "Set", "Array", "Dictionary", "Optional", "Result", "Void", "Never",
         "Any", "AnyObject", "Error", "Hashable", "Equatable", "Sendable", "Codable", "Comparable", "Identifiable",
         "Substring", "AnyHashable", "Swift", "Self", "Range", "ClosedRange",
+        // Foundation's, which the generated code reads with their own initializers
+        // (`UUID(uuidString:)`, `URL(string:)`) and imports Foundation for.
+        "UUID", "URL",
     ]
 
     final class Node: @unchecked Sendable {

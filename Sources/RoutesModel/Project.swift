@@ -775,11 +775,14 @@ public struct Project: Sendable {
                   finding.name == "use" || Parser.misspells(Array(finding.name.utf8), "uses") else { continue }
             // (The text is read only here: a lint may have let it go.)
             let bytes = files[f].text.bytes
+            // (Whitespace between them, line breaks too: the formatter puts each branch of an
+            // `anyOf` on a line of its own, and what it reports must not change.)
             guard next.range.lowerBound <= bytes.count,
-                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { continue }
-            // Right after a placement without a `uses` list or block, on its line.
+                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) })
+            else { continue }
+            // Right after a placement without a `uses` list or block.
             var before = word.range.lowerBound
-            while before > 0 && (bytes[before - 1] == 0x20 || bytes[before - 1] == 0x09) { before -= 1 }
+            while before > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before - 1]) { before -= 1 }
             let model = files[f].model
             guard before < word.range.lowerBound, word.range.upperBound <= bytes.count,
                   let node = model.nodes.firstIndex(where: { $0.range.upperBound == before }),

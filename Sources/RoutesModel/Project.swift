@@ -860,7 +860,7 @@ public struct Project: Sendable {
             }
             for s in symbols {
                 let range = declaration(s).range.clamped(to: 0..<text.count)
-                let alone = SyntaxTree.parse(SourceText(bytes: text.bytes[range]), file: file)
+                let alone = SyntaxTree.parse(SourceText(part: range, of: text), file: file)
                 table[s] = (Lowering.screenParameters(alone, file: file, at: [0])[0] ?? []).map { parameter in
                     Parameter(label: Name(text: parameter.label.text, range: parameter.label.range.lowerBound + range.lowerBound
                                             ..< parameter.label.range.upperBound + range.lowerBound), type: parameter.type)

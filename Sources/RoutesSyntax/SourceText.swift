@@ -55,6 +55,21 @@ public struct SourceText: Sendable {
         self.init(bytes: Array(string.utf8))
     }
 
+    /// The part of `source` in `range` (whole characters) as a text of its own, whose runs of
+    /// invalid UTF-8 are still known as such: lexed, it gives the tokens the whole text gives
+    /// there (a U+FFFD written in the file is an unexpected character, a repaired run is not,
+    /// and the two lex otherwise).
+    public init(part range: Range<Int>, of source: SourceText) {
+        let plain = SourceText(bytes: source.bytes[range])
+        bytes = plain.bytes
+        starts = plain.starts
+        isASCII = plain.isASCII
+        invalidUTF8 = source.invalidUTF8.compactMap { run in
+            run.lowerBound >= range.lowerBound && run.upperBound <= range.upperBound
+                ? (run.lowerBound - range.lowerBound)..<(run.upperBound - range.lowerBound) : nil
+        }
+    }
+
     private init(clean bytes: [UInt8], lineStarts: [UInt32], isASCII: Bool) {
         self.bytes = bytes
         self.invalidUTF8 = []

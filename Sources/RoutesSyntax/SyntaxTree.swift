@@ -82,7 +82,7 @@ public final class SyntaxTree: Sendable {
         let start = source.lineStart(containing: range.lowerBound)
         let end = source.lineRange(source.line(containing: max(range.lowerBound, range.upperBound - 1))).upperBound
         guard start < end else { return [] }
-        let lexed = Lexer.tokenize(SourceText(bytes: source.bytes[start..<end])).tokens
+        let lexed = Lexer.tokenize(SourceText(part: start..<end, of: source)).tokens
         return ArraySlice(lexed.compactMap { token in
             guard token.kind != .eof else { return nil }
             var moved = token

@@ -215,13 +215,16 @@ struct ProjectLinks: Sendable {
                 }
                 // A plain link read from its line is vouched for without parsing its pattern;
                 // any other is parsed here, once, on each core (see `LinkDeclaration.parsed`),
-                // unless it holds a syntax error: that is its one error.
+                // unless it holds a syntax error: that is its one error. (A syntax error after
+                // a plain link, before the next declaration, is held by it too, as when the
+                // link is read token by token: its path is not judged either way.)
                 var parsed: Result<LinkPattern, LinkPattern.Problem>? = nil
                 var found: [Diagnostic] = []
-                let vouched = InvalidLink.vouch(linkDeclaration, parameters: declared)
+                let holdsSyntaxError = holdsOne(of: plan.syntaxErrors)
+                let vouched = holdsSyntaxError ? nil : InvalidLink.vouch(linkDeclaration, parameters: declared)
                 if let vouched {
                     filledTypes = vouched
-                } else if !holdsOne(of: plan.syntaxErrors) {
+                } else if !holdsSyntaxError {
                     parsed = linkDeclaration.parsed
                     found = InvalidLink.check(linkDeclaration, parsed: parsed, file: file, parameters: declared,
                                               filledTypes: &filledTypes, filled: &filled)

@@ -186,6 +186,40 @@ import TestSupport
         #expect(!lint.files[0].keepsText && lint.files[0].text.invalidUTF8.count == 1)
     }
 
+    /// A run of invalid UTF-8 is read as one U+FFFD, which the lexer knows from a U+FFFD
+    /// written in the file (a run of unexpected characters, glued to what follows): lexed
+    /// again from a line start, the run is still known as a run, and the head quoted in a
+    /// message, or a screen's parameters read again alone, are the same.
+    @Test func aRunOfInvalidBytesLexesAgainAsItDidFirst() {
+        var head = Array("screen A\nscreen C\nflag beta\nroot {\n  screen A {\n    conditional beta { empty } else if ".utf8)
+        head += [0xFF, 0xFF, 0x0B] + Array("beta { screen C }\n  }\n}\n".utf8)
+        let files = ["App.routes": head]
+        Self.check(files, name: "invalid bytes in a head")
+        let lint = AnalysisSession.forLint(project: Self.lintProject(files))
+        #expect(lint.diagnostics.contains { $0.rule == .unreachableScreen && $0.message.contains("`if \u{FFFD} \u{0B} beta`") },
+                "\(lint.diagnostics.map(\.message))")
+        var screen = Array("screen Home\nscreen Detail(id: Int, ".utf8) + [0xFF, 0x0B] + Array("n: Int)\nlink d \"/d/{id}\" -> Home/Detail(id: id)\n".utf8)
+        screen += Array("root { screen Home { screen Detail } }\n".utf8)
+        Self.check(["App.routes": screen], name: "invalid bytes in a parameter list")
+    }
+
+    /// A syntax error on the line after a plain link, before the next declaration, is the
+    /// link's, as when the link is read token by token: its path is judged in neither case.
+    @Test func aSyntaxErrorAfterAPlainLinkIsHeldByIt() {
+        let text = """
+            screen Home
+            screen Orphan
+            link never "/x" -> Home/Orphan
+            $root { screen Home }
+
+            """
+        let files = ["App.routes": Array(text.utf8)]
+        Self.check(files, name: "an error after a link")
+        let lint = AnalysisSession.forLint(project: Self.lintProject(files))
+        #expect(!lint.diagnostics.contains { $0.rule == UnbuildableLink.id })
+        #expect(lint.diagnostics.contains { $0.rule == .syntaxError })
+    }
+
     /// The screens of a lint's links are looked up by their bytes: a screen of the file or of
     /// an import, a scope laid over its import's, a typo (its suggestion), a flag and a builder
     /// named where a screen goes are reported as the server reports them.

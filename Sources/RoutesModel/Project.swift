@@ -733,26 +733,8 @@ public struct Project: Sendable {
     /// `screen Detail`), and not also a wrong kind for the screen written as a builder.
     /// Diagnostics from index `start` on.
     func joinMisspeltScreenKeywords(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
-        var i = start
-        while i + 1 < diagnostics.count {
-            defer { i += 1 }
-            let word = diagnostics[i], next = diagnostics[i + 1]
-            guard word.rule == UndefinedName.id, next.rule == WrongKind.id, word.file == f, next.file == f,
-                  next.range.lowerBound > word.range.upperBound,
-                  var finding = word.detail?.value(as: UndefinedName.Finding.self),
-                  finding.suggestion == nil, finding.declaredIn == nil, !finding.placeholder, finding.expected.contains(.builder),
-                  let wrong = next.detail?.value(as: WrongKind.Finding.self), wrong.kind == .screen, wrong.expected.contains(.builder),
-                  Parser.misspells(Array(finding.name.utf8), "screen") else { continue }
-            // (The text is read only here: a lint may have let it go.)
-            let bytes = files[f].text.bytes
-            // (Whitespace between them, line breaks too: the formatter puts each branch of an
-            // `anyOf` on a line of its own, and what it reports must not change.)
-            guard next.range.lowerBound <= bytes.count,
-                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-            else { continue }
-            finding.suggestion = "screen"
-            diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
-            diagnostics.remove(at: i + 1)
+        joinMisspeltKeyword("screen", in: f, &diagnostics, from: start) { word, wrong, _ in
+            word.suggestion == nil && wrong.kind == .screen && Parser.misspells(Array(word.name.utf8), "screen")
         }
     }
 
@@ -762,6 +744,31 @@ public struct Project: Sendable {
     /// undefined name's with `uses` suggested (its fix writes `uses`), and not also a wrong
     /// kind for the dependency written as a builder. Diagnostics from index `start` on.
     func joinMisspeltUses(in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int) {
+        joinMisspeltKeyword("uses", in: f, &diagnostics, from: start) { word, wrong, range in
+            guard wrong.kind == .dependency || wrong.kind == .optional,
+                  word.name == "use" || Parser.misspells(Array(word.name.utf8), "uses") else { return false }
+            // Right after a placement without a `uses` list or block.
+            let bytes = files[f].text.bytes
+            var before = range.lowerBound
+            while before > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before - 1]) { before -= 1 }
+            let model = files[f].model
+            guard before < range.lowerBound,
+                  let node = model.nodes.firstIndex(where: { $0.range.upperBound == before }),
+                  case .screen(_?, let uses, nil) = model.nodes[node].kind else { return false }
+            return uses.isEmpty
+        }
+    }
+
+    /// A misspelt keyword the parser read as a builder's name, then the name that followed it
+    /// read as a builder too (of the wrong kind): an undefined name, whitespace (line breaks
+    /// too: the formatter puts each branch of an `anyOf` on a line of its own, and what it
+    /// reports must not change), then a wrong kind where a builder goes. When `meant` takes
+    /// the pair (the undefined name's finding, the wrong kind's, the undefined name's range),
+    /// one error stays: the undefined name's, with `keyword` suggested.
+    private func joinMisspeltKeyword(
+        _ keyword: String, in f: FileID, _ diagnostics: inout [Diagnostic], from start: Int,
+        meant: (UndefinedName.Finding, WrongKind.Finding, Range<Int>) -> Bool
+    ) {
         var i = start
         while i + 1 < diagnostics.count {
             defer { i += 1 }
@@ -770,24 +777,15 @@ public struct Project: Sendable {
                   next.range.lowerBound > word.range.upperBound,
                   var finding = word.detail?.value(as: UndefinedName.Finding.self),
                   finding.declaredIn == nil, !finding.placeholder, finding.expected.contains(.builder),
-                  let wrong = next.detail?.value(as: WrongKind.Finding.self), wrong.kind == .dependency || wrong.kind == .optional,
-                  wrong.expected.contains(.builder),
-                  finding.name == "use" || Parser.misspells(Array(finding.name.utf8), "uses") else { continue }
-            // (The text is read only here: a lint may have let it go.)
-            let bytes = files[f].text.bytes
-            // (Whitespace between them, line breaks too: the formatter puts each branch of an
-            // `anyOf` on a line of its own, and what it reports must not change.)
-            guard next.range.lowerBound <= bytes.count,
-                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) })
+                  let wrong = next.detail?.value(as: WrongKind.Finding.self), wrong.expected.contains(.builder)
             else { continue }
-            // Right after a placement without a `uses` list or block.
-            var before = word.range.lowerBound
-            while before > 0 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[before - 1]) { before -= 1 }
-            let model = files[f].model
-            guard before < word.range.lowerBound, word.range.upperBound <= bytes.count,
-                  let node = model.nodes.firstIndex(where: { $0.range.upperBound == before }),
-                  case .screen(_?, let uses, nil) = model.nodes[node].kind, uses.isEmpty else { continue }
-            finding.suggestion = "uses"
+            // (The text is read only here: a lint may have let it go. A file changed on disk
+            // since it was read is reported so; its new text may be shorter.)
+            let bytes = files[f].text.bytes
+            guard next.range.lowerBound <= bytes.count,
+                  bytes[word.range.upperBound..<next.range.lowerBound].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+                  meant(finding, wrong, word.range) else { continue }
+            finding.suggestion = keyword
             diagnostics[i] = UndefinedName.diagnostic(finding, file: f, range: word.range)
             diagnostics.remove(at: i + 1)
         }

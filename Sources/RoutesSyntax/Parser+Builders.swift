@@ -258,6 +258,15 @@ extension Parser {
         }
     }
 
+    /// `if` followed by neither `let` nor `screen`: one error, right after `if`; its fix reads
+    /// what the name after it is (`if draft {`). Apart from `builder`, which recurses through
+    /// blocks: its frame stays small (see `usesClause`).
+    @inline(never)
+    mutating func reportIfWithoutLet() {
+        let named = at(.identifier) && !current.startsLine && peekKind() == .lBrace
+        report(previousEnd..<previousEnd, ifWithoutLetMessage(), repair: named ? .testWithoutLet : nil)
+    }
+
     /// `let draft {` (the `if` left out), `iflet draft {`, `guard let draft {`: one error, read
     /// as the `if let` meant. Apart from `builder`, which recurses through blocks: its frame
     /// stays small (see `usesClause`).
@@ -348,7 +357,7 @@ extension Parser {
             keyword()
             let comparison = nilComparison
             let reversed = comparison == nil ? reversedNilComparison : nil
-            if !afterElse && !unwinding && comparison == nil && reversed == nil { report(previousEnd..<previousEnd, ifWithoutLetMessage()) }
+            if !afterElse && !unwinding && comparison == nil && reversed == nil { reportIfWithoutLet() }
             if let reversed, !unwinding {
                 // `if nil != draft {`: the same, written the other way round.
                 let optional = text(at: pos + 1)

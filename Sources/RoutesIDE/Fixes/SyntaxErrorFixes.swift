@@ -6,7 +6,8 @@ import RoutesSyntax
 /// the parser found for a mistake (`SyntaxError.Repair`): a `,` between two names of a `uses`
 /// list, `else { empty }` after a `conditional`'s block, an `as` inserted or removed, a
 /// `uses` inserted, a misspelt keyword spelt right, `root` before the routing tree's block,
-/// the `}`s of the blocks a file ends in. Safe, and offered only when the
+/// the `}`s of the blocks a file ends in, `let` or `screen` after an `if` testing an
+/// optional or a screen (or `conditional` for an `if` testing a flag). Safe, and offered only when the
 /// program analysed with it has no error it did not have (a file with syntax errors is
 /// always checked, see `FixRegistry.needsCheck`).
 enum SyntaxErrorFixes: RuleFixes {
@@ -87,6 +88,39 @@ enum SyntaxErrorFixes: RuleFixes {
             let at = d.range.lowerBound
             return [Fix(title: "Insert `\(text)`", applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: at..<at, newText: text)]])]
+        case .testWithoutLet:
+            // The name after `if` and its kind: an optional is tested with `if let`, a screen
+            // with `if screen`, a flag with `conditional` (offered only when the `conditional` has its `else`: the
+            // check drops a fix that adds an error).
+            var name = d.range.lowerBound
+            while name < bytes.count && (bytes[name] == 0x20 || bytes[name] == 0x09) { name += 1 }
+            let ifStart = d.range.lowerBound - 2
+            guard ifStart >= 0, bytes[ifStart..<d.range.lowerBound].elementsEqual("if".utf8), name > d.range.lowerBound,
+                  let s = context.project.resolutions[d.file][name] else { return [] }
+            switch context.project.kind(of: s) {
+            case .optional:
+                return [Fix(title: "Insert `let`", applicability: .safe, isPreferred: true, diagnostic: d,
+                            edits: [d.file: [TextEdit(range: d.range.lowerBound..<d.range.lowerBound, newText: " let")]])]
+            case .screen:
+                return [Fix(title: "Insert `screen`", applicability: .safe, isPreferred: true, diagnostic: d,
+                            edits: [d.file: [TextEdit(range: d.range.lowerBound..<d.range.lowerBound, newText: " screen")]])]
+            case .flag:
+                // A `conditional` has an `else`: `else { empty }` after the block when the
+                // `if` had none (it built nothing there either).
+                var edits = [TextEdit(range: ifStart..<d.range.lowerBound, newText: "conditional")]
+                let model = context.project.files[d.file].model
+                if let node = model.nodes.firstIndex(where: { $0.range.lowerBound == ifStart }) {
+                    if case .ifLet(_, _, nil) = model.nodes[node].kind, model.nodes[node].range.upperBound <= bytes.count,
+                       model.nodes[node].range.upperBound > 0, bytes[model.nodes[node].range.upperBound - 1] == UInt8(ascii: "}") {
+                        let end = model.nodes[node].range.upperBound
+                        edits.append(TextEdit(range: end..<end, newText: " else { empty }"))
+                    }
+                }
+                let title = edits.count == 1 ? "Replace `if` with `conditional`" : "Replace `if` with `conditional`, and add `else { empty }`"
+                return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d, edits: [d.file: edits])]
+            default:
+                return []
+            }
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

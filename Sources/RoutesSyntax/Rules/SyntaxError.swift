@@ -57,6 +57,9 @@ public enum SyntaxError: RuleDefinition {
             close the blocks a file ends in (a `}` for each on a line of its own at the end, \
             indented as the line of its `{`), insert the `:` between a dependency's or an \
             optional's name and its type, remove a `,` between the branches of an `anyOf`, \
+            complete an `if` followed by a name alone by what the name is (`if let draft` for \
+            an optional, `if screen Help` for a screen, `conditional beta` for a flag, with \
+            `else { empty }` when the `if` had no `else`), \
             or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
@@ -106,6 +109,11 @@ public enum SyntaxError: RuleDefinition {
         /// The text to write where the diagnostic is (`:` after a dependency's name that its
         /// type follows without one).
         case insert(String)
+        /// `if detailStore {`: the word after `if` (the diagnostic is right after `if`) names
+        /// an optional, then ` let` goes after `if`, a screen, then ` screen`, or a flag, then
+        /// `conditional` replaces `if` (the parser cannot tell which: a fix reads the name's
+        /// kind).
+        case testWithoutLet
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

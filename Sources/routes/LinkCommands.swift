@@ -194,7 +194,8 @@ struct LinksCommand: ParsableCommand {
             error or a builder cycle), and where it is declared (`file:line`). The programs are those \
             of the workspace that hold a file named or found in a named folder, as for `routes \
             lint` (a library file's links are listed in each program that imports it); a file \
-            in several programs lists its links once per program.
+            in several programs lists its links once per program. In JSON, each entry names its \
+            program (`program`: the path of the file that declares its `root`).
 
             The errors of the programs listed are printed on stderr (as `routes link` prints \
             them); the links are listed all the same.
@@ -268,11 +269,14 @@ struct LinksCommand: ParsableCommand {
             if rows.isEmpty { out = "no links\n" }
             Terminal.write(out)
         case .json:
-            let items: [JSONValue] = rows.map { link, _ in
+            // (`program`: the root file of the program the entry is listed with, as the text
+            // names it: a shared file's link is listed once per program.)
+            let items: [JSONValue] = rows.map { link, program in
                 ["name": .string(link.name), "pattern": .string(link.declaration.pattern ?? ""),
                  "path": .string(link.declaration.pathText),
                  "condition": .string(link.condition.map(\.description) ?? "unknown"),
-                 "location": TreeJSON.location(file: link.symbol.file, range: project.declaration(link.symbol).name.range, project: project)]
+                 "location": TreeJSON.location(file: link.symbol.file, range: project.declaration(link.symbol).name.range, project: project),
+                 "program": .string(project.files[program.root.file].displayPath)]
             }
             Terminal.write(JSON.serialize(["links": .array(items)], pretty: true) + "\n")
         }

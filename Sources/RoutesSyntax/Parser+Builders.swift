@@ -60,6 +60,7 @@ extension Parser {
     /// After a block's `{`: the one builder, then only `}`.
     mutating func blockBody(brace: Int, isThenBlock: Bool = false) {
         if atStrayBrace() { skipStrayBrace() }
+        while atLinkInsideBlock { linkInsideBlock() }
         if at(.rBrace) {
             report(current.range,
                    "a block cannot be empty: it holds exactly one builder (write `empty` for one that builds nothing)")
@@ -143,6 +144,10 @@ extension Parser {
                 noteClose(of: brace)
                 advance()
                 return
+            }
+            if atLinkInsideBlock {
+                linkInsideBlock()
+                continue
             }
             if atBlockCloser(blockHasBuilder: true) {
                 missingBrace(brace)
@@ -876,6 +881,10 @@ extension Parser {
                 noteClose(of: brace)
                 advance()
                 break
+            }
+            if atLinkInsideBlock {
+                linkInsideBlock()
+                continue
             }
             if atBlockCloser(blockHasBuilder: false) {
                 missingBrace(brace)

@@ -271,11 +271,33 @@ public struct Parser {
         if let unwindAt { return unwindAt == pos }
         let token = current
         guard token.startsLine, token.kind.startsDeclaration || atLinkDeclaration else { return false }
-        if token.kind != .kwScreen { return true }
+        if token.kind != .kwScreen { return !atLinkInsideBlock }
         guard layoutRecovery else { return false }
         let tokenColumn = column(token)
         if tokenColumn < (openBraces.last?.indent ?? 0) { return true }
         return (tokenColumn == 0 && blockHasBuilder) || screenLineDeclaresParameters
+    }
+
+    /// At a `link` declaration that starts a line indented inside the innermost open block
+    /// (deeper than the line of its `{`): a declaration written in the block, not the start
+    /// of the next declaration after a missing `}` (see `linkInsideBlock()`).
+    var atLinkInsideBlock: Bool {
+        guard layoutRecovery, current.startsLine, let innermost = openBraces.last else { return false }
+        return column(current) > innermost.indent && atLinkDeclaration
+    }
+
+    /// A `link` declaration written inside a block (`link item "/items/{id}" -> …` in `root`'s
+    /// block, as if it were a branch): one error, and its line is skipped; the block reads on.
+    @inline(never)
+    mutating func linkInsideBlock() {
+        let start = current.start
+        if !unwinding {
+            report(start..<(start + 4), "a `link` is declared at the top level of the file, not inside a block: move this line out of the block (after its `}`)")
+        }
+        open(.error)
+        repeat { advance() } while !atEOF && !current.startsLine
+        close()
+        garbage.append(start..<current.start)
     }
 
     /// At `screen`: whether a parameter list with a type follows its name (`screen A(id:

@@ -292,7 +292,8 @@ public struct Parser {
     mutating func linkInsideBlock() {
         let start = current.start
         if !unwinding {
-            report(start..<(start + 4), "a `link` is declared at the top level of the file, not inside a block: move this line out of the block (after its `}`)")
+            report(start..<(start + 4), "a `link` is declared at the top level of the file, not inside a block: move this line out of the block (after its `}`)",
+                   repair: .moveLinkOutOfBlock)
         }
         open(.error)
         repeat { advance() } while !atEOF && !current.startsLine

@@ -7,7 +7,8 @@ import RoutesSyntax
 /// list, `else { empty }` after a `conditional`'s block, an `as` inserted or removed, a
 /// `uses` inserted, a misspelt keyword spelt right, `root` before the routing tree's block,
 /// the `}`s of the blocks a file ends in, `let` or `screen` after an `if` testing an
-/// optional or a screen (or `conditional` for an `if` testing a flag). Safe, and offered only when the
+/// optional or a screen (or `conditional` for an `if` testing a flag), a `link` written
+/// inside a block moved out of it. Safe, and offered only when the
 /// program analysed with it has no error it did not have (a file with syntax errors is
 /// always checked, see `FixRegistry.needsCheck`).
 enum SyntaxErrorFixes: RuleFixes {
@@ -121,6 +122,38 @@ enum SyntaxErrorFixes: RuleFixes {
             default:
                 return []
             }
+        case .moveLinkOutOfBlock:
+            // The link's line goes after the top-level declaration whose block holds it, on a
+            // line of its own, without its indentation; with it, every other link written in
+            // that block, in their order (moved one by one, each would land before the one
+            // moved before it).
+            let declarations = context.project.files[d.file].model.declarations
+            guard let holder = declarations.first(where: { $0.range.contains(d.range.lowerBound) }),
+                  holder.range.upperBound <= bytes.count else { return [] }
+            let links = context.session.diagnostics.filter {
+                $0.file == d.file && $0.rule == .syntaxError && holder.range.contains($0.range.lowerBound)
+                    && $0.detail?.value(as: SyntaxError.Repair.self) == .moveLinkOutOfBlock
+            }.map(\.range.lowerBound).sorted()
+            guard links.contains(d.range.lowerBound) else { return [] }
+            let newline = FixText(context.project.files[d.file]).newline
+            var edits: [TextEdit] = []
+            var moved = ""
+            for link in links {
+                var lineStart = link
+                while lineStart > 0 && bytes[lineStart - 1] != 0x0A && bytes[lineStart - 1] != 0x0D { lineStart -= 1 }
+                var lineEnd = link
+                while lineEnd < bytes.count && bytes[lineEnd] != 0x0A && bytes[lineEnd] != 0x0D { lineEnd += 1 }
+                var textEnd = lineEnd
+                while textEnd > link && (bytes[textEnd - 1] == 0x20 || bytes[textEnd - 1] == 0x09) { textEnd -= 1 }
+                if lineEnd < bytes.count && bytes[lineEnd] == 0x0D { lineEnd += 1 }
+                if lineEnd < bytes.count && bytes[lineEnd] == 0x0A { lineEnd += 1 }
+                guard lineEnd < holder.range.upperBound else { return [] }
+                edits.append(TextEdit(range: lineStart..<lineEnd, newText: ""))
+                moved += newline + String(decoding: bytes[link..<textEnd], as: UTF8.self)
+            }
+            edits.append(TextEdit(range: holder.range.upperBound..<holder.range.upperBound, newText: moved))
+            let title = links.count == 1 ? "Move the link out of the block" : "Move the \(links.count) links out of the block"
+            return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d, edits: [d.file: edits])]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

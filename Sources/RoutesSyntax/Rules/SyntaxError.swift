@@ -59,7 +59,8 @@ public enum SyntaxError: RuleDefinition {
             optional's name and its type, remove a `,` between the branches of an `anyOf`, \
             complete an `if` followed by a name alone by what the name is (`if let draft` for \
             an optional, `if screen Help` for a screen, `conditional beta` for a flag, with \
-            `else { empty }` when the `if` had no `else`), \
+            `else { empty }` when the `if` had no `else`), move a `link` written inside a \
+            block out of it (after the declaration that holds the block), \
             or quote an import's path written without quotes \
             (`import Shared` becomes `import \"Shared.routes\"`, when that file is there).
             """),
@@ -114,6 +115,9 @@ public enum SyntaxError: RuleDefinition {
         /// `conditional` replaces `if` (the parser cannot tell which: a fix reads the name's
         /// kind).
         case testWithoutLet
+        /// The line of the `link` the diagnostic covers, written inside a block: moved out,
+        /// to a line of its own after the declaration that holds the block.
+        case moveLinkOutOfBlock
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

@@ -287,18 +287,44 @@ public struct Parser {
     }
 
     /// A `link` declaration written inside a block (`link item "/items/{id}" -> …` in `root`'s
-    /// block, as if it were a branch): one error, and its line is skipped; the block reads on.
+    /// block, as if it were a branch): one error, and the declaration (over the lines it
+    /// takes) is skipped; the block reads on.
     @inline(never)
     mutating func linkInsideBlock() {
         let start = current.start
+        let end = linkInsideBlockEnd()
         if !unwinding {
-            report(start..<(start + 4), "a `link` is declared at the top level of the file, not inside a block: move this line out of the block (after its `}`)",
-                   repair: .moveLinkOutOfBlock)
+            report(start..<(start + 4), "a `link` is declared at the top level of the file, not inside a block: move it out of the block (after its `}`)",
+                   repair: .moveLinkOutOfBlock(end: token(at: end - 1).end))
         }
         open(.error)
-        repeat { advance() } while !atEOF && !current.startsLine
+        while pos < end { advance() }
         close()
         garbage.append(start..<current.start)
+    }
+
+    /// The significant position after the link declaration that starts at the current token:
+    /// its name and pattern (up to the pattern, over lines), then its path while a line
+    /// starts with `->` or `/`, or the line before ends in one, or inside parentheses.
+    private func linkInsideBlockEnd() -> Int {
+        var i = pos
+        var sawPattern = false
+        var parens = 0
+        repeat {
+            let t = token(at: i)
+            if t.kind == .string { sawPattern = true }
+            if t.kind == .lParen { parens += 1 } else if t.kind == .rParen { parens = max(0, parens - 1) }
+            i += 1
+            guard i < significant.count else { break }
+            let next = token(at: i), before = token(at: i - 1).kind
+            if next.kind == .eof { break }
+            if !next.startsLine || parens > 0 { continue }
+            let goesOn = sawPattern
+                ? next.kind == .arrow || next.kind == .slash || before == .arrow || before == .slash
+                : next.kind == .string || next.kind == .identifier && before != .identifier
+            if !goesOn { break }
+        } while true
+        return i
     }
 
     /// At `screen`: whether a parameter list with a type follows its name (`screen A(id:

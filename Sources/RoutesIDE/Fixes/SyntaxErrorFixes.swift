@@ -123,35 +123,69 @@ enum SyntaxErrorFixes: RuleFixes {
                 return []
             }
         case .moveLinkOutOfBlock:
-            // The link's line goes after the top-level declaration whose block holds it, on a
-            // line of its own, without its indentation; with it, every other link written in
-            // that block, in their order (moved one by one, each would land before the one
-            // moved before it).
+            // The link's lines (with the doc comment above them) go after the top-level
+            // declaration whose block holds it, on lines of their own, the first without its
+            // indentation, after what follows that declaration's `}` on its line (a comment);
+            // with them, every other link written in that block, in their order (moved one
+            // per round, each would land before the one moved before it).
             let declarations = context.project.files[d.file].model.declarations
             guard let holder = declarations.first(where: { $0.range.contains(d.range.lowerBound) }),
                   holder.range.upperBound <= bytes.count else { return [] }
-            let links = context.session.diagnostics.filter {
-                $0.file == d.file && $0.rule == .syntaxError && holder.range.contains($0.range.lowerBound)
-                    && $0.detail?.value(as: SyntaxError.Repair.self) == .moveLinkOutOfBlock
-            }.map(\.range.lowerBound).sorted()
-            guard links.contains(d.range.lowerBound) else { return [] }
+            var links: [(start: Int, end: Int)] = []
+            for other in context.session.diagnostics where other.file == d.file && other.rule == .syntaxError
+                && holder.range.contains(other.range.lowerBound) {
+                if case .moveLinkOutOfBlock(let end)? = other.detail?.value(as: SyntaxError.Repair.self) {
+                    links.append((other.range.lowerBound, end))
+                }
+            }
+            links.sort { $0.start < $1.start }
+            guard links.contains(where: { $0.start == d.range.lowerBound }) else { return [] }
+            func isBreak(_ i: Int) -> Bool { bytes[i] == 0x0A || bytes[i] == 0x0D }
+            func lineStart(_ offset: Int) -> Int {
+                var i = offset
+                while i > 0 && !isBreak(i - 1) { i -= 1 }
+                return i
+            }
+            func lineEnd(_ offset: Int) -> Int {
+                var i = offset
+                while i < bytes.count && !isBreak(i) { i += 1 }
+                return i
+            }
+            func afterBreak(_ offset: Int) -> Int {
+                var i = offset
+                if i < bytes.count && bytes[i] == 0x0D { i += 1 }
+                if i < bytes.count && bytes[i] == 0x0A { i += 1 }
+                return i
+            }
             let newline = FixText(context.project.files[d.file]).newline
             var edits: [TextEdit] = []
             var moved = ""
             for link in links {
-                var lineStart = link
-                while lineStart > 0 && bytes[lineStart - 1] != 0x0A && bytes[lineStart - 1] != 0x0D { lineStart -= 1 }
-                var lineEnd = link
-                while lineEnd < bytes.count && bytes[lineEnd] != 0x0A && bytes[lineEnd] != 0x0D { lineEnd += 1 }
-                var textEnd = lineEnd
-                while textEnd > link && (bytes[textEnd - 1] == 0x20 || bytes[textEnd - 1] == 0x09) { textEnd -= 1 }
-                if lineEnd < bytes.count && bytes[lineEnd] == 0x0D { lineEnd += 1 }
-                if lineEnd < bytes.count && bytes[lineEnd] == 0x0A { lineEnd += 1 }
-                guard lineEnd < holder.range.upperBound else { return [] }
-                edits.append(TextEdit(range: lineStart..<lineEnd, newText: ""))
-                moved += newline + String(decoding: bytes[link..<textEnd], as: UTF8.self)
+                guard link.end <= bytes.count, link.end > link.start else { return [] }
+                // The doc comment lines right above the link (`///`, blanks before it).
+                var first = lineStart(link.start)
+                var texts: [String] = []
+                while first > 0 {
+                    let above = lineStart(first - 1)
+                    var i = above
+                    while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
+                    guard i + 3 <= bytes.count, bytes[i..<(i + 3)].elementsEqual("///".utf8), i + 3 >= bytes.count || bytes[i + 3] != UInt8(ascii: "/")
+                    else { break }
+                    var e = lineEnd(i)
+                    while e > i && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
+                    texts.insert(String(decoding: bytes[i..<e], as: UTF8.self), at: 0)
+                    first = above
+                }
+                var textEnd = lineEnd(link.end)
+                while textEnd > link.end && (bytes[textEnd - 1] == 0x20 || bytes[textEnd - 1] == 0x09) { textEnd -= 1 }
+                let removedEnd = afterBreak(lineEnd(link.end))
+                guard removedEnd < holder.range.upperBound else { return [] }
+                texts.append(String(decoding: bytes[link.start..<textEnd], as: UTF8.self))
+                edits.append(TextEdit(range: first..<removedEnd, newText: ""))
+                for text in texts { moved += newline + text }
             }
-            edits.append(TextEdit(range: holder.range.upperBound..<holder.range.upperBound, newText: moved))
+            let at = lineEnd(holder.range.upperBound)
+            edits.append(TextEdit(range: at..<at, newText: moved))
             let title = links.count == 1 ? "Move the link out of the block" : "Move the \(links.count) links out of the block"
             return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d, edits: [d.file: edits])]
         case .removeAs:

@@ -115,9 +115,10 @@ public enum SyntaxError: RuleDefinition {
         /// `conditional` replaces `if` (the parser cannot tell which: a fix reads the name's
         /// kind).
         case testWithoutLet
-        /// The line of the `link` the diagnostic covers, written inside a block: moved out,
-        /// to a line of its own after the declaration that holds the block.
-        case moveLinkOutOfBlock
+        /// The `link` declaration that starts at the diagnostic and ends at `end` (a byte
+        /// offset), written inside a block: moved out, with its lines and the doc comment
+        /// above it, to lines of their own after the declaration that holds the block.
+        case moveLinkOutOfBlock(end: Int)
     }
 
     /// A syntax error at `range` of `file`, with its repair when it has one clear repair.

@@ -672,7 +672,9 @@ public struct Project: Sendable {
                 return
             }
             resolved[name.range.lowerBound] = s
-            if !expected.contains(kind) {
+            // (The name after an `if` without `let` or `screen` may be of any kind: the syntax
+            // error there says what each kind is tested with, and its fix reads the kind.)
+            if !expected.contains(kind) && expected != Kinds.condition {
                 let declaration = declaration(s)
                 // A value declared without its keyword may be the other kind of value.
                 if declaration.kindGuessed && (expected.contains(.optional) || expected.contains(.dependency)) { return }

@@ -331,6 +331,10 @@ extension Parser {
         let found = atEOF ? "" : ", found \(describeCurrent())"
         guard at(.identifier) && !current.startsLine else { return "expected `let` or `screen` after `if`\(found)" }
         let nameText = currentText
+        // (A capitalised name is a screen's, by the language's custom.)
+        if let first = nameText.unicodeScalars.first, ("A"..."Z").contains(first) {
+            return "expected `let` or `screen` after `if`\(found): whether the path's next screen is \(nameText) is tested with `if screen \(nameText) { … }`"
+        }
         return "expected `let` or `screen` after `if`\(found): a flag is tested with `conditional \(nameText) { … } else { … }`, an optional with `if let \(nameText) { … }`"
     }
 

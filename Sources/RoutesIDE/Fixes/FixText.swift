@@ -118,6 +118,12 @@ struct FixText {
         linesStart(above: offset) { $0.starts(with: Array("//".utf8)) }
     }
 
+    /// The start of the `///` lines right above the line holding `offset` (no blank line
+    /// between them and it), or that line's start when there are none.
+    func docLinesStart(above offset: Int) -> Int {
+        linesStart(above: offset) { $0.starts(with: Array("///".utf8)) && !$0.starts(with: Array("////".utf8)) }
+    }
+
     /// The start of the `// routes:ignore` lines right above the line holding `offset` (a
     /// suppression alone on its line is for the next line: nothing may come between), or that
     /// line's start when there are none.

@@ -71,14 +71,11 @@ enum SyntaxErrorFixes: RuleFixes {
                         edits: [d.file: [removal(of: (at - 1)..<at, in: bytes)]])]
         case .closeBlocks(let braces):
             guard !braces.isEmpty, braces.allSatisfy({ $0 < bytes.count && bytes[$0] == UInt8(ascii: "{") }) else { return [] }
-            let newline = Array(FixText(context.project.files[d.file]).newline.utf8)
+            let fixText = FixText(context.project.files[d.file])
+            let newline = Array(fixText.newline.utf8)
             var text: [UInt8] = bytes.last.map { $0 == 0x0A || $0 == 0x0D } ?? true ? [] : newline
             for brace in braces {
-                var start = brace
-                while start > 0 && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
-                var end = start
-                while end < brace && (bytes[end] == 0x20 || bytes[end] == 0x09) { end += 1 }
-                text += bytes[start..<end]
+                text += Array(fixText.indentation(brace).utf8)
                 text += [UInt8(ascii: "}")] + newline
             }
             let title = braces.count == 1 ? "Close the block with `}` at the end of the file"
@@ -140,51 +137,34 @@ enum SyntaxErrorFixes: RuleFixes {
             }
             links.sort { $0.start < $1.start }
             guard links.contains(where: { $0.start == d.range.lowerBound }) else { return [] }
-            func isBreak(_ i: Int) -> Bool { bytes[i] == 0x0A || bytes[i] == 0x0D }
-            func lineStart(_ offset: Int) -> Int {
-                var i = offset
-                while i > 0 && !isBreak(i - 1) { i -= 1 }
-                return i
-            }
-            func lineEnd(_ offset: Int) -> Int {
-                var i = offset
-                while i < bytes.count && !isBreak(i) { i += 1 }
-                return i
-            }
-            func afterBreak(_ offset: Int) -> Int {
-                var i = offset
-                if i < bytes.count && bytes[i] == 0x0D { i += 1 }
-                if i < bytes.count && bytes[i] == 0x0A { i += 1 }
-                return i
-            }
-            let newline = FixText(context.project.files[d.file]).newline
+            let fixText = FixText(context.project.files[d.file])
+            let newline = fixText.newline
             var edits: [TextEdit] = []
             var moved = ""
             for link in links {
                 guard link.end <= bytes.count, link.end > link.start else { return [] }
-                // The doc comment lines right above the link (`///`, blanks before it).
-                var first = lineStart(link.start)
-                var texts: [String] = []
-                while first > 0 {
-                    let above = lineStart(first - 1)
-                    var i = above
-                    while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
-                    guard i + 3 <= bytes.count, bytes[i..<(i + 3)].elementsEqual("///".utf8), i + 3 >= bytes.count || bytes[i + 3] != UInt8(ascii: "/")
-                    else { break }
-                    var e = lineEnd(i)
-                    while e > i && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
-                    texts.insert(String(decoding: bytes[i..<e], as: UTF8.self), at: 0)
-                    first = above
+                // The doc comment lines right above the link, each without its indentation.
+                let first = fixText.docLinesStart(above: link.start)
+                var line = first
+                while line < fixText.lineStart(link.start) {
+                    var start = line
+                    while bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+                    moved += newline + trimmed(start, toTheLineOf: start)
+                    line = fixText.nextLineStart(line)
                 }
-                var textEnd = lineEnd(link.end)
-                while textEnd > link.end && (bytes[textEnd - 1] == 0x20 || bytes[textEnd - 1] == 0x09) { textEnd -= 1 }
-                let removedEnd = afterBreak(lineEnd(link.end))
+                let removedEnd = fixText.nextLineStart(link.end)
                 guard removedEnd < holder.range.upperBound else { return [] }
-                texts.append(String(decoding: bytes[link.start..<textEnd], as: UTF8.self))
+                moved += newline + trimmed(link.start, toTheLineOf: link.end)
                 edits.append(TextEdit(range: first..<removedEnd, newText: ""))
-                for text in texts { moved += newline + text }
             }
-            let at = lineEnd(holder.range.upperBound)
+            // The text from `start` to the end of the line holding `offset`, without the
+            // blanks that end it.
+            func trimmed(_ start: Int, toTheLineOf offset: Int) -> String {
+                var end = fixText.lineEnd(offset)
+                while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+                return String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            let at = fixText.lineEnd(holder.range.upperBound)
             edits.append(TextEdit(range: at..<at, newText: moved))
             let title = links.count == 1 ? "Move the link out of the block" : "Move the \(links.count) links out of the block"
             return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d, edits: [d.file: edits])]

@@ -358,6 +358,10 @@ extension Lexer {
                     hashComment()
                 } else if let close = curlyQuoteClose(at: start) {
                     curlyQuotedString(closingAt: close)
+                } else if byte >= 0x80 && isNameScalar(at: start) {
+                    nonASCIIName(from: start)
+                } else if byte >= 0x80 && isSpaceScalar(at: start) {
+                    spaces()
                 } else {
                     unexpectedCharacters()
                 }
@@ -465,7 +469,89 @@ extension Lexer {
             let start = position
             position += 1
             while position < bytes.count && isIdentContinue(bytes[position]) { position += 1 }
+            if position < bytes.count && bytes[position] >= 0x80 && isNameScalar(at: position) {
+                nonASCIIName(from: start)
+                return
+            }
             push(keywordKind(bytes, start, position - start) ?? .identifier, from: start)
+        }
+
+        /// Whether a valid, non-ASCII scalar that a name in another language may hold (a
+        /// letter, a combining mark, a digit) starts at `offset`.
+        mutating func isNameScalar(at offset: Int) -> Bool {
+            if isInvalid(at: offset) { return false }
+            guard let scalar = scalar(at: offset) else { return false }
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber:
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// The scalar at `offset` (valid UTF-8 of more than one byte), nil past the text.
+        func scalar(at offset: Int) -> Unicode.Scalar? {
+            let length = SourceText.sequenceLength(bytes[offset])
+            guard length > 1, offset + length <= bytes.count else { return nil }
+            var value = UInt32(bytes[offset]) & (0xFF >> (length + 1))
+            for i in 1..<length { value = value << 6 | UInt32(bytes[offset + i] & 0x3F) }
+            return Unicode.Scalar(value)
+        }
+
+        /// Whether a space that is not ASCII (a no-break space, a thin space, an ideographic
+        /// space: what text pasted from a web page or a document brings) starts at `offset`.
+        mutating func isSpaceScalar(at offset: Int) -> Bool {
+            if isInvalid(at: offset) { return false }
+            return scalar(at: offset)?.properties.generalCategory == .spaceSeparator
+        }
+
+        /// A run of spaces that are not ASCII: one error, whose repair writes plain spaces.
+        /// It separates what stands around it, as a space does (`screen\u{A0}Home` is still
+        /// `screen Home`).
+        @inline(never)
+        mutating func spaces() {
+            let start = position
+            var count = 0
+            while position < bytes.count && bytes[position] >= 0x80 && isSpaceScalar(at: position) {
+                position += SourceText.sequenceLength(bytes[position])
+                count += 1
+            }
+            push(.unknown, from: start)
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            let message = count > 1 ? "are not plain spaces: write plain spaces" : "is not a plain space: write a plain space"
+            report(start..<position, "`\(Lexer.visible(text))` \(message)",
+                   repair: .replaceWithKeyword(String(repeating: " ", count: count)))
+        }
+
+        /// A word of letters, some of them not ASCII (`Détail`, `Über`): one name, which
+        /// is what the writer meant, with one error at its first non-ASCII letters. Read
+        /// whole, the same word written twice names one thing, and no part of it (`D`,
+        /// `tail`) is taken for a name of its own.
+        @inline(never)
+        mutating func nonASCIIName(from start: Int) {
+            var firstRun: Range<Int>? = nil
+            var runStart = -1
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte < 0x80 {
+                    guard isIdentContinue(byte) else { break }
+                    if runStart >= 0 && firstRun == nil { firstRun = runStart..<position }
+                    runStart = -1
+                    position += 1
+                } else {
+                    guard isNameScalar(at: position) else { break }
+                    if runStart < 0 { runStart = position }
+                    position += SourceText.sequenceLength(byte)
+                }
+            }
+            position = min(position, bytes.count)
+            if runStart >= 0 && firstRun == nil { firstRun = runStart..<position }
+            push(.identifier, from: start)
+            let run = firstRun ?? start..<position
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self)
+            let plural = text.unicodeScalars.count > 1
+            report(run, "unexpected character\(plural ? "s" : "") `\(Lexer.visible(text))` (names are ASCII: letters, digits and `_`)")
         }
 
         /// Digits, maybe after a `-`, maybe with a fraction.

@@ -50,10 +50,6 @@ struct LintReport {
         self.failures = failures
         self.fixed = fixed
         let reported = Self.reportedFiles(project, named: named)
-        fileOrder = project.files.indices.filter { reported?.contains($0) ?? true }.sorted {
-            let lhs = project.files[$0], rhs = project.files[$1]
-            return (lhs.group, lhs.displayPath) < (rhs.group, rhs.displayPath)
-        }
         var byFile: [FileID: [Diagnostic]] = [:]
         let session: AnalysisSession
         if let given {
@@ -65,6 +61,23 @@ struct LintReport {
         // The session's: without the builder nodes a lint's analysis let go of.
         self.project = session.project
         for diagnostic in session.diagnostics where reported?.contains(diagnostic.file) ?? true { byFile[diagnostic.file, default: []].append(diagnostic) }
+        // A program that contains a reported file and whose analysis stopped at a limit: its
+        // error is reported too, at its `root` (in a file not named), as a lint that did not
+        // check a file all the way must not read clean.
+        var shown = reported
+        if let reported {
+            let closures = session.project.closures
+            for diagnostic in session.diagnostics where diagnostic.rule == .analysisLimit && !reported.contains(diagnostic.file)
+                && closures[diagnostic.file].contains(where: reported.contains) {
+                byFile[diagnostic.file, default: []].append(diagnostic)
+                shown?.insert(diagnostic.file)
+            }
+        }
+        let files = session.project.files
+        fileOrder = files.indices.filter { shown?.contains($0) ?? true }.sorted {
+            let lhs = files[$0], rhs = files[$1]
+            return (lhs.group, lhs.displayPath) < (rhs.group, rhs.displayPath)
+        }
         for (file, list) in byFile {
             byFile[file] = list.sorted {
                 ($0.range.lowerBound, $0.range.upperBound, $0.rule.rawValue, $0.message)

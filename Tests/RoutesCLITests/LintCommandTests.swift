@@ -187,6 +187,26 @@ import TestSupport
     /// The limit forced low with `ROUTES_ANALYSIS_NODE_LIMIT`: a small program with a real
     /// missing dependency and an unused flag stops, keeps the unused flag, loses the
     /// missing dependency (which needs the analysis) and exits 1, in every format.
+    /// A file named alone whose program stopped at its limit does not read clean: the
+    /// program's error is reported at its `root`, in the file that declares it.
+    @Test func anImportedFileOfAProgramOverItsLimitIsNotReportedClean() throws {
+        let dir = try Support.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(["routes.json": "{}", "App.routes": "import \"Lib.routes\"\n" + Self.entangled(24),
+                   "Lib.routes": "builder cyc { cyc }\n", "Other.routes": "screen O\nroot { screen O }\n"], in: dir)
+        let r = try Support.run(["lint", "Lib.routes"], in: dir)
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(r.stdout.contains("App.routes:\(3 + 2 * 24 + 1):1: error: the analysis of this program stopped at its limit"), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("1 error, 1 warning in 2 files\n"), "\(r.stdout)")
+        let json = try JSON.parse(try Support.run(["lint", "--format", "json", "Lib.routes"], in: dir).stdout)
+        let paths = json["files"]?.arrayValue?.compactMap { $0["path"]?.stringValue } ?? []
+        #expect(paths.sorted() == ["App.routes", "Lib.routes"])
+        // Only that error of the program's root file: not its other findings, and not a
+        // program that does not contain the file.
+        let app = json["files"]?.arrayValue?.first { $0["path"]?.stringValue == "App.routes" }
+        #expect(app?["diagnostics"]?.arrayValue?.compactMap { $0["rule"]?.stringValue } == ["analysis-limit"])
+    }
+
     @Test func aLimitForcedLowStopsTheAnalysisWithAnErrorInEveryFormat() throws {
         let dir = try Support.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -20,7 +20,9 @@ enum AnalysisLimit: RuleDefinition {
             (`ROUTES_ANALYSIS_NODE_LIMIT` sets it). The error at `root` names the limit and \
             the rules it could not check for this program; the checks that need no analysis \
             (unused declarations, screens never placed) still run, and the other programs are \
-            not affected.
+            not affected. A lint of any file of the program reports this error too, in the \
+            file that declares `root`, named or not: a file whose program was not checked \
+            never reads clean.
             """,
         why: """
             A lint that says "clean" about an app it did not analyse would be worse than no \

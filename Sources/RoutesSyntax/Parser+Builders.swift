@@ -283,7 +283,16 @@ extension Parser {
         } else {
             let written = currentText
             let optional = text(at: pos + (written == "guard" ? 2 : 1))
-            if written == "guard" {
+            if written == "guard" && peekKind(2) == .identifier && peekKind(3) == .kwElse && !token(at: pos + 3).startsLine {
+                // `guard let user else { screen Login }`, as in Swift: nothing follows in a
+                // block of one builder, so it builds nothing where `user` is present. One
+                // error, whose fix writes that; the `else` is read without a then block.
+                report(current.start..<token(at: pos + 2).end,
+                       "expected `if let`, found `guard let`: an optional is unwrapped with `if let \(optional) { … } else { … }`, here `if let \(optional) { empty } else { … }`",
+                       repair: .replaceWithKeyword("if let \(optional) { empty }"))
+                skipAsError()
+                thenBlockLeftOut = true
+            } else if written == "guard" {
                 report(current.start..<token(at: pos + 1).end, "expected `if let`, found `guard let`: an optional is unwrapped with `if let \(optional) { … } else { … }`",
                        repair: .replaceWithKeyword("if let"))
                 skipAsError()
@@ -383,7 +392,10 @@ extension Parser {
         // (A second builder in this then block is no `else` branch of an enclosing one.)
         let enclosingExtra = thenBlockExtra
         defer { thenBlockExtra = enclosingExtra }
-        if block() && (at(.kwElse) || atMisspeltElse) {
+        if thenBlockLeftOut && at(.kwElse) {
+            thenBlockLeftOut = false
+            elseClause()
+        } else if block() && (at(.kwElse) || atMisspeltElse) {
             elseClause()
         }
         for _ in 0..<nested {

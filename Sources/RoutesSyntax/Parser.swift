@@ -73,6 +73,9 @@ public struct Parser {
     /// Whether the block about to be read is the then block of a `conditional` or an `if`,
     /// which an `else` may follow (taken by `block()`).
     var readingThenBlock = false
+    /// Whether the `if let` about to be read has no then block (`guard let user else { … }`,
+    /// reported): its `else` follows the name.
+    var thenBlockLeftOut = false
     /// The second builder reported in the then block just read (its diagnostic's index, and
     /// its head, `screen Login`), for the `conditional` around it (see `conditionalBuilder`).
     var thenBlockExtra: (diagnostic: Int, head: String)? = nil

@@ -62,12 +62,18 @@ public struct TextMove: Sendable, Hashable {
     public var source: Range<Int>
     public var destination: Int
     public var offset: Int
+    /// Whether the moved text means the same wherever it stands (a top-level declaration
+    /// such as a `link`): an error inside it once moved is its own, which the place it came
+    /// from hid (a `link` inside a block is a syntax error and is not judged), not one the
+    /// fix made, and does not stop the fix (see `FixCheck`).
+    public var keepsItsMeaning: Bool
 
-    public init(file: FileID, source: Range<Int>, destination: Int, offset: Int) {
+    public init(file: FileID, source: Range<Int>, destination: Int, offset: Int, keepsItsMeaning: Bool = false) {
         self.file = file
         self.source = source
         self.destination = destination
         self.offset = offset
+        self.keepsItsMeaning = keepsItsMeaning
     }
 }
 

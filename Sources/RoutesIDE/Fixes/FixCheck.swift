@@ -111,6 +111,14 @@ enum FixCheck {
             let d = fix.diagnostic
             targets[Key(rule: d.rule, file: d.file, range: map(d.range, in: d.file)), default: []].append((i, Diagnostic.withoutNumbers(d.message)))
         }
+        // Where the moved texts that keep their meaning are once the fixes are applied.
+        var ownTexts: [(file: FileID, range: Range<Int>)] = []
+        for (file, list) in moves {
+            for move in list where move.keepsItsMeaning {
+                let start = (maps[file]?.end(of: move.destination) ?? move.destination) + move.offset
+                ownTexts.append((file, start..<(start + move.source.count)))
+            }
+        }
         var holds = true
         var notFixed = Set<Int>()
         for found in after.diagnostics {
@@ -124,7 +132,13 @@ enum FixCheck {
                     continue
                 }
             }
-            if watched(found) && !known.contains(key) { holds = false }
+            if watched(found) && !known.contains(key) {
+                // An error of a moved declaration's own (not a syntax error: the move wrote
+                // the text well) is what its old place hid.
+                let own = found.rule != .syntaxError && !rules.contains(found.rule)
+                    && ownTexts.contains { $0.file == found.file && $0.range.lowerBound <= found.range.lowerBound && found.range.upperBound <= $0.range.upperBound }
+                if !own { holds = false }
+            }
         }
         return holds ? nil : notFixed
     }

@@ -142,6 +142,8 @@ enum SyntaxErrorFixes: RuleFixes {
             let newline = fixText.newline
             var edits: [TextEdit] = []
             var moved = ""
+            // Each link's text, moved as it is (its first line's indentation left behind).
+            var linkTexts: [(source: Range<Int>, offset: Int)] = []
             for link in links {
                 guard link.end <= bytes.count, link.end > link.start else { return [] }
                 // The doc comment lines right above the link, each without its indentation.
@@ -155,7 +157,10 @@ enum SyntaxErrorFixes: RuleFixes {
                 }
                 let removedEnd = fixText.nextLineStart(link.end)
                 guard removedEnd < holder.range.upperBound else { return [] }
-                moved += newline + trimmed(link.start, toTheLineOf: link.end)
+                moved += newline
+                let text = trimmed(link.start, toTheLineOf: link.end)
+                linkTexts.append((link.start..<(link.start + text.utf8.count), moved.utf8.count))
+                moved += text
                 edits.append(TextEdit(range: first..<removedEnd, newText: ""))
             }
             // The text from `start` to the end of the line holding `offset`, without the
@@ -168,7 +173,8 @@ enum SyntaxErrorFixes: RuleFixes {
             let at = fixText.lineEnd(holder.range.upperBound)
             edits.append(TextEdit(range: at..<at, newText: moved))
             let title = links.count == 1 ? "Move the link out of the block" : "Move the \(links.count) links out of the block"
-            return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d, edits: [d.file: edits])]
+            let moves = linkTexts.map { TextMove(file: d.file, source: $0.source, destination: at, offset: $0.offset, keepsItsMeaning: true) }
+            return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d, edits: [d.file: edits], moves: moves)]
         case .removeAs:
             // `as` and the blanks after it, up to the presentation.
             var end = d.range.upperBound

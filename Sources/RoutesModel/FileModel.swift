@@ -29,9 +29,9 @@ public struct FileModel: Sendable {
     public var hasBrokenImport = false
     /// The identifiers in text the parser skipped after a syntax error (a second builder in a
     /// block, a condition written as an expression, a block past the nesting limit) or that
-    /// no declaration holds (the block of a builder without a usable name). They are in no
-    /// declaration or node, but the file mentions them: what they name is not reported as
-    /// unused or never placed.
+    /// no declaration holds (the block of a builder without a usable name), and the names of
+    /// declarations that hold a syntax error (half written). The file mentions them: what
+    /// they name is not reported as unused or never placed.
     public var skippedNames: [String] = []
     /// Whether `nodes` was emptied (see ``Project/leavingOutBuilderNodes()``): the file's
     /// nodes are then ``Project/builderNodes(of:)``.

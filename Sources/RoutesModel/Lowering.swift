@@ -17,6 +17,7 @@ public enum Lowering {
             lowerer.keepsSignatures = keeps.signatures
             lowerer.keepsParameters = keeps.signatures || keepingParameters
             lowerer.lowerFile()
+            if !tree.diagnostics.isEmpty { lowerer.skipNamesOfDeclarationsWithErrors(tree.diagnostics) }
             // Reserved at one model node per syntax node: most syntax nodes are names, lists
             // and blocks, and the model is kept for as long as the file is.
             lowerer.model.nodes.dropUnusedCapacity()
@@ -333,6 +334,26 @@ struct Lowerer {
         keepsDocs = keptDocs
         model = FileModel()
         return found
+    }
+
+    /// The names of the declarations that hold a syntax error (`dependency api:` while its
+    /// type is being typed), as names the file mentions (see ``FileModel/skippedNames``): a
+    /// declaration half written is not reported unused or never placed, and so gets no fix
+    /// that deletes it.
+    mutating func skipNamesOfDeclarationsWithErrors(_ errors: [Diagnostic]) {
+        var starts = errors.map(\.range.lowerBound)
+        starts.sort()
+        for declaration in model.declarations where declaration.kind != .root {
+            let range = declaration.range
+            // The first error at or after the declaration's start; in it when before its end
+            // (or at its end: a token missing after its last).
+            var low = 0, high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid] < range.lowerBound { low = mid + 1 } else { high = mid }
+            }
+            if low < starts.count && starts[low] <= range.upperBound { model.skippedNames.append(declaration.name.text) }
+        }
     }
 
     /// The identifiers inside the tree's error nodes (see ``FileModel/skippedNames``).

@@ -145,6 +145,14 @@ public enum Lexer {
         return (value, true, position + 1)
     }
 
+    /// Whether the unknown token `token` is a string written in quotes the language does not
+    /// use (curly ones, `“…”`, or single ones, `'…'`), reported by the lexer with the string
+    /// in straight double quotes as its repair.
+    public static func isMisquotedString(_ bytes: [UInt8], _ token: Token) -> Bool {
+        isCurlyQuote(bytes, at: token.start)
+            || (token.length >= 2 && token.start < bytes.count && bytes[token.start] == 0x27 && bytes[token.end - 1] == 0x27)
+    }
+
     /// Whether a curly double quote (`“` or `”`, U+201C or U+201D) starts at `offset`.
     @inlinable
     public static func isCurlyQuote<Bytes: RandomAccessCollection>(_ bytes: Bytes, at offset: Int) -> Bool
@@ -358,6 +366,8 @@ extension Lexer {
                     hashComment()
                 } else if let close = curlyQuoteClose(at: start) {
                     curlyQuotedString(closingAt: close)
+                } else if byte == 0x27, let close = singleQuoteClose(at: start) {
+                    singleQuotedString(closingAt: close)
                 } else if byte >= 0x80 && isNameScalar(at: start) {
                     nonASCIIName(from: start)
                 } else if byte >= 0x80 && isSpaceScalar(at: start) {
@@ -692,6 +702,31 @@ extension Lexer {
             let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 3)..<(end - 3)]), as: UTF8.self)
             let straight = "\"" + inner + "\""
             report(start..<end, "a string is written with straight quotes `\"`, not curly ones: `\(straight)`",
+                   repair: .replaceWithKeyword(straight))
+        }
+
+        /// Where a string in single quotes (`'Shared.routes'`, as in Python or JavaScript)
+        /// that starts at `offset` ends: after the next `'` on the same line, with no `"`
+        /// between; nil when there is none.
+        func singleQuoteClose(at offset: Int) -> Int? {
+            var i = offset + 1
+            while i < bytes.count && bytes[i] != 0x0A && bytes[i] != 0x0D && bytes[i] != 0x22 {
+                if bytes[i] == 0x27 { return i + 1 }
+                i += 1
+            }
+            return nil
+        }
+
+        /// A string in single quotes, through its closing one: one error, whose repair writes
+        /// it with double quotes; skipped as one run of unknown characters, as a string in
+        /// curly quotes is.
+        mutating func singleQuotedString(closingAt end: Int) {
+            let start = position
+            position = end
+            push(.unknown, from: start)
+            let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)]), as: UTF8.self)
+            let straight = "\"" + inner + "\""
+            report(start..<end, "a string is written in double quotes `\"`, not single ones: `\(straight)`",
                    repair: .replaceWithKeyword(straight))
         }
 

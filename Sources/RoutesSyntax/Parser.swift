@@ -217,12 +217,13 @@ public struct Parser {
         return tokens[from..<Int(significant[pos])].contains { $0.kind == .unknown }
     }
 
-    /// Whether a string in curly quotes (`“Shared.routes”`) stands right before the current
-    /// token: the lexer reported it, with the straight-quoted string as its repair, so a place
-    /// that expects a string says nothing more.
+    /// Whether a string in curly or single quotes (`“Shared.routes”`, `'Shared.routes'`)
+    /// stands right before the current token: the lexer reported it, with the string in
+    /// straight double quotes as its repair, so a place that expects a string says nothing
+    /// more.
     var followsCurlyString: Bool {
         let from = pos > 0 ? Int(significant[pos - 1]) + 1 : 0
-        return tokens[from..<Int(significant[pos])].contains { $0.kind == .unknown && Lexer.isCurlyQuote(source.bytes, at: $0.start) }
+        return tokens[from..<Int(significant[pos])].contains { $0.kind == .unknown && Lexer.isMisquotedString(source.bytes, $0) }
     }
 
     func describeCurrent() -> String { describe(at: pos) }

@@ -557,7 +557,8 @@ extension Lexer {
             }
             position = min(position, bytes.count)
             if runStart >= 0 && firstRun == nil { firstRun = runStart..<position }
-            push(.identifier, from: start)
+            // (Malformed: the parser says nothing more at it; see `Parser.report`.)
+            push(.identifier, from: start, malformed: true)
             let run = firstRun ?? start..<position
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self)
             let plural = text.unicodeScalars.count > 1

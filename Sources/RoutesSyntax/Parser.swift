@@ -234,6 +234,9 @@ public struct Parser {
                          repair: SyntaxError.Repair? = nil) {
         if pos == lastErrorAt { return }
         lastErrorAt = pos
+        // A name with letters outside ASCII (`Über`) was reported by the lexer: whatever is
+        // wrong where it stands is that one mistake.
+        if current.kind == .identifier && current.isMalformed { return }
         diagnostics.append(SyntaxError.diagnostic(file: file, range: range, message: message, related: related, repair: repair))
     }
 

@@ -617,13 +617,28 @@ struct Lowerer {
         return lowerBlock(firstChild(clause, .block))
     }
 
+    /// The error node right after node i (only blanks and comments between them) when the
+    /// text it skipped holds a `{`: a block the parser could not read as node i's.
+    private func skippedBlock(after i: Int) -> Int? {
+        let next = Int(nodes[i].subtreeEnd)
+        guard next < nodes.count, nodes[next].kind == .error else { return nil }
+        let from = Int(nodes[i].tokenEnd), start = Int(nodes[next].tokenStart), end = Int(nodes[next].tokenEnd)
+        guard from <= start, (from..<start).allSatisfy({ tokens[$0].kind.isTrivia }) else { return nil }
+        return (start..<end).contains { tokens[$0].kind == .lBrace } ? next : nil
+    }
+
     private mutating func lowerBuilder(_ node: Int) -> NodeID {
         let nameToken = firstToken(node, .identifier)
         let name = name(nameToken)
         switch nodes[node].kind {
         case .screenBuilder:
             // The nesting first: a file's lists follow its nodes' order (`BuilderNode.Span`).
-            let nesting = firstChild(node, .block).map { lowerBlock($0) }
+            var nesting = firstChild(node, .block).map { lowerBlock($0) }
+            if nesting == nil, let skipped = skippedBlock(after: node) {
+                // `screen Home uses: store { … }`: the nesting was in the text skipped after
+                // the error, and is a hole (what it builds is unknown), not none.
+                nesting = missing(at: skipped)
+            }
             let first = model.useNames.count
             if let clause = firstChild(node, .usesClause) {
                 // Appended to while held apart from `self`: a closure that changed `self` while

@@ -174,14 +174,21 @@ struct PathCondition {
             yields(then, element: code, under: bdd.and(environments, variable), active: &active, into: &found)
             if let otherwise { yields(otherwise, element: code, under: bdd.andNot(environments, variable), active: &active, into: &found) }
         case .ifScreen(let screen, let then, let otherwise):
-            guard let screen else { return }
+            guard let screen else {
+                // An undeclared screen's test (reported): what it builds is unknown.
+                room.touchedUncertain = true
+                return
+            }
             if screen == code {
                 yields(then, element: code, under: environments, active: &active, into: &found)
             } else if let otherwise {
                 yields(otherwise, element: code, under: environments, active: &active, into: &found)
             }
         case .wildcard(let screen, let body):
-            guard let screen else { return }
+            guard let screen else {
+                room.touchedUncertain = true
+                return
+            }
             yields(body, element: screen, under: environments, active: &active, into: &found)
         case .reference(let builder):
             // (Keyed by the builder and the element: a wildcard inside it may evaluate it again

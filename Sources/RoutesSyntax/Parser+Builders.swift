@@ -502,6 +502,14 @@ extension Parser {
     /// of a debug build.
     @inline(never)
     mutating func usesClause(screenPosition: Int?) {
+        if !unwinding && at(.dot) && !current.startsLine && peekKind() == .identifier && !token(at: pos + 1).startsLine
+            && token(token(at: pos + 1), is: "self") {
+            // `screen Home.self`, as Swift names a type: one error, and the node reads on.
+            report(current.start..<token(at: pos + 1).end, "a screen node names its screen without `.self`: `screen \(text(at: screenPosition, or: "Home"))`",
+                   repair: .remove)
+            skipAsError()
+            skipAsError()
+        }
         // `screen Home d, e {`: a name list after the screen without `uses` (a reference
         // takes no block, and a `,` separates no builders): one error, read as the list.
         // Only after the screen's name, before a name written as a dependency's (lowerCamel) that
@@ -533,6 +541,22 @@ extension Parser {
         if at(.kwUses) || usesMissing || usesMisspelt {
             open(.usesClause)
             if usesMisspelt { skipAsError() } else if !usesMissing { advance() }
+            if !unwinding && at(.colon) && !current.startsLine && peekKind() == .identifier && !token(at: pos + 1).startsLine {
+                // `uses: store`: one error, at the `:`, and the list is read.
+                report(current.range, "no `:` after `uses`: write `uses \(text(at: pos + 1))`", repair: .remove)
+                skipAsError()
+            }
+            let parenthesized = !unwinding && (at(.lParen) || at(.lBracket)) && !current.startsLine ? parenthesizedUses() : nil
+            if let parenthesized {
+                // `uses(store, api)`, as a call, or `uses [store, api]`, as an array: one error
+                // over the brackets, and the list in them is read.
+                let what = at(.lParen) ? "parentheses" : "brackets"
+                let blankBefore = current.start > 0 && (source.bytes[current.start - 1] == 0x20 || source.bytes[current.start - 1] == 0x09)
+                report(current.start..<token(at: parenthesized).end, "a `uses` list is written without \(what): `uses \(usesListText(through: parenthesized))`",
+                       repair: .replaceWithKeyword((blankBefore ? "" : " ") + usesListText(through: parenthesized)))
+                skipAsError()
+            }
+            defer { if parenthesized != nil && (at(.rParen) || at(.rBracket)) { skipAsError() } }
             var afterComma = false
             while true {
                 if at(.identifier) {
@@ -562,6 +586,21 @@ extension Parser {
                     // at the `;`, and `b` is read in the list.
                     explain(unknown: semicolon, "the names of a `uses` list are separated by `,`, not `;`", repair: .replaceWithKeyword(","))
                     afterComma = false
+                } else if !unwinding, let typeEnd = typeAfterUsesName {
+                    // `uses store: Store`, as a parameter is declared: one error over the
+                    // type, which is skipped, and the list reads on.
+                    report(current.start..<token(at: typeEnd).end, "a `uses` list names dependencies without their types: `uses \(text(at: pos - 1))`",
+                           repair: .remove)
+                    while pos <= typeEnd { skipAsError() }
+                    guard at(.comma) else { break }
+                    afterComma = true
+                    advance()
+                } else if !unwinding && atAndBetweenUses {
+                    // `uses a & b`, `uses a and b`: one error, at the `&` or `and`, and `b` is
+                    // read in the list.
+                    report(current.range, "the names of a `uses` list are separated by `,`, not `\(currentText)`", repair: .replaceWithKeyword(","))
+                    skipAsError()
+                    afterComma = true
                 } else {
                     break
                 }
@@ -569,6 +608,60 @@ extension Parser {
             close()
             placementPresentation(of: screenPosition, afterUses: true)
         }
+    }
+
+    /// At `&` or `and` after a name of a `uses` list, with a name after it on the line: in an
+    /// `anyOf`, where a name on the line may be the next branch, only when a `{` or a `,`
+    /// follows that name.
+    var atAndBetweenUses: Bool {
+        guard at(.ampersand) || (at(.identifier) && token(current, is: "and")),
+              !current.startsLine, peekKind() == .identifier, !token(at: pos + 1).startsLine else { return false }
+        if !inAnyOfBranch || at(.ampersand) { return true }
+        let after = token(at: min(pos + 2, significant.count - 1))
+        return !after.startsLine && (after.kind == .lBrace || after.kind == .comma)
+    }
+
+    /// At a `:` after a name of a `uses` list: the position of the last token of the Swift
+    /// type after it (`Store`, `App.Store`, `Store?`), when a `{`, a `,` or the end of the
+    /// line follows it; else nil.
+    var typeAfterUsesName: Int? {
+        guard at(.colon), !current.startsLine, peekKind() == .identifier, !token(at: pos + 1).startsLine else { return nil }
+        var last = pos + 1
+        while last + 2 < significant.count && token(at: last + 1).kind == .dot && !token(at: last + 1).startsLine
+            && token(at: last + 2).kind == .identifier && !token(at: last + 2).startsLine {
+            last += 2
+        }
+        if last + 1 < significant.count && token(at: last + 1).kind == .question && !token(at: last + 1).startsLine { last += 1 }
+        let after = token(at: min(last + 1, significant.count - 1))
+        return after.startsLine || after.kind == .lBrace || after.kind == .comma || after.kind == .rBrace || after.kind == .eof ? last : nil
+    }
+
+    /// At the `(` or `[` after `uses`: the position of the `)` or `]` that closes a list of
+    /// names in it (names and `,`s, on the line), or nil.
+    func parenthesizedUses() -> Int? {
+        let close: TokenKind = kind == .lParen ? .rParen : .rBracket
+        var at = pos + 1
+        var wantsName = true
+        while at < significant.count && at < pos + 64 {
+            let token = token(at: at)
+            if token.startsLine { return nil }
+            switch token.kind {
+            case .identifier where wantsName: wantsName = false
+            case .comma where !wantsName: wantsName = true
+            case close where !wantsName: return at
+            default: return nil
+            }
+            at += 1
+        }
+        return nil
+    }
+
+    /// The names between the `(` at the current position and the `)` at `close`, as a
+    /// `uses` list writes them (`a, b`).
+    func usesListText(through close: Int) -> String {
+        var names: [String] = []
+        for at in (pos + 1)..<close where token(at: at).kind == .identifier { names.append(text(at: at)) }
+        return names.joined(separator: ", ")
     }
 
     /// How many tokens `closesEarly` and `nestingWithoutBrace` look ahead for the `}` they

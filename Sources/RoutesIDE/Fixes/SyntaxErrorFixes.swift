@@ -47,7 +47,8 @@ enum SyntaxErrorFixes: RuleFixes {
                 while start > 0 && (bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09) { start -= 1 }
                 if start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D { start = d.range.lowerBound }
             }
-            let title = keyword.allSatisfy { $0 == " " } ? "Replace with plain spaces" : "Replace with `\(keyword)`"
+            let title = keyword.allSatisfy { $0 == " " } ? "Replace with plain spaces"
+                : "Replace with `\(keyword.drop { $0 == " " })`"
             return [Fix(title: title, applicability: .safe, isPreferred: true, diagnostic: d,
                         edits: [d.file: [TextEdit(range: start..<d.range.upperBound, newText: keyword)]])]
         case .insertRoot:

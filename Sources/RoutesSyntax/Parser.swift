@@ -282,7 +282,25 @@ public struct Parser {
         guard layoutRecovery else { return false }
         let tokenColumn = column(token)
         if tokenColumn < (openBraces.last?.indent ?? 0) { return true }
-        return (tokenColumn == 0 && blockHasBuilder) || screenLineDeclaresParameters
+        return (tokenColumn == 0 && (blockHasBuilder || screenLineEndsAnUnclosedBlock)) || screenLineDeclaresParameters
+    }
+
+    /// At `screen` at the start of a line, at column 0, in a block that has no builder yet:
+    /// whether the line holds no `{` and the next line starts a declaration at column 0, so
+    /// that nothing would close the block: the `}` was left out (`builder refunds {` typed
+    /// above `screen Payment`), and the line declares a screen. A block written without
+    /// indentation (`root {` / `screen Home` / `}`) is closed by its `}`; at the end of the
+    /// file, the line is read as the block's builder.
+    var screenLineEndsAnUnclosedBlock: Bool {
+        var at = pos + 1
+        while at < significant.count && at < pos + 64 {
+            let t = token(at: at)
+            if t.kind == .eof { return false }
+            if t.startsLine { return column(t) == 0 && (t.kind.startsDeclaration || t.kind == .linkLine || (t.kind == .identifier && token(t, is: "link"))) }
+            if t.kind == .lBrace || t.kind == .rBrace { return false }
+            at += 1
+        }
+        return false
     }
 
     /// At a `link` declaration that starts a line indented inside the innermost open block

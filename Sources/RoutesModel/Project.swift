@@ -420,10 +420,14 @@ public struct Project: Sendable {
     /// still on the search stack closes a cycle and is reported there.
     private mutating func detectImportCycles() {
         var state = Array(repeating: 0, count: files.count)  // 0 new, 1 on stack, 2 done
-        // From the files in path order, not load order: which import of a cycle is reported
-        // does not depend on the order of the command line or of a workspace scan (the CLI
-        // and the language server agree).
-        for start in files.indices.sorted(by: { files[$0].path < files[$1].path }) where state[start] == 0 {
+        // From the files that declare `root` first, then the others, each in path order (not
+        // load order: which import of a cycle is reported does not depend on the order of the
+        // command line or of a workspace scan, and the CLI and the language server agree).
+        // Imports lead away from an app's `root`: the import that closes a cycle is the one
+        // that leads back (a library importing the app), reported once, in that file.
+        let declaresRoot = files.map { file in file.model.declarations.contains { $0.kind == .root } }
+        let order = files.indices.sorted { (declaresRoot[$0] ? 0 : 1, files[$0].path) < (declaresRoot[$1] ? 0 : 1, files[$1].path) }
+        for start in order where state[start] == 0 {
             var stack: [(file: FileID, next: Int)] = [(start, 0)]
             state[start] = 1
             while !stack.isEmpty {

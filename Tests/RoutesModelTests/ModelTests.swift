@@ -147,6 +147,8 @@ func lower(_ text: String) -> FileModel {
         #expect(p.diagnostics.map(\.rule) == [.undefinedName])
     }
 
+    /// Imports lead away from the file that declares `root`: the import that leads back to
+    /// it (a library importing the app) closes the cycle, whatever the files' names.
     @Test func importCycleIsReportedOnceAtTheClosingImport() {
         let p = project([
             "/ws/A.routes": "import \"B.routes\"\nscreen A",
@@ -154,13 +156,23 @@ func lower(_ text: String) -> FileModel {
         ], entries: ["/ws/A.routes"])
         let cycles = p.diagnostics.filter { $0.rule == .importError }
         #expect(cycles.count == 1)
-        #expect(cycles.first?.file == p.file(atPath: "/ws/B.routes"))
+        #expect(cycles.first?.file == p.file(atPath: "/ws/A.routes"))
+        // Two cycles through the import that leads back to the app are that one error.
+        let three = project([
+            "/ws/Account.routes": "import \"Shared.routes\"\nscreen Detail",
+            "/ws/App.routes": "import \"Account.routes\"\nimport \"Shared.routes\"\nscreen Home\nroot { screen Home { screen Detail } }",
+            "/ws/Shared.routes": "import \"App.routes\"\ndependency api: API",
+        ], entries: ["/ws/Account.routes"])
+        let closing = three.diagnostics.filter { $0.rule == .importError }
+        #expect(closing.count == 1)
+        #expect(closing.first?.file == three.file(atPath: "/ws/Shared.routes"))
         // Names still resolve across the cycle.
         #expect(!p.diagnostics.contains { $0.rule == .undefinedName })
     }
 
     /// Which import of a cycle is reported does not depend on the order files are given in
-    /// (the command line, a workspace scan): the search starts from the files in path order.
+    /// (the command line, a workspace scan): the search starts from the files that declare
+    /// `root`, then the others, each in path order.
     @Test func theReportedImportOfACycleDoesNotDependOnTheEntryOrder() {
         let files = [
             "/ws/lib/Lib.routes": "import \"../app/App.routes\"\nscreen LibA",

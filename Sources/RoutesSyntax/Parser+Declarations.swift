@@ -23,7 +23,7 @@ extension Parser {
     }
 
     mutating func topLevelGarbage() {
-        if misspeltDeclaration() || blockWithoutDeclaration() || declarationWithoutKeyword() || letBinding() { return }
+        if misspeltDeclaration() || blockWithoutDeclaration() || declarationWithoutKeyword() || letBinding() || swiftDeclaration() { return }
         let what: String
         switch kind {
         case .kwAnyOf, .kwConditional, .kwIf, .kwWildcard, .kwEmpty:

@@ -506,6 +506,39 @@ extension Parser {
         return true
     }
 
+    /// A declaration written as in Swift at the start of a line: `let api: APIClient` or
+    /// `var api: APIClient` (a dependency), `func detail {` (a builder), `struct Home`,
+    /// `class Home` or `enum Home` (a screen). One error at the Swift word, whose fix writes
+    /// the language's keyword, and the declaration is read as the one meant, so that its
+    /// uses resolve. Returns false for anything else.
+    mutating func swiftDeclaration() -> Bool {
+        guard current.startsLine, !unwinding, at(.kwLet) || at(.identifier), pos + 2 < significant.count else { return false }
+        let name = token(at: pos + 1), after = token(at: pos + 2)
+        guard name.kind == .identifier, !name.startsLine else { return false }
+        let word = currentText, nameText = text(at: pos + 1)
+        let afterOnLine = !after.startsLine && after.kind != .eof
+        if (at(.kwLet) || word == "var") && after.kind == .colon && afterOnLine {
+            report(current.range, "there are no `\(word)` bindings: a dependency is declared as `dependency \(nameText): Type` (`optional` when it may be nil)",
+                   repair: .replaceWithKeyword("dependency"))
+            valueDeclaration(.dependencyDecl, keyword: .misspelt)
+            return true
+        }
+        if word == "func" && (after.kind == .lBrace || after.kind == .lParen) && afterOnLine {
+            report(current.range, "expected a declaration, found `func`: a named builder is declared as `builder \(nameText) { … }`",
+                   repair: .replaceWithKeyword("builder"))
+            builderDeclaration(keyword: .misspelt)
+            return true
+        }
+        let upper = name.start < source.bytes.count && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(source.bytes[name.start])
+        if ["struct", "class", "enum"].contains(word) && upper && (!afterOnLine || after.kind == .lParen || after.kind == .kwSheet || after.kind == .kwPush) {
+            report(current.range, "expected a declaration, found `\(word)`: a screen is declared as `screen \(nameText)`",
+                   repair: .replaceWithKeyword("screen"))
+            screenDeclaration(keyword: .misspelt)
+            return true
+        }
+        return false
+    }
+
     /// The message for what starts a line at top level and no declaration.
     func topLevelMessage() -> String {
         if at(.kwLet) || (at(.identifier) && currentIs("var") && peekKind() == .identifier) {

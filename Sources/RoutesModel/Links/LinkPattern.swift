@@ -223,6 +223,17 @@ struct LinkPatternParser {
         guard current == UInt8(ascii: "/") else {
             // (The suggestion without empty segments, which would be a mistake of their own.)
             let text = String(decoding: bytes, as: UTF8.self)
+            let colon = bytes.firstIndex { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }
+            if let colon, bytes[colon] == UInt8(ascii: ":"), colon + 2 < bytes.count,
+               bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") {
+                // A whole URL: the pattern is its path. A web URL's host is not matched (any
+                // host opens the app); a custom scheme's host is the path's first segment.
+                let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+                var rest = Substring(String(decoding: bytes[(colon + 3)...], as: UTF8.self))
+                if scheme == "http" || scheme == "https" { rest = rest.drop { $0 != "/" && $0 != "?" } }
+                let path = rest.prefix { $0 != "?" }.split(separator: "/").joined(separator: "/")
+                throw problem("a pattern is the path of the URLs it matches, without a scheme\(scheme == "http" || scheme == "https" ? " and host" : ""): `\"/\(path)\(rest.drop { $0 != "?" })\"`", 0..<bytes.count)
+            }
             let path = text.prefix { $0 != "?" }.split(separator: "/").joined(separator: "/")
             throw problem("a pattern starts with `/`: `\"/\(path)\(text.drop { $0 != "?" })\"`", 0..<1)
         }

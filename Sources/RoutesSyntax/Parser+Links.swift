@@ -73,7 +73,8 @@ extension Parser {
         if at(.arrow) {
             advance()
         } else if !unwinding, !current.startsLine, let (arrow, glued) = arrowWrittenOtherwise {
-            // `=> Home` or `→ Home`: one error, at what stands for the arrow, and the path is read.
+            // `=> Home`, `–> Home` or `→ Home`: one error, at what stands for the arrow, and the
+            // path is read.
             let range = tokens[arrow].start..<(glued ? current.end : tokens[arrow].end)
             if let reported = diagnostics.firstIndex(where: { $0.range.lowerBound == range.lowerBound }) { diagnostics.remove(at: reported) }
             explained.insert(range.lowerBound)
@@ -172,13 +173,14 @@ extension Parser {
         return false
     }
 
-    /// Where a link's `->` is written otherwise: `=>` (an unknown `=` glued to the current
-    /// `>`: `glued`) or `→` (an unknown token right before the current token): the unknown
-    /// token's index.
+    /// Where a link's `->` is written otherwise: `=>`, `–>` or `—>` (an unknown `=` or dash
+    /// glued to the current `>`: `glued`) or `→` (an unknown token right before the current
+    /// token): the unknown token's index.
     var arrowWrittenOtherwise: (token: Int, glued: Bool)? {
         guard let last = unknownTokens(before: pos).last else { return nil }
         let text = text(ofToken: last)
-        if text == "=" && at(.rAngle) && tokens[last].end == current.start { return (last, true) }
+        // (`–>` and `—>`: a dash that a keyboard or an editor made of `-`.)
+        if (text == "=" || text == "–" || text == "—") && at(.rAngle) && tokens[last].end == current.start { return (last, true) }
         if text == "→" || text == "⇒" { return (last, false) }
         return nil
     }

@@ -239,18 +239,7 @@ extension Parser {
             default: screenBuilder(keywordMisspelt: true)
             }
         case .identifier where atBuilderCall:
-            // `detail()`: a builder named as a Swift function is called. One error, and the
-            // name is read as the reference it is.
-            open(.referenceBuilder)
-            let name = currentText
-            advance()
-            report(current.start..<token(at: pos + 1).end, "a builder is used by its name alone, without `()`: `\(name)`",
-                   repair: .remove)
-            open(.error)
-            advance()
-            advance()
-            close()
-            close()
+            builderCall()
         case .identifier where atScreenWithoutKeyword:
             screenBuilder(keywordMissing: true)
         case .identifier:
@@ -261,6 +250,28 @@ extension Parser {
             // Callers only call this at a token that starts a builder.
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
         }
+    }
+
+    /// `detail()`, `detail(store: store)`: a builder named as a Swift function is called.
+    /// One error over the parentheses, and the name is read as the reference it is. Without
+    /// arguments the fix is safe; with them, what they meant to pass is in scope where the
+    /// builder is used, or is not, and the fix that drops them is not safe. Apart from
+    /// `builder`, which recurses through blocks: its frame stays small (see `usesClause`).
+    @inline(never)
+    mutating func builderCall() {
+        guard let close = builderCallEnd else { return }
+        open(.referenceBuilder)
+        let name = currentText
+        advance()
+        let empty = close == pos + 1
+        report(current.start..<token(at: close).end, empty
+            ? "a builder is used by its name alone, without `()`: `\(name)`"
+            : "a builder takes no arguments: it is used by its name alone, `\(name)`, and what it uses comes from where it is placed",
+               repair: empty ? .remove : .removeUnsafely)
+        open(.error)
+        while pos <= close { advance() }
+        self.close()
+        self.close()
     }
 
     /// `if` followed by neither `let` nor `screen`: one error, right after `if`; its fix reads

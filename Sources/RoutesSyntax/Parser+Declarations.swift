@@ -184,6 +184,13 @@ extension Parser {
                 skipAsError()
             }
         }
+        if !unwinding && at(.lParen) && !current.startsLine && peekKind() == .rParen && pos + 2 < significant.count
+            && token(at: pos + 2).kind == .lBrace && !token(at: pos + 2).startsLine {
+            // `root() {`, as a Swift function: one error, and the block is read.
+            report(current.start..<token(at: pos + 1).end, "`root` takes no `()`: `root { … }`", repair: .remove)
+            skipAsError()
+            skipAsError()
+        }
         if keyword != .missing { skipSeparatorBeforeBlock("root") }
         block()
         close()

@@ -566,11 +566,31 @@ extension Parser {
 
     /// A lowerCamel name followed by `()` on its line (`detail()`): a builder's reference
     /// written as a Swift call. (`Detail()` is a screen node without its keyword.)
-    var atBuilderCall: Bool {
+    var atBuilderCall: Bool { builderCallEnd != nil }
+
+    /// At a lowerCamel name glued to a `(` (`detail()`, `detail(store: store)`): the position
+    /// of the `)` that closes it on the line, or nil.
+    var builderCallEnd: Int? {
         guard at(.identifier), pos + 2 < significant.count,
-              (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(source.bytes[current.start]) else { return false }
-        let open = token(at: pos + 1), close = token(at: pos + 2)
-        return open.kind == .lParen && !open.startsLine && open.start == current.end && close.kind == .rParen
+              (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(source.bytes[current.start]) else { return nil }
+        let open = token(at: pos + 1)
+        guard open.kind == .lParen, !open.startsLine, open.start == current.end else { return nil }
+        var depth = 0
+        var at = pos + 1
+        while at < significant.count && at < pos + 64 {
+            let t = token(at: at)
+            if at > pos + 1 && t.startsLine { return nil }
+            switch t.kind {
+            case .lParen: depth += 1
+            case .rParen:
+                depth -= 1
+                if depth == 0 { return at }
+            case .lBrace, .rBrace, .eof: return nil
+            default: break
+            }
+            at += 1
+        }
+        return nil
     }
 
     /// At `iflet` or `guard let` before a name on the line, where a builder goes: an `if let`

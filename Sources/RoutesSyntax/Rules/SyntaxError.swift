@@ -48,11 +48,19 @@ public enum SyntaxError: RuleDefinition {
             `uses` before a screen node's dependency list (`screen Home uses d, e`), spell a \
             misspelt keyword or presentation right (`scren Home`, `buidler home {`, \
             `} esle {`, `screen Detail shet`), insert the `root` before the routing tree's \
-            block, write `//` for a comment started with `#`, straight quotes for a string \
-            in curly ones (`“/items”`), remove the `()` after a builder's name (`detail()`, `builder detail() {`), \
+            block, write `//` for a comment started with `#`, plain spaces for no-break or \
+            other Unicode spaces, straight double quotes for a string in curly or single \
+            quotes (`“/items”`, `'/items'`), remove the `()` after a builder's name \
+            (`detail()`, `builder detail() {`) or `root` (`root() {`), \
             write `:` for `=` after a dependency's name, a parameter's label or a path's \
-            label and `->` for `=>` \
-            or `→` in a link, remove the `,` that ends a `uses` list, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
+            label and `->` for `=>`, `–>` \
+            or `→` in a link, remove the `,` that ends a `uses` list, write a `uses` list as \
+            the language does (`uses: a`, `uses(a, b)`, `uses [a]`, `uses a & b`, `uses a and \
+            b`, `uses a: A` become `uses a` and `uses a, b`; `screen Home.self` becomes `screen \
+            Home`), write the keyword of a declaration written as in Swift (`let api: API` \
+            and `var api: API` become `dependency`, `func detail {` becomes `builder`, \
+            `struct Home` becomes `screen`), write `guard let user else { … }` as `if let \
+            user { empty } else { … }`, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
             block (`root: {`, `builder home = {`), a `;` written as in Swift (`import \"Shared.routes\";`), \
             close the blocks a file ends in (a `}` for each on a line of its own at the end, \
             indented as the line of its `{`), insert the `:` between a dependency's or an \
@@ -68,8 +76,9 @@ public enum SyntaxError: RuleDefinition {
             Insert `as` before `cover` or `popover` written as a second builder after a \
             placement (`screen Detail popover` in a block): the word may be the placement's \
             presentation, or a builder of that name. Remove the parameters written after a \
-            builder's name in its declaration (`builder detail(id: String) {`): a builder \
-            takes none, and the fix drops what they say.
+            builder's name in its declaration (`builder detail(id: String) {`), or the \
+            arguments after it where it is used (`detail(store: store)`): a builder takes \
+            none, and the fix drops what they say.
             """),
     ]
 

@@ -407,11 +407,13 @@ extension Parser {
             }
             if kind.isLabel {
                 open(.parameter)
+                if swiftParameterWord() { skipAsError() }
                 let labelPosition = pos
                 advance()
                 if at(.colon) {
                     advance()
                     type()
+                    defaultValue()
                 } else if atTypeStart, !current.startsLine, !unwinding,
                           let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0) == "=" }) {
                     // `(id = String)`: the type written as a value. One error, at the `=`, and
@@ -457,6 +459,34 @@ extension Parser {
     /// a link's `link`.
     var atDeclarationAfterParameters: Bool {
         current.startsLine && (kind.startsDeclaration && peekKind() != .colon || atTopLevelLinkDeclaration)
+    }
+
+    /// At `_`, `let` or `var` before a parameter's label and its `:` (`(_ id: String)`,
+    /// `(let id: String)`, as Swift writes them): reports it, one error whose fix removes
+    /// it, and returns true (the caller skips it; the label after it is the parameter's).
+    mutating func swiftParameterWord() -> Bool {
+        guard !unwinding, at(.kwLet) || (at(.identifier) && (currentIs("_") || currentIs("var"))), pos + 2 < significant.count,
+              token(at: pos + 1).kind.isLabel, !token(at: pos + 1).startsLine,
+              token(at: pos + 2).kind == .colon, !token(at: pos + 2).startsLine else { return false }
+        let word = currentText
+        report(current.range, "a screen's parameter is written `\(text(at: pos + 1)): Type`, without `\(word)`: its label is the field a path names",
+               repair: .remove)
+        return true
+    }
+
+    /// After a parameter's type: `= nil`, `= 0`, `= "x"` (a Swift default value) before the
+    /// `,` or `)`. One error over it, whose fix removes it; the value is skipped.
+    @inline(never)
+    mutating func defaultValue() {
+        guard !unwinding, [.identifier, .number, .string, .kwTrue, .kwFalse].contains(kind), !current.startsLine,
+              peekKind() == .comma || peekKind() == .rParen,
+              let eq = unknownTokens(before: pos).first(where: { text(ofToken: $0) == "=" }) else { return }
+        let start = tokens[eq].start
+        diagnostics.removeAll { $0.range.lowerBound == start }
+        explained.insert(start)
+        report(start..<current.end, "a screen's parameter has no default value: a path names every parameter it gives, and a link every one",
+               repair: .remove)
+        skipAsError()
     }
 
     mutating func skipParameterGarbage() {

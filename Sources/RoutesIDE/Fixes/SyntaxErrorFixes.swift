@@ -200,12 +200,19 @@ enum SyntaxErrorFixes: RuleFixes {
             while start > 0 && isBlank(start - 1) { start -= 1 }
             return TextEdit(range: start..<after, newText: "")
         }
+        let afterOpening = start > 0 && "([".utf8.contains(bytes[start - 1])
         if after > end {
-            return TextEdit(range: start..<(blankBefore || start == 0 ? after : end), newText: "")
+            // (Right after a `(`, with the blanks after it: `(_ id: String)` is `(id: String)`.)
+            return TextEdit(range: start..<(blankBefore || start == 0 || afterOpening ? after : end), newText: "")
         }
         let startsLine = start == 0 || bytes[start - 1] == 0x0A || bytes[start - 1] == 0x0D
-        // No blank inside brackets or before a `,` (`(id: String;)` is `(id: String)`).
-        let bracketed = ")],".utf8.contains(bytes[after]) || start > 0 && "([".utf8.contains(bytes[start - 1])
+        // No blank inside brackets or before a `,` (`(id: String;)` is `(id: String)`), nor
+        // the blanks before what is removed there (`(title: String? = nil)` is `(title: String?)`).
+        let bracketed = ")],".utf8.contains(bytes[after]) || afterOpening
+        if blankBefore && ")],".utf8.contains(bytes[after]) {
+            while start > 0 && isBlank(start - 1) { start -= 1 }
+            return TextEdit(range: start..<end, newText: "")
+        }
         return TextEdit(range: start..<end, newText: blankBefore || startsLine || bracketed ? "" : " ")
     }
 

@@ -59,7 +59,9 @@ public enum SyntaxError: RuleDefinition {
             b`, `uses a: A` become `uses a` and `uses a, b`; `screen Home.self` becomes `screen \
             Home`), write the keyword of a declaration written as in Swift (`let api: API` \
             and `var api: API` become `dependency`, `func detail {` becomes `builder`, \
-            `struct Home` becomes `screen`), write `guard let user else { … }` as `if let \
+            `struct Home` becomes `screen`), remove Swift's `_`, `let` or `var` before a \
+            screen's parameter and a default value after its type (`(_ id: String, title: \
+            String? = nil)` becomes `(id: String, title: String?)`), write `guard let user else { … }` as `if let \
             user { empty } else { … }`, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
             block (`root: {`, `builder home = {`), a `;` written as in Swift (`import \"Shared.routes\";`), \
             close the blocks a file ends in (a `}` for each on a line of its own at the end, \

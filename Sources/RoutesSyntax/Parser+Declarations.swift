@@ -278,6 +278,14 @@ extension Parser {
             open(.presentation)
             presentationWord()
             close()
+        } else if at(.dot) && !current.startsLine && !unwinding && pos + 1 < significant.count && isPresentationWord(token(at: pos + 1))
+                    && token(at: pos + 1).start == current.end {
+            // `screen Detail .sheet`, as SwiftUI's modifier: one error, at the `.`.
+            report(current.range, "a presentation is written without `.`: `screen \(text(at: screenPosition, or: "Detail")) \(peekText())`", repair: .remove)
+            skipAsError()
+            open(.presentation)
+            presentationWord()
+            close()
         } else if at(.identifier) && !current.startsLine, let meant = misspeltPresentation {
             // `screen Detail shet`: one error, and its options are read as the word's.
             open(.presentation)
@@ -293,7 +301,12 @@ extension Parser {
     /// The presentation word the current identifier misspells (`shet`, `Cover`), if any.
     var misspeltPresentation: String? {
         let word = Array(source.bytes[current.start..<current.end])
-        return ["sheet", "cover", "popover", "push"].first { Self.misspells(word, $0) }
+        // (SwiftUI's and UIKit's words for them too.)
+        switch String(decoding: word, as: UTF8.self) {
+        case "fullScreenCover", "fullscreenCover", "fullScreen", "fullscreen": return "cover"
+        case "modal": return "sheet"
+        default: return ["sheet", "cover", "popover", "push"].first { Self.misspells(word, $0) }
+        }
     }
 
     /// Whether the current token is the identifier `as`.

@@ -238,6 +238,8 @@ extension Parser {
             case .kwIf: ifBuilder(afterElse: afterElse)
             default: screenBuilder(keywordMisspelt: true)
             }
+        case .identifier where atSwiftCase:
+            swiftCase(afterElse: afterElse)
         case .identifier where atBuilderCall:
             builderCall()
         case .identifier where atScreenWithoutKeyword:
@@ -250,6 +252,23 @@ extension Parser {
             // Callers only call this at a token that starts a builder.
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
         }
+    }
+
+    /// At `case` before a builder on its line (`case browse`, `case screen Cart`), as a
+    /// Swift `switch` lists its cases.
+    var atSwiftCase: Bool {
+        guard at(.identifier), currentIs("case"), !unwinding, pos + 1 < significant.count else { return false }
+        let next = token(at: pos + 1)
+        return !next.startsLine && (next.kind == .identifier || next.kind.startsBuilder)
+    }
+
+    /// `case browse`: one error at `case`, whose fix removes it, and the builder after it is
+    /// read.
+    @inline(never)
+    mutating func swiftCase(afterElse: Bool) {
+        report(current.range, "there is no `case`: each branch of an `anyOf` is a builder, written alone (`\(peekText())`)", repair: .remove)
+        skipAsError()
+        builder(afterElse: afterElse)
     }
 
     /// `detail()`, `detail(store: store)`: a builder named as a Swift function is called.
@@ -279,6 +298,13 @@ extension Parser {
     /// blocks: its frame stays small (see `usesClause`).
     @inline(never)
     mutating func reportIfWithoutLet() {
+        if at(.identifier) && !current.startsLine, let bang = unknownTokens(before: pos).last, text(ofToken: bang) == "!",
+           tokens[bang].end == current.start {
+            // `if !isLoggedIn {`: one error, at the `!` (the lexer's, explained).
+            let name = currentText
+            explain(unknown: bang, "there is no `!`: the else block is what is built where the condition is false; write `conditional \(name) { … } else { … }` for a flag (`if let \(name)` for an optional) with the two blocks swapped")
+            return
+        }
         let named = at(.identifier) && !current.startsLine && peekKind() == .lBrace
         report(previousEnd..<previousEnd, ifWithoutLetMessage(), repair: named ? .testWithoutLet : nil)
     }

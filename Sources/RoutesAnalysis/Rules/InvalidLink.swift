@@ -110,6 +110,7 @@ public enum InvalidLink: RuleDefinition {
         case .success(let parsed):
             pattern = parsed
         }
+        var namesUndefinedPlaceholder = false
         var found: [Diagnostic] = []
         let placeholders = pattern.placeholders
         for (position, element) in link.path.enumerated() {
@@ -137,10 +138,14 @@ public enum InvalidLink: RuleDefinition {
                 switch argument.value {
                 case .placeholder(let name):
                     guard placeholders.contains(name.text) else {
+                        // The closest placeholder, or else the one placeholder the path does
+                        // not use (`{id}` renamed in the path only: `orderId`).
+                        let unused = pattern.placeholders.filter { placeholder in !link.placeholderUses.contains { $0.text == placeholder } }
+                        let suggestion = Suggestion.closest(to: name.text, among: pattern.placeholders) ?? (unused.count == 1 ? unused[0] : nil)
                         found.append(UndefinedName.diagnostic(
-                            UndefinedName.Finding(name: name.text, expected: [], suggestion: Suggestion.closest(to: name.text, among: pattern.placeholders),
-                                                  placeholder: true),
+                            UndefinedName.Finding(name: name.text, expected: [], suggestion: suggestion, placeholder: true),
                             file: file, range: name.range))
+                        namesUndefinedPlaceholder = true
                         continue
                     }
                     filled.append((name.text, parameter.type, argument.valueRange))
@@ -167,7 +172,9 @@ public enum InvalidLink: RuleDefinition {
             }
         }
         for name in placeholders { filledTypes.append(filled.first { $0.name == name }?.type) }
-        if placeholders.contains(where: { name in !filled.contains { $0.name == name } }) {
+        // (Not when a value names no placeholder: the one not used is the one it misspells,
+        // and its error says so.)
+        if !namesUndefinedPlaceholder && placeholders.contains(where: { name in !filled.contains { $0.name == name } }) {
             for (name, range) in pattern.placeholderRanges
             where !filled.contains(where: { $0.name == name }) && !link.placeholderUses.contains(where: { $0.text == name }) {
                 found.append(diagnostic(.unusedPlaceholder(name), file: file, range: link.sourceRange(ofPatternBytes: range)))

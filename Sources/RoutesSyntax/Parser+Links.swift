@@ -111,8 +111,15 @@ extension Parser {
     mutating func linkPath() {
         open(.linkPath)
         pathElement()
-        while at(.slash) {
-            advance()
+        while at(.slash) || atDotBetweenScreens {
+            if at(.dot) {
+                // `Home.Cart`: one error, and the `.` is read as the `/` it stands for.
+                let shown = token(at: pos - 1).kind == .identifier ? ": `\(text(at: pos - 1))/\(peekText())`" : ", not `.`"
+                report(current.range, "the screens of a path are separated by `/`\(shown)", repair: .replaceWithKeyword("/"))
+                skipAsError()
+            } else {
+                advance()
+            }
             // (A line that starts a link declaration after a trailing `/` is that declaration.)
             if at(.identifier) && !(current.startsLine && atTopLevelLinkDeclaration) {
                 pathElement()
@@ -122,6 +129,15 @@ extension Parser {
             }
         }
         close()
+    }
+
+    /// At a `.` glued between a path's screen (or its arguments' `)`) and an UpperCamel name
+    /// (`Home.Cart`), on one line.
+    var atDotBetweenScreens: Bool {
+        guard at(.dot), !unwinding, pos + 1 < significant.count, pos > 0 else { return false }
+        let next = token(at: pos + 1), before = token(at: pos - 1)
+        return next.kind == .identifier && next.start == current.end && before.end == current.start
+            && next.start < source.bytes.count && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(source.bytes[next.start])
     }
 
     /// `Detail(id: id, tab: "info")`.

@@ -476,7 +476,39 @@ extension Parser {
         name("a screen name after `wildcard`")
         if let screenPosition, at(.lParen) && !current.startsLine { wildcardArguments(screen: text(at: screenPosition)) }
         presentationOfNoPlacement(screenPosition, "a `wildcard` builds its block for the element")
+        if at(.kwUses) && !current.startsLine && !unwinding { wildcardUses(screenPosition) }
         block()
+        close()
+    }
+
+    /// At `screen` ending its line before a lowerCamel name alone on the next (`screen` half
+    /// typed above a builder's name, in an `anyOf`): the name is the next builder, not the
+    /// screen's. One error after `screen`, and the node, without a name, ends there.
+    @inline(never)
+    mutating func screenNameMissing() -> Bool {
+        guard !unwinding, at(.kwScreen), pos + 2 < significant.count else { return false }
+        let name = token(at: pos + 1), after = token(at: pos + 2)
+        guard name.kind == .identifier, name.startsLine, after.startsLine || after.kind == .rBrace || after.kind == .eof,
+              name.start < source.bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(source.bytes[name.start]) else { return false }
+        open(.screenBuilder)
+        advance()
+        expected("a screen name after `screen`")
+        close()
+        return true
+    }
+
+    /// `wildcard Home uses store {`: one error over the list, skipped; the block is read. A
+    /// wildcard only stands for its screen: the screen node in its block uses what it needs.
+    @inline(never)
+    mutating func wildcardUses(_ screenPosition: Int?) {
+        let start = current.start
+        var last = pos
+        while last + 1 < significant.count && !token(at: last + 1).startsLine
+                && (token(at: last + 1).kind == .identifier || token(at: last + 1).kind == .comma) { last += 1 }
+        let screen = text(at: screenPosition, or: "Home")
+        report(start..<token(at: last).end, "a `wildcard` has no `uses`: the screen node in its block lists what it uses (`wildcard \(screen) { screen \(screen) \(source.text(start..<token(at: last).end)) }`)")
+        open(.error)
+        while pos <= last { advance() }
         close()
     }
 
@@ -504,6 +536,7 @@ extension Parser {
     ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
     /// - Parameter keywordMisspelt: `screen` is misspelt (reported): the word is skipped.
     mutating func screenBuilder(keywordMissing: Bool = false, keywordMisspelt: Bool = false) {
+        if !keywordMissing && !keywordMisspelt && screenNameMissing() { return }
         if keywordMissing && !unwinding {
             let screenName = currentText
             let message = peekKind() == .lParen
@@ -599,6 +632,7 @@ extension Parser {
                 if at(.identifier) {
                     advance()
                     usesEnd = pos
+                    if !unwinding && followsLexicalError { forceUnwrapInUses() }
                 } else {
                     if !unwinding {
                         if afterComma, at(.lBrace) || at(.rBrace) || atEOF || current.startsLine {
@@ -623,6 +657,13 @@ extension Parser {
                     // at the `;`, and `b` is read in the list.
                     explain(unknown: semicolon, "the names of a `uses` list are separated by `,`, not `;`", repair: .replaceWithKeyword(","))
                     afterComma = false
+                } else if !unwinding && at(.question) && current.start == token(at: pos - 1).end {
+                    // `uses store?`: one error, whose fix removes the `?`; the list reads on.
+                    report(current.range, "no `?` after a name of a `uses` list: `uses … \(text(at: pos - 1))` (an optional is unwrapped by `if let \(text(at: pos - 1))` around the node)", repair: .remove)
+                    skipAsError()
+                    guard at(.comma) else { break }
+                    afterComma = true
+                    advance()
                 } else if !unwinding, let typeEnd = typeAfterUsesName {
                     // `uses store: Store`, as a parameter is declared: one error over the
                     // type, which is skipped, and the list reads on.
@@ -645,6 +686,16 @@ extension Parser {
             close()
             placementPresentation(of: screenPosition, afterUses: true)
         }
+    }
+
+    /// After a name of a `uses` list glued to a `!` (`uses store!`): the lexer's error for the
+    /// `!`, explained, with a fix that removes it.
+    @inline(never)
+    mutating func forceUnwrapInUses() {
+        let name = token(at: pos - 1)
+        guard let bang = unknownTokens(before: pos).first, text(ofToken: bang) == "!", tokens[bang].start == name.end else { return }
+        let text = source.text(name.start..<name.end)
+        explain(unknown: bang, "no `!` after a name of a `uses` list: `uses … \(text)` (an optional is unwrapped by `if let \(text)` around the node)", repair: .remove)
     }
 
     /// At `&` or `and` after a name of a `uses` list, with a name after it on the line: in an

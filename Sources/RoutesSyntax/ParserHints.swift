@@ -132,6 +132,16 @@ extension Parser {
         let end = expressionEnd(kind)
         if isPlainName(upTo: end) {
             name(kind.expected)
+            if kind == .optional && at(.question) && current.start == previousEnd && peekKind() == .lBrace { unwrapMark() }
+            return
+        }
+        if kind == .optional && end == pos + 1 && token(at: end).kind == .lBrace && at(.identifier),
+           case let marks = unknownTokens(before: end), marks.count == 1, text(ofToken: marks[0]) == "!", tokens[marks[0]].start == current.end {
+            // `if let draft! {`: the lexer's error for the `!`, explained.
+            let optional = currentText
+            name(kind.expected)
+            explain(unknown: marks[0], "no `!` after the optional's name: `if let \(optional) { … }` builds its block where `\(optional)` is present, and it is in scope there",
+                    repair: .remove)
             return
         }
         let operators = expressionOperators(upTo: end)
@@ -155,6 +165,16 @@ extension Parser {
         // `uses` there expect (an unknown condition would put nothing in scope).
         if kind == .optional && at(.identifier) { advance() }
         skipSilently(to: end, droppingLexicalErrorsFrom: start)
+    }
+
+    /// At a `?` glued after the optional's name of an `if let` (`if let draft? {`): one
+    /// error, whose fix removes it; skipped.
+    @inline(never)
+    mutating func unwrapMark() {
+        let optional = text(at: pos - 1)
+        report(current.range, "no `?` after the optional's name: `if let \(optional) { … }` builds its block where `\(optional)` is present, and it is in scope there",
+               repair: .remove)
+        skipAsError()
     }
 
     /// The significant position where a condition's expression ends: names, literals and

@@ -57,7 +57,8 @@ public enum SyntaxError: RuleDefinition {
             or `→` in a link, remove the `,` that ends a `uses` list, write a `uses` list as \
             the language does (`uses: a`, `uses(a, b)`, `uses [a]`, `uses a & b`, `uses a and \
             b`, `uses a: A` become `uses a` and `uses a, b`; `screen Home.self` becomes `screen \
-            Home`), write the keyword of a declaration written as in Swift (`let api: API` \
+            Home`), remove Swift's `?` or `!` after a name (`uses store!`, `if let draft? {`), \
+            write `/` for a `.` between a link path's screens (`Home.Cart`), write the keyword of a declaration written as in Swift (`let api: API` \
             and `var api: API` become `dependency`, `func detail {` becomes `builder`, \
             `struct Home` becomes `screen`), remove Swift's `_`, `let` or `var` before a \
             screen's parameter and a default value after its type (`(_ id: String, title: \

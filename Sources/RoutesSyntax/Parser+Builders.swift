@@ -238,8 +238,6 @@ extension Parser {
             case .kwIf: ifBuilder(afterElse: afterElse)
             default: screenBuilder(keywordMisspelt: true)
             }
-        case .identifier where atSwiftCase:
-            swiftCase(afterElse: afterElse)
         case .identifier where atBuilderCall:
             builderCall()
         case .identifier where atScreenWithoutKeyword:
@@ -252,23 +250,6 @@ extension Parser {
             // Callers only call this at a token that starts a builder.
             skipGarbage("expected a builder, found \(describeCurrent())", stopAtBuilder: false, blockHasBuilder: true)
         }
-    }
-
-    /// At `case` before a builder on its line (`case browse`, `case screen Cart`), as a
-    /// Swift `switch` lists its cases.
-    var atSwiftCase: Bool {
-        guard at(.identifier), currentIs("case"), !unwinding, pos + 1 < significant.count else { return false }
-        let next = token(at: pos + 1)
-        return !next.startsLine && (next.kind == .identifier || next.kind.startsBuilder)
-    }
-
-    /// `case browse`: one error at `case`, whose fix removes it, and the builder after it is
-    /// read.
-    @inline(never)
-    mutating func swiftCase(afterElse: Bool) {
-        report(current.range, "there is no `case`: each branch of an `anyOf` is a builder, written alone (`\(peekText())`)", repair: .remove)
-        skipAsError()
-        builder(afterElse: afterElse)
     }
 
     /// `detail()`, `detail(store: store)`: a builder named as a Swift function is called.
@@ -481,22 +462,6 @@ extension Parser {
         close()
     }
 
-    /// At `screen` ending its line before a lowerCamel name alone on the next (`screen` half
-    /// typed above a builder's name, in an `anyOf`): the name is the next builder, not the
-    /// screen's. One error after `screen`, and the node, without a name, ends there.
-    @inline(never)
-    mutating func screenNameMissing() -> Bool {
-        guard !unwinding, at(.kwScreen), pos + 2 < significant.count else { return false }
-        let name = token(at: pos + 1), after = token(at: pos + 2)
-        guard name.kind == .identifier, name.startsLine, after.startsLine || after.kind == .rBrace || after.kind == .eof,
-              name.start < source.bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(source.bytes[name.start]) else { return false }
-        open(.screenBuilder)
-        advance()
-        expected("a screen name after `screen`")
-        close()
-        return true
-    }
-
     /// `wildcard Home uses store {`: one error over the list, skipped; the block is read. A
     /// wildcard only stands for its screen: the screen node in its block uses what it needs.
     @inline(never)
@@ -536,7 +501,6 @@ extension Parser {
     ///   `atScreenWithoutKeyword`): one error, then it is read as the screen node it is.
     /// - Parameter keywordMisspelt: `screen` is misspelt (reported): the word is skipped.
     mutating func screenBuilder(keywordMissing: Bool = false, keywordMisspelt: Bool = false) {
-        if !keywordMissing && !keywordMisspelt && screenNameMissing() { return }
         if keywordMissing && !unwinding {
             let screenName = currentText
             let message = peekKind() == .lParen

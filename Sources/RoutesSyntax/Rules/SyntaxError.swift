@@ -62,8 +62,7 @@ public enum SyntaxError: RuleDefinition {
             and `var api: API` become `dependency`, `func detail {` becomes `builder`, \
             `struct Home` becomes `screen`), remove Swift's `_`, `let` or `var` before a \
             screen's parameter and a default value after its type (`(_ id: String, title: \
-            String? = nil)` becomes `(id: String, title: String?)`), remove a Swift `case` \
-            before a branch (`case browse`), write SwiftUI's `fullScreenCover` and `modal` as \
+            String? = nil)` becomes `(id: String, title: String?)`), write SwiftUI's `fullScreenCover` and `modal` as \
             `cover` and `sheet` and `.sheet` as `sheet`, write `guard let user else { … }` as `if let \
             user { empty } else { … }`, a `{` typed twice (`anyOf { {`), a `:` or `=` before a declaration's \
             block (`root: {`, `builder home = {`), a `;` written as in Swift (`import \"Shared.routes\";`), \

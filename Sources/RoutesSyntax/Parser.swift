@@ -285,6 +285,24 @@ public struct Parser {
         return (tokenColumn == 0 && (blockHasBuilder || screenLineEndsAnUnclosedBlock)) || screenLineDeclaresParameters
     }
 
+    /// At `screen NAME`: whether a line above starts with `screen NAME` at column 0 (its
+    /// declaration: this line, then, places it). Looks back a bounded way.
+    var screenDeclaredAbove: Bool {
+        guard pos + 1 < significant.count, token(at: pos + 1).kind == .identifier else { return false }
+        let name = token(at: pos + 1)
+        var at = pos - 1
+        while at > 0 && at > pos - 4096 {
+            let t = token(at: at - 1)
+            if t.kind == .kwScreen && t.startsLine && column(t) == 0 {
+                let other = token(at: at)
+                if other.kind == .identifier && other.length == name.length
+                    && source.bytes[other.start..<other.end].elementsEqual(source.bytes[name.start..<name.end]) { return true }
+            }
+            at -= 1
+        }
+        return false
+    }
+
     /// At `screen` at the start of a line, at column 0, in a block that has no builder yet:
     /// whether the line holds no `{` and the next line starts a declaration at column 0, so
     /// that nothing would close the block: the `}` was left out (`builder refunds {` typed
@@ -296,7 +314,10 @@ public struct Parser {
         while at < significant.count && at < pos + 64 {
             let t = token(at: at)
             if t.kind == .eof { return false }
-            if t.startsLine { return column(t) == 0 && (t.kind.startsDeclaration || t.kind == .linkLine || (t.kind == .identifier && token(t, is: "link"))) }
+            if t.startsLine {
+                return column(t) == 0 && (t.kind.startsDeclaration || t.kind == .linkLine || (t.kind == .identifier && token(t, is: "link")))
+                    && !screenDeclaredAbove
+            }
             if t.kind == .lBrace || t.kind == .rBrace { return false }
             at += 1
         }

@@ -556,7 +556,40 @@ extension Parser {
             screenDeclaration(keyword: .misspelt)
             return true
         }
+        if ["struct", "class", "enum"].contains(word) && upper && after.kind == .colon && afterOnLine,
+           let last = conformancesEnd(from: pos + 3) {
+            // `struct Detail: View`, a SwiftUI screen's declaration: one error over the line,
+            // whose fix writes `screen Detail`; read as that declaration.
+            report(current.start..<token(at: last).end, "expected a declaration, found `\(word)`: a screen is declared as `screen \(nameText)` (its view is the app's)",
+                   repair: .replaceWithKeyword("screen \(nameText)"))
+            open(.screenDecl)
+            skipAsError()
+            advance()
+            open(.error)
+            while pos <= last { advance() }
+            close()
+            close()
+            return true
+        }
         return false
+    }
+
+    /// From the first name after `struct Name:`: the position of the last token of a list of
+    /// conformances (`View`, `SwiftUI.View, Hashable`) that ends its line, or nil.
+    func conformancesEnd(from start: Int) -> Int? {
+        var at = start
+        var wantsName = true
+        while at < significant.count && at < start + 32 {
+            let t = token(at: at)
+            if t.startsLine || t.kind == .eof { return wantsName ? nil : at - 1 }
+            switch t.kind {
+            case .identifier where wantsName: wantsName = false
+            case .dot where !wantsName, .comma where !wantsName: wantsName = true
+            default: return nil
+            }
+            at += 1
+        }
+        return nil
     }
 
     /// The message for what starts a line at top level and no declaration.

@@ -697,13 +697,19 @@ extension Lexer {
         /// error, whose repair writes the string with straight quotes; skipped as one run of
         /// unknown characters (the parser says nothing more about what stood there).
         mutating func curlyQuotedString(closingAt end: Int) {
+            misquotedString(closingAt: end, quoteLength: 3, "a string is written with straight quotes `\"`, not curly ones")
+        }
+
+        /// A string in quotes of `quoteLength` bytes that the language does not use, through
+        /// its closing one: one error (`message`, then the string in straight double quotes),
+        /// whose repair writes it so; skipped as one run of unknown characters.
+        mutating func misquotedString(closingAt end: Int, quoteLength: Int, _ message: String) {
             let start = position
             position = end
             push(.unknown, from: start)
-            let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 3)..<(end - 3)]), as: UTF8.self)
+            let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + quoteLength)..<(end - quoteLength)]), as: UTF8.self)
             let straight = "\"" + inner + "\""
-            report(start..<end, "a string is written with straight quotes `\"`, not curly ones: `\(straight)`",
-                   repair: .replaceWithKeyword(straight))
+            report(start..<end, "\(message): `\(straight)`", repair: .replaceWithKeyword(straight))
         }
 
         /// Where a string in single quotes (`'Shared.routes'`, as in Python or JavaScript)
@@ -719,16 +725,10 @@ extension Lexer {
         }
 
         /// A string in single quotes, through its closing one: one error, whose repair writes
-        /// it with double quotes; skipped as one run of unknown characters, as a string in
+        /// it in double quotes; skipped as one run of unknown characters, as a string in
         /// curly quotes is.
         mutating func singleQuotedString(closingAt end: Int) {
-            let start = position
-            position = end
-            push(.unknown, from: start)
-            let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(end - 1)]), as: UTF8.self)
-            let straight = "\"" + inner + "\""
-            report(start..<end, "a string is written in double quotes `\"`, not single ones: `\(straight)`",
-                   repair: .replaceWithKeyword(straight))
+            misquotedString(closingAt: end, quoteLength: 1, "a string is written in double quotes `\"`, not single ones")
         }
 
         /// A run of characters that start no token: one error.
